@@ -1,0 +1,1 @@
+export async function main(_argv: string[]): Promise<void> {}

@@ -1,0 +1,80 @@
+// One error hierarchy for the whole tool. Each class carries the exit code of the CLI contract;
+// src/cli.ts is the only place that turns them into `error:`/`hint:` lines and an exit code.
+
+export const ExitCode = {
+  ok: 0,
+  bug: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  conflict: 5,
+  jobFailed: 6,
+  service: 7,
+  interrupted: 130,
+} as const;
+
+export interface ErrorDetails {
+  /** What to do next, printed as `hint: …`. */
+  hint?: string;
+  /** The service's `moreInfo`, printed with `-v`. */
+  moreInfo?: string;
+  /** Extra lines printed after the error (e.g. field-by-field validation messages). */
+  details?: string[];
+  cause?: unknown;
+}
+
+export class DlakeError extends Error {
+  readonly exitCode: number = ExitCode.bug;
+  readonly hint?: string;
+  readonly moreInfo?: string;
+  readonly details: string[];
+
+  constructor(message: string, opts: ErrorDetails = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = new.target.name;
+    this.hint = opts.hint;
+    this.moreInfo = opts.moreInfo;
+    this.details = opts.details ?? [];
+  }
+}
+
+/** The user's input is wrong: unknown option, malformed JSON, failed validation, refused confirmation. */
+export class UsageError extends DlakeError {
+  override readonly exitCode = ExitCode.usage;
+}
+
+/** Missing, invalid or expired credentials, or no permission (401/403). */
+export class AuthError extends DlakeError {
+  override readonly exitCode = ExitCode.auth;
+}
+
+export class NotFoundError extends DlakeError {
+  override readonly exitCode = ExitCode.notFound;
+}
+
+/** 409: stale tag or version, name or path exists. */
+export class ConflictError extends DlakeError {
+  override readonly exitCode = ExitCode.conflict;
+}
+
+/** A job ended FAILED or CANCELED. */
+export class JobFailedError extends DlakeError {
+  override readonly exitCode = ExitCode.jobFailed;
+}
+
+/** The service or the network failed: 5xx after retries, refused connection, timeout, a body we cannot read. */
+export class ServiceError extends DlakeError {
+  override readonly exitCode = ExitCode.service;
+}
+
+/** Ctrl-C. */
+export class InterruptedError extends DlakeError {
+  override readonly exitCode = ExitCode.interrupted;
+}
+
+/** An HTTP error answered by the service, with its status; subclasses decide the exit code. */
+export interface HttpErrorInfo {
+  status: number;
+  method: string;
+  url: string;
+}

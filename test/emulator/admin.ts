@@ -1,0 +1,3 @@
+import type { AreaContext } from './server.js';
+
+export function registerAdmin(_area: AreaContext): void {}

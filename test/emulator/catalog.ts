@@ -1,0 +1,3 @@
+import type { AreaContext } from './server.js';
+
+export async function registerCatalog(_area: AreaContext): Promise<void> {}

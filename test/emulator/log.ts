@@ -1,0 +1,35 @@
+// The request log: what the tests assert on. It records how a request authenticated, never the secret.
+
+export interface RequestLogEntry {
+  seq: number;
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  /** The Authorization header's form: `_service<token>`, `Bearer <token>`, something else, or none. */
+  authScheme: 'none' | '_service' | 'Bearer' | 'other';
+  /** The authenticated user, when the token was valid. */
+  user?: string;
+  tokenKind?: 'session' | 'pat' | 'oauth';
+  status: number;
+  /** The fault injected into this request, if any. */
+  fault?: string;
+}
+
+export class RequestLog {
+  readonly entries: RequestLogEntry[] = [];
+
+  add(e: RequestLogEntry): void {
+    this.entries.push(e);
+  }
+
+  clear(): void {
+    this.entries.length = 0;
+  }
+
+  /** Entries whose method and path match (`path` a prefix string or a RegExp). */
+  find(method: string, path: string | RegExp): RequestLogEntry[] {
+    return this.entries.filter(
+      (e) => e.method === method && (typeof path === 'string' ? e.path.startsWith(path) : path.test(e.path)),
+    );
+  }
+}

@@ -1,0 +1,266 @@
+// The stateful service emulator: an HTTP(S) server that follows ../shared/spec to the letter.
+// Start in-process with `startEmulator(options)`; from the shell with `npm run emulator`.
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { registerAdmin } from './admin.js';
+import { registerAuth } from './auth.js';
+import { registerCatalog } from './catalog.js';
+import { breakSchema, type FaultSpec, Faults } from './faults.js';
+import { ApiError, type EmuRequest, type EmuResponse, PlainTextError, type Principal, Router } from './http.js';
+import { registerJobs } from './jobs.js';
+import { type RequestLogEntry, RequestLog } from './log.js';
+import { DEFAULT_USERS, EmuState, type SeedUser } from './state.js';
+
+export interface EmulatorOptions {
+  port?: number;
+  host?: string;
+  /** `community` answers the Enterprise endpoints (users, PATs, queues, OAuth) as that edition would. */
+  edition?: 'enterprise' | 'community';
+  users?: SeedUser[];
+  /** Whether personal access tokens are enabled (default true). */
+  patsEnabled?: boolean;
+  /** PEM public key (SPKI) that external JWTs are verified against (RS256/ES256). */
+  jwtPublicKeyPem?: string;
+  /** Serve HTTPS with this key and certificate (PEM). */
+  tls?: { key: string; cert: string };
+  /** Folder served by a NAS source named `Samples` at start (optional). */
+  samplesDir?: string;
+  /** Rows of the generated table `big` (default 1000). */
+  bigRows?: number;
+  /** Time a job spends in each of its non-final states, in ms (default 20). */
+  jobStepMs?: number;
+}
+
+export interface Emulator {
+  url: string;
+  state: EmuState;
+  options: EmulatorOptions;
+  log: RequestLog;
+  faults: Faults;
+  /** Shorthand for `faults.add`. */
+  fault(spec: FaultSpec): void;
+  close(): Promise<void>;
+}
+
+/** Everything an area module needs to register its routes. */
+export interface AreaContext {
+  router: Router;
+  state: EmuState;
+  options: EmulatorOptions;
+  /** Registers a hook run on close (e.g. to shut DuckDB down). */
+  onClose(fn: () => Promise<void> | void): void;
+  /** Shared between areas: lets jobs find datasets that the catalog owns. */
+  shared: Record<string, unknown>;
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const state = new EmuState(options.users ?? DEFAULT_USERS);
+  const router = new Router();
+  const log = new RequestLog();
+  const faults = new Faults();
+  const closers: Array<() => Promise<void> | void> = [];
+  const area: AreaContext = { router, state, options, onClose: (fn) => closers.push(fn), shared: {} };
+  registerAuth(area);
+  registerAdmin(area);
+  await registerCatalog(area);
+  await registerJobs(area);
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    handle(req, res, { router, state, log, faults }).catch((err) => {
+      if (!res.headersSent) send(res, { status: 500, json: { errorMessage: String(err), moreInfo: '' } });
+      else res.destroy();
+    });
+  };
+  const server: Server = options.tls ? createHttpsServer(options.tls, onRequest) : createHttpServer(onRequest);
+  // Keep-alive like the real Jetty server, but let close() end idle sockets at once.
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const host = options.host ?? '127.0.0.1';
+
+  return {
+    url: `${options.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    state,
+    options,
+    log,
+    faults,
+    fault: (spec) => faults.add(spec),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const fn of closers) await fn();
+    },
+  };
+}
+
+interface ServerParts {
+  router: Router;
+  state: EmuState;
+  log: RequestLog;
+  faults: Faults;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerParts): Promise<void> {
+  const { router, state, log, faults } = parts;
+  const url = new URL(req.url ?? '/', 'http://emulator');
+  const method = req.method ?? 'GET';
+  const body = await readBody(req);
+  const auth = authenticate(req.headers.authorization, state);
+  const entry: RequestLogEntry = {
+    seq: log.entries.length + 1,
+    method,
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    authScheme: auth.scheme,
+    user: auth.principal?.userName,
+    tokenKind: auth.principal?.tokenKind,
+    status: 0,
+  };
+  log.add(entry);
+
+  const fault = faults.take(method, url.pathname);
+  if (fault) {
+    entry.fault = fault.kind;
+    if (fault.kind === 'latency') await sleep(fault.latencyMs ?? 1000);
+    else if (fault.kind !== 'schema') return sendFault(res, fault, entry);
+  }
+
+  let response: EmuResponse;
+  try {
+    const match = router.match(method, url.pathname);
+    if (!match) throw new ApiError(404, 'HTTP 404 Not Found');
+    if ('allowed' in match) {
+      response = {
+        status: 405,
+        json: { errorMessage: 'HTTP 405 Method Not Allowed', moreInfo: '' },
+        headers: { Allow: match.allowed.join(',') },
+      };
+    } else {
+      const emuReq: EmuRequest = {
+        method,
+        rawPath: url.pathname,
+        params: match.params,
+        query: url.searchParams,
+        headers: req.headers,
+        body,
+        principal: auth.principal,
+      };
+      response = await match.handler(emuReq);
+    }
+  } catch (err) {
+    response = errorResponse(err);
+  }
+  if (fault?.kind === 'schema') response = { status: 200, json: fault.body ?? breakSchema(response.json) };
+  entry.status = response.status;
+  send(res, response);
+}
+
+function errorResponse(err: unknown): EmuResponse {
+  if (err instanceof ApiError) {
+    return err.emptyBody
+      ? { status: err.status }
+      : { status: err.status, json: { errorMessage: err.errorMessage, ...err.extra } };
+  }
+  if (err instanceof PlainTextError) return { status: err.status, text: err.text };
+  return { status: 500, json: { errorMessage: (err as Error)?.message || 'Something went wrong.', moreInfo: '' } };
+}
+
+/**
+ * The service's header rules (api-extra §1.2): `Bearer <t>` (case-insensitive, exactly two parts), else a
+ * value starting with `_service` (the rest, trimmed), else the whole trimmed value.
+ */
+function authenticate(
+  header: string | undefined,
+  state: EmuState,
+): { scheme: RequestLogEntry['authScheme']; principal: Principal | null } {
+  if (!header) return { scheme: 'none', principal: null };
+  const parts = header.trim().split(/\s+/);
+  let scheme: RequestLogEntry['authScheme'] = 'other';
+  let token = header.trim();
+  if (parts.length === 2 && parts[0]!.toLowerCase() === 'bearer') {
+    scheme = 'Bearer';
+    token = parts[1]!;
+  } else if (header.startsWith('_service')) {
+    scheme = '_service';
+    token = header.slice('_service'.length).trim();
+  }
+  const found = state.lookupToken(token);
+  if (!found) return { scheme, principal: null };
+  return {
+    scheme,
+    principal: {
+      userId: found.user.id,
+      userName: found.user.name,
+      admin: found.user.admin,
+      tokenKind: found.issued.kind,
+      token,
+    },
+  };
+}
+
+const COMMON_HEADERS = {
+  'Cache-Control': 'no-cache, no-store',
+  'x-content-type-options': 'nosniff',
+  'x-xss-protection': '1; mode=block',
+};
+
+function send(res: ServerResponse, r: EmuResponse): void {
+  const headers: Record<string, string | number> = { ...COMMON_HEADERS, ...r.headers };
+  let payload = '';
+  if (r.json !== undefined) {
+    payload = typeof r.json === 'string' && r.contentType ? r.json : JSON.stringify(r.json);
+    headers['Content-Type'] = r.contentType ?? 'application/json';
+  } else if (r.text !== undefined) {
+    payload = r.text;
+    headers['Content-Type'] = r.contentType ?? 'text/plain';
+  }
+  headers['Content-Length'] = Buffer.byteLength(payload);
+  res.writeHead(r.status, headers);
+  res.end(payload);
+}
+
+function sendFault(res: ServerResponse, f: FaultSpec, entry: RequestLogEntry): void {
+  switch (f.kind) {
+    case 'status': {
+      const status = f.status ?? 503;
+      entry.status = status;
+      const headers = f.retryAfter === undefined ? undefined : { 'Retry-After': String(f.retryAfter) };
+      return send(res, { status, headers, json: { errorMessage: `Injected ${status}`, moreInfo: '' } });
+    }
+    case 'html':
+      entry.status = 200;
+      return send(res, {
+        status: 200,
+        text: '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>',
+        contentType: 'text/html',
+      });
+    case 'malformed':
+      entry.status = 200;
+      return send(res, { status: 200, text: '{"data": [{"id": ', contentType: 'application/json' });
+    case 'reset':
+    case 'truncate': {
+      entry.status = 200;
+      const partial = '{"rowCount": 10, "schema": [], "rows": [{"a": 1},';
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': partial.length * 4 });
+      res.write(partial);
+      // A reset tears the socket down at once; a truncation closes it cleanly but early.
+      if (f.kind === 'reset') setTimeout(() => res.socket?.resetAndDestroy(), 10);
+      else setTimeout(() => res.socket?.end(), 10);
+      return;
+    }
+    default:
+      throw new Error(`unhandled fault ${f.kind}`);
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

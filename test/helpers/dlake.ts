@@ -1,0 +1,72 @@
+// Runs the built `dlake` binary as a child process, the way users and CI scripts do.
+// Always asynchronous: the emulator usually runs in the test's own process and must keep serving.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const BIN = resolve(import.meta.dirname, '../../bin/dlake.js');
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  /** Extra environment; DLAKE_* and proxy variables of the outer environment are never inherited. */
+  env?: Record<string, string | undefined>;
+  /** Written to stdin, then stdin is closed. Without it, stdin is closed at once. */
+  input?: string;
+  cwd?: string;
+  /** Kills the child after this long (a safety net, not an assertion). Default 60 s. */
+  killAfterMs?: number;
+}
+
+/** Environment of a clean run: no colour, no inherited credentials or proxies. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || /^(DLAKE_|HTTPS?_PROXY$|NO_PROXY$|FORCE_COLOR$)/i.test(k)) continue;
+    env[k] = v;
+  }
+  env.NO_COLOR = '1';
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+export function runDlake(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: opts.cwd,
+      env: cleanEnv(opts.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal, stdout, stderr });
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+/** A fresh config folder for one test; removed by the returned cleanup. */
+export function tempConfigDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'dlake-test-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
