@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+
 export default defineConfig({
+  define: { __DLAKE_VERSION__: JSON.stringify(version) },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,

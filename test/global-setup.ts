@@ -2,5 +2,7 @@
 import { execFileSync } from 'node:child_process';
 
 export default function setup(): void {
+  // Unit-only runs may skip it: DLAKE_SKIP_BUILD=1 npx vitest run test/unit
+  if (process.env.DLAKE_SKIP_BUILD) return;
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 }

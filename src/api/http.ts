@@ -1,0 +1,329 @@
+// The one HTTP client of dlake: one undici dispatcher per client (keep-alive, explicit timeouts, CA and
+// proxy settings), the Authorization header, the retry policy of cli.md, error mapping and zod parsing
+// of every body, and --debug traces with secrets redacted. No printing, prompting or exiting here.
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
+import type { z } from 'zod';
+import { DlakeError, InterruptedError, ServiceError, UsageError } from '../errors.js';
+import { redactForm, redactHeader, redactJson } from '../util/redact.js';
+import { errorFromResponse } from './errors.js';
+
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+type QueryValue = string | number | boolean | undefined | readonly string[];
+
+export interface AuthProvider {
+  /** The Authorization header value to send. */
+  header(): Promise<string>;
+  /** Called once after a 401: renew the credentials if the means are at hand; true to retry. */
+  renew?(): Promise<boolean>;
+}
+
+export interface RetryPolicy {
+  retries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  /** Base of the token endpoint; default the base URL. */
+  authUrl?: string;
+  timeoutMs: number;
+  caFile?: string;
+  insecure?: boolean;
+  env: NodeJS.ProcessEnv;
+  auth?: AuthProvider;
+  /** --debug: receives one line per traced item. */
+  trace?: (line: string) => void;
+  retry?: Partial<RetryPolicy>;
+  userAgent?: string;
+  /** Replaceable in tests. */
+  sleep?: (ms: number) => Promise<void>;
+  dispatcher?: Dispatcher;
+}
+
+export interface RequestSpec<S extends z.ZodType | undefined = undefined> {
+  method: Method;
+  /** Path below the base URL (e.g. `/api/v3/catalog`). */
+  path: string;
+  /** `auth`: the token endpoint's base. */
+  base?: 'service' | 'auth';
+  query?: Record<string, QueryValue>;
+  json?: unknown;
+  form?: Record<string, string>;
+  /** Send the Authorization header (default true). */
+  auth?: boolean;
+  /**
+   * Safe to repeat: GET and HEAD always are; a PUT or DELETE only when it carries a tag or version, so
+   * the caller says so. Anything else is sent once, and retried only if it never reached the server.
+   */
+  idempotent?: boolean;
+  /** Validates the JSON body; unknown fields are kept by the schemas themselves. */
+  schema?: S;
+  /** `text`: the body as a string; `none`: ignore the body. Default: JSON parsed by `schema`. */
+  responseType?: 'json' | 'text' | 'none';
+  /** Extra body field names to hide from traces (e.g. a source type's secret fields). */
+  secretFields?: readonly string[];
+  signal?: AbortSignal;
+}
+
+export type ResponseOf<S> = S extends z.ZodType ? z.infer<S> : unknown;
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  contentType: string;
+  text: string;
+}
+
+const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 250, maxDelayMs: 8_000 };
+/** A server asking for a longer wait than this is not waited for: the error is reported instead. */
+const MAX_RETRY_AFTER_MS = 30_000;
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+/** Errors that prove the request never reached the server, so even a POST may be sent again. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly authUrl: string;
+  private readonly dispatcher: Dispatcher;
+  private readonly retry: RetryPolicy;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly opts: ClientOptions) {
+    this.baseUrl = trimSlash(opts.baseUrl);
+    this.authUrl = trimSlash(opts.authUrl ?? opts.baseUrl);
+    this.retry = { ...DEFAULT_RETRY, ...opts.retry };
+    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.dispatcher = opts.dispatcher ?? createDispatcher(opts);
+  }
+
+  /** Sends a request and returns its parsed body, or throws the typed error for its failure. */
+  async request<S extends z.ZodType | undefined = undefined>(spec: RequestSpec<S>): Promise<ResponseOf<S>> {
+    const raw = await this.send(spec);
+    if (raw.status >= 400) throw errorFromResponse({ ...raw, method: spec.method, path: spec.path });
+    return this.decode(spec, raw) as ResponseOf<S>;
+  }
+
+  /** Like `request`, but returns the raw response of any status (for `dlake api`). */
+  async send(spec: RequestSpec<z.ZodType | undefined>): Promise<RawResponse> {
+    const idempotent = spec.idempotent ?? (spec.method === 'GET' || spec.method === 'HEAD');
+    let renewed = false;
+    for (let attempt = 0; ; attempt++) {
+      let raw: RawResponse;
+      try {
+        raw = await this.sendOnce(spec);
+      } catch (err) {
+        const code = errorCode(err);
+        const retryable = idempotent || NEVER_SENT.has(code ?? '');
+        if (retryable && attempt < this.retry.retries && isTransient(err)) {
+          await this.backoff(attempt, undefined, `${describeNetworkError(err)}`);
+          continue;
+        }
+        throw this.networkError(spec, err);
+      }
+      if (raw.status === 401 && spec.auth !== false && !renewed && this.opts.auth?.renew) {
+        // A 401 means the request was refused before it ran, so sending it again is safe.
+        renewed = true;
+        if (await this.opts.auth.renew()) continue;
+      }
+      if (idempotent && RETRYABLE_STATUS.has(raw.status) && attempt < this.retry.retries) {
+        const wait = retryAfterMs(raw.headers['retry-after']);
+        if (wait === undefined || wait <= MAX_RETRY_AFTER_MS) {
+          await this.backoff(attempt, wait, `${raw.status}`);
+          continue;
+        }
+      }
+      return raw;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  urlFor(spec: Pick<RequestSpec, 'path' | 'query' | 'base'>): string {
+    const base = spec.base === 'auth' ? this.authUrl : this.baseUrl;
+    const url = new URL(base + spec.path);
+    for (const [k, v] of Object.entries(spec.query ?? {})) {
+      if (v === undefined) continue;
+      if (Array.isArray(v)) for (const item of v) url.searchParams.append(k, item);
+      else url.searchParams.set(k, String(v));
+    }
+    return url.toString();
+  }
+
+  private async sendOnce(spec: RequestSpec<z.ZodType | undefined>): Promise<RawResponse> {
+    const url = this.urlFor(spec);
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.opts.userAgent ?? 'dlake',
+    };
+    let body: string | undefined;
+    if (spec.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(spec.json);
+    } else if (spec.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(spec.form).toString();
+    }
+    if (spec.auth !== false && this.opts.auth) headers.authorization = await this.opts.auth.header();
+    const trace = this.opts.trace;
+    const started = performance.now();
+    if (trace) {
+      trace(`> ${spec.method} ${url}`);
+      for (const [k, v] of Object.entries(headers)) trace(`>   ${k}: ${redactHeader(k, v)}`);
+      if (spec.json !== undefined) trace(`>   body: ${JSON.stringify(redactJson(spec.json, spec.secretFields))}`);
+      if (spec.form) trace(`>   body: ${new URLSearchParams(redactForm(spec.form)).toString()}`);
+    }
+    const res = await request(url, {
+      method: spec.method,
+      headers,
+      body,
+      dispatcher: this.dispatcher,
+      headersTimeout: this.opts.timeoutMs,
+      bodyTimeout: this.opts.timeoutMs,
+      signal: spec.signal,
+    });
+    const text = spec.responseType === 'none' ? (await res.body.dump(), '') : await res.body.text();
+    const contentType = String(res.headers['content-type'] ?? '');
+    if (trace) {
+      trace(`< ${res.statusCode} ${spec.method} ${url} (${Math.round(performance.now() - started)} ms)`);
+      for (const [k, v] of Object.entries(res.headers)) trace(`<   ${k}: ${redactHeader(k, String(v))}`);
+    }
+    return { status: res.statusCode, headers: res.headers, contentType, text };
+  }
+
+  private decode(spec: RequestSpec<z.ZodType | undefined>, raw: RawResponse): unknown {
+    if (spec.responseType === 'none') return undefined;
+    if (spec.responseType === 'text') return raw.text;
+    const endpoint = `${spec.method} ${spec.path}`;
+    if (raw.status === 204 || raw.text === '') {
+      if (!spec.schema) return undefined;
+      throw new ServiceError(`the service sent an empty answer to ${endpoint}`);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(raw.text);
+    } catch {
+      const what = /html/i.test(raw.contentType) || /^\s*</.test(raw.text) ? 'an HTML page' : 'a body that is not JSON';
+      throw new ServiceError(`the service answered ${endpoint} with ${what} (${raw.contentType || 'no content type'})`, {
+        hint: 'check --url: it must point at the service itself, not a proxy or login page',
+      });
+    }
+    if (!spec.schema) return json;
+    const parsed = spec.schema.safeParse(json);
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.length ? issue.path.join('.') : '(body)';
+    throw new ServiceError(`unexpected answer from ${endpoint}: ${field}: ${issue.message}`, {
+      details: parsed.error.issues.slice(1, 4).map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`),
+    });
+  }
+
+  private async backoff(attempt: number, retryAfter: number | undefined, why: string): Promise<void> {
+    const exp = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** attempt);
+    // Full jitter spreads the retries of concurrent page fetches; Retry-After is a floor.
+    const delay = Math.max(retryAfter ?? 0, Math.round(exp / 2 + (Math.random() * exp) / 2));
+    this.opts.trace?.(`retrying in ${delay} ms after ${why} (attempt ${attempt + 2} of ${this.retry.retries + 1})`);
+    await this.sleep(delay);
+  }
+
+  private networkError(spec: RequestSpec<z.ZodType | undefined>, err: unknown): DlakeError {
+    if (err instanceof DlakeError) return err;
+    const name = (err as Error)?.name;
+    if (name === 'AbortError' || errorCode(err) === 'UND_ERR_ABORTED') return new InterruptedError('interrupted');
+    const url = this.urlFor({ ...spec, query: undefined });
+    const code = errorCode(err);
+    const tls = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/i.test(code ?? '');
+    return new ServiceError(`cannot reach ${url}: ${describeNetworkError(err)}`, {
+      cause: err,
+      hint: tls
+        ? 'trust the server certificate with --ca-file FILE (or DLAKE_CA_FILE); --insecure skips verification'
+        : code === 'ECONNREFUSED' || code === 'ENOTFOUND'
+          ? 'check --url (or DLAKE_URL) and that the service is running'
+          : undefined,
+    });
+  }
+}
+
+export function createDispatcher(opts: Pick<ClientOptions, 'caFile' | 'insecure' | 'env' | 'timeoutMs'>): Dispatcher {
+  let ca: string[] | undefined;
+  if (opts.caFile) {
+    try {
+      // An extra CA adds to the system's roots; it does not replace them.
+      ca = [...rootCertificates, readFileSync(opts.caFile, 'utf8')];
+    } catch (e) {
+      throw new UsageError(`cannot read the CA file ${opts.caFile}: ${(e as Error).message}`);
+    }
+  }
+  const connect = { ca, rejectUnauthorized: !opts.insecure, timeout: opts.timeoutMs };
+  const common = { connect, keepAliveTimeout: 10_000, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs };
+  const env = opts.env;
+  const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
+  const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
+  if (httpProxy || httpsProxy) {
+    return new EnvHttpProxyAgent({
+      ...common,
+      httpProxy,
+      httpsProxy,
+      noProxy: env.NO_PROXY ?? env.no_proxy,
+      requestTls: { ca, rejectUnauthorized: !opts.insecure },
+    });
+  }
+  return new Agent(common);
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+function errorCode(err: unknown): string | undefined {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code ?? e?.cause?.code;
+}
+
+function isTransient(err: unknown): boolean {
+  const code = errorCode(err) ?? '';
+  return (
+    NEVER_SENT.has(code) ||
+    /^(ECONNRESET|EPIPE|ETIMEDOUT|UND_ERR_SOCKET|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT|UND_ERR_RES_CONTENT_LENGTH_MISMATCH|UND_ERR_CLOSED)$/.test(
+      code,
+    )
+  );
+}
+
+function describeNetworkError(err: unknown): string {
+  const code = errorCode(err);
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host not found';
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return 'timed out while connecting';
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+      return 'timed out waiting for the answer (see --timeout)';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'the connection was closed before the answer was complete';
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+      return 'the answer was cut short';
+    default: {
+      const msg = (err as Error)?.message ?? String(err);
+      return code ? `${msg} (${code})` : msg;
+    }
+  }
+}
+
+function retryAfterMs(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}

@@ -1,0 +1,46 @@
+// The token endpoint ({auth_url}/oauth/token) and its four grants (service-api.md "Token endpoint").
+import {
+  GRANT_CLIENT_CREDENTIALS,
+  GRANT_TOKEN_EXCHANGE,
+  OAUTH_SCOPE,
+  TOKEN_PATH,
+  TOKEN_TYPE_JWT,
+  TOKEN_TYPE_PAT,
+} from '../constants.js';
+import type { ApiClient } from './http.js';
+import { OAuthTokenSchema } from './schemas.js';
+
+function tokenRequest(client: ApiClient, form: Record<string, string>) {
+  // A token request creates nothing on the server that a second one would duplicate, but it carries a
+  // secret and is a POST: it follows the POST rule and is not repeated once it may have been received.
+  return client.request({ method: 'POST', path: TOKEN_PATH, base: 'auth', form, auth: false, schema: OAuthTokenSchema });
+}
+
+export function clientCredentialsGrant(client: ApiClient, clientId: string, clientSecret: string) {
+  return tokenRequest(client, {
+    grant_type: GRANT_CLIENT_CREDENTIALS,
+    client_id: clientId,
+    client_secret: clientSecret,
+    scope: OAUTH_SCOPE,
+  });
+}
+
+/** External JWT exchange; with `audience`, the token is for the service user that credential belongs to. */
+export function jwtExchange(client: ApiClient, jwt: string, audience?: string) {
+  return tokenRequest(client, {
+    grant_type: GRANT_TOKEN_EXCHANGE,
+    subject_token: jwt,
+    subject_token_type: TOKEN_TYPE_JWT,
+    scope: OAUTH_SCOPE,
+    ...(audience ? { audience } : {}),
+  });
+}
+
+export function patExchange(client: ApiClient, pat: string) {
+  return tokenRequest(client, {
+    grant_type: GRANT_TOKEN_EXCHANGE,
+    subject_token: pat,
+    subject_token_type: TOKEN_TYPE_PAT,
+    scope: OAUTH_SCOPE,
+  });
+}

@@ -1,0 +1,114 @@
+// Resolves every setting in force from flags, environment, profile and defaults (cli.md "Precedence"):
+// flag > environment > profile > default, except that an explicit --profile flag makes that profile's
+// stored URL and credentials win over DLAKE_URL and DLAKE_TOKEN.
+import type { Profile } from '../config/schema.js';
+import type { StoreSnapshot } from '../config/store.js';
+import { UsageError } from '../errors.js';
+
+export type SettingSource = 'flag' | 'environment' | 'profile' | 'default';
+
+export interface Setting<T> {
+  value: T;
+  source: SettingSource;
+  /** For `environment`: the variable's name. */
+  name?: string;
+}
+
+export interface GlobalFlags {
+  profile?: string;
+  url?: string;
+  authUrl?: string;
+  timeout?: string;
+  caFile?: string;
+  insecure?: boolean;
+  output?: string;
+}
+
+export interface ResolvedSettings {
+  profileName: Setting<string>;
+  /** The stored profile, if it exists. */
+  profile?: Profile;
+  url?: Setting<string>;
+  authUrl?: Setting<string>;
+  timeout: Setting<string>;
+  caFile?: Setting<string>;
+  output: Setting<string>;
+  /** DLAKE_TOKEN, when it is in force. */
+  envToken?: string;
+  envClientCredentials?: { clientId: string; clientSecret: string };
+  /** Environment values overridden by an explicit --profile (the notice names them). */
+  ignoredEnv: string[];
+}
+
+export interface ResolveOptions {
+  /** Commands that create the profile (`login`, `profile set`) accept a name that does not exist yet. */
+  allowNewProfile?: boolean;
+}
+
+export function resolveSettings(
+  flags: GlobalFlags,
+  env: NodeJS.ProcessEnv,
+  store: StoreSnapshot,
+  opts: ResolveOptions = {},
+): ResolvedSettings {
+  const profileName: Setting<string> = flags.profile
+    ? { value: flags.profile, source: 'flag' }
+    : env.DLAKE_PROFILE
+      ? { value: env.DLAKE_PROFILE, source: 'environment', name: 'DLAKE_PROFILE' }
+      : store.config.currentProfile
+        ? { value: store.config.currentProfile, source: 'profile' }
+        : { value: 'default', source: 'default' };
+
+  const profile = store.config.profiles[profileName.value];
+  if (!profile && profileName.source !== 'default' && !opts.allowNewProfile) {
+    const known = Object.keys(store.config.profiles);
+    throw new UsageError(`unknown profile "${profileName.value}"`, {
+      hint: known.length
+        ? `known profiles: ${known.join(', ')}; create one with \`dlake profile set NAME --url URL\``
+        : 'create one with `dlake profile set NAME --url URL` or `dlake login --url URL`',
+    });
+  }
+
+  // The explicit-profile exception: a profile named on the command line means "use what it stores".
+  const profileWins = profileName.source === 'flag';
+  const hasStoredToken = Boolean(store.credentials.tokens[profileName.value]);
+  const ignoredEnv: string[] = [];
+
+  const pick = (flag: string | undefined, envName: string, stored: string | undefined, preferStored: boolean) => {
+    if (flag) return { value: flag, source: 'flag' } as Setting<string>;
+    const fromEnv = env[envName];
+    if (fromEnv && preferStored && stored) {
+      ignoredEnv.push(envName);
+      return { value: stored, source: 'profile' } as Setting<string>;
+    }
+    if (fromEnv) return { value: fromEnv, source: 'environment', name: envName } as Setting<string>;
+    if (stored) return { value: stored, source: 'profile' } as Setting<string>;
+    return undefined;
+  };
+
+  const url = pick(flags.url, 'DLAKE_URL', profile?.url, profileWins);
+  const authUrl = pick(flags.authUrl, 'DLAKE_AUTH_URL', profile?.authUrl, profileWins);
+  const timeout = pick(flags.timeout, 'DLAKE_TIMEOUT', undefined, false) ?? { value: '30s', source: 'default' };
+  const caFile = pick(flags.caFile, 'DLAKE_CA_FILE', undefined, false);
+  const output = pick(flags.output, 'DLAKE_OUTPUT', profile?.output, false) ?? { value: 'table', source: 'default' };
+
+  let envToken = env.DLAKE_TOKEN || undefined;
+  if (envToken && profileWins && hasStoredToken) {
+    ignoredEnv.push('DLAKE_TOKEN');
+    envToken = undefined;
+  }
+  const envClientCredentials =
+    env.DLAKE_CLIENT_ID && env.DLAKE_CLIENT_SECRET
+      ? { clientId: env.DLAKE_CLIENT_ID, clientSecret: env.DLAKE_CLIENT_SECRET }
+      : undefined;
+
+  return { profileName, profile, url, authUrl, timeout, caFile, output, envToken, envClientCredentials, ignoredEnv };
+}
+
+/** The base URL, or the usage error that says how to set one. */
+export function requireUrl(s: ResolvedSettings): string {
+  if (s.url) return s.url.value;
+  throw new UsageError('no service URL is set', {
+    hint: 'pass --url URL, set DLAKE_URL, or store one with `dlake profile set NAME --url URL`',
+  });
+}

@@ -1,0 +1,87 @@
+// `dlake api METHOD PATH [--data …] [--paginate]`: a raw authenticated call, printing the body.
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { Runtime } from '../runtime.js';
+import { examples, readJsonArgument } from './common.js';
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+type ApiMethod = (typeof METHODS)[number];
+
+interface ApiOptions {
+  data?: string;
+  paginate?: boolean;
+}
+
+export function register(program: Command, rt: Runtime): void {
+  program
+    .command('api')
+    .description('Make an authenticated request to the service and print the response body')
+    .argument('<method>', `HTTP method: ${METHODS.join(', ')}`)
+    .argument('<path>', 'path such as /api/v3/catalog (a path without a leading / is taken below /api/v3/)')
+    .option('--data <json>', 'request body: JSON text, @FILE, or @- for standard input')
+    .option('--paginate', 'follow nextPageToken and print one merged JSON document (GET only)')
+    .addHelpText(
+      'after',
+      examples(
+        'dlake api GET /api/v3/catalog',
+        'dlake api GET reflection-summary --paginate --query "data[].name"',
+        'dlake api POST /api/v3/sql --data \'{"sql": "SELECT 1"}\'',
+        'dlake api PUT /api/v3/wlm/queue/ID --data @queue.json',
+      ),
+    )
+    .action(rt.action(api));
+}
+
+async function api(ctx: Context, methodArg: string, pathArg: string, opts: ApiOptions): Promise<void> {
+  const method = methodArg.toUpperCase() as ApiMethod;
+  if (!METHODS.includes(method)) throw new UsageError(`unknown HTTP method "${methodArg}"`, { hint: `use one of: ${METHODS.join(', ')}` });
+  if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
+  const json = opts.data === undefined ? undefined : await readJsonArgument(opts.data, ctx.streams.stdin);
+  const url = new URL(pathArg.startsWith('/') ? pathArg : `/api/v3/${pathArg}`, 'http://placeholder');
+  const query = Object.fromEntries(url.searchParams);
+  const client = await ctx.client();
+  const { errorFromResponse } = await import('../api/errors.js');
+
+  let merged: unknown;
+  for (let pageToken: string | undefined, page = 0; page === 0 || pageToken; page++) {
+    const spec = { method, path: url.pathname, query: { ...query, pageToken }, json } as const;
+    const res = await client.send(spec);
+    if (res.status >= 400) throw errorFromResponse({ ...res, method, path: url.pathname });
+    if (!opts.paginate) return printBody(ctx, res.text, res.contentType);
+    const body = parseJson(res.text, `${method} ${url.pathname}`);
+    merged = page === 0 ? body : mergePages(merged as Record<string, unknown>, body);
+    pageToken = typeof body?.nextPageToken === 'string' && body.nextPageToken ? body.nextPageToken : undefined;
+  }
+  delete (merged as Record<string, unknown>).nextPageToken;
+  await ctx.print({ data: merged });
+}
+
+async function printBody(ctx: Context, text: string, contentType: string): Promise<void> {
+  if (!text) return;
+  if (/json/i.test(contentType)) {
+    try {
+      return await ctx.print({ data: JSON.parse(text) });
+    } catch (e) {
+      if (e instanceof UsageError) throw e;
+    }
+  }
+  // Not JSON (a PAT, a plain-text error page): print it as it came.
+  ctx.streams.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+function parseJson(text: string, endpoint: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+  } catch {}
+  throw new UsageError(`--paginate needs JSON object pages, but ${endpoint} answered something else`);
+}
+
+/** Pages share their shape: concatenate their lists (`data`, `children`, …), keep the first page's rest. */
+function mergePages(into: Record<string, unknown>, page: Record<string, unknown>): Record<string, unknown> {
+  for (const [k, v] of Object.entries(page)) {
+    if (Array.isArray(v) && Array.isArray(into[k])) into[k] = [...(into[k] as unknown[]), ...v];
+  }
+  return into;
+}

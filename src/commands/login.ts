@@ -1,0 +1,114 @@
+// `dlake login` (password or PAT) and `dlake logout`.
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { readHidden, readLine, readStdin } from '../output/prompt.js';
+import type { Runtime } from '../runtime.js';
+import { examples, refuseSecretFlag } from './common.js';
+
+interface LoginOptions {
+  username?: string;
+  passwordStdin?: boolean;
+  tokenStdin?: boolean;
+}
+
+export function register(program: Command, rt: Runtime): void {
+  program
+    .command('login')
+    .description('Log in: store a session token (password login) or a personal access token for the profile')
+    .option('-u, --username <name>', 'user name (default: the profile\'s, else prompted)')
+    .option('--password-stdin', 'read the password from standard input')
+    .option('--token-stdin', 'read a personal access token (PAT) from standard input instead')
+    .addOption(refuseSecretFlag('--password <password>', '--password-stdin'))
+    .addOption(refuseSecretFlag('--token <token>', '--token-stdin'))
+    .addHelpText(
+      'after',
+      examples(
+        'dlake login --url https://lake.example.com -u alice          # prompts for the password',
+        'echo "$PASSWORD" | dlake login -u ci-bot --password-stdin',
+        'dlake login -p prod --url https://lake.example.com --token-stdin < pat.txt',
+      ),
+    )
+    .action(rt.action(login));
+
+  program
+    .command('logout')
+    .description("Remove the profile's stored token (and end the session on the service)")
+    .addHelpText('after', examples('dlake logout', 'dlake logout -p prod'))
+    .action(rt.action(logout));
+}
+
+async function login(ctx: Context, opts: LoginOptions): Promise<void> {
+  const settings = ctx.settings({ allowNewProfile: true });
+  const name = settings.profileName.value;
+  const { storeToken } = await import('../auth/credentials.js');
+  if (opts.tokenStdin) {
+    if (opts.passwordStdin) throw new UsageError('--token-stdin and --password-stdin cannot be used together');
+    const pat = (await readStdin(ctx.streams.stdin)).trim();
+    if (!pat) throw new UsageError('no token on standard input');
+    // One authenticated call proves the token before it is stored.
+    const client = await ctx.client({ auth: { header: async () => `Bearer ${pat}` }, resolve: { allowNewProfile: true } });
+    const { getServerInfo } = await import('../api/login.js');
+    await getServerInfo(client);
+    const record = { kind: 'bearer', token: pat, obtainedVia: 'pat' } as const;
+    ctx.refreshSnapshot(await storeToken(ctx.store, name, client.baseUrl, record, { authMethod: 'pat' }));
+    ctx.ui.notice(`Verified and stored the personal access token for profile "${name}" (${client.baseUrl}).`);
+    return;
+  }
+  const username = opts.username ?? settings.profile?.username ?? (await promptUsername(ctx));
+  const password = opts.passwordStdin ? await readStdin(ctx.streams.stdin) : await promptPassword(ctx, username);
+  if (!password) throw new UsageError('the password is empty');
+  const client = await ctx.client({ auth: false, resolve: { allowNewProfile: true } });
+  const { legacyLogin } = await import('../api/login.js');
+  const res = await legacyLogin(client, username, password);
+  const expiresAt = new Date(res.expires).toISOString();
+  ctx.refreshSnapshot(
+    await storeToken(
+      ctx.store,
+      name,
+      client.baseUrl,
+      { kind: 'session', token: res.token, expiresAt, obtainedVia: 'password', username: res.userName },
+      { authMethod: 'password', username: res.userName },
+    ),
+  );
+  ctx.ui.notice(`Logged in to ${client.baseUrl} as ${res.userName} (profile "${name}"); the session lasts until ${expiresAt}.`);
+}
+
+async function promptUsername(ctx: Context): Promise<string> {
+  if (!ctx.ui.interactive) throw new UsageError('no user name', { hint: 'pass -u NAME' });
+  const name = (await readLine(ctx.streams, 'User name: ')).trim();
+  if (!name) throw new UsageError('no user name');
+  return name;
+}
+
+function promptPassword(ctx: Context, username: string): Promise<string> {
+  if (!ctx.ui.interactive) {
+    throw new UsageError('no password: standard input is not a terminal', {
+      hint: 'pipe it in with --password-stdin (passwords are never taken from the command line)',
+    });
+  }
+  return readHidden(ctx.streams, `Password for ${username}: `);
+}
+
+async function logout(ctx: Context): Promise<void> {
+  const settings = ctx.settings();
+  const name = settings.profileName.value;
+  const stored = ctx.snapshot().credentials.tokens[name];
+  if (!stored) {
+    ctx.ui.notice(`Profile "${name}" has no stored token.`);
+    return;
+  }
+  if (stored.kind === 'session' && stored.url) {
+    // End the session on the service too; the local token goes whatever the service says.
+    try {
+      const client = await ctx.client();
+      await client.request({ method: 'DELETE', path: '/apiv2/login', responseType: 'none' });
+    } catch (e) {
+      ctx.ui.warn(`could not end the session on the service: ${(e as Error).message}`);
+    }
+  }
+  await ctx.store.update((s) => {
+    delete s.credentials.tokens[name];
+  });
+  ctx.ui.notice(`Removed the stored token of profile "${name}".`);
+}

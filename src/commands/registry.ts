@@ -1,0 +1,44 @@
+// The top-level commands, by topic. Each group's module is loaded only when the command line names it
+// (or for help and completions), so starting dlake costs only the group it runs.
+import type { Command } from 'commander';
+import type { Runtime } from '../runtime.js';
+
+export interface GroupModule {
+  register(program: Command, rt: Runtime): void;
+}
+
+export interface GroupDef {
+  name: string;
+  summary: string;
+  topic: string;
+  load: () => Promise<GroupModule>;
+}
+
+export const TOPICS = ['Authentication', 'Catalog', 'Queries', 'Administration', 'Other'] as const;
+
+export const GROUPS: GroupDef[] = [
+  { name: 'login', topic: 'Authentication', summary: 'Log in and store a session token or a PAT', load: () => import('./login.js') },
+  { name: 'logout', topic: 'Authentication', summary: "Remove the profile's stored token", load: () => import('./login.js') },
+  { name: 'whoami', topic: 'Authentication', summary: 'Show the profile, URL, user and token in force', load: () => import('./whoami.js') },
+  { name: 'token', topic: 'Authentication', summary: 'Exchange credentials for an OAuth access token', load: () => import('./token.js') },
+  { name: 'profile', topic: 'Authentication', summary: 'Manage connection profiles', load: () => import('./profile.js') },
+  { name: 'api', topic: 'Other', summary: 'Make an authenticated API request', load: () => import('./api.js') },
+];
+
+/** Registers the groups: fully for those in `load`, as one-line stubs (for help) for the others. */
+export async function registerGroups(program: Command, rt: Runtime, load: Set<string> | 'all'): Promise<void> {
+  const wanted = GROUPS.filter((g) => load === 'all' || load.has(g.name));
+  // Several commands may live in one module (login and logout): register each module once.
+  const modules = new Set(await Promise.all(wanted.map((g) => g.load())));
+  for (const mod of modules) mod.register(program, rt);
+  const registered = new Set(program.commands.map((c) => c.name()));
+  for (const g of GROUPS) {
+    if (!registered.has(g.name)) {
+      program.command(g.name).description(g.summary).allowUnknownOption().allowExcessArguments();
+    }
+  }
+  for (const cmd of program.commands) {
+    const g = GROUPS.find((x) => x.name === cmd.name());
+    if (g) cmd.helpGroup(`${g.topic}:`);
+  }
+}

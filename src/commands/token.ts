@@ -1,0 +1,144 @@
+// `dlake token exchange client-credentials|jwt|pat`: OAuth access tokens from the token endpoint.
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { OAuthToken } from '../api/schemas.js';
+import type { StoredToken } from '../config/schema.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { readHidden, readStdin } from '../output/prompt.js';
+import type { Runtime } from '../runtime.js';
+import { examples, refuseSecretFlag } from './common.js';
+
+interface PrintOption {
+  print?: boolean;
+}
+
+export function register(program: Command, rt: Runtime): void {
+  const token = program.command('token').description('Exchange credentials for an OAuth access token');
+  const exchange = token
+    .command('exchange')
+    .description('Get an access token from the token endpoint (<auth-url>/oauth/token) and store it');
+
+  exchange
+    .command('client-credentials')
+    .description("OAuth client credentials of a service user; stores the access token and its refresh token")
+    .option('--client-id <id>', 'client id of the service user (default: DLAKE_CLIENT_ID)')
+    .option('--client-secret-stdin', 'read the client secret from standard input (default: DLAKE_CLIENT_SECRET, else a prompt)')
+    .addOption(refuseSecretFlag('--client-secret <secret>', '--client-secret-stdin or DLAKE_CLIENT_SECRET'))
+    .option('--print', 'also write the access token alone to stdout')
+    .addHelpText(
+      'after',
+      examples(
+        'dlake token exchange client-credentials --client-id ci-bot --client-secret-stdin < secret.txt',
+        'export DLAKE_TOKEN=$(DLAKE_CLIENT_SECRET=… dlake token exchange client-credentials --client-id ci-bot --print)',
+      ),
+    )
+    .action(rt.action(clientCredentials));
+
+  exchange
+    .command('jwt')
+    .description("Exchange an external identity provider's JWT (with --audience: for a service user)")
+    .option('--subject-token-file <file>', 'read the JWT from this file')
+    .option('--subject-token-stdin', 'read the JWT from standard input')
+    .addOption(refuseSecretFlag('--subject-token <jwt>', '--subject-token-file or --subject-token-stdin'))
+    .option('--audience <credential>', 'credential identifier of a service user (//host/organizations/…/credentials/…)')
+    .option('--print', 'also write the access token alone to stdout')
+    .addHelpText(
+      'after',
+      examples(
+        'dlake token exchange jwt --subject-token-file "$ACTIONS_ID_TOKEN_FILE"',
+        'idp-cli token | dlake token exchange jwt --subject-token-stdin --audience //idp/organizations/o/clients/c/credentials/k',
+      ),
+    )
+    .action(rt.action(jwt));
+
+  exchange
+    .command('pat')
+    .description("Exchange a personal access token for a short-lived access token (default: the profile's stored PAT)")
+    .option('--subject-token-stdin', 'read the PAT from standard input')
+    .addOption(refuseSecretFlag('--subject-token <pat>', '--subject-token-stdin'))
+    .option('--print', 'also write the access token alone to stdout')
+    .addHelpText('after', examples('dlake token exchange pat', 'dlake token exchange pat --subject-token-stdin < pat.txt --print'))
+    .action(rt.action(pat));
+}
+
+async function clientCredentials(
+  ctx: Context,
+  opts: PrintOption & { clientId?: string; clientSecretStdin?: boolean },
+): Promise<void> {
+  const clientId = opts.clientId ?? ctx.env.DLAKE_CLIENT_ID;
+  if (!clientId) throw new UsageError('no client id', { hint: 'pass --client-id ID or set DLAKE_CLIENT_ID' });
+  const secret = opts.clientSecretStdin
+    ? await readStdin(ctx.streams.stdin)
+    : (ctx.env.DLAKE_CLIENT_SECRET ?? (await promptSecret(ctx, `Client secret for ${clientId}: `, '--client-secret-stdin')));
+  if (!secret) throw new UsageError('the client secret is empty');
+  const { clientCredentialsGrant } = await import('../api/oauth.js');
+  const client = await ctx.client({ auth: false, resolve: { allowNewProfile: true } });
+  const t = await clientCredentialsGrant(client, clientId, secret);
+  await save(ctx, client.baseUrl, t, 'client-credentials', opts, { clientId });
+}
+
+async function jwt(
+  ctx: Context,
+  opts: PrintOption & { subjectTokenFile?: string; subjectTokenStdin?: boolean; audience?: string },
+): Promise<void> {
+  if (Boolean(opts.subjectTokenFile) === Boolean(opts.subjectTokenStdin)) {
+    throw new UsageError('give the JWT with exactly one of --subject-token-file FILE or --subject-token-stdin');
+  }
+  const token = opts.subjectTokenFile ? readTokenFile(opts.subjectTokenFile) : await readStdin(ctx.streams.stdin);
+  if (!token.trim()) throw new UsageError('the JWT is empty');
+  const { jwtExchange } = await import('../api/oauth.js');
+  const client = await ctx.client({ auth: false, resolve: { allowNewProfile: true } });
+  const t = await jwtExchange(client, token.trim(), opts.audience);
+  await save(ctx, client.baseUrl, t, 'jwt', opts);
+}
+
+async function pat(ctx: Context, opts: PrintOption & { subjectTokenStdin?: boolean }): Promise<void> {
+  const settings = ctx.settings({ allowNewProfile: true });
+  const stored = ctx.snapshot().credentials.tokens[settings.profileName.value];
+  const storedPat = stored?.pat ?? (stored?.obtainedVia === 'pat' ? stored.token : undefined);
+  const subject = opts.subjectTokenStdin ? (await readStdin(ctx.streams.stdin)).trim() : storedPat;
+  if (!subject) {
+    throw new UsageError(`profile "${settings.profileName.value}" has no stored PAT`, {
+      hint: 'pipe one in with --subject-token-stdin, or store one with `dlake login --token-stdin`',
+    });
+  }
+  const { patExchange } = await import('../api/oauth.js');
+  const client = await ctx.client({ auth: false, resolve: { allowNewProfile: true } });
+  const t = await patExchange(client, subject);
+  // Keep the PAT beside the access token, so the access token can be renewed when it expires.
+  const patExpiresAt = subject === storedPat ? stored?.patExpiresAt ?? stored?.expiresAt : undefined;
+  await save(ctx, client.baseUrl, t, 'pat-exchange', opts, {}, { pat: subject, ...(patExpiresAt ? { patExpiresAt } : {}) });
+}
+
+async function save(
+  ctx: Context,
+  url: string,
+  t: OAuthToken,
+  via: StoredToken['obtainedVia'],
+  opts: PrintOption,
+  profilePatch: Record<string, string> = {},
+  extra: Partial<StoredToken> = {},
+): Promise<void> {
+  const { storeToken, tokenRecord } = await import('../auth/credentials.js');
+  const settings = ctx.settings({ allowNewProfile: true });
+  const name = settings.profileName.value;
+  await storeToken(ctx.store, name, url, { ...tokenRecord(t, via), ...extra }, { authMethod: via, ...profilePatch });
+  ctx.ui.notice(`Stored an access token for profile "${name}", valid for ${Math.round(t.expires_in / 60)} min (scope: ${t.scope ?? 'n/a'}).`);
+  if (opts.print) ctx.streams.stdout.write(`${t.access_token}\n`);
+}
+
+function readTokenFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+async function promptSecret(ctx: Context, question: string, stdinFlag: string): Promise<string> {
+  if (!ctx.ui.interactive) {
+    throw new UsageError('no client secret', { hint: `set DLAKE_CLIENT_SECRET or pipe it in with ${stdinFlag}` });
+  }
+  return readHidden(ctx.streams, question);
+}

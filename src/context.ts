@@ -1,0 +1,143 @@
+// The world a command runs in: options, environment, streams, the store, the HTTP client and the output.
+// Everything heavy is created on first use, so a command only pays for what it touches.
+import type { ApiClient, AuthProvider } from './api/http.js';
+import { type ResolveOptions, type ResolvedSettings, requireUrl, resolveSettings } from './auth/settings.js';
+import { OUTPUT_FORMATS, type OutputFormat } from './config/schema.js';
+import { ConfigStore, configDir, type StoreSnapshot } from './config/store.js';
+import { UsageError } from './errors.js';
+import { colorEnabled, type Theme, theme } from './output/color.js';
+import { type Renderable, render } from './output/render.js';
+import { type Streams, Ui } from './output/ui.js';
+import { parseDuration } from './util/units.js';
+
+export interface GlobalOptions {
+  profile?: string;
+  url?: string;
+  authUrl?: string;
+  output?: string;
+  json?: boolean;
+  query?: string;
+  quiet?: boolean;
+  verbose?: boolean;
+  debug?: boolean;
+  /** false with --no-color. */
+  color?: boolean;
+  timeout?: string;
+  caFile?: string;
+  insecure?: boolean;
+}
+
+export interface ClientRequest {
+  /** Attach the credentials of the settings in force (default true), or these credentials. */
+  auth?: boolean | AuthProvider;
+  /** Settings resolution options (e.g. a profile that is about to be created). */
+  resolve?: ResolveOptions;
+}
+
+export class Context {
+  readonly store: ConfigStore;
+  readonly ui: Ui;
+  readonly theme: Theme;
+  /** Aborted on Ctrl-C when `interruptible`: long waits and exports listen to it and clean up. */
+  readonly interrupt = new AbortController();
+  /** Set by commands that handle Ctrl-C themselves; otherwise Ctrl-C ends dlake at once with 130. */
+  interruptible = false;
+  private snapshotCache?: StoreSnapshot;
+  private settingsCache?: ResolvedSettings;
+  private clients: ApiClient[] = [];
+  private settingsNoticeShown = false;
+
+  constructor(
+    readonly opts: GlobalOptions,
+    readonly env: NodeJS.ProcessEnv,
+    readonly streams: Streams,
+  ) {
+    this.store = new ConfigStore(configDir(env));
+    this.theme = theme(colorEnabled(Boolean(streams.stderr.isTTY), env, opts.color === false));
+    this.ui = new Ui(streams, this.theme, Boolean(opts.quiet), Boolean(opts.verbose));
+  }
+
+  get debugging(): boolean {
+    return Boolean(this.opts.debug) || this.env.DLAKE_DEBUG === '1' || this.env.DLAKE_DEBUG === 'true';
+  }
+
+  snapshot(): StoreSnapshot {
+    if (!this.snapshotCache) {
+      this.snapshotCache = this.store.read();
+      if (this.snapshotCache.credentialsProblem) this.ui.warn(this.snapshotCache.credentialsProblem);
+    }
+    return this.snapshotCache;
+  }
+
+  /** Forget the cached snapshot after a write, so later reads see it. */
+  refreshSnapshot(s?: StoreSnapshot): void {
+    this.snapshotCache = s;
+    this.settingsCache = undefined;
+  }
+
+  settings(resolve: ResolveOptions = {}): ResolvedSettings {
+    if (!this.settingsCache) {
+      this.settingsCache = resolveSettings(this.opts, this.env, this.snapshot(), resolve);
+      const ignored = this.settingsCache.ignoredEnv;
+      if (ignored.length && !this.settingsNoticeShown) {
+        this.settingsNoticeShown = true;
+        this.ui.notice(`note: --profile ${this.settingsCache.profileName.value} given: ignoring ${ignored.join(', ')} from the environment`);
+      }
+    }
+    return this.settingsCache;
+  }
+
+  get format(): OutputFormat {
+    if (this.opts.json) return 'json';
+    const value = this.opts.output ?? this.settings().output.value;
+    if (!(OUTPUT_FORMATS as readonly string[]).includes(value)) {
+      throw new UsageError(`unknown output format "${value}"`, { hint: `use one of: ${OUTPUT_FORMATS.join(', ')}` });
+    }
+    return value as OutputFormat;
+  }
+
+  timeoutMs(): number {
+    return parseDuration(this.settings().timeout.value);
+  }
+
+  /** An API client for the settings in force; with `auth`, it sends (and renews) the credentials. */
+  async client(req: ClientRequest = {}): Promise<ApiClient> {
+    const settings = this.settings(req.resolve);
+    const url = requireUrl(settings);
+    const [{ ApiClient }, { CredentialProvider }] = await Promise.all([
+      import('./api/http.js'),
+      import('./auth/credentials.js'),
+    ]);
+    if (this.opts.insecure) this.ui.warn('TLS certificate verification is disabled (--insecure)');
+    const credentials =
+      req.auth === false || typeof req.auth === 'object'
+        ? undefined
+        : new CredentialProvider({ settings, url, store: this.store, snapshot: this.snapshot() });
+    const provider = typeof req.auth === 'object' ? req.auth : credentials;
+    const client = new ApiClient({
+      baseUrl: url,
+      authUrl: settings.authUrl?.value,
+      timeoutMs: this.timeoutMs(),
+      caFile: settings.caFile?.value,
+      insecure: this.opts.insecure,
+      env: this.env,
+      auth: provider,
+      trace: this.debugging ? (line) => this.streams.stderr.write(`debug: ${line}\n`) : undefined,
+      userAgent: `dlake/${__DLAKE_VERSION__} node/${process.versions.node}`,
+    });
+    credentials?.attach(client);
+    this.clients.push(client);
+    return client;
+  }
+
+  /** Writes a result to stdout in the chosen format (and a note, such as "No results.", to stderr). */
+  async print<T>(r: Renderable<T>): Promise<void> {
+    const out = await render(r, { format: this.format, query: this.opts.query, theme: this.theme });
+    if (out.stdout) this.streams.stdout.write(out.stdout);
+    if (out.note) this.ui.notice(out.note);
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.allSettled(this.clients.map((c) => c.close()));
+  }
+}

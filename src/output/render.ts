@@ -1,0 +1,99 @@
+// Renders command results in the four formats of cli.md, after the optional --query (JMESPath) filter.
+// json prints the service's objects as they came; table and csv print the view's columns.
+import { UsageError } from '../errors.js';
+import type { OutputFormat } from '../config/schema.js';
+import type { Theme } from './color.js';
+import { cellText, DETAIL_VIEW, detailRows, genericView, type View } from './view.js';
+
+export interface Renderable<T = unknown> {
+  /** What json/ndjson print and --query filters. */
+  data: unknown;
+  /** Rows for table/csv; default: `data` itself (a list) or its fields (an object). */
+  rows?: T[];
+  view?: View<T>;
+}
+
+export interface RenderOptions {
+  format: OutputFormat;
+  query?: string;
+  theme: Theme;
+}
+
+export interface Rendered {
+  stdout: string;
+  /** A note for stderr (e.g. "No results."). */
+  note?: string;
+}
+
+export async function render<T>(r: Renderable<T>, opts: RenderOptions): Promise<Rendered> {
+  let { data, rows, view } = r as Renderable<unknown>;
+  if (opts.query) {
+    data = await applyQuery(data, opts.query);
+    rows = undefined;
+    view = undefined;
+  }
+  switch (opts.format) {
+    case 'json':
+      return { stdout: `${JSON.stringify(data ?? null, null, 2)}\n` };
+    case 'ndjson': {
+      const items = Array.isArray(data) ? data : [data];
+      return { stdout: items.map((i) => `${JSON.stringify(i ?? null)}\n`).join('') };
+    }
+    case 'csv':
+    case 'table': {
+      if (!rows && data !== null && typeof data !== 'object') return { stdout: `${cellText(data)}\n` };
+      const table = tableOf(data, rows, view);
+      if (opts.format === 'csv') return { stdout: await toCsv(table) };
+      if (table.rows.length === 0) return { stdout: '', note: view?.empty ?? 'No results.' };
+      return { stdout: await toTable(table, opts.theme) };
+    }
+  }
+}
+
+interface Grid {
+  headers: string[];
+  rows: string[][];
+}
+
+function tableOf(data: unknown, rows: unknown[] | undefined, view: View<unknown> | undefined): Grid {
+  if (!rows) {
+    if (Array.isArray(data)) rows = data;
+    else if (data && typeof data === 'object') {
+      rows = detailRows(data as Record<string, unknown>);
+      view = view ?? (DETAIL_VIEW as View<unknown>);
+    } else rows = [];
+  }
+  const v = view ?? genericView(rows);
+  return { headers: v.columns.map((c) => c.header), rows: rows.map((row) => v.columns.map((c) => cellText(c.value(row)))) };
+}
+
+async function toCsv(grid: Grid): Promise<string> {
+  const { stringify } = await import('csv-stringify/sync');
+  return stringify([grid.headers, ...grid.rows], { record_delimiter: 'unix' });
+}
+
+async function toTable(grid: Grid, theme: Theme): Promise<string> {
+  const { default: Table } = await import('cli-table3');
+  // Borderless, kubectl-style: easy to read and to grep.
+  const table = new Table({
+    head: grid.headers.map((h) => theme.bold(h)),
+    chars: {
+      top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '',
+      'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
+    },
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
+  });
+  for (const row of grid.rows) table.push(row.map((cell) => cell.replace(/\r?\n/g, '⏎')));
+  return `${table.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`;
+}
+
+async function applyQuery(data: unknown, query: string): Promise<unknown> {
+  const { search } = await import('jmespath');
+  try {
+    return search(data as Parameters<typeof search>[0], query);
+  } catch (e) {
+    throw new UsageError(`invalid --query "${query}": ${(e as Error).message}`, {
+      hint: 'the query is a JMESPath expression, e.g. --query "[].name" (see jmespath.org)',
+    });
+  }
+}

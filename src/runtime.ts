@@ -1,0 +1,168 @@
+// Builds the commander tree with the global options of cli.md, runs it, and is the one place that turns
+// errors into `error:`/`hint:` lines and exit codes.
+import { Command, CommanderError, Option } from 'commander';
+import { OUTPUT_FORMATS } from './config/schema.js';
+import { Context, type GlobalOptions } from './context.js';
+import { DlakeError, ExitCode, InterruptedError } from './errors.js';
+import { colorEnabled, theme } from './output/color.js';
+import type { Streams } from './output/ui.js';
+import { GROUPS, registerGroups } from './commands/registry.js';
+
+export interface World {
+  env: NodeJS.ProcessEnv;
+  streams: Streams;
+}
+
+/** Commander's Command, remembering which command reported a usage error (for the usage line). */
+class DlakeCommand extends Command {
+  static failed?: Command;
+
+  override createCommand(name?: string): Command {
+    return new DlakeCommand(name);
+  }
+
+  override error(message: string, errorOptions?: { code?: string; exitCode?: number }): never {
+    DlakeCommand.failed = this;
+    return super.error(message, errorOptions);
+  }
+}
+
+/** What commands get: their Context (created on first use, from the global options in force). */
+export class Runtime {
+  private ctx?: Context;
+
+  constructor(readonly world: World) {}
+
+  /** Wraps a command handler: `(ctx, ...commanderArgs)`, where the last of those is the options object. */
+  action<A extends unknown[]>(fn: (ctx: Context, ...args: A) => Promise<void>) {
+    return async (...args: unknown[]): Promise<void> => {
+      const cmd = args.at(-1) as Command;
+      const ctx = this.context(cmd.optsWithGlobals() as GlobalOptions);
+      await fn(ctx, ...(args.slice(0, -1) as A));
+    };
+  }
+
+  context(opts: GlobalOptions): Context {
+    this.ctx ??= new Context(opts, this.world.env, this.world.streams);
+    return this.ctx;
+  }
+
+  get current(): Context | undefined {
+    return this.ctx;
+  }
+}
+
+export function buildRoot(rt: Runtime): Command {
+  const program = new DlakeCommand('dlake');
+  program
+    .description('Administer a Data Lake Query Service: catalog, sources, SQL jobs, users, tokens and queues.')
+    .version(__DLAKE_VERSION__, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .addOption(new Option('-p, --profile <name>', 'profile to use (env: DLAKE_PROFILE)'))
+    .addOption(new Option('--url <url>', 'service base URL (env: DLAKE_URL)'))
+    .addOption(new Option('--auth-url <url>', 'base URL of the token endpoint (env: DLAKE_AUTH_URL)'))
+    .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS))
+    .addOption(new Option('--json', 'shorthand for -o json'))
+    .addOption(new Option('--query <jmespath>', 'filter the JSON result with a JMESPath expression'))
+    .addOption(new Option('-q, --quiet', 'print data and errors only'))
+    .addOption(new Option('-v, --verbose', 'print more detail (e.g. the service\'s moreInfo)'))
+    .addOption(new Option('--debug', 'trace HTTP exchanges on stderr, secrets redacted (env: DLAKE_DEBUG=1)'))
+    .addOption(new Option('--no-color', 'disable colour (also NO_COLOR)'))
+    .addOption(new Option('--timeout <duration>', 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)'))
+    .addOption(new Option('--ca-file <path>', 'extra trusted CA certificates, PEM (env: DLAKE_CA_FILE)'))
+    .addOption(new Option('--insecure', 'skip TLS certificate verification (prints a warning)'))
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => rt.world.streams.stdout.write(s),
+      writeErr: (s) => rt.world.streams.stderr.write(s),
+      // Usage errors are printed by reportError, with the usage line of the failing command.
+      outputError: () => {},
+    })
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ dlake login --url https://lake.example.com -u alice
+  $ dlake catalog ls
+  $ dlake sql "SELECT * FROM Samples.sales.\\"2024.csv\\"" --out sales.csv
+  $ DLAKE_CLIENT_ID=… DLAKE_CLIENT_SECRET=… dlake job export ID --out rows.csv
+
+Run \`dlake COMMAND --help\` for a command's options and examples.`,
+    );
+  return program;
+}
+
+/** The top-level groups named on the command line: they are the only ones loaded. */
+export function groupsNamed(args: string[]): Set<string> | 'all' {
+  const names = new Set(GROUPS.map((g) => g.name));
+  const words = args.filter((a) => !a.startsWith('-'));
+  if (words[0] === 'completion' || (words[0] === 'help' && !words[1])) return 'all';
+  const first = words[0] === 'help' ? words[1] : words.find((w) => names.has(w));
+  return new Set(first ? [first] : []);
+}
+
+export async function runCli(argv: string[], world: World): Promise<number> {
+  const rt = new Runtime(world);
+  const program = buildRoot(rt);
+  const args = argv.slice(2);
+  await registerGroups(program, rt, args.length === 0 ? new Set() : groupsNamed(args));
+  const onSigint = () => {
+    const ctx = rt.current;
+    if (ctx?.interruptible && !ctx.interrupt.signal.aborted) return ctx.interrupt.abort();
+    // Nothing to clean up (or a second Ctrl-C): stop now, as a shell user expects.
+    world.streams.stderr.write('\nerror: interrupted\n');
+    process.exit(ExitCode.interrupted);
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    if (args.length === 0) {
+      program.outputHelp();
+      return ExitCode.ok;
+    }
+    await program.parseAsync(argv);
+    return ExitCode.ok;
+  } catch (err) {
+    return reportError(err, rt, world);
+  } finally {
+    process.off('SIGINT', onSigint);
+    await rt.current?.dispose();
+  }
+}
+
+function reportError(err: unknown, rt: Runtime, world: World): number {
+  const { stderr } = world.streams;
+  const ctx = rt.current;
+  const t = ctx?.theme ?? theme(colorEnabled(Boolean(stderr.isTTY), world.env, process.argv.includes('--no-color')));
+  const line = (label: string, text: string) => stderr.write(`${label} ${text}\n`);
+  if (err instanceof CommanderError) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+      return ExitCode.ok;
+    }
+    line(t.danger('error:'), err.message.replace(/^error:\s*/, ''));
+    const cmd = DlakeCommand.failed;
+    if (cmd) {
+      const path: string[] = [];
+      for (let c: Command | null = cmd; c; c = c.parent) path.unshift(c.name());
+      stderr.write(`usage: ${path.join(' ')} ${cmd.usage()}\n`);
+      line(t.accent('hint:'), `run \`${path.join(' ')} --help\` for options and examples`);
+    }
+    return ExitCode.usage;
+  }
+  if (err instanceof DlakeError) {
+    if (err instanceof InterruptedError) {
+      line(t.danger('error:'), err.message);
+      return err.exitCode;
+    }
+    line(t.danger('error:'), err.message);
+    for (const d of err.details) stderr.write(`  ${d}\n`);
+    if (err.moreInfo && (ctx?.opts.verbose || ctx?.debugging)) stderr.write(`  ${err.moreInfo}\n`);
+    if (err.hint) line(t.accent('hint:'), err.hint);
+    if (ctx?.debugging && err.cause) stderr.write(`${String((err.cause as Error)?.stack ?? err.cause)}\n`);
+    return err.exitCode;
+  }
+  line(t.danger('error:'), `unexpected failure: ${(err as Error)?.message ?? String(err)}`);
+  if (ctx?.debugging) stderr.write(`${(err as Error)?.stack ?? ''}\n`);
+  else line(t.accent('hint:'), 'this is a bug in dlake; run again with --debug for the details');
+  return ExitCode.bug;
+}

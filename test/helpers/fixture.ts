@@ -1,0 +1,59 @@
+// One emulator and one config folder per test file, and a `dlake` runner wired to both.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/server.js';
+import { type RunOptions, type RunResult, runDlake, tempConfigDir } from './dlake.js';
+
+export const ADMIN = { name: 'admin', password: 'admin-pass-1' };
+export const ANALYST = { name: 'analyst', password: 'analyst-pass-1' };
+export const SERVICE_USER = { clientId: 'ci-client', clientSecret: 'ci-client-secret-1' };
+
+export interface Fixture {
+  emu: Emulator;
+  configDir: string;
+  /** Runs dlake with DLAKE_CONFIG_DIR set to this fixture's folder (and DLAKE_URL unless `url: false`). */
+  run(args: string[], opts?: RunOptions & { url?: boolean }): Promise<RunResult>;
+  /** Logs in with a password into `profile` (default: the default profile). */
+  login(user?: { name: string; password: string }, profile?: string): Promise<RunResult>;
+  readJson(file: 'config.json' | 'credentials.json'): Record<string, any>;
+  close(): Promise<void>;
+}
+
+export async function startFixture(options: EmulatorOptions = {}): Promise<Fixture> {
+  const emu = await startEmulator(options);
+  const cfg = tempConfigDir();
+  const fx: Fixture = {
+    emu,
+    configDir: cfg.dir,
+    run: (args, opts = {}) =>
+      runDlake(args, {
+        ...opts,
+        env: { DLAKE_CONFIG_DIR: cfg.dir, ...(opts.url === false ? {} : { DLAKE_URL: emu.url }), ...opts.env },
+      }),
+    login: (user = ADMIN, profile) =>
+      fx.run(['login', '-u', user.name, '--password-stdin', ...(profile ? ['-p', profile] : [])], {
+        input: `${user.password}\n`,
+      }),
+    readJson: (file) => JSON.parse(readFileSync(join(cfg.dir, file), 'utf8')),
+    close: async () => {
+      await emu.close();
+      cfg.cleanup();
+    },
+  };
+  return fx;
+}
+
+/** Asserts a failed run: exit code, exactly one `error:` line, and nothing on stdout. */
+export function expectFailure(r: RunResult, code: number, message: RegExp | string): void {
+  const errors = r.stderr.split('\n').filter((l) => l.startsWith('error:'));
+  const ok =
+    r.code === code &&
+    errors.length === 1 &&
+    (typeof message === 'string' ? errors[0]!.includes(message) : message.test(errors[0]!)) &&
+    r.stdout === '';
+  if (!ok) {
+    throw new Error(
+      `expected exit ${code} with one error line matching ${message}\n--- got exit ${r.code}\n--- stdout:\n${r.stdout}\n--- stderr:\n${r.stderr}`,
+    );
+  }
+}

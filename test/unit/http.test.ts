@@ -1,0 +1,172 @@
+import { MockAgent } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ApiClient } from '../../src/api/http.js';
+import { AuthError, ConflictError, type DlakeError, NotFoundError, ServiceError, UsageError } from '../../src/errors.js';
+
+const BASE = 'http://svc.test';
+let agent: MockAgent;
+let delays: number[];
+let trace: string[];
+
+function client(extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}): ApiClient {
+  return new ApiClient({
+    baseUrl: BASE,
+    timeoutMs: 5000,
+    env: {},
+    dispatcher: agent,
+    sleep: async (ms) => {
+      delays.push(ms);
+    },
+    trace: (l) => trace.push(l),
+    auth: { header: async () => '_servicesecret-token' },
+    ...extra,
+  });
+}
+
+beforeEach(() => {
+  agent = new MockAgent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
+  agent.disableNetConnect();
+  delays = [];
+  trace = [];
+});
+afterEach(async () => {
+  agent.assertNoPendingInterceptors();
+  await agent.close();
+});
+
+const pool = () => agent.get(BASE);
+const json = { headers: { 'content-type': 'application/json' } };
+const Thing = z.looseObject({ id: z.string() });
+async function fails(p: Promise<unknown>): Promise<DlakeError> {
+  try {
+    await p;
+  } catch (e) {
+    return e as DlakeError;
+  }
+  throw new Error('expected the request to fail');
+}
+
+describe('ApiClient', () => {
+  it('sends the Authorization header and parses the body with its schema, keeping extra fields', async () => {
+    pool()
+      .intercept({ path: '/api/v3/thing', method: 'GET', headers: { authorization: '_servicesecret-token' } })
+      .reply(200, { id: 'a', extra: 1 }, json);
+    expect(await client().request({ method: 'GET', path: '/api/v3/thing', schema: Thing })).toEqual({ id: 'a', extra: 1 });
+  });
+
+  it('retries a GET on 503 and honours Retry-After', async () => {
+    pool().intercept({ path: '/x', method: 'GET' }).reply(503, '', { headers: { 'retry-after': '2' } });
+    pool().intercept({ path: '/x', method: 'GET' }).reply(429, '', { headers: { 'retry-after': '1' } });
+    pool().intercept({ path: '/x', method: 'GET' }).reply(200, { id: 'ok' }, json);
+    await client().request({ method: 'GET', path: '/x', schema: Thing });
+    expect(delays).toHaveLength(2);
+    expect(delays[0]).toBeGreaterThanOrEqual(2000);
+    expect(delays[1]).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('gives up after the retry budget with a service error (exit 7)', async () => {
+    pool().intercept({ path: '/x', method: 'GET' }).reply(502, { errorMessage: 'bad gateway' }, json).times(4);
+    const err = await fails(client().request({ method: 'GET', path: '/x' }));
+    expect(err).toBeInstanceOf(ServiceError);
+    expect(err.message).toContain('502');
+    expect(delays).toHaveLength(3);
+  });
+
+  it('never repeats a POST that reached the server', async () => {
+    pool().intercept({ path: '/api/v3/sql', method: 'POST' }).reply(503, { errorMessage: 'busy' }, json);
+    const err = await fails(client().request({ method: 'POST', path: '/api/v3/sql', json: { sql: 'SELECT 1' } }));
+    expect(err).toBeInstanceOf(ServiceError);
+    expect(delays).toHaveLength(0);
+  });
+
+  it('retries a PUT only when the caller marks it idempotent (it carries a tag)', async () => {
+    pool().intercept({ path: '/q', method: 'PUT' }).reply(503, '').times(2);
+    pool().intercept({ path: '/q', method: 'PUT' }).reply(200, { id: 'q' }, json);
+    await expect(client().request({ method: 'PUT', path: '/q', json: {} })).rejects.toBeInstanceOf(ServiceError);
+    await client().request({ method: 'PUT', path: '/q', json: { tag: '1' }, idempotent: true });
+    expect(delays).toHaveLength(1);
+  });
+
+  it('maps status codes to typed errors with the service message', async () => {
+    pool().intercept({ path: '/a', method: 'GET' }).reply(404, { errorMessage: 'Could not find entity', moreInfo: 'm' }, json);
+    pool().intercept({ path: '/b', method: 'GET' }).reply(409, { errorMessage: 'stale tag' }, json);
+    pool().intercept({ path: '/c', method: 'GET' }).reply(403, { errorMessage: 'User not authorized.', moreInfo: '' }, json);
+    const c = client();
+    const a = await fails(c.request({ method: 'GET', path: '/a' }));
+    expect(a).toBeInstanceOf(NotFoundError);
+    expect(a.message).toBe('Could not find entity');
+    expect(a.moreInfo).toBe('m');
+    await expect(c.request({ method: 'GET', path: '/b' })).rejects.toBeInstanceOf(ConflictError);
+    await expect(c.request({ method: 'GET', path: '/c' })).rejects.toBeInstanceOf(AuthError);
+  });
+
+  it('handles an empty 401, a text/plain 400 and validation messages', async () => {
+    pool().intercept({ path: '/a', method: 'GET' }).reply(401, '');
+    pool().intercept({ path: '/b', method: 'POST' }).reply(400, 'Unexpected character (\'}\')\n at [Source: …]', {
+      headers: { 'content-type': 'text/plain' },
+    });
+    pool()
+      .intercept({ path: '/c', method: 'POST' })
+      .reply(
+        400,
+        {
+          errorMessage: 'Invalid input',
+          validationErrorMessages: { fieldErrorMessages: { name: ['must not contain periods'] }, globalErrorMessages: [] },
+        },
+        json,
+      );
+    const c = client({ auth: undefined });
+    const a = await fails(c.request({ method: 'GET', path: '/a' }));
+    expect(a).toBeInstanceOf(AuthError);
+    expect(a.hint).toMatch(/dlake login/);
+    const b = await fails(c.request({ method: 'POST', path: '/b', json: {} }));
+    expect(b).toBeInstanceOf(UsageError);
+    expect(b.message).toBe("Unexpected character ('}')");
+    const v = await fails(c.request({ method: 'POST', path: '/c', json: {} }));
+    expect(v.details).toEqual(['name: must not contain periods']);
+  });
+
+  it('renews once after a 401 and sends the request again', async () => {
+    let header = 'Bearer old';
+    pool().intercept({ path: '/x', method: 'GET', headers: { authorization: 'Bearer old' } }).reply(401, '');
+    pool().intercept({ path: '/x', method: 'GET', headers: { authorization: 'Bearer new' } }).reply(200, { id: 'n' }, json);
+    const c = client({
+      auth: {
+        header: async () => header,
+        renew: async () => {
+          header = 'Bearer new';
+          return true;
+        },
+      },
+    });
+    expect(await c.request({ method: 'GET', path: '/x', schema: Thing })).toEqual({ id: 'n' });
+  });
+
+  it('reports an HTML page or a body that breaks the schema as a service error naming the endpoint', async () => {
+    pool().intercept({ path: '/h', method: 'GET' }).reply(200, '<html>login</html>', { headers: { 'content-type': 'text/html' } });
+    pool().intercept({ path: '/s', method: 'GET' }).reply(200, { id: 42 }, json);
+    const c = client();
+    const h = await fails(c.request({ method: 'GET', path: '/h', schema: Thing }));
+    expect(h).toBeInstanceOf(ServiceError);
+    expect(h.message).toBe('the service answered GET /h with an HTML page (text/html)');
+    const s = await fails(c.request({ method: 'GET', path: '/s', schema: Thing }));
+    expect(s).toBeInstanceOf(ServiceError);
+    expect(s.message).toMatch(/^unexpected answer from GET \/s: id: /);
+  });
+
+  it('traces exchanges without any secret', async () => {
+    pool().intercept({ path: '/oauth/token', method: 'POST' }).reply(200, { access_token: 'AT', token_type: 'Bearer' }, json);
+    await client().request({
+      method: 'POST',
+      path: '/oauth/token',
+      form: { grant_type: 'client_credentials', client_id: 'ci', client_secret: 'very-secret' },
+    });
+    const all = trace.join('\n');
+    expect(all).toContain('> POST http://svc.test/oauth/token');
+    expect(all).toContain('client_id=ci');
+    expect(all).not.toContain('very-secret');
+    expect(all).not.toContain('secret-token');
+    expect(all).toMatch(/< 200 POST/);
+  });
+});
