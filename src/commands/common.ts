@@ -1,6 +1,7 @@
 // Small pieces shared by command files: help examples, refusal of secrets on argv, --data parsing.
 import { readFileSync } from 'node:fs';
 import { Option } from 'commander';
+import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readStdin } from '../output/prompt.js';
 
@@ -43,4 +44,41 @@ export async function readJsonArgument(value: string, stdin: NodeJS.ReadStream, 
   } catch (e) {
     throw new UsageError(`${source} is not valid JSON: ${(e as Error).message}`);
   }
+}
+
+/**
+ * The confirmation rule of cli.md for destructive commands: ask on a TTY, skip with --yes, and refuse
+ * (exit 2) without a TTY and without --yes.
+ */
+export async function confirmDestructive(ctx: Context, question: string, yes: boolean | undefined): Promise<void> {
+  if (yes) return;
+  if (!ctx.ui.interactive) {
+    throw new UsageError(`refusing to ${question.replace(/\?$/, '')} without confirmation`, {
+      hint: 'pass --yes (-y) to confirm when there is no terminal',
+    });
+  }
+  const { confirm } = await import('../output/prompt.js');
+  if (!(await confirm(ctx.streams, question))) throw new UsageError('cancelled: not confirmed');
+}
+
+/** `--dry-run`: prints the request that would be sent, secrets redacted, and sends nothing. */
+export async function printDryRun(
+  ctx: Context,
+  req: { method: string; path: string; query?: Record<string, string | number | boolean | undefined>; json?: unknown; secretFields?: readonly string[] },
+): Promise<void> {
+  const { redactJson } = await import('../util/redact.js');
+  const client = await ctx.client();
+  const url = client.urlFor(req);
+  const body = req.json === undefined ? undefined : redactJson(req.json, req.secretFields);
+  await ctx.print({
+    data: { dryRun: true, method: req.method, url, ...(body === undefined ? {} : { body }) },
+    rows: [{ method: req.method, url, body: body === undefined ? '' : JSON.stringify(body) }],
+    view: {
+      columns: [
+        { header: 'DRY RUN', value: (r: { method: string }) => r.method },
+        { header: 'URL', value: (r: { url: string }) => r.url },
+        { header: 'BODY', value: (r: { body: string }) => r.body },
+      ],
+    },
+  });
 }
