@@ -131,8 +131,8 @@ export class Context {
   }
 
   /** Writes a result to stdout in the chosen format (and a note, such as "No results.", to stderr). */
-  async print<T>(r: Renderable<T>): Promise<void> {
-    const out = await render(r, { format: this.format, query: this.opts.query, theme: this.theme });
+  async print<T>(r: Renderable<T>, format: OutputFormat = this.format): Promise<void> {
+    const out = await render(r, { format, query: this.opts.query, theme: this.theme });
     if (out.stdout) this.streams.stdout.write(out.stdout);
     if (out.note) this.ui.notice(out.note);
   }

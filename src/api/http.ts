@@ -3,7 +3,7 @@
 // of every body, and --debug traces with secrets redacted. No printing, prompting or exiting here.
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from './undici-lite.js';
 import type { z } from 'zod';
 import { DlakeError, InterruptedError, ServiceError, UsageError } from '../errors.js';
 import { redactForm, redactHeader, redactJson } from '../util/redact.js';
@@ -177,11 +177,13 @@ export class ApiClient {
       if (spec.json !== undefined) trace(`>   body: ${JSON.stringify(redactJson(spec.json, spec.secretFields))}`);
       if (spec.form) trace(`>   body: ${new URLSearchParams(redactForm(spec.form)).toString()}`);
     }
-    const res = await request(url, {
+    const { origin, pathname, search } = new URL(url);
+    const res = await this.dispatcher.request({
+      origin,
+      path: pathname + search,
       method: spec.method,
       headers,
       body,
-      dispatcher: this.dispatcher,
       headersTimeout: this.opts.timeoutMs,
       bodyTimeout: this.opts.timeoutMs,
       signal: spec.signal,

@@ -2,7 +2,6 @@
 // token while it has more than 60 s left; else a renewal where the means are at hand (client credentials
 // from the environment, or a new exchange of the stored PAT); else exit 3 with the command to run.
 import type { ApiClient, AuthProvider } from '../api/http.js';
-import { clientCredentialsGrant, patExchange } from '../api/oauth.js';
 import type { OAuthToken } from '../api/schemas.js';
 import type { Profile, StoredToken } from '../config/schema.js';
 import type { ConfigStore, StoreSnapshot } from '../config/store.js';
@@ -52,11 +51,13 @@ export class CredentialProvider implements AuthProvider {
     const stored = this.storedToken();
     if (settings.envClientCredentials) {
       const { clientId, clientSecret } = settings.envClientCredentials;
+      const { clientCredentialsGrant } = await import('../api/oauth.js');
       const t = await clientCredentialsGrant(client, clientId, clientSecret);
       await this.save(tokenRecord(t, 'client-credentials'), { authMethod: 'client-credentials', clientId });
       return true;
     }
     if (stored?.pat && !isExpired(stored.patExpiresAt)) {
+      const { patExchange } = await import('../api/oauth.js');
       const t = await patExchange(client, stored.pat);
       await this.save({ ...tokenRecord(t, 'pat-exchange'), pat: stored.pat, patExpiresAt: stored.patExpiresAt });
       return true;

@@ -54,17 +54,22 @@ async function api(ctx: Context, methodArg: string, pathArg: string, opts: ApiOp
     pageToken = typeof body?.nextPageToken === 'string' && body.nextPageToken ? body.nextPageToken : undefined;
   }
   delete (merged as Record<string, unknown>).nextPageToken;
-  await ctx.print({ data: merged });
+  await printJson(ctx, merged);
+}
+
+/** The body is the service's JSON: printed as JSON unless another format is asked for, like `gh api`. */
+function printJson(ctx: Context, data: unknown): Promise<void> {
+  return ctx.print({ data }, ctx.opts.output || ctx.opts.json ? undefined : 'json');
 }
 
 async function printBody(ctx: Context, text: string, contentType: string): Promise<void> {
   if (!text) return;
   if (/json/i.test(contentType)) {
+    let data: unknown;
     try {
-      return await ctx.print({ data: JSON.parse(text) });
-    } catch (e) {
-      if (e instanceof UsageError) throw e;
-    }
+      data = JSON.parse(text);
+    } catch {}
+    if (data !== undefined) return printJson(ctx, data);
   }
   // Not JSON (a PAT, a plain-text error page): print it as it came.
   ctx.streams.stdout.write(text.endsWith('\n') ? text : `${text}\n`);

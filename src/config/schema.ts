@@ -1,6 +1,7 @@
 // Shapes of the two stored files (cli.md "Config store"). Unknown fields are kept so that a newer
-// dlake's additions survive an older dlake's write.
-import { z } from 'zod';
+// dlake's additions survive an older dlake's write. zod/mini (tree-shaken, ~4 ms to load instead of
+// ~17 ms for classic zod) because every command that talks to the service reads these files first.
+import * as z from 'zod/mini';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -9,45 +10,45 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 export const AUTH_METHODS = ['password', 'pat', 'client-credentials', 'jwt', 'pat-exchange'] as const;
 
 export const ProfileSchema = z.looseObject({
-  url: z.string().optional(),
-  authUrl: z.string().optional(),
-  authMethod: z.enum(AUTH_METHODS).optional(),
-  username: z.string().optional(),
-  clientId: z.string().optional(),
-  output: z.enum(OUTPUT_FORMATS).optional(),
+  url: z.optional(z.string()),
+  authUrl: z.optional(z.string()),
+  authMethod: z.optional(z.enum(AUTH_METHODS)),
+  username: z.optional(z.string()),
+  clientId: z.optional(z.string()),
+  output: z.optional(z.enum(OUTPUT_FORMATS)),
 });
 export type Profile = z.infer<typeof ProfileSchema>;
 
 export const ConfigFileSchema = z.looseObject({
-  version: z.literal(1).default(1),
-  currentProfile: z.string().optional(),
-  profiles: z.record(z.string(), ProfileSchema).default({}),
+  version: z._default(z.literal(1), 1),
+  currentProfile: z.optional(z.string()),
+  profiles: z._default(z.record(z.string(), ProfileSchema), {}),
 });
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
 export const StoredTokenSchema = z.looseObject({
   kind: z.enum(['session', 'bearer']),
-  token: z.string().min(1),
+  token: z.string().check(z.minLength(1)),
   /** ISO 8601; absent for a PAT whose expiry is unknown. */
-  expiresAt: z.iso.datetime({ offset: true }).optional(),
+  expiresAt: z.optional(z.iso.datetime({ offset: true })),
   obtainedVia: z.enum(AUTH_METHODS),
-  refreshToken: z.string().optional(),
+  refreshToken: z.optional(z.string()),
   /**
    * The PAT an access token was exchanged from (an addition to cli.md's shape): kept so that the
    * access token can be renewed by a new PAT exchange when it expires.
    */
-  pat: z.string().optional(),
-  patExpiresAt: z.iso.datetime({ offset: true }).optional(),
+  pat: z.optional(z.string()),
+  patExpiresAt: z.optional(z.iso.datetime({ offset: true })),
   /** Who the token belongs to, when known (login response, PAT verification). */
-  username: z.string().optional(),
+  username: z.optional(z.string()),
   /** The service the token was issued for: a token is never sent to another URL. */
-  url: z.string().optional(),
+  url: z.optional(z.string()),
 });
 export type StoredToken = z.infer<typeof StoredTokenSchema>;
 
 export const CredentialsFileSchema = z.looseObject({
-  version: z.literal(1).default(1),
-  tokens: z.record(z.string(), StoredTokenSchema).default({}),
+  version: z._default(z.literal(1), 1),
+  tokens: z._default(z.record(z.string(), StoredTokenSchema), {}),
 });
 export type CredentialsFile = z.infer<typeof CredentialsFileSchema>;
 

@@ -6,7 +6,7 @@
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
 import {
   type ConfigFile,
@@ -115,7 +115,7 @@ export class ConfigStore {
 
 type ReadResult<T> = { ok: true; value: T } | { ok: false; problem: string };
 
-function readValidated<S extends z.ZodType>(path: string, schema: S): ReadResult<z.infer<S>> {
+function readValidated<S extends z.ZodMiniType>(path: string, schema: S): ReadResult<z.infer<S>> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
