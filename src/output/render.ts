@@ -88,9 +88,10 @@ async function toTable(grid: Grid, theme: Theme): Promise<string> {
 }
 
 async function applyQuery(data: unknown, query: string): Promise<unknown> {
-  const { search } = await import('jmespath');
+  // CommonJS module: its exports object is the default export, bundled or not.
+  const { default: jmespath } = await import('jmespath');
   try {
-    return search(data as Parameters<typeof search>[0], query);
+    return jmespath.search(data as Parameters<typeof jmespath.search>[0], query);
   } catch (e) {
     throw new UsageError(`invalid --query "${query}": ${(e as Error).message}`, {
       hint: 'the query is a JMESPath expression, e.g. --query "[].name" (see jmespath.org)',
