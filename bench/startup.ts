@@ -5,8 +5,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cleanEnv, runDlake, BIN } from '../test/helpers/dlake.js';
 import { startEmulator } from '../test/emulator/server.js';
+import { BIN, cleanEnv, runDlake } from '../test/helpers/dlake.js';
 import { median, table } from './stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -29,7 +29,10 @@ export async function benchStartup(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'dlake-bench-'));
   try {
     const env = cleanEnv({ DLAKE_CONFIG_DIR: dir, DLAKE_URL: emu.url });
-    const login = await runDlake(['login', '-u', 'admin', '--password-stdin'], { input: 'admin-pass-1', env });
+    const login = await runDlake(['login', '-u', 'admin', '--password-stdin'], {
+      input: 'admin-pass-1',
+      env,
+    });
     if (login.code !== 0) throw new Error(login.stderr);
     const bareGet = join(dir, 'bare-get.mjs');
     // The reference a CLI cannot beat: node:http with the header already at hand.
@@ -46,12 +49,17 @@ http.get(process.argv[2], { headers: { authorization: 'x' } }, (r) => { r.resume
     };
     const times: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
     for (let i = 0; i < RUNS; i++) {
-      for (const [name, [cmd, args]] of Object.entries(cases)) times[name]!.push(await timeRun(cmd, args, env));
+      for (const [name, [cmd, args]] of Object.entries(cases))
+        times[name]!.push(await timeRun(cmd, args, env));
     }
     const base = median(times['node -e 0']!);
     return table(
       ['command', 'median ms', 'ratio to node -e 0'],
-      Object.entries(times).map(([name, t]) => [name, median(t).toFixed(1), `${(median(t) / base).toFixed(2)}×`]),
+      Object.entries(times).map(([name, t]) => [
+        name,
+        median(t).toFixed(1),
+        `${(median(t) / base).toFixed(2)}×`,
+      ]),
     );
   } finally {
     await emu.close();

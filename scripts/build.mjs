@@ -18,7 +18,9 @@ const common = {
   logLevel: 'warning',
   define: { __DLAKE_VERSION__: JSON.stringify(version) },
   // Some CommonJS dependencies call require() on Node built-ins; give the ESM bundle a require.
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+  },
 };
 
 // The store schemas use zod/mini and are read by every command. Inside the split bundle they would share
@@ -29,7 +31,9 @@ const isolateStoreSchema = {
   name: 'isolate-store-schema',
   setup(b) {
     b.onResolve({ filter: /schema\.js$/ }, (args) =>
-      resolve(args.resolveDir, args.path) === STORE_SCHEMA ? { path: './config-schema.js', external: true } : undefined,
+      resolve(args.resolveDir, args.path) === STORE_SCHEMA
+        ? { path: './config-schema.js', external: true }
+        : undefined,
     );
   },
 };
@@ -38,7 +42,13 @@ const isolateStoreSchema = {
 // build concurrently) never sees a half-written dist/.
 const out = `dist.build-${process.pid}`;
 await Promise.all([
-  build({ ...common, entryPoints: ['src/cli.ts'], outdir: out, splitting: true, plugins: [isolateStoreSchema] }),
+  build({
+    ...common,
+    entryPoints: ['src/cli.ts'],
+    outdir: out,
+    splitting: true,
+    plugins: [isolateStoreSchema],
+  }),
   build({ ...common, entryPoints: { 'config-schema': 'src/config/schema.ts' }, outdir: out }),
 ]);
 const old = `dist.old-${process.pid}`;

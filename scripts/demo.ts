@@ -28,18 +28,42 @@ const STEPS: Step[] = [
     input: 'admin-pass-1',
     shownInput: 'echo "$PASSWORD" |',
   },
-  { say: 'Who am I, and where does each setting come from? (flag, environment, profile, default)', args: ['whoami'] },
   {
-    say: 'Exchange a service user\'s client credentials for an OAuth access token, stored in its own profile.',
-    args: ['token', 'exchange', 'client-credentials', '-p', 'ci', '--client-id', 'ci-client', '--client-secret-stdin'],
+    say: 'Who am I, and where does each setting come from? (flag, environment, profile, default)',
+    args: ['whoami'],
+  },
+  {
+    say: "Exchange a service user's client credentials for an OAuth access token, stored in its own profile.",
+    args: [
+      'token',
+      'exchange',
+      'client-credentials',
+      '-p',
+      'ci',
+      '--client-id',
+      'ci-client',
+      '--client-secret-stdin',
+    ],
     input: 'ci-client-secret-1',
     shownInput: 'echo "$CLIENT_SECRET" |',
   },
   { say: 'Profiles: the current one is marked with *.', args: ['profile', 'list'] },
-  { say: 'Any endpoint, raw: `dlake api` prints the JSON the service returns.', args: ['api', 'GET', '/api/v3/catalog'] },
+  {
+    say: 'Any endpoint, raw: `dlake api` prints the JSON the service returns.',
+    args: ['api', 'GET', '/api/v3/catalog'],
+  },
   {
     say: '--query filters any result with JMESPath, in every output format.',
-    args: ['api', 'GET', '/api/v3/reflection-summary', '--paginate', '--query', 'data[:3].{name: name, type: reflectionType}', '-o', 'table'],
+    args: [
+      'api',
+      'GET',
+      '/api/v3/reflection-summary',
+      '--paginate',
+      '--query',
+      'data[:3].{name: name, type: reflectionType}',
+      '-o',
+      'table',
+    ],
   },
   {
     say: 'Errors are one line with a hint, and a documented exit code (here 2: unknown profile).',
@@ -52,14 +76,20 @@ async function main(): Promise<void> {
   const samplesDir = resolve(import.meta.dirname, '../test/fixtures/samples');
   const emu = await startEmulator({ samplesDir, bigRows: 20_000, jobStepMs: 150 });
   const configDir = mkdtempSync(join(tmpdir(), 'dlake-demo-'));
-  const env = { DLAKE_URL: emu.url, DLAKE_CONFIG_DIR: configDir, FORCE_COLOR: process.stdout.isTTY ? '1' : undefined };
+  const env = {
+    DLAKE_URL: emu.url,
+    DLAKE_CONFIG_DIR: configDir,
+    FORCE_COLOR: process.stdout.isTTY ? '1' : undefined,
+  };
   console.log(bold(`dlake demo — an emulated service is running at ${emu.url}`));
   console.log(dim(`(DLAKE_URL=${emu.url}, config in ${configDir})\n`));
   let failed = false;
   try {
     for (const [i, step] of STEPS.entries()) {
       console.log(bold(`${i + 1}. ${step.say}`));
-      console.log(`   $ ${step.shownInput ? `${step.shownInput} ` : ''}dlake ${step.args.map(quote).join(' ')}`);
+      console.log(
+        `   $ ${step.shownInput ? `${step.shownInput} ` : ''}dlake ${step.args.map(quote).join(' ')}`,
+      );
       const r = await runDlake(step.args, { env, input: step.input });
       const out = (r.stdout + r.stderr).trimEnd();
       if (out) console.log(out.replace(/^/gm, '   '));
@@ -74,7 +104,11 @@ async function main(): Promise<void> {
     await emu.close();
     rmSync(configDir, { recursive: true, force: true });
   }
-  console.log(failed ? 'The demo stopped early.' : bold('That was dlake. Run `npm test` for the whole test suite; see README.md for more.'));
+  console.log(
+    failed
+      ? 'The demo stopped early.'
+      : bold('That was dlake. Run `npm test` for the whole test suite; see README.md for more.'),
+  );
   process.exitCode = failed ? 1 : 0;
 }
 

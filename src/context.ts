@@ -1,7 +1,7 @@
 // The world a command runs in: options, environment, streams, the store, the HTTP client and the output.
 // Everything heavy is created on first use, so a command only pays for what it touches.
 import type { ApiClient, AuthProvider } from './api/http.js';
-import { type ResolveOptions, type ResolvedSettings, requireUrl, resolveSettings } from './auth/settings.js';
+import { type ResolvedSettings, type ResolveOptions, requireUrl, resolveSettings } from './auth/settings.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './config/schema.js';
 import { ConfigStore, configDir, type StoreSnapshot } from './config/store.js';
 import { UsageError } from './errors.js';
@@ -81,7 +81,9 @@ export class Context {
       const ignored = this.settingsCache.ignoredEnv;
       if (ignored.length && !this.settingsNoticeShown) {
         this.settingsNoticeShown = true;
-        this.ui.notice(`note: --profile ${this.settingsCache.profileName.value} given: ignoring ${ignored.join(', ')} from the environment`);
+        this.ui.notice(
+          `note: --profile ${this.settingsCache.profileName.value} given: ignoring ${ignored.join(', ')} from the environment`,
+        );
       }
     }
     return this.settingsCache;
@@ -91,7 +93,9 @@ export class Context {
     if (this.opts.json) return 'json';
     const value = this.opts.output ?? this.settings().output.value;
     if (!(OUTPUT_FORMATS as readonly string[]).includes(value)) {
-      throw new UsageError(`unknown output format "${value}"`, { hint: `use one of: ${OUTPUT_FORMATS.join(', ')}` });
+      throw new UsageError(`unknown output format "${value}"`, {
+        hint: `use one of: ${OUTPUT_FORMATS.join(', ')}`,
+      });
     }
     return value as OutputFormat;
   }

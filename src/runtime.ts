@@ -1,12 +1,12 @@
 // Builds the commander tree with the global options of cli.md, runs it, and is the one place that turns
 // errors into `error:`/`hint:` lines and exit codes.
 import { Command, CommanderError, Option } from 'commander';
+import { GROUPS, registerGroups } from './commands/registry.js';
 import { OUTPUT_FORMATS } from './config/schema.js';
 import { Context, type GlobalOptions } from './context.js';
 import { DlakeError, ExitCode, InterruptedError } from './errors.js';
 import { colorEnabled, theme } from './output/color.js';
 import type { Streams } from './output/ui.js';
-import { GROUPS, registerGroups } from './commands/registry.js';
 
 export interface World {
   env: NodeJS.ProcessEnv;
@@ -55,7 +55,9 @@ export class Runtime {
 export function buildRoot(rt: Runtime): Command {
   const program = new DlakeCommand('dlake');
   program
-    .description('Administer a Data Lake Query Service: catalog, sources, SQL jobs, users, tokens and queues.')
+    .description(
+      'Administer a Data Lake Query Service: catalog, sources, SQL jobs, users, tokens and queues.',
+    )
     .version(__DLAKE_VERSION__, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .addOption(new Option('-p, --profile <name>', 'profile to use (env: DLAKE_PROFILE)'))
@@ -65,7 +67,7 @@ export function buildRoot(rt: Runtime): Command {
     .addOption(new Option('--json', 'shorthand for -o json'))
     .addOption(new Option('--query <jmespath>', 'filter the JSON result with a JMESPath expression'))
     .addOption(new Option('-q, --quiet', 'print data and errors only'))
-    .addOption(new Option('-v, --verbose', 'print more detail (e.g. the service\'s moreInfo)'))
+    .addOption(new Option('-v, --verbose', "print more detail (e.g. the service's moreInfo)"))
     .addOption(new Option('--debug', 'trace HTTP exchanges on stderr, secrets redacted (env: DLAKE_DEBUG=1)'))
     .addOption(new Option('--no-color', 'disable colour (also NO_COLOR)'))
     .addOption(new Option('--timeout <duration>', 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)'))
@@ -133,10 +135,15 @@ export async function runCli(argv: string[], world: World): Promise<number> {
 function reportError(err: unknown, rt: Runtime, world: World): number {
   const { stderr } = world.streams;
   const ctx = rt.current;
-  const t = ctx?.theme ?? theme(colorEnabled(Boolean(stderr.isTTY), world.env, process.argv.includes('--no-color')));
+  const t =
+    ctx?.theme ?? theme(colorEnabled(Boolean(stderr.isTTY), world.env, process.argv.includes('--no-color')));
   const line = (label: string, text: string) => stderr.write(`${label} ${text}\n`);
   if (err instanceof CommanderError) {
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+    if (
+      err.code === 'commander.helpDisplayed' ||
+      err.code === 'commander.version' ||
+      err.code === 'commander.help'
+    ) {
       return ExitCode.ok;
     }
     line(t.danger('error:'), err.message.replace(/^error:\s*/, ''));

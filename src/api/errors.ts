@@ -70,7 +70,10 @@ export function errorFromResponse(r: ErrorResponse): DlakeError {
         hint: 'log in again with `dlake login` (or check DLAKE_TOKEN / DLAKE_CLIENT_ID)',
       });
     case 403:
-      return new AuthError(message ? `permission denied: ${message}` : `permission denied (403) at ${endpoint}`, opts);
+      return new AuthError(
+        message ? `permission denied: ${message}` : `permission denied (403) at ${endpoint}`,
+        opts,
+      );
     case 404:
       return new NotFoundError(message ?? `not found (404): ${endpoint}`, opts);
     case 409:
@@ -78,7 +81,9 @@ export function errorFromResponse(r: ErrorResponse): DlakeError {
     default:
       if (r.status >= 500 || r.status === 429) {
         return new ServiceError(
-          message ? `the service failed (${r.status}): ${message}` : `the service failed (${r.status}) at ${endpoint}`,
+          message
+            ? `the service failed (${r.status}): ${message}`
+            : `the service failed (${r.status}) at ${endpoint}`,
           opts,
         );
       }

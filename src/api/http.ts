@@ -3,11 +3,11 @@
 // of every body, and --debug traces with secrets redacted. No printing, prompting or exiting here.
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import { Agent, type Dispatcher, EnvHttpProxyAgent } from './undici-lite.js';
 import type { z } from 'zod';
 import { DlakeError, InterruptedError, ServiceError, UsageError } from '../errors.js';
 import { redactForm, redactHeader, redactJson } from '../util/redact.js';
 import { errorFromResponse } from './errors.js';
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from './undici-lite.js';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 type QueryValue = string | number | boolean | undefined | readonly string[];
@@ -174,7 +174,8 @@ export class ApiClient {
     if (trace) {
       trace(`> ${spec.method} ${url}`);
       for (const [k, v] of Object.entries(headers)) trace(`>   ${k}: ${redactHeader(k, v)}`);
-      if (spec.json !== undefined) trace(`>   body: ${JSON.stringify(redactJson(spec.json, spec.secretFields))}`);
+      if (spec.json !== undefined)
+        trace(`>   body: ${JSON.stringify(redactJson(spec.json, spec.secretFields))}`);
       if (spec.form) trace(`>   body: ${new URLSearchParams(redactForm(spec.form)).toString()}`);
     }
     const { origin, pathname, search } = new URL(url);
@@ -188,7 +189,9 @@ export class ApiClient {
       bodyTimeout: this.opts.timeoutMs,
       signal: spec.signal,
     });
-    const text = spec.responseType === 'none' ? (await res.body.dump(), '') : await res.body.text();
+    let text = '';
+    if (spec.responseType === 'none') await res.body.dump();
+    else text = await res.body.text();
     const contentType = String(res.headers['content-type'] ?? '');
     if (trace) {
       trace(`< ${res.statusCode} ${spec.method} ${url} (${Math.round(performance.now() - started)} ms)`);
@@ -209,10 +212,14 @@ export class ApiClient {
     try {
       json = JSON.parse(raw.text);
     } catch {
-      const what = /html/i.test(raw.contentType) || /^\s*</.test(raw.text) ? 'an HTML page' : 'a body that is not JSON';
-      throw new ServiceError(`the service answered ${endpoint} with ${what} (${raw.contentType || 'no content type'})`, {
-        hint: 'check --url: it must point at the service itself, not a proxy or login page',
-      });
+      const what =
+        /html/i.test(raw.contentType) || /^\s*</.test(raw.text) ? 'an HTML page' : 'a body that is not JSON';
+      throw new ServiceError(
+        `the service answered ${endpoint} with ${what} (${raw.contentType || 'no content type'})`,
+        {
+          hint: 'check --url: it must point at the service itself, not a proxy or login page',
+        },
+      );
     }
     if (!spec.schema) return json;
     const parsed = spec.schema.safeParse(json);
@@ -228,14 +235,17 @@ export class ApiClient {
     const exp = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** attempt);
     // Full jitter spreads the retries of concurrent page fetches; Retry-After is a floor.
     const delay = Math.max(retryAfter ?? 0, Math.round(exp / 2 + (Math.random() * exp) / 2));
-    this.opts.trace?.(`retrying in ${delay} ms after ${why} (attempt ${attempt + 2} of ${this.retry.retries + 1})`);
+    this.opts.trace?.(
+      `retrying in ${delay} ms after ${why} (attempt ${attempt + 2} of ${this.retry.retries + 1})`,
+    );
     await this.sleep(delay);
   }
 
   private networkError(spec: RequestSpec<z.ZodType | undefined>, err: unknown): DlakeError {
     if (err instanceof DlakeError) return err;
     const name = (err as Error)?.name;
-    if (name === 'AbortError' || errorCode(err) === 'UND_ERR_ABORTED') return new InterruptedError('interrupted');
+    if (name === 'AbortError' || errorCode(err) === 'UND_ERR_ABORTED')
+      return new InterruptedError('interrupted');
     const url = this.urlFor({ ...spec, query: undefined });
     const code = errorCode(err);
     const tls = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/i.test(code ?? '');
@@ -250,7 +260,9 @@ export class ApiClient {
   }
 }
 
-export function createDispatcher(opts: Pick<ClientOptions, 'caFile' | 'insecure' | 'env' | 'timeoutMs'>): Dispatcher {
+export function createDispatcher(
+  opts: Pick<ClientOptions, 'caFile' | 'insecure' | 'env' | 'timeoutMs'>,
+): Dispatcher {
   let ca: string[] | undefined;
   if (opts.caFile) {
     try {
@@ -261,7 +273,12 @@ export function createDispatcher(opts: Pick<ClientOptions, 'caFile' | 'insecure'
     }
   }
   const connect = { ca, rejectUnauthorized: !opts.insecure, timeout: opts.timeoutMs };
-  const common = { connect, keepAliveTimeout: 10_000, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs };
+  const common = {
+    connect,
+    keepAliveTimeout: 10_000,
+    headersTimeout: opts.timeoutMs,
+    bodyTimeout: opts.timeoutMs,
+  };
   const env = opts.env;
   const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
   const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;

@@ -13,7 +13,14 @@ import { OAuthTokenSchema } from './schemas.js';
 function tokenRequest(client: ApiClient, form: Record<string, string>) {
   // A token request creates nothing on the server that a second one would duplicate, but it carries a
   // secret and is a POST: it follows the POST rule and is not repeated once it may have been received.
-  return client.request({ method: 'POST', path: TOKEN_PATH, base: 'auth', form, auth: false, schema: OAuthTokenSchema });
+  return client.request({
+    method: 'POST',
+    path: TOKEN_PATH,
+    base: 'auth',
+    form,
+    auth: false,
+    schema: OAuthTokenSchema,
+  });
 }
 
 export function clientCredentialsGrant(client: ApiClient, clientId: string, clientSecret: string) {

@@ -114,7 +114,10 @@ export const CatalogEntitySchema = z.looseObject({
   sql: z.string().optional(),
   sqlContext: z.array(z.string()).optional(),
   accessControlList: z
-    .looseObject({ version: z.union([z.string(), z.number()]).optional(), users: z.array(z.unknown()).optional() })
+    .looseObject({
+      version: z.union([z.string(), z.number()]).optional(),
+      users: z.array(z.unknown()).optional(),
+    })
     .optional(),
 });
 export type CatalogEntity = z.infer<typeof CatalogEntitySchema>;
@@ -145,7 +148,9 @@ export const JobStatusSchema = z.looseObject({
   startedAt: z.string().optional(),
   endedAt: z.string().optional(),
   rowCount: z.number().optional(),
-  acceleration: z.looseObject({ reflectionRelationships: z.array(ReflectionRelationshipSchema).optional() }).optional(),
+  acceleration: z
+    .looseObject({ reflectionRelationships: z.array(ReflectionRelationshipSchema).optional() })
+    .optional(),
   errorMessage: z.string().optional(),
   queueName: z.string().optional(),
   queueId: z.string().optional(),

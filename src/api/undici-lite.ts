@@ -5,13 +5,13 @@
 // the api methods to the prototype the same way).
 import type * as Undici from 'undici';
 // @ts-expect-error internal module without its own declaration file
+import api from 'undici/lib/api/index.js';
+// @ts-expect-error internal module without its own declaration file
 import AgentImpl from 'undici/lib/dispatcher/agent.js';
 // @ts-expect-error internal module without its own declaration file
 import DispatcherImpl from 'undici/lib/dispatcher/dispatcher.js';
 // @ts-expect-error internal module without its own declaration file
 import EnvHttpProxyAgentImpl from 'undici/lib/dispatcher/env-http-proxy-agent.js';
-// @ts-expect-error internal module without its own declaration file
-import api from 'undici/lib/api/index.js';
 
 Object.assign(DispatcherImpl.prototype, api);
 

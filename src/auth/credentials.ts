@@ -37,11 +37,11 @@ export class CredentialProvider implements AuthProvider {
   async header(): Promise<string> {
     if (this.current) return this.current;
     const { settings } = this.deps;
-    if (settings.envToken) return (this.current = `Bearer ${settings.envToken}`);
     const stored = this.storedToken();
-    if (stored && !isExpired(stored.expiresAt)) return (this.current = headerFor(stored));
-    if (await this.renew()) return this.current!;
-    throw this.missingCredentials(stored);
+    if (settings.envToken) this.current = `Bearer ${settings.envToken}`;
+    else if (stored && !isExpired(stored.expiresAt)) this.current = headerFor(stored);
+    else if (!(await this.renew())) throw this.missingCredentials(stored);
+    return this.current!;
   }
 
   /** Renews the token if the means are at hand. Never replaces DLAKE_TOKEN, which the user chose. */
@@ -59,7 +59,11 @@ export class CredentialProvider implements AuthProvider {
     if (stored?.pat && !isExpired(stored.patExpiresAt)) {
       const { patExchange } = await import('../api/oauth.js');
       const t = await patExchange(client, stored.pat);
-      await this.save({ ...tokenRecord(t, 'pat-exchange'), pat: stored.pat, patExpiresAt: stored.patExpiresAt });
+      await this.save({
+        ...tokenRecord(t, 'pat-exchange'),
+        pat: stored.pat,
+        patExpiresAt: stored.patExpiresAt,
+      });
       return true;
     }
     this.current = undefined;
@@ -124,11 +128,13 @@ export function storeToken(
   record: StoredToken,
   profilePatch: Partial<Profile> = {},
 ): Promise<StoreSnapshot> {
-  return store.update((s) => {
-    s.credentials.tokens[name] = { ...record, url };
-    const existing = s.config.profiles[name];
-    s.config.profiles[name] = { ...existing, ...(existing?.url ? {} : { url }), ...profilePatch };
-    s.config.currentProfile ??= name;
-    return { replaceCorruptCredentials: true };
-  });
+  return store.update(
+    (s) => {
+      s.credentials.tokens[name] = { ...record, url };
+      const existing = s.config.profiles[name];
+      s.config.profiles[name] = { ...existing, ...(existing?.url ? {} : { url }), ...profilePatch };
+      s.config.currentProfile ??= name;
+    },
+    { replaceCorruptCredentials: true },
+  );
 }

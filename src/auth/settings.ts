@@ -74,7 +74,12 @@ export function resolveSettings(
   const hasStoredToken = Boolean(store.credentials.tokens[profileName.value]);
   const ignoredEnv: string[] = [];
 
-  const pick = (flag: string | undefined, envName: string, stored: string | undefined, preferStored: boolean) => {
+  const pick = (
+    flag: string | undefined,
+    envName: string,
+    stored: string | undefined,
+    preferStored: boolean,
+  ) => {
     if (flag) return { value: flag, source: 'flag' } as Setting<string>;
     const fromEnv = env[envName];
     if (fromEnv && preferStored && stored) {
@@ -88,9 +93,15 @@ export function resolveSettings(
 
   const url = pick(flags.url, 'DLAKE_URL', profile?.url, profileWins);
   const authUrl = pick(flags.authUrl, 'DLAKE_AUTH_URL', profile?.authUrl, profileWins);
-  const timeout = pick(flags.timeout, 'DLAKE_TIMEOUT', undefined, false) ?? { value: '30s', source: 'default' };
+  const timeout = pick(flags.timeout, 'DLAKE_TIMEOUT', undefined, false) ?? {
+    value: '30s',
+    source: 'default',
+  };
   const caFile = pick(flags.caFile, 'DLAKE_CA_FILE', undefined, false);
-  const output = pick(flags.output, 'DLAKE_OUTPUT', profile?.output, false) ?? { value: 'table', source: 'default' };
+  const output = pick(flags.output, 'DLAKE_OUTPUT', profile?.output, false) ?? {
+    value: 'table',
+    source: 'default',
+  };
 
   let envToken = env.DLAKE_TOKEN || undefined;
   if (envToken && profileWins && hasStoredToken) {
@@ -102,7 +113,18 @@ export function resolveSettings(
       ? { clientId: env.DLAKE_CLIENT_ID, clientSecret: env.DLAKE_CLIENT_SECRET }
       : undefined;
 
-  return { profileName, profile, url, authUrl, timeout, caFile, output, envToken, envClientCredentials, ignoredEnv };
+  return {
+    profileName,
+    profile,
+    url,
+    authUrl,
+    timeout,
+    caFile,
+    output,
+    envToken,
+    envClientCredentials,
+    ignoredEnv,
+  };
 }
 
 /** The base URL, or the usage error that says how to set one. */

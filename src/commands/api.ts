@@ -35,7 +35,8 @@ export function register(program: Command, rt: Runtime): void {
 
 async function api(ctx: Context, methodArg: string, pathArg: string, opts: ApiOptions): Promise<void> {
   const method = methodArg.toUpperCase() as ApiMethod;
-  if (!METHODS.includes(method)) throw new UsageError(`unknown HTTP method "${methodArg}"`, { hint: `use one of: ${METHODS.join(', ')}` });
+  if (!METHODS.includes(method))
+    throw new UsageError(`unknown HTTP method "${methodArg}"`, { hint: `use one of: ${METHODS.join(', ')}` });
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
   const json = opts.data === undefined ? undefined : await readJsonArgument(opts.data, ctx.streams.stdin);
   const url = new URL(pathArg.startsWith('/') ? pathArg : `/api/v3/${pathArg}`, 'http://placeholder');
@@ -51,7 +52,8 @@ async function api(ctx: Context, methodArg: string, pathArg: string, opts: ApiOp
     if (!opts.paginate) return printBody(ctx, res.text, res.contentType);
     const body = parseJson(res.text, `${method} ${url.pathname}`);
     merged = page === 0 ? body : mergePages(merged as Record<string, unknown>, body);
-    pageToken = typeof body?.nextPageToken === 'string' && body.nextPageToken ? body.nextPageToken : undefined;
+    pageToken =
+      typeof body?.nextPageToken === 'string' && body.nextPageToken ? body.nextPageToken : undefined;
   }
   delete (merged as Record<string, unknown>).nextPageToken;
   await printJson(ctx, merged);

@@ -24,7 +24,11 @@ export function refuseSecretFlag(flags: string, alternative: string): Option {
 }
 
 /** `--data JSON|@file|@-`: the JSON body of a request, parsed (malformed JSON is a usage error). */
-export async function readJsonArgument(value: string, stdin: NodeJS.ReadStream, what = '--data'): Promise<unknown> {
+export async function readJsonArgument(
+  value: string,
+  stdin: NodeJS.ReadStream,
+  what = '--data',
+): Promise<unknown> {
   let text = value;
   let source = what;
   if (value === '@-') {
@@ -35,7 +39,9 @@ export async function readJsonArgument(value: string, stdin: NodeJS.ReadStream, 
     try {
       text = readFileSync(file, 'utf8');
     } catch (e) {
-      throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new UsageError(
+        `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      );
     }
     source = `${what} (${file})`;
   }
@@ -50,7 +56,11 @@ export async function readJsonArgument(value: string, stdin: NodeJS.ReadStream, 
  * The confirmation rule of cli.md for destructive commands: ask on a TTY, skip with --yes, and refuse
  * (exit 2) without a TTY and without --yes.
  */
-export async function confirmDestructive(ctx: Context, question: string, yes: boolean | undefined): Promise<void> {
+export async function confirmDestructive(
+  ctx: Context,
+  question: string,
+  yes: boolean | undefined,
+): Promise<void> {
   if (yes) return;
   if (!ctx.ui.interactive) {
     throw new UsageError(`refusing to ${question.replace(/\?$/, '')} without confirmation`, {
@@ -64,7 +74,13 @@ export async function confirmDestructive(ctx: Context, question: string, yes: bo
 /** `--dry-run`: prints the request that would be sent, secrets redacted, and sends nothing. */
 export async function printDryRun(
   ctx: Context,
-  req: { method: string; path: string; query?: Record<string, string | number | boolean | undefined>; json?: unknown; secretFields?: readonly string[] },
+  req: {
+    method: string;
+    path: string;
+    query?: Record<string, string | number | boolean | undefined>;
+    json?: unknown;
+    secretFields?: readonly string[];
+  },
 ): Promise<void> {
   const { redactJson } = await import('../util/redact.js');
   const client = await ctx.client();

@@ -16,7 +16,7 @@ export function register(program: Command, rt: Runtime): void {
   program
     .command('login')
     .description('Log in: store a session token (password login) or a personal access token for the profile')
-    .option('-u, --username <name>', 'user name (default: the profile\'s, else prompted)')
+    .option('-u, --username <name>', "user name (default: the profile's, else prompted)")
     .option('--password-stdin', 'read the password from standard input')
     .option('--token-stdin', 'read a personal access token (PAT) from standard input instead')
     .addOption(refuseSecretFlag('--password <password>', '--password-stdin'))
@@ -43,11 +43,15 @@ async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   const name = settings.profileName.value;
   const { storeToken } = await import('../auth/credentials.js');
   if (opts.tokenStdin) {
-    if (opts.passwordStdin) throw new UsageError('--token-stdin and --password-stdin cannot be used together');
+    if (opts.passwordStdin)
+      throw new UsageError('--token-stdin and --password-stdin cannot be used together');
     const pat = (await readStdin(ctx.streams.stdin)).trim();
     if (!pat) throw new UsageError('no token on standard input');
     // One authenticated call proves the token before it is stored.
-    const client = await ctx.client({ auth: { header: async () => `Bearer ${pat}` }, resolve: { allowNewProfile: true } });
+    const client = await ctx.client({
+      auth: { header: async () => `Bearer ${pat}` },
+      resolve: { allowNewProfile: true },
+    });
     const { getServerInfo } = await import('../api/login.js');
     await getServerInfo(client);
     const record = { kind: 'bearer', token: pat, obtainedVia: 'pat' } as const;
@@ -56,7 +60,9 @@ async function login(ctx: Context, opts: LoginOptions): Promise<void> {
     return;
   }
   const username = opts.username ?? settings.profile?.username ?? (await promptUsername(ctx));
-  const password = opts.passwordStdin ? await readStdin(ctx.streams.stdin) : await promptPassword(ctx, username);
+  const password = opts.passwordStdin
+    ? await readStdin(ctx.streams.stdin)
+    : await promptPassword(ctx, username);
   if (!password) throw new UsageError('the password is empty');
   const client = await ctx.client({ auth: false, resolve: { allowNewProfile: true } });
   const { legacyLogin } = await import('../api/login.js');
@@ -71,7 +77,9 @@ async function login(ctx: Context, opts: LoginOptions): Promise<void> {
       { authMethod: 'password', username: res.userName },
     ),
   );
-  ctx.ui.notice(`Logged in to ${client.baseUrl} as ${res.userName} (profile "${name}"); the session lasts until ${expiresAt}.`);
+  ctx.ui.notice(
+    `Logged in to ${client.baseUrl} as ${res.userName} (profile "${name}"); the session lasts until ${expiresAt}.`,
+  );
 }
 
 async function promptUsername(ctx: Context): Promise<string> {

@@ -63,7 +63,11 @@ function rowsOf(ctx: Context): ProfileRow[] {
   const { config, credentials } = ctx.snapshot();
   return Object.entries(config.profiles).map(([name, p]) => {
     const t = credentials.tokens[name];
-    const token = !t ? 'none' : isExpired(t.expiresAt) ? `${t.kind} (expired)` : `${t.kind} via ${t.obtainedVia}`;
+    const token = !t
+      ? 'none'
+      : isExpired(t.expiresAt)
+        ? `${t.kind} (expired)`
+        : `${t.kind} via ${t.obtainedVia}`;
     return { name, current: config.currentProfile === name, token, ...p };
   });
 }
@@ -103,20 +107,25 @@ async function use(ctx: Context, name: string): Promise<void> {
 
 async function set(ctx: Context, name: string): Promise<void> {
   if (!PROFILE_NAME.test(name)) {
-    throw new UsageError(`invalid profile name "${name}"`, { hint: 'use letters, digits, ".", "_" and "-" (at most 64)' });
+    throw new UsageError(`invalid profile name "${name}"`, {
+      hint: 'use letters, digits, ".", "_" and "-" (at most 64)',
+    });
   }
   const { url, authUrl, output } = ctx.opts;
   const patch: Partial<Profile> = {};
   if (url) patch.url = checkUrl(url, '--url');
   if (authUrl) patch.authUrl = checkUrl(authUrl, '--auth-url');
   if (output) {
-    if (!(OUTPUT_FORMATS as readonly string[]).includes(output)) throw new UsageError(`unknown output format "${output}"`);
+    if (!(OUTPUT_FORMATS as readonly string[]).includes(output))
+      throw new UsageError(`unknown output format "${output}"`);
     patch.output = output as Profile['output'];
   }
   const snapshot = await ctx.store.update((s) => {
     const existing = s.config.profiles[name];
     if (!existing && !patch.url) {
-      throw new UsageError(`profile "${name}" does not exist yet: give its URL`, { hint: `dlake profile set ${name} --url URL` });
+      throw new UsageError(`profile "${name}" does not exist yet: give its URL`, {
+        hint: `dlake profile set ${name} --url URL`,
+      });
     }
     s.config.profiles[name] = { ...existing, ...patch };
     s.config.currentProfile ??= name;
@@ -138,7 +147,9 @@ async function remove(ctx: Context, name: string): Promise<void> {
 function unknownProfile(ctx: Context, name: string): UsageError {
   const known = Object.keys(ctx.snapshot().config.profiles);
   return new UsageError(`unknown profile "${name}"`, {
-    hint: known.length ? `known profiles: ${known.join(', ')}` : 'create one with `dlake profile set NAME --url URL`',
+    hint: known.length
+      ? `known profiles: ${known.join(', ')}`
+      : 'create one with `dlake profile set NAME --url URL`',
   });
 }
 

@@ -17,25 +17,104 @@ export interface GroupDef {
 export const TOPICS = ['Authentication', 'Catalog', 'Queries', 'Administration', 'Other'] as const;
 
 export const GROUPS: GroupDef[] = [
-  { name: 'login', topic: 'Authentication', summary: 'Log in and store a session token or a PAT', load: () => import('./login.js') },
-  { name: 'logout', topic: 'Authentication', summary: "Remove the profile's stored token", load: () => import('./login.js') },
-  { name: 'whoami', topic: 'Authentication', summary: 'Show the profile, URL, user and token in force', load: () => import('./whoami.js') },
-  { name: 'token', topic: 'Authentication', summary: 'Exchange credentials for an OAuth access token', load: () => import('./token.js') },
-  { name: 'profile', topic: 'Authentication', summary: 'Manage connection profiles', load: () => import('./profile.js') },
-  { name: 'catalog', topic: 'Catalog', summary: 'Browse, read and write catalog entities (spaces, folders, datasets)', load: () => import('./catalog.js') },
-  { name: 'source', topic: 'Catalog', summary: 'List, inspect, create and configure sources', load: () => import('./source.js') },
-  { name: 'sql', topic: 'Queries', summary: 'Run a SQL query, wait for it and print or export the result', load: () => import('./sql.js') },
-  { name: 'job', topic: 'Queries', summary: 'Inspect, wait for, cancel and export SQL jobs', load: () => import('./job.js') },
-  { name: 'reflection', topic: 'Queries', summary: 'Summarize reflections (acceleration)', load: () => import('./reflection.js') },
-  { name: 'user', topic: 'Administration', summary: 'Create, inspect, update and delete users', load: () => import('./user.js') },
-  { name: 'pat', topic: 'Administration', summary: "List and create users' personal access tokens", load: () => import('./pat.js') },
-  { name: 'queue', topic: 'Administration', summary: 'Manage workload-management queues', load: () => import('./queue.js') },
-  { name: 'api', topic: 'Other', summary: 'Make an authenticated API request', load: () => import('./api.js') },
-  { name: 'completion', topic: 'Other', summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('./completion.js') },
+  {
+    name: 'login',
+    topic: 'Authentication',
+    summary: 'Log in and store a session token or a PAT',
+    load: () => import('./login.js'),
+  },
+  {
+    name: 'logout',
+    topic: 'Authentication',
+    summary: "Remove the profile's stored token",
+    load: () => import('./login.js'),
+  },
+  {
+    name: 'whoami',
+    topic: 'Authentication',
+    summary: 'Show the profile, URL, user and token in force',
+    load: () => import('./whoami.js'),
+  },
+  {
+    name: 'token',
+    topic: 'Authentication',
+    summary: 'Exchange credentials for an OAuth access token',
+    load: () => import('./token.js'),
+  },
+  {
+    name: 'profile',
+    topic: 'Authentication',
+    summary: 'Manage connection profiles',
+    load: () => import('./profile.js'),
+  },
+  {
+    name: 'catalog',
+    topic: 'Catalog',
+    summary: 'Browse, read and write catalog entities (spaces, folders, datasets)',
+    load: () => import('./catalog.js'),
+  },
+  {
+    name: 'source',
+    topic: 'Catalog',
+    summary: 'List, inspect, create and configure sources',
+    load: () => import('./source.js'),
+  },
+  {
+    name: 'sql',
+    topic: 'Queries',
+    summary: 'Run a SQL query, wait for it and print or export the result',
+    load: () => import('./sql.js'),
+  },
+  {
+    name: 'job',
+    topic: 'Queries',
+    summary: 'Inspect, wait for, cancel and export SQL jobs',
+    load: () => import('./job.js'),
+  },
+  {
+    name: 'reflection',
+    topic: 'Queries',
+    summary: 'Summarize reflections (acceleration)',
+    load: () => import('./reflection.js'),
+  },
+  {
+    name: 'user',
+    topic: 'Administration',
+    summary: 'Create, inspect, update and delete users',
+    load: () => import('./user.js'),
+  },
+  {
+    name: 'pat',
+    topic: 'Administration',
+    summary: "List and create users' personal access tokens",
+    load: () => import('./pat.js'),
+  },
+  {
+    name: 'queue',
+    topic: 'Administration',
+    summary: 'Manage workload-management queues',
+    load: () => import('./queue.js'),
+  },
+  {
+    name: 'api',
+    topic: 'Other',
+    summary: 'Make an authenticated API request',
+    load: () => import('./api.js'),
+  },
+  {
+    name: 'completion',
+    topic: 'Other',
+    summary: 'Print a shell completion script (bash, zsh, fish)',
+    load: () => import('./completion.js'),
+  },
 ];
 
 /** Registers the groups: fully for those in `load`, as one-line stubs (for help) for the others. */
-export async function registerGroups(program: Command, rt: Runtime, load: Set<string> | 'all'): Promise<void> {
+export async function registerGroups(
+  program: Command,
+  rt: Runtime,
+  load: Set<string> | 'all',
+): Promise<void> {
   const wanted = GROUPS.filter((g) => load === 'all' || load.has(g.name));
   // Several commands may live in one module (login and logout): register each module once.
   const modules = new Set(await Promise.all(wanted.map((g) => g.load())));

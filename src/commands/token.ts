@@ -21,9 +21,12 @@ export function register(program: Command, rt: Runtime): void {
 
   exchange
     .command('client-credentials')
-    .description("OAuth client credentials of a service user; stores the access token and its refresh token")
+    .description('OAuth client credentials of a service user; stores the access token and its refresh token')
     .option('--client-id <id>', 'client id of the service user (default: DLAKE_CLIENT_ID)')
-    .option('--client-secret-stdin', 'read the client secret from standard input (default: DLAKE_CLIENT_SECRET, else a prompt)')
+    .option(
+      '--client-secret-stdin',
+      'read the client secret from standard input (default: DLAKE_CLIENT_SECRET, else a prompt)',
+    )
     .addOption(refuseSecretFlag('--client-secret <secret>', '--client-secret-stdin or DLAKE_CLIENT_SECRET'))
     .option('--print', 'also write the access token alone to stdout')
     .addHelpText(
@@ -41,7 +44,10 @@ export function register(program: Command, rt: Runtime): void {
     .option('--subject-token-file <file>', 'read the JWT from this file')
     .option('--subject-token-stdin', 'read the JWT from standard input')
     .addOption(refuseSecretFlag('--subject-token <jwt>', '--subject-token-file or --subject-token-stdin'))
-    .option('--audience <credential>', 'credential identifier of a service user (//host/organizations/…/credentials/…)')
+    .option(
+      '--audience <credential>',
+      'credential identifier of a service user (//host/organizations/…/credentials/…)',
+    )
     .option('--print', 'also write the access token alone to stdout')
     .addHelpText(
       'after',
@@ -54,11 +60,19 @@ export function register(program: Command, rt: Runtime): void {
 
   exchange
     .command('pat')
-    .description("Exchange a personal access token for a short-lived access token (default: the profile's stored PAT)")
+    .description(
+      "Exchange a personal access token for a short-lived access token (default: the profile's stored PAT)",
+    )
     .option('--subject-token-stdin', 'read the PAT from standard input')
     .addOption(refuseSecretFlag('--subject-token <pat>', '--subject-token-stdin'))
     .option('--print', 'also write the access token alone to stdout')
-    .addHelpText('after', examples('dlake token exchange pat', 'dlake token exchange pat --subject-token-stdin < pat.txt --print'))
+    .addHelpText(
+      'after',
+      examples(
+        'dlake token exchange pat',
+        'dlake token exchange pat --subject-token-stdin < pat.txt --print',
+      ),
+    )
     .action(rt.action(pat));
 }
 
@@ -70,7 +84,8 @@ async function clientCredentials(
   if (!clientId) throw new UsageError('no client id', { hint: 'pass --client-id ID or set DLAKE_CLIENT_ID' });
   const secret = opts.clientSecretStdin
     ? await readStdin(ctx.streams.stdin)
-    : (ctx.env.DLAKE_CLIENT_SECRET ?? (await promptSecret(ctx, `Client secret for ${clientId}: `, '--client-secret-stdin')));
+    : (ctx.env.DLAKE_CLIENT_SECRET ??
+      (await promptSecret(ctx, `Client secret for ${clientId}: `, '--client-secret-stdin')));
   if (!secret) throw new UsageError('the client secret is empty');
   const { clientCredentialsGrant } = await import('../api/oauth.js');
   const client = await ctx.client({ auth: false, resolve: { allowNewProfile: true } });
@@ -83,9 +98,13 @@ async function jwt(
   opts: PrintOption & { subjectTokenFile?: string; subjectTokenStdin?: boolean; audience?: string },
 ): Promise<void> {
   if (Boolean(opts.subjectTokenFile) === Boolean(opts.subjectTokenStdin)) {
-    throw new UsageError('give the JWT with exactly one of --subject-token-file FILE or --subject-token-stdin');
+    throw new UsageError(
+      'give the JWT with exactly one of --subject-token-file FILE or --subject-token-stdin',
+    );
   }
-  const token = opts.subjectTokenFile ? readTokenFile(opts.subjectTokenFile) : await readStdin(ctx.streams.stdin);
+  const token = opts.subjectTokenFile
+    ? readTokenFile(opts.subjectTokenFile)
+    : await readStdin(ctx.streams.stdin);
   if (!token.trim()) throw new UsageError('the JWT is empty');
   const { jwtExchange } = await import('../api/oauth.js');
   const client = await ctx.client({ auth: false, resolve: { allowNewProfile: true } });
@@ -107,8 +126,16 @@ async function pat(ctx: Context, opts: PrintOption & { subjectTokenStdin?: boole
   const client = await ctx.client({ auth: false, resolve: { allowNewProfile: true } });
   const t = await patExchange(client, subject);
   // Keep the PAT beside the access token, so the access token can be renewed when it expires.
-  const patExpiresAt = subject === storedPat ? stored?.patExpiresAt ?? stored?.expiresAt : undefined;
-  await save(ctx, client.baseUrl, t, 'pat-exchange', opts, {}, { pat: subject, ...(patExpiresAt ? { patExpiresAt } : {}) });
+  const patExpiresAt = subject === storedPat ? (stored?.patExpiresAt ?? stored?.expiresAt) : undefined;
+  await save(
+    ctx,
+    client.baseUrl,
+    t,
+    'pat-exchange',
+    opts,
+    {},
+    { pat: subject, ...(patExpiresAt ? { patExpiresAt } : {}) },
+  );
 }
 
 async function save(
@@ -123,8 +150,16 @@ async function save(
   const { storeToken, tokenRecord } = await import('../auth/credentials.js');
   const settings = ctx.settings({ allowNewProfile: true });
   const name = settings.profileName.value;
-  await storeToken(ctx.store, name, url, { ...tokenRecord(t, via), ...extra }, { authMethod: via, ...profilePatch });
-  ctx.ui.notice(`Stored an access token for profile "${name}", valid for ${Math.round(t.expires_in / 60)} min (scope: ${t.scope ?? 'n/a'}).`);
+  await storeToken(
+    ctx.store,
+    name,
+    url,
+    { ...tokenRecord(t, via), ...extra },
+    { authMethod: via, ...profilePatch },
+  );
+  ctx.ui.notice(
+    `Stored an access token for profile "${name}", valid for ${Math.round(t.expires_in / 60)} min (scope: ${t.scope ?? 'n/a'}).`,
+  );
   if (opts.print) ctx.streams.stdout.write(`${t.access_token}\n`);
 }
 
@@ -138,7 +173,9 @@ function readTokenFile(file: string): string {
 
 async function promptSecret(ctx: Context, question: string, stdinFlag: string): Promise<string> {
   if (!ctx.ui.interactive) {
-    throw new UsageError('no client secret', { hint: `set DLAKE_CLIENT_SECRET or pipe it in with ${stdinFlag}` });
+    throw new UsageError('no client secret', {
+      hint: `set DLAKE_CLIENT_SECRET or pipe it in with ${stdinFlag}`,
+    });
   }
   return readHidden(ctx.streams, question);
 }

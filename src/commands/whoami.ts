@@ -35,7 +35,14 @@ async function whoami(ctx: Context, opts: { check?: boolean }): Promise<void> {
   add('auth-url', s.authUrl);
   add('timeout', s.timeout);
   add('ca-file', s.caFile);
-  add('output', ctx.opts.json ? { value: 'json', source: 'flag' } : ctx.opts.output ? { value: ctx.opts.output, source: 'flag' } : s.output);
+  add(
+    'output',
+    ctx.opts.json
+      ? { value: 'json', source: 'flag' }
+      : ctx.opts.output
+        ? { value: ctx.opts.output, source: 'flag' }
+        : s.output,
+  );
 
   const usable = stored && (!stored.url || stored.url === s.url?.value) ? stored : undefined;
   if (s.envToken) {
@@ -44,14 +51,27 @@ async function whoami(ctx: Context, opts: { check?: boolean }): Promise<void> {
     const user = usable.username ?? s.profile?.username;
     if (user) rows.push({ setting: 'user', value: user, source: 'profile' });
     const left = timeLeftMs(usable.expiresAt);
-    const status = left === undefined ? 'no known expiry' : isExpired(usable.expiresAt) ? 'expired' : `${formatDuration(left)} left`;
-    rows.push({ setting: 'token', value: `${usable.kind} via ${usable.obtainedVia} (${status})`, source: 'profile' });
+    const status =
+      left === undefined
+        ? 'no known expiry'
+        : isExpired(usable.expiresAt)
+          ? 'expired'
+          : `${formatDuration(left)} left`;
+    rows.push({
+      setting: 'token',
+      value: `${usable.kind} via ${usable.obtainedVia} (${status})`,
+      source: 'profile',
+    });
     if (usable.expiresAt) rows.push({ setting: 'expires', value: usable.expiresAt, source: 'profile' });
   } else {
     rows.push({ setting: 'token', value: 'none (not logged in)', source: 'default' });
   }
   if (s.envClientCredentials) {
-    rows.push({ setting: 'renewal', value: `client credentials (${s.envClientCredentials.clientId})`, source: 'environment (DLAKE_CLIENT_ID)' });
+    rows.push({
+      setting: 'renewal',
+      value: `client credentials (${s.envClientCredentials.clientId})`,
+      source: 'environment (DLAKE_CLIENT_ID)',
+    });
   } else if (usable?.pat) {
     rows.push({ setting: 'renewal', value: 'PAT exchange with the stored PAT', source: 'profile' });
   }
@@ -62,7 +82,11 @@ async function whoami(ctx: Context, opts: { check?: boolean }): Promise<void> {
     try {
       const info = await getServerInfo(await ctx.client());
       check = { ok: true, version: info.version };
-      rows.push({ setting: 'check', value: `ok${info.version ? ` (service ${info.version})` : ''}`, source: 'service' });
+      rows.push({
+        setting: 'check',
+        value: `ok${info.version ? ` (service ${info.version})` : ''}`,
+        source: 'service',
+      });
     } catch (e) {
       if (!(e instanceof AuthError)) throw e;
       check = { ok: false, error: e.message };
@@ -82,5 +106,6 @@ async function whoami(ctx: Context, opts: { check?: boolean }): Promise<void> {
       ],
     },
   });
-  if (check && !check.ok) throw new AuthError(`the service refused the credentials: ${check.error}`, { hint: 'run `dlake login`' });
+  if (check && !check.ok)
+    throw new AuthError(`the service refused the credentials: ${check.error}`, { hint: 'run `dlake login`' });
 }

@@ -8,12 +8,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
-import {
-  type ConfigFile,
-  ConfigFileSchema,
-  type CredentialsFile,
-  CredentialsFileSchema,
-} from './schema.js';
+import { type ConfigFile, ConfigFileSchema, type CredentialsFile, CredentialsFileSchema } from './schema.js';
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
@@ -65,10 +60,11 @@ export class ConfigStore {
   /**
    * Read-modify-write under a lock. `change` mutates the snapshot it is given; only files whose
    * content changed are written. A corrupt credentials.json is never overwritten by accident: it is
-   * replaced only when `change` returns `{ replaceCorruptCredentials: true }` (a fresh login).
+   * replaced only with `replaceCorruptCredentials` (a fresh login).
    */
   async update(
-    change: (s: StoreSnapshot) => void | { replaceCorruptCredentials?: boolean },
+    change: (s: StoreSnapshot) => void,
+    opts: { replaceCorruptCredentials?: boolean } = {},
   ): Promise<StoreSnapshot> {
     this.ensureDir();
     const { default: lockfile } = await import('proper-lockfile');
@@ -81,12 +77,17 @@ export class ConfigStore {
     try {
       const snapshot = this.read();
       const before = { config: JSON.stringify(snapshot.config), creds: JSON.stringify(snapshot.credentials) };
-      const verdict = change(snapshot) ?? {};
+      change(snapshot);
       const { default: Conf } = await import('conf');
       const write = (configName: string, value: object): void => {
         // The snapshot was validated above, under the lock; `clearInvalidConfig` only stops conf's own
         // constructor from choking on the corrupt file that a fresh login is allowed to replace.
-        const conf = new Conf({ cwd: this.dir, configName, configFileMode: FILE_MODE, clearInvalidConfig: true });
+        const conf = new Conf({
+          cwd: this.dir,
+          configName,
+          configFileMode: FILE_MODE,
+          clearInvalidConfig: true,
+        });
         conf.store = value as Record<string, unknown>;
         // conf creates files with mode 0600 & ~umask, but an existing file keeps its mode until renamed
         // over; chmod makes the rule hold whatever happened before.
@@ -94,7 +95,7 @@ export class ConfigStore {
       };
       if (JSON.stringify(snapshot.config) !== before.config) write('config', snapshot.config);
       const credsChanged = JSON.stringify(snapshot.credentials) !== before.creds;
-      if (credsChanged && (!snapshot.credentialsProblem || verdict.replaceCorruptCredentials)) {
+      if (credsChanged && (!snapshot.credentialsProblem || opts.replaceCorruptCredentials)) {
         write('credentials', snapshot.credentials);
       } else if (credsChanged) {
         throw new UsageError(`not overwriting ${this.credentialsPath}: it is not valid`, {

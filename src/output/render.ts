@@ -1,7 +1,8 @@
 // Renders command results in the four formats of cli.md, after the optional --query (JMESPath) filter.
 // json prints the service's objects as they came; table and csv print the view's columns.
-import { UsageError } from '../errors.js';
+
 import type { OutputFormat } from '../config/schema.js';
+import { UsageError } from '../errors.js';
 import type { Theme } from './color.js';
 import { cellText, DETAIL_VIEW, detailRows, genericView, type View } from './view.js';
 
@@ -64,7 +65,10 @@ function tableOf(data: unknown, rows: unknown[] | undefined, view: View<unknown>
     } else rows = [];
   }
   const v = view ?? genericView(rows);
-  return { headers: v.columns.map((c) => c.header), rows: rows.map((row) => v.columns.map((c) => cellText(c.value(row)))) };
+  return {
+    headers: v.columns.map((c) => c.header),
+    rows: rows.map((row) => v.columns.map((c) => cellText(c.value(row)))),
+  };
 }
 
 async function toCsv(grid: Grid): Promise<string> {
@@ -78,13 +82,30 @@ async function toTable(grid: Grid, theme: Theme): Promise<string> {
   const table = new Table({
     head: grid.headers.map((h) => theme.bold(h)),
     chars: {
-      top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '',
-      'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
+      top: '',
+      'top-mid': '',
+      'top-left': '',
+      'top-right': '',
+      bottom: '',
+      'bottom-mid': '',
+      'bottom-left': '',
+      'bottom-right': '',
+      left: '',
+      'left-mid': '',
+      mid: '',
+      'mid-mid': '',
+      right: '',
+      'right-mid': '',
+      middle: '  ',
     },
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
   });
   for (const row of grid.rows) table.push(row.map((cell) => cell.replace(/\r?\n/g, '⏎')));
-  return `${table.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`;
+  return `${table
+    .toString()
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .join('\n')}\n`;
 }
 
 async function applyQuery(data: unknown, query: string): Promise<unknown> {

@@ -36,8 +36,14 @@ export function cellText(v: unknown): string {
 export function genericView(rows: unknown[]): View<unknown> {
   const keys: string[] = [];
   for (const r of rows) {
-    if (r && typeof r === 'object' && !Array.isArray(r)) for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
+    if (r && typeof r === 'object' && !Array.isArray(r))
+      for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
   }
   if (keys.length === 0) return { columns: [{ header: 'VALUE', value: (r) => r }] };
-  return { columns: keys.map((k) => ({ header: k.toUpperCase(), value: (r) => (r as Record<string, unknown>)?.[k] })) };
+  return {
+    columns: keys.map((k) => ({
+      header: k.toUpperCase(),
+      value: (r) => (r as Record<string, unknown>)?.[k],
+    })),
+  };
 }

@@ -81,7 +81,11 @@ describe('bad input', () => {
   it('a corrupt config file: exit 2 naming it, the file untouched', async () => {
     const path = join(fx.configDir, 'config.json');
     writeFileSync(path, '{"profiles": {"default": ');
-    for (const args of [['api', 'GET', '/api/v3/catalog'], ['profile', 'set', 'x', '--url', 'http://x'], ['login', '-u', 'admin', '--password-stdin']]) {
+    for (const args of [
+      ['api', 'GET', '/api/v3/catalog'],
+      ['profile', 'set', 'x', '--url', 'http://x'],
+      ['login', '-u', 'admin', '--password-stdin'],
+    ]) {
       const r = await fx.run(args, { input: 'admin-pass-1' });
       expectFailure(r, 2, `the config file ${path} is not valid`);
     }

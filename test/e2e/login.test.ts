@@ -25,7 +25,11 @@ describe('dlake login (password)', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/Logged in to http:\/\/127\.0\.0\.1:\d+ as admin \(profile "default"\)/);
     const creds = fx.readJson('credentials.json');
-    expect(creds.tokens.default).toMatchObject({ kind: 'session', obtainedVia: 'password', username: 'admin' });
+    expect(creds.tokens.default).toMatchObject({
+      kind: 'session',
+      obtainedVia: 'password',
+      username: 'admin',
+    });
     const hoursLeft = (Date.parse(creds.tokens.default.expiresAt) - Date.now()) / 3_600_000;
     expect(hoursLeft).toBeGreaterThan(29.9);
     expect(hoursLeft).toBeLessThanOrEqual(30);
@@ -37,7 +41,12 @@ describe('dlake login (password)', () => {
     const api = await fx.run(['api', 'GET', '/api/v3/catalog', '--url', fx.emu.url]);
     expect(api.code).toBe(0);
     expect(JSON.parse(api.stdout)).toHaveProperty('data');
-    expect(lastApiCall()).toMatchObject({ authScheme: '_service', user: 'admin', tokenKind: 'session', status: 200 });
+    expect(lastApiCall()).toMatchObject({
+      authScheme: '_service',
+      user: 'admin',
+      tokenKind: 'session',
+      status: 200,
+    });
   });
 
   it('refuses a wrong password with exit 3 and stores nothing', async () => {
@@ -85,8 +94,14 @@ describe('dlake login --token-stdin (PAT)', () => {
     const pat = fx.emu.state.issueToken(admin.id, 'pat', 86_400_000, { patId: 'p1', label: 'test' }).token;
     const r = await fx.run(['login', '--token-stdin'], { input: `${pat}\n` });
     expect(r.code).toBe(0);
-    expect(fx.emu.log.entries.map((e) => `${e.method} ${e.path} ${e.authScheme}`)).toEqual(['GET /api/v3/info Bearer']);
-    expect(fx.readJson('credentials.json').tokens.default).toMatchObject({ kind: 'bearer', obtainedVia: 'pat', token: pat });
+    expect(fx.emu.log.entries.map((e) => `${e.method} ${e.path} ${e.authScheme}`)).toEqual([
+      'GET /api/v3/info Bearer',
+    ]);
+    expect(fx.readJson('credentials.json').tokens.default).toMatchObject({
+      kind: 'bearer',
+      obtainedVia: 'pat',
+      token: pat,
+    });
     await fx.run(['api', 'GET', '/api/v3/catalog']);
     expect(lastApiCall()).toMatchObject({ authScheme: 'Bearer', tokenKind: 'pat', user: 'admin' });
   });
@@ -122,9 +137,15 @@ describe('stored tokens and renewal', () => {
     const env = { DLAKE_CLIENT_ID: 'ci-client', DLAKE_CLIENT_SECRET: 'ci-client-secret-1' };
     const r = await fx.run(['api', 'GET', '/api/v3/catalog'], { env });
     expect(r.code).toBe(0);
-    expect(fx.emu.log.entries.map((e) => `${e.method} ${e.path}`)).toEqual(['POST /oauth/token', 'GET /api/v3/catalog']);
+    expect(fx.emu.log.entries.map((e) => `${e.method} ${e.path}`)).toEqual([
+      'POST /oauth/token',
+      'GET /api/v3/catalog',
+    ]);
     expect(lastApiCall()).toMatchObject({ authScheme: 'Bearer', tokenKind: 'oauth', user: 'svc-ci' });
-    expect(fx.readJson('credentials.json').tokens.default).toMatchObject({ kind: 'bearer', obtainedVia: 'client-credentials' });
+    expect(fx.readJson('credentials.json').tokens.default).toMatchObject({
+      kind: 'bearer',
+      obtainedVia: 'client-credentials',
+    });
   });
 
   it('renews an expired PAT-exchanged token with a new exchange of the stored PAT', async () => {
@@ -132,12 +153,18 @@ describe('stored tokens and renewal', () => {
     const pat = fx.emu.state.issueToken(admin.id, 'pat', 86_400_000, { patId: 'p2', label: 'renew' }).token;
     expect((await fx.run(['login', '--token-stdin'], { input: pat })).code).toBe(0);
     expect((await fx.run(['token', 'exchange', 'pat'])).code).toBe(0);
-    expect(fx.readJson('credentials.json').tokens.default).toMatchObject({ obtainedVia: 'pat-exchange', pat });
+    expect(fx.readJson('credentials.json').tokens.default).toMatchObject({
+      obtainedVia: 'pat-exchange',
+      pat,
+    });
     expireStoredToken();
     fx.emu.log.clear();
     const r = await fx.run(['api', 'GET', '/api/v3/catalog']);
     expect(r.code).toBe(0);
-    expect(fx.emu.log.entries.map((e) => `${e.method} ${e.path}`)).toEqual(['POST /oauth/token', 'GET /api/v3/catalog']);
+    expect(fx.emu.log.entries.map((e) => `${e.method} ${e.path}`)).toEqual([
+      'POST /oauth/token',
+      'GET /api/v3/catalog',
+    ]);
     expect(lastApiCall()).toMatchObject({ tokenKind: 'oauth', user: 'admin' });
   });
 
@@ -185,7 +212,9 @@ describe('dlake whoami', () => {
 
   it('names the environment values an explicit --profile overrides', async () => {
     await fx.login(ADMIN, 'prod');
-    const r = await fx.run(['whoami', '-p', 'prod', '-o', 'json'], { env: { DLAKE_URL: 'http://127.0.0.1:9' } });
+    const r = await fx.run(['whoami', '-p', 'prod', '-o', 'json'], {
+      env: { DLAKE_URL: 'http://127.0.0.1:9' },
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('note: --profile prod given: ignoring DLAKE_URL from the environment');
     expect(JSON.parse(r.stdout).url).toEqual({ value: fx.emu.url, source: 'profile' });

@@ -12,7 +12,11 @@ let jwt: string;
 beforeAll(async () => {
   const pair = await generateKeyPair('RS256');
   fx = await startFixture({ jwtPublicKeyPem: await exportSPKI(pair.publicKey) });
-  jwt = await new SignJWT({}).setProtectedHeader({ alg: 'RS256' }).setSubject('analyst').setExpirationTime('10m').sign(pair.privateKey);
+  jwt = await new SignJWT({})
+    .setProtectedHeader({ alg: 'RS256' })
+    .setSubject('analyst')
+    .setExpirationTime('10m')
+    .sign(pair.privateKey);
 });
 afterAll(() => fx.close());
 
@@ -37,7 +41,19 @@ it('no password, token, client secret or JWT leaks into output or config.json', 
   await run(['profile', 'set', 'other', '--url', fx.emu.url]);
   await run(['login', '-p', 'other', '--token-stdin'], pat);
   await run(['token', 'exchange', 'pat', '-p', 'other']);
-  await run(['token', 'exchange', 'client-credentials', '-p', 'other', '--client-id', SERVICE_USER.clientId, '--client-secret-stdin'], SERVICE_USER.clientSecret);
+  await run(
+    [
+      'token',
+      'exchange',
+      'client-credentials',
+      '-p',
+      'other',
+      '--client-id',
+      SERVICE_USER.clientId,
+      '--client-secret-stdin',
+    ],
+    SERVICE_USER.clientSecret,
+  );
   await run(['token', 'exchange', 'jwt', '-p', 'other', '--subject-token-file', jwtFile]);
   await run(['token', 'exchange', 'jwt', '-p', 'other', '--subject-token-stdin'], jwt);
   await run(['api', 'GET', '/api/v3/catalog', '-p', 'other'], undefined, {
@@ -63,5 +79,6 @@ it('no password, token, client secret or JWT leaks into output or config.json', 
     expect(text.includes(secret), `a secret leaked into the output: ${secret.slice(0, 4)}…`).toBe(false);
     expect(config.includes(secret)).toBe(false);
   }
-  for (const never of [ADMIN.password, SERVICE_USER.clientSecret, jwt]) expect(credentials.includes(never)).toBe(false);
+  for (const never of [ADMIN.password, SERVICE_USER.clientSecret, jwt])
+    expect(credentials.includes(never)).toBe(false);
 });

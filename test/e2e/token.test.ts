@@ -20,45 +20,89 @@ beforeEach(() => {
 });
 
 const signJwt = (sub: string, expiresIn: string) =>
-  new SignJWT({}).setProtectedHeader({ alg: 'RS256' }).setSubject(sub).setIssuedAt().setExpirationTime(expiresIn).sign(privateKey);
+  new SignJWT({})
+    .setProtectedHeader({ alg: 'RS256' })
+    .setSubject(sub)
+    .setIssuedAt()
+    .setExpirationTime(expiresIn)
+    .sign(privateKey);
 
 describe('token exchange client-credentials', () => {
   it('stores the access token and refresh token; --print writes the token alone to stdout', async () => {
-    const r = await fx.run(['token', 'exchange', 'client-credentials', '--client-id', SERVICE_USER.clientId, '--client-secret-stdin', '--print'], {
-      input: SERVICE_USER.clientSecret,
-    });
+    const r = await fx.run(
+      [
+        'token',
+        'exchange',
+        'client-credentials',
+        '--client-id',
+        SERVICE_USER.clientId,
+        '--client-secret-stdin',
+        '--print',
+      ],
+      {
+        input: SERVICE_USER.clientSecret,
+      },
+    );
     expect(r.code).toBe(0);
     const stored = fx.readJson('credentials.json').tokens.default;
     expect(stored).toMatchObject({ kind: 'bearer', obtainedVia: 'client-credentials' });
     expect(stored.refreshToken).toBeTruthy();
     expect(r.stdout).toBe(`${stored.token}\n`);
     expect(r.stderr).toContain('scope: service.all offline_access');
-    expect(fx.readJson('config.json').profiles.default).toMatchObject({ authMethod: 'client-credentials', clientId: 'ci-client' });
+    expect(fx.readJson('config.json').profiles.default).toMatchObject({
+      authMethod: 'client-credentials',
+      clientId: 'ci-client',
+    });
     expect(JSON.stringify(fx.readJson('credentials.json'))).not.toContain(SERVICE_USER.clientSecret);
 
     const api = await fx.run(['api', 'GET', '/api/v3/catalog']);
     expect(api.code).toBe(0);
-    expect(fx.emu.log.entries.at(-1)).toMatchObject({ authScheme: 'Bearer', tokenKind: 'oauth', user: 'svc-ci' });
+    expect(fx.emu.log.entries.at(-1)).toMatchObject({
+      authScheme: 'Bearer',
+      tokenKind: 'oauth',
+      user: 'svc-ci',
+    });
   });
 
   it('takes the secret from DLAKE_CLIENT_SECRET', async () => {
-    const r = await fx.run(['token', 'exchange', 'client-credentials', '--client-id', SERVICE_USER.clientId], {
-      env: { DLAKE_CLIENT_SECRET: SERVICE_USER.clientSecret },
-    });
+    const r = await fx.run(
+      ['token', 'exchange', 'client-credentials', '--client-id', SERVICE_USER.clientId],
+      {
+        env: { DLAKE_CLIENT_SECRET: SERVICE_USER.clientSecret },
+      },
+    );
     expect(r.code).toBe(0);
   });
 
   it('refuses a wrong secret with exit 3', async () => {
-    const r = await fx.run(['token', 'exchange', 'client-credentials', '--client-id', SERVICE_USER.clientId, '--client-secret-stdin'], {
-      input: 'wrong',
-    });
+    const r = await fx.run(
+      [
+        'token',
+        'exchange',
+        'client-credentials',
+        '--client-id',
+        SERVICE_USER.clientId,
+        '--client-secret-stdin',
+      ],
+      {
+        input: 'wrong',
+      },
+    );
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^error: /m);
     expect(fx.readJson('credentials.json')).toEqual({});
   });
 
   it('refuses a client secret on the command line (exit 2)', async () => {
-    const r = await fx.run(['token', 'exchange', 'client-credentials', '--client-id', 'x', '--client-secret', 's3cr3t-argv']);
+    const r = await fx.run([
+      'token',
+      'exchange',
+      'client-credentials',
+      '--client-id',
+      'x',
+      '--client-secret',
+      's3cr3t-argv',
+    ]);
     expectFailure(r, 2, '--client-secret is not accepted');
     expect(r.stderr).not.toContain('s3cr3t-argv');
   });
@@ -90,7 +134,9 @@ describe('token exchange jwt', () => {
   });
 
   it('refuses an expired JWT with exit 3', async () => {
-    const r = await fx.run(['token', 'exchange', 'jwt', '--subject-token-stdin'], { input: await signJwt('analyst', '-1m') });
+    const r = await fx.run(['token', 'exchange', 'jwt', '--subject-token-stdin'], {
+      input: await signJwt('analyst', '-1m'),
+    });
     expect(r.code).toBe(3);
   });
 

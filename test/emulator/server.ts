@@ -1,15 +1,27 @@
 // The stateful service emulator: an HTTP(S) server that follows ../shared/spec to the letter.
 // Start in-process with `startEmulator(options)`; from the shell with `npm run emulator`.
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { registerAdmin } from './admin.js';
 import { registerAuth } from './auth.js';
 import { registerCatalog } from './catalog.js';
 import { breakSchema, type FaultSpec, Faults } from './faults.js';
-import { ApiError, type EmuRequest, type EmuResponse, PlainTextError, type Principal, Router } from './http.js';
+import {
+  ApiError,
+  type EmuRequest,
+  type EmuResponse,
+  PlainTextError,
+  type Principal,
+  Router,
+} from './http.js';
 import { registerJobs } from './jobs.js';
-import { type RequestLogEntry, RequestLog } from './log.js';
+import { RequestLog, type RequestLogEntry } from './log.js';
 import { DEFAULT_USERS, EmuState, type SeedUser } from './state.js';
 
 export interface EmulatorOptions {
@@ -72,10 +84,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       else res.destroy();
     });
   };
-  const server: Server = options.tls ? createHttpsServer(options.tls, onRequest) : createHttpServer(onRequest);
+  const server: Server = options.tls
+    ? createHttpsServer(options.tls, onRequest)
+    : createHttpServer(onRequest);
   // Keep-alive like the real Jetty server, but let close() end idle sockets at once.
   server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
+  );
   const { port } = server.address() as AddressInfo;
   const host = options.host ?? '127.0.0.1';
 
@@ -163,7 +179,10 @@ function errorResponse(err: unknown): EmuResponse {
       : { status: err.status, json: { errorMessage: err.errorMessage, ...err.extra } };
   }
   if (err instanceof PlainTextError) return { status: err.status, text: err.text };
-  return { status: 500, json: { errorMessage: (err as Error)?.message || 'Something went wrong.', moreInfo: '' } };
+  return {
+    status: 500,
+    json: { errorMessage: (err as Error)?.message || 'Something went wrong.', moreInfo: '' },
+  };
 }
 
 /**
@@ -226,18 +245,21 @@ function sendFault(res: ServerResponse, f: FaultSpec, entry: RequestLogEntry): v
       const status = f.status ?? 503;
       entry.status = status;
       const headers = f.retryAfter === undefined ? undefined : { 'Retry-After': String(f.retryAfter) };
-      return send(res, { status, headers, json: { errorMessage: `Injected ${status}`, moreInfo: '' } });
+      send(res, { status, headers, json: { errorMessage: `Injected ${status}`, moreInfo: '' } });
+      return;
     }
     case 'html':
       entry.status = 200;
-      return send(res, {
+      send(res, {
         status: 200,
         text: '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>',
         contentType: 'text/html',
       });
+      return;
     case 'malformed':
       entry.status = 200;
-      return send(res, { status: 200, text: '{"data": [{"id": ', contentType: 'application/json' });
+      send(res, { status: 200, text: '{"data": [{"id": ', contentType: 'application/json' });
+      return;
     case 'reset':
     case 'truncate': {
       entry.status = 200;

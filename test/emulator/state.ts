@@ -47,8 +47,21 @@ export interface SeedUser {
 
 /** Users every emulator starts with, so tests and the demo can log in. */
 export const DEFAULT_USERS: SeedUser[] = [
-  { name: 'admin', password: 'admin-pass-1', admin: true, firstName: 'Ada', lastName: 'Admin', email: 'admin@example.com' },
-  { name: 'analyst', password: 'analyst-pass-1', firstName: 'Alan', lastName: 'Lyst', email: 'analyst@example.com' },
+  {
+    name: 'admin',
+    password: 'admin-pass-1',
+    admin: true,
+    firstName: 'Ada',
+    lastName: 'Admin',
+    email: 'admin@example.com',
+  },
+  {
+    name: 'analyst',
+    password: 'analyst-pass-1',
+    firstName: 'Alan',
+    lastName: 'Lyst',
+    email: 'analyst@example.com',
+  },
   { name: 'svc-ci', clientId: 'ci-client', clientSecret: 'ci-client-secret-1' },
 ];
 
@@ -96,9 +109,21 @@ export class EmuState {
     return undefined;
   }
 
-  issueToken(userId: string, kind: IssuedToken['kind'], lifetimeMs: number, extra: Partial<IssuedToken> = {}): IssuedToken {
+  issueToken(
+    userId: string,
+    kind: IssuedToken['kind'],
+    lifetimeMs: number,
+    extra: Partial<IssuedToken> = {},
+  ): IssuedToken {
     const token = randomBytes(24).toString('base64url');
-    const issued: IssuedToken = { token, userId, kind, expiresAt: this.now() + lifetimeMs, createdAt: this.now(), ...extra };
+    const issued: IssuedToken = {
+      token,
+      userId,
+      kind,
+      expiresAt: this.now() + lifetimeMs,
+      createdAt: this.now(),
+      ...extra,
+    };
     this.tokens.set(token, issued);
     return issued;
   }

@@ -15,6 +15,7 @@ export interface Fixture {
   run(args: string[], opts?: RunOptions & { url?: boolean }): Promise<RunResult>;
   /** Logs in with a password into `profile` (default: the default profile). */
   login(user?: { name: string; password: string }, profile?: string): Promise<RunResult>;
+  // biome-ignore lint/suspicious/noExplicitAny: tests inspect the stored JSON freely
   readJson(file: 'config.json' | 'credentials.json'): Record<string, any>;
   close(): Promise<void>;
 }
@@ -28,7 +29,11 @@ export async function startFixture(options: EmulatorOptions = {}): Promise<Fixtu
     run: (args, opts = {}) =>
       runDlake(args, {
         ...opts,
-        env: { DLAKE_CONFIG_DIR: cfg.dir, ...(opts.url === false ? {} : { DLAKE_URL: emu.url }), ...opts.env },
+        env: {
+          DLAKE_CONFIG_DIR: cfg.dir,
+          ...(opts.url === false ? {} : { DLAKE_URL: emu.url }),
+          ...opts.env,
+        },
       }),
     login: (user = ADMIN, profile) =>
       fx.run(['login', '-u', user.name, '--password-stdin', ...(profile ? ['-p', profile] : [])], {

@@ -2,7 +2,14 @@ import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiClient } from '../../src/api/http.js';
-import { AuthError, ConflictError, type DlakeError, NotFoundError, ServiceError, UsageError } from '../../src/errors.js';
+import {
+  AuthError,
+  ConflictError,
+  type DlakeError,
+  NotFoundError,
+  ServiceError,
+  UsageError,
+} from '../../src/errors.js';
 
 const BASE = 'http://svc.test';
 let agent: MockAgent;
@@ -52,12 +59,19 @@ describe('ApiClient', () => {
     pool()
       .intercept({ path: '/api/v3/thing', method: 'GET', headers: { authorization: '_servicesecret-token' } })
       .reply(200, { id: 'a', extra: 1 }, json);
-    expect(await client().request({ method: 'GET', path: '/api/v3/thing', schema: Thing })).toEqual({ id: 'a', extra: 1 });
+    expect(await client().request({ method: 'GET', path: '/api/v3/thing', schema: Thing })).toEqual({
+      id: 'a',
+      extra: 1,
+    });
   });
 
   it('retries a GET on 503 and honours Retry-After', async () => {
-    pool().intercept({ path: '/x', method: 'GET' }).reply(503, '', { headers: { 'retry-after': '2' } });
-    pool().intercept({ path: '/x', method: 'GET' }).reply(429, '', { headers: { 'retry-after': '1' } });
+    pool()
+      .intercept({ path: '/x', method: 'GET' })
+      .reply(503, '', { headers: { 'retry-after': '2' } });
+    pool()
+      .intercept({ path: '/x', method: 'GET' })
+      .reply(429, '', { headers: { 'retry-after': '1' } });
     pool().intercept({ path: '/x', method: 'GET' }).reply(200, { id: 'ok' }, json);
     await client().request({ method: 'GET', path: '/x', schema: Thing });
     expect(delays).toHaveLength(2);
@@ -66,7 +80,10 @@ describe('ApiClient', () => {
   });
 
   it('gives up after the retry budget with a service error (exit 7)', async () => {
-    pool().intercept({ path: '/x', method: 'GET' }).reply(502, { errorMessage: 'bad gateway' }, json).times(4);
+    pool()
+      .intercept({ path: '/x', method: 'GET' })
+      .reply(502, { errorMessage: 'bad gateway' }, json)
+      .times(4);
     const err = await fails(client().request({ method: 'GET', path: '/x' }));
     expect(err).toBeInstanceOf(ServiceError);
     expect(err.message).toContain('502');
@@ -75,7 +92,9 @@ describe('ApiClient', () => {
 
   it('never repeats a POST that reached the server', async () => {
     pool().intercept({ path: '/api/v3/sql', method: 'POST' }).reply(503, { errorMessage: 'busy' }, json);
-    const err = await fails(client().request({ method: 'POST', path: '/api/v3/sql', json: { sql: 'SELECT 1' } }));
+    const err = await fails(
+      client().request({ method: 'POST', path: '/api/v3/sql', json: { sql: 'SELECT 1' } }),
+    );
     expect(err).toBeInstanceOf(ServiceError);
     expect(delays).toHaveLength(0);
   });
@@ -83,15 +102,21 @@ describe('ApiClient', () => {
   it('retries a PUT only when the caller marks it idempotent (it carries a tag)', async () => {
     pool().intercept({ path: '/q', method: 'PUT' }).reply(503, '').times(2);
     pool().intercept({ path: '/q', method: 'PUT' }).reply(200, { id: 'q' }, json);
-    await expect(client().request({ method: 'PUT', path: '/q', json: {} })).rejects.toBeInstanceOf(ServiceError);
+    await expect(client().request({ method: 'PUT', path: '/q', json: {} })).rejects.toBeInstanceOf(
+      ServiceError,
+    );
     await client().request({ method: 'PUT', path: '/q', json: { tag: '1' }, idempotent: true });
     expect(delays).toHaveLength(1);
   });
 
   it('maps status codes to typed errors with the service message', async () => {
-    pool().intercept({ path: '/a', method: 'GET' }).reply(404, { errorMessage: 'Could not find entity', moreInfo: 'm' }, json);
+    pool()
+      .intercept({ path: '/a', method: 'GET' })
+      .reply(404, { errorMessage: 'Could not find entity', moreInfo: 'm' }, json);
     pool().intercept({ path: '/b', method: 'GET' }).reply(409, { errorMessage: 'stale tag' }, json);
-    pool().intercept({ path: '/c', method: 'GET' }).reply(403, { errorMessage: 'User not authorized.', moreInfo: '' }, json);
+    pool()
+      .intercept({ path: '/c', method: 'GET' })
+      .reply(403, { errorMessage: 'User not authorized.', moreInfo: '' }, json);
     const c = client();
     const a = await fails(c.request({ method: 'GET', path: '/a' }));
     expect(a).toBeInstanceOf(NotFoundError);
@@ -103,16 +128,21 @@ describe('ApiClient', () => {
 
   it('handles an empty 401, a text/plain 400 and validation messages', async () => {
     pool().intercept({ path: '/a', method: 'GET' }).reply(401, '');
-    pool().intercept({ path: '/b', method: 'POST' }).reply(400, 'Unexpected character (\'}\')\n at [Source: …]', {
-      headers: { 'content-type': 'text/plain' },
-    });
+    pool()
+      .intercept({ path: '/b', method: 'POST' })
+      .reply(400, "Unexpected character ('}')\n at [Source: …]", {
+        headers: { 'content-type': 'text/plain' },
+      });
     pool()
       .intercept({ path: '/c', method: 'POST' })
       .reply(
         400,
         {
           errorMessage: 'Invalid input',
-          validationErrorMessages: { fieldErrorMessages: { name: ['must not contain periods'] }, globalErrorMessages: [] },
+          validationErrorMessages: {
+            fieldErrorMessages: { name: ['must not contain periods'] },
+            globalErrorMessages: [],
+          },
         },
         json,
       );
@@ -129,8 +159,12 @@ describe('ApiClient', () => {
 
   it('renews once after a 401 and sends the request again', async () => {
     let header = 'Bearer old';
-    pool().intercept({ path: '/x', method: 'GET', headers: { authorization: 'Bearer old' } }).reply(401, '');
-    pool().intercept({ path: '/x', method: 'GET', headers: { authorization: 'Bearer new' } }).reply(200, { id: 'n' }, json);
+    pool()
+      .intercept({ path: '/x', method: 'GET', headers: { authorization: 'Bearer old' } })
+      .reply(401, '');
+    pool()
+      .intercept({ path: '/x', method: 'GET', headers: { authorization: 'Bearer new' } })
+      .reply(200, { id: 'n' }, json);
     const c = client({
       auth: {
         header: async () => header,
@@ -144,7 +178,9 @@ describe('ApiClient', () => {
   });
 
   it('reports an HTML page or a body that breaks the schema as a service error naming the endpoint', async () => {
-    pool().intercept({ path: '/h', method: 'GET' }).reply(200, '<html>login</html>', { headers: { 'content-type': 'text/html' } });
+    pool()
+      .intercept({ path: '/h', method: 'GET' })
+      .reply(200, '<html>login</html>', { headers: { 'content-type': 'text/html' } });
     pool().intercept({ path: '/s', method: 'GET' }).reply(200, { id: 42 }, json);
     const c = client();
     const h = await fails(c.request({ method: 'GET', path: '/h', schema: Thing }));
@@ -156,7 +192,9 @@ describe('ApiClient', () => {
   });
 
   it('traces exchanges without any secret', async () => {
-    pool().intercept({ path: '/oauth/token', method: 'POST' }).reply(200, { access_token: 'AT', token_type: 'Bearer' }, json);
+    pool()
+      .intercept({ path: '/oauth/token', method: 'POST' })
+      .reply(200, { access_token: 'AT', token_type: 'Bearer' }, json);
     await client().request({
       method: 'POST',
       path: '/oauth/token',

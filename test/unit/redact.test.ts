@@ -11,18 +11,35 @@ describe('redaction', () => {
     expect(redactJson(body)).toEqual({
       userName: 'alice',
       password: REDACTED,
-      config: { hostname: 'db', password: REDACTED, accessSecret: REDACTED, nested: [{ clientSecret: REDACTED }] },
+      config: {
+        hostname: 'db',
+        password: REDACTED,
+        accessSecret: REDACTED,
+        nested: [{ clientSecret: REDACTED }],
+      },
     });
     expect(body.password).toBe('hunter2');
   });
 
   it('hides extra fields named by the caller (a source type secret)', () => {
-    expect(redactJson({ config: { zkSecret: 'x' } }, ['zkSecret'])).toEqual({ config: { zkSecret: REDACTED } });
+    expect(redactJson({ config: { zkSecret: 'x' } }, ['zkSecret'])).toEqual({
+      config: { zkSecret: REDACTED },
+    });
   });
 
   it('hides the secrets of token requests', () => {
-    const form = redactForm({ grant_type: 'client_credentials', client_id: 'ci', client_secret: 'sec', subject_token: 'jwt' });
-    expect(form).toEqual({ grant_type: 'client_credentials', client_id: 'ci', client_secret: REDACTED, subject_token: REDACTED });
+    const form = redactForm({
+      grant_type: 'client_credentials',
+      client_id: 'ci',
+      client_secret: 'sec',
+      subject_token: 'jwt',
+    });
+    expect(form).toEqual({
+      grant_type: 'client_credentials',
+      client_id: 'ci',
+      client_secret: REDACTED,
+      subject_token: REDACTED,
+    });
   });
 
   it('hides Authorization headers whatever their case', () => {

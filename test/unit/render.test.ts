@@ -21,7 +21,11 @@ const view: View<Item> = {
     { header: 'NOTE', value: (r) => r.note },
   ],
 };
-const opts = (format: 'table' | 'json' | 'ndjson' | 'csv', query?: string) => ({ format, query, theme: theme(false) });
+const opts = (format: 'table' | 'json' | 'ndjson' | 'csv', query?: string) => ({
+  format,
+  query,
+  theme: theme(false),
+});
 
 describe('renderers', () => {
   it('json prints the objects as they are', async () => {
@@ -31,12 +35,19 @@ describe('renderers', () => {
 
   it('ndjson prints one object per line', async () => {
     const out = await render({ data: items, view }, opts('ndjson'));
-    expect(out.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(items);
+    expect(
+      out.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(items);
   });
 
   it('csv prints the view columns with RFC 4180 quoting and empty nulls', async () => {
     const out = await render({ data: items, view }, opts('csv'));
-    expect(out.stdout).toBe('NAME,SIZE,NOTE\nalpha,1,plain\nbeta,22,"has, comma and ""quotes""\nand a newline"\ngamma,333,\n');
+    expect(out.stdout).toBe(
+      'NAME,SIZE,NOTE\nalpha,1,plain\nbeta,22,"has, comma and ""quotes""\nand a newline"\ngamma,333,\n',
+    );
   });
 
   it('table aligns columns and keeps each row on one line', async () => {
@@ -60,9 +71,17 @@ describe('renderers', () => {
   });
 
   it('applies --query before every format', async () => {
-    expect(JSON.parse((await render({ data: items, view }, opts('json', '[].name'))).stdout)).toEqual(['alpha', 'beta', 'gamma']);
-    expect((await render({ data: items, view }, opts('table', '[?size > `10`].name | [0]'))).stdout).toBe('beta\n');
-    expect((await render({ data: items, view }, opts('csv', '[].{n: name}'))).stdout).toBe('N\nalpha\nbeta\ngamma\n');
+    expect(JSON.parse((await render({ data: items, view }, opts('json', '[].name'))).stdout)).toEqual([
+      'alpha',
+      'beta',
+      'gamma',
+    ]);
+    expect((await render({ data: items, view }, opts('table', '[?size > `10`].name | [0]'))).stdout).toBe(
+      'beta\n',
+    );
+    expect((await render({ data: items, view }, opts('csv', '[].{n: name}'))).stdout).toBe(
+      'N\nalpha\nbeta\ngamma\n',
+    );
   });
 
   it('refuses an invalid query with a usage error', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { requireUrl, resolveSettings } from '../../src/auth/settings.js';
-import { CredentialsFileSchema, ConfigFileSchema } from '../../src/config/schema.js';
+import { ConfigFileSchema, CredentialsFileSchema } from '../../src/config/schema.js';
 import type { StoreSnapshot } from '../../src/config/store.js';
 import { UsageError } from '../../src/errors.js';
 
@@ -10,13 +10,19 @@ function snapshot(config: unknown = {}, tokens: Record<string, unknown> = {}): S
 
 const stored = {
   currentProfile: 'dev',
-  profiles: { dev: { url: 'http://dev', output: 'json' }, prod: { url: 'http://prod', authUrl: 'http://idp' } },
+  profiles: {
+    dev: { url: 'http://dev', output: 'json' },
+    prod: { url: 'http://prod', authUrl: 'http://idp' },
+  },
 };
 const prodToken = { prod: { kind: 'bearer', token: 'x', obtainedVia: 'pat' } };
 
 describe('settings precedence: flag > environment > profile > default', () => {
   it('uses the current profile, else "default"', () => {
-    expect(resolveSettings({}, {}, snapshot(stored)).profileName).toEqual({ value: 'dev', source: 'profile' });
+    expect(resolveSettings({}, {}, snapshot(stored)).profileName).toEqual({
+      value: 'dev',
+      source: 'profile',
+    });
     expect(resolveSettings({}, {}, snapshot()).profileName).toEqual({ value: 'default', source: 'default' });
   });
 
@@ -28,8 +34,14 @@ describe('settings precedence: flag > environment > profile > default', () => {
 
   it('takes the URL from the flag, then the environment, then the profile', () => {
     const s = snapshot(stored);
-    expect(resolveSettings({ url: 'http://flag' }, { DLAKE_URL: 'http://env' }, s).url).toEqual({ value: 'http://flag', source: 'flag' });
-    expect(resolveSettings({}, { DLAKE_URL: 'http://env' }, s).url).toMatchObject({ value: 'http://env', source: 'environment' });
+    expect(resolveSettings({ url: 'http://flag' }, { DLAKE_URL: 'http://env' }, s).url).toEqual({
+      value: 'http://flag',
+      source: 'flag',
+    });
+    expect(resolveSettings({}, { DLAKE_URL: 'http://env' }, s).url).toMatchObject({
+      value: 'http://env',
+      source: 'environment',
+    });
     expect(resolveSettings({}, {}, s).url).toEqual({ value: 'http://dev', source: 'profile' });
   });
 
@@ -57,13 +69,20 @@ describe('settings precedence: flag > environment > profile > default', () => {
 
   it('takes the output format from the profile, with table as the default', () => {
     expect(resolveSettings({}, {}, snapshot(stored)).output).toEqual({ value: 'json', source: 'profile' });
-    expect(resolveSettings({ profile: 'prod' }, {}, snapshot(stored)).output).toEqual({ value: 'table', source: 'default' });
+    expect(resolveSettings({ profile: 'prod' }, {}, snapshot(stored)).output).toEqual({
+      value: 'table',
+      source: 'default',
+    });
   });
 
   it('refuses an unknown profile unless the command creates it', () => {
     expect(() => resolveSettings({ profile: 'nope' }, {}, snapshot(stored))).toThrow(UsageError);
-    expect(() => resolveSettings({}, { DLAKE_PROFILE: 'nope' }, snapshot(stored))).toThrow(/unknown profile "nope"/);
-    expect(resolveSettings({ profile: 'nope' }, {}, snapshot(stored), { allowNewProfile: true }).profile).toBeUndefined();
+    expect(() => resolveSettings({}, { DLAKE_PROFILE: 'nope' }, snapshot(stored))).toThrow(
+      /unknown profile "nope"/,
+    );
+    expect(
+      resolveSettings({ profile: 'nope' }, {}, snapshot(stored), { allowNewProfile: true }).profile,
+    ).toBeUndefined();
   });
 
   it('explains how to set a URL when there is none', () => {
@@ -78,7 +97,10 @@ describe('settings precedence: flag > environment > profile > default', () => {
 
   it('reads client credentials from the environment only as a pair', () => {
     expect(resolveSettings({}, { DLAKE_CLIENT_ID: 'a' }, snapshot()).envClientCredentials).toBeUndefined();
-    expect(resolveSettings({}, { DLAKE_CLIENT_ID: 'a', DLAKE_CLIENT_SECRET: 'b' }, snapshot()).envClientCredentials).toEqual({
+    expect(
+      resolveSettings({}, { DLAKE_CLIENT_ID: 'a', DLAKE_CLIENT_SECRET: 'b' }, snapshot())
+        .envClientCredentials,
+    ).toEqual({
       clientId: 'a',
       clientSecret: 'b',
     });

@@ -14,7 +14,12 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(join(dir, '..'), { recursive: true, force: true }));
 
-const token = { kind: 'session', token: 't0k3n', obtainedVia: 'password', expiresAt: '2030-01-01T00:00:00.000Z' } as const;
+const token = {
+  kind: 'session',
+  token: 't0k3n',
+  obtainedVia: 'password',
+  expiresAt: '2030-01-01T00:00:00.000Z',
+} as const;
 
 describe('ConfigStore', () => {
   it('reads an empty store when nothing exists yet', () => {
@@ -84,10 +89,12 @@ describe('ConfigStore', () => {
     ).rejects.toThrow(/not overwriting/);
     expect(readFileSync(store.credentialsPath, 'utf8')).toBe('garbage');
     // A fresh login may replace it.
-    await store.update((x) => {
-      x.credentials.tokens.b = { ...token };
-      return { replaceCorruptCredentials: true };
-    });
+    await store.update(
+      (x) => {
+        x.credentials.tokens.b = { ...token };
+      },
+      { replaceCorruptCredentials: true },
+    );
     expect(store.read().credentials.tokens.b?.token).toBe('t0k3n');
   });
 

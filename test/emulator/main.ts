@@ -1,0 +1,107 @@
+// Command-line start of the emulator:
+//   npm run emulator -- --port 9047 [--host H] [--edition community] [--samples DIR] [--big-rows N]
+//                       [--jwt-public-key FILE] [--no-pats]
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { type EmulatorOptions, startEmulator } from './server.js';
+import { DEFAULT_USERS } from './state.js';
+
+const USAGE = `Usage: npm run emulator -- [options]
+
+  --port N              port to listen on (default 9047; 0 picks a free one)
+  --host H              address to bind (default 127.0.0.1)
+  --edition E           enterprise (default) or community
+  --samples DIR         serve DIR as the NAS source "Samples"
+  --big-rows N          rows of the generated table "big" (default 1000)
+  --jwt-public-key FILE PEM public key (SPKI, RS256 or ES256) that external JWTs are verified against
+  --no-pats             switch personal access tokens off
+  -h, --help            show this help`;
+
+function fail(msg: string): never {
+  process.stderr.write(`emulator: ${msg}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function intOption(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value)) fail(`--${name} needs a non-negative integer, got "${value}"`);
+  return Number(value);
+}
+
+function parseOptions(argv: string[]): EmulatorOptions {
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    ({ values } = parse(argv));
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const edition = values.edition ?? 'enterprise';
+  if (edition !== 'enterprise' && edition !== 'community') fail(`unknown edition "${edition}"`);
+  return {
+    port: intOption(values.port, 'port', 9047),
+    host: values.host,
+    edition,
+    samplesDir: values.samples,
+    bigRows: values['big-rows'] === undefined ? undefined : intOption(values['big-rows'], 'big-rows', 1000),
+    jwtPublicKeyPem: values['jwt-public-key'] ? readFileSync(values['jwt-public-key'], 'utf8') : undefined,
+    patsEnabled: !values['no-pats'],
+  };
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      edition: { type: 'string' },
+      samples: { type: 'string' },
+      'big-rows': { type: 'string' },
+      'jwt-public-key': { type: 'string' },
+      'no-pats': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+/** The seeded accounts, so a newcomer can log in at once (these are emulator-only test credentials). */
+function describeUsers(): string {
+  return DEFAULT_USERS.map((u) => {
+    if (u.clientId)
+      return `  ${u.name} (service user): client id ${u.clientId}, client secret ${u.clientSecret}`;
+    return `  ${u.name}${u.admin ? ' (admin)' : ''}: password ${u.password}`;
+  }).join('\n');
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const emu = await startEmulator(options);
+  process.stdout.write(
+    `Data Lake Query Service emulator (${options.edition}) listening on ${emu.url}\nUsers:\n${describeUsers()}\n`,
+  );
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`Received ${signal}, stopping.\n`);
+    emu.close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`emulator: error while stopping: ${String(e)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`emulator: ${(e as Error)?.message ?? String(e)}\n`);
+  process.exit(1);
+});
