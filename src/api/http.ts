@@ -248,7 +248,7 @@ export class ApiClient {
       return new InterruptedError('interrupted');
     const url = this.urlFor({ ...spec, query: undefined });
     const code = errorCode(err);
-    const tls = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/i.test(code ?? '');
+    const tls = isTlsTrustError(code);
     return new ServiceError(`cannot reach ${url}: ${describeNetworkError(err)}`, {
       cause: err,
       hint: tls
@@ -333,9 +333,14 @@ function describeNetworkError(err: unknown): string {
       return 'the answer was cut short';
     default: {
       const msg = (err as Error)?.message ?? String(err);
+      if (isTlsTrustError(code)) return `the server's TLS certificate is not trusted (${msg})`;
       return code ? `${msg} (${code})` : msg;
     }
   }
+}
+
+function isTlsTrustError(code: string | undefined): boolean {
+  return /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/i.test(code ?? '');
 }
 
 function retryAfterMs(header: string | string[] | undefined): number | undefined {
