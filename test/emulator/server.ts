@@ -52,6 +52,8 @@ export interface Emulator {
   faults: Faults;
   /** Shorthand for `faults.add`. */
   fault(spec: FaultSpec): void;
+  /** What the areas share (catalog store, jobs test API, the SQL engine), for tests to inspect. */
+  shared: Record<string, unknown>;
   close(): Promise<void>;
 }
 
@@ -102,6 +104,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     log,
     faults,
     fault: (spec) => faults.add(spec),
+    shared: area.shared,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
