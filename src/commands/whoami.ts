@@ -56,7 +56,7 @@ async function whoami(ctx: Context, opts: { check?: boolean }): Promise<void> {
         ? 'no known expiry'
         : isExpired(usable.expiresAt)
           ? 'expired'
-          : `${formatDuration(left)} left`;
+          : `${formatDuration(left, { largest: 2 })} left`;
     rows.push({
       setting: 'token',
       value: `${usable.kind} via ${usable.obtainedVia} (${status})`,

@@ -194,7 +194,7 @@ describe('dlake whoami', () => {
     expect(who.url).toEqual({ value: fx.emu.url, source: 'environment (DLAKE_URL)' });
     expect(who.timeout).toEqual({ value: '10s', source: 'environment (DLAKE_TIMEOUT)' });
     expect(who.user.value).toBe('admin');
-    expect(who.token.value).toMatch(/^session via password \(\d+h( \d+m)? left\)$/);
+    expect(who.token.value).toMatch(/^session via password \(1d 5h left\)$/);
     expect(r.stdout).not.toContain(fx.readJson('credentials.json').tokens.default.token);
   });
 
