@@ -1,0 +1,328 @@
+# bash completion for dlake. Generated from the command tree by scripts/gen-completions.ts: do not edit.
+#
+# Install:  dlake completion bash > /etc/bash_completion.d/dlake
+#      or:  echo 'source <(dlake completion bash)' >> ~/.bashrc
+# Profile names are read from the local config store when Tab is pressed (dlake completion --list-profiles).
+
+# $1: command path, $2: word. REPLY: the subcommand the word names (aliases resolved); status 1 if none.
+_dlake_sub() {
+  case "$1/$2" in
+    '/login') REPLY='login' ;;
+    '/logout') REPLY='logout' ;;
+    '/whoami') REPLY='whoami' ;;
+    '/token') REPLY='token' ;;
+    '/profile') REPLY='profile' ;;
+    '/catalog') REPLY='catalog' ;;
+    '/source') REPLY='source' ;;
+    '/user') REPLY='user' ;;
+    '/pat') REPLY='pat' ;;
+    '/queue') REPLY='queue' ;;
+    '/api') REPLY='api' ;;
+    '/completion') REPLY='completion' ;;
+    '/sql') REPLY='sql' ;;
+    '/job') REPLY='job' ;;
+    '/reflection') REPLY='reflection' ;;
+    '/help') REPLY='help' ;;
+    'token/exchange') REPLY='exchange' ;;
+    'token/help') REPLY='help' ;;
+    'token exchange/client-credentials') REPLY='client-credentials' ;;
+    'token exchange/jwt') REPLY='jwt' ;;
+    'token exchange/pat') REPLY='pat' ;;
+    'token exchange/help') REPLY='help' ;;
+    'profile/list'|'profile/ls') REPLY='list' ;;
+    'profile/show') REPLY='show' ;;
+    'profile/use') REPLY='use' ;;
+    'profile/set') REPLY='set' ;;
+    'profile/delete'|'profile/rm') REPLY='delete' ;;
+    'profile/help') REPLY='help' ;;
+    'catalog/ls') REPLY='ls' ;;
+    'catalog/get') REPLY='get' ;;
+    'catalog/tree') REPLY='tree' ;;
+    'catalog/create') REPLY='create' ;;
+    'catalog/update') REPLY='update' ;;
+    'catalog/delete'|'catalog/rm') REPLY='delete' ;;
+    'catalog/refresh') REPLY='refresh' ;;
+    'catalog/tags') REPLY='tags' ;;
+    'catalog/wiki') REPLY='wiki' ;;
+    'catalog/help') REPLY='help' ;;
+    'source/list'|'source/ls') REPLY='list' ;;
+    'source/get') REPLY='get' ;;
+    'source/types') REPLY='types' ;;
+    'source/create') REPLY='create' ;;
+    'source/update') REPLY='update' ;;
+    'source/delete'|'source/rm') REPLY='delete' ;;
+    'source/help') REPLY='help' ;;
+    'user/create') REPLY='create' ;;
+    'user/get') REPLY='get' ;;
+    'user/update') REPLY='update' ;;
+    'user/delete'|'user/rm') REPLY='delete' ;;
+    'user/help') REPLY='help' ;;
+    'pat/list'|'pat/ls') REPLY='list' ;;
+    'pat/create') REPLY='create' ;;
+    'pat/help') REPLY='help' ;;
+    'queue/list'|'queue/ls') REPLY='list' ;;
+    'queue/get') REPLY='get' ;;
+    'queue/create') REPLY='create' ;;
+    'queue/update') REPLY='update' ;;
+    'queue/delete'|'queue/rm') REPLY='delete' ;;
+    'queue/help') REPLY='help' ;;
+    *) return 1 ;;
+  esac
+}
+
+# $1: command path. REPLY: its subcommands; more: aliases, offered when no subcommand matches. Status 1 if none.
+_dlake_subs() {
+  case "$1" in
+    '') REPLY='login logout whoami token profile catalog source user pat queue api completion sql job reflection help' more='' ;;
+    'token') REPLY='exchange' more='help' ;;
+    'token exchange') REPLY='client-credentials jwt pat' more='help' ;;
+    'profile') REPLY='list show use set delete' more='ls rm help' ;;
+    'catalog') REPLY='ls get tree create update delete refresh tags wiki' more='rm help' ;;
+    'source') REPLY='list get types create update delete' more='ls rm help' ;;
+    'user') REPLY='create get update delete' more='rm help' ;;
+    'pat') REPLY='list create' more='ls help' ;;
+    'queue') REPLY='list get create update delete' more='ls rm help' ;;
+    *) return 1 ;;
+  esac
+}
+
+# $1: command path. REPLY: the options of that command itself.
+_dlake_opts() {
+  case "$1" in
+    '') REPLY='-V --version -p --profile --url --auth-url -o --output --json --query -q --quiet -v --verbose --debug --no-color --timeout --ca-file --insecure -h --help' ;;
+    'login') REPLY='-u --username --password-stdin --token-stdin -h --help' ;;
+    'logout') REPLY='-h --help' ;;
+    'whoami') REPLY='--check -h --help' ;;
+    'token') REPLY='-h --help' ;;
+    'token exchange') REPLY='-h --help' ;;
+    'token exchange client-credentials') REPLY='--client-id --client-secret-stdin --print -h --help' ;;
+    'token exchange jwt') REPLY='--subject-token-file --subject-token-stdin --audience --print -h --help' ;;
+    'token exchange pat') REPLY='--subject-token-stdin --print -h --help' ;;
+    'token exchange help') REPLY='' ;;
+    'token help') REPLY='' ;;
+    'profile') REPLY='-h --help' ;;
+    'profile list') REPLY='-h --help' ;;
+    'profile show') REPLY='-h --help' ;;
+    'profile use') REPLY='-h --help' ;;
+    'profile set') REPLY='-h --help' ;;
+    'profile delete') REPLY='-h --help' ;;
+    'profile help') REPLY='' ;;
+    'catalog') REPLY='-h --help' ;;
+    'catalog ls') REPLY='--id --page-size -h --help' ;;
+    'catalog get') REPLY='--id --include --exclude -h --help' ;;
+    'catalog tree') REPLY='--id --depth --concurrency --page-size -h --help' ;;
+    'catalog create') REPLY='--file --dry-run -h --help' ;;
+    'catalog update') REPLY='--id --file --dry-run -h --help' ;;
+    'catalog delete') REPLY='--id -y --yes --dry-run -h --help' ;;
+    'catalog refresh') REPLY='--id --dry-run -h --help' ;;
+    'catalog tags') REPLY='--id --set --clear --dry-run -h --help' ;;
+    'catalog wiki') REPLY='--id --set-file --dry-run -h --help' ;;
+    'catalog help') REPLY='' ;;
+    'source') REPLY='-h --help' ;;
+    'source list') REPLY='-h --help' ;;
+    'source get') REPLY='-h --help' ;;
+    'source types') REPLY='-h --help' ;;
+    'source create') REPLY='--type --config-file --set --dry-run -h --help' ;;
+    'source update') REPLY='--config-file --set --dry-run -h --help' ;;
+    'source delete') REPLY='-y --yes --dry-run -h --help' ;;
+    'source help') REPLY='' ;;
+    'user') REPLY='-h --help' ;;
+    'user create') REPLY='--first-name --last-name --email --role --dry-run -h --help' ;;
+    'user get') REPLY='-h --help' ;;
+    'user update') REPLY='--first-name --last-name --email --add-role --remove-role --dry-run -h --help' ;;
+    'user delete') REPLY='--version -y --yes --dry-run -h --help' ;;
+    'user help') REPLY='' ;;
+    'pat') REPLY='-h --help' ;;
+    'pat list') REPLY='-h --help' ;;
+    'pat create') REPLY='--label --expires --dry-run -h --help' ;;
+    'pat help') REPLY='' ;;
+    'queue') REPLY='-h --help' ;;
+    'queue list') REPLY='-h --help' ;;
+    'queue get') REPLY='-h --help' ;;
+    'queue create') REPLY='--name --cpu-tier --max-memory-per-node --max-query-memory-per-node --max-running-jobs --max-start-timeout --max-run-timeout --dry-run -h --help' ;;
+    'queue update') REPLY='--name --cpu-tier --max-memory-per-node --max-query-memory-per-node --max-running-jobs --max-start-timeout --max-run-timeout --dry-run -h --help' ;;
+    'queue delete') REPLY='-y --yes --dry-run -h --help' ;;
+    'queue help') REPLY='' ;;
+    'api') REPLY='--data --paginate -h --help' ;;
+    'completion') REPLY='-h --help' ;;
+    'sql') REPLY='-h --help' ;;
+    'job') REPLY='-h --help' ;;
+    'reflection') REPLY='-h --help' ;;
+    'help') REPLY='' ;;
+    *) REPLY='' ;;
+  esac
+}
+
+# The root's options, accepted after any subcommand too.
+_dlake_globals() {
+  REPLY='-p --profile --url --auth-url -o --output --json --query -q --quiet -v --verbose --debug --no-color --timeout --ca-file --insecure'
+}
+
+# $1: command path, $2: option. REPLY: value or optional; vals: its values (words, @profiles, @files).
+# Status 1 for an option that takes no value.
+_dlake_opt() {
+  case "$1/$2" in
+    'login/-u'|'login/--username') REPLY=value vals='' ;;
+    'login/--password') REPLY=value vals='' ;;
+    'login/--token') REPLY=value vals='' ;;
+    'token exchange client-credentials/--client-id') REPLY=value vals='' ;;
+    'token exchange client-credentials/--client-secret') REPLY=value vals='' ;;
+    'token exchange jwt/--subject-token-file') REPLY=value vals='@files' ;;
+    'token exchange jwt/--subject-token') REPLY=value vals='' ;;
+    'token exchange jwt/--audience') REPLY=value vals='' ;;
+    'token exchange pat/--subject-token') REPLY=value vals='' ;;
+    'catalog ls/--page-size') REPLY=value vals='' ;;
+    'catalog get/--include') REPLY=value vals='' ;;
+    'catalog get/--exclude') REPLY=value vals='' ;;
+    'catalog tree/--depth') REPLY=value vals='' ;;
+    'catalog tree/--concurrency') REPLY=value vals='' ;;
+    'catalog tree/--page-size') REPLY=value vals='' ;;
+    'catalog create/--file') REPLY=value vals='@files' ;;
+    'catalog update/--file') REPLY=value vals='@files' ;;
+    'catalog tags/--set') REPLY=value vals='' ;;
+    'catalog wiki/--set-file') REPLY=value vals='@files' ;;
+    'source create/--type') REPLY=value vals='' ;;
+    'source create/--config-file') REPLY=value vals='@files' ;;
+    'source create/--set') REPLY=value vals='' ;;
+    'source update/--config-file') REPLY=value vals='@files' ;;
+    'source update/--set') REPLY=value vals='' ;;
+    'user create/--first-name') REPLY=value vals='' ;;
+    'user create/--last-name') REPLY=value vals='' ;;
+    'user create/--email') REPLY=value vals='' ;;
+    'user create/--role') REPLY=value vals='' ;;
+    'user update/--first-name') REPLY=value vals='' ;;
+    'user update/--last-name') REPLY=value vals='' ;;
+    'user update/--email') REPLY=value vals='' ;;
+    'user update/--add-role') REPLY=value vals='' ;;
+    'user update/--remove-role') REPLY=value vals='' ;;
+    'user delete/--version') REPLY=value vals='' ;;
+    'pat create/--label') REPLY=value vals='' ;;
+    'pat create/--expires') REPLY=value vals='' ;;
+    'queue create/--name') REPLY=value vals='' ;;
+    'queue create/--cpu-tier') REPLY=value vals='BACKGROUND LOW MEDIUM HIGH CRITICAL' ;;
+    'queue create/--max-memory-per-node') REPLY=value vals='' ;;
+    'queue create/--max-query-memory-per-node') REPLY=value vals='' ;;
+    'queue create/--max-running-jobs') REPLY=value vals='' ;;
+    'queue create/--max-start-timeout') REPLY=value vals='' ;;
+    'queue create/--max-run-timeout') REPLY=value vals='' ;;
+    'queue update/--name') REPLY=value vals='' ;;
+    'queue update/--cpu-tier') REPLY=value vals='BACKGROUND LOW MEDIUM HIGH CRITICAL' ;;
+    'queue update/--max-memory-per-node') REPLY=value vals='' ;;
+    'queue update/--max-query-memory-per-node') REPLY=value vals='' ;;
+    'queue update/--max-running-jobs') REPLY=value vals='' ;;
+    'queue update/--max-start-timeout') REPLY=value vals='' ;;
+    'queue update/--max-run-timeout') REPLY=value vals='' ;;
+    'api/--data') REPLY=value vals='' ;;
+    *)
+      case "$2" in
+        '-p'|'--profile') REPLY=value vals='@profiles' ;;
+        '--url') REPLY=value vals='' ;;
+        '--auth-url') REPLY=value vals='' ;;
+        '-o'|'--output') REPLY=value vals='table json ndjson csv' ;;
+        '--query') REPLY=value vals='' ;;
+        '--timeout') REPLY=value vals='' ;;
+        '--ca-file') REPLY=value vals='@files' ;;
+        *) return 1 ;;
+      esac
+      ;;
+  esac
+}
+
+# $1: command path, $2: index of the positional argument. REPLY: its values.
+_dlake_arg() {
+  case "$1/$2" in
+    'token exchange help/'0) REPLY='client-credentials jwt pat' ;;
+    'token help/'0) REPLY='exchange' ;;
+    'profile show/'0) REPLY='@profiles' ;;
+    'profile use/'0) REPLY='@profiles' ;;
+    'profile set/'0) REPLY='@profiles' ;;
+    'profile delete/'0) REPLY='@profiles' ;;
+    'profile help/'0) REPLY='list show use set delete' ;;
+    'catalog help/'0) REPLY='ls get tree create update delete refresh tags wiki' ;;
+    'source help/'0) REPLY='list get types create update delete' ;;
+    'user help/'0) REPLY='create get update delete' ;;
+    'pat help/'0) REPLY='list create' ;;
+    'queue help/'0) REPLY='list get create update delete' ;;
+    'completion/'0) REPLY='bash zsh fish' ;;
+    'help/'0) REPLY='login logout whoami token profile catalog source user pat queue api completion sql job reflection' ;;
+    *) REPLY='' ;;
+  esac
+}
+
+# $1: values (words, @profiles or @files), $2: the text typed, $3: text to put before each candidate.
+_dlake_add() {
+  local w list=$1
+  case $list in
+    @profiles) list=$(dlake completion --list-profiles 2>/dev/null) ;;
+    @files)
+      compopt -o filenames 2>/dev/null
+      while IFS= read -r w; do COMPREPLY+=("$3$w"); done < <(compgen -f -- "$2")
+      return
+      ;;
+  esac
+  while IFS= read -r w; do [[ -n $w ]] && COMPREPLY+=("$3$w"); done < <(compgen -W "$list" -- "$2")
+}
+
+_dlake() {
+  local cmd='' w cur prev opt='' before='' REPLY='' more='' vals='' own
+  local -i i=1 pos=0 dashdash=0
+  COMPREPLY=()
+  # Walk the words before the cursor: find the command they name and how many positionals it has.
+  while (( i < COMP_CWORD )); do
+    w=${COMP_WORDS[i]}
+    if (( !dashdash )) && [[ $w == -?* ]]; then
+      if [[ $w == -- ]]; then
+        dashdash=1
+      elif [[ $w != *=* && ${COMP_WORDS[i+1]} == = ]]; then
+        (( i += 2 )) # --opt=value, split at '=' by COMP_WORDBREAKS
+      elif _dlake_opt "$cmd" "$w"; then
+        # A required value is the next word; an optional one only when it is not an option.
+        if [[ $REPLY == value || ${COMP_WORDS[i+1]} != -* ]]; then (( i++ )); fi
+      fi
+    elif (( pos == 0 )) && _dlake_sub "$cmd" "$w"; then
+      cmd=${cmd:+$cmd }$REPLY
+    else
+      (( pos++ ))
+    fi
+    (( i++ ))
+  done
+
+  cur=${COMP_WORDS[COMP_CWORD]}
+  prev=${COMP_WORDS[COMP_CWORD-1]}
+  # The value of an option: "-o <Tab>", "--output=<Tab>" (split or not at '=').
+  if (( !dashdash )); then
+    if [[ $cur == = && $prev == -?* ]]; then
+      opt=$prev cur=''
+    elif [[ $prev == = ]] && (( COMP_CWORD > 2 )) && [[ ${COMP_WORDS[COMP_CWORD-2]} == -?* ]]; then
+      opt=${COMP_WORDS[COMP_CWORD-2]}
+    elif [[ $cur == -?*=* ]]; then
+      opt=${cur%%=*} before=${cur%%=*}= cur=${cur#*=}
+    elif (( COMP_CWORD > 1 )) && [[ $prev == -?* && $prev != *=* ]]; then
+      opt=$prev
+    fi
+    if [[ -n $opt ]] && _dlake_opt "$cmd" "$opt" && [[ $REPLY == value || -n $vals ]]; then
+      _dlake_add "$vals" "$cur" "$before"
+      return 0
+    fi
+    cur=${COMP_WORDS[COMP_CWORD]}
+  fi
+
+  if (( !dashdash )) && [[ $cur == -* ]]; then
+    _dlake_opts "$cmd"
+    own=$REPLY
+    if [[ -n $cmd ]]; then
+      _dlake_globals
+      for w in $REPLY; do [[ " $own " == *" $w "* ]] || own+=" $w"; done
+    fi
+    _dlake_add "$own" "$cur"
+  elif (( pos == 0 )) && _dlake_subs "$cmd"; then
+    _dlake_add "$REPLY" "$cur"
+    (( ${#COMPREPLY[@]} )) || _dlake_add "$more" "$cur"
+  else
+    _dlake_arg "$cmd" "$pos"
+    [[ -n $REPLY ]] && _dlake_add "$REPLY" "$cur"
+  fi
+  return 0
+}
+
+complete -F _dlake dlake

@@ -1,0 +1,637 @@
+# fish completion for dlake. Generated from the command tree by scripts/gen-completions.ts: do not edit.
+#
+# Install:  dlake completion fish > ~/.config/fish/completions/dlake.fish
+# Profile names are read from the local config store when Tab is pressed (dlake completion --list-profiles).
+
+# The subcommand a word names (aliases resolved); status 1 if none.
+function __dlake_sub --argument-names cmd word
+    switch "$cmd/$word"
+        case '/login'
+            echo 'login'
+        case '/logout'
+            echo 'logout'
+        case '/whoami'
+            echo 'whoami'
+        case '/token'
+            echo 'token'
+        case '/profile'
+            echo 'profile'
+        case '/catalog'
+            echo 'catalog'
+        case '/source'
+            echo 'source'
+        case '/user'
+            echo 'user'
+        case '/pat'
+            echo 'pat'
+        case '/queue'
+            echo 'queue'
+        case '/api'
+            echo 'api'
+        case '/completion'
+            echo 'completion'
+        case '/sql'
+            echo 'sql'
+        case '/job'
+            echo 'job'
+        case '/reflection'
+            echo 'reflection'
+        case '/help'
+            echo 'help'
+        case 'token/exchange'
+            echo 'exchange'
+        case 'token/help'
+            echo 'help'
+        case 'token exchange/client-credentials'
+            echo 'client-credentials'
+        case 'token exchange/jwt'
+            echo 'jwt'
+        case 'token exchange/pat'
+            echo 'pat'
+        case 'token exchange/help'
+            echo 'help'
+        case 'profile/list' 'profile/ls'
+            echo 'list'
+        case 'profile/show'
+            echo 'show'
+        case 'profile/use'
+            echo 'use'
+        case 'profile/set'
+            echo 'set'
+        case 'profile/delete' 'profile/rm'
+            echo 'delete'
+        case 'profile/help'
+            echo 'help'
+        case 'catalog/ls'
+            echo 'ls'
+        case 'catalog/get'
+            echo 'get'
+        case 'catalog/tree'
+            echo 'tree'
+        case 'catalog/create'
+            echo 'create'
+        case 'catalog/update'
+            echo 'update'
+        case 'catalog/delete' 'catalog/rm'
+            echo 'delete'
+        case 'catalog/refresh'
+            echo 'refresh'
+        case 'catalog/tags'
+            echo 'tags'
+        case 'catalog/wiki'
+            echo 'wiki'
+        case 'catalog/help'
+            echo 'help'
+        case 'source/list' 'source/ls'
+            echo 'list'
+        case 'source/get'
+            echo 'get'
+        case 'source/types'
+            echo 'types'
+        case 'source/create'
+            echo 'create'
+        case 'source/update'
+            echo 'update'
+        case 'source/delete' 'source/rm'
+            echo 'delete'
+        case 'source/help'
+            echo 'help'
+        case 'user/create'
+            echo 'create'
+        case 'user/get'
+            echo 'get'
+        case 'user/update'
+            echo 'update'
+        case 'user/delete' 'user/rm'
+            echo 'delete'
+        case 'user/help'
+            echo 'help'
+        case 'pat/list' 'pat/ls'
+            echo 'list'
+        case 'pat/create'
+            echo 'create'
+        case 'pat/help'
+            echo 'help'
+        case 'queue/list' 'queue/ls'
+            echo 'list'
+        case 'queue/get'
+            echo 'get'
+        case 'queue/create'
+            echo 'create'
+        case 'queue/update'
+            echo 'update'
+        case 'queue/delete' 'queue/rm'
+            echo 'delete'
+        case 'queue/help'
+            echo 'help'
+        case '*'
+            return 1
+    end
+end
+
+# The subcommands of a command path; status 1 if none.
+function __dlake_subs --argument-names cmd
+    switch "$cmd"
+        case ''
+            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'user' 'Create, inspect, update and delete users' 'pat' 'List and create users\' personal access tokens' 'queue' 'Manage workload-management queues' 'api' 'Make an authenticated request to the service and print the response body' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'sql' 'Run a SQL query, wait for it and print or export the result' 'job' 'Inspect, wait for, cancel and export SQL jobs' 'reflection' 'Summarize reflections (acceleration)' 'help' 'display help for command'
+        case 'token'
+            printf '%s\t%s\n' 'exchange' 'Get an access token from the token endpoint (<auth-url>/oauth/token) and store it'
+        case 'token exchange'
+            printf '%s\t%s\n' 'client-credentials' 'OAuth client credentials of a service user; stores the access token and its refresh token' 'jwt' 'Exchange an external identity provider\'s JWT (with --audience: for a service user)' 'pat' 'Exchange a personal access token for a short-lived access token (default: the profile\'s stored PAT)'
+        case 'profile'
+            printf '%s\t%s\n' 'list' 'List profiles (the current one is marked with *)' 'show' 'Show a profile (default: the one in force) and its stored token, without secrets' 'use' 'Make a profile the current one' 'set' 'Create or change a profile: takes the global --url, --auth-url and -o/--output values' 'delete' 'Delete a profile and its stored token'
+        case 'catalog'
+            printf '%s\t%s\n' 'ls' 'List the top-level containers, or the children of REF (all pages)' 'get' 'Show a catalog entity in full' 'tree' 'Show containers and datasets as a tree, listing containers concurrently' 'create' 'Create a space, folder, view or source from JSON; a PHYSICAL_DATASET promotes a file or folder' 'update' 'Change an entity: the file\'s fields are merged into the current entity and sent with its tag' 'delete' 'Delete an entity (a space or folder with all its contents; a promoted table reverts to its file)' 'refresh' 'Refresh the reflections that depend on a physical dataset' 'tags' 'Show the tags of a source, space or dataset, or replace them (sending the current version)' 'wiki' 'Show the wiki text of an entity, or replace it (sending the current version)'
+        case 'source'
+            printf '%s\t%s\n' 'list' 'List the sources with their type and health' 'get' 'Show a source and its config (secrets as the service shows them, never their values)' 'types' 'List the source types, or the config fields of one type' 'create' 'Create a source; its config is checked against the type before it is sent' 'update' 'Change a source config; secrets you leave out keep their stored values' 'delete' 'Delete a source'
+        case 'user'
+            printf '%s\t%s\n' 'create' 'Create a user; the PUBLIC role is always given, --role adds others' 'get' 'Show a user by id (a UUID) or by name (case-insensitive)' 'update' 'Change a user\'s names, email or roles; everything not given stays as it is' 'delete' 'Delete a user (asks first on a terminal); needs the Enterprise edition'
+        case 'pat'
+            printf '%s\t%s\n' 'list' 'List a user\'s personal access tokens (ids, labels and dates; never the tokens)' 'create' 'Create a personal access token for a user and print it, once, alone on stdout'
+        case 'queue'
+            printf '%s\t%s\n' 'list' 'List the workload queues and their limits' 'get' 'Show a queue by id (a UUID) or by name' 'create' 'Create a queue; limits not given are left unset (CPU tier: the service default, MEDIUM)' 'update' 'Change a queue\'s limits or name; everything not given stays as it is' 'delete' 'Delete a queue (asks first on a terminal); rules must not place jobs in it'
+        case '*'
+            return 1
+    end
+end
+
+# Aliases, offered when no subcommand matches the typed prefix.
+function __dlake_more --argument-names cmd
+    switch "$cmd"
+        case ''
+            true
+        case 'token'
+            printf '%s\t%s\n' 'help' 'display help for command'
+        case 'token exchange'
+            printf '%s\t%s\n' 'help' 'display help for command'
+        case 'profile'
+            printf '%s\t%s\n' 'ls' 'List profiles (the current one is marked with *)' 'rm' 'Delete a profile and its stored token' 'help' 'display help for command'
+        case 'catalog'
+            printf '%s\t%s\n' 'rm' 'Delete an entity (a space or folder with all its contents; a promoted table reverts to its file)' 'help' 'display help for command'
+        case 'source'
+            printf '%s\t%s\n' 'ls' 'List the sources with their type and health' 'rm' 'Delete a source' 'help' 'display help for command'
+        case 'user'
+            printf '%s\t%s\n' 'rm' 'Delete a user (asks first on a terminal); needs the Enterprise edition' 'help' 'display help for command'
+        case 'pat'
+            printf '%s\t%s\n' 'ls' 'List a user\'s personal access tokens (ids, labels and dates; never the tokens)' 'help' 'display help for command'
+        case 'queue'
+            printf '%s\t%s\n' 'ls' 'List the workload queues and their limits' 'rm' 'Delete a queue (asks first on a terminal); rules must not place jobs in it' 'help' 'display help for command'
+        case '*'
+            return 1
+    end
+end
+
+# The options of a command itself.
+function __dlake_opts --argument-names cmd
+    switch "$cmd"
+        case ''
+            printf '%s\t%s\n' '-V' 'print the version' '--version' 'print the version' '-p' 'profile to use (env: DLAKE_PROFILE)' '--profile' 'profile to use (env: DLAKE_PROFILE)' '--url' 'service base URL (env: DLAKE_URL)' '--auth-url' 'base URL of the token endpoint (env: DLAKE_AUTH_URL)' '-o' 'output format' '--output' 'output format' '--json' 'shorthand for -o json' '--query' 'filter the JSON result with a JMESPath expression' '-q' 'print data and errors only' '--quiet' 'print data and errors only' '-v' 'print more detail (e.g. the service\'s moreInfo)' '--verbose' 'print more detail (e.g. the service\'s moreInfo)' '--debug' 'trace HTTP exchanges on stderr, secrets redacted (env: DLAKE_DEBUG=1)' '--no-color' 'disable colour (also NO_COLOR)' '--timeout' 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)' '--ca-file' 'extra trusted CA certificates, PEM (env: DLAKE_CA_FILE)' '--insecure' 'skip TLS certificate verification (prints a warning)' '-h' 'show help' '--help' 'show help'
+        case 'login'
+            printf '%s\t%s\n' '-u' 'user name (default: the profile\'s, else prompted)' '--username' 'user name (default: the profile\'s, else prompted)' '--password-stdin' 'read the password from standard input' '--token-stdin' 'read a personal access token (PAT) from standard input instead' '-h' 'show help' '--help' 'show help'
+        case 'logout'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'whoami'
+            printf '%s\t%s\n' '--check' 'also call the service to prove the credentials work (exit 3 if they do not)' '-h' 'show help' '--help' 'show help'
+        case 'token'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'token exchange'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'token exchange client-credentials'
+            printf '%s\t%s\n' '--client-id' 'client id of the service user (default: DLAKE_CLIENT_ID)' '--client-secret-stdin' 'read the client secret from standard input (default: DLAKE_CLIENT_SECRET, else a prompt)' '--print' 'also write the access token alone to stdout' '-h' 'show help' '--help' 'show help'
+        case 'token exchange jwt'
+            printf '%s\t%s\n' '--subject-token-file' 'read the JWT from this file' '--subject-token-stdin' 'read the JWT from standard input' '--audience' 'credential identifier of a service user (//host/organizations/…/credentials/…)' '--print' 'also write the access token alone to stdout' '-h' 'show help' '--help' 'show help'
+        case 'token exchange pat'
+            printf '%s\t%s\n' '--subject-token-stdin' 'read the PAT from standard input' '--print' 'also write the access token alone to stdout' '-h' 'show help' '--help' 'show help'
+        case 'token exchange help'
+            true
+        case 'token help'
+            true
+        case 'profile'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'profile list'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'profile show'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'profile use'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'profile set'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'profile delete'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'profile help'
+            true
+        case 'catalog'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'catalog ls'
+            printf '%s\t%s\n' '--id' 'take REF as an id, even when it is not a UUID' '--page-size' 'children per listing request (default 500)' '-h' 'show help' '--help' 'show help'
+        case 'catalog get'
+            printf '%s\t%s\n' '--id' 'take REF as an id, even when it is not a UUID' '--include' 'add a non-default attribute, e.g. permissions (repeatable)' '--exclude' 'drop an attribute, e.g. children (repeatable)' '-h' 'show help' '--help' 'show help'
+        case 'catalog tree'
+            printf '%s\t%s\n' '--id' 'take REF as an id, even when it is not a UUID' '--depth' 'levels to show (default: all)' '--concurrency' 'listing requests at once (default 8)' '--page-size' 'children per listing request (default 500)' '-h' 'show help' '--help' 'show help'
+        case 'catalog create'
+            printf '%s\t%s\n' '--file' 'the entity as JSON; - reads standard input' '--dry-run' 'print the request that would be sent, and send nothing' '-h' 'show help' '--help' 'show help'
+        case 'catalog update'
+            printf '%s\t%s\n' '--id' 'take REF as an id, even when it is not a UUID' '--file' 'changed fields as JSON (a "tag" in it is sent as given); - reads standard input' '--dry-run' 'print the request that would be sent, and send nothing' '-h' 'show help' '--help' 'show help'
+        case 'catalog delete'
+            printf '%s\t%s\n' '--id' 'take REF as an id, even when it is not a UUID' '-y' 'do not ask for confirmation' '--yes' 'do not ask for confirmation' '--dry-run' 'print the request that would be sent, and send nothing' '-h' 'show help' '--help' 'show help'
+        case 'catalog refresh'
+            printf '%s\t%s\n' '--id' 'take REF as an id, even when it is not a UUID' '--dry-run' 'print the request that would be sent, and send nothing' '-h' 'show help' '--help' 'show help'
+        case 'catalog tags'
+            printf '%s\t%s\n' '--id' 'take REF as an id, even when it is not a UUID' '--set' 'the new tags, replacing the current ones (repeatable)' '--clear' 'remove all tags' '--dry-run' 'print the request that would be sent, and send nothing' '-h' 'show help' '--help' 'show help'
+        case 'catalog wiki'
+            printf '%s\t%s\n' '--id' 'take REF as an id, even when it is not a UUID' '--set-file' 'the new text (Markdown); - reads standard input' '--dry-run' 'print the request that would be sent, and send nothing' '-h' 'show help' '--help' 'show help'
+        case 'catalog help'
+            true
+        case 'source'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'source list'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'source get'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'source types'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'source create'
+            printf '%s\t%s\n' '--type' 'source type code (see: dlake source types)' '--config-file' 'config fields as a JSON object, secrets included; - reads standard input' '--set' 'a config field, coerced to its type (repeatable; not for secrets)' '--dry-run' 'print the request that would be sent, secrets redacted, and send nothing' '-h' 'show help' '--help' 'show help'
+        case 'source update'
+            printf '%s\t%s\n' '--config-file' 'fields to change as a JSON object (null removes one); - reads standard input' '--set' 'a config field to change (repeatable; not for secrets)' '--dry-run' 'print the request that would be sent, secrets redacted, and send nothing' '-h' 'show help' '--help' 'show help'
+        case 'source delete'
+            printf '%s\t%s\n' '-y' 'do not ask for confirmation' '--yes' 'do not ask for confirmation' '--dry-run' 'print the request that would be sent, and send nothing' '-h' 'show help' '--help' 'show help'
+        case 'source help'
+            true
+        case 'user'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'user create'
+            printf '%s\t%s\n' '--first-name' 'first name' '--last-name' 'last name' '--email' 'email address' '--role' 'a role besides PUBLIC (repeatable)' '--dry-run' 'print the request instead of sending it (role names are still looked up)' '-h' 'show help' '--help' 'show help'
+        case 'user get'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'user update'
+            printf '%s\t%s\n' '--first-name' 'new first name' '--last-name' 'new last name' '--email' 'new email address' '--add-role' 'give the user this role (repeatable)' '--remove-role' 'take this role away (repeatable; PUBLIC stays)' '--dry-run' 'print the request instead of sending it (the user is still read)' '-h' 'show help' '--help' 'show help'
+        case 'user delete'
+            printf '%s\t%s\n' '--version' 'the user\'s tag, to delete only that version (default: read it first)' '-y' 'do not ask for confirmation (needed without a terminal)' '--yes' 'do not ask for confirmation (needed without a terminal)' '--dry-run' 'print the request instead of sending it' '-h' 'show help' '--help' 'show help'
+        case 'user help'
+            true
+        case 'pat'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'pat list'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'pat create'
+            printf '%s\t%s\n' '--label' 'what the token is for' '--expires' 'lifetime, e.g. 30d, 12h (at most 180d)' '--dry-run' 'print the request instead of sending it (the user is still looked up)' '-h' 'show help' '--help' 'show help'
+        case 'pat help'
+            true
+        case 'queue'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'queue list'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'queue get'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'queue create'
+            printf '%s\t%s\n' '--name' 'queue name (unique)' '--cpu-tier' 'CPU priority of its jobs' '--max-memory-per-node' 'memory per node for all its jobs, e.g. 8GiB, 512MiB' '--max-query-memory-per-node' 'memory per node for one job, e.g. 2GiB' '--max-running-jobs' 'jobs that may run at once' '--max-start-timeout' 'longest wait in the queue, e.g. 90s, 5m' '--max-run-timeout' 'longest run time of a job, e.g. 15m, 2h' '--dry-run' 'print the request instead of sending it' '-h' 'show help' '--help' 'show help'
+        case 'queue update'
+            printf '%s\t%s\n' '--name' 'new name' '--cpu-tier' 'CPU priority of its jobs' '--max-memory-per-node' 'memory per node for all its jobs, e.g. 8GiB, 512MiB' '--max-query-memory-per-node' 'memory per node for one job, e.g. 2GiB' '--max-running-jobs' 'jobs that may run at once' '--max-start-timeout' 'longest wait in the queue, e.g. 90s, 5m' '--max-run-timeout' 'longest run time of a job, e.g. 15m, 2h' '--dry-run' 'print the request instead of sending it' '-h' 'show help' '--help' 'show help'
+        case 'queue delete'
+            printf '%s\t%s\n' '-y' 'do not ask for confirmation (needed without a terminal)' '--yes' 'do not ask for confirmation (needed without a terminal)' '--dry-run' 'print the request instead of sending it' '-h' 'show help' '--help' 'show help'
+        case 'queue help'
+            true
+        case 'api'
+            printf '%s\t%s\n' '--data' 'request body: JSON text, @FILE, or @- for standard input' '--paginate' 'follow nextPageToken and print one merged JSON document (GET only)' '-h' 'show help' '--help' 'show help'
+        case 'completion'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'sql'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'job'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'reflection'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'help'
+            true
+        case '*'
+            return 1
+    end
+end
+
+# The root's options, accepted after any subcommand too.
+function __dlake_globals
+    printf '%s\t%s\n' '-p' 'profile to use (env: DLAKE_PROFILE)' '--profile' 'profile to use (env: DLAKE_PROFILE)' '--url' 'service base URL (env: DLAKE_URL)' '--auth-url' 'base URL of the token endpoint (env: DLAKE_AUTH_URL)' '-o' 'output format' '--output' 'output format' '--json' 'shorthand for -o json' '--query' 'filter the JSON result with a JMESPath expression' '-q' 'print data and errors only' '--quiet' 'print data and errors only' '-v' 'print more detail (e.g. the service\'s moreInfo)' '--verbose' 'print more detail (e.g. the service\'s moreInfo)' '--debug' 'trace HTTP exchanges on stderr, secrets redacted (env: DLAKE_DEBUG=1)' '--no-color' 'disable colour (also NO_COLOR)' '--timeout' 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)' '--ca-file' 'extra trusted CA certificates, PEM (env: DLAKE_CA_FILE)' '--insecure' 'skip TLS certificate verification (prints a warning)'
+end
+
+# For an option that takes a value: "value" or "optional", then its values (words, @profiles or @files).
+# Nothing for an option that takes no value.
+function __dlake_opt --argument-names cmd opt
+    switch "$cmd/$opt"
+        case 'login/-u' 'login/--username'
+            printf '%s\n' value ''
+            return
+        case 'login/--password'
+            printf '%s\n' value ''
+            return
+        case 'login/--token'
+            printf '%s\n' value ''
+            return
+        case 'token exchange client-credentials/--client-id'
+            printf '%s\n' value ''
+            return
+        case 'token exchange client-credentials/--client-secret'
+            printf '%s\n' value ''
+            return
+        case 'token exchange jwt/--subject-token-file'
+            printf '%s\n' value '@files'
+            return
+        case 'token exchange jwt/--subject-token'
+            printf '%s\n' value ''
+            return
+        case 'token exchange jwt/--audience'
+            printf '%s\n' value ''
+            return
+        case 'token exchange pat/--subject-token'
+            printf '%s\n' value ''
+            return
+        case 'catalog ls/--page-size'
+            printf '%s\n' value ''
+            return
+        case 'catalog get/--include'
+            printf '%s\n' value ''
+            return
+        case 'catalog get/--exclude'
+            printf '%s\n' value ''
+            return
+        case 'catalog tree/--depth'
+            printf '%s\n' value ''
+            return
+        case 'catalog tree/--concurrency'
+            printf '%s\n' value ''
+            return
+        case 'catalog tree/--page-size'
+            printf '%s\n' value ''
+            return
+        case 'catalog create/--file'
+            printf '%s\n' value '@files'
+            return
+        case 'catalog update/--file'
+            printf '%s\n' value '@files'
+            return
+        case 'catalog tags/--set'
+            printf '%s\n' value ''
+            return
+        case 'catalog wiki/--set-file'
+            printf '%s\n' value '@files'
+            return
+        case 'source create/--type'
+            printf '%s\n' value ''
+            return
+        case 'source create/--config-file'
+            printf '%s\n' value '@files'
+            return
+        case 'source create/--set'
+            printf '%s\n' value ''
+            return
+        case 'source update/--config-file'
+            printf '%s\n' value '@files'
+            return
+        case 'source update/--set'
+            printf '%s\n' value ''
+            return
+        case 'user create/--first-name'
+            printf '%s\n' value ''
+            return
+        case 'user create/--last-name'
+            printf '%s\n' value ''
+            return
+        case 'user create/--email'
+            printf '%s\n' value ''
+            return
+        case 'user create/--role'
+            printf '%s\n' value ''
+            return
+        case 'user update/--first-name'
+            printf '%s\n' value ''
+            return
+        case 'user update/--last-name'
+            printf '%s\n' value ''
+            return
+        case 'user update/--email'
+            printf '%s\n' value ''
+            return
+        case 'user update/--add-role'
+            printf '%s\n' value ''
+            return
+        case 'user update/--remove-role'
+            printf '%s\n' value ''
+            return
+        case 'user delete/--version'
+            printf '%s\n' value ''
+            return
+        case 'pat create/--label'
+            printf '%s\n' value ''
+            return
+        case 'pat create/--expires'
+            printf '%s\n' value ''
+            return
+        case 'queue create/--name'
+            printf '%s\n' value ''
+            return
+        case 'queue create/--cpu-tier'
+            printf '%s\n' value 'BACKGROUND LOW MEDIUM HIGH CRITICAL'
+            return
+        case 'queue create/--max-memory-per-node'
+            printf '%s\n' value ''
+            return
+        case 'queue create/--max-query-memory-per-node'
+            printf '%s\n' value ''
+            return
+        case 'queue create/--max-running-jobs'
+            printf '%s\n' value ''
+            return
+        case 'queue create/--max-start-timeout'
+            printf '%s\n' value ''
+            return
+        case 'queue create/--max-run-timeout'
+            printf '%s\n' value ''
+            return
+        case 'queue update/--name'
+            printf '%s\n' value ''
+            return
+        case 'queue update/--cpu-tier'
+            printf '%s\n' value 'BACKGROUND LOW MEDIUM HIGH CRITICAL'
+            return
+        case 'queue update/--max-memory-per-node'
+            printf '%s\n' value ''
+            return
+        case 'queue update/--max-query-memory-per-node'
+            printf '%s\n' value ''
+            return
+        case 'queue update/--max-running-jobs'
+            printf '%s\n' value ''
+            return
+        case 'queue update/--max-start-timeout'
+            printf '%s\n' value ''
+            return
+        case 'queue update/--max-run-timeout'
+            printf '%s\n' value ''
+            return
+        case 'api/--data'
+            printf '%s\n' value ''
+            return
+        case '*'
+            true
+    end
+    switch "$opt"
+        case '-p' '--profile'
+            printf '%s\n' value '@profiles'
+            return
+        case '--url'
+            printf '%s\n' value ''
+            return
+        case '--auth-url'
+            printf '%s\n' value ''
+            return
+        case '-o' '--output'
+            printf '%s\n' value 'table json ndjson csv'
+            return
+        case '--query'
+            printf '%s\n' value ''
+            return
+        case '--timeout'
+            printf '%s\n' value ''
+            return
+        case '--ca-file'
+            printf '%s\n' value '@files'
+            return
+        case '*'
+            true
+    end
+end
+
+# The values of positional argument number $index.
+function __dlake_arg --argument-names cmd index
+    switch "$cmd/$index"
+        case 'token exchange help/0'
+            echo 'client-credentials jwt pat'
+        case 'token help/0'
+            echo 'exchange'
+        case 'profile show/0'
+            echo '@profiles'
+        case 'profile use/0'
+            echo '@profiles'
+        case 'profile set/0'
+            echo '@profiles'
+        case 'profile delete/0'
+            echo '@profiles'
+        case 'profile help/0'
+            echo 'list show use set delete'
+        case 'catalog help/0'
+            echo 'ls get tree create update delete refresh tags wiki'
+        case 'source help/0'
+            echo 'list get types create update delete'
+        case 'user help/0'
+            echo 'create get update delete'
+        case 'pat help/0'
+            echo 'list create'
+        case 'queue help/0'
+            echo 'list get create update delete'
+        case 'completion/0'
+            echo 'bash zsh fish'
+        case 'help/0'
+            echo 'login logout whoami token profile catalog source user pat queue api completion sql job reflection'
+        case '*'
+            return 1
+    end
+end
+
+# Prints the candidates of $vals (words, @profiles or @files), each after $before.
+function __dlake_values --argument-names vals typed before
+    switch "$vals"
+        case @profiles
+            for p in (dlake completion --list-profiles 2>/dev/null)
+                printf '%s%s\n' "$before" "$p"
+            end
+        case @files
+            for f in (__fish_complete_path "$typed")
+                printf '%s%s\n' "$before" "$f"
+            end
+        case '*'
+            for v in (string split -n ' ' -- "$vals")
+                printf '%s%s\n' "$before" "$v"
+            end
+    end
+end
+
+function __dlake_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l cmd ''
+    set -l pos 0
+    set -l dashdash 0
+    set -l i 2
+    # Walk the words before the cursor: find the command they name and how many positionals it has.
+    while test $i -le (count $tokens)
+        set -l w $tokens[$i]
+        set -l sub ''
+        test $pos -eq 0; and set sub (__dlake_sub "$cmd" "$w")
+        if test $dashdash -eq 0; and string match -q -- '-?*' "$w"
+            if test "$w" = --
+                set dashdash 1
+            else if not string match -q -- '*=*' "$w"
+                set -l r (__dlake_opt "$cmd" "$w")
+                set -l next $tokens[(math $i + 1)]
+                # A required value is the next word; an optional one only when it is not an option.
+                if test "$r[1]" = value; or begin; test "$r[1]" = optional; and not string match -q -- '-*' "$next"; end
+                    set i (math $i + 1)
+                end
+            end
+        else if test -n "$sub"
+            if test -n "$cmd"
+                set cmd "$cmd $sub"
+            else
+                set cmd $sub
+            end
+        else
+            set pos (math $pos + 1)
+        end
+        set i (math $i + 1)
+    end
+
+    # The value of an option: "-o <Tab>" or "--output=<Tab>".
+    if test $dashdash -eq 0
+        if string match -q -- '-?*=*' "$cur"
+            set -l parts (string split -m 1 = -- "$cur")
+            set -l r (__dlake_opt "$cmd" "$parts[1]")
+            if test "$r[1]" = value; or test -n "$r[2]"
+                __dlake_values "$r[2]" "$parts[2]" "$parts[1]="
+                return
+            end
+        else if test (count $tokens) -gt 1; and string match -q -- '-?*' "$tokens[-1]"
+            and not string match -q -- '*=*' "$tokens[-1]"
+            set -l r (__dlake_opt "$cmd" "$tokens[-1]")
+            if test "$r[1]" = value; or test -n "$r[2]"
+                __dlake_values "$r[2]" "$cur" ''
+                return
+            end
+        end
+    end
+
+    if test $dashdash -eq 0; and string match -q -- '-*' "$cur"
+        set -l own (__dlake_opts "$cmd")
+        printf '%s\n' $own
+        if test -n "$cmd"
+            set -l names (string replace -r '\t.*' '' -- $own)
+            for g in (__dlake_globals)
+                contains -- (string replace -r '\t.*' '' -- $g) $names; or printf '%s\n' $g
+            end
+        end
+        return
+    end
+    set -l subs (__dlake_subs "$cmd")
+    if test $pos -eq 0; and test (count $subs) -gt 0
+        printf '%s\n' $subs
+        set -l names (string replace -r '\t.*' '' -- $subs)
+        if not string match -q -r -- '^'(string escape --style=regex -- "$cur") $names
+            __dlake_more "$cmd"
+        end
+        return
+    end
+    set -l vals (__dlake_arg "$cmd" $pos)
+    test -n "$vals"; and __dlake_values "$vals" "$cur" ''
+end
+
+complete -c dlake -e
+complete -c dlake -f -a '(__dlake_complete)'
