@@ -13,6 +13,8 @@ export const GRANT_TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exch
 export const TOKEN_TYPE_JWT = 'urn:ietf:params:oauth:token-type:jwt';
 export const TOKEN_TYPE_PAT = 'urn:ietf:params:oauth:token-type:service:personal-access-token';
 export const TOKEN_TYPE_ACCESS = 'urn:ietf:params:oauth:token-type:access_token';
+/** CPU tiers of workload queues. */
+export const CPU_TIERS = ['BACKGROUND', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
 /** The service refuses job-result pages above this many rows. */
 export const MAX_RESULTS_PAGE = 500;
 /** Session tokens from the legacy login live 30 hours. */

@@ -52,13 +52,18 @@ export class Runtime {
   }
 }
 
-export function buildRoot(rt: Runtime): Command {
+/**
+ * The root command and its global options. `withVersion` registers `-V, --version` only when no command
+ * is named: commander recognises root options anywhere on the line, and `user delete bob --version TAG`
+ * must reach the command (a bare `dlake --version` is answered in cli.ts before this is built).
+ */
+export function buildRoot(rt: Runtime, withVersion = true): Command {
   const program = new DlakeCommand('dlake');
+  if (withVersion) program.version(__DLAKE_VERSION__, '-V, --version', 'print the version');
   program
     .description(
       'Administer a Data Lake Query Service: catalog, sources, SQL jobs, users, tokens and queues.',
     )
-    .version(__DLAKE_VERSION__, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .addOption(new Option('-p, --profile <name>', 'profile to use (env: DLAKE_PROFILE)'))
     .addOption(new Option('--url <url>', 'service base URL (env: DLAKE_URL)'))
@@ -106,9 +111,10 @@ export function groupsNamed(args: string[]): Set<string> | 'all' {
 
 export async function runCli(argv: string[], world: World): Promise<number> {
   const rt = new Runtime(world);
-  const program = buildRoot(rt);
   const args = argv.slice(2);
-  await registerGroups(program, rt, args.length === 0 ? new Set() : groupsNamed(args));
+  const groups = args.length === 0 ? new Set<string>() : groupsNamed(args);
+  const program = buildRoot(rt, groups === 'all' || groups.size === 0);
+  await registerGroups(program, rt, groups);
   const onSigint = () => {
     const ctx = rt.current;
     if (ctx?.interruptible && !ctx.interrupt.signal.aborted) return ctx.interrupt.abort();

@@ -189,8 +189,9 @@ export class ApiClient {
       bodyTimeout: this.opts.timeoutMs,
       signal: spec.signal,
     });
+    // A body that is not wanted is still read on an error: it carries the service's message.
     let text = '';
-    if (spec.responseType === 'none') await res.body.dump();
+    if (spec.responseType === 'none' && res.statusCode < 400) await res.body.dump();
     else text = await res.body.text();
     const contentType = String(res.headers['content-type'] ?? '');
     if (trace) {

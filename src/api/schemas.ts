@@ -2,6 +2,8 @@
 // the service adds fields over time and `-o json` must show them. Types are inferred, never written twice.
 import { z } from 'zod';
 
+export { CPU_TIERS } from '../constants.js';
+
 /** Tags are strings in the spec, but some servers send numbers (queue tag `0`): accept both. */
 const tag = z.union([z.string(), z.number()]).transform(String);
 
@@ -168,8 +170,6 @@ export const JobResultsSchema = z.looseObject({
 export type JobResults = z.infer<typeof JobResultsSchema>;
 
 // ── Queues and reflections ──────────────────────────────────────────────────────────────────────────
-
-export const CPU_TIERS = ['BACKGROUND', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
 
 export const QueueSchema = z.looseObject({
   id: z.string(),

@@ -1,5 +1,94 @@
-// Placeholder: this command group is being written.
+// `dlake pat list|create`: users' personal access tokens (Enterprise, PATs enabled, admin caller).
+// `create` writes the token, and only the token, to stdout: `TOKEN=$(dlake pat create …)` works.
 import type { Command } from 'commander';
+import type { ApiClient } from '../api/http.js';
+import type { Pat } from '../api/schemas.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
+import { formatDuration, parseDuration } from '../util/units.js';
+import { examples, printDryRun } from './common.js';
 
-export function register(_program: Command, _rt: Runtime): void {}
+interface CreateOptions {
+  label: string;
+  expires: string;
+  dryRun?: boolean;
+}
+
+export function register(program: Command, rt: Runtime): void {
+  const pat = program.command('pat').description("List and create users' personal access tokens");
+
+  pat
+    .command('list')
+    .alias('ls')
+    .description("List a user's personal access tokens (ids, labels and dates; never the tokens)")
+    .argument('<user>', 'user id or name')
+    .addHelpText('after', examples('dlake pat list bob', 'dlake pat list bob -o json'))
+    .action(rt.action(list));
+
+  pat
+    .command('create')
+    .description('Create a personal access token for a user and print it, once, alone on stdout')
+    .argument('<user>', 'user id or name')
+    .requiredOption('--label <label>', 'what the token is for')
+    .option('--expires <duration>', 'lifetime, e.g. 30d, 12h (at most 180d)', '30d')
+    .option('--dry-run', 'print the request instead of sending it (the user is still looked up)')
+    .addHelpText(
+      'after',
+      examples(
+        'dlake pat create bob --label laptop --expires 30d',
+        'TOKEN=$(dlake pat create ci-bot --label ci --expires 90d)',
+        'dlake pat create ci-bot --label ci | dlake login -p ci --token-stdin',
+      ),
+    )
+    .action(rt.action(create));
+}
+
+async function list(ctx: Context, ref: string): Promise<void> {
+  const client = await ctx.client();
+  const { listPats } = await import('../api/pats.js');
+  const user = await userOf(client, ref);
+  const pats = await listPats(client, user.id);
+  await ctx.print({
+    data: pats,
+    view: {
+      empty: `No personal access tokens for ${user.name}.`,
+      columns: [
+        { header: 'TID', value: (p: Pat) => p.tid },
+        { header: 'LABEL', value: (p: Pat) => p.label },
+        { header: 'CREATED', value: (p: Pat) => p.createdAt },
+        { header: 'EXPIRES', value: (p: Pat) => p.expiresAt },
+      ],
+    },
+  });
+}
+
+async function create(ctx: Context, ref: string, opts: CreateOptions): Promise<void> {
+  const { checkNewPat, createPat, patsPath } = await import('../api/pats.js');
+  let ms: number;
+  try {
+    ms = parseDuration(opts.expires);
+  } catch (e) {
+    throw new UsageError(`--expires: ${(e as Error).message}`, { hint: (e as UsageError).hint });
+  }
+  const body = { label: opts.label, millisecondsToExpire: ms };
+  checkNewPat(body);
+  const client = await ctx.client();
+  const user = await userOf(client, ref);
+  if (opts.dryRun) return printDryRun(ctx, { method: 'POST', path: patsPath(user.id), json: body });
+  const token = await createPat(client, user.id, body);
+  ctx.streams.stdout.write(`${token}\n`);
+  const expiresAt = new Date(Date.now() + ms).toISOString();
+  ctx.ui.notice(
+    `Created personal access token "${opts.label}" for ${user.name}, valid ${formatDuration(ms, { largest: 2 })} (until about ${expiresAt}). It is shown only once.`,
+  );
+}
+
+/** Id and a name to show: a UUID is used as it is (no request), a name is looked up. */
+async function userOf(client: ApiClient, ref: string): Promise<{ id: string; name: string }> {
+  const [{ isUuid }, { getUserByName }] = await Promise.all([
+    import('../util/catalog-ref.js'),
+    import('../api/users.js'),
+  ]);
+  return isUuid(ref) ? { id: ref, name: `user ${ref}` } : getUserByName(client, ref);
+}

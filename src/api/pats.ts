@@ -1,0 +1,74 @@
+// Personal access tokens (service-api.md "Personal access tokens", api-extra §7.4): Enterprise only, and
+// only when the service has them switched on. Listing and creating need an admin caller.
+import { ServiceError, UsageError } from '../errors.js';
+import { formatDuration } from '../util/units.js';
+import { patEndpoint } from './editions.js';
+import type { ApiClient } from './http.js';
+import { type Pat, PatListSchema } from './schemas.js';
+import { userPath } from './users.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The service's default maximum lifetime (support key `auth.personal-access-token.max_lifetime_days`). */
+export const MAX_PAT_LIFETIME_MS = 180 * DAY_MS;
+/** dlake counts a token with less than a minute left as expired, so a shorter one would be useless. */
+export const MIN_PAT_LIFETIME_MS = 60_000;
+
+export interface NewPat {
+  label: string;
+  millisecondsToExpire: number;
+}
+
+/** Refuses, before any request, a label or lifetime the service would refuse. */
+export function checkNewPat(pat: NewPat): void {
+  if (!pat.label.trim()) throw new UsageError('the label is empty');
+  const ms = pat.millisecondsToExpire;
+  if (ms < MIN_PAT_LIFETIME_MS) {
+    throw new UsageError(`a token lifetime of ${formatDuration(ms)} is too short: it must be at least 1m`);
+  }
+  if (ms > MAX_PAT_LIFETIME_MS) {
+    throw new UsageError(
+      `a token lifetime of ${formatDuration(ms)} is too long: the service allows at most 180d`,
+      {
+        hint: 'give a lifetime of 180d or less, e.g. --expires 90d',
+      },
+    );
+  }
+}
+
+export function patsPath(userId: string): string {
+  return `${userPath(userId)}/token`;
+}
+
+/** GET /user/{id}/token: the user's PAT records (no secrets in them). */
+export async function listPats(client: ApiClient, userId: string): Promise<Pat[]> {
+  const res = await patEndpoint(() =>
+    client.request({ method: 'GET', path: patsPath(userId), schema: PatListSchema }),
+  );
+  return res.data;
+}
+
+/** POST /user/{id}/token: the new token itself, the body being the bare token string. Sent once only. */
+export async function createPat(client: ApiClient, userId: string, pat: NewPat): Promise<string> {
+  const text = String(
+    await patEndpoint(() =>
+      client.request({ method: 'POST', path: patsPath(userId), json: pat, responseType: 'text' }),
+    ),
+  );
+  const token = unquote(text.trim());
+  // Never quote the body in this error: it may be a token after all.
+  if (!token || /\s/.test(token)) {
+    throw new ServiceError(`unexpected answer from POST ${patsPath(userId)}: not a bare token`);
+  }
+  return token;
+}
+
+/** The body's content type is unconfirmed: a server might send the token as a JSON string. */
+function unquote(text: string): string {
+  if (!text.startsWith('"')) return text;
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === 'string' ? value.trim() : '';
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,205 @@
+// Workload-management queues and their ruleset (service-api.md "Workload queues", api-extra §9):
+// Enterprise only, admin only. A queue PUT is a full replace, so updates merge into the queue just read
+// (mergeQueue, pure) and send it back with its tag.
+import { z } from 'zod';
+import { ConflictError, UsageError } from '../errors.js';
+import { isUuid } from '../util/catalog-ref.js';
+import { adminOnly, enterprise } from './editions.js';
+import type { ApiClient, RequestSpec } from './http.js';
+import { type Queue, QueueListSchema, QueueSchema } from './schemas.js';
+import { nameTaken } from './users.js';
+
+const QUEUE_PATH = '/api/v3/wlm/queue';
+const RULE_PATH = '/api/v3/wlm/rule';
+
+/** The writable fields of a queue, in the API's units (bytes, milliseconds). */
+export interface QueueFields {
+  name?: string;
+  cpuTier?: string;
+  maxMemoryPerNodeBytes?: number;
+  maxQueryMemoryPerNodeBytes?: number;
+  maxAllowedRunningJobs?: number;
+  maxStartTimeoutMs?: number;
+  maxRunTimeoutMs?: number;
+}
+
+export type NewQueueBody = QueueFields & { name: string };
+/** The queue as read, with the given fields changed: every field is sent, since PUT replaces the queue. */
+export type QueueUpdateBody = Queue;
+
+const RuleSchema = z.looseObject({
+  id: z.string().optional(),
+  name: z.string(),
+  action: z.string().optional(),
+  acceptId: z.string().optional(),
+  acceptName: z.string().optional(),
+});
+export const RulesetSchema = z.looseObject({
+  tag: z.union([z.string(), z.number()]).transform(String).optional(),
+  rules: z.array(RuleSchema),
+  defaultRule: RuleSchema.optional(),
+});
+export type Ruleset = z.infer<typeof RulesetSchema>;
+
+export function queuePath(id: string): string {
+  return `${QUEUE_PATH}/${encodeURIComponent(id)}`;
+}
+
+/** Every queue request: the community edition has none, and they are admin-only. */
+async function queueCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await enterprise('workload queues', call);
+  } catch (err) {
+    throw adminOnly(err, 'managing workload queues');
+  }
+}
+
+export async function listQueues(client: ApiClient): Promise<Queue[]> {
+  const res = await queueCall(() =>
+    client.request({ method: 'GET', path: QUEUE_PATH, schema: QueueListSchema }),
+  );
+  return res.data;
+}
+
+export function getQueue(client: ApiClient, id: string): Promise<Queue> {
+  return queueCall(() => client.request({ method: 'GET', path: queuePath(id), schema: QueueSchema }));
+}
+
+/** Names are matched as the service does (exactly, on the emulator). */
+export function getQueueByName(client: ApiClient, name: string): Promise<Queue> {
+  return queueCall(() =>
+    client.request({
+      method: 'GET',
+      path: `${QUEUE_PATH}/by-name/${encodeURIComponent(name)}`,
+      schema: QueueSchema,
+    }),
+  );
+}
+
+/** A queue by id (a UUID) or by name. */
+export function resolveQueue(client: ApiClient, idOrName: string): Promise<Queue> {
+  return isUuid(idOrName) ? getQueue(client, idOrName) : getQueueByName(client, idOrName);
+}
+
+export function createQueueRequest(body: NewQueueBody) {
+  return { method: 'POST', path: QUEUE_PATH, json: body } as const;
+}
+
+/** POST: answers the queue with its id and tag `0`; never repeated automatically. */
+export async function createQueue(client: ApiClient, body: NewQueueBody): Promise<Queue> {
+  return queueCall(() => client.request({ ...createQueueRequest(body), schema: QueueSchema })).catch(
+    (err: unknown) => {
+      throw nameTaken(err, `a queue named "${body.name}" already exists`);
+    },
+  );
+}
+
+export function updateQueueRequest(body: QueueUpdateBody) {
+  return { method: 'PUT', path: queuePath(body.id), json: body } as const;
+}
+
+/**
+ * PUT with the tag read before. A 409 is either a stale tag (the queue was changed meanwhile: the hint
+ * names its current tag, read again) or a new name that another queue has.
+ */
+export async function updateQueue(client: ApiClient, body: QueueUpdateBody): Promise<Queue> {
+  const spec: RequestSpec<typeof QueueSchema> = {
+    ...updateQueueRequest(body),
+    schema: QueueSchema,
+    idempotent: true,
+  };
+  try {
+    return await queueCall(() => client.request(spec));
+  } catch (err) {
+    if (!(err instanceof ConflictError)) throw err;
+    const current = await getQueue(client, body.id).catch(() => undefined);
+    if (current && current.tag !== body.tag) {
+      throw new ConflictError(
+        `queue "${current.name}" was changed by someone else since it was read (tag "${body.tag}")`,
+        {
+          moreInfo: err.message,
+          hint: `its current tag is "${current.tag}": check it (dlake queue get ${current.id}) and run the update again`,
+        },
+      );
+    }
+    throw nameTaken(err, `a queue named "${body.name}" already exists`);
+  }
+}
+
+export function deleteQueueRequest(id: string) {
+  return { method: 'DELETE', path: queuePath(id) } as const;
+}
+
+/**
+ * DELETE (200, no body). It carries no tag, so it is not repeated automatically. A queue that rules still
+ * place jobs in cannot be deleted (400): the hint names those rules.
+ */
+export async function deleteQueue(client: ApiClient, queue: Pick<Queue, 'id' | 'name'>): Promise<void> {
+  try {
+    // `text`, not `none`: the client drops the body with `none`, error bodies too, and their text is needed.
+    await queueCall(() => client.request({ ...deleteQueueRequest(queue.id), responseType: 'text' }));
+  } catch (err) {
+    if (!(err instanceof UsageError) || !/rule/i.test(err.message)) throw err;
+    const rules = await getRules(client).catch(() => undefined);
+    const names = rules ? rulesPlacingIn(rules, queue.id) : [];
+    throw new UsageError(`queue "${queue.name}" cannot be deleted: rules still place jobs in it`, {
+      moreInfo: err.message,
+      hint: names.length
+        ? `change or delete these rules first (PUT ${RULE_PATH}): ${names.map((n) => `"${n}"`).join(', ')}`
+        : `change or delete the rules that place jobs in it first (PUT ${RULE_PATH})`,
+    });
+  }
+}
+
+/** GET /wlm/rule: the one ruleset, in priority order, plus the default rule. */
+export function getRules(client: ApiClient): Promise<Ruleset> {
+  return queueCall(() => client.request({ method: 'GET', path: RULE_PATH, schema: RulesetSchema }));
+}
+
+export function rulesPlacingIn(ruleset: Ruleset, queueId: string): string[] {
+  return [...ruleset.rules, ...(ruleset.defaultRule ? [ruleset.defaultRule] : [])]
+    .filter((r) => r.acceptId === queueId)
+    .map((r) => r.name);
+}
+
+// ── The pure part: what to send ─────────────────────────────────────────────────────────────────────
+
+const FIELDS = [
+  'name',
+  'cpuTier',
+  'maxMemoryPerNodeBytes',
+  'maxQueryMemoryPerNodeBytes',
+  'maxAllowedRunningJobs',
+  'maxStartTimeoutMs',
+  'maxRunTimeoutMs',
+] as const satisfies readonly (keyof QueueFields)[];
+
+/** Only the fields that were given. */
+function given(fields: QueueFields): QueueFields {
+  const out: Record<string, unknown> = {};
+  for (const f of FIELDS) if (fields[f] !== undefined) out[f] = fields[f];
+  return out as QueueFields;
+}
+
+export function newQueueBody(fields: QueueFields): NewQueueBody {
+  if (!fields.name?.trim()) throw new UsageError('a queue needs a name (--name)');
+  return { ...given(fields), name: fields.name };
+}
+
+export interface MergedQueue {
+  body: QueueUpdateBody;
+  /** Names of the fields whose value changes. */
+  changed: string[];
+}
+
+/**
+ * The full replacement for `current`: every field it has (unknown ones too: the service sent them and a
+ * full replace would drop what is left out), the given fields changed, its id and tag unchanged.
+ */
+export function mergeQueue(current: Queue, fields: QueueFields): MergedQueue {
+  const changes = given(fields);
+  const changed = Object.entries(changes)
+    .filter(([k, v]) => current[k as keyof Queue] !== v)
+    .map(([k]) => k);
+  return { body: { ...current, ...changes, id: current.id, tag: current.tag }, changed };
+}
