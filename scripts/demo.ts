@@ -16,6 +16,10 @@ interface Step {
   shownInput?: string;
   /** Expected exit code (default 0); the demo stops if another one comes back. */
   expect?: number;
+  /** Keep stdout under this name instead of printing it (a secret, like a new PAT). */
+  captureAs?: string;
+  /** Standard input taken from an earlier step's captured stdout. */
+  inputFrom?: string;
 }
 
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
@@ -66,6 +70,48 @@ const STEPS: Step[] = [
     ],
   },
   {
+    say: 'Administer users: create one with a role (PUBLIC is always added).',
+    args: [
+      'user',
+      'create',
+      'bob',
+      '--first-name',
+      'Bob',
+      '--email',
+      'bob@example.com',
+      '--role',
+      'analysts',
+    ],
+  },
+  {
+    say: 'Create a personal access token for bob: stdout is the token alone, so $(…) captures it.',
+    args: ['pat', 'create', 'bob', '--label', 'demo', '--expires', '7d'],
+    captureAs: 'TOKEN',
+    shownInput: 'TOKEN=$(',
+  },
+  {
+    say: 'Log in as bob with that token (verified with one call before it is stored).',
+    args: ['login', '-p', 'bob', '--token-stdin'],
+    inputFrom: 'TOKEN',
+    shownInput: 'echo "$TOKEN" |',
+  },
+  {
+    say: 'Workload queues take sizes and durations in human units.',
+    args: [
+      'queue',
+      'create',
+      '--name',
+      'etl',
+      '--cpu-tier',
+      'HIGH',
+      '--max-memory-per-node',
+      '8GiB',
+      '--max-run-timeout',
+      '15m',
+    ],
+  },
+  { say: '…and print them back the same way.', args: ['queue', 'list'] },
+  {
     say: 'Errors are one line with a hint, and a documented exit code (here 2: unknown profile).',
     args: ['whoami', '-p', 'staging'],
     expect: 2,
@@ -84,14 +130,17 @@ async function main(): Promise<void> {
   console.log(bold(`dlake demo — an emulated service is running at ${emu.url}`));
   console.log(dim(`(DLAKE_URL=${emu.url}, config in ${configDir})\n`));
   let failed = false;
+  const captured: Record<string, string> = {};
   try {
     for (const [i, step] of STEPS.entries()) {
       console.log(bold(`${i + 1}. ${step.say}`));
-      console.log(
-        `   $ ${step.shownInput ? `${step.shownInput} ` : ''}dlake ${step.args.map(quote).join(' ')}`,
-      );
-      const r = await runDlake(step.args, { env, input: step.input });
-      const out = (r.stdout + r.stderr).trimEnd();
+      const command = `dlake ${step.args.map(quote).join(' ')}`;
+      const prefix = step.shownInput ? `${step.shownInput}${step.captureAs ? '' : ' '}` : '';
+      console.log(`   $ ${prefix}${command}${step.captureAs ? ')' : ''}`);
+      const input = step.inputFrom ? captured[step.inputFrom] : step.input;
+      const r = await runDlake(step.args, { env, input });
+      if (step.captureAs) captured[step.captureAs] = r.stdout.trim();
+      const out = ((step.captureAs ? '' : r.stdout) + r.stderr).trimEnd();
       if (out) console.log(out.replace(/^/gm, '   '));
       console.log('');
       if (r.code !== (step.expect ?? 0)) {
