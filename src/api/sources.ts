@@ -1,0 +1,83 @@
+// Sources on top of the catalog API (api-extra §6.1): a source is a top-level catalog entity with a type and a
+// per-type config whose secrets the service shows as `$SERVICE_EXISTING_VALUE$`. Updates merge a change into
+// the current config and send that placeholder for every secret the user did not change, so none is lost.
+import { EXISTING_SECRET_VALUE } from '../constants.js';
+import { NotFoundError } from '../errors.js';
+import { applySetPairs } from '../util/set-pairs.js';
+import * as catalog from './catalog.js';
+import type { ApiClient } from './http.js';
+import type { CatalogEntity } from './schemas.js';
+import { secretFieldNames } from './source-types.js';
+
+/** Every source, read in full (without children), at most `concurrency` reads at a time, in listing order. */
+export async function listSources(client: ApiClient, concurrency = 8): Promise<CatalogEntity[]> {
+  const top = await catalog.listTopLevel(client);
+  const sources = top.filter((s) => s.type === 'CONTAINER' && s.containerType === 'SOURCE');
+  return catalog.mapConcurrent(sources, concurrency, (s) =>
+    catalog.getById(client, s.id, { exclude: ['children'] }),
+  );
+}
+
+/** The source called `name` (one path component, taken literally); anything else by that name is a 404. */
+export async function getSource(client: ApiClient, name: string): Promise<CatalogEntity> {
+  const entity = await catalog.getByPath(client, [name], { exclude: ['children'] });
+  if (entity.entityType !== 'source') {
+    throw new NotFoundError(`"${name}" is a ${entity.entityType}, not a source`, {
+      hint: 'list the sources with: dlake source list',
+    });
+  }
+  return entity;
+}
+
+/** The body of `POST /api/v3/catalog` that creates a source. */
+export function newSourceEntity(name: string, type: string, config: Record<string, unknown>) {
+  return { entityType: 'source', name, type, config };
+}
+
+/**
+ * The config to send on update: `patch` (from a file; `null` removes a field) and then `--set` pairs applied to
+ * the current config. Every secret the patch does not give a new value keeps its stored value through the
+ * placeholder; a secret that was never set stays unset.
+ */
+export function mergeSourceConfig(
+  type: string,
+  current: Record<string, unknown>,
+  patch: Record<string, unknown>,
+  sets: readonly string[] = [],
+): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return keepSecrets(current, patch, applySetPairs(type, merged, sets), secretFieldNames(type));
+}
+
+/** The PUT body: the source as read (policies, ACL, tag) with the new config. */
+export function sourceUpdateBody(
+  current: CatalogEntity,
+  config: Record<string, unknown>,
+): Record<string, unknown> {
+  return { ...catalog.editableFields(current), config };
+}
+
+/**
+ * Secrets `given` leaves out (or sends as the placeholder) keep their stored value: the placeholder goes in their
+ * place when the current config has them, since a config without them would erase them. For `catalog update` of
+ * a source, whose file may hold a whole new config.
+ */
+export function keepSecrets(
+  current: Record<string, unknown>,
+  given: Record<string, unknown>,
+  config: Record<string, unknown>,
+  secretNames: readonly string[],
+): Record<string, unknown> {
+  const out = { ...config };
+  for (const name of secretNames) {
+    if (Object.hasOwn(given, name) && given[name] !== EXISTING_SECRET_VALUE) continue;
+    const stored = current[name];
+    if (stored !== undefined && stored !== null && stored !== '') out[name] = EXISTING_SECRET_VALUE;
+    else if (given[name] === EXISTING_SECRET_VALUE) delete out[name];
+  }
+  return out;
+}
