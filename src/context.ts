@@ -45,6 +45,8 @@ export class Context {
   private snapshotCache?: StoreSnapshot;
   private settingsCache?: ResolvedSettings;
   private clients: ApiClient[] = [];
+  /** The client with the credentials in force, shared by every call of one command (one connection pool). */
+  private defaultClient?: Promise<ApiClient>;
   private settingsNoticeShown = false;
 
   constructor(
@@ -105,14 +107,22 @@ export class Context {
   }
 
   /** An API client for the settings in force; with `auth`, it sends (and renews) the credentials. */
-  async client(req: ClientRequest = {}): Promise<ApiClient> {
+  client(req: ClientRequest = {}): Promise<ApiClient> {
+    if (req.auth !== undefined || req.resolve) return this.createClient(req);
+    this.defaultClient ??= this.createClient(req);
+    return this.defaultClient;
+  }
+
+  private async createClient(req: ClientRequest): Promise<ApiClient> {
     const settings = this.settings(req.resolve);
     const url = requireUrl(settings);
     const [{ ApiClient }, { CredentialProvider }] = await Promise.all([
       import('./api/http.js'),
       import('./auth/credentials.js'),
     ]);
-    if (this.opts.insecure) this.ui.warn('TLS certificate verification is disabled (--insecure)');
+    if (this.opts.insecure && this.clients.length === 0) {
+      this.ui.warn('TLS certificate verification is disabled (--insecure)');
+    }
     const credentials =
       req.auth === false || typeof req.auth === 'object'
         ? undefined

@@ -1,0 +1,8 @@
+// `npm run bench`: every benchmark, one after the other, as markdown ready for the README.
+import { benchStartup } from './startup.js';
+import { benchTree } from './tree.js';
+
+const started = new Date().toISOString();
+console.log(`# dlake benchmarks (${started}, Node ${process.versions.node})\n`);
+console.log(`## Startup\n\n${await benchStartup()}\n`);
+console.log(`## catalog tree\n\n${await benchTree()}\n`);
