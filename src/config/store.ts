@@ -67,7 +67,12 @@ export class ConfigStore {
     opts: { replaceCorruptCredentials?: boolean } = {},
   ): Promise<StoreSnapshot> {
     this.ensureDir();
-    const { default: lockfile } = await import('proper-lockfile');
+    // Load everything before taking the lock: importing conf takes ~20 ms, and a process killed while it
+    // holds the lock leaves it behind, blocking every other dlake until it goes stale (10 s).
+    const [{ default: lockfile }, { default: Conf }] = await Promise.all([
+      import('proper-lockfile'),
+      import('conf'),
+    ]);
     const release = await lockfile.lock(this.dir, {
       lockfilePath: join(this.dir, '.lock'),
       // A killed process leaves a lock behind; after `stale` ms another process may take it over.
@@ -78,7 +83,6 @@ export class ConfigStore {
       const snapshot = this.read();
       const before = { config: JSON.stringify(snapshot.config), creds: JSON.stringify(snapshot.credentials) };
       change(snapshot);
-      const { default: Conf } = await import('conf');
       const write = (configName: string, value: object): void => {
         // The snapshot was validated above, under the lock; `clearInvalidConfig` only stops conf's own
         // constructor from choking on the corrupt file that a fresh login is allowed to replace.

@@ -8,8 +8,9 @@ export function readHidden(streams: Streams, question: string): Promise<string> 
   if (!stdin.isTTY) throw new UsageError('cannot prompt: standard input is not a terminal');
   return new Promise((resolve, reject) => {
     let value = '';
-    stderr.write(question);
+    // Echo off before the question shows: a password typed as soon as it appears must not be echoed.
     stdin.setRawMode(true);
+    stderr.write(question);
     stdin.resume();
     stdin.setEncoding('utf8');
     const finish = (err?: Error) => {

@@ -2,7 +2,7 @@
 // json prints the service's objects as they came; table and csv print the view's columns.
 
 import type { OutputFormat } from '../config/schema.js';
-import { UsageError } from '../errors.js';
+import { ServiceError, UsageError } from '../errors.js';
 import type { Theme } from './color.js';
 import { cellText, DETAIL_VIEW, detailRows, genericView, type View } from './view.js';
 
@@ -33,6 +33,24 @@ export async function render<T>(r: Renderable<T>, opts: RenderOptions): Promise<
     rows = undefined;
     view = undefined;
   }
+  try {
+    return await format(data, rows, view, opts);
+  } catch (e) {
+    // JSON.stringify recurses: an answer nested thousands of levels deep (valid JSON, which JSON.parse
+    // reads without trouble) overflows the stack. That is the service's answer failing us, not a bug here.
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      throw new ServiceError('cannot print the answer: it is nested too deeply', { cause: e });
+    }
+    throw e;
+  }
+}
+
+async function format(
+  data: unknown,
+  rows: unknown[] | undefined,
+  view: View<unknown> | undefined,
+  opts: RenderOptions,
+): Promise<Rendered> {
   switch (opts.format) {
     case 'json':
       return { stdout: `${JSON.stringify(data ?? null, null, 2)}\n` };
@@ -73,14 +91,16 @@ function tableOf(data: unknown, rows: unknown[] | undefined, view: View<unknown>
 
 async function toCsv(grid: Grid): Promise<string> {
   const { stringify } = await import('csv-stringify/sync');
-  return stringify([grid.headers, ...grid.rows], { record_delimiter: 'unix' });
+  // With an explicit record_delimiter, csv-stringify stops quoting fields that hold a lone CR unless told to
+  // (RFC 4180 and cli.md: quote a field holding a comma, a double quote, CR or LF).
+  return stringify([grid.headers, ...grid.rows], { record_delimiter: 'unix', quote_record_delimiter: true });
 }
 
 async function toTable(grid: Grid, theme: Theme): Promise<string> {
   const { default: Table } = await import('cli-table3');
   // Borderless, kubectl-style: easy to read and to grep.
   const table = new Table({
-    head: grid.headers.map((h) => theme.bold(h)),
+    head: grid.headers.map((h) => theme.bold(terminalSafe(h))),
     chars: {
       top: '',
       'top-mid': '',
@@ -100,12 +120,26 @@ async function toTable(grid: Grid, theme: Theme): Promise<string> {
     },
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
   });
-  for (const row of grid.rows) table.push(row.map((cell) => cell.replace(/\r?\n/g, '⏎')));
+  for (const row of grid.rows) table.push(row.map(terminalSafe));
   return `${table
     .toString()
     .split('\n')
     .map((l) => l.trimEnd())
     .join('\n')}\n`;
+}
+
+/**
+ * A cell as one line of terminal text: line breaks (CR, LF, CRLF) shown as ⏎, other control characters as
+ * visible symbols. A raw CR or an escape sequence in the service's data would otherwise break the row or
+ * restyle and rewrite the user's terminal.
+ */
+function terminalSafe(text: string): string {
+  return text.replace(/\r\n|\p{Cc}/gu, (c) => {
+    if (c === '\r\n' || c === '\r' || c === '\n') return '⏎';
+    const code = c.charCodeAt(0);
+    if (code < 0x20) return String.fromCharCode(0x2400 + code); // ␀ … ␟ (tab is ␉)
+    return code === 0x7f ? '␡' : '\ufffd'; // DEL, and the C1 controls (0x80–0x9f)
+  });
 }
 
 async function applyQuery(data: unknown, query: string): Promise<unknown> {

@@ -29,7 +29,8 @@ export function cellText(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-  return JSON.stringify(v);
+  // JSON.stringify gives undefined for functions and symbols: a cell is always a string.
+  return JSON.stringify(v) ?? '';
 }
 
 /** Columns guessed from the keys of arbitrary objects (the result of --query, `api`). */
@@ -43,7 +44,11 @@ export function genericView(rows: unknown[]): View<unknown> {
   return {
     columns: keys.map((k) => ({
       header: k.toUpperCase(),
-      value: (r) => (r as Record<string, unknown>)?.[k],
+      // Own fields of object rows only: not a string's `length`, an array's `0`, or an inherited `constructor`.
+      value: (r) =>
+        r && typeof r === 'object' && !Array.isArray(r) && Object.hasOwn(r, k)
+          ? (r as Record<string, unknown>)[k]
+          : undefined,
     })),
   };
 }
