@@ -7,6 +7,11 @@ export async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${__DLAKE_VERSION__}\n`);
     return;
   }
+  // `dlake … | head`: once the reader is gone there is nobody left to tell; stop quietly, as Unix tools do.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
   const { runCli } = await import('./runtime.js');
   const code = await runCli(argv, { env: process.env, streams: process });
   // Once the output is flushed, exit at once: undici leaves internal timers behind after its dispatcher

@@ -116,6 +116,23 @@ describe('bad input', () => {
   });
 });
 
+describe('a closed pipe', () => {
+  it('`dlake … | head` ends quietly with 0 when the reader goes away', async () => {
+    const { execFile } = await import('node:child_process');
+    const { BIN, cleanEnv } = await import('../helpers/dlake.js');
+    // More than a pipe buffer (64 KiB) of output, so dlake is still writing when head exits.
+    const script = `"${process.execPath}" "${BIN}" api GET /api/v3/reflection-summary --paginate | head -c 100 > /dev/null; echo "exit=\${PIPESTATUS[0]}"`;
+    const env = cleanEnv({ DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url });
+    const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) =>
+      execFile('bash', ['-c', script], { env }, (err, out, errOut) =>
+        err ? reject(err) : resolve({ stdout: out, stderr: errOut }),
+      ),
+    );
+    expect(stdout.trim()).toBe('exit=0');
+    expect(stderr).toBe('');
+  });
+});
+
 describe('dlake api', () => {
   it('prints the body, applies --query, and takes paths below /api/v3', async () => {
     const r = await fx.run(['api', 'GET', 'catalog', '--query', 'length(data)']);
