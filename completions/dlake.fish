@@ -133,7 +133,7 @@ end
 function __dlake_subs --argument-names cmd
     switch "$cmd"
         case ''
-            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'user' 'Create, inspect, update and delete users' 'pat' 'List and create users\' personal access tokens' 'queue' 'Manage workload-management queues' 'api' 'Make an authenticated request to the service and print the response body' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'sql' 'Run a SQL query, wait for it and print or export the result' 'job' 'Inspect, wait for, cancel and export SQL jobs' 'reflection' 'Summarize reflections (acceleration)' 'help' 'display help for command'
+            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'user' 'Create, inspect, update and delete users' 'pat' 'List and create users\' personal access tokens' 'queue' 'Manage workload-management queues' 'api' 'Make an authenticated request to the service and print the response body' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'sql' 'Run a SQL query, wait for it and print or export the result' 'job' 'Inspect, wait for, cancel and export SQL jobs' 'reflection' 'Summarize reflections (acceleration)' 'help' 'show help for a command'
         case 'token'
             printf '%s\t%s\n' 'exchange' 'Get an access token from the token endpoint (<auth-url>/oauth/token) and store it'
         case 'token exchange'
@@ -161,21 +161,21 @@ function __dlake_more --argument-names cmd
         case ''
             true
         case 'token'
-            printf '%s\t%s\n' 'help' 'display help for command'
+            printf '%s\t%s\n' 'help' 'show help for a command'
         case 'token exchange'
-            printf '%s\t%s\n' 'help' 'display help for command'
+            printf '%s\t%s\n' 'help' 'show help for a command'
         case 'profile'
-            printf '%s\t%s\n' 'ls' 'List profiles (the current one is marked with *)' 'rm' 'Delete a profile and its stored token' 'help' 'display help for command'
+            printf '%s\t%s\n' 'ls' 'List profiles (the current one is marked with *)' 'rm' 'Delete a profile and its stored token' 'help' 'show help for a command'
         case 'catalog'
-            printf '%s\t%s\n' 'rm' 'Delete an entity (a space or folder with all its contents; a promoted table reverts to its file)' 'help' 'display help for command'
+            printf '%s\t%s\n' 'rm' 'Delete an entity (a space or folder with all its contents; a promoted table reverts to its file)' 'help' 'show help for a command'
         case 'source'
-            printf '%s\t%s\n' 'ls' 'List the sources with their type and health' 'rm' 'Delete a source' 'help' 'display help for command'
+            printf '%s\t%s\n' 'ls' 'List the sources with their type and health' 'rm' 'Delete a source' 'help' 'show help for a command'
         case 'user'
-            printf '%s\t%s\n' 'rm' 'Delete a user (asks first on a terminal); needs the Enterprise edition' 'help' 'display help for command'
+            printf '%s\t%s\n' 'rm' 'Delete a user (asks first on a terminal); needs the Enterprise edition' 'help' 'show help for a command'
         case 'pat'
-            printf '%s\t%s\n' 'ls' 'List a user\'s personal access tokens (ids, labels and dates; never the tokens)' 'help' 'display help for command'
+            printf '%s\t%s\n' 'ls' 'List a user\'s personal access tokens (ids, labels and dates; never the tokens)' 'help' 'show help for a command'
         case 'queue'
-            printf '%s\t%s\n' 'ls' 'List the workload queues and their limits' 'rm' 'Delete a queue (asks first on a terminal); rules must not place jobs in it' 'help' 'display help for command'
+            printf '%s\t%s\n' 'ls' 'List the workload queues and their limits' 'rm' 'Delete a queue (asks first on a terminal); rules must not place jobs in it' 'help' 'show help for a command'
         case '*'
             return 1
     end
