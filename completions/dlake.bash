@@ -14,14 +14,14 @@ _dlake_sub() {
     '/profile') REPLY='profile' ;;
     '/catalog') REPLY='catalog' ;;
     '/source') REPLY='source' ;;
+    '/sql') REPLY='sql' ;;
+    '/job') REPLY='job' ;;
+    '/reflection') REPLY='reflection' ;;
     '/user') REPLY='user' ;;
     '/pat') REPLY='pat' ;;
     '/queue') REPLY='queue' ;;
     '/api') REPLY='api' ;;
     '/completion') REPLY='completion' ;;
-    '/sql') REPLY='sql' ;;
-    '/job') REPLY='job' ;;
-    '/reflection') REPLY='reflection' ;;
     '/help') REPLY='help' ;;
     'token/exchange') REPLY='exchange' ;;
     'token/help') REPLY='help' ;;
@@ -52,6 +52,14 @@ _dlake_sub() {
     'source/update') REPLY='update' ;;
     'source/delete'|'source/rm') REPLY='delete' ;;
     'source/help') REPLY='help' ;;
+    'job/get') REPLY='get' ;;
+    'job/wait') REPLY='wait' ;;
+    'job/cancel') REPLY='cancel' ;;
+    'job/results') REPLY='results' ;;
+    'job/export') REPLY='export' ;;
+    'job/help') REPLY='help' ;;
+    'reflection/summary') REPLY='summary' ;;
+    'reflection/help') REPLY='help' ;;
     'user/create') REPLY='create' ;;
     'user/get') REPLY='get' ;;
     'user/update') REPLY='update' ;;
@@ -73,12 +81,14 @@ _dlake_sub() {
 # $1: command path. REPLY: its subcommands; more: aliases, offered when no subcommand matches. Status 1 if none.
 _dlake_subs() {
   case "$1" in
-    '') REPLY='login logout whoami token profile catalog source user pat queue api completion sql job reflection help' more='' ;;
+    '') REPLY='login logout whoami token profile catalog source sql job reflection user pat queue api completion help' more='' ;;
     'token') REPLY='exchange' more='help' ;;
     'token exchange') REPLY='client-credentials jwt pat' more='help' ;;
     'profile') REPLY='list show use set delete' more='ls rm help' ;;
     'catalog') REPLY='ls get tree create update delete refresh tags wiki' more='rm help' ;;
     'source') REPLY='list get types create update delete' more='ls rm help' ;;
+    'job') REPLY='get wait cancel results export' more='help' ;;
+    'reflection') REPLY='summary' more='help' ;;
     'user') REPLY='create get update delete' more='rm help' ;;
     'pat') REPLY='list create' more='ls help' ;;
     'queue') REPLY='list get create update delete' more='ls rm help' ;;
@@ -126,6 +136,17 @@ _dlake_opts() {
     'source update') REPLY='--config-file --set --dry-run -h --help' ;;
     'source delete') REPLY='-y --yes --dry-run -h --help' ;;
     'source help') REPLY='' ;;
+    'sql') REPLY='-f --file --context --no-wait --max-rows --out --format --concurrency --wait-timeout -y --yes -h --help' ;;
+    'job') REPLY='-h --help' ;;
+    'job get') REPLY='-h --help' ;;
+    'job wait') REPLY='--timeout --wait-timeout -y --yes -h --help' ;;
+    'job cancel') REPLY='-y --yes --dry-run -h --help' ;;
+    'job results') REPLY='--offset --limit --all --concurrency -h --help' ;;
+    'job export') REPLY='--out --format --concurrency --wait-timeout -y --yes -h --help' ;;
+    'job help') REPLY='' ;;
+    'reflection') REPLY='-h --help' ;;
+    'reflection summary') REPLY='--filter --order-by --limit -h --help' ;;
+    'reflection help') REPLY='' ;;
     'user') REPLY='-h --help' ;;
     'user create') REPLY='--first-name --last-name --email --role --dry-run -h --help' ;;
     'user get') REPLY='-h --help' ;;
@@ -145,9 +166,6 @@ _dlake_opts() {
     'queue help') REPLY='' ;;
     'api') REPLY='--data --paginate -h --help' ;;
     'completion') REPLY='-h --help' ;;
-    'sql') REPLY='-h --help' ;;
-    'job') REPLY='-h --help' ;;
-    'reflection') REPLY='-h --help' ;;
     'help') REPLY='' ;;
     *) REPLY='' ;;
   esac
@@ -186,6 +204,25 @@ _dlake_opt() {
     'source create/--set') REPLY=value vals='' ;;
     'source update/--config-file') REPLY=value vals='@files' ;;
     'source update/--set') REPLY=value vals='' ;;
+    'sql/-f'|'sql/--file') REPLY=value vals='@files' ;;
+    'sql/--context') REPLY=value vals='' ;;
+    'sql/--max-rows') REPLY=value vals='' ;;
+    'sql/--out') REPLY=value vals='@files' ;;
+    'sql/--format') REPLY=value vals='csv json ndjson' ;;
+    'sql/--concurrency') REPLY=value vals='' ;;
+    'sql/--wait-timeout') REPLY=value vals='' ;;
+    'job wait/--timeout') REPLY=value vals='' ;;
+    'job wait/--wait-timeout') REPLY=value vals='' ;;
+    'job results/--offset') REPLY=value vals='' ;;
+    'job results/--limit') REPLY=value vals='' ;;
+    'job results/--concurrency') REPLY=value vals='' ;;
+    'job export/--out') REPLY=value vals='@files' ;;
+    'job export/--format') REPLY=value vals='csv json ndjson' ;;
+    'job export/--concurrency') REPLY=value vals='' ;;
+    'job export/--wait-timeout') REPLY=value vals='' ;;
+    'reflection summary/--filter') REPLY=value vals='' ;;
+    'reflection summary/--order-by') REPLY=value vals='reflectionName datasetName reflectionType -reflectionName -datasetName -reflectionType' ;;
+    'reflection summary/--limit') REPLY=value vals='' ;;
     'user create/--first-name') REPLY=value vals='' ;;
     'user create/--last-name') REPLY=value vals='' ;;
     'user create/--email') REPLY=value vals='' ;;
@@ -240,11 +277,13 @@ _dlake_arg() {
     'profile help/'0) REPLY='list show use set delete' ;;
     'catalog help/'0) REPLY='ls get tree create update delete refresh tags wiki' ;;
     'source help/'0) REPLY='list get types create update delete' ;;
+    'job help/'0) REPLY='get wait cancel results export' ;;
+    'reflection help/'0) REPLY='summary' ;;
     'user help/'0) REPLY='create get update delete' ;;
     'pat help/'0) REPLY='list create' ;;
     'queue help/'0) REPLY='list get create update delete' ;;
     'completion/'0) REPLY='bash zsh fish' ;;
-    'help/'0) REPLY='login logout whoami token profile catalog source user pat queue api completion sql job reflection' ;;
+    'help/'0) REPLY='login logout whoami token profile catalog source sql job reflection user pat queue api completion' ;;
     *) REPLY='' ;;
   esac
 }

@@ -1,5 +1,85 @@
-// Placeholder: this command group is being written.
-import type { Command } from 'commander';
+// `dlake reflection summary`: every reflection's type, dataset, status and use, all pages.
+import { type Command, Option } from 'commander';
+import type { Context } from '../context.js';
 import type { Runtime } from '../runtime.js';
+import { formatPath } from '../util/catalog-ref.js';
+import { formatSize } from '../util/units.js';
+import { examples } from './common.js';
+import { wholeNumber } from './job-output.js';
 
-export function register(_program: Command, _rt: Runtime): void {}
+/** The service's order fields (api-extra §10.3), ascending or, with `-`, descending. */
+const ORDER_FIELDS = ['reflectionName', 'datasetName', 'reflectionType'];
+const ORDER_CHOICES = [...ORDER_FIELDS, ...ORDER_FIELDS.map((f) => `-${f}`)];
+
+interface SummaryOptions {
+  filter?: string[];
+  orderBy?: string;
+  limit?: number;
+}
+
+export function register(program: Command, rt: Runtime): void {
+  const reflection = program.command('reflection').description('Summarize reflections (acceleration)');
+  reflection
+    .command('summary')
+    .description(
+      'List reflections with their dataset, status and how often queries chose, matched or considered them',
+    )
+    .option(
+      '--filter <filter>',
+      'key=value (lists comma-separated) or a JSON object; repeatable. Keys: reflectionType, refreshStatus, ' +
+        'availabilityStatus, configStatus, enabledFlag, reflectionNameOrDatasetPath, reflectionIds',
+      (value: string, all: string[] = []) => [...all, value],
+    )
+    .addOption(
+      new Option(
+        '--order-by <field>',
+        'reflectionName, datasetName or reflectionType; prefix - for descending',
+      ).choices(ORDER_CHOICES),
+    )
+    .option('--limit <n>', 'show at most N reflections (default: all)', wholeNumber('--limit', 1))
+    .addHelpText(
+      'after',
+      examples(
+        'dlake reflection summary',
+        'dlake reflection summary --filter reflectionType=RAW --filter enabledFlag=true --order-by -reflectionName',
+        'dlake reflection summary --filter \'{"availabilityStatus":["EXPIRED"]}\' -o json',
+      ),
+    )
+    .action(rt.action(summary));
+}
+
+type Summary = import('../api/reflections.js').ReflectionSummary;
+
+async function summary(ctx: Context, opts: SummaryOptions): Promise<void> {
+  const { buildSummaryFilter, checkSummaryOrder, reflectionSummaries } = await import(
+    '../api/reflections.js'
+  );
+  const filter = buildSummaryFilter(opts.filter ?? []);
+  const orderBy = opts.orderBy === undefined ? undefined : checkSummaryOrder(opts.orderBy);
+  const client = await ctx.client();
+  const items: Summary[] = [];
+  for await (const s of reflectionSummaries(client, { filter, orderBy, limit: opts.limit })) items.push(s);
+  const status = (s: Summary) => (s.status as Record<string, unknown> | undefined) ?? {};
+  await ctx.print<Summary>({
+    data: items,
+    rows: items,
+    view: {
+      empty: 'No reflections.',
+      columns: [
+        { header: 'NAME', value: (s) => s.name },
+        { header: 'TYPE', value: (s) => s.reflectionType },
+        { header: 'DATASET', value: (s) => (s.datasetPath ? formatPath(s.datasetPath) : s.datasetId) },
+        { header: 'STATUS', value: (s) => status(s).combinedStatus },
+        { header: 'ENABLED', value: (s) => s.isEnabled },
+        { header: 'CHOSEN', value: (s) => s.chosenCount },
+        { header: 'MATCHED', value: (s) => s.matchedCount },
+        { header: 'CONSIDERED', value: (s) => s.consideredCount },
+        {
+          header: 'SIZE',
+          value: (s) => (typeof s.currentSizeBytes === 'number' ? formatSize(s.currentSizeBytes) : ''),
+        },
+        { header: 'LAST REFRESH', value: (s) => status(s).lastDataFetchAt },
+      ],
+    },
+  });
+}

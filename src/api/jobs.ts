@@ -1,0 +1,246 @@
+// SQL jobs (service-api "Jobs", api-extra §4): submit a query, read a job's status, cancel it, read pages of
+// its results, and wait until it settles. No printing, prompting or exiting here.
+import { API_PREFIX, FINAL_JOB_STATES, MAX_RESULTS_PAGE } from '../constants.js';
+import {
+  type DlakeError,
+  InterruptedError,
+  JobFailedError,
+  NotFoundError,
+  ServiceError,
+  UsageError,
+} from '../errors.js';
+import { formatDuration } from '../util/units.js';
+import { parseJsonExact } from './exact-json.js';
+import type { ApiClient } from './http.js';
+import { FieldSchemaSchema, type JobStatus, JobStatusSchema, SubmittedJobSchema } from './schemas.js';
+
+export type { JobStatus };
+
+/** One column of a result: `{name, type: {name, precision?, scale?, subSchema?}}`. */
+export interface ResultField {
+  name: string;
+  type: { name: string; [k: string]: unknown };
+}
+export type ResultRow = Record<string, unknown>;
+
+/** One page of results. `rowCount` is the job's total, not this page's (api-extra §4.3). */
+export interface ResultsPage {
+  rowCount: number;
+  schema: ResultField[];
+  rows: ResultRow[];
+  /** Some number in the page was kept as exact text (a JsonNumber). */
+  exact: boolean;
+}
+
+const jobPath = (id: string): string => `${API_PREFIX}/job/${encodeURIComponent(id)}`;
+
+export function isFinalState(state: string): boolean {
+  return FINAL_JOB_STATES.has(state);
+}
+
+/** `POST /api/v3/sql`: the new job's id. Never repeated automatically: a duplicate query is worse than an error. */
+export async function submitSql(client: ApiClient, sql: string, context?: string[]): Promise<string> {
+  const body = await client.request({
+    method: 'POST',
+    path: `${API_PREFIX}/sql`,
+    json: context?.length ? { sql, context } : { sql },
+    schema: SubmittedJobSchema,
+    idempotent: false,
+  });
+  return body.id;
+}
+
+export function getJob(client: ApiClient, id: string, signal?: AbortSignal): Promise<JobStatus> {
+  return client.request({ method: 'GET', path: jobPath(id), schema: JobStatusSchema, signal });
+}
+
+export type CancelOutcome = { requested: true } | { requested: false; status: JobStatus };
+
+/**
+ * `POST /api/v3/job/{id}/cancel` (204). The service answers 404 both for an unknown job and for one that has
+ * already ended (api-extra §4.4); the job's status tells the two apart.
+ */
+export async function cancelJob(client: ApiClient, id: string): Promise<CancelOutcome> {
+  try {
+    await client.request({ method: 'POST', path: `${jobPath(id)}/cancel`, responseType: 'none' });
+    return { requested: true };
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+    const status = await getJob(client, id);
+    if (isFinalState(status.jobState)) return { requested: false, status };
+    throw err;
+  }
+}
+
+/** A page size the service accepts: a whole number from 0 to 500. */
+export function checkPageLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 0 || limit > MAX_RESULTS_PAGE) {
+    throw new UsageError(`a results page holds 0 to ${MAX_RESULTS_PAGE} rows, not ${limit}`);
+  }
+}
+
+const NOT_READY = /Can not fetch details for a job that is in \[([^\]]*)\] state/i;
+
+/**
+ * `GET /api/v3/job/{id}/results?offset=&limit=`. The limit is checked before any request. The body is parsed
+ * here rather than by zod: rows are the bulk of an export, and numbers must keep their exact text.
+ */
+export async function getResults(
+  client: ApiClient,
+  id: string,
+  offset: number,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<ResultsPage> {
+  checkPageLimit(limit);
+  if (!Number.isInteger(offset) || offset < 0) throw new UsageError(`invalid results offset ${offset}`);
+  const path = `${jobPath(id)}/results`;
+  let text: string;
+  try {
+    text = (await client.request({
+      method: 'GET',
+      path,
+      query: { offset, limit },
+      responseType: 'text',
+      signal,
+    })) as string;
+  } catch (err) {
+    throw explainNotReady(err, id);
+  }
+  return parseResultsPage(text, `GET ${path}`);
+}
+
+/** The spec's 400 for results of an unfinished job, said in words that tell what to do. */
+function explainNotReady(err: unknown, id: string): unknown {
+  const state = err instanceof UsageError ? NOT_READY.exec(err.message)?.[1] : undefined;
+  if (state === undefined) return err;
+  const failed = isFinalState(state);
+  return new UsageError(
+    failed
+      ? `job ${id} has no results: it ended ${state}`
+      : `job ${id} has no results yet: it is ${state}, and results can be read only once it is COMPLETED`,
+    {
+      moreInfo: (err as DlakeError).message,
+      hint: failed
+        ? `see why with \`dlake job get ${id}\``
+        : `wait for it with \`dlake job wait ${id}\` (\`dlake job export\` waits by itself)`,
+    },
+  );
+}
+
+export function parseResultsPage(text: string, endpoint: string): ResultsPage {
+  let parsed: ReturnType<typeof parseJsonExact>;
+  try {
+    parsed = parseJsonExact(text);
+  } catch {
+    throw new ServiceError(`the service answered ${endpoint} with a body that is not JSON`);
+  }
+  const body = parsed.value as Record<string, unknown> | null;
+  const bad = (field: string, what: string): never => {
+    throw new ServiceError(`unexpected answer from ${endpoint}: ${field}: ${what}`);
+  };
+  if (!body || typeof body !== 'object' || Array.isArray(body)) bad('(body)', 'expected an object');
+  const { rowCount, schema, rows } = body as Record<string, unknown>;
+  if (typeof rowCount !== 'number' || !Number.isFinite(rowCount)) bad('rowCount', 'expected a number');
+  const fields = FieldSchemaSchema.array().safeParse(schema);
+  if (!fields.success) {
+    const issue = fields.error.issues[0]!;
+    bad(['schema', ...issue.path].join('.'), issue.message);
+  }
+  if (!Array.isArray(rows)) bad('rows', 'expected an array');
+  for (let i = 0; i < (rows as unknown[]).length; i++) {
+    const r = (rows as unknown[])[i];
+    if (!r || typeof r !== 'object' || Array.isArray(r)) bad(`rows.${i}`, 'expected an object');
+  }
+  return {
+    rowCount: rowCount as number,
+    schema: fields.data as ResultField[],
+    rows: rows as ResultRow[],
+    exact: parsed.exact,
+  };
+}
+
+export interface WaitOptions {
+  /** Give up after this long (exit 7, the job left running). */
+  timeoutMs?: number;
+  /** Ctrl-C: the wait ends with InterruptedError. */
+  signal?: AbortSignal;
+  /** Called after every poll. */
+  onPoll?: (status: JobStatus) => void;
+  /** Backoff between polls: from `firstDelayMs`, times 1.5 each poll, up to `maxDelayMs`. */
+  firstDelayMs?: number;
+  maxDelayMs?: number;
+  /** Replaceable in tests. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  now?: () => number;
+}
+
+/**
+ * Polls the job until it reaches a final state and returns that status. Any other state, known or not
+ * (PENDING, PLANNING, ENGINE_START…, api-extra §4.2), is polled through.
+ */
+export async function waitForJob(client: ApiClient, id: string, opts: WaitOptions = {}): Promise<JobStatus> {
+  const now = opts.now ?? Date.now;
+  const sleep = opts.sleep ?? abortableSleep;
+  const maxDelay = opts.maxDelayMs ?? 5_000;
+  const deadline = opts.timeoutMs === undefined ? Number.POSITIVE_INFINITY : now() + opts.timeoutMs;
+  let delay = opts.firstDelayMs ?? 250;
+  let state = 'unknown';
+  for (;;) {
+    const left = deadline - now();
+    // A status request that hangs must not hold the wait past its deadline.
+    const timer = Number.isFinite(left) ? AbortSignal.timeout(Math.max(1, Math.ceil(left))) : undefined;
+    const signals = [opts.signal, timer].filter((s): s is AbortSignal => s !== undefined);
+    let status: JobStatus;
+    try {
+      status = await getJob(client, id, signals.length ? AbortSignal.any(signals) : undefined);
+    } catch (err) {
+      if (timer?.aborted && !opts.signal?.aborted) throw waitTimeout(id, state, opts.timeoutMs!);
+      throw err;
+    }
+    state = status.jobState;
+    opts.onPoll?.(status);
+    if (isFinalState(state)) return status;
+    const remaining = deadline - now();
+    if (remaining <= 0) throw waitTimeout(id, state, opts.timeoutMs!);
+    await sleep(Math.min(delay, remaining), opts.signal);
+    delay = Math.min(maxDelay, Math.round(delay * 1.5));
+  }
+}
+
+function waitTimeout(id: string, state: string, timeoutMs: number): ServiceError {
+  return new ServiceError(
+    `gave up waiting for job ${id} after ${formatDuration(timeoutMs)}: it is still ${state} (left running on the service)`,
+    { hint: `wait again with \`dlake job wait ${id}\`, or stop it with \`dlake job cancel ${id}\`` },
+  );
+}
+
+/** Throws JobFailedError (exit 6) unless the job ended COMPLETED; the service's errorMessage is the message. */
+export function requireCompleted(status: JobStatus, id: string): void {
+  const state = status.jobState;
+  if (state === 'COMPLETED') return;
+  if (state === 'FAILED') {
+    const [first = '', ...rest] = (status.errorMessage?.trim() || 'no reason was given').split(/\r?\n/);
+    throw new JobFailedError(`job ${id} failed: ${first}`, { details: rest.filter((l) => l.trim()) });
+  }
+  if (state === 'CANCELED' || state === 'CANCELLED') {
+    const reason = status.cancellationReason?.trim();
+    throw new JobFailedError(`job ${id} was canceled${reason ? `: ${reason}` : ''}`);
+  }
+  throw new JobFailedError(`job ${id} ended in state ${state}`);
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new InterruptedError('interrupted'));
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new InterruptedError('interrupted'));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,186 @@
+// Job result rows on their way out of a command: printed in the output format (streamed for json, ndjson and
+// csv; a table is held in memory, capped), or exported to a file with a progress bar. Also the option
+// parsers that `sql` and `job` share.
+import { Option } from 'commander';
+import { JsonNumber } from '../api/exact-json.js';
+import type { ApiClient } from '../api/http.js';
+import type { ResultField, ResultRow } from '../api/jobs.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { ExportFormat } from '../export/writers.js';
+import type { View } from '../output/view.js';
+import { formatDuration, parseDuration } from '../util/units.js';
+
+export const FORMATS: readonly ExportFormat[] = ['csv', 'json', 'ndjson'];
+/** Rows a table shows unless --max-rows says otherwise. */
+export const TABLE_ROWS = 100;
+const ROWS = new Intl.NumberFormat('en-US');
+export const countRows = (n: number): string => `${ROWS.format(n)} row${n === 1 ? '' : 's'}`;
+
+/** A commander parser for a whole number in [min, max]. */
+export function wholeNumber(flag: string, min: number, max = Number.MAX_SAFE_INTEGER, why = '') {
+  return (value: string): number => {
+    const n = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+    if (!(n >= min && n <= max)) {
+      const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
+      throw new UsageError(`${flag} must be a whole number ${range}${why}, not "${value}"`);
+    }
+    return n;
+  };
+}
+
+/** `--format` of an export: a closed set, so that completions offer it. */
+export function formatOption(): Option {
+  return new Option(
+    '--format <format>',
+    'csv, json or ndjson (default: from the file name, else csv)',
+  ).choices(FORMATS);
+}
+
+export function duration(flag: string) {
+  return (value: string): number => {
+    const ms = parseDuration(value);
+    if (ms <= 0) throw new UsageError(`${flag} must be longer than 0`);
+    return ms;
+  };
+}
+
+export interface RowsSource {
+  client: ApiClient;
+  id: string;
+  startOffset?: number;
+  maxRows?: number;
+  /** Rows per request (default 500). */
+  pageSize?: number;
+  concurrency?: number;
+}
+
+export interface Printed {
+  /** Rows printed. */
+  rows: number;
+  /** Rows the job holds from the start offset. */
+  total: number;
+  /** Rows the job holds (its rowCount). */
+  rowCount: number;
+}
+
+/**
+ * Prints result rows to stdout in the output format. json, ndjson and csv stream page by page (the same
+ * writers as `job export`); a table, and anything filtered with --query, is built in memory.
+ */
+export async function printRows(ctx: Context, src: RowsSource): Promise<Printed> {
+  const format = ctx.format;
+  const fetchPage = await pageFetcher(src.client, src.id);
+  ctx.interruptible = true;
+  const signal = ctx.interrupt.signal;
+  if (format !== 'table' && !ctx.opts.query) {
+    const [{ exportRows }, { stdoutTarget }] = await Promise.all([
+      import('../export/export.js'),
+      import('../export/target.js'),
+    ]);
+    const out = await exportRows({
+      fetchPage,
+      format,
+      target: stdoutTarget(ctx.streams.stdout),
+      pageSize: src.pageSize ?? 500,
+      concurrency: src.concurrency,
+      startOffset: src.startOffset,
+      maxRows: src.maxRows,
+      signal,
+    });
+    return {
+      rows: out.rows,
+      total: Math.max(0, out.rowCount - (src.startOffset ?? 0)),
+      rowCount: out.rowCount,
+    };
+  }
+  const { pagesInOrder } = await import('../export/pages.js');
+  let schema: ResultField[] = [];
+  let rows: ResultRow[] = [];
+  let rowCount = -1;
+  let exact = false;
+  for await (const page of pagesInOrder({
+    fetchPage,
+    pageSize: src.pageSize ?? 500,
+    concurrency: src.concurrency ?? 4,
+    startOffset: src.startOffset,
+    maxRows: src.maxRows,
+    signal,
+  })) {
+    if (rowCount < 0) {
+      schema = page.schema;
+      rowCount = page.rowCount;
+    }
+    rows = rows.concat(page.rows);
+    exact ||= page.exact;
+  }
+  // JMESPath compares plain values: exact numbers become the nearest double there.
+  const data = exact && ctx.opts.query ? JSON.parse(JSON.stringify(rows)) : rows;
+  await ctx.print({ data, rows, view: resultView(schema) });
+  return { rows: rows.length, total: Math.max(0, rowCount - (src.startOffset ?? 0)), rowCount };
+}
+
+/** Table columns of a result: the schema's names, as they are (SQL names are case-sensitive). */
+function resultView(schema: readonly ResultField[]): View<ResultRow> {
+  return {
+    columns: schema.map((f) => ({
+      header: f.name,
+      value: (r: ResultRow) => {
+        const v = r[f.name];
+        return v instanceof JsonNumber ? v.text : v;
+      },
+    })),
+    empty: 'No rows.',
+  };
+}
+
+export interface ExportToFile extends RowsSource {
+  out: string;
+  format: ExportFormat;
+}
+
+/** `--out FILE|-`: streams every row there, with a progress bar when stderr is a terminal. */
+export async function exportToFile(ctx: Context, req: ExportToFile): Promise<void> {
+  const [{ exportRows }, target, { ProgressBar }, fetchPage] = await Promise.all([
+    import('../export/export.js'),
+    import('../export/target.js'),
+    import('../export/progress.js'),
+    pageFetcher(req.client, req.id),
+  ]);
+  const toStdout = req.out === '-';
+  const sink = toStdout ? target.stdoutTarget(ctx.streams.stdout) : await target.openFileTarget(req.out);
+  // A bar on the terminal that also shows the data would tear it apart.
+  const showBar = ctx.ui.motion && !(toStdout && ctx.streams.stdout.isTTY);
+  const bar = showBar ? new ProgressBar(ctx.streams.stderr, 'exporting') : undefined;
+  const started = performance.now();
+  ctx.interruptible = true;
+  let outcome: Awaited<ReturnType<typeof exportRows>>;
+  try {
+    outcome = await exportRows({
+      fetchPage,
+      format: req.format,
+      target: sink,
+      pageSize: req.pageSize ?? 500,
+      concurrency: req.concurrency,
+      startOffset: req.startOffset,
+      maxRows: req.maxRows,
+      signal: ctx.interrupt.signal,
+      onProgress: bar ? (rows, total) => bar.update(rows, total) : undefined,
+    });
+  } finally {
+    bar?.done();
+  }
+  const secs = (performance.now() - started) / 1000;
+  if (!toStdout) {
+    ctx.ui.notice(
+      `wrote ${countRows(outcome.rows)} to ${req.out} (${req.format.toUpperCase()}) in ${formatDuration(Math.round(secs * 1000), { largest: 2 })}`,
+    );
+  }
+}
+
+/** Fetches one page of the job's results, keeping to the service's page limit. */
+async function pageFetcher(client: ApiClient, id: string) {
+  const { getResults } = await import('../api/jobs.js');
+  return (offset: number, limit: number, signal: AbortSignal) =>
+    getResults(client, id, offset, limit, signal);
+}

@@ -1,0 +1,98 @@
+// Waiting on a job from a command (`sql`, `job wait`, `job export`): a spinner with the state and the
+// elapsed time on a terminal, state changes with -v elsewhere, and Ctrl-C that offers to cancel the job
+// (asks on a terminal, cancels at once with --yes, otherwise leaves it running and says how to cancel it).
+import type { ApiClient } from '../api/http.js';
+import type { JobStatus } from '../api/jobs.js';
+import type { Context } from '../context.js';
+import { InterruptedError } from '../errors.js';
+import type { Spinner } from '../output/ui.js';
+import { formatDuration } from '../util/units.js';
+
+export interface WaitFlags {
+  timeoutMs?: number;
+  /** Ctrl-C cancels the job without asking. */
+  yes?: boolean;
+}
+
+/** Waits until the job settles and returns its final status (which may be FAILED or CANCELED). */
+export async function waitWithFeedback(
+  ctx: Context,
+  client: ApiClient,
+  id: string,
+  flags: WaitFlags,
+): Promise<JobStatus> {
+  const { waitForJob } = await import('../api/jobs.js');
+  ctx.interruptible = true;
+  let since = Date.now();
+  let state = 'WAITING';
+  const line = (): string => `${state}  ${elapsedText(Date.now() - since)}  job ${id}`;
+  // Created before the first poll (a job that has already ended only flashes it): no race with its end.
+  let spinner: Spinner | undefined = await ctx.ui.spinner(line());
+  const ticker = ctx.ui.motion ? setInterval(() => spinner?.update(line()), 200) : undefined;
+  try {
+    return await waitForJob(client, id, {
+      timeoutMs: flags.timeoutMs,
+      signal: ctx.interrupt.signal,
+      onPoll: (s) => {
+        // The job's own start, when known: `job wait` on an older job shows its real age.
+        const started = s.startedAt ? Date.parse(s.startedAt) : Number.NaN;
+        if (Number.isFinite(started) && started <= Date.now()) since = started;
+        if (s.jobState !== state) {
+          state = s.jobState;
+          if (!ctx.ui.motion && ctx.ui.verbose) ctx.ui.notice(`job ${id}: ${state}`);
+        }
+        spinner?.update(line());
+      },
+    });
+  } catch (err) {
+    stop();
+    if (err instanceof InterruptedError && ctx.interrupt.signal.aborted) {
+      await offerCancel(ctx, client, id, flags.yes);
+      throw new InterruptedError(`interrupted while waiting for job ${id}`);
+    }
+    throw err;
+  } finally {
+    stop();
+    // What comes next (printing, an export) listens to Ctrl-C only if it says so.
+    ctx.interruptible = false;
+  }
+
+  function stop(): void {
+    clearInterval(ticker);
+    spinner?.stop();
+    spinner = undefined;
+  }
+}
+
+async function offerCancel(ctx: Context, client: ApiClient, id: string, yes: boolean | undefined) {
+  let cancel = Boolean(yes);
+  if (!cancel && ctx.ui.interactive) {
+    const { confirm } = await import('../output/prompt.js');
+    ctx.streams.stderr.write('\n');
+    // A second Ctrl-C at the prompt means "just stop".
+    cancel = await confirm(ctx.streams, `Cancel job ${id} on the service?`).catch(() => false);
+  }
+  if (!cancel) {
+    ctx.ui.notice(`job ${id} is still running on the service; cancel it with \`dlake job cancel ${id}\``);
+    return;
+  }
+  const { cancelJob } = await import('../api/jobs.js');
+  try {
+    const outcome = await cancelJob(client, id);
+    ctx.ui.notice(
+      outcome.requested
+        ? `cancellation of job ${id} requested`
+        : `job ${id} had already ended (${outcome.status.jobState})`,
+    );
+  } catch (e) {
+    ctx.ui.warn(`could not cancel job ${id}: ${(e as Error).message}`);
+  }
+}
+
+/** `4.2s` under a minute, then `3m 12s`. */
+function elapsedText(ms: number): string {
+  const t = Math.max(0, ms);
+  return t < 60_000
+    ? `${(t / 1000).toFixed(1)}s`
+    : formatDuration(Math.floor(t / 1000) * 1000, { largest: 2 });
+}

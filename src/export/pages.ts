@@ -1,0 +1,113 @@
+// Ordered concurrent paging: results pages are fetched several at a time but handed out strictly in order.
+// `concurrency` requests stay in flight while the consumer writes, and at most `concurrency + buffer` pages
+// are ever ahead of it (in flight or waiting), so memory stays flat whatever the row count.
+import { setMaxListeners } from 'node:events';
+import type { ResultsPage } from '../api/jobs.js';
+
+export type FetchPage = (offset: number, limit: number, signal: AbortSignal) => Promise<ResultsPage>;
+
+export interface PagingOptions {
+  fetchPage: FetchPage;
+  /** Rows per request (the service takes at most 500). */
+  pageSize: number;
+  /** Requests in flight at once (at least 1). */
+  concurrency: number;
+  /** Pages fetched but not yet handed out, on top of those in flight (default: `concurrency`). */
+  buffer?: number;
+  /** First row to read (default 0). */
+  startOffset?: number;
+  /** Read at most this many rows (default: all). */
+  maxRows?: number;
+  signal?: AbortSignal;
+}
+
+export interface OrderedPage extends ResultsPage {
+  /** Offset of the page's first row. */
+  offset: number;
+}
+
+interface Pending {
+  offset: number;
+  limit: number;
+  page: Promise<ResultsPage>;
+}
+
+/**
+ * Yields the pages from `startOffset` in order. The first page is read alone: it tells the schema and the
+ * job's `rowCount`. Paging stops at `rowCount` (or `maxRows`), and also at a page shorter than asked for or
+ * empty, since `rowCount` can overstate the rows of some jobs (api-extra §4.3). Leaving the loop early
+ * aborts the requests still in flight.
+ */
+export async function* pagesInOrder(opts: PagingOptions): AsyncGenerator<OrderedPage> {
+  const { fetchPage, pageSize } = opts;
+  const concurrency = Math.max(1, Math.floor(opts.concurrency));
+  const window = concurrency + Math.max(0, Math.floor(opts.buffer ?? concurrency));
+  const start = opts.startOffset ?? 0;
+  const stop = start + (opts.maxRows ?? Number.POSITIVE_INFINITY);
+  const ahead = new AbortController();
+  const signal = opts.signal ? AbortSignal.any([opts.signal, ahead.signal]) : ahead.signal;
+  // Every request in flight listens to it: more than Node's default of 10 is expected, not a leak.
+  setMaxListeners(window + 10, signal);
+  // Pages asked for and not yet handed out, in offset order; `inFlight` of them still unanswered.
+  const queue: Pending[] = [];
+  let inFlight = 0;
+  // Nothing more is asked for until the first page has told how many rows there are.
+  let paging = false;
+  let next = start;
+  let end = stop;
+  const launch = (offset: number, limit: number): Pending => {
+    inFlight++;
+    const page = fetchPage(offset, limit, signal);
+    // Awaited later, in order; until then a failure must not count as unhandled. An answer frees a slot.
+    page.then(
+      (p) => {
+        inFlight--;
+        // A short page ends the result: ask for nothing after it.
+        if (p.rows.length < limit) end = Math.min(end, offset + p.rows.length);
+        pump();
+      },
+      () => {
+        inFlight--;
+      },
+    );
+    return { offset, limit, page };
+  };
+  const pump = (): void => {
+    while (paging && !ahead.signal.aborted && inFlight < concurrency && queue.length < window && next < end) {
+      const limit = Math.min(pageSize, end - next);
+      queue.push(launch(next, limit));
+      next += limit;
+    }
+  };
+  try {
+    const firstLimit = Math.min(pageSize, stop - start);
+    const first = await take(launch(start, firstLimit));
+    if (first.rows.length < firstLimit || first.rows.length === 0) {
+      yield first;
+      return;
+    }
+    end = Math.min(end, first.rowCount);
+    next = start + firstLimit;
+    paging = true;
+    pump();
+    yield first;
+    while (queue.length > 0) {
+      const head = queue[0]!;
+      const page = await take(head);
+      queue.shift();
+      const short = page.rows.length < head.limit || page.rows.length === 0;
+      if (!short) pump();
+      yield page;
+      if (short) return;
+    }
+  } finally {
+    ahead.abort();
+  }
+}
+
+async function take(p: Pending): Promise<OrderedPage> {
+  const page = await p.page;
+  // More rows than asked for would shift every later offset: keep the ones asked for.
+  const rows = page.rows.length > p.limit ? page.rows.slice(0, p.limit) : page.rows;
+  return { ...page, rows, offset: p.offset };
+}

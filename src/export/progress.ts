@@ -1,0 +1,57 @@
+// The export's progress bar on stderr: rows written, percentage, rows per second and time left. The caller
+// creates it only when stderr is a terminal and -q is not given; it redraws at most ten times a second.
+import { formatDuration } from '../util/units.js';
+
+export interface ProgressStream {
+  write(text: string): unknown;
+  columns?: number;
+}
+
+const REDRAW_MS = 100;
+const ROWS = new Intl.NumberFormat('en-US');
+
+export class ProgressBar {
+  private readonly started: number;
+  private lastDraw = 0;
+  private drawn = false;
+
+  constructor(
+    private readonly stream: ProgressStream,
+    private readonly label: string,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.started = now();
+  }
+
+  update(rows: number, total: number): void {
+    const t = this.now();
+    if (t - this.lastDraw < REDRAW_MS && rows < total) return;
+    this.lastDraw = t;
+    this.drawn = true;
+    this.stream.write(`\r\x1b[2K${this.line(rows, total, t)}`);
+  }
+
+  /** Clears the bar (the caller then prints its summary line). */
+  done(): void {
+    if (this.drawn) this.stream.write('\r\x1b[2K');
+    this.drawn = false;
+  }
+
+  line(rows: number, total: number, t = this.now()): string {
+    const secs = (t - this.started) / 1000;
+    const rate = secs > 0 ? rows / secs : 0;
+    const known = total > 0 && Number.isFinite(total);
+    const ratio = known ? Math.min(1, rows / total) : 0;
+    const eta =
+      known && rate > 0 ? formatDuration(Math.ceil((total - rows) / rate) * 1000, { largest: 2 }) : '?';
+    const counts = known ? `${ROWS.format(rows)}/${ROWS.format(total)} rows` : `${ROWS.format(rows)} rows`;
+    const stats = `${counts}  ${ROWS.format(Math.round(rate))} rows/s  ETA ${eta}`;
+    const pct = `${Math.floor(ratio * 100)}%`.padStart(4);
+    const width = Math.max(
+      10,
+      Math.min(40, (this.stream.columns ?? 80) - this.label.length - stats.length - 12),
+    );
+    const fill = Math.round(ratio * width);
+    return `${this.label} [${'#'.repeat(fill)}${'-'.repeat(width - fill)}] ${pct}  ${stats}`;
+  }
+}

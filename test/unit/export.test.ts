@@ -1,0 +1,498 @@
+// The export engine: ordered concurrent paging with bounded buffering, the stop conditions, the three row
+// formats, exact numbers, and the file target (FILE.partial renamed on success, removed on failure).
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { JsonNumber, parseJsonExact, stringifyExact } from '../../src/api/exact-json.js';
+import type { ResultField, ResultRow, ResultsPage } from '../../src/api/jobs.js';
+import { DlakeError, ExitCode, InterruptedError, ServiceError } from '../../src/errors.js';
+import { exportRows } from '../../src/export/export.js';
+import { type FetchPage, pagesInOrder } from '../../src/export/pages.js';
+import { ProgressBar } from '../../src/export/progress.js';
+import { checkWritable, openFileTarget, stdoutTarget, type Target } from '../../src/export/target.js';
+import { createFormatter, csvCell, formatFromFileName } from '../../src/export/writers.js';
+import { parseCsv } from '../helpers/csv.js';
+
+const SCHEMA: ResultField[] = [
+  { name: 'id', type: { name: 'BIGINT' } },
+  { name: 'name', type: { name: 'VARCHAR' } },
+];
+
+/** A fake results endpoint over `total` generated rows, with per-request delays and a request log. */
+function fakeService(
+  total: number,
+  opts: {
+    delay?: (offset: number) => number;
+    /** Rows the service really holds (when rowCount overstates them). */
+    actual?: number;
+    fail?: (offset: number) => Error | undefined;
+  } = {},
+) {
+  const requests: Array<{ offset: number; limit: number }> = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const aborted: number[] = [];
+  const actual = opts.actual ?? total;
+  const fetchPage: FetchPage = (offset, limit, signal) => {
+    requests.push({ offset, limit });
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    return new Promise<ResultsPage>((resolve, reject) => {
+      const onAbort = (): void => {
+        clearTimeout(timer);
+        inFlight--;
+        aborted.push(offset);
+        reject(new InterruptedError('interrupted'));
+      };
+      const timer = setTimeout(() => {
+        signal.removeEventListener('abort', onAbort);
+        inFlight--;
+        const err = opts.fail?.(offset);
+        if (err) return reject(err);
+        const rows: ResultRow[] = [];
+        for (let i = offset; i < Math.min(offset + limit, actual); i++) rows.push({ id: i, name: `r${i}` });
+        resolve({ rowCount: total, schema: SCHEMA, rows, exact: false });
+      }, opts.delay?.(offset) ?? 0);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  };
+  return {
+    fetchPage,
+    requests,
+    aborted,
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    get inFlight() {
+      return inFlight;
+    },
+  };
+}
+
+async function collect(gen: AsyncGenerator<{ offset: number; rows: ResultRow[] }>) {
+  const pages: Array<{ offset: number; ids: number[] }> = [];
+  for await (const p of gen) pages.push({ offset: p.offset, ids: p.rows.map((r) => r.id as number) });
+  return pages;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('pagesInOrder', () => {
+  it('hands out pages in order although they complete out of order', async () => {
+    // Later pages answer first: page k waits (10 - k) ms.
+    const svc = fakeService(5000, { delay: (o) => 20 - (o / 500) * 2 });
+    const pages = await collect(pagesInOrder({ fetchPage: svc.fetchPage, pageSize: 500, concurrency: 4 }));
+    expect(pages.map((p) => p.offset)).toEqual([0, 500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 4500]);
+    expect(pages.flatMap((p) => p.ids)).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+    // Each page asked for once, none above the page size.
+    expect(svc.requests.map((r) => r.offset)).toEqual(pages.map((p) => p.offset));
+    expect(Math.max(...svc.requests.map((r) => r.limit))).toBe(500);
+    expect(svc.maxInFlight).toBe(4);
+  });
+
+  it('keeps `concurrency` requests busy but never more than `concurrency + buffer` pages ahead', async () => {
+    const svc = fakeService(20_000, { delay: () => 1 });
+    let ahead = 0;
+    let consumed = 0;
+    for await (const page of pagesInOrder({
+      fetchPage: svc.fetchPage,
+      pageSize: 500,
+      concurrency: 3,
+      buffer: 2,
+    })) {
+      consumed += page.rows.length;
+      await sleep(5);
+      // Asked for but not yet handed out, beyond the page being consumed now.
+      const requestedRows = svc.requests.reduce((n, r) => n + r.limit, 0);
+      ahead = Math.max(ahead, Math.ceil((requestedRows - consumed) / 500));
+    }
+    expect(consumed).toBe(20_000);
+    expect(ahead).toBe(5);
+    expect(svc.maxInFlight).toBe(3);
+    expect(svc.requests).toHaveLength(40);
+  });
+
+  it('asks for the next page as soon as a request is answered, not when a page is consumed', async () => {
+    const svc = fakeService(10_000, { delay: () => 5 });
+    const gen = pagesInOrder({ fetchPage: svc.fetchPage, pageSize: 500, concurrency: 2, buffer: 4 });
+    await gen.next();
+    // The consumer holds on to the first page; the fetching goes on until the window is full.
+    await sleep(60);
+    expect(svc.requests).toHaveLength(1 + 6);
+    expect(svc.inFlight).toBe(0);
+    await gen.return(undefined);
+  });
+
+  it('stops at rowCount and asks the last page for exactly the rows left', async () => {
+    const svc = fakeService(1234);
+    const pages = await collect(pagesInOrder({ fetchPage: svc.fetchPage, pageSize: 500, concurrency: 8 }));
+    expect(pages.flatMap((p) => p.ids)).toHaveLength(1234);
+    expect(svc.requests).toEqual([
+      { offset: 0, limit: 500 },
+      { offset: 500, limit: 500 },
+      { offset: 1000, limit: 234 },
+    ]);
+  });
+
+  it('stops at a short page even when rowCount promises more, and aborts what is in flight', async () => {
+    // rowCount says 10,000 but the service holds 1,700 rows (rowCount of a DML job, api-extra §4.3).
+    const svc = fakeService(10_000, { actual: 1700, delay: (o) => (o > 1500 ? 30 : 1) });
+    const pages = await collect(pagesInOrder({ fetchPage: svc.fetchPage, pageSize: 500, concurrency: 4 }));
+    expect(pages.flatMap((p) => p.ids)).toHaveLength(1700);
+    expect(pages.at(-1)!.ids).toHaveLength(200);
+    // Nothing was asked at or past the page after the short one beyond the window, and that window was aborted.
+    expect(Math.max(...svc.requests.map((r) => r.offset))).toBeLessThanOrEqual(1500 + 4 * 500);
+    expect(svc.aborted.length).toBeGreaterThan(0);
+    await sleep(40);
+    expect(svc.inFlight).toBe(0);
+  });
+
+  it('stops at an empty page', async () => {
+    const svc = fakeService(3000, { actual: 1000 });
+    const pages = await collect(pagesInOrder({ fetchPage: svc.fetchPage, pageSize: 500, concurrency: 1 }));
+    expect(pages.map((p) => p.ids.length)).toEqual([500, 500, 0]);
+    expect(svc.requests).toHaveLength(3);
+  });
+
+  it('stops after an empty first page, and reads nothing for a job without rows', async () => {
+    const svc = fakeService(0);
+    const pages = await collect(pagesInOrder({ fetchPage: svc.fetchPage, pageSize: 500, concurrency: 4 }));
+    expect(pages).toEqual([{ offset: 0, ids: [] }]);
+    expect(svc.requests).toHaveLength(1);
+  });
+
+  it('honours a start offset and a row cap', async () => {
+    const svc = fakeService(5000);
+    const pages = await collect(
+      pagesInOrder({
+        fetchPage: svc.fetchPage,
+        pageSize: 500,
+        concurrency: 4,
+        startOffset: 700,
+        maxRows: 800,
+      }),
+    );
+    expect(pages.flatMap((p) => p.ids)).toEqual(Array.from({ length: 800 }, (_, i) => 700 + i));
+    expect(svc.requests).toEqual([
+      { offset: 700, limit: 500 },
+      { offset: 1200, limit: 300 },
+    ]);
+  });
+
+  it('fails with the failing page and aborts the pages in flight', async () => {
+    const svc = fakeService(5000, {
+      delay: (o) => (o === 1000 ? 5 : 50),
+      fail: (o) => (o === 1000 ? new ServiceError('boom') : undefined),
+    });
+    await expect(
+      collect(pagesInOrder({ fetchPage: svc.fetchPage, pageSize: 500, concurrency: 4 })),
+    ).rejects.toThrow('boom');
+    await sleep(60);
+    expect(svc.inFlight).toBe(0);
+    expect(svc.aborted.length).toBeGreaterThan(0);
+  });
+});
+
+describe('row formats', () => {
+  const awkward: ResultRow[] = [
+    { id: 1, name: 'with, comma', flag: true, amount: 1.5 },
+    { id: 2, name: 'with "quotes"', flag: false, amount: -0.25 },
+    { id: 3, name: 'line\nbreak', flag: null, amount: null },
+    { id: 4, name: 'crlf\r\nbreak', flag: true, amount: 0 },
+    { id: 5, name: 'cr\ronly', flag: false, amount: 3 },
+    { id: 6, name: 'naïve café – 東京 🚀', flag: true, amount: 1e21 },
+    { id: 7, name: '', flag: false, amount: 2 },
+    { id: 8, name: null, flag: true, amount: 2 },
+    { id: 9, name: '  padded  ', flag: true, amount: 2 },
+    { id: 10, name: '"quoted, with comma"\nand a new line', flag: true, amount: 2 },
+  ];
+  const schema: ResultField[] = [
+    { name: 'id', type: { name: 'BIGINT' } },
+    { name: 'name', type: { name: 'VARCHAR' } },
+    { name: 'flag', type: { name: 'BOOLEAN' } },
+    { name: 'amount', type: { name: 'DOUBLE' } },
+  ];
+  const render = (format: 'csv' | 'json' | 'ndjson', pages: ResultRow[][], exact = false) => {
+    const f = createFormatter(format, schema);
+    return f.head + pages.map((p) => f.page(p, exact)).join('') + f.tail();
+  };
+
+  it('CSV: header from the schema, RFC 4180 quoting only where needed, null and empty as empty fields', () => {
+    const csv = render('csv', [awkward.slice(0, 5), awkward.slice(5)]);
+    expect(csv.split('\n')[0]).toBe('id,name,flag,amount');
+    expect(csv).toBe(
+      [
+        'id,name,flag,amount',
+        '1,"with, comma",true,1.5',
+        '2,"with ""quotes""",false,-0.25',
+        '3,"line\nbreak",,',
+        '4,"crlf\r\nbreak",true,0',
+        '5,"cr\ronly",false,3',
+        '6,naïve café – 東京 🚀,true,1e+21',
+        '7,,false,2',
+        '8,,true,2',
+        '9,  padded  ,true,2',
+        '10,"""quoted, with comma""\nand a new line",true,2',
+        '',
+      ].join('\n'),
+    );
+    const parsed = parseCsv(csv);
+    expect(parsed).toHaveLength(11);
+    expect(parsed[10]![1]).toBe('"quoted, with comma"\nand a new line');
+  });
+
+  it('CSV cells: booleans true/false (not 1/empty), objects as JSON, exact numbers as their text', () => {
+    expect(csvCell(true)).toBe('true');
+    expect(csvCell(false)).toBe('false');
+    expect(csvCell(null)).toBeNull();
+    expect(csvCell(undefined)).toBeNull();
+    expect(csvCell('')).toBe('');
+    expect(csvCell({ a: [1, 'x'] })).toBe('{"a":[1,"x"]}');
+    expect(csvCell(new JsonNumber('9007199254740993'))).toBe('9007199254740993');
+  });
+
+  it('CSV of a result without rows is the header alone', () => {
+    expect(render('csv', [])).toBe('id,name,flag,amount\n');
+  });
+
+  it('JSON: one well-formed array across pages, columns in schema order', () => {
+    const reordered = awkward.map((r) => ({ amount: r.amount, flag: r.flag, name: r.name, id: r.id }));
+    const json = render('json', [reordered.slice(0, 3), [], reordered.slice(3)]);
+    const back = JSON.parse(json) as ResultRow[];
+    expect(back).toEqual(awkward);
+    expect(Object.keys(back[0]!)).toEqual(['id', 'name', 'flag', 'amount']);
+    expect(json.startsWith('[\n{"id":1,')).toBe(true);
+    expect(json.endsWith('}\n]\n')).toBe(true);
+    expect(render('json', [])).toBe('[]\n');
+    expect(JSON.parse(render('json', [[], []]))).toEqual([]);
+  });
+
+  it('NDJSON: one row object a line', () => {
+    const nd = render('ndjson', [awkward.slice(0, 4), awkward.slice(4)]);
+    const lines = nd.split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((l) => JSON.parse(l))).toEqual(awkward);
+    expect(render('ndjson', [])).toBe('');
+  });
+
+  it('keeps numbers a double cannot hold, in every format', () => {
+    const page = parseJsonExact(
+      '{"rows":[{"id":9007199254740993,"name":"x 1.50","flag":true,"amount":1.50},{"id":1,"name":"y","flag":false,"amount":12345678901234567890.5}]}',
+    );
+    expect(page.exact).toBe(true);
+    const rows = (page.value as { rows: ResultRow[] }).rows;
+    expect(rows[0]!.name).toBe('x 1.50');
+    expect(render('ndjson', [rows], true)).toBe(
+      '{"id":9007199254740993,"name":"x 1.50","flag":true,"amount":1.50}\n' +
+        '{"id":1,"name":"y","flag":false,"amount":12345678901234567890.5}\n',
+    );
+    expect(render('csv', [rows], true).split('\n')[1]).toBe('9007199254740993,x 1.50,true,1.50');
+    expect(render('json', [rows], true)).toContain('"amount":12345678901234567890.5}');
+  });
+
+  it('infers the format from the file name', () => {
+    expect(formatFromFileName('a.CSV')).toBe('csv');
+    expect(formatFromFileName('a.jsonl')).toBe('ndjson');
+    expect(formatFromFileName('a.json')).toBe('json');
+    expect(formatFromFileName('a.txt')).toBeUndefined();
+  });
+});
+
+describe('exact JSON', () => {
+  it('parses ordinary bodies with JSON.parse and marks nothing', () => {
+    const r = parseJsonExact('{"a":[1,2.5,-3,"9007199254740993",null,true]}');
+    expect(r).toEqual({ value: { a: [1, 2.5, -3, '9007199254740993', null, true] }, exact: false });
+  });
+
+  it('keeps big integers, trailing zeros, exponents and -0 as text; leaves strings alone', () => {
+    const r = parseJsonExact('{"a":12345678901234567890,"b":"12345678901234567890","c":[1.0,2E5,-0,0.5]}');
+    expect(r.exact).toBe(true);
+    const v = r.value as { a: JsonNumber; b: string; c: unknown[] };
+    expect(v.a).toBeInstanceOf(JsonNumber);
+    expect(v.a.text).toBe('12345678901234567890');
+    expect(v.b).toBe('12345678901234567890');
+    expect(v.c.map((x) => (x instanceof JsonNumber ? `#${x.text}` : x))).toEqual([
+      '#1.0',
+      '#2E5',
+      '#-0',
+      0.5,
+    ]);
+    expect(stringifyExact(v)).toBe(
+      '{"a":12345678901234567890,"b":"12345678901234567890","c":[1.0,2E5,-0,0.5]}',
+    );
+  });
+
+  it('leaves timestamps, ids and numbers inside strings alone, and survives a column named __proto__', () => {
+    const text =
+      '{"rows":[{"t":"2013-02-10 20:00:00.000","id":"2f067496-7cf0-a70e-0222-34d53a5dc800","__proto__":1.10}]}';
+    const r = parseJsonExact(text);
+    const row = (r.value as { rows: Array<Record<string, unknown>> }).rows[0]!;
+    expect(row.t).toBe('2013-02-10 20:00:00.000');
+    expect(row.id).toBe('2f067496-7cf0-a70e-0222-34d53a5dc800');
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+    expect(String(Object.getOwnPropertyDescriptor(row, '__proto__')?.value)).toBe('1.10');
+  });
+});
+
+describe('exportRows to a file', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dlake-export-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes FILE.partial and renames it on success', async () => {
+    const svc = fakeService(2600, { delay: (o) => (o % 1000 ? 1 : 6) });
+    const file = join(dir, 'out.csv');
+    const target = await openFileTarget(file);
+    expect(existsSync(`${file}.partial`)).toBe(true);
+    const progress: number[] = [];
+    const out = await exportRows({
+      fetchPage: svc.fetchPage,
+      format: 'csv',
+      target,
+      pageSize: 500,
+      concurrency: 3,
+      onProgress: (rows) => progress.push(rows),
+    });
+    expect(out).toMatchObject({ rows: 2600, total: 2600, rowCount: 2600 });
+    expect(readdirSync(dir)).toEqual(['out.csv']);
+    const records = parseCsv(readFileSync(file, 'utf8'));
+    expect(records[0]).toEqual(['id', 'name']);
+    expect(records.slice(1).map((r) => Number(r[0]))).toEqual(Array.from({ length: 2600 }, (_, i) => i));
+    expect(progress).toEqual([500, 1000, 1500, 2000, 2500, 2600]);
+  });
+
+  it('on a failing page leaves no file behind and says how many rows were written', async () => {
+    const svc = fakeService(5000, {
+      fail: (o) => (o === 2000 ? new ServiceError('cannot reach the service') : undefined),
+    });
+    const file = join(dir, 'out.ndjson');
+    const err = await exportRows({
+      fetchPage: svc.fetchPage,
+      format: 'ndjson',
+      target: await openFileTarget(file),
+      pageSize: 500,
+      concurrency: 1,
+    }).catch((e: unknown) => e as DlakeError);
+    expect(err).toBeInstanceOf(ServiceError);
+    expect((err as DlakeError).exitCode).toBe(ExitCode.service);
+    expect((err as Error).message).toBe(
+      `cannot reach the service: export stopped after 2,000 rows; ${file} was not written`,
+    );
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('on Ctrl-C stops, removes the partial file and ends with exit code 130', async () => {
+    const svc = fakeService(50_000, { delay: () => 2 });
+    const ac = new AbortController();
+    const file = join(dir, 'out.json');
+    const err = await exportRows({
+      fetchPage: svc.fetchPage,
+      format: 'json',
+      target: await openFileTarget(file),
+      pageSize: 500,
+      concurrency: 2,
+      signal: ac.signal,
+      onProgress: (rows) => {
+        if (rows >= 3000) ac.abort();
+      },
+    }).catch((e: unknown) => e as DlakeError);
+    expect(err).toBeInstanceOf(InterruptedError);
+    expect((err as DlakeError).exitCode).toBe(130);
+    expect((err as Error).message).toMatch(
+      /^interrupted: export stopped after 3,000 rows; .*out\.json was not written$/,
+    );
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a disk that fills up is an error (exit 1), and nothing is left behind', async () => {
+    const svc = fakeService(3000);
+    let removed = false;
+    const full = new Writable({
+      write(_chunk, _enc, cb) {
+        cb(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+      },
+    });
+    const base = stdoutTarget(full);
+    const target: Target = {
+      ...base,
+      name: 'big.csv',
+      isFile: true,
+      write: (t, s) => base.write(t, s),
+      commit: () => base.commit(),
+      discard: async () => {
+        removed = true;
+      },
+    };
+    const err = await exportRows({ fetchPage: svc.fetchPage, format: 'csv', target, pageSize: 500 }).catch(
+      (e: unknown) => e as DlakeError,
+    );
+    expect(err).toBeInstanceOf(DlakeError);
+    expect((err as DlakeError).exitCode).toBe(ExitCode.bug);
+    expect((err as Error).message).toMatch(/no space left on the device: export stopped after/);
+    expect(removed).toBe(true);
+  });
+
+  it('waits for a slow output to drain (backpressure) rather than buffering the result', async () => {
+    const svc = fakeService(10_000);
+    let buffered = 0;
+    let maxBuffered = 0;
+    const slow = new Writable({
+      highWaterMark: 1024,
+      write(chunk: Buffer, _enc, cb) {
+        buffered += chunk.length;
+        maxBuffered = Math.max(maxBuffered, buffered);
+        setTimeout(() => {
+          buffered -= chunk.length;
+          cb();
+        }, 2);
+      },
+    });
+    const out = await exportRows({
+      fetchPage: svc.fetchPage,
+      format: 'ndjson',
+      target: stdoutTarget(slow),
+      pageSize: 500,
+      concurrency: 4,
+    });
+    expect(out.rows).toBe(10_000);
+    // One page of ~12 KB at most is queued in the stream, never the whole result (~250 KB).
+    expect(maxBuffered).toBeLessThan(40_000);
+    expect(svc.requests).toHaveLength(20);
+  });
+
+  it('refuses an --out in a missing folder or that is a folder, before any request', async () => {
+    await expect(checkWritable(join(dir, 'missing', 'x.csv'))).rejects.toThrow(
+      /the folder .* does not exist/,
+    );
+    await expect(checkWritable(dir)).rejects.toThrow(/it is a directory/);
+    await expect(openFileTarget(join(dir, 'missing', 'x.csv'))).rejects.toMatchObject({
+      exitCode: ExitCode.usage,
+    });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('ProgressBar', () => {
+  it('shows rows, percentage, rate and time left, redrawing at most every 100 ms', () => {
+    let t = 0;
+    const out: string[] = [];
+    const bar = new ProgressBar({ write: (s: string) => out.push(s), columns: 120 }, 'exporting', () => t);
+    t = 1000;
+    bar.update(25_000, 100_000);
+    t = 1050;
+    bar.update(26_000, 100_000);
+    expect(out).toHaveLength(1);
+    expect(out[0]).toBe(
+      '\r\x1b[2Kexporting [##########------------------------------]  25%  25,000/100,000 rows  25,000 rows/s  ETA 3s',
+    );
+    t = 2000;
+    bar.update(100_000, 100_000);
+    expect(out.at(-1)).toContain('100%');
+    bar.done();
+    expect(out.at(-1)).toBe('\r\x1b[2K');
+  });
+});
