@@ -1,6 +1,6 @@
 // `npm run demo`: a narrated tour of dlake against the embedded emulator. Nothing to install or
 // configure: the emulator runs in this process, and dlake keeps its config in a temporary folder.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startEmulator } from '../test/emulator/server.js';
@@ -20,7 +20,13 @@ interface Step {
   captureAs?: string;
   /** Standard input taken from an earlier step's captured stdout. */
   inputFrom?: string;
+  /** The command as printed, where it differs from the real one (a path shown as "$PWD/…"). */
+  shown?: string;
+  /** Print the first lines of this file (in the demo's work folder) after the command. */
+  peek?: string;
 }
+
+const SAMPLES = resolve(import.meta.dirname, '../test/fixtures/samples');
 
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[0m` : s);
@@ -53,8 +59,71 @@ const STEPS: Step[] = [
   },
   { say: 'Profiles: the current one is marked with *.', args: ['profile', 'list'] },
   {
-    say: 'Any endpoint, raw: `dlake api` prints the JSON the service returns.',
-    args: ['api', 'GET', '/api/v3/catalog'],
+    say: 'Add a NAS source over the sample folder this repository ships; its files appear in the catalog.',
+    args: ['source', 'create', 'lake', '--type', 'NAS', '--set', `path=${SAMPLES}`],
+    shown: 'dlake source create lake --type NAS --set path="$PWD/test/fixtures/samples"',
+  },
+  {
+    say: 'Paths print in a form you can paste back (quotes where a name needs them).',
+    args: ['catalog', 'ls', 'lake'],
+  },
+  {
+    say: 'Promote the sales folder of CSV files to a table, from JSON on stdin (or --file F).',
+    args: ['catalog', 'create', '--file', '-'],
+    input: JSON.stringify({
+      entityType: 'dataset',
+      type: 'PHYSICAL_DATASET',
+      path: ['lake', 'sales'],
+      format: { type: 'Text', fieldDelimiter: ',', extractHeader: true },
+    }),
+    shownInput: `echo '{"entityType":"dataset","type":"PHYSICAL_DATASET","path":["lake","sales"],…}' |`,
+  },
+  {
+    say: 'A space, and a view in it over that table.',
+    args: ['catalog', 'create', '--file', '-'],
+    input: JSON.stringify({ entityType: 'space', name: 'Sales' }),
+    shownInput: `echo '{"entityType":"space","name":"Sales"}' |`,
+  },
+  {
+    say: '',
+    args: ['catalog', 'create', '--file', '-'],
+    input: JSON.stringify({
+      entityType: 'dataset',
+      type: 'VIRTUAL_DATASET',
+      path: ['Sales', 'by_region'],
+      sql: 'SELECT region, SUM(units) AS units FROM lake.sales GROUP BY region',
+    }),
+    shownInput: `echo '{"entityType":"dataset","type":"VIRTUAL_DATASET","path":["Sales","by_region"],"sql":"SELECT region, SUM(units) …"}' |`,
+  },
+  {
+    say: 'Tag it and document the space; both writes send the current version, so no edit is lost.',
+    args: ['catalog', 'tags', 'Sales/by_region', '--set', 'gold', '--set', 'finance'],
+  },
+  {
+    say: '',
+    args: ['catalog', 'wiki', 'Sales', '--set-file', '-'],
+    input: '# Sales\nUnits sold per region, from lake/sales.\n',
+    shownInput: `echo '# Sales …' |`,
+  },
+  {
+    say: 'The whole catalog as a tree (containers are listed concurrently).',
+    args: ['catalog', 'tree', '--depth', '2'],
+  },
+  {
+    say: 'Run SQL: dlake submits it, waits (a spinner on a terminal) and prints the rows.',
+    args: ['sql', 'SELECT * FROM Sales.by_region ORDER BY units DESC'],
+  },
+  {
+    say: 'In scripts: submit without waiting and keep the job id…',
+    args: ['sql', 'SELECT * FROM big', '--no-wait'],
+    captureAs: 'ID',
+    shownInput: 'ID=$(',
+  },
+  { say: '…wait for it (exit 6 if it fails or is canceled)…', args: ['job', 'wait', '$ID'] },
+  {
+    say: '…and stream every row to CSV: pages fetched concurrently, written in order, renamed into place at the end.',
+    args: ['job', 'export', '$ID', '--out', 'big.csv'],
+    peek: 'big.csv',
   },
   {
     say: '--query filters any result with JMESPath, in every output format.',
@@ -119,8 +188,8 @@ const STEPS: Step[] = [
 ];
 
 async function main(): Promise<void> {
-  const samplesDir = resolve(import.meta.dirname, '../test/fixtures/samples');
-  const emu = await startEmulator({ samplesDir, bigRows: 20_000, jobStepMs: 150 });
+  const emu = await startEmulator({ bigRows: 20_000, jobStepMs: 150 });
+  // The config store and the exported file live here, and go with it.
   const configDir = mkdtempSync(join(tmpdir(), 'dlake-demo-'));
   const env = {
     DLAKE_URL: emu.url,
@@ -132,16 +201,24 @@ async function main(): Promise<void> {
   let failed = false;
   const captured: Record<string, string> = {};
   try {
-    for (const [i, step] of STEPS.entries()) {
-      console.log(bold(`${i + 1}. ${step.say}`));
-      const command = `dlake ${step.args.map(quote).join(' ')}`;
+    let number = 0;
+    for (const step of STEPS) {
+      // A step without words continues the one before it.
+      if (step.say) console.log(bold(`${++number}. ${step.say}`));
+      const command = step.shown ?? `dlake ${step.args.map(quote).join(' ')}`;
       const prefix = step.shownInput ? `${step.shownInput}${step.captureAs ? '' : ' '}` : '';
       console.log(`   $ ${prefix}${command}${step.captureAs ? ')' : ''}`);
       const input = step.inputFrom ? captured[step.inputFrom] : step.input;
-      const r = await runDlake(step.args, { env, input });
+      const args = step.args.map((a) => (a.startsWith('$') ? (captured[a.slice(1)] ?? a) : a));
+      const r = await runDlake(args, { env, input, cwd: configDir });
       if (step.captureAs) captured[step.captureAs] = r.stdout.trim();
       const out = ((step.captureAs ? '' : r.stdout) + r.stderr).trimEnd();
       if (out) console.log(out.replace(/^/gm, '   '));
+      if (step.peek && r.code === 0) {
+        console.log(`   $ head -3 ${step.peek}`);
+        const head = readFileSync(join(configDir, step.peek), 'utf8').split('\n').slice(0, 3);
+        console.log(head.join('\n').replace(/^/gm, '   '));
+      }
       console.log('');
       if (r.code !== (step.expect ?? 0)) {
         console.error(`demo step failed with exit code ${r.code}`);
@@ -162,6 +239,7 @@ async function main(): Promise<void> {
 }
 
 function quote(arg: string): string {
+  if (/^\$[A-Z]+$/.test(arg)) return `"${arg}"`;
   return /^[\w./:@=,-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
