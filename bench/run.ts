@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark, one after the other, as markdown ready for the README.
+import { benchExport } from './export.js';
 import { benchStartup } from './startup.js';
 import { benchTree } from './tree.js';
 
@@ -6,3 +7,4 @@ const started = new Date().toISOString();
 console.log(`# dlake benchmarks (${started}, Node ${process.versions.node})\n`);
 console.log(`## Startup\n\n${await benchStartup()}\n`);
 console.log(`## catalog tree\n\n${await benchTree()}\n`);
+console.log(`## Export\n\n${await benchExport()}\n`);
