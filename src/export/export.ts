@@ -2,12 +2,15 @@
 // each write waiting for the target to drain. On any failure or Ctrl-C the partial file is removed and the
 // error says how many rows had been written.
 import { DlakeError, InterruptedError } from '../errors.js';
+import { collectGarbage } from './heap.js';
 import { type FetchPage, pagesInOrder } from './pages.js';
 import { OutputClosedError, type Target } from './target.js';
 import { createFormatter, type ExportFormat, type RowFormatter } from './writers.js';
 
 export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 32;
+/** Pages between full garbage collections (see heap.ts). */
+const PAGES_PER_COLLECTION = 50;
 
 export interface ExportRequest {
   fetchPage: FetchPage;
@@ -37,6 +40,7 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
   const { target, signal } = req;
   const start = req.startOffset ?? 0;
   let written = 0;
+  let pages = 0;
   let total = 0;
   let rowCount = 0;
   let formatter: RowFormatter | undefined;
@@ -57,6 +61,7 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
       }
       await target.write(formatter.page(page.rows, page.exact), signal);
       written += page.rows.length;
+      if (++pages % PAGES_PER_COLLECTION === 0) collectGarbage();
       // Ctrl-C between pages: stop here rather than after the requests in flight.
       if (signal?.aborted) throw new InterruptedError('interrupted');
       req.onProgress?.(written, Math.max(total, written));
