@@ -1,6 +1,7 @@
-// Secret hygiene: every command of the foundation runs with --debug and -v while known secrets are in
-// play; none may appear in stdout, stderr or config.json, and only tokens may be in credentials.json.
-import { readFileSync, writeFileSync } from 'node:fs';
+// Secret hygiene: every command of the tree runs with --debug and -v while known secrets are in play (the
+// password, PATs, a client secret, a JWT, a source's password); none may appear in stdout, stderr,
+// config.json or an exported file, and only tokens may be in credentials.json.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ let fx: Fixture;
 let jwt: string;
 beforeAll(async () => {
   const pair = await generateKeyPair('RS256');
-  fx = await startFixture({ jwtPublicKeyPem: await exportSPKI(pair.publicKey) });
+  fx = await startFixture({ jwtPublicKeyPem: await exportSPKI(pair.publicKey), bigRows: 1200, jobStepMs: 1 });
   jwt = await new SignJWT({})
     .setProtectedHeader({ alg: 'RS256' })
     .setSubject('analyst')
@@ -83,4 +84,72 @@ it('no password, token, client secret or JWT leaks into output or config.json', 
   }
   for (const never of [ADMIN.password, SERVICE_USER.clientSecret, jwt])
     expect(credentials.includes(never)).toBe(false);
+});
+
+it('no secret leaks from the catalog, source, sql, job, user, pat, queue or reflection commands', async () => {
+  const sourcePassword = 'pg-secret-Zq81xV';
+  const outputs: RunResult[] = [];
+  const run = async (args: string[], input?: string) => {
+    const r = await fx.run([...args, '--debug', '-v'], { input });
+    outputs.push(r);
+    expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+    return r;
+  };
+  await run(['login', '-u', ADMIN.name, '--password-stdin'], ADMIN.password);
+  const pg = join(fx.configDir, 'pg.json');
+  const pgConfig = {
+    hostname: 'db.example.com',
+    port: 5432,
+    databaseName: 'sales',
+    authenticationType: 'MASTER',
+    username: 'etl',
+    password: sourcePassword,
+  };
+  writeFileSync(pg, JSON.stringify(pgConfig));
+  await run(['source', 'create', 'pg', '--type', 'POSTGRES', '--config-file', pg]);
+  await run(['source', 'create', 'pg2', '--type', 'POSTGRES', '--config-file', pg, '--dry-run']);
+  await run(['source', 'update', 'pg', '--set', 'fetchSize=500']);
+  await run(['source', 'get', 'pg', '-o', 'json']);
+  await run(['source', 'list']);
+  await run(['catalog', 'ls']);
+  await run(['catalog', 'get', 'pg', '-o', 'json']);
+  await run(['catalog', 'tree', '--depth', '1']);
+  await run(['catalog', 'create', '--file', '-'], JSON.stringify({ entityType: 'space', name: 'S' }));
+  await run(['catalog', 'tags', 'S', '--set', 'gold']);
+  await run(['catalog', 'wiki', 'S', '--set-file', '-'], '# S');
+  const id = (await run(['sql', 'SELECT * FROM big', '--no-wait'])).stdout.trim();
+  await run(['job', 'wait', id]);
+  await run(['job', 'get', id]);
+  await run(['job', 'results', id, '--limit', '5']);
+  await run(['job', 'export', id, '--out', join(fx.configDir, 'rows.csv')]);
+  await run(['sql', 'SELECT 1 AS one', '--out', join(fx.configDir, 'one.ndjson')]);
+  await run(['reflection', 'summary']);
+  await run(['user', 'create', 'eve', '--email', 'eve@example.com']);
+  await run(['user', 'get', 'eve']);
+  await run(['user', 'update', 'eve', '--first-name', 'Eve']);
+  // stdout of `pat create` is the new token, by design; everything else about it is scanned.
+  const created = await run(['pat', 'create', 'eve', '--label', 'ci', '--expires', '1d']);
+  const newPat = created.stdout.trim();
+  outputs.splice(outputs.indexOf(created), 1, { ...created, stdout: '' });
+  await run(['pat', 'list', 'eve']);
+  await run(['queue', 'create', '--name', 'etl', '--cpu-tier', 'HIGH']);
+  await run(['queue', 'list']);
+  await run(['queue', 'delete', 'etl', '-y']);
+  await run(['user', 'delete', 'eve', '-y']);
+  await run(['source', 'delete', 'pg', '-y']);
+
+  const text = outputs.map((r) => r.stdout + r.stderr).join('\n');
+  expect(text).toContain('debug: > POST');
+  expect(text).toContain('"password":"[redacted]"');
+  // Every file dlake wrote: config.json and the exports (pg.json is the input; credentials hold tokens).
+  const files = readdirSync(fx.configDir, { withFileTypes: true })
+    .filter((f) => f.isFile() && f.name !== 'pg.json' && f.name !== 'credentials.json')
+    .map((f) => readFileSync(join(fx.configDir, f.name), 'utf8'));
+  expect(files.length).toBeGreaterThanOrEqual(3);
+  const secrets = [ADMIN.password, sourcePassword, newPat, ...fx.emu.state.tokens.keys()];
+  for (const secret of secrets) {
+    expect(text.includes(secret), `a secret leaked into the output: ${secret.slice(0, 4)}…`).toBe(false);
+    for (const file of files)
+      expect(file.includes(secret), `a secret in a file: ${secret.slice(0, 4)}…`).toBe(false);
+  }
 });
