@@ -16,8 +16,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JobsTestApi, RunEngineQuery } from '../emulator/jobs.js';
 import type { RequestLogEntry } from '../emulator/log.js';
 import { expectedCsvCell, parseCsv } from '../helpers/csv.js';
+import { startDlake } from '../helpers/dlake.js';
 import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
-import { startDlake, until } from '../helpers/signal.js';
+import { until } from '../helpers/until.js';
 
 const ROWS = 100_000;
 const QUERY = 'SELECT * FROM big ORDER BY id';

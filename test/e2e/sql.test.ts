@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JobsTestApi } from '../emulator/jobs.js';
+import { startDlake } from '../helpers/dlake.js';
 import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
-import { startDlake, until } from '../helpers/signal.js';
+import { until } from '../helpers/until.js';
 
 let fx: Fixture;
 const jobs = (): JobsTestApi => fx.emu.shared.jobs as JobsTestApi;

@@ -39,30 +39,56 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
   return env;
 }
 
-export function runDlake(args: string[], opts: RunOptions = {}): Promise<RunResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: opts.cwd,
-      env: cleanEnv(opts.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs ?? 60_000);
+/** A running `dlake` that a test can interrupt (SIGINT, as Ctrl-C sends) once it has reached a chosen point. */
+export interface RunningDlake {
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Sends SIGINT, as Ctrl-C on a terminal does. */
+  interrupt(): void;
+  /** Resolves when the process has ended. */
+  done: Promise<RunResult>;
+}
+
+export function startDlake(args: string[], opts: RunOptions = {}): RunningDlake {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: opts.cwd,
+    env: cleanEnv(opts.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  child.stdin.on('error', () => {});
+  child.stdin.end(opts.input ?? '');
+  const timer = setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs ?? 60_000);
+  const done = new Promise<RunResult>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolvePromise({ code, signal, stdout, stderr });
+      resolve({ code, signal, stdout, stderr });
     });
-    child.stdin.on('error', () => {});
-    child.stdin.end(opts.input ?? '');
   });
+  return {
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    interrupt: () => {
+      child.kill('SIGINT');
+    },
+    done,
+  };
+}
+
+export function runDlake(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  return startDlake(args, opts).done;
 }
 
 /** A fresh config folder for one test; removed by the returned cleanup. */
