@@ -37,6 +37,21 @@ export function formatOption(): Option {
   ).choices(FORMATS);
 }
 
+/** `--concurrency` of the commands that page through results. */
+export function concurrencyOption(): Option {
+  return new Option('--concurrency <n>', 'results pages fetched at once (default 4)').argParser(
+    wholeNumber('--concurrency', 1, 32),
+  );
+}
+
+/** `--wait-timeout` of the commands that wait for a job before reading it (`--timeout` is per request). */
+export function waitTimeoutOption(): Option {
+  return new Option(
+    '--wait-timeout <duration>',
+    'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)',
+  ).argParser(duration('--wait-timeout'));
+}
+
 export function duration(flag: string) {
   return (value: string): number => {
     const ms = parseDuration(value);

@@ -6,7 +6,16 @@ import type { Context } from '../context.js';
 import type { Runtime } from '../runtime.js';
 import { formatDuration, parseDuration } from '../util/units.js';
 import { confirmDestructive, examples, printDryRun } from './common.js';
-import { countRows, duration, exportToFile, formatOption, printRows, wholeNumber } from './job-output.js';
+import {
+  concurrencyOption,
+  countRows,
+  duration,
+  exportToFile,
+  formatOption,
+  printRows,
+  waitTimeoutOption,
+  wholeNumber,
+} from './job-output.js';
 import { waitWithFeedback } from './job-wait.js';
 
 type ExportFormat = 'csv' | 'json' | 'ndjson';
@@ -94,16 +103,8 @@ export function register(program: Command, rt: Runtime): void {
       'file to write (- for standard output); written as FILE.partial, then renamed',
     )
     .addOption(formatOption())
-    .option(
-      '--concurrency <n>',
-      'results pages fetched at once (default 4)',
-      wholeNumber('--concurrency', 1, 32),
-    )
-    .option(
-      '--wait-timeout <duration>',
-      'stop waiting for the job after this long (exit 7; the job keeps running)',
-      duration('--wait-timeout'),
-    )
+    .addOption(concurrencyOption())
+    .addOption(waitTimeoutOption())
     .option('-y, --yes', 'on Ctrl-C while waiting, cancel the job without asking')
     .addHelpText(
       'after',

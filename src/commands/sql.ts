@@ -9,12 +9,13 @@ import type { Runtime } from '../runtime.js';
 import { parsePath } from '../util/catalog-ref.js';
 import { examples } from './common.js';
 import {
+  concurrencyOption,
   countRows,
-  duration,
   exportToFile,
   formatOption,
   printRows,
   TABLE_ROWS,
+  waitTimeoutOption,
   wholeNumber,
 } from './job-output.js';
 import { waitWithFeedback } from './job-wait.js';
@@ -46,16 +47,8 @@ export function register(program: Command, rt: Runtime): void {
     )
     .option('--out <file>', 'stream every row to FILE (- for standard output) instead of printing them')
     .addOption(formatOption())
-    .option(
-      '--concurrency <n>',
-      'results pages fetched at once (default 4)',
-      wholeNumber('--concurrency', 1, 32),
-    )
-    .option(
-      '--wait-timeout <duration>',
-      'stop waiting after this long, e.g. 10m (exit 7; the job keeps running)',
-      duration('--wait-timeout'),
-    )
+    .addOption(concurrencyOption())
+    .addOption(waitTimeoutOption())
     .option('-y, --yes', 'on Ctrl-C while waiting, cancel the job without asking')
     .addHelpText(
       'after',
