@@ -5,8 +5,9 @@ import { spawn } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, type RunResult } from '../helpers/dlake.js';
+import { BIN, cleanEnv, startDlake } from '../helpers/dlake.js';
 import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { until } from '../helpers/until.js';
 
 let fx: Fixture;
 beforeAll(async () => {
@@ -145,28 +146,14 @@ describe('Ctrl-C during a request', () => {
   it('ends at once with 130 and `error: interrupted`, without waiting for the answer', async () => {
     expect((await fx.login()).code).toBe(0);
     fx.emu.fault({ kind: 'latency', path: '/api/v3/catalog', latencyMs: 5000 });
-    const child = spawn(process.execPath, [BIN, 'api', 'GET', '/api/v3/catalog'], {
-      env: cleanEnv({ DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url }),
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const child = startDlake(['api', 'GET', '/api/v3/catalog'], {
+      env: { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url },
+      killAfterMs: 30_000,
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    const safety = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    const done = new Promise<RunResult>((resolve) =>
-      child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
-    );
     // The emulator logs a request when it arrives: once it is there, dlake is waiting for the answer.
-    while (fx.emu.log.find('GET', '/api/v3/catalog').length === 0)
-      await new Promise((r) => setTimeout(r, 10));
-    child.kill('SIGINT');
-    const r = await done;
-    clearTimeout(safety);
+    await until(() => fx.emu.log.find('GET', '/api/v3/catalog').length > 0, 'the request arrives');
+    child.interrupt();
+    const r = await child.done;
     expectFailure(r, 130, 'error: interrupted');
     // It did not wait for the (5 s late) answer, and did not retry.
     expect(fx.emu.log.find('GET', '/api/v3/catalog').map((e) => e.status)).toEqual([0]);

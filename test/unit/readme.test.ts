@@ -16,8 +16,7 @@ beforeAll(async () => {
 });
 
 /** `dlake catalog ls` followed by an argument, an option, the end of the line or of a code span. */
-const mentioned = (key: string): boolean =>
-  new RegExp(`dlake ${key.replace(/ /g, ' ')}(?=[\\s\`|)]|$)`, 'm').test(README);
+const mentioned = (key: string): boolean => new RegExp(`dlake ${key}(?=[\\s\`|)]|$)`, 'm').test(README);
 
 describe('README', () => {
   it('shows every command of the tree', () => {
