@@ -5,8 +5,11 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 
 export default defineConfig({
   define: { __DLAKE_VERSION__: JSON.stringify(version) },
+  // Tests import the emulator workspace package from its TypeScript source (see emulator/package.json).
+  resolve: { conditions: ['dlake-source'] },
+  ssr: { resolve: { conditions: ['dlake-source'] } },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'emulator/test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // End-to-end tests spawn the built binary; two cores, so keep parallelism modest.

@@ -14,8 +14,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { JobsTestApi } from '../test/emulator/jobs.js';
-import { type Emulator, startEmulator } from '../test/emulator/server.js';
+import type { JobsTestApi } from 'dlake-emulator';
+import { type Emulator, startEmulator } from 'dlake-emulator';
 import { BIN, cleanEnv, runDlake } from '../test/helpers/dlake.js';
 import { median, table } from './stats.js';
 

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmulator } from '../test/emulator/server.js';
+import { startEmulator } from 'dlake-emulator';
 import { BIN, cleanEnv, runDlake } from '../test/helpers/dlake.js';
 import { median, table } from './stats.js';
 

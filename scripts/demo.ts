@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startEmulator } from '../test/emulator/server.js';
+import { startEmulator } from 'dlake-emulator';
 import { runDlake } from '../test/helpers/dlake.js';
 
 interface Step {

@@ -3,9 +3,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { CatalogStore, NsEntity } from 'dlake-emulator';
+import { catalogOf } from 'dlake-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { catalogOf } from '../emulator/catalog.js';
-import type { CatalogStore, NsEntity } from '../emulator/catalog-store.js';
 import { ANALYST, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
 
 const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');

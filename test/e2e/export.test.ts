@@ -12,9 +12,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { JobsTestApi, RequestLogEntry, RunEngineQuery } from 'dlake-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { JobsTestApi, RunEngineQuery } from '../emulator/jobs.js';
-import type { RequestLogEntry } from '../emulator/log.js';
 import { expectedCsvCell, parseCsv } from '../helpers/csv.js';
 import { startDlake } from '../helpers/dlake.js';
 import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';

@@ -3,8 +3,8 @@
 // (and copied into the README). Every command gets its own emulator, so the commands run side by side.
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { FaultSpec } from 'dlake-emulator';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { FaultSpec } from '../emulator/faults.js';
 import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
 
 interface FaultCase {

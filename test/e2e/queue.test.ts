@@ -1,7 +1,8 @@
 // `dlake queue list|get|create|update|delete` against the emulator: human units in and out, full-replace
 // updates that keep what was not given, stale tags, confirmation, admin-only, community edition.
+
+import type { QueueStore } from 'dlake-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { QueueStore } from '../emulator/admin.js';
 import { ANALYST, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
 
 let fx: Fixture;

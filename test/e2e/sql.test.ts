@@ -3,8 +3,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { JobsTestApi } from 'dlake-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { JobsTestApi } from '../emulator/jobs.js';
 import { startDlake } from '../helpers/dlake.js';
 import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
 import { until } from '../helpers/until.js';

@@ -1,7 +1,7 @@
 // One emulator and one config folder per test file, and a `dlake` runner wired to both.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/server.js';
+import { type Emulator, type EmulatorOptions, startEmulator } from 'dlake-emulator';
 import { type RunOptions, type RunResult, runDlake, tempConfigDir } from './dlake.js';
 
 export const ADMIN = { name: 'admin', password: 'admin-pass-1' };

@@ -4,10 +4,10 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CatalogShared, catalogOf } from './catalog.js';
-import { type Emulator, startEmulator } from './server.js';
+import { type CatalogShared, catalogOf } from '../src/catalog.js';
+import { type Emulator, startEmulator } from '../src/server.js';
 
-const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');
+const SAMPLES = resolve(import.meta.dirname, '../../test/fixtures/samples');
 const PLACEHOLDER = '$SERVICE_EXISTING_VALUE$';
 
 let emu: Emulator;

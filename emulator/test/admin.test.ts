@@ -1,8 +1,8 @@
 // The emulator's administration area: users, roles, PATs, queues and rules, the reflection summary, and what
 // the community edition answers instead.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_ROLE_ID, PUBLIC_ROLE_ID } from './admin.js';
-import { type Emulator, startEmulator } from './server.js';
+import { ADMIN_ROLE_ID, PUBLIC_ROLE_ID } from '../src/admin.js';
+import { type Emulator, startEmulator } from '../src/server.js';
 
 const DAY_MS = 24 * 3_600_000;
 

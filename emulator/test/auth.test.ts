@@ -1,7 +1,7 @@
 // The emulator's authentication area: legacy login, header forms, the token endpoint's grants, /api/v3/info.
 import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from './server.js';
+import { type Emulator, startEmulator } from '../src/server.js';
 
 const HOUR_MS = 3_600_000;
 const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EmuRequest, type Principal, Router } from './http.js';
-import { type JobsTestApi, type RunEngineQuery, registerJobs } from './jobs.js';
-import { type AreaContext, type Emulator, startEmulator } from './server.js';
-import { type CatalogDataset, planQuery } from './sql-engine.js';
-import { DEFAULT_USERS, EmuState } from './state.js';
+import { type EmuRequest, type Principal, Router } from '../src/http.js';
+import { type JobsTestApi, type RunEngineQuery, registerJobs } from '../src/jobs.js';
+import { type AreaContext, type Emulator, startEmulator } from '../src/server.js';
+import { type CatalogDataset, planQuery } from '../src/sql-engine.js';
+import { DEFAULT_USERS, EmuState } from '../src/state.js';
 
 interface Reply {
   status: number;

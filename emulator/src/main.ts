@@ -1,12 +1,12 @@
 // Command-line start of the emulator:
-//   npm run emulator -- --port 9047 [--host H] [--edition community] [--samples DIR] [--big-rows N]
-//                       [--jwt-public-key FILE] [--no-pats]
+//   dlake-emulator --port 9047 [--host H] [--edition community] [--samples DIR] [--big-rows N]
+//                  [--jwt-public-key FILE] [--no-pats]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type EmulatorOptions, startEmulator } from './server.js';
 import { DEFAULT_USERS } from './state.js';
 
-const USAGE = `Usage: npm run emulator -- [options]
+const USAGE = `Usage: dlake-emulator [options]   (in this repository: npm run emulator -- [options])
 
   --port N              port to listen on (default 9047; 0 picks a free one)
   --host H              address to bind (default 127.0.0.1)
