@@ -3,11 +3,10 @@
 // the current config and send that placeholder for every secret the user did not change, so none is lost.
 import { EXISTING_SECRET_VALUE } from '../constants.js';
 import { NotFoundError } from '../errors.js';
-import { applySetPairs } from '../util/set-pairs.js';
 import * as catalog from './catalog.js';
 import type { ApiClient } from './http.js';
 import type { CatalogEntity } from './schemas.js';
-import { secretFieldNames } from './source-types.js';
+import { findSourceType, secretFieldNames } from './source-types.js';
 
 /** Every source, read in full (without children), at most `concurrency` reads at a time, in listing order. */
 export async function listSources(client: ApiClient, concurrency = 8): Promise<CatalogEntity[]> {
@@ -35,22 +34,49 @@ export function newSourceEntity(name: string, type: string, config: Record<strin
 }
 
 /**
- * The config to send on update: `patch` (from a file; `null` removes a field) and then `--set` pairs applied to
- * the current config. Every secret the patch does not give a new value keeps its stored value through the
- * placeholder; a secret that was never set stays unset.
+ * The config to send on update: `patch` (`null` removes a field) applied to the current config. Every secret the
+ * patch does not give a new value keeps its stored value through the placeholder; a secret that was never set
+ * stays unset.
  */
 export function mergeSourceConfig(
   type: string,
   current: Record<string, unknown>,
   patch: Record<string, unknown>,
-  sets: readonly string[] = [],
 ): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...current };
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete merged[key];
     else merged[key] = value;
   }
-  return keepSecrets(current, patch, applySetPairs(type, merged, sets), secretFieldNames(type));
+  return keepSecrets(current, patch, merged, secretFieldNames(type));
+}
+
+/**
+ * The body that updates `current` with `patch` (a generic catalog update): the patch's fields over the entity's
+ * editable ones, sent with the patch's tag if it names one (the version the user edited, so that the service
+ * refuses a lost update), else the current tag. For a source of a known type, every secret the patch leaves
+ * out keeps its stored value: the file may hold a whole new config without them.
+ */
+export function entityUpdateBody(
+  current: CatalogEntity,
+  patch: Record<string, unknown>,
+): Record<string, unknown> {
+  const body = catalog.editableFields({
+    ...current,
+    ...patch,
+    id: current.id,
+    tag: patch.tag ?? current.tag,
+  });
+  const type = current.type;
+  if (current.entityType === 'source' && patch.config && typeof type === 'string' && findSourceType(type)) {
+    body.config = keepSecrets(
+      current.config ?? {},
+      patch.config as Record<string, unknown>,
+      body.config as Record<string, unknown>,
+      secretFieldNames(type),
+    );
+  }
+  return body;
 }
 
 /** The PUT body: the source as read (policies, ACL, tag) with the new config. */
@@ -63,10 +89,9 @@ export function sourceUpdateBody(
 
 /**
  * Secrets `given` leaves out (or sends as the placeholder) keep their stored value: the placeholder goes in their
- * place when the current config has them, since a config without them would erase them. For `catalog update` of
- * a source, whose file may hold a whole new config.
+ * place when the current config has them, since a config without them would erase them.
  */
-export function keepSecrets(
+function keepSecrets(
   current: Record<string, unknown>,
   given: Record<string, unknown>,
   config: Record<string, unknown>,

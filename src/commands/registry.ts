@@ -45,19 +45,19 @@ export const GROUPS: GroupDef[] = [
     name: 'profile',
     topic: 'Authentication',
     summary: 'Manage connection profiles',
-    load: () => import('./profile.js'),
+    load: () => import('./profile/index.js'),
   },
   {
     name: 'catalog',
     topic: 'Catalog',
     summary: 'Browse, read and write catalog entities (spaces, folders, datasets)',
-    load: () => import('./catalog.js'),
+    load: () => import('./catalog/index.js'),
   },
   {
     name: 'source',
     topic: 'Catalog',
     summary: 'List, inspect, create and configure sources',
-    load: () => import('./source.js'),
+    load: () => import('./source/index.js'),
   },
   {
     name: 'sql',
@@ -69,7 +69,7 @@ export const GROUPS: GroupDef[] = [
     name: 'job',
     topic: 'Queries',
     summary: 'Inspect, wait for, cancel and export SQL jobs',
-    load: () => import('./job.js'),
+    load: () => import('./job/index.js'),
   },
   {
     name: 'reflection',
@@ -81,7 +81,7 @@ export const GROUPS: GroupDef[] = [
     name: 'user',
     topic: 'Administration',
     summary: 'Create, inspect, update and delete users',
-    load: () => import('./user.js'),
+    load: () => import('./user/index.js'),
   },
   {
     name: 'pat',
@@ -93,7 +93,7 @@ export const GROUPS: GroupDef[] = [
     name: 'queue',
     topic: 'Administration',
     summary: 'Manage workload-management queues',
-    load: () => import('./queue.js'),
+    load: () => import('./queue/index.js'),
   },
   {
     name: 'api',

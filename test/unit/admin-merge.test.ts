@@ -5,7 +5,7 @@ import { checkNewPat, MAX_PAT_LIFETIME_MS } from '../../src/api/pats.js';
 import { mergeQueue, newQueueBody, rulesPlacingIn } from '../../src/api/queues.js';
 import type { Queue, RoleRef, User } from '../../src/api/schemas.js';
 import { checkRoleChanges, hasChanges, mergeUser, newUserBody, rolesToLookUp } from '../../src/api/users.js';
-import { queueFields } from '../../src/commands/queue.js';
+import { queueFields } from '../../src/commands/queue/fields.js';
 import { UsageError } from '../../src/errors.js';
 
 const PUBLIC: RoleRef = { id: 'r-public', name: 'PUBLIC', type: 'SYSTEM' };

@@ -5,8 +5,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as catalog from '../../src/api/catalog.js';
 import { ApiClient } from '../../src/api/http.js';
 import type { CatalogSummary } from '../../src/api/schemas.js';
-import { mergeSourceConfig, sourceUpdateBody } from '../../src/api/sources.js';
+import { mergeSourceConfig as mergeConfig, sourceUpdateBody } from '../../src/api/sources.js';
+import { applySetPairs } from '../../src/commands/source/set-pairs.js';
 import { ConflictError, type DlakeError, UsageError } from '../../src/errors.js';
+
+/** `source update`'s merge: the file's fields, then the --set pairs. */
+const mergeSourceConfig = (
+  type: string,
+  current: Record<string, unknown>,
+  patch: Record<string, unknown>,
+  sets: string[] = [],
+) => applySetPairs(type, mergeConfig(type, current, patch), sets);
 
 const BASE = 'http://svc.test';
 const PLACEHOLDER = '$SERVICE_EXISTING_VALUE$';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SOURCE_TYPES } from '../../src/api/source-types.js';
+import { applySetPairs, parseSetPair } from '../../src/commands/source/set-pairs.js';
 import { UsageError } from '../../src/errors.js';
-import { applySetPairs, parseSetPair } from '../../src/util/set-pairs.js';
 
 function usageError(fn: () => unknown): UsageError {
   try {

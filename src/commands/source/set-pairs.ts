@@ -10,10 +10,10 @@
 //   propertyList  propertyList.NAME=VALUE adds or replaces one {name, value}; propertyList=[…] (JSON) replaces all
 //   string        taken as is
 // Secret fields are refused: cli.md keeps secrets off the command line (they show in `ps` and shell history).
-import type { FieldInfo, SourceTypeInfo } from '../api/source-types.js';
-import { getSourceType } from '../api/source-types.js';
-import { UsageError } from '../errors.js';
-import { parseDuration } from './units.js';
+import type { FieldInfo, SourceTypeInfo } from '../../api/source-types.js';
+import { getSourceType } from '../../api/source-types.js';
+import { UsageError } from '../../errors.js';
+import { parseDuration } from '../../util/units.js';
 
 export interface SetPair {
   key: string;

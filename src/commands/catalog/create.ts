@@ -1,0 +1,59 @@
+// `dlake catalog create --file F`: a space, folder, view or source from JSON; a PHYSICAL_DATASET promotes the
+// file or folder at its path.
+import type { Command } from 'commander';
+import type { CatalogEntity } from '../../api/schemas.js';
+import type { Context } from '../../context.js';
+import type { Runtime } from '../../runtime.js';
+import { formatPath } from '../../util/catalog-ref.js';
+import { examples } from '../common.js';
+import { dryRunOption } from './options.js';
+import { entityView, kindOf } from './views.js';
+import { readJsonFile, send, sourceSecrets } from './write.js';
+
+interface CreateOptions {
+  file: string;
+  dryRun?: boolean;
+}
+
+export function register(catalog: Command, rt: Runtime): void {
+  catalog
+    .command('create')
+    .description(
+      'Create a space, folder, view or source from JSON; a PHYSICAL_DATASET promotes a file or folder',
+    )
+    .requiredOption('--file <file>', 'the entity as JSON; - reads standard input')
+    .addOption(dryRunOption())
+    .addHelpText(
+      'after',
+      examples(
+        'echo \'{"entityType": "space", "name": "Sales"}\' | dlake catalog create --file -',
+        'dlake catalog create --file view.json   # {"entityType": "dataset", "type": "VIRTUAL_DATASET", "path": [...], "sql": "..."}',
+        'dlake catalog create --file promote.json --dry-run',
+      ),
+    )
+    .action(rt.action(create));
+}
+
+async function create(ctx: Context, opts: CreateOptions): Promise<void> {
+  const { value, label } = await readJsonFile(ctx, opts.file, '--file');
+  const api = await import('../../api/catalog.js');
+  const entity = api.checkNewEntity(value, label);
+  const secretFields = await sourceSecrets(entity, true);
+  const client = await ctx.client();
+  const path = api.entityPath(entity as CatalogEntity);
+  let created: CatalogEntity | undefined;
+  if (entity.entityType === 'dataset' && entity.type === 'PHYSICAL_DATASET') {
+    // A table is made by promoting the file or folder at its path (the service has no other way).
+    const target = await api.getByPath(client, path, { exclude: ['children'] });
+    created = await send(ctx, opts.dryRun, api.promoteRequest(target.id, entity), () =>
+      api.promote(client, target.id, entity),
+    );
+  } else {
+    created = await send(ctx, opts.dryRun, api.createRequest(entity, secretFields), () =>
+      api.create(client, entity, secretFields),
+    );
+  }
+  if (!created) return;
+  ctx.ui.notice(`Created ${kindOf(created)} ${formatPath(api.entityPath(created))}.`);
+  await ctx.print({ data: created, rows: [created], view: entityView(api.entityPath) });
+}

@@ -1,0 +1,44 @@
+// `dlake catalog ls [REF]`: the top-level containers, or the children of REF (all pages).
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import type { Runtime } from '../../runtime.js';
+import { formatPath } from '../../util/catalog-ref.js';
+import { examples } from '../common.js';
+import { idOption, pageSizeOption, type RefOptions, refOf } from './options.js';
+import { entityView, SUMMARY_VIEW } from './views.js';
+
+interface ListOptions extends RefOptions {
+  pageSize?: number;
+}
+
+export function register(catalog: Command, rt: Runtime): void {
+  catalog
+    .command('ls')
+    .description('List the top-level containers, or the children of REF (all pages)')
+    .argument('[ref]', 'path or id of a container')
+    .addOption(idOption())
+    .addOption(pageSizeOption())
+    .addHelpText(
+      'after',
+      examples('dlake catalog ls', 'dlake catalog ls Samples/sales', 'dlake catalog ls Sales -o json'),
+    )
+    .action(rt.action(ls));
+}
+
+async function ls(ctx: Context, refArg: string | undefined, opts: ListOptions): Promise<void> {
+  const ref = refArg === undefined ? undefined : refOf(refArg, opts);
+  const api = await import('../../api/catalog.js');
+  const client = await ctx.client();
+  if (!ref) {
+    const items = await api.listTopLevel(client);
+    return ctx.print({ data: items, view: { ...SUMMARY_VIEW, empty: 'The catalog is empty.' } });
+  }
+  const { entity, children } = await api.listChildren(client, ref, { pageSize: opts.pageSize });
+  const path = api.entityPath(entity);
+  if (!api.isContainerEntity(entity)) {
+    // Like `ls FILE`: a dataset or file lists as itself.
+    const { children: _, ...item } = entity;
+    return ctx.print({ data: [item], view: entityView(api.entityPath) });
+  }
+  await ctx.print({ data: children, view: { ...SUMMARY_VIEW, empty: `${formatPath(path)} is empty.` } });
+}

@@ -1,0 +1,42 @@
+// `dlake catalog refresh REF`: refresh the reflections that depend on a physical dataset.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { Runtime } from '../../runtime.js';
+import { formatPath } from '../../util/catalog-ref.js';
+import { examples, printDryRun } from '../common.js';
+import { dryRunOption, idOption, type RefOptions, refOf } from './options.js';
+import { kindOf } from './views.js';
+
+export function register(catalog: Command, rt: Runtime): void {
+  catalog
+    .command('refresh')
+    .description('Refresh the reflections that depend on a physical dataset')
+    .argument('<ref>', 'path or id of a physical dataset (table)')
+    .addOption(idOption())
+    .addOption(dryRunOption())
+    .addHelpText(
+      'after',
+      examples(
+        'dlake catalog refresh Samples/sales',
+        'dlake catalog refresh Samples/events.parquet --dry-run',
+      ),
+    )
+    .action(rt.action(refresh));
+}
+
+async function refresh(ctx: Context, refArg: string, opts: RefOptions & { dryRun?: boolean }): Promise<void> {
+  const ref = refOf(refArg, opts);
+  const api = await import('../../api/catalog.js');
+  const client = await ctx.client();
+  const current = await api.resolveRef(client, ref, { exclude: ['children'] });
+  const path = formatPath(api.entityPath(current));
+  if (current.entityType !== 'dataset' || current.type !== 'PHYSICAL_DATASET') {
+    throw new UsageError(`${path} is a ${kindOf(current)}: only physical datasets (tables) are refreshed`, {
+      hint: 'name a table (a promoted file or folder, or a table of a database source)',
+    });
+  }
+  if (opts.dryRun) return printDryRun(ctx, api.refreshRequest(current.id));
+  await api.refresh(client, current.id);
+  ctx.ui.notice(`Requested a refresh of the reflections on ${path}.`);
+}

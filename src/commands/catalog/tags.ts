@@ -1,0 +1,77 @@
+// `dlake catalog tags REF [--set T…|--clear]`: show the tags of an entity, or replace them.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { Runtime } from '../../runtime.js';
+import { formatPath } from '../../util/catalog-ref.js';
+import { examples } from '../common.js';
+import { dryRunOption, idOption, type RefOptions, refOf } from './options.js';
+import { send } from './write.js';
+
+interface TagsOptions extends RefOptions {
+  set?: string[];
+  clear?: boolean;
+  dryRun?: boolean;
+}
+
+export function register(catalog: Command, rt: Runtime): void {
+  catalog
+    .command('tags')
+    .description('Show the tags of a source, space or dataset, or replace them (sending the current version)')
+    .argument('<ref>', 'path or id')
+    .addOption(idOption())
+    .option(
+      '--set <tag>',
+      'the new tags, replacing the current ones (repeatable)',
+      (v: string, p: string[] = []) => [...p, v],
+    )
+    .option('--clear', 'remove all tags')
+    .addOption(dryRunOption())
+    .addHelpText(
+      'after',
+      examples(
+        'dlake catalog tags Sales/v_sales',
+        'dlake catalog tags Sales/v_sales --set finance --set gold',
+        'dlake catalog tags Sales/v_sales --clear',
+      ),
+    )
+    .action(rt.action(tags));
+}
+
+/** The service's 400 for an entity that cannot have tags, said with the entity's path. */
+function tagsRefused(what: string) {
+  return (err: unknown): never => {
+    if (err instanceof UsageError) {
+      throw new UsageError(`${what}: ${err.message}`, {
+        hint: 'tags belong on sources, spaces and datasets, not on folders, homes or files',
+        details: err.details,
+        moreInfo: err.moreInfo,
+      });
+    }
+    throw err;
+  };
+}
+
+async function tags(ctx: Context, refArg: string, opts: TagsOptions): Promise<void> {
+  const ref = refOf(refArg, opts);
+  if (opts.set && opts.clear) throw new UsageError('--set and --clear cannot be used together');
+  const api = await import('../../api/catalog.js');
+  const client = await ctx.client();
+  const current = await api.resolveRef(client, ref, { exclude: ['children'] });
+  const path = formatPath(api.entityPath(current));
+  const writing = Boolean(opts.set || opts.clear);
+  const refused = tagsRefused(writing ? `cannot tag ${path}` : `cannot read the tags of ${path}`);
+  const existing = await api.getTags(client, current.id).catch(refused);
+  const view = (empty: string) => ({ columns: [{ header: 'TAG', value: (t: string) => t }], empty });
+  if (!writing) {
+    const data = existing ?? { tags: [] };
+    return ctx.print({ data, rows: data.tags, view: view(`${path} has no tags.`) });
+  }
+  const wanted = opts.clear ? [] : [...new Set(opts.set)];
+  const saved = await send(ctx, opts.dryRun, api.setTagsRequest(current.id, wanted, existing?.version), () =>
+    api.setTags(client, current.id, wanted, existing?.version).catch(refused),
+  );
+  if (!saved) return;
+  ctx.ui.notice(wanted.length ? `Tagged ${path}: ${saved.tags.join(', ')}.` : `Removed the tags of ${path}.`);
+  await ctx.print({ data: saved, rows: saved.tags, view: view('') });
+}

@@ -1,0 +1,79 @@
+// `dlake catalog wiki REF [--set-file F]`: show the wiki text of an entity, or replace it.
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { readStdin } from '../../output/prompt.js';
+import type { Runtime } from '../../runtime.js';
+import { formatPath } from '../../util/catalog-ref.js';
+import { examples } from '../common.js';
+import { dryRunOption, idOption, type RefOptions, refOf } from './options.js';
+import { send } from './write.js';
+
+interface WikiOptions extends RefOptions {
+  setFile?: string;
+  dryRun?: boolean;
+}
+
+export function register(catalog: Command, rt: Runtime): void {
+  catalog
+    .command('wiki')
+    .description('Show the wiki text of an entity, or replace it (sending the current version)')
+    .argument('<ref>', 'path or id')
+    .addOption(idOption())
+    .option('--set-file <file>', 'the new text (Markdown); - reads standard input')
+    .addOption(dryRunOption())
+    .addHelpText(
+      'after',
+      examples(
+        'dlake catalog wiki Sales',
+        'dlake catalog wiki Sales --set-file README.md',
+        'echo "# Sales" | dlake catalog wiki Sales --set-file -',
+      ),
+    )
+    .action(rt.action(wiki));
+}
+
+async function readText(ctx: Context, file: string): Promise<string> {
+  if (file === '-') return readStdin(ctx.streams.stdin);
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+async function wiki(ctx: Context, refArg: string, opts: WikiOptions): Promise<void> {
+  const ref = refOf(refArg, opts);
+  const text = opts.setFile === undefined ? undefined : await readText(ctx, opts.setFile);
+  const api = await import('../../api/catalog.js');
+  const client = await ctx.client();
+  const current = await api.resolveRef(client, ref, { exclude: ['children'] });
+  const path = formatPath(api.entityPath(current));
+  const existing = await api.getWiki(client, current.id);
+  if (text === undefined) {
+    if (!existing) ctx.ui.notice(`${path} has no wiki text.`);
+    const data = existing ?? { text: '' };
+    // The text is Markdown: a table of it would be useless, so the table format prints it as it is.
+    if (ctx.format === 'table' && !ctx.opts.query) {
+      if (data.text) ctx.streams.stdout.write(data.text.endsWith('\n') ? data.text : `${data.text}\n`);
+      return;
+    }
+    return ctx.print({ data });
+  }
+  const saved = await send(ctx, opts.dryRun, api.setWikiRequest(current.id, text, existing?.version), () =>
+    api.setWiki(client, current.id, text, existing?.version),
+  );
+  if (!saved) return;
+  ctx.ui.notice(`Saved the wiki of ${path} (version ${saved.version ?? 0}).`);
+  await ctx.print({
+    data: saved,
+    rows: [saved],
+    view: {
+      columns: [
+        { header: 'VERSION', value: (w: { version?: number }) => w.version },
+        { header: 'CHARACTERS', value: (w: { text: string }) => w.text.length },
+      ],
+    },
+  });
+}

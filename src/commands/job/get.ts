@@ -1,0 +1,26 @@
+// `dlake job get ID`: a job's state, times, row count, error and reflections.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import type { Runtime } from '../../runtime.js';
+import { examples } from '../common.js';
+import { printStatus } from './status.js';
+
+export function register(job: Command, rt: Runtime): void {
+  job
+    .command('get')
+    .description(
+      "Show a job's state, times, row count, error and the reflections it chose, matched or considered",
+    )
+    .argument('<id>', 'job id')
+    .addHelpText(
+      'after',
+      examples('dlake job get 2f067496-7cf0-a70e-0222-34d53a5dc800', 'dlake job get ID -o json'),
+    )
+    .action(rt.action(get));
+}
+
+async function get(ctx: Context, id: string): Promise<void> {
+  const { getJob } = await import('../../api/jobs.js');
+  const status = await getJob(await ctx.client(), id);
+  await printStatus(ctx, id, status);
+}

@@ -1,0 +1,26 @@
+// `dlake profile delete NAME` (alias rm): a profile and its stored token.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import type { Runtime } from '../../runtime.js';
+import { examples } from '../common.js';
+import { unknownProfile } from './shared.js';
+
+export function register(profile: Command, rt: Runtime): void {
+  profile
+    .command('delete')
+    .alias('rm')
+    .description('Delete a profile and its stored token')
+    .argument('<name>', 'profile name')
+    .addHelpText('after', examples('dlake profile delete old'))
+    .action(rt.action(remove));
+}
+
+async function remove(ctx: Context, name: string): Promise<void> {
+  await ctx.store.update((s) => {
+    if (!s.config.profiles[name]) throw unknownProfile(ctx, name);
+    delete s.config.profiles[name];
+    delete s.credentials.tokens[name];
+    if (s.config.currentProfile === name) delete s.config.currentProfile;
+  });
+  ctx.ui.notice(`Deleted profile "${name}" and its stored token.`);
+}

@@ -1,0 +1,61 @@
+// `dlake profile set NAME`: create or change a profile from the global --url, --auth-url and -o values.
+import type { Command } from 'commander';
+import { OUTPUT_FORMATS, PROFILE_NAME, type Profile } from '../../config/schema.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { Runtime } from '../../runtime.js';
+import { examples } from '../common.js';
+
+export function register(profile: Command, rt: Runtime): void {
+  profile
+    .command('set')
+    .description('Create or change a profile: takes the global --url, --auth-url and -o/--output values')
+    .argument('<name>', 'profile name')
+    .addHelpText(
+      'after',
+      examples(
+        'dlake profile set prod --url https://lake.example.com',
+        'dlake profile set prod --auth-url https://login.example.com -o json',
+      ),
+    )
+    .action(rt.action(set));
+}
+
+async function set(ctx: Context, name: string): Promise<void> {
+  if (!PROFILE_NAME.test(name)) {
+    throw new UsageError(`invalid profile name "${name}"`, {
+      hint: 'use letters, digits, ".", "_" and "-" (at most 64)',
+    });
+  }
+  const { url, authUrl, output } = ctx.opts;
+  const patch: Partial<Profile> = {};
+  if (url) patch.url = checkUrl(url, '--url');
+  if (authUrl) patch.authUrl = checkUrl(authUrl, '--auth-url');
+  if (output) {
+    if (!(OUTPUT_FORMATS as readonly string[]).includes(output))
+      throw new UsageError(`unknown output format "${output}"`);
+    patch.output = output as Profile['output'];
+  }
+  const snapshot = await ctx.store.update((s) => {
+    const existing = s.config.profiles[name];
+    if (!existing && !patch.url) {
+      throw new UsageError(`profile "${name}" does not exist yet: give its URL`, {
+        hint: `dlake profile set ${name} --url URL`,
+      });
+    }
+    s.config.profiles[name] = { ...existing, ...patch };
+    s.config.currentProfile ??= name;
+  });
+  const current = snapshot.config.currentProfile === name ? ' (current)' : '';
+  ctx.ui.notice(`Saved profile "${name}"${current}.`);
+}
+
+function checkUrl(value: string, flag: string): string {
+  try {
+    const u = new URL(value);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
+    return value.replace(/\/+$/, '');
+  } catch {
+    throw new UsageError(`${flag} "${value}" is not an http(s) URL`);
+  }
+}

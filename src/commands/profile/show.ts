@@ -1,0 +1,22 @@
+// `dlake profile show [NAME]`: a profile (default: the one in force) and its stored token, without secrets.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import type { Runtime } from '../../runtime.js';
+import { examples } from '../common.js';
+import { rowsOf, unknownProfile } from './shared.js';
+
+export function register(profile: Command, rt: Runtime): void {
+  profile
+    .command('show')
+    .description('Show a profile (default: the one in force) and its stored token, without secrets')
+    .argument('[name]', 'profile name')
+    .addHelpText('after', examples('dlake profile show', 'dlake profile show prod -o json'))
+    .action(rt.action(show));
+}
+
+async function show(ctx: Context, name: string | undefined): Promise<void> {
+  const wanted = name ?? ctx.settings().profileName.value;
+  const row = rowsOf(ctx).find((r) => r.name === wanted);
+  if (!row) throw unknownProfile(ctx, wanted);
+  await ctx.print({ data: row });
+}

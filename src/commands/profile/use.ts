@@ -1,0 +1,23 @@
+// `dlake profile use NAME`: make a profile the current one.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import type { Runtime } from '../../runtime.js';
+import { examples } from '../common.js';
+import { unknownProfile } from './shared.js';
+
+export function register(profile: Command, rt: Runtime): void {
+  profile
+    .command('use')
+    .description('Make a profile the current one')
+    .argument('<name>', 'profile name')
+    .addHelpText('after', examples('dlake profile use prod'))
+    .action(rt.action(use));
+}
+
+async function use(ctx: Context, name: string): Promise<void> {
+  await ctx.store.update((s) => {
+    if (!s.config.profiles[name]) throw unknownProfile(ctx, name);
+    s.config.currentProfile = name;
+  });
+  ctx.ui.notice(`Now using profile "${name}".`);
+}

@@ -1,0 +1,27 @@
+// `dlake queue delete QUEUE` (alias rm).
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import type { Runtime } from '../../runtime.js';
+import { confirmDestructive, examples, printDryRun } from '../common.js';
+
+export function register(queue: Command, rt: Runtime): void {
+  queue
+    .command('delete')
+    .alias('rm')
+    .description('Delete a queue (asks first on a terminal); rules must not place jobs in it')
+    .argument('<queue>', 'queue id or name')
+    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+    .option('--dry-run', 'print the request instead of sending it')
+    .addHelpText('after', examples('dlake queue delete adhoc', 'dlake queue delete adhoc --yes'))
+    .action(rt.action(remove));
+}
+
+async function remove(ctx: Context, ref: string, opts: { yes?: boolean; dryRun?: boolean }): Promise<void> {
+  const { deleteQueue, deleteQueueRequest, resolveQueue } = await import('../../api/queues.js');
+  const client = await ctx.client();
+  const queue = await resolveQueue(client, ref);
+  if (opts.dryRun) return printDryRun(ctx, deleteQueueRequest(queue.id));
+  await confirmDestructive(ctx, `delete queue "${queue.name}" (id ${queue.id})?`, opts.yes);
+  await deleteQueue(client, queue);
+  ctx.ui.notice(`Deleted queue ${queue.name}.`);
+}

@@ -1,0 +1,38 @@
+// `dlake queue list` (alias ls): the workload queues and their limits.
+import type { Command } from 'commander';
+import type { Queue } from '../../api/schemas.js';
+import type { Context } from '../../context.js';
+import type { Runtime } from '../../runtime.js';
+import { examples } from '../common.js';
+import { duration, size } from './view.js';
+
+export function register(queue: Command, rt: Runtime): void {
+  queue
+    .command('list')
+    .alias('ls')
+    .description('List the workload queues and their limits')
+    .addHelpText('after', examples('dlake queue list', 'dlake queue list -o json --query "[].name"'))
+    .action(rt.action(list));
+}
+
+async function list(ctx: Context): Promise<void> {
+  const client = await ctx.client();
+  const { listQueues } = await import('../../api/queues.js');
+  const queues = await listQueues(client);
+  await ctx.print({
+    data: queues,
+    view: {
+      empty: 'No queues.',
+      columns: [
+        { header: 'NAME', value: (q: Queue) => q.name },
+        { header: 'CPU TIER', value: (q: Queue) => q.cpuTier },
+        { header: 'MEMORY/NODE', value: (q: Queue) => size(q.maxMemoryPerNodeBytes) },
+        { header: 'QUERY MEMORY/NODE', value: (q: Queue) => size(q.maxQueryMemoryPerNodeBytes) },
+        { header: 'RUNNING JOBS', value: (q: Queue) => q.maxAllowedRunningJobs },
+        { header: 'START TIMEOUT', value: (q: Queue) => duration(q.maxStartTimeoutMs) },
+        { header: 'RUN TIMEOUT', value: (q: Queue) => duration(q.maxRunTimeoutMs) },
+        { header: 'ID', value: (q: Queue) => q.id },
+      ],
+    },
+  });
+}

@@ -1,0 +1,52 @@
+// `dlake queue update QUEUE [limits]`: change a queue's limits or name; the rest stays as it is.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { Runtime } from '../../runtime.js';
+import { examples, printDryRun } from '../common.js';
+import { addQueueOptions, type QueueOptions, queueFields } from './fields.js';
+import { printQueue } from './view.js';
+
+export function register(queue: Command, rt: Runtime): void {
+  addQueueOptions(
+    queue
+      .command('update')
+      .description("Change a queue's limits or name; everything not given stays as it is")
+      .argument('<queue>', 'queue id or name')
+      .option('--name <name>', 'new name'),
+  )
+    .addHelpText(
+      'after',
+      examples(
+        'dlake queue update etl --max-run-timeout 30m',
+        'dlake queue update etl --name etl-nightly --cpu-tier LOW',
+        'dlake queue update etl --max-memory-per-node 16GiB --dry-run',
+      ),
+    )
+    .action(rt.action(update));
+}
+
+async function update(ctx: Context, ref: string, opts: QueueOptions): Promise<void> {
+  const fields = queueFields(opts);
+  if (Object.values(fields).every((v) => v === undefined)) {
+    throw new UsageError('nothing to change', {
+      hint: 'give --name, --cpu-tier, --max-memory-per-node, --max-query-memory-per-node, --max-running-jobs, --max-start-timeout or --max-run-timeout',
+    });
+  }
+  if (fields.name !== undefined && !fields.name.trim()) throw new UsageError('the new name is empty');
+  const { mergeQueue, resolveQueue, updateQueue, updateQueueRequest } = await import('../../api/queues.js');
+  const client = await ctx.client();
+  const current = await resolveQueue(client, ref);
+  const merged = mergeQueue(current, fields);
+  if (merged.changed.length === 0) {
+    ctx.ui.notice(`Nothing to change: queue ${current.name} is already as asked.`);
+    if (!opts.dryRun) await printQueue(ctx, current);
+    return;
+  }
+  if (opts.dryRun) return printDryRun(ctx, updateQueueRequest(merged.body));
+  const updated = await updateQueue(client, merged.body);
+  await printQueue(ctx, updated);
+  ctx.ui.notice(
+    `Updated queue ${updated.name}: ${merged.changed.join(', ')}; its tag is now ${updated.tag}.`,
+  );
+}

@@ -1,0 +1,21 @@
+// `dlake source list` (alias ls): the sources with their type and health.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import type { Runtime } from '../../runtime.js';
+import { examples } from '../common.js';
+import { SOURCE_VIEW } from './shared.js';
+
+export function register(source: Command, rt: Runtime): void {
+  source
+    .command('list')
+    .alias('ls')
+    .description('List the sources with their type and health')
+    .addHelpText('after', examples('dlake source list', 'dlake source list -o json --query "[].config"'))
+    .action(rt.action(list));
+}
+
+async function list(ctx: Context): Promise<void> {
+  const { listSources } = await import('../../api/sources.js');
+  const sources = await listSources(await ctx.client());
+  await ctx.print({ data: sources, view: SOURCE_VIEW });
+}

@@ -1,0 +1,48 @@
+// `dlake user create NAME`: a user with the PUBLIC role and any --role given.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { Runtime } from '../../runtime.js';
+import { examples, printDryRun } from '../common.js';
+import { collect, type NameOptions, names, printUser } from './shared.js';
+
+interface CreateOptions extends NameOptions {
+  role?: string[];
+}
+
+export function register(user: Command, rt: Runtime): void {
+  user
+    .command('create')
+    .description('Create a user; the PUBLIC role is always given, --role adds others')
+    .argument('<name>', 'user name (unique; cannot be changed later)')
+    .option('--first-name <text>', 'first name')
+    .option('--last-name <text>', 'last name')
+    .option('--email <address>', 'email address')
+    .option('--role <name>', 'a role besides PUBLIC (repeatable)', collect)
+    .option('--dry-run', 'print the request instead of sending it (role names are still looked up)')
+    .addHelpText(
+      'after',
+      examples(
+        'dlake user create bob --first-name Bob --last-name Baker --email bob@example.com',
+        'dlake user create etl-bot --role analysts --role loaders',
+        'dlake user create carol --role ADMIN --dry-run',
+      ),
+    )
+    .action(rt.action(create));
+}
+
+async function create(ctx: Context, name: string, opts: CreateOptions): Promise<void> {
+  if (!name.trim()) throw new UsageError('the user name is empty');
+  const client = await ctx.client();
+  const [{ getRolesByName, PUBLIC_ROLE }, { createUser, newUserBody }] = await Promise.all([
+    import('../../api/roles.js'),
+    import('../../api/users.js'),
+  ]);
+  // Looking PUBLIC up too gives its id, and tells a community-edition server (no roles) before writing.
+  const roles = await getRolesByName(client, [PUBLIC_ROLE, ...(opts.role ?? [])], 'creating users');
+  const body = newUserBody({ name, ...names(opts) }, roles);
+  if (opts.dryRun) return printDryRun(ctx, { method: 'POST', path: '/api/v3/user', json: body });
+  const created = await createUser(client, body);
+  await printUser(ctx, created);
+  ctx.ui.notice(`Created user ${created.name} (id ${created.id}).`);
+}

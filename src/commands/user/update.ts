@@ -1,0 +1,67 @@
+// `dlake user update USER`: change names, email or roles; everything not given stays as it is.
+import type { Command } from 'commander';
+import type { RoleRef } from '../../api/schemas.js';
+import type { UserChanges } from '../../api/users.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { Runtime } from '../../runtime.js';
+import { examples, printDryRun } from '../common.js';
+import { collect, type NameOptions, names, printUser } from './shared.js';
+
+interface UpdateOptions extends NameOptions {
+  addRole?: string[];
+  removeRole?: string[];
+}
+
+export function register(user: Command, rt: Runtime): void {
+  user
+    .command('update')
+    .description("Change a user's names, email or roles; everything not given stays as it is")
+    .argument('<user>', 'user id or name')
+    .option('--first-name <text>', 'new first name')
+    .option('--last-name <text>', 'new last name')
+    .option('--email <address>', 'new email address')
+    .option('--add-role <name>', 'give the user this role (repeatable)', collect)
+    .option('--remove-role <name>', 'take this role away (repeatable; PUBLIC stays)', collect)
+    .option('--dry-run', 'print the request instead of sending it (the user is still read)')
+    .addHelpText(
+      'after',
+      examples(
+        'dlake user update bob --email bob@new.example.com',
+        'dlake user update bob --add-role analysts --remove-role loaders',
+        'dlake user update bob --add-role ADMIN --dry-run',
+      ),
+    )
+    .action(rt.action(update));
+}
+
+async function update(ctx: Context, ref: string, opts: UpdateOptions): Promise<void> {
+  const { checkRoleChanges, hasChanges, mergeUser, resolveUser, rolesToLookUp, updateUser, userPath } =
+    await import('../../api/users.js');
+  const changes: UserChanges = { ...names(opts), addRoles: opts.addRole, removeRoles: opts.removeRole };
+  if (!hasChanges(changes)) {
+    throw new UsageError('nothing to change', {
+      hint: 'give --first-name, --last-name, --email, --add-role or --remove-role',
+    });
+  }
+  checkRoleChanges(changes);
+  const client = await ctx.client();
+  const current = await resolveUser(client, ref);
+  const lookUp = rolesToLookUp(current, changes);
+  let roles: RoleRef[] = [];
+  if (lookUp.length) {
+    const { getRolesByName } = await import('../../api/roles.js');
+    roles = await getRolesByName(client, lookUp);
+  }
+  const merged = mergeUser(current, changes, roles);
+  for (const note of merged.unchanged) ctx.ui.notice(`note: ${current.name} ${note}`);
+  if (merged.changed.length === 0) {
+    ctx.ui.notice(`Nothing to change: user ${current.name} is already as asked.`);
+    if (!opts.dryRun) await printUser(ctx, current);
+    return;
+  }
+  if (opts.dryRun) return printDryRun(ctx, { method: 'PUT', path: userPath(current.id), json: merged.body });
+  const updated = await updateUser(client, merged.body);
+  await printUser(ctx, updated);
+  ctx.ui.notice(`Updated user ${updated.name}: ${merged.changed.join(', ')}.`);
+}
