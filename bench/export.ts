@@ -14,7 +14,6 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { JobsTestApi } from 'dlake-emulator';
 import { type Emulator, startEmulator } from 'dlake-emulator';
 import { BIN, cleanEnv, runDlake } from '../test/helpers/dlake.js';
 import { median, table } from './stats.js';
@@ -88,7 +87,7 @@ async function completedJob(emu: Emulator, sql: string, env: Record<string, stri
   const r = await runDlake(['sql', sql, '--no-wait'], { env });
   if (r.code !== 0) throw new Error(r.stderr);
   const id = r.stdout.trim();
-  const jobs = emu.shared.jobs as JobsTestApi;
+  const jobs = emu.jobs;
   while (jobs.get(id)?.state !== 'COMPLETED') {
     if (jobs.get(id)?.state === 'FAILED') throw new Error(jobs.get(id)?.errorMessage);
     await new Promise((res) => setTimeout(res, 50));

@@ -1,8 +1,10 @@
-// The end-to-end tests spawn dist/cli.js through bin/dlake.js: build once before any test runs.
+// The end-to-end tests spawn dist/cli.js through bin/dlake.js, and the emulator's tests its dlake-emulator
+// command (emulator/dist): build both once before any test runs.
 import { execFileSync } from 'node:child_process';
 
 export default function setup(): void {
   // Unit-only runs may skip it: DLAKE_SKIP_BUILD=1 npx vitest run test/unit
   if (process.env.DLAKE_SKIP_BUILD) return;
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['emulator/scripts/build.mjs'], { stdio: 'inherit' });
 }

@@ -26,42 +26,31 @@ import {
 } from './http.js';
 import { type Field, FieldProbe } from './nas.js';
 import type { AreaContext } from './server.js';
-import type { EmuState } from './state.js';
 
 export type { CatalogDataset } from './catalog-store.js';
 
-/** What the catalog puts on `area.shared` for the other areas and for tests. */
-export interface CatalogShared {
-  /** The entity tree; `catalogStore.sourceConfig(name)` reads a source's stored, unmasked config. */
-  catalogStore: CatalogStore;
+/** The catalog area's face, for the jobs area (which reads its datasets) and for tests (`emu.catalog`). */
+export interface CatalogArea {
+  /** The entity tree; `store.sourceConfig(name)` reads a source's stored, unmasked config. */
+  store: CatalogStore;
   /** Every table (promoted file or folder) and view, for the SQL engine. */
-  catalogDatasets: () => CatalogDataset[];
+  datasets(): CatalogDataset[];
   /** Records a dataset's schema once the SQL engine has seen it. */
-  catalogFields: (path: string[], fields: Field[]) => void;
+  recordFields(path: string[], fields: Field[]): void;
 }
 
-/** The catalog of each running emulator, by its state: tests reach `area.shared` through `emu.state`. */
-const byState = new WeakMap<EmuState, CatalogShared>();
-
-/** The catalog's shared functions of an emulator (`catalogOf(emu.state)!.catalogStore.sourceConfig('pg')`). */
-export function catalogOf(state: EmuState): CatalogShared | undefined {
-  return byState.get(state);
-}
-
-export async function registerCatalog(area: AreaContext): Promise<void> {
+export async function registerCatalog(area: AreaContext): Promise<CatalogArea> {
   const { router, state, options } = area;
   const store = new CatalogStore(() => state.now());
   const probe = new FieldProbe();
   area.onClose(() => probe.close());
   const cx: CatalogContext = { store, probe, edition: options.edition ?? 'enterprise' };
 
-  const shared: CatalogShared = {
-    catalogStore: store,
-    catalogDatasets: () => store.datasets(),
-    catalogFields: (path, fields) => store.setFields(path, fields),
+  const face: CatalogArea = {
+    store,
+    datasets: () => store.datasets(),
+    recordFields: (path, fields) => store.setFields(path, fields),
   };
-  Object.assign(area.shared, shared);
-  byState.set(state, shared);
 
   if (options.samplesDir) seedNasSource(store, 'Samples', resolvePath(options.samplesDir));
 
@@ -157,6 +146,7 @@ export async function registerCatalog(area: AreaContext): Promise<void> {
   router.post('/api/v3/catalog/:id/collaboration/wiki', (req) =>
     setWiki(store, caller(req), req.params.id!, jsonBody(req)),
   );
+  return face;
 }
 
 /** A repeatable query parameter, also accepting comma-separated values. */

@@ -57,7 +57,7 @@ interface Job {
   abort: AbortController;
 }
 
-/** What tests see of a job through `area.shared.jobs`. */
+/** What tests see of a job through `emu.jobs`. */
 export interface JobInfo {
   id: string;
   sql: string;
@@ -69,20 +69,34 @@ export interface JobInfo {
   cancellationReason: string;
 }
 
-/** `area.shared.jobs`: lets tests assert how often (and how) queries were submitted. */
+/** `emu.jobs`: lets tests assert how often (and how) queries were submitted. */
 export interface JobsTestApi {
   list(): Array<{ id: string; sql: string; state: JobState; user: string }>;
   get(id: string): JobInfo | undefined;
 }
 
-/** `area.shared.runEngineQuery`: the rows the engine returns for a query, encoded as the results endpoint does. */
+/** `emu.runEngineQuery`: the rows the engine returns for a query, encoded as the results endpoint does. */
 export type RunEngineQuery = (sql: string, context?: string[]) => Promise<Row[]>;
+
+/** The jobs area's face, for tests. */
+export interface JobsArea {
+  jobs: JobsTestApi;
+  runEngineQuery: RunEngineQuery;
+}
 
 const SQL_FIELDS = new Set(['sql', 'context', 'references', 'engineName']);
 const RESULTS_MAX_LIMIT = 500;
 const SLEEP_HINT = /\/\*\s*sleep\s*:\s*(\d+)\s*\*\//i;
 
-export async function registerJobs(area: AreaContext): Promise<void> {
+/** What the jobs area needs of the catalog (the catalog area provides it). */
+export interface JobsCatalog {
+  /** Every table and view the SQL engine may read, at query time (the catalog changes meanwhile). */
+  datasets(): CatalogDataset[];
+  /** Hears the columns of each view a query expanded (the catalog leaves a view's fields to the engine). */
+  recordFields: ViewSchemaListener;
+}
+
+export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Promise<JobsArea> {
   const { router, state, options } = area;
   const engine = await SqlEngine.create(options.bigRows ?? 1000);
   const stepMs = options.jobStepMs ?? 20;
@@ -95,17 +109,8 @@ export async function registerJobs(area: AreaContext): Promise<void> {
     engine.close();
   });
 
-  // The catalog registers first but may not share its datasets (or not yet): read them at query time.
-  const datasets = (): CatalogDataset[] => {
-    const fn = area.shared.catalogDatasets;
-    return typeof fn === 'function' ? ((fn as () => CatalogDataset[])() ?? []) : [];
-  };
-
-  // The catalog leaves a view's `fields` to the engine: tell it what each expanded view returns.
-  const viewSchema: ViewSchemaListener = (path, fields) => {
-    const fn = area.shared.catalogFields;
-    if (typeof fn === 'function') (fn as ViewSchemaListener)(path, fields);
-  };
+  const datasets = (): CatalogDataset[] => catalog.datasets();
+  const viewSchema: ViewSchemaListener = (path, fields) => catalog.recordFields(path, fields);
 
   const run = async (job: Job): Promise<void> => {
     const signal = job.abort.signal;
@@ -228,10 +233,9 @@ export async function registerJobs(area: AreaContext): Promise<void> {
       return job ? info(job) : undefined;
     },
   };
-  area.shared.jobs = testApi;
   const runEngineQuery: RunEngineQuery = async (sql, context = []) =>
     (await engine.query(sql, context, datasets())).result.rows;
-  area.shared.runEngineQuery = runEngineQuery;
+  return { jobs: testApi, runEngineQuery };
 }
 
 interface SqlBody {

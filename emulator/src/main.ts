@@ -1,8 +1,9 @@
 // Command-line start of the emulator:
 //   dlake-emulator --port 9047 [--host H] [--edition community] [--samples DIR] [--big-rows N]
-//                  [--jwt-public-key FILE] [--no-pats]
+//                  [--jwt-public-key FILE] [--no-pats] [--fault WHAT:[METHOD:]PATH[:TIMES]]…
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { describeFault, FAULT_FLAG_SYNTAX, type FaultSpec, parseFaultFlag } from './faults.js';
 import { type EmulatorOptions, startEmulator } from './server.js';
 import { DEFAULT_USERS } from './state.js';
 
@@ -15,6 +16,16 @@ const USAGE = `Usage: dlake-emulator [options]   (in this repository: npm run em
   --big-rows N          rows of the generated table "big" (default 1000)
   --jwt-public-key FILE PEM public key (SPKI, RS256 or ES256) that external JWTs are verified against
   --no-pats             switch personal access tokens off
+  --fault ${FAULT_FLAG_SYNTAX}
+                        arm a fault, to rehearse how a script copes (repeatable; the first
+                        armed fault that matches a request answers it):
+                          WHAT   an HTTP status 400-599, optionally @SECONDS for Retry-After
+                                 (429@2); latency@MS; reset (connection cut mid-body);
+                                 truncate (body shorter than promised); html (a proxy's error
+                                 page); schema (JSON of the wrong shape); malformed (not JSON)
+                          PATH   prefix of the request path; / matches every request
+                          TIMES  how many matching requests it hits (default: all of them)
+                        e.g. --fault 503:/api/v3/job:3  --fault 429@2:POST:/api/v3/sql:1
   -h, --help            show this help`;
 
 function fail(msg: string): never {
@@ -26,6 +37,14 @@ function intOption(value: string | undefined, name: string, fallback: number): n
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value)) fail(`--${name} needs a non-negative integer, got "${value}"`);
   return Number(value);
+}
+
+function faultOption(value: string): FaultSpec {
+  try {
+    return parseFaultFlag(value);
+  } catch (e) {
+    fail((e as Error).message);
+  }
 }
 
 function parseOptions(argv: string[]): EmulatorOptions {
@@ -49,6 +68,7 @@ function parseOptions(argv: string[]): EmulatorOptions {
     bigRows: values['big-rows'] === undefined ? undefined : intOption(values['big-rows'], 'big-rows', 1000),
     jwtPublicKeyPem: values['jwt-public-key'] ? readFileSync(values['jwt-public-key'], 'utf8') : undefined,
     patsEnabled: !values['no-pats'],
+    faults: (values.fault ?? []).map(faultOption),
   };
 }
 
@@ -64,6 +84,7 @@ function parse(argv: string[]) {
       'big-rows': { type: 'string' },
       'jwt-public-key': { type: 'string' },
       'no-pats': { type: 'boolean' },
+      fault: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -81,9 +102,16 @@ function describeUsers(): string {
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const emu = await startEmulator(options);
+  const faults = options.faults ?? [];
+  const armed = faults.length
+    ? `Faults armed:\n${faults.map((f) => `  ${describeFault(f)}`).join('\n')}\n`
+    : '';
+  // One write, so that whoever waits for "listening on" has the whole banner.
   process.stdout.write(
-    `Data Lake Query Service emulator (${options.edition}) listening on ${emu.url}\nUsers:\n${describeUsers()}\n`,
+    `Data Lake Query Service emulator (${options.edition}) listening on ${emu.url}\nUsers:\n${describeUsers()}\n${armed}`,
   );
+  // A reader that went away (`dlake-emulator | head`) must not crash the server.
+  process.stdout.on('error', () => {});
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;

@@ -8,9 +8,9 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { registerAdmin } from './admin.js';
+import { type QueueStore, registerAdmin } from './admin.js';
 import { registerAuth } from './auth.js';
-import { registerCatalog } from './catalog.js';
+import { type CatalogArea, registerCatalog } from './catalog.js';
 import { breakSchema, type FaultSpec, Faults } from './faults.js';
 import {
   ApiError,
@@ -20,7 +20,7 @@ import {
   type Principal,
   Router,
 } from './http.js';
-import { registerJobs } from './jobs.js';
+import { type JobsTestApi, type RunEngineQuery, registerJobs } from './jobs.js';
 import { RequestLog, type RequestLogEntry } from './log.js';
 import { DEFAULT_USERS, EmuState, type SeedUser } from './state.js';
 
@@ -42,6 +42,8 @@ export interface EmulatorOptions {
   bigRows?: number;
   /** Time a job spends in each of its non-final states, in ms (default 20). */
   jobStepMs?: number;
+  /** Faults armed from the start (`dlake-emulator --fault`); tests arm theirs with `emu.fault`. */
+  faults?: FaultSpec[];
 }
 
 export interface Emulator {
@@ -52,20 +54,28 @@ export interface Emulator {
   faults: Faults;
   /** Shorthand for `faults.add`. */
   fault(spec: FaultSpec): void;
-  /** What the areas share (catalog store, jobs test API, the SQL engine), for tests to inspect. */
-  shared: Record<string, unknown>;
+  /** The catalog: its entity tree (`catalog.store.sourceConfig('pg')` reads a source's unmasked config). */
+  catalog: CatalogArea;
+  /** The submitted jobs, for tests to assert how often (and how) queries were submitted. */
+  jobs: JobsTestApi;
+  /** The rows the SQL engine returns for a query, encoded as the results endpoint does. */
+  runEngineQuery: RunEngineQuery;
+  /** The workload queues and rules; undefined on the community edition, which has none. */
+  queues: QueueStore | undefined;
   close(): Promise<void>;
 }
 
-/** Everything an area module needs to register its routes. */
+/**
+ * Everything an area module needs to register its routes. What one area offers another (the catalog's
+ * datasets to the jobs area) is not here: each `register…` returns its typed face, and `startEmulator`
+ * hands it to the areas that need it.
+ */
 export interface AreaContext {
   router: Router;
   state: EmuState;
   options: EmulatorOptions;
   /** Registers a hook run on close (e.g. to shut DuckDB down). */
   onClose(fn: () => Promise<void> | void): void;
-  /** Shared between areas: lets jobs find datasets that the catalog owns. */
-  shared: Record<string, unknown>;
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
@@ -73,12 +83,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const router = new Router();
   const log = new RequestLog();
   const faults = new Faults();
+  for (const spec of options.faults ?? []) faults.add(spec);
   const closers: Array<() => Promise<void> | void> = [];
-  const area: AreaContext = { router, state, options, onClose: (fn) => closers.push(fn), shared: {} };
+  const area: AreaContext = { router, state, options, onClose: (fn) => closers.push(fn) };
   registerAuth(area);
-  registerAdmin(area);
-  await registerCatalog(area);
-  await registerJobs(area);
+  const admin = registerAdmin(area);
+  const catalog = await registerCatalog(area);
+  const jobs = await registerJobs(area, catalog);
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res, { router, state, log, faults }).catch((err) => {
@@ -104,7 +115,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     log,
     faults,
     fault: (spec) => faults.add(spec),
-    shared: area.shared,
+    catalog,
+    jobs: jobs.jobs,
+    runEngineQuery: jobs.runEngineQuery,
+    queues: admin.queues,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

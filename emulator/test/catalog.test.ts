@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CatalogShared, catalogOf } from '../src/catalog.js';
+import type { CatalogArea } from '../src/catalog.js';
 import { type Emulator, startEmulator } from '../src/server.js';
 
 const SAMPLES = resolve(import.meta.dirname, '../../test/fixtures/samples');
@@ -59,7 +59,7 @@ async function createSpace(name: string): Promise<Json> {
   return r.body;
 }
 
-const catalog = (): CatalogShared => catalogOf(emu.state)!;
+const catalog = (): CatalogArea => emu.catalog;
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'dlake-catalog-'));
@@ -568,7 +568,7 @@ describe('NAS sources', () => {
     });
     expect((await post(`/api/v3/catalog/${r.body.id}/refresh`, {})).status).toBe(204);
     expect((await post(`/api/v3/catalog/${r.body.id}/refresh`, {}, analyst)).status).toBe(403);
-    const ds = catalog().catalogDatasets();
+    const ds = catalog().datasets();
     expect(ds.find((d) => d.id === r.body.id)).toMatchObject({
       kind: 'file',
       format: 'csv',
@@ -629,7 +629,7 @@ describe('NAS sources', () => {
       (await post(`/api/v3/catalog/${parquet.body.id}/collaboration/tag`, { tags: ['events'] })).status,
     ).toBe(200);
     const fields = [{ name: 'n', type: { name: 'BIGINT' } }];
-    catalog().catalogFields(['samples', 'EVENTS.parquet'], fields);
+    catalog().recordFields(['samples', 'EVENTS.parquet'], fields);
     expect((await get(`/api/v3/catalog/${parquet.body.id}`)).body).toMatchObject({
       fields,
       tag: parquet.body.tag,
@@ -704,7 +704,7 @@ describe('sources', () => {
       state: { status: 'good', messages: [] },
       accessControlList: { version: '0', users: [] },
     });
-    const store = catalog().catalogStore;
+    const store = catalog().store;
     expect(store.sourceConfig('pg')?.password).toBe('s3cret');
 
     const kept = await put(`/api/v3/catalog/${created.body.id}`, {

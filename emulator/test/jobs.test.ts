@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmuRequest, type Principal, Router } from '../src/http.js';
-import { type JobsTestApi, type RunEngineQuery, registerJobs } from '../src/jobs.js';
+import { type JobsArea, registerJobs } from '../src/jobs.js';
 import { type AreaContext, type Emulator, startEmulator } from '../src/server.js';
 import { type CatalogDataset, planQuery } from '../src/sql-engine.js';
 import { DEFAULT_USERS, EmuState } from '../src/state.js';
@@ -332,6 +332,7 @@ describe('jobs over HTTP', () => {
 describe('catalog datasets in queries', () => {
   let dir: string;
   let area: AreaContext;
+  let face: JobsArea;
   let closers: Array<() => Promise<void> | void>;
   const datasets: CatalogDataset[] = [];
   const viewFields = new Map<string, unknown[]>();
@@ -415,20 +416,18 @@ describe('catalog datasets in queries', () => {
       state: new EmuState(DEFAULT_USERS),
       options: { bigRows: 50, jobStepMs: 1 },
       onClose: (fn) => closers.push(fn),
-      shared: {
-        catalogDatasets: () => datasets,
-        catalogFields: (path: string[], fields: unknown[]) => viewFields.set(path.join('.'), fields),
-      },
     };
-    await registerJobs(area);
+    face = await registerJobs(area, {
+      datasets: () => datasets,
+      recordFields: (path, fields) => viewFields.set(path.join('.'), fields),
+    });
   });
   afterAll(async () => {
     for (const fn of closers) await fn();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const query = (sql: string, context?: string[]) =>
-    (area.shared.runEngineQuery as RunEngineQuery)(sql, context);
+  const query = (sql: string, context?: string[]) => face.runEngineQuery(sql, context);
 
   it('reads promoted files and folders by their dotted, quoted paths', async () => {
     expect(await query('SELECT id, comment FROM Samples.sales."2024.csv" ORDER BY id')).toEqual([
@@ -481,7 +480,7 @@ describe('catalog datasets in queries', () => {
     const sql = 'SELECT * FROM big ORDER BY id';
     const reply = await invoke('POST', '/api/v3/sql', JSON.stringify({ sql }), 'analyst');
     const { id } = reply.json as { id: string };
-    const jobs = area.shared.jobs as JobsTestApi;
+    const jobs = face.jobs;
     expect(jobs.list().filter((j) => j.sql === sql)).toEqual([
       expect.objectContaining({ id, sql, user: 'analyst' }),
     ]);
@@ -499,7 +498,7 @@ describe('catalog datasets in queries', () => {
       JSON.stringify({ sql: 'SELECT * FROM myspace."on view"' }),
     );
     const { id } = reply.json as { id: string };
-    const jobs = area.shared.jobs as JobsTestApi;
+    const jobs = face.jobs;
     for (let i = 0; i < 200 && jobs.get(id)?.state !== 'COMPLETED'; i++)
       await new Promise((r) => setTimeout(r, 5));
     expect(jobs.get(id)?.state).toBe('COMPLETED');

@@ -4,7 +4,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CatalogStore, NsEntity } from 'dlake-emulator';
-import { catalogOf } from 'dlake-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ANALYST, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
 
@@ -25,7 +24,7 @@ afterAll(async () => {
 });
 beforeEach(() => fx.emu.log.clear());
 
-const store = (): CatalogStore => catalogOf(fx.emu.state)!.catalogStore;
+const store = (): CatalogStore => fx.emu.catalog.store;
 const at = (...path: string[]): NsEntity | undefined => store().at(path);
 const run = (args: string[], input?: string) => fx.run(args, { input });
 /** Requests that change something. */

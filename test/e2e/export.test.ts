@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { JobsTestApi, RequestLogEntry, RunEngineQuery } from 'dlake-emulator';
+import type { JobsTestApi, RequestLogEntry } from 'dlake-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectedCsvCell, parseCsv } from '../helpers/csv.js';
 import { startDlake } from '../helpers/dlake.js';
@@ -26,12 +26,12 @@ const COLUMNS = ['id', 'name', 'amount', 'flag', 'note'];
 let fx: Fixture;
 let dir: string;
 let expected: Array<Record<string, unknown>>;
-const jobs = (): JobsTestApi => fx.emu.shared.jobs as JobsTestApi;
+const jobs = (): JobsTestApi => fx.emu.jobs;
 
 beforeAll(async () => {
   fx = await startFixture({ bigRows: ROWS, jobStepMs: 5 });
   expect((await fx.login()).code).toBe(0);
-  expected = await (fx.emu.shared.runEngineQuery as RunEngineQuery)(QUERY);
+  expected = await fx.emu.runEngineQuery(QUERY);
   expect(expected).toHaveLength(ROWS);
 });
 afterAll(() => fx.close());

@@ -1,7 +1,6 @@
 // `dlake queue list|get|create|update|delete` against the emulator: human units in and out, full-replace
 // updates that keep what was not given, stale tags, confirmation, admin-only, community edition.
 
-import type { QueueStore } from 'dlake-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ANALYST, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
 
@@ -17,7 +16,7 @@ beforeEach(() => {
 });
 
 const GiB = 1024 ** 3;
-const store = () => fx.emu.shared.queues as QueueStore;
+const store = () => fx.emu.queues!;
 const queue = (name: string) => store().byName(name);
 const writes = () => fx.emu.log.entries.filter((e) => e.method !== 'GET');
 

@@ -10,7 +10,7 @@ import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js
 import { until } from '../helpers/until.js';
 
 let fx: Fixture;
-const jobs = (): JobsTestApi => fx.emu.shared.jobs as JobsTestApi;
+const jobs = (): JobsTestApi => fx.emu.jobs;
 const UNKNOWN = '00000000-1111-2222-3333-444444444444';
 
 beforeAll(async () => {

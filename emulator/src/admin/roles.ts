@@ -1,0 +1,140 @@
+// Roles (minimal): the predefined PUBLIC and ADMIN, plus INTERNAL roles admins create. Enterprise only.
+
+import { randomUUID } from 'node:crypto';
+import { omitUndefined, requireAdmin, requireAuth } from '../auth.js';
+import { type ApiError, badRequest, noContent, notFound, ok } from '../http.js';
+import type { AreaContext } from '../server.js';
+import type { EmuState, EmuUser } from '../state.js';
+import { compileFilter, invalidAt, type Json, objectBody, optionalString, stableUuid } from './common.js';
+
+/** Fixed ids of the predefined roles, so tests and scripts can rely on them. */
+export const PUBLIC_ROLE_ID = '00000000-0000-4000-8000-000000000001';
+export const ADMIN_ROLE_ID = '00000000-0000-4000-8000-000000000002';
+
+interface EmuRole {
+  id: string;
+  name: string;
+  type: 'SYSTEM' | 'INTERNAL' | 'EXTERNAL';
+  description?: string;
+}
+
+/** Roles by id. Users keep role names (`EmuUser.roles`, without PUBLIC), role names being immutable. */
+export class RoleStore {
+  readonly roles = new Map<string, EmuRole>();
+
+  constructor(private readonly state: EmuState) {
+    this.add({ id: PUBLIC_ROLE_ID, name: 'PUBLIC', type: 'SYSTEM' });
+    this.add({ id: ADMIN_ROLE_ID, name: 'ADMIN', type: 'SYSTEM' });
+    this.add({
+      id: stableUuid('role-analysts'),
+      name: 'analysts',
+      type: 'INTERNAL',
+      description: 'Analysts',
+    });
+  }
+
+  add(role: EmuRole): EmuRole {
+    this.roles.set(role.id, role);
+    return role;
+  }
+
+  byName(name: string): EmuRole | undefined {
+    const lower = name.toLowerCase();
+    for (const r of this.roles.values()) if (r.name.toLowerCase() === lower) return r;
+    return undefined;
+  }
+
+  /** A user's role references: PUBLIC first, then the others in the order they were given. */
+  refsOf(user: EmuUser): Json[] {
+    const names = ['PUBLIC', ...user.roles.filter((n) => n !== 'PUBLIC')];
+    return names.flatMap((n) => {
+      const r = this.byName(n);
+      return r ? [{ id: r.id, name: r.name, type: r.type }] : [];
+    });
+  }
+
+  /** Role names from request references (by id, else by name); PUBLIC is implied and left out. */
+  resolve(refs: unknown): string[] {
+    if (refs === undefined || refs === null) return [];
+    if (!Array.isArray(refs)) throw invalidAt('roles');
+    const names = refs.map((ref, i) => {
+      if (!ref || typeof ref !== 'object') throw invalidAt(`roles[${i}]`);
+      const { id, name } = ref as Json;
+      const role =
+        typeof id === 'string' && id
+          ? this.roles.get(id)
+          : typeof name === 'string'
+            ? this.byName(name)
+            : undefined;
+      if (!role) {
+        // Unknown roles are a client error (400) in the emulator; the real text is unconfirmed.
+        throw badRequest(
+          typeof id === 'string' && id
+            ? `Role with id '${id}' not found`
+            : `Role '${String(name)}' not found`,
+        );
+      }
+      return role.name;
+    });
+    return [...new Set(names)].filter((n) => n !== 'PUBLIC');
+  }
+
+  json(role: EmuRole): Json {
+    const memberCount =
+      role.name === 'PUBLIC'
+        ? this.state.users.size
+        : [...this.state.users.values()].filter((u) => u.roles.includes(role.name)).length;
+    return omitUndefined({
+      id: role.id,
+      name: role.name,
+      type: role.type,
+      roles: [],
+      memberCount,
+      description: role.description,
+    });
+  }
+}
+
+export function registerRoles(area: AreaContext, store: RoleStore): void {
+  const { router, state } = area;
+  const roleNotFound = (what: string): ApiError => notFound(`Role ${what} not found`);
+
+  // Reading roles needs only a login (the CLI resolves role names when it edits users).
+  router.get('/api/v3/role', (req) => {
+    requireAuth(req);
+    const match = compileFilter(req.query.get('filter'), ['id', 'name', 'type']);
+    const data = [...store.roles.values()].map((r) => store.json(r)).filter(match);
+    return ok({ data, totalResults: data.length });
+  });
+  router.get('/api/v3/role/by-name/:name', (req) => {
+    requireAuth(req);
+    const role = store.byName(req.params.name!);
+    if (!role) throw roleNotFound(`'${req.params.name}'`);
+    return ok(store.json(role));
+  });
+  router.get('/api/v3/role/:id', (req) => {
+    requireAuth(req);
+    const role = store.roles.get(req.params.id!);
+    if (!role) throw roleNotFound(`with id '${req.params.id}'`);
+    return ok(store.json(role));
+  });
+  // Docs list 400 (not 409) among the create codes, so a duplicate name is a 400 here.
+  router.post('/api/v3/role', (req) => {
+    requireAdmin(req);
+    const body = objectBody(req);
+    const name = optionalString(body, 'name')?.trim();
+    if (!name) throw badRequest('Role name is required.');
+    if (store.byName(name)) throw badRequest(`Role '${name}' already exists`);
+    const description = optionalString(body, 'description');
+    return ok(store.json(store.add({ id: randomUUID(), name, type: 'INTERNAL', description })));
+  });
+  // System roles cannot be deleted and answer 404 (api-extra §8); members lose the role.
+  router.delete('/api/v3/role/:id', (req) => {
+    requireAdmin(req);
+    const role = store.roles.get(req.params.id!);
+    if (!role || role.type === 'SYSTEM') throw roleNotFound(`with id '${req.params.id}'`);
+    store.roles.delete(role.id);
+    for (const u of state.users.values()) u.roles = u.roles.filter((n) => n !== role.name);
+    return noContent();
+  });
+}
