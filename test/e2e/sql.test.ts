@@ -132,9 +132,14 @@ describe('dlake sql', () => {
 
   it('--wait-timeout: exit 7 with the job id, and the job is left running', async () => {
     const r = await fx.run(['sql', 'SELECT 1 /* sleep:3000 */', '--wait-timeout', '300ms']);
-    expectFailure(r, 7, /gave up waiting for job [0-9a-f-]+ after 300ms: it is still RUNNING/);
+    // Which non-final state the job is in after 300 ms depends on how busy the machine is.
+    expectFailure(
+      r,
+      7,
+      /gave up waiting for job [0-9a-f-]+ after 300ms: it is still (PLANNING|ENQUEUED|STARTING|RUNNING) \(left running/,
+    );
     const id = /job ([0-9a-f-]{36})/.exec(r.stderr)![1]!;
-    expect(jobs().get(id)?.state).toBe('RUNNING');
+    expect(['PLANNING', 'ENQUEUED', 'STARTING', 'RUNNING']).toContain(jobs().get(id)?.state);
     expect(fx.emu.log.find('POST', /\/cancel$/)).toHaveLength(0);
   });
 
