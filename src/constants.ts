@@ -1,4 +1,4 @@
-// Protocol constants of the service, in one place (see ../shared/spec/service-api.md).
+// Protocol constants of the service, in one place (docs/api-facts.md §1.2, §2.5, §4.3, §6.1).
 
 /** Prefix of the legacy session-token Authorization header: `_service<token>`, no space. */
 export const SESSION_AUTH_PREFIX = '_service';

@@ -1,6 +1,7 @@
-// Builds the commander tree with the global options of cli.md, runs it, and is the one place that turns
-// errors into `error:`/`hint:` lines and exit codes.
+// Builds the commander tree with the global options of docs/cli-contract.md "Global options, environment and
+// precedence", runs it, and is the one place that turns errors into `error:`/`hint:` lines and exit codes.
 import { Command, CommanderError, Option } from 'commander';
+import { hintFor } from './commands/hints.js';
 import { GROUPS, registerGroups } from './commands/registry.js';
 import { OUTPUT_FORMATS } from './config/schema.js';
 import { Context, type GlobalOptions } from './context.js';
@@ -25,7 +26,60 @@ class DlakeCommand extends Command {
     DlakeCommand.failed = this;
     return super.error(message, errorOptions);
   }
+
+  /**
+   * Commander lets the root take its options anywhere on the line, so a subcommand option with the name of a
+   * global one never reaches the subcommand. The few subcommands that own such a name get the tokens after their
+   * own name: `job wait ID --timeout 10m` bounds the wait, while `dlake --timeout 5s job wait ID` (before the
+   * command) stays the per-request timeout.
+   */
+  override parseOptions(argv: string[]): { operands: string[]; unknown: string[] } {
+    if (this.parent) return super.parseOptions(argv);
+    const at = this.commandPathEnd(argv);
+    const owned = at === undefined ? undefined : OWNED_OPTIONS[at.path];
+    if (!at || !owned) return super.parseOptions(argv);
+    const mine: string[] = [];
+    const rest = argv.slice(0, at.end);
+    for (let i = at.end; i < argv.length; i++) {
+      const arg = argv[i]!;
+      if (arg === '--') {
+        rest.push(...argv.slice(i));
+        break;
+      }
+      const name = arg.split('=')[0]!;
+      if (!owned.includes(name)) {
+        rest.push(arg);
+      } else if (arg.includes('=')) {
+        mine.push(arg);
+      } else {
+        // The option and its value (commander reports a missing value itself).
+        mine.push(arg, ...argv.slice(i + 1, i + 2));
+        i++;
+      }
+    }
+    const parsed = super.parseOptions(rest);
+    return { operands: parsed.operands, unknown: [...parsed.unknown, ...mine] };
+  }
+
+  /** The first two command words and where they end, skipping the root's options and their values. */
+  private commandPathEnd(argv: string[]): { path: string; end: number } | undefined {
+    const words: string[] = [];
+    for (let i = 0; i < argv.length && words.length < 2; i++) {
+      const arg = argv[i]!;
+      if (arg === '--') return undefined;
+      if (arg.startsWith('-')) {
+        if (!arg.includes('=') && this.options.find((o) => o.short === arg || o.long === arg)?.required) i++;
+        continue;
+      }
+      words.push(arg);
+      if (words.length === 2) return { path: words.join(' '), end: i + 1 };
+    }
+    return undefined;
+  }
 }
+
+/** Options of a subcommand that share a global option's name, by command path (see parseOptions). */
+const OWNED_OPTIONS: Record<string, string[]> = { 'job wait': ['--timeout'] };
 
 /** What commands get: their Context (created on first use, from the global options in force). */
 export class Runtime {
@@ -36,8 +90,11 @@ export class Runtime {
   /** Wraps a command handler: `(ctx, ...commanderArgs)`, where the last of those is the options object. */
   action<A extends unknown[]>(fn: (ctx: Context, ...args: A) => Promise<void>) {
     return async (...args: unknown[]): Promise<void> => {
-      const cmd = args.at(-1) as Command;
-      const ctx = this.context(cmd.optsWithGlobals() as GlobalOptions);
+      let root = args.at(-1) as Command;
+      while (root.parent) root = root.parent;
+      // The root's own options only: a subcommand's option that shares a global's name (`job wait --timeout`)
+      // must not replace the global in the Context.
+      const ctx = this.context(root.opts() as GlobalOptions);
       await fn(ctx, ...(args.slice(0, -1) as A));
     };
   }
@@ -172,7 +229,8 @@ function reportError(err: unknown, rt: Runtime, world: World): number {
     line(t.danger('error:'), err.message);
     for (const d of err.details) stderr.write(`  ${d}\n`);
     if (err.moreInfo && (ctx?.opts.verbose || ctx?.debugging)) stderr.write(`  ${err.moreInfo}\n`);
-    if (err.hint) line(t.accent('hint:'), err.hint);
+    const hint = hintFor(err);
+    if (hint) line(t.accent('hint:'), hint);
     if (ctx?.debugging && err.cause) stderr.write(`${String((err.cause as Error)?.stack ?? err.cause)}\n`);
     return err.exitCode;
   }

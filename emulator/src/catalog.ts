@@ -163,7 +163,8 @@ function childrenOption(req: EmuRequest): ChildrenOption {
   const raw = req.query.get('maxChildren');
   let maxChildren: number | undefined;
   if (raw !== null) {
-    // A query parameter that does not convert is a 404 in JAX-RS, with this shape of message (api-extra §1.4).
+    // A query parameter that does not convert is a 404 in JAX-RS, with this shape of message
+    // (docs/api-facts.md §1.4).
     if (!/^-?\d+$/.test(raw.trim())) {
       throw new ApiError(404, `HTTP 404 Not Found: QueryParam maxChildren. For input string: "${raw}"`);
     }

@@ -1,4 +1,4 @@
-// Jobs area: POST /api/v3/sql, job status, results paging and cancel (service-api "Jobs", api-extra §4).
+// Jobs area: POST /api/v3/sql, job status, results paging and cancel (docs/api-facts.md §4).
 // Queries run on DuckDB through ./sql-engine.ts over the generated table `big` and the catalog's datasets.
 //
 // Test hook: a SQL comment `/* sleep:<ms> */` anywhere in the query keeps the job RUNNING that much longer
@@ -115,8 +115,8 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
   const run = async (job: Job): Promise<void> => {
     const signal = job.abort.signal;
     try {
-      // The service's order (api-extra §4.2): planning, then the queue (where resources are scheduled),
-      // then starting and running. Each non-final state lasts `jobStepMs`.
+      // The service's order (docs/api-facts.md §4.2): planning, then the queue (where resources are
+      // scheduled), then starting and running. Each non-final state lasts `jobStepMs`.
       await sleep(stepMs, signal);
       job.state = 'ENQUEUED';
       job.schedulingStartedAt = state.now();
@@ -145,7 +145,8 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
     job.endedAt = state.now();
   };
 
-  /** The job, when the caller may see it: its submitter or an admin (403 otherwise, api-extra §4.2). */
+  /** The job, when the caller may see it: its submitter or an admin (403 otherwise, docs/api-facts.md §4.2).
+   * */
   const visibleJob = (req: EmuRequest): Job => {
     const p = requireAuth(req);
     const id = req.params.id!;
@@ -174,7 +175,8 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
       abort: new AbortController(),
     };
     jobs.set(job.id, job);
-    // The real call returns once the job is submitted, not finished (api-extra §4.1): run it detached.
+    // The real call returns once the job is submitted, not finished (docs/api-facts.md §4.1): run it
+    // detached.
     const done = run(job).finally(() => running.delete(done));
     running.add(done);
     return ok({ id: job.id });
@@ -185,7 +187,7 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
   router.get('/api/v3/job/:id/results', (req) => {
     const offset = intParam(req, 'offset', 0);
     const limit = intParam(req, 'limit', 100);
-    // Checked before the job lookup, as the service does (api-extra §4.3).
+    // Checked before the job lookup, as the service does (docs/api-facts.md §4.3).
     if (limit > RESULTS_MAX_LIMIT) throw badRequest('limit can not exceed 500 rows');
     const job = visibleJob(req);
     if (job.state !== 'COMPLETED' || !job.result) {
@@ -193,7 +195,8 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
       const msg = `Can not fetch details for a job that is in [${job.state}] state.`;
       throw badRequest(msg, { moreInfo: msg });
     }
-    // The service does not validate negatives (api-extra §4.3, unconfirmed); a 400 is the emulator's choice.
+    // The service does not validate negatives (docs/api-facts.md §4.3, unconfirmed); a 400 is the emulator's
+    // choice.
     if (offset < 0) throw badRequest('offset can not be negative');
     if (limit < 0) throw badRequest('limit can not be negative');
     const { rows } = job.result;
@@ -243,7 +246,8 @@ interface SqlBody {
   context: string[];
 }
 
-/** The `/sql` body; its class rejects unknown fields, as Jackson does by default (api-extra §4.1, §1.4). */
+/** The `/sql` body; its class rejects unknown fields, as Jackson does by default (docs/api-facts.md §4.1,
+ * §1.4). */
 function parseSqlBody(body: unknown): SqlBody {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalid('Invalid value.');
   const b = body as Record<string, unknown>;
@@ -275,14 +279,14 @@ function parseSqlBody(body: unknown): SqlBody {
   return { sql: b.sql, context };
 }
 
-/** Mapping failures carry no moreInfo (api-extra §1.4). */
+/** Mapping failures carry no moreInfo (docs/api-facts.md §1.4). */
 const invalid = (msg: string): ApiError => new ApiError(400, msg, {});
 const invalidAt = (field: string): ApiError => invalid(`Invalid value found at: ${field}`);
 
 /**
  * An Integer query parameter as JAX-RS reads it: absent or blank takes the default; text that is not an
  * int is a ParamException, which JAX-RS answers with 404 and the service's mapper words as below
- * (api-extra §1.4, `getParamExceptionErrorMessage`).
+ * (docs/api-facts.md §1.4, `getParamExceptionErrorMessage`).
  */
 function intParam(req: EmuRequest, name: string, def: number): number {
   const raw = req.query.get(name);
@@ -301,7 +305,7 @@ function statusJson(job: Job): Record<string, unknown> {
   const iso = (ms: number | undefined): string | undefined =>
     ms === undefined ? undefined : new Date(ms).toISOString();
   const completed = job.state === 'COMPLETED';
-  // Undefined fields are left out by JSON.stringify, as the service omits nulls (api-extra §1.3).
+  // Undefined fields are left out by JSON.stringify, as the service omits nulls (docs/api-facts.md §1.3).
   return {
     jobState: job.state,
     rowCount: completed ? (job.result?.rows.length ?? 0) : 0,

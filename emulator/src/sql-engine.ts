@@ -5,7 +5,7 @@
 //   paths by rewriting each query: every reference written in the service's dialect (`Samples.sales."2024.csv"`,
 //   `myspace.folder.myview`) becomes a temporary DuckDB view created on the query's own connection.
 // - Results come back as the service's schema (`{name, type: {name}}`, service type names) and plain JS values
-//   encoded as the service encodes them (api-extra §4.3).
+//   encoded as the service encodes them (docs/api-facts.md §4.3).
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -466,8 +466,8 @@ const nullable =
     v === null ? null : c(v);
 
 /**
- * Maps a DuckDB type to the service's type name (api-extra §4.3) and a value encoder. Types the service
- * lacks take its nearest: unsigned and 128-bit integers widen to the next signed integer type (so
+ * Maps a DuckDB type to the service's type name (docs/api-facts.md §4.3) and a value encoder. Types the
+ * service lacks take its nearest: unsigned and 128-bit integers widen to the next signed integer type (so
  * `sum(bigint)`, a HUGEINT in DuckDB, is BIGINT as on the service), UUID and ENUM are VARCHAR, MAP is
  * described as `MAP` with `key`/`value` children and encoded as `[{key, value}]` (the real encoding is
  * unknown), and INTERVAL is `INTERVAL DAY TO SECOND` with DuckDB's text. Others are `OTHER` with their text.

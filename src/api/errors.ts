@@ -67,7 +67,7 @@ export function errorFromResponse(r: ErrorResponse): DlakeError {
     case 401:
       return new AuthError(message || 'the service refused the credentials (401)', {
         ...opts,
-        hint: 'log in again with `dlake login` (or check DLAKE_TOKEN / DLAKE_CLIENT_ID)',
+        advice: { kind: 'log-in-again' },
       });
     case 403:
       return new AuthError(

@@ -1,8 +1,8 @@
 // JSON parsing that keeps numbers exactly as the service wrote them. JSON.parse turns 9007199254740993 into
-// 9007199254740992 and 1.50 into 1.5; cli.md wants exported numbers "exactly as the API gave them". Node 20
-// has neither JSON.parse's source-text access nor JSON.rawJSON, so a number that would not survive the trip
-// through a double is kept as a `JsonNumber` holding its text. The check is a cheap regex over the body; only
-// bodies that may hold such a number pay for the careful parse.
+// 9007199254740992 and 1.50 into 1.5; docs/cli-contract.md "Streams and formats" wants exported numbers
+// "exactly as the API gave them". Node 20 has neither JSON.parse's source-text access nor JSON.rawJSON, so a
+// number that would not survive the trip through a double is kept as a `JsonNumber` holding its text. The
+// check is a cheap regex over the body; only bodies that may hold such a number pay for the careful parse.
 
 /** A JSON number whose text a JS number cannot reproduce (big integers, long decimals, trailing zeros). */
 export class JsonNumber {

@@ -1,6 +1,7 @@
 // The one HTTP client of dlake: one undici dispatcher per client (keep-alive, explicit timeouts, CA and
-// proxy settings), the Authorization header, the retry policy of cli.md, error mapping and zod parsing
-// of every body, and --debug traces with secrets redacted. No printing, prompting or exiting here.
+// proxy settings), the Authorization header, the retry policy of docs/cli-contract.md "Retries", error
+// mapping and zod parsing of every body, and --debug traces with secrets redacted. No printing, prompting or
+// exiting here.
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { DlakeError, InterruptedError, ServiceError, UsageError } from '../errors.js';
@@ -221,9 +222,7 @@ export class ApiClient {
         /html/i.test(raw.contentType) || /^\s*</.test(raw.text) ? 'an HTML page' : 'a body that is not JSON';
       throw new ServiceError(
         `the service answered ${endpoint} with ${what} (${raw.contentType || 'no content type'})`,
-        {
-          hint: 'check --url: it must point at the service itself, not a proxy or login page',
-        },
+        { advice: { kind: 'not-the-service' } },
       );
     }
     if (!spec.schema) return json;
@@ -256,10 +255,10 @@ export class ApiClient {
     const tls = isTlsTrustError(code);
     return new ServiceError(`cannot reach ${url}: ${describeNetworkError(err)}`, {
       cause: err,
-      hint: tls
-        ? 'trust the server certificate with --ca-file FILE (or DLAKE_CA_FILE); --insecure skips verification'
+      advice: tls
+        ? { kind: 'untrusted-certificate' }
         : code === 'ECONNREFUSED' || code === 'ENOTFOUND'
-          ? 'check --url (or DLAKE_URL) and that the service is running'
+          ? { kind: 'unreachable' }
           : undefined,
     });
   }

@@ -1,4 +1,4 @@
-// Personal access tokens (service-api.md "Personal access tokens", api-extra §7.4): Enterprise only, and
+// Personal access tokens (docs/api-facts.md §7.4): Enterprise only, and
 // only when the service has them switched on. Listing and creating need an admin caller.
 import { ServiceError, UsageError } from '../errors.js';
 import { formatDuration } from '../util/units.js';
@@ -28,9 +28,7 @@ export function checkNewPat(pat: NewPat): void {
   if (ms > MAX_PAT_LIFETIME_MS) {
     throw new UsageError(
       `a token lifetime of ${formatDuration(ms)} is too long: the service allows at most 180d`,
-      {
-        hint: 'give a lifetime of 180d or less, e.g. --expires 90d',
-      },
+      { advice: { kind: 'pat-lifetime', max: '180d' } },
     );
   }
 }

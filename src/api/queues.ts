@@ -1,13 +1,13 @@
-// Workload-management queues and their ruleset (service-api.md "Workload queues", api-extra §9):
+// Workload-management queues and their ruleset (docs/api-facts.md §9):
 // Enterprise only, admin only. A queue PUT is a full replace, so updates merge into the queue just read
 // (mergeQueue, pure) and send it back with its tag.
 import { z } from 'zod';
 import { ConflictError, UsageError } from '../errors.js';
 import { isUuid } from '../util/catalog-ref.js';
+import { explainStaleTag, nameTaken } from './conflicts.js';
 import { adminOnly, enterprise } from './editions.js';
 import type { ApiClient, RequestSpec } from './http.js';
 import { type Queue, QueueListSchema, QueueSchema } from './schemas.js';
-import { nameTaken } from './users.js';
 
 const QUEUE_PATH = '/api/v3/wlm/queue';
 const RULE_PATH = '/api/v3/wlm/rule';
@@ -112,16 +112,16 @@ export async function updateQueue(client: ApiClient, body: QueueUpdateBody): Pro
     return await queueCall(() => client.request(spec));
   } catch (err) {
     if (!(err instanceof ConflictError)) throw err;
-    const current = await getQueue(client, body.id).catch(() => undefined);
-    if (current && current.tag !== body.tag) {
-      throw new ConflictError(
-        `queue "${current.name}" was changed by someone else since it was read (tag "${body.tag}")`,
-        {
-          moreInfo: err.message,
-          hint: `its current tag is "${current.tag}": check it (dlake queue get ${current.id}) and run the update again`,
-        },
-      );
-    }
+    const stale = await explainStaleTag(
+      err,
+      body.tag,
+      () => getQueue(client, body.id),
+      (current) => ({
+        message: `queue "${current.name}" was changed by someone else since it was read (tag "${body.tag}")`,
+        advice: { kind: 'stale-queue-tag', id: current.id, currentTag: current.tag },
+      }),
+    );
+    if (stale !== err) throw stale;
     throw nameTaken(err, `a queue named "${body.name}" already exists`);
   }
 }

@@ -1,5 +1,6 @@
-// Reflection summary (api-extra §10.3): `GET /api/v3/reflection-summary`, paged with maxResults and an
-// opaque pageToken; `filter` is a JSON object sent URL-encoded, `orderBy` a field name (`-` for descending).
+// Reflection summary (docs/api-facts.md §10.3): `GET /api/v3/reflection-summary`, paged with maxResults and
+// an opaque pageToken; `filter` is a JSON object sent URL-encoded, `orderBy` a field name (`-` for
+// descending).
 import { API_PREFIX } from '../constants.js';
 import { ServiceError, UsageError } from '../errors.js';
 import type { ApiClient } from './http.js';
@@ -64,56 +65,7 @@ export async function* reflectionSummaries(
   }
 }
 
-const ARRAY_KEYS = ['reflectionType', 'refreshStatus', 'availabilityStatus', 'configStatus', 'reflectionIds'];
-const FILTER_KEYS = [...ARRAY_KEYS, 'enabledFlag', 'reflectionNameOrDatasetPath'];
-
-/**
- * The filter object from `--filter` values: a JSON object, or `key=value` pairs (lists comma-separated),
- * e.g. `reflectionType=RAW,AGGREGATION`, `enabledFlag=true`, `reflectionNameOrDatasetPath=orders`.
- */
-export function buildSummaryFilter(values: readonly string[]): Record<string, unknown> | undefined {
-  if (values.length === 0) return undefined;
-  const filter: Record<string, unknown> = {};
-  for (const raw of values) {
-    const text = raw.trim();
-    if (text.startsWith('{')) {
-      let obj: unknown;
-      try {
-        obj = JSON.parse(text);
-      } catch (e) {
-        throw new UsageError(`--filter is not valid JSON: ${(e as Error).message}`);
-      }
-      if (!obj || typeof obj !== 'object' || Array.isArray(obj))
-        throw new UsageError('--filter JSON must be an object');
-      Object.assign(filter, obj);
-      continue;
-    }
-    const eq = text.indexOf('=');
-    const key = eq > 0 ? text.slice(0, eq).trim() : '';
-    if (!FILTER_KEYS.includes(key)) {
-      throw new UsageError(
-        eq > 0 ? `unknown --filter attribute "${key}"` : `--filter "${raw}" is not key=value or JSON`,
-        { hint: `use one of: ${FILTER_KEYS.join(', ')} (e.g. --filter reflectionType=RAW)` },
-      );
-    }
-    const value = text.slice(eq + 1).trim();
-    if (ARRAY_KEYS.includes(key)) {
-      const items = value
-        .split(',')
-        .map((v) => v.trim())
-        .filter(Boolean);
-      filter[key] = [...((filter[key] as string[] | undefined) ?? []), ...items];
-    } else if (key === 'enabledFlag') {
-      if (!/^(true|false)$/i.test(value)) throw new UsageError('--filter enabledFlag takes true or false');
-      filter[key] = value.toLowerCase() === 'true';
-    } else {
-      filter[key] = value;
-    }
-  }
-  return filter;
-}
-
-/** `--order-by`: one of the service's fields, `-` in front for descending. */
+/** An order: one of the service's fields, `-` in front for descending. */
 export function checkSummaryOrder(orderBy: string): string {
   const field = orderBy.startsWith('-') ? orderBy.slice(1) : orderBy;
   if (!(SUMMARY_ORDER_FIELDS as readonly string[]).includes(field)) {

@@ -1,4 +1,4 @@
-// Roles (api-extra §8, Enterprise only), as far as naming them in `user --role/--add-role` needs:
+// Roles (docs/api-facts.md §8, Enterprise only), as far as naming them in `user --role/--add-role` needs:
 // a role reference {id, name, type} from its name.
 import { NotFoundError } from '../errors.js';
 import { EditionError, enterprise } from './editions.js';
@@ -27,7 +27,7 @@ export async function getRoleByName(
     if (err instanceof NotFoundError && !(err instanceof EditionError)) {
       throw new NotFoundError(`unknown role "${name}"`, {
         moreInfo: err.message,
-        hint: 'role names are listed by `dlake api GET role`',
+        advice: { kind: 'list-roles' },
       });
     }
     throw err;

@@ -1,5 +1,6 @@
-// zod schemas of every resource of the service (../shared/spec/service-api.md). Every object is loose:
-// the service adds fields over time and `-o json` must show them. Types are inferred, never written twice.
+// zod schemas of every resource of the service (the specification; what it leaves out: docs/api-facts.md).
+// Every object is loose: the service adds fields over time and `-o json` must show them. Types are inferred,
+// never written twice.
 import { z } from 'zod';
 
 export { CPU_TIERS } from '../constants.js';
@@ -144,7 +145,7 @@ export const ReflectionRelationshipSchema = z.looseObject({
 });
 
 export const JobStatusSchema = z.looseObject({
-  /** Any string: real servers report more states than the spec lists (api-extra §4.2). */
+  /** Any string: real servers report more states than the spec lists (docs/api-facts.md §4.2). */
   jobState: z.string(),
   queryType: z.string().optional(),
   startedAt: z.string().optional(),

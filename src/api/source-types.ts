@@ -465,9 +465,7 @@ export function getSourceType(type: string): SourceTypeInfo {
   if (!info) {
     throw new UsageError(
       `unknown source type "${type}"; valid types: ${Object.keys(SOURCE_TYPES).join(', ')}`,
-      {
-        hint: 'see the fields of each type with: dlake source types',
-      },
+      { advice: { kind: 'source-types' } },
     );
   }
   return info;
@@ -506,7 +504,7 @@ export function validateSourceConfig(
   if (issues.length === 0) return config as Record<string, unknown>;
   throw new UsageError(`invalid config for source type ${info.code}`, {
     details: issues.map((issue) => describeIssue(issue, config, secrets)),
-    hint: `see the fields of ${info.code} with: dlake source types ${info.code}`,
+    advice: { kind: 'source-types', type: info.code },
   });
 }
 

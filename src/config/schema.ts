@@ -1,6 +1,6 @@
-// Shapes of the two stored files (cli.md "Config store"). Unknown fields are kept so that a newer
-// dlake's additions survive an older dlake's write. zod/mini (tree-shaken, ~4 ms to load instead of
-// ~17 ms for classic zod) because every command that talks to the service reads these files first.
+// Shapes of the two stored files (docs/cli-contract.md "Config store"). Unknown fields are kept so that a
+// newer dlake's additions survive an older dlake's write. zod/mini (tree-shaken, ~4 ms to load instead of ~17
+// ms for classic zod) because every command that talks to the service reads these files first.
 import * as z from 'zod/mini';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
@@ -34,8 +34,8 @@ export const StoredTokenSchema = z.looseObject({
   obtainedVia: z.enum(AUTH_METHODS),
   refreshToken: z.optional(z.string()),
   /**
-   * The PAT an access token was exchanged from (an addition to cli.md's shape): kept so that the
-   * access token can be renewed by a new PAT exchange when it expires.
+   * The PAT an access token was exchanged from (an addition to the shape of docs/cli-contract.md "Config
+   * store"): kept so that the access token can be renewed by a new PAT exchange when it expires.
    */
   pat: z.optional(z.string()),
   patExpiresAt: z.optional(z.iso.datetime({ offset: true })),

@@ -97,6 +97,7 @@ function stoppedAfter(err: unknown, rows: number, target: Target): unknown {
   ) => DlakeError;
   return new Same(`${e.message}: ${what}`, {
     hint: e.hint,
+    advice: e.advice,
     moreInfo: e.moreInfo,
     details: e.details,
     cause: e.cause,

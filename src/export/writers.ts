@@ -1,7 +1,8 @@
 // Row formats of an export: each turns one page of rows into one string, so a page costs one write.
-// CSV (cli.md): header from the schema, comma-separated, LF line ends, quoted only when a field holds a comma,
-// a double quote, CR or LF; null and '' both empty; booleans true/false; numbers as the API wrote them.
-// JSON: one array of row objects, a row a line; NDJSON: one row object a line. Columns in the schema's order.
+// CSV (docs/cli-contract.md "Streams and formats"): header from the schema, comma-separated, LF line ends,
+// quoted only when a field holds a comma, a double quote, CR or LF; null and '' both empty; booleans
+// true/false; numbers as the API wrote them. JSON: one array of row objects, a row a line; NDJSON: one row
+// object a line. Columns in the schema's order.
 import { stringify } from 'csv-stringify/sync';
 import { JsonNumber, stringifyExact } from '../api/exact-json.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';

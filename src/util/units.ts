@@ -1,4 +1,5 @@
-// Human units for sizes (bytes) and durations (milliseconds), as cli.md promises: `512MiB`, `8GB`, `90s`, `1h30m`.
+// Human units for sizes (bytes) and durations (milliseconds), as docs/cli-contract.md "Human units" promises:
+// `512MiB`, `8GB`, `90s`, `1h30m`.
 //
 // Hand-written rather than `bytes`/`ms`/`parse-duration`: `bytes` reads `KB` as 1024 and knows no `KiB`, `ms`
 // takes no compound `1h30m`, and `parse-duration` accepts far more than we want (months, negatives, fractions

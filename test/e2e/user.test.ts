@@ -273,7 +273,7 @@ describe('dlake user delete', () => {
     expect(user('stale')).toBeDefined();
   });
 
-  // cli.md writes `--version TAG`; the root's -V/--version option swallows it today (runtime.ts), so only
+  // The README writes `--version TAG`; the root's -V/--version option swallows it today (runtime.ts), so only
   // `--version=TAG` reaches the command. Remove `.fails` once the root leaves --version to subcommands.
   it('accepts `--version TAG` with a space', async () => {
     await createUser('spaced');

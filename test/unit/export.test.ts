@@ -137,7 +137,7 @@ describe('pagesInOrder', () => {
   });
 
   it('stops at a short page even when rowCount promises more, and aborts what is in flight', async () => {
-    // rowCount says 10,000 but the service holds 1,700 rows (rowCount of a DML job, api-extra §4.3).
+    // rowCount says 10,000 but the service holds 1,700 rows (rowCount of a DML job, docs/api-facts.md §4.3).
     const svc = fakeService(10_000, { actual: 1700, delay: (o) => (o > 1500 ? 30 : 1) });
     const pages = await collect(pagesInOrder({ fetchPage: svc.fetchPage, pageSize: 500, concurrency: 4 }));
     expect(pages.flatMap((p) => p.ids)).toHaveLength(1700);

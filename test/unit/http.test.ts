@@ -2,6 +2,7 @@ import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiClient } from '../../src/api/http.js';
+import { hintFor } from '../../src/commands/hints.js';
 import {
   AuthError,
   ConflictError,
@@ -149,7 +150,7 @@ describe('ApiClient', () => {
     const c = client({ auth: undefined });
     const a = await fails(c.request({ method: 'GET', path: '/a' }));
     expect(a).toBeInstanceOf(AuthError);
-    expect(a.hint).toMatch(/dlake login/);
+    expect(hintFor(a)).toMatch(/dlake login/);
     const b = await fails(c.request({ method: 'POST', path: '/b', json: {} }));
     expect(b).toBeInstanceOf(UsageError);
     expect(b.message).toBe("Unexpected character ('}')");

@@ -11,7 +11,9 @@ import {
   submitSql,
   waitForJob,
 } from '../../src/api/jobs.js';
-import { buildSummaryFilter, checkSummaryOrder, reflectionSummaries } from '../../src/api/reflections.js';
+import { checkSummaryOrder, reflectionSummaries } from '../../src/api/reflections.js';
+import { hintFor } from '../../src/commands/hints.js';
+import { buildSummaryFilter } from '../../src/commands/reflection.js';
 import {
   type DlakeError,
   ExitCode,
@@ -256,7 +258,7 @@ describe('getResults', () => {
     expect(err.message).toBe(
       `job ${ID} has no results yet: it is RUNNING, and results can be read only once it is COMPLETED`,
     );
-    expect(err.hint).toContain(`dlake job wait ${ID}`);
+    expect(hintFor(err)).toContain(`dlake job wait ${ID}`);
   });
 
   it('retries a page after a dropped connection (GET is safe to repeat)', async () => {
