@@ -95,10 +95,3 @@ export class ServiceError extends DlakeError {
 export class InterruptedError extends DlakeError {
   override readonly exitCode = ExitCode.interrupted;
 }
-
-/** An HTTP error answered by the service, with its status; subclasses decide the exit code. */
-export interface HttpErrorInfo {
-  status: number;
-  method: string;
-  url: string;
-}

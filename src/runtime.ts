@@ -4,26 +4,31 @@ import { Command, CommanderError, Option } from 'commander';
 import { hintFor } from './commands/hints.js';
 import { GROUPS, registerGroups } from './commands/registry.js';
 import { OUTPUT_FORMATS } from './config/schema.js';
-import { Context, type GlobalOptions } from './context.js';
+import { Context, type GlobalOptions, type World } from './context.js';
 import { DlakeError, ExitCode, InterruptedError } from './errors.js';
 import { colorEnabled, theme } from './output/color.js';
-import type { Streams } from './output/ui.js';
 
-export interface World {
-  env: NodeJS.ProcessEnv;
-  streams: Streams;
+/** What one run of dlake remembers about its commander tree. */
+interface RunState {
+  /** The command that reported a usage error (for the usage line). */
+  failed?: Command;
 }
 
-/** Commander's Command, remembering which command reported a usage error (for the usage line). */
+/** Commander's Command, remembering in the run's state which command reported a usage error. */
 class DlakeCommand extends Command {
-  static failed?: Command;
+  constructor(
+    private readonly run: RunState,
+    name?: string,
+  ) {
+    super(name);
+  }
 
   override createCommand(name?: string): Command {
-    return new DlakeCommand(name);
+    return new DlakeCommand(this.run, name);
   }
 
   override error(message: string, errorOptions?: { code?: string; exitCode?: number }): never {
-    DlakeCommand.failed = this;
+    this.run.failed = this;
     return super.error(message, errorOptions);
   }
 
@@ -84,6 +89,8 @@ const OWNED_OPTIONS: Record<string, string[]> = { 'job wait': ['--timeout'] };
 /** What commands get: their Context (created on first use, from the global options in force). */
 export class Runtime {
   private ctx?: Context;
+  /** This run's commander state (not static: runs in one process, such as in-process tests, share nothing). */
+  readonly state: RunState = {};
 
   constructor(readonly world: World) {}
 
@@ -100,7 +107,7 @@ export class Runtime {
   }
 
   context(opts: GlobalOptions): Context {
-    this.ctx ??= new Context(opts, this.world.env, this.world.streams);
+    this.ctx ??= new Context(opts, this.world);
     return this.ctx;
   }
 
@@ -115,7 +122,7 @@ export class Runtime {
  * must reach the command (a bare `dlake --version` is answered in cli.ts before this is built).
  */
 export function buildRoot(rt: Runtime, withVersion = true): Command {
-  const program = new DlakeCommand('dlake');
+  const program = new DlakeCommand(rt.state, 'dlake');
   if (withVersion) program.version(__DLAKE_VERSION__, '-V, --version', 'print the version');
   program
     .description(
@@ -160,7 +167,7 @@ Run \`dlake COMMAND --help\` for a command's options and examples.`,
 }
 
 /** The top-level groups named on the command line: they are the only ones loaded. */
-export function groupsNamed(args: string[]): Set<string> | 'all' {
+function groupsNamed(args: string[]): Set<string> | 'all' {
   const names = new Set(GROUPS.map((g) => g.name));
   const words = args.filter((a) => !a.startsWith('-'));
   if (words[0] === 'completion' || (words[0] === 'help' && !words[1])) return 'all';
@@ -190,18 +197,17 @@ export async function runCli(argv: string[], world: World): Promise<number> {
     await program.parseAsync(argv);
     return ExitCode.ok;
   } catch (err) {
-    return reportError(err, rt, world);
+    return reportError(err, rt, world, args);
   } finally {
     process.off('SIGINT', onSigint);
     await rt.current?.dispose();
   }
 }
 
-function reportError(err: unknown, rt: Runtime, world: World): number {
+function reportError(err: unknown, rt: Runtime, world: World, args: string[]): number {
   const { stderr } = world.streams;
   const ctx = rt.current;
-  const t =
-    ctx?.theme ?? theme(colorEnabled(Boolean(stderr.isTTY), world.env, process.argv.includes('--no-color')));
+  const t = ctx?.theme ?? theme(colorEnabled(Boolean(stderr.isTTY), world.env, args.includes('--no-color')));
   const line = (label: string, text: string) => stderr.write(`${label} ${text}\n`);
   if (err instanceof CommanderError) {
     if (
@@ -212,7 +218,7 @@ function reportError(err: unknown, rt: Runtime, world: World): number {
       return ExitCode.ok;
     }
     line(t.danger('error:'), err.message.replace(/^error:\s*/, ''));
-    const cmd = DlakeCommand.failed;
+    const cmd = rt.state.failed;
     if (cmd) {
       const path: string[] = [];
       for (let c: Command | null = cmd; c; c = c.parent) path.unshift(c.name());

@@ -31,7 +31,7 @@ export interface WriteRequest {
   idempotent?: boolean;
 }
 
-export interface GetOptions {
+interface GetOptions {
   /** Non-default attributes, e.g. `permissions`. */
   include?: readonly string[];
   /** Attributes to drop, e.g. `children`. */
@@ -93,7 +93,7 @@ export function resolveRef(
 }
 
 /** Children per listing request unless told otherwise. */
-export const DEFAULT_PAGE_SIZE = 500;
+const DEFAULT_PAGE_SIZE = 500;
 
 /**
  * A container and all its children, following `nextPageToken` page after page (the other query parameters
@@ -384,7 +384,7 @@ export function editableFields(entity: Record<string, unknown>): Record<string, 
 /** A listed item with, for the containers that were walked, their children. */
 export type TreeNode<T = CatalogSummary> = T & { children?: TreeNode[] };
 
-export interface WalkOptions {
+interface WalkOptions {
   /** Levels to show below the start (the top level counts as level 1); undefined walks everything. */
   depth?: number;
   /** Listing requests in flight at once (over the client's keep-alive connections). */

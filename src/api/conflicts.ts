@@ -4,7 +4,7 @@
 // happened in one way: which tag is current.
 import { type Advice, ConflictError, UsageError } from '../errors.js';
 
-export interface StaleTagWording {
+interface StaleTagWording {
   /** A message of our own; the service's text is then kept for -v. Default: the service's message. */
   message?: string;
   hint?: string;

@@ -17,7 +17,7 @@ const MISSING_ENDPOINT = [
   /^the service answered 405 at /,
 ];
 
-export function isMissingEndpoint(err: unknown): boolean {
+function isMissingEndpoint(err: unknown): boolean {
   return err instanceof DlakeError && MISSING_ENDPOINT.some((re) => re.test(err.message));
 }
 

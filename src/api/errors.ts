@@ -11,7 +11,7 @@ import {
   UsageError,
 } from '../errors.js';
 
-export interface ErrorResponse {
+interface ErrorResponse {
   status: number;
   method: string;
   /** The request path (no host), to name the endpoint. */
@@ -26,7 +26,7 @@ interface ParsedErrorBody {
   details: string[];
 }
 
-export function parseErrorBody(contentType: string, text: string): ParsedErrorBody {
+function parseErrorBody(contentType: string, text: string): ParsedErrorBody {
   const details: string[] = [];
   if (!text.trim()) return { details };
   if (!/json/i.test(contentType) && !text.trim().startsWith('{')) {

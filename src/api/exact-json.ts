@@ -30,7 +30,7 @@ const TOKENS = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 /** Marks a kept number inside the rewritten text; the random part keeps it from meeting real data. */
 const MARK = `\u0000num:${Math.random().toString(36).slice(2)}:`;
 
-export interface ExactParse {
+interface ExactParse {
   value: unknown;
   /** Whether any JsonNumber was produced (the writers then take their careful path). */
   exact: boolean;

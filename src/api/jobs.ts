@@ -34,7 +34,7 @@ export interface ResultsPage {
 
 const jobPath = (id: string): string => `${API_PREFIX}/job/${encodeURIComponent(id)}`;
 
-export function isFinalState(state: string): boolean {
+function isFinalState(state: string): boolean {
   return FINAL_JOB_STATES.has(state);
 }
 
@@ -54,7 +54,7 @@ export function getJob(client: ApiClient, id: string, signal?: AbortSignal): Pro
   return client.request({ method: 'GET', path: jobPath(id), schema: JobStatusSchema, signal });
 }
 
-export type CancelOutcome = { requested: true } | { requested: false; status: JobStatus };
+type CancelOutcome = { requested: true } | { requested: false; status: JobStatus };
 
 /**
  * `POST /api/v3/job/{id}/cancel` (204). The service answers 404 both for an unknown job and for one that has
@@ -73,7 +73,7 @@ export async function cancelJob(client: ApiClient, id: string): Promise<CancelOu
 }
 
 /** A page size the service accepts: a whole number from 0 to 500. */
-export function checkPageLimit(limit: number): void {
+function checkPageLimit(limit: number): void {
   if (!Number.isInteger(limit) || limit < 0 || limit > MAX_RESULTS_PAGE) {
     throw new UsageError(`a results page holds 0 to ${MAX_RESULTS_PAGE} rows, not ${limit}`);
   }
@@ -158,7 +158,7 @@ export function parseResultsPage(text: string, endpoint: string): ResultsPage {
   };
 }
 
-export interface WaitOptions {
+interface WaitOptions {
   /** Give up after this long (exit 7, the job left running). */
   timeoutMs?: number;
   /** Ctrl-C: the wait ends with InterruptedError. */

@@ -11,9 +11,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The service's default maximum lifetime (support key `auth.personal-access-token.max_lifetime_days`). */
 export const MAX_PAT_LIFETIME_MS = 180 * DAY_MS;
 /** dlake counts a token with less than a minute left as expired, so a shorter one would be useless. */
-export const MIN_PAT_LIFETIME_MS = 60_000;
+const MIN_PAT_LIFETIME_MS = 60_000;
 
-export interface NewPat {
+interface NewPat {
   label: string;
   millisecondsToExpire: number;
 }

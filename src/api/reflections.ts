@@ -7,10 +7,10 @@ import type { ApiClient } from './http.js';
 import { ReflectionSummaryPageSchema } from './schemas.js';
 
 /** The service's largest page of summaries. */
-export const MAX_SUMMARY_PAGE = 100;
-export const SUMMARY_ORDER_FIELDS = ['reflectionName', 'datasetName', 'reflectionType'] as const;
+const MAX_SUMMARY_PAGE = 100;
+const SUMMARY_ORDER_FIELDS = ['reflectionName', 'datasetName', 'reflectionType'] as const;
 
-export interface SummaryQuery {
+interface SummaryQuery {
   filter?: Record<string, unknown>;
   orderBy?: string;
   /** Stop after this many summaries (default: all). */
@@ -20,7 +20,7 @@ export interface SummaryQuery {
 type Page = Awaited<ReturnType<typeof getSummaryPage>>;
 export type ReflectionSummary = Page['data'][number];
 
-export function getSummaryPage(
+function getSummaryPage(
   client: ApiClient,
   query: { filter?: Record<string, unknown>; orderBy?: string; maxResults: number; pageToken?: string },
 ) {

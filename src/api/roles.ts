@@ -12,11 +12,7 @@ export const PUBLIC_ROLE = 'PUBLIC';
  * GET /api/v3/role/by-name/{name} (case-insensitive on the service). `feature` names what the caller is
  * doing, for the sentence a community-edition server (which has no roles) ends with.
  */
-export async function getRoleByName(
-  client: ApiClient,
-  name: string,
-  feature = 'user roles',
-): Promise<RoleRef> {
+async function getRoleByName(client: ApiClient, name: string, feature = 'user roles'): Promise<RoleRef> {
   const role = await enterprise(feature, () =>
     client.request({
       method: 'GET',

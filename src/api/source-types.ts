@@ -16,7 +16,7 @@
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
 
-export type FieldType = 'string' | 'number' | 'boolean' | 'string[]' | 'hostList' | 'propertyList';
+type FieldType = 'string' | 'number' | 'boolean' | 'string[]' | 'hostList' | 'propertyList';
 
 export interface FieldInfo {
   name: string;
@@ -327,7 +327,7 @@ const HBASE = z.looseObject({
 const DB2 = jdbcSource({ ...jdbc, databaseName: str() });
 
 /** The schema of each type code, with its precise config type for callers that know the type. */
-export const SOURCE_SCHEMAS = {
+const SOURCE_SCHEMAS = {
   AMAZONELASTIC,
   REDSHIFT,
   S3,
@@ -347,8 +347,7 @@ export const SOURCE_SCHEMAS = {
   DB2,
 } as const;
 
-export type SourceTypeCode = keyof typeof SOURCE_SCHEMAS;
-export type SourceConfig<T extends SourceTypeCode> = z.infer<(typeof SOURCE_SCHEMAS)[T]>;
+type SourceTypeCode = keyof typeof SOURCE_SCHEMAS;
 
 const LABELS: Record<SourceTypeCode, string> = {
   AMAZONELASTIC: 'Amazon Elasticsearch Service',
@@ -479,7 +478,7 @@ export function secretFieldNames(type: string): string[] {
 
 // ---- validation with one line per wrong field
 
-export interface ValidateOptions {
+interface ValidateOptions {
   /** Creating a new source: deprecated types are refused and secrets are required. */
   forCreate: boolean;
 }

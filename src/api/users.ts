@@ -13,7 +13,7 @@ import { type RoleRef, type User, UserSchema } from './schemas.js';
 const USER_PATH = '/api/v3/user';
 
 /** The by-name lookup answers an abbreviated user: no `@type`, `roles` or `source`. */
-export const UserByNameSchema = z.looseObject({
+const UserByNameSchema = z.looseObject({
   id: z.string(),
   name: z.string(),
   firstName: z.string().optional(),
@@ -22,20 +22,20 @@ export const UserByNameSchema = z.looseObject({
   tag: z.union([z.string(), z.number()]).transform(String),
   active: z.boolean().optional(),
 });
-export type UserSummary = z.infer<typeof UserByNameSchema>;
+type UserSummary = z.infer<typeof UserByNameSchema>;
 
-export interface NewUser {
+interface NewUser {
   name: string;
   firstName?: string;
   lastName?: string;
   email?: string;
 }
 
-export interface CreateUserBody extends NewUser {
+interface CreateUserBody extends NewUser {
   roles: RoleRef[];
 }
 
-export interface UpdateUserBody {
+interface UpdateUserBody {
   id: string;
   tag: string;
   name: string;
@@ -49,7 +49,7 @@ export function userPath(id: string): string {
   return `${USER_PATH}/${encodeURIComponent(id)}`;
 }
 
-export function getUser(client: ApiClient, id: string): Promise<User> {
+function getUser(client: ApiClient, id: string): Promise<User> {
   return client.request({ method: 'GET', path: userPath(id), schema: UserSchema });
 }
 
@@ -178,7 +178,7 @@ export function rolesToLookUp(current: User, changes: UserChanges): string[] {
   return names;
 }
 
-export interface MergedUser {
+interface MergedUser {
   body: UpdateUserBody;
   /** What changes, in words (`firstName`, `+role analysts`, `-role ADMIN`); empty when nothing does. */
   changed: string[];

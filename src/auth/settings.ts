@@ -5,7 +5,7 @@ import type { Profile } from '../config/schema.js';
 import type { StoreSnapshot } from '../config/store.js';
 import { UsageError } from '../errors.js';
 
-export type SettingSource = 'flag' | 'environment' | 'profile' | 'default';
+type SettingSource = 'flag' | 'environment' | 'profile' | 'default';
 
 export interface Setting<T> {
   value: T;

@@ -7,7 +7,7 @@ export function hintFor(err: DlakeError): string | undefined {
   return err.hint ?? (err.advice ? adviceText(err.advice) : undefined);
 }
 
-export function adviceText(a: Advice): string {
+function adviceText(a: Advice): string {
   switch (a.kind) {
     case 'log-in-again':
       return 'log in again with `dlake login` (or check DLAKE_TOKEN / DLAKE_CLIENT_ID)';

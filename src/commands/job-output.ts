@@ -11,7 +11,7 @@ import type { ExportFormat } from '../export/writers.js';
 import type { View } from '../output/view.js';
 import { formatDuration, parseDuration } from '../util/units.js';
 
-export const FORMATS: readonly ExportFormat[] = ['csv', 'json', 'ndjson'];
+const FORMATS: readonly ExportFormat[] = ['csv', 'json', 'ndjson'];
 /** Rows a table shows unless --max-rows says otherwise. */
 export const TABLE_ROWS = 100;
 const ROWS = new Intl.NumberFormat('en-US');
@@ -60,7 +60,7 @@ export function duration(flag: string) {
   };
 }
 
-export interface RowsSource {
+interface RowsSource {
   client: ApiClient;
   id: string;
   startOffset?: number;
@@ -70,7 +70,7 @@ export interface RowsSource {
   concurrency?: number;
 }
 
-export interface Printed {
+interface Printed {
   /** Rows printed. */
   rows: number;
   /** Rows the job holds from the start offset. */
@@ -149,7 +149,7 @@ function resultView(schema: readonly ResultField[]): View<ResultRow> {
   };
 }
 
-export interface ExportToFile extends RowsSource {
+interface ExportToFile extends RowsSource {
   out: string;
   format: ExportFormat;
 }

@@ -19,7 +19,7 @@ export interface OptionSpec {
   hidden: boolean;
 }
 
-export interface ArgumentSpec {
+interface ArgumentSpec {
   values?: Values;
   variadic: boolean;
 }

@@ -7,9 +7,9 @@ export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** How a profile's credentials were obtained; shown by `whoami` and used to pick a renewal. */
-export const AUTH_METHODS = ['password', 'pat', 'client-credentials', 'jwt', 'pat-exchange'] as const;
+const AUTH_METHODS = ['password', 'pat', 'client-credentials', 'jwt', 'pat-exchange'] as const;
 
-export const ProfileSchema = z.looseObject({
+const ProfileSchema = z.looseObject({
   url: z.optional(z.string()),
   authUrl: z.optional(z.string()),
   authMethod: z.optional(z.enum(AUTH_METHODS)),
@@ -26,7 +26,7 @@ export const ConfigFileSchema = z.looseObject({
 });
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
-export const StoredTokenSchema = z.looseObject({
+const StoredTokenSchema = z.looseObject({
   kind: z.enum(['session', 'bearer']),
   token: z.string().check(z.minLength(1)),
   /** ISO 8601; absent for a PAT whose expiry is unknown. */

@@ -7,12 +7,11 @@ import { type FetchPage, pagesInOrder } from './pages.js';
 import { OutputClosedError, type Target } from './target.js';
 import { createFormatter, type ExportFormat, type RowFormatter } from './writers.js';
 
-export const DEFAULT_CONCURRENCY = 4;
-export const MAX_CONCURRENCY = 32;
+const DEFAULT_CONCURRENCY = 4;
 /** Pages between full garbage collections (see heap.ts). */
 const PAGES_PER_COLLECTION = 50;
 
-export interface ExportRequest {
+interface ExportRequest {
   fetchPage: FetchPage;
   format: ExportFormat;
   target: Target;
@@ -26,7 +25,7 @@ export interface ExportRequest {
   onProgress?: (rows: number, total: number) => void;
 }
 
-export interface ExportOutcome {
+interface ExportOutcome {
   rows: number;
   /** Rows expected: the job's rowCount from the start offset, capped by maxRows. */
   total: number;

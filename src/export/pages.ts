@@ -6,7 +6,7 @@ import type { ResultsPage } from '../api/jobs.js';
 
 export type FetchPage = (offset: number, limit: number, signal: AbortSignal) => Promise<ResultsPage>;
 
-export interface PagingOptions {
+interface PagingOptions {
   fetchPage: FetchPage;
   /** Rows per request (the service takes at most 500). */
   pageSize: number;
@@ -21,7 +21,7 @@ export interface PagingOptions {
   signal?: AbortSignal;
 }
 
-export interface OrderedPage extends ResultsPage {
+interface OrderedPage extends ResultsPage {
   /** Offset of the page's first row. */
   offset: number;
 }

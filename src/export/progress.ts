@@ -2,7 +2,7 @@
 // creates it only when stderr is a terminal and -q is not given; it redraws at most ten times a second.
 import { formatDuration } from '../util/units.js';
 
-export interface ProgressStream {
+interface ProgressStream {
   write(text: string): unknown;
   columns?: number;
 }

@@ -117,7 +117,7 @@ class StreamTarget implements Target {
   }
 }
 
-export function describeFsError(e: unknown): string {
+function describeFsError(e: unknown): string {
   switch ((e as NodeJS.ErrnoException)?.code) {
     case 'EACCES':
     case 'EPERM':

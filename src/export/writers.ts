@@ -7,7 +7,7 @@ import { stringify } from 'csv-stringify/sync';
 import { JsonNumber, stringifyExact } from '../api/exact-json.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';
 
-export const EXPORT_FORMATS = ['csv', 'json', 'ndjson'] as const;
+const EXPORT_FORMATS = ['csv', 'json', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export interface RowFormatter {

@@ -15,13 +15,13 @@ export interface Renderable<T = unknown> {
   view?: View<T>;
 }
 
-export interface RenderOptions {
+interface RenderOptions {
   format: OutputFormat;
   query?: string;
   theme: Theme;
 }
 
-export interface Rendered {
+interface Rendered {
   stdout: string;
   /** A note for stderr (e.g. "No results."). */
   note?: string;

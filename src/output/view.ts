@@ -2,7 +2,7 @@
 // it and print the service's objects as they came.
 import type { Renderable } from './render.js';
 
-export interface Column<T> {
+interface Column<T> {
   header: string;
   value: (row: T) => unknown;
 }

@@ -127,7 +127,7 @@ function round2(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
-export interface ParseDurationOptions {
+interface ParseDurationOptions {
   /** The unit of a bare number: `ms` (default, as the API counts) or `s`. */
   defaultUnit?: 'ms' | 's';
 }
@@ -170,7 +170,7 @@ function durationPart(input: string, digits: string, unit: number): number {
   return ms;
 }
 
-export interface FormatDurationOptions {
+interface FormatDurationOptions {
   /** Keep only this many of the largest non-zero parts (`29h 59m` rather than `29h 59m 58s 123ms`). */
   largest?: number;
 }

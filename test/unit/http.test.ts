@@ -1,5 +1,4 @@
-import { MockAgent } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiClient } from '../../src/api/http.js';
 import { hintFor } from '../../src/commands/hints.js';
@@ -11,18 +10,20 @@ import {
   ServiceError,
   UsageError,
 } from '../../src/errors.js';
+import { useMockAgent } from '../helpers/mock-agent.js';
 
 const BASE = 'http://svc.test';
-let agent: MockAgent;
 let delays: number[];
 let trace: string[];
+
+const mockAgent = useMockAgent();
 
 function client(extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}): ApiClient {
   return new ApiClient({
     baseUrl: BASE,
     timeoutMs: 5000,
     env: {},
-    dispatcher: agent,
+    dispatcher: mockAgent(),
     sleep: async (ms) => {
       delays.push(ms);
     },
@@ -33,17 +34,11 @@ function client(extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {})
 }
 
 beforeEach(() => {
-  agent = new MockAgent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
-  agent.disableNetConnect();
   delays = [];
   trace = [];
 });
-afterEach(async () => {
-  agent.assertNoPendingInterceptors();
-  await agent.close();
-});
 
-const pool = () => agent.get(BASE);
+const pool = () => mockAgent().get(BASE);
 const json = { headers: { 'content-type': 'application/json' } };
 const Thing = z.looseObject({ id: z.string() });
 async function fails(p: Promise<unknown>): Promise<DlakeError> {

@@ -16,7 +16,7 @@ import { getSourceType } from '../../api/source-types.js';
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../util/units.js';
 
-export interface SetPair {
+interface SetPair {
   key: string;
   value: string;
 }
