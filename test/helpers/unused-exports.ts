@@ -22,7 +22,7 @@ function filesUnder(dir: string): string[] {
 }
 
 export function unusedExports(): string[] {
-  const files = ['src', 'test', 'scripts', 'bench'].flatMap(filesUnder);
+  const files = ['src', 'test', 'scripts', 'bench', 'emulator/src', 'emulator/test'].flatMap(filesUnder);
   const config = ts.parseJsonConfigFileContent(
     ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile).config,
     ts.sys,
