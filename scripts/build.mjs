@@ -3,6 +3,7 @@
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
+import { lazyCommanderChildProcess, leaveOutHttp2 } from './build-plugins.mjs';
 import { writeThirdPartyLicenses } from './third-party-licenses.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -49,7 +50,7 @@ const results = await Promise.all([
     entryPoints: ['src/cli.ts'],
     outdir: out,
     splitting: true,
-    plugins: [isolateStoreSchema],
+    plugins: [isolateStoreSchema, leaveOutHttp2, lazyCommanderChildProcess],
   }),
   build({ ...common, entryPoints: { 'config-schema': 'src/config/schema.ts' }, outdir: out }),
 ]);
