@@ -1,13 +1,25 @@
 // The README's GitHub Actions jobs work as written: each one runs here, step by step, against the emulator
 // (see test/helpers/workflow.ts for what a test runner stands in for).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Emulator, startEmulator } from 'dlake-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../helpers/csv.js';
 import { packDlake, REPO, userEnv } from '../helpers/package.js';
+import { until } from '../helpers/until.js';
 import { parseJob, runJob, type StepResult, type WorkflowJob, workflowBlocks } from '../helpers/workflow.js';
+
+/** A TCP port nobody listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
 const [exportJob, rehearseJob] = workflowBlocks(README).map(parseJob) as [WorkflowJob, WorkflowJob];
@@ -115,7 +127,10 @@ describe("the README's CI jobs", () => {
       // The emulator's own install (it downloads DuckDB from a registry) is stood in for by this
       // repository's package, linked the way `npm install -g` links a bin.
       symlinkSync(join(REPO, 'emulator', 'bin', 'dlake-emulator.js'), join(prefix, 'bin', 'dlake-emulator'));
-      const results = await runJob(rehearseJob, {
+      // The job's port, 9047, may be taken on a shared machine: run it on a free one.
+      const port = String(await freePort());
+      const job = JSON.parse(JSON.stringify(rehearseJob).replaceAll('9047', port)) as WorkflowJob;
+      const results = await runJob(job, {
         workspace,
         env,
         skip: (step) => /dlake-emulator-[\d.]+\.tgz/.test(step.run ?? ''),
@@ -128,7 +143,11 @@ describe("the README's CI jobs", () => {
       expect(rows).toEqual([['id'], ['1'], ['2'], ['3']]);
       const log = readFileSync(join(workspace, 'emulator.log'), 'utf8');
       expect(log).toContain('Faults armed:\n  503 on GET /api/v3/job*, 2 time(s)');
-      expect(log).toContain('Received SIGTERM, stopping.');
+      // `kill` returns at once; the emulator says so as it stops.
+      await until(
+        () => readFileSync(join(workspace, 'emulator.log'), 'utf8').includes('Received SIGTERM, stopping.'),
+        'the emulator stops',
+      );
     });
   });
 });
