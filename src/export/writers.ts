@@ -2,40 +2,83 @@
 // CSV (cli.md): header from the schema, comma-separated, LF line ends, quoted only when a field holds a comma,
 // a double quote, CR or LF; null and '' both empty; booleans true/false; numbers as the API wrote them.
 // JSON: one array of row objects, a row a line; NDJSON: one row object a line. Columns in the schema's order.
+// Parquet (parquet.ts, loaded only when asked for): typed columns, a row group at a time.
 import { stringify } from 'csv-stringify/sync';
 import { JsonNumber, stringifyExact } from '../api/exact-json.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';
+import { UsageError } from '../errors.js';
 
-export const EXPORT_FORMATS = ['csv', 'json', 'ndjson'] as const;
+export const EXPORT_FORMATS = ['csv', 'json', 'ndjson', 'parquet'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export type TextFormat = Exclude<ExportFormat, 'parquet'>;
 
 export interface RowFormatter {
-  /** Text before the first row: the CSV header, the opening bracket. */
-  readonly head: string;
-  /** Text of one page of rows; `exact` when the page holds JsonNumbers. */
-  page(rows: readonly ResultRow[], exact: boolean): string;
-  /** Text after the last row. */
-  tail(): string;
+  /** What comes before the first row: the CSV header, the opening bracket, Parquet's magic bytes. */
+  readonly head: string | Uint8Array;
+  /** One page of rows (possibly '' while a format buffers them); `exact` when the page holds JsonNumbers. */
+  page(rows: readonly ResultRow[], exact: boolean): string | Uint8Array;
+  /** What comes after the last row. */
+  tail(): string | Uint8Array;
 }
 
-export function createFormatter(format: ExportFormat, schema: readonly ResultField[]): RowFormatter {
+/** The formatter of any export format; Parquet's encoder is loaded only for a Parquet export. */
+export async function loadFormatter(
+  format: ExportFormat,
+  schema: readonly ResultField[],
+  continuing = false,
+): Promise<RowFormatter> {
+  if (format !== 'parquet') return createFormatter(format, schema, continuing);
+  const { ParquetFormatter } = await import('./parquet.js');
+  return new ParquetFormatter(schema);
+}
+
+/**
+ * The formatter of a text format. `continuing`: the rows follow rows already written (a resumed export),
+ * so there is no head and the first row is not the file's first.
+ */
+export function createFormatter(
+  format: TextFormat,
+  schema: readonly ResultField[],
+  continuing = false,
+): RowFormatter {
   const names = schema.map((f) => f.name);
   switch (format) {
     case 'csv':
-      return new CsvFormatter(names);
+      return new CsvFormatter(names, continuing);
     case 'json':
-      return new JsonFormatter(names, schema, true);
+      return new JsonFormatter(names, schema, true, continuing);
     case 'ndjson':
-      return new JsonFormatter(names, schema, false);
+      return new JsonFormatter(names, schema, false, continuing);
   }
 }
 
-/** The file format a name suggests (`.csv`, `.json`, `.ndjson`/`.jsonl`), if any. */
+/** The file format a name suggests (`.csv`, `.json`, `.ndjson`/`.jsonl`, `.parquet`), if any. */
 export function formatFromFileName(file: string): ExportFormat | undefined {
   const ext = /\.([a-z]+)$/i.exec(file)?.[1]?.toLowerCase();
-  if (ext === 'csv' || ext === 'json' || ext === 'ndjson') return ext;
+  if (ext === 'csv' || ext === 'json' || ext === 'ndjson' || ext === 'parquet') return ext;
   if (ext === 'jsonl') return 'ndjson';
   return undefined;
+}
+
+export interface ExportSpec {
+  format: ExportFormat;
+  /** FILE ends in `.gz`: the text is gzipped as it streams. */
+  gzip: boolean;
+}
+
+/**
+ * What an export to `file` writes: `--format` if given, else the extension under a final `.gz`, else CSV.
+ * Parquet compresses its own pages, so `.parquet.gz` (or `--format parquet` into `.gz`) is refused.
+ */
+export function exportSpec(file: string, explicit?: ExportFormat): ExportSpec {
+  const gzip = file !== '-' && /\.gz$/i.test(file);
+  const format = explicit ?? formatFromFileName(gzip ? file.slice(0, -3) : file) ?? 'csv';
+  if (gzip && format === 'parquet') {
+    throw new UsageError(`cannot gzip a Parquet export (${file}): Parquet compresses its own pages`, {
+      hint: 'drop the .gz from --out, or choose --format csv, json or ndjson',
+    });
+  }
+  return { format, gzip };
 }
 
 // An explicit record_delimiter turns the library's quoting of CR off unless quote_record_delimiter says otherwise.
@@ -44,8 +87,11 @@ const CSV_OPTIONS = { record_delimiter: 'unix', quote_record_delimiter: true, eo
 class CsvFormatter implements RowFormatter {
   readonly head: string;
 
-  constructor(private readonly names: string[]) {
-    this.head = names.length ? stringify([names], CSV_OPTIONS) : '';
+  constructor(
+    private readonly names: string[],
+    continuing: boolean,
+  ) {
+    this.head = names.length && !continuing ? stringify([names], CSV_OPTIONS) : '';
   }
 
   page(rows: readonly ResultRow[]): string {
@@ -99,8 +145,10 @@ class JsonFormatter implements RowFormatter {
     private readonly names: string[],
     schema: readonly ResultField[],
     private readonly array: boolean,
+    continuing: boolean,
   ) {
-    this.head = array ? '[' : '';
+    this.head = array && !continuing ? '[' : '';
+    this.first = !continuing;
     this.keys = names.map((n) => `${JSON.stringify(n)}:`);
     this.flat = !schema.some((f) => NESTED.test(f.type.name));
   }
