@@ -4,8 +4,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JsonNumber, parseJsonExact, stringifyExact } from '../../src/api/exact-json.js';
+import { hasLongDigitRun, JsonNumber, parseJsonExact, stringifyExact } from '../../src/api/exact-json.js';
 import type { ResultField, ResultRow, ResultsPage } from '../../src/api/jobs.js';
 import { DlakeError, ExitCode, InterruptedError, ServiceError } from '../../src/errors.js';
 import { exportRows } from '../../src/export/export.js';
@@ -310,6 +311,31 @@ describe('row formats', () => {
     expect(exportSpec('-', 'ndjson')).toEqual({ format: 'ndjson', gzip: false });
     expect(() => exportSpec('a.parquet.gz')).toThrow(/cannot gzip a Parquet export/);
     expect(() => exportSpec('a.csv.gz', 'parquet')).toThrow(/cannot gzip a Parquet export/);
+  });
+});
+
+describe('fast paths, held to what they replaced', () => {
+  it('hasLongDigitRun answers as /[\\d.]{16}/ does, on any text', () => {
+    const text = fc.string({ unit: fc.constantFrom('1', '2', '.', ',', 'a', '"', ' '), maxLength: 200 });
+    fc.assert(fc.property(text, (t) => hasLongDigitRun(t) === /[\d.]{16}/.test(t)));
+  });
+
+  it('a CSV page reads back, field for field, through a strict RFC 4180 reader', () => {
+    const cell = fc.oneof(
+      fc.constant(null),
+      fc.string({ unit: fc.constantFrom('a', ',', '"', '\r', '\n', ' ', 'é') }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(cell, cell), { minLength: 1, maxLength: 20 }), (rows) => {
+        const f = createFormatter('csv', SCHEMA);
+        const page = f.page(
+          rows.map(([id, name]) => ({ id, name })),
+          false,
+        );
+        const text = `${f.head}${page}`;
+        expect(parseCsv(text)).toEqual([['id', 'name'], ...rows.map((r) => r.map((c) => c ?? ''))]);
+      }),
+    );
   });
 });
 
