@@ -189,6 +189,8 @@ export async function runCli(argv: string[], world: World): Promise<number> {
     process.exit(ExitCode.interrupted);
   };
   process.on('SIGINT', onSigint);
+  // A CI job stopped (SIGTERM) cleans up as Ctrl-C does: an export keeps what it can for --resume.
+  process.on('SIGTERM', onSigint);
   try {
     if (args.length === 0) {
       program.outputHelp();
@@ -200,6 +202,7 @@ export async function runCli(argv: string[], world: World): Promise<number> {
     return reportError(err, rt, world, args);
   } finally {
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
     await rt.current?.dispose();
   }
 }
@@ -230,6 +233,8 @@ function reportError(err: unknown, rt: Runtime, world: World, args: string[]): n
   if (err instanceof DlakeError) {
     if (err instanceof InterruptedError) {
       line(t.danger('error:'), err.message);
+      // Only a hint of what to do next (an export's --resume); never a detail or a stack.
+      if (err.hint) line(t.accent('hint:'), err.hint);
       return err.exitCode;
     }
     line(t.danger('error:'), err.message);

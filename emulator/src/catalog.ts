@@ -13,6 +13,7 @@ import {
   seedNasSource,
   updateEntity,
 } from './catalog-write.js';
+import { type CtasCatalog, ctasCatalog } from './ctas.js';
 import {
   ApiError,
   badRequest,
@@ -37,6 +38,8 @@ export interface CatalogArea {
   datasets(): CatalogDataset[];
   /** Records a dataset's schema once the SQL engine has seen it. */
   recordFields(path: string[], fields: Field[]): void;
+  /** CREATE TABLE … AS: where a new table may be written, and registering it once written. */
+  ctas: CtasCatalog;
 }
 
 export async function registerCatalog(area: AreaContext): Promise<CatalogArea> {
@@ -50,6 +53,7 @@ export async function registerCatalog(area: AreaContext): Promise<CatalogArea> {
     store,
     datasets: () => store.datasets(),
     recordFields: (path, fields) => store.setFields(path, fields),
+    ctas: ctasCatalog(store, probe),
   };
 
   if (options.samplesDir) seedNasSource(store, 'Samples', resolvePath(options.samplesDir));

@@ -4,7 +4,10 @@
 // Test hook: a SQL comment `/* sleep:<ms> */` anywhere in the query keeps the job RUNNING that much longer
 // before the query runs, so a test can cancel a running job or ask for the results of one.
 import { createHash, randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { requireAuth } from './auth.js';
+import { type CtasCatalog, type CtasStatement, parseCtas } from './ctas.js';
 import {
   ApiError,
   badRequest,
@@ -18,6 +21,7 @@ import {
 import type { AreaContext } from './server.js';
 import {
   type CatalogDataset,
+  type QueryOutcome,
   type QueryResult,
   type Row,
   SqlEngine,
@@ -94,6 +98,9 @@ export interface JobsCatalog {
   datasets(): CatalogDataset[];
   /** Hears the columns of each view a query expanded (the catalog leaves a view's fields to the engine). */
   recordFields: ViewSchemaListener;
+  /** CREATE TABLE … AS: where the new table's files go, and registering it once written (without it, a
+   *  CTAS fails as one into a source that does not allow it would). */
+  ctas?: CtasCatalog;
 }
 
 export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Promise<JobsArea> {
@@ -126,7 +133,10 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
       await sleep(stepMs, signal);
       job.state = 'RUNNING';
       await sleep(stepMs + sleepHint(job.sql), signal);
-      const out = await engine.query(job.sql, job.context, datasets(), signal, viewSchema);
+      const ctas = parseCtas(job.sql);
+      const out = ctas
+        ? await createTableAs(ctas, job.context, signal)
+        : await engine.query(job.sql, job.context, datasets(), signal, viewSchema);
       if (signal.aborted) throw new Error('Interrupted');
       job.result = out.result;
       job.schemaJson = JSON.stringify(out.result.schema);
@@ -145,8 +155,43 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
     job.endedAt = state.now();
   };
 
-  /** The job, when the caller may see it: its submitter or an admin (403 otherwise, docs/api-facts.md §4.2).
-   * */
+  /** CTAS: the engine writes the result into the target source's folder; the job's rows summarise it. */
+  const createTableAs = async (
+    ctas: CtasStatement,
+    context: string[],
+    signal: AbortSignal,
+  ): Promise<QueryOutcome> => {
+    if (!catalog.ctas) throw new Error('CREATE TABLE is not supported by this catalog.');
+    const folder = catalog.ctas.target(ctas.path);
+    const file = join(folder, '0_0_0.parquet');
+    const { rows, touched } = await engine.copyToParquet(ctas.query, context, datasets(), file, signal);
+    await catalog.ctas.register(ctas.path, folder);
+    return {
+      result: {
+        schema: [
+          { name: 'Fragment', type: { name: 'VARCHAR' } },
+          { name: 'Records', type: { name: 'BIGINT' } },
+          { name: 'Path', type: { name: 'VARCHAR' } },
+          { name: 'Metadata', type: { name: 'VARBINARY' } },
+          { name: 'Partition', type: { name: 'INTEGER' } },
+          { name: 'FileSize', type: { name: 'BIGINT' } },
+        ],
+        rows: [
+          {
+            Fragment: '0_0',
+            Records: rows,
+            Path: file,
+            Metadata: null,
+            Partition: null,
+            FileSize: statSync(file).size,
+          },
+        ],
+      },
+      touched,
+    };
+  };
+
+  /** The job, when the caller may see it: its submitter or an admin (403 otherwise, docs/api-facts.md §4.2). */
   const visibleJob = (req: EmuRequest): Job => {
     const p = requireAuth(req);
     const id = req.params.id!;

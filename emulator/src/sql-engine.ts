@@ -125,6 +125,37 @@ export class SqlEngine {
     signal?: AbortSignal,
     onViewSchema?: ViewSchemaListener,
   ): Promise<QueryOutcome> {
+    return this.withPlan(sql, context, datasets, signal, onViewSchema, async (conn, plan) => {
+      const result = await conn.run(plan.sql);
+      return { result: await convertResult(result, signal), touched: plan.touched };
+    });
+  }
+
+  /** CTAS: runs a query and writes its rows into one Parquet file. Returns the rows written. */
+  async copyToParquet(
+    sql: string,
+    context: string[],
+    datasets: readonly CatalogDataset[],
+    file: string,
+    signal?: AbortSignal,
+  ): Promise<{ rows: number; touched: TouchedDataset[] }> {
+    return this.withPlan(sql, context, datasets, signal, undefined, async (conn, plan) => {
+      const r = await conn.runAndReadAll(
+        `COPY (${plan.sql}) TO '${file.replaceAll("'", "''")}' (FORMAT parquet)`,
+      );
+      return { rows: Number(r.getRows()[0]?.[0] ?? 0), touched: plan.touched };
+    });
+  }
+
+  /** Plans a query and runs `body` on a connection of its own once the query's views exist. */
+  private async withPlan<T>(
+    sql: string,
+    context: string[],
+    datasets: readonly CatalogDataset[],
+    signal: AbortSignal | undefined,
+    onViewSchema: ViewSchemaListener | undefined,
+    body: (conn: DuckDBConnection, plan: QueryPlan) => Promise<T>,
+  ): Promise<T> {
     const plan = planQuery(sql, context, datasets);
     const conn: DuckDBConnection = await this.instance.connect();
     const interrupt = (): void => conn.interrupt();
@@ -135,8 +166,7 @@ export class SqlEngine {
         if (view.kind === 'view' && onViewSchema) await reportSchema(conn, view, onViewSchema);
       }
       if (signal?.aborted) throw new Error('Interrupted');
-      const result = await conn.run(plan.sql);
-      return { result: await convertResult(result, signal), touched: plan.touched };
+      return await body(conn, plan);
     } finally {
       signal?.removeEventListener('abort', interrupt);
       conn.closeSync();

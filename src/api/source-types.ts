@@ -311,7 +311,10 @@ const MONGO = z
 
 const MYSQL = jdbcSource(jdbc);
 
-const NAS = z.looseObject({ path: str('filesystem root of the source') });
+const NAS = z.looseObject({
+  path: str('filesystem root of the source'),
+  allowCreateDrop: bool('allow CREATE TABLE … AS (dlake sql --into) and DROP TABLE').optional(),
+});
 
 const ORACLE = jdbcSource({ ...jdbc, instance: str('SID') });
 

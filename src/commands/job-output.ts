@@ -7,11 +7,12 @@ import type { ApiClient } from '../api/http.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { ExportFormat } from '../export/writers.js';
+import type { ResumeRecord } from '../export/target.js';
+import type { ExportFormat, ExportSpec } from '../export/writers.js';
 import type { View } from '../output/view.js';
 import { formatDuration, parseDuration } from '../util/units.js';
 
-const FORMATS: readonly ExportFormat[] = ['csv', 'json', 'ndjson'];
+export const FORMATS: readonly ExportFormat[] = ['csv', 'json', 'ndjson', 'parquet'];
 /** Rows a table shows unless --max-rows says otherwise. */
 export const TABLE_ROWS = 100;
 const ROWS = new Intl.NumberFormat('en-US');
@@ -33,7 +34,7 @@ export function wholeNumber(flag: string, min: number, max = Number.MAX_SAFE_INT
 export function formatOption(): Option {
   return new Option(
     '--format <format>',
-    'csv, json or ndjson (default: from the file name, else csv)',
+    'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)',
   ).choices(FORMATS);
 }
 
@@ -149,9 +150,10 @@ function resultView(schema: readonly ResultField[]): View<ResultRow> {
   };
 }
 
-interface ExportToFile extends RowsSource {
+export interface ExportToFile extends RowsSource, ExportSpec {
   out: string;
-  format: ExportFormat;
+  /** Continue FILE.partial from here (checked by checkResume). */
+  resume?: ResumeRecord;
 }
 
 /** `--out FILE|-`: streams every row there, with a progress bar when stderr is a terminal. */
@@ -163,7 +165,15 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
     pageFetcher(req.client, req.id),
   ]);
   const toStdout = req.out === '-';
-  const sink = toStdout ? target.stdoutTarget(ctx.streams.stdout) : await target.openFileTarget(req.out);
+  const sink = toStdout
+    ? target.stdoutTarget(ctx.streams.stdout)
+    : await target.openFileTarget(req.out, {
+        gzip: req.gzip,
+        // A Parquet file needs its footer to be read at all: it is not kept for --resume.
+        record: req.format === 'parquet' ? undefined : { jobId: req.id, format: req.format },
+        resume: req.resume,
+      });
+  const kept = req.resume?.rows ?? 0;
   // A bar on the terminal that also shows the data would tear it apart.
   const showBar = ctx.ui.motion && !(toStdout && ctx.streams.stdout.isTTY);
   const bar = showBar ? new ProgressBar(ctx.streams.stderr, 'exporting') : undefined;
@@ -177,20 +187,28 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
       target: sink,
       pageSize: req.pageSize ?? 500,
       concurrency: req.concurrency,
-      startOffset: req.startOffset,
-      maxRows: req.maxRows,
+      startOffset: kept,
+      continuing: kept > 0,
       signal: ctx.interrupt.signal,
-      onProgress: bar ? (rows, total) => bar.update(rows, total) : undefined,
+      onProgress: bar ? (rows, total) => bar.update(kept + rows, kept + total) : undefined,
+      resumeHint: `resume with: dlake job export ${req.id} --out ${shellWord(req.out)} --resume`,
     });
   } finally {
     bar?.done();
   }
   const secs = (performance.now() - started) / 1000;
   if (!toStdout) {
+    const what = `${req.format.toUpperCase()}${req.gzip ? ', gzip' : ''}`;
+    const resumed = kept > 0 ? `, resumed after ${countRows(kept)}` : '';
     ctx.ui.notice(
-      `wrote ${countRows(outcome.rows)} to ${req.out} (${req.format.toUpperCase()}) in ${formatDuration(Math.round(secs * 1000), { largest: 2 })}`,
+      `wrote ${countRows(kept + outcome.rows)} to ${req.out} (${what}) in ${formatDuration(Math.round(secs * 1000), { largest: 2 })}${resumed}`,
     );
   }
+}
+
+/** A file name as one word of a shell command line (quoted only when it needs to be). */
+function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Fetches one page of the job's results, keeping to the service's page limit. */
