@@ -12,7 +12,7 @@ import type { ExportFormat, ExportSpec } from '../export/writers.js';
 import type { View } from '../output/view.js';
 import { formatDuration, parseDuration } from '../util/units.js';
 
-export const FORMATS: readonly ExportFormat[] = ['csv', 'json', 'ndjson', 'parquet'];
+const FORMATS: readonly ExportFormat[] = ['csv', 'json', 'ndjson', 'parquet'];
 /** Rows a table shows unless --max-rows says otherwise. */
 export const TABLE_ROWS = 100;
 const ROWS = new Intl.NumberFormat('en-US');
@@ -150,7 +150,7 @@ function resultView(schema: readonly ResultField[]): View<ResultRow> {
   };
 }
 
-export interface ExportToFile extends RowsSource, ExportSpec {
+interface ExportToFile extends RowsSource, ExportSpec {
   out: string;
   /** Continue FILE.partial from here (checked by checkResume). */
   resume?: ResumeRecord;
