@@ -23,6 +23,7 @@ import {
 } from './http.js';
 import { type JobsTestApi, type RunEngineQuery, registerJobs } from './jobs.js';
 import { RequestLog, type RequestLogEntry } from './log.js';
+import { isSpecEndpoint } from './spec-endpoints.js';
 import { DEFAULT_USERS, EmuState, type SeedUser } from './state.js';
 
 export interface EmulatorOptions {
@@ -45,6 +46,13 @@ export interface EmulatorOptions {
   jobStepMs?: number;
   /** Faults armed from the start (`dlake-emulator --fault`); tests arm theirs with `emu.fault`. */
   faults?: FaultSpec[];
+  /**
+   * What source configs show instead of a stored secret, and what keeps it on update (default the spec's
+   * `$SERVICE_EXISTING_VALUE$`; real servers use other texts).
+   */
+  secretPlaceholder?: string;
+  /** Serve only the spec's endpoints: those the spec does not have (e.g. `GET /api/v3/info`) answer 404. */
+  strictSpec?: boolean;
 }
 
 export interface Emulator {
@@ -81,7 +89,7 @@ export interface AreaContext {
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const state = new EmuState(options.users ?? DEFAULT_USERS);
-  const router = new Router();
+  const router = new Router(options.strictSpec ? isSpecEndpoint : undefined);
   const log = new RequestLog();
   const faults = new Faults();
   for (const spec of options.faults ?? []) faults.add(spec);

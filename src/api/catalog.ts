@@ -170,7 +170,7 @@ export function setTagsRequest(id: string, tags: readonly string[], version?: st
   };
 }
 
-export function setWikiRequest(id: string, text: string, version?: number): WriteRequest {
+export function setWikiRequest(id: string, text: string, version?: string | number): WriteRequest {
   return {
     method: 'POST',
     path: `${byIdPath(id)}/collaboration/wiki`,
@@ -279,7 +279,12 @@ export async function getWiki(client: ApiClient, id: string): Promise<Wiki | und
 }
 
 /** Replaces the wiki text; `version` must be the stored one (none for the first text). */
-export function setWiki(client: ApiClient, id: string, text: string, version?: number): Promise<Wiki> {
+export function setWiki(
+  client: ApiClient,
+  id: string,
+  text: string,
+  version?: string | number,
+): Promise<Wiki> {
   return client.request({ ...setWikiRequest(id, text, version), schema: WikiSchema });
 }
 

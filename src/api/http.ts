@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { DlakeError, InterruptedError, ServiceError, UsageError } from '../errors.js';
+import { rememberReceived } from '../util/received.js';
 import { redactForm, redactHeader, redactJson } from '../util/redact.js';
 import { errorFromResponse } from './errors.js';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from './undici-lite.js';
@@ -228,7 +229,10 @@ export class ApiClient {
     }
     if (!spec.schema) return json;
     const parsed = spec.schema.safeParse(json);
-    if (parsed.success) return parsed.data;
+    if (parsed.success) {
+      rememberReceived(parsed.data, json);
+      return parsed.data;
+    }
     const issue = parsed.error.issues[0]!;
     const field = issue.path.length ? issue.path.join('.') : '(body)';
     throw new ServiceError(`unexpected answer from ${endpoint}: ${field}: ${issue.message}`, {

@@ -7,7 +7,7 @@ import { isUuid } from '../util/catalog-ref.js';
 import { explainStaleTag, nameTaken } from './conflicts.js';
 import { adminOnly, enterprise } from './editions.js';
 import type { ApiClient, RequestSpec } from './http.js';
-import { type Queue, QueueListSchema, QueueSchema } from './schemas.js';
+import { optional, type Queue, QueueListSchema, QueueSchema, text } from './schemas.js';
 
 const QUEUE_PATH = '/api/v3/wlm/queue';
 const RULE_PATH = '/api/v3/wlm/rule';
@@ -28,16 +28,16 @@ type NewQueueBody = QueueFields & { name: string };
 type QueueUpdateBody = Queue;
 
 const RuleSchema = z.looseObject({
-  id: z.string().optional(),
+  id: optional(text),
   name: z.string(),
-  action: z.string().optional(),
-  acceptId: z.string().optional(),
-  acceptName: z.string().optional(),
+  action: optional(z.string()),
+  acceptId: optional(text),
+  acceptName: optional(z.string()),
 });
 const RulesetSchema = z.looseObject({
-  tag: z.union([z.string(), z.number()]).transform(String).optional(),
-  rules: z.array(RuleSchema),
-  defaultRule: RuleSchema.optional(),
+  tag: optional(text),
+  rules: optional(z.array(RuleSchema)).transform((r) => r ?? []),
+  defaultRule: optional(RuleSchema),
 });
 type Ruleset = z.infer<typeof RulesetSchema>;
 

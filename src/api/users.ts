@@ -8,19 +8,20 @@ import { explainStaleTag, nameTaken } from './conflicts.js';
 import { enterprise } from './editions.js';
 import type { ApiClient } from './http.js';
 import { PUBLIC_ROLE } from './roles.js';
-import { type RoleRef, type User, UserSchema } from './schemas.js';
+import { optional, type RoleRef, text, type User, UserSchema } from './schemas.js';
 
 const USER_PATH = '/api/v3/user';
 
 /** The by-name lookup answers an abbreviated user: no `@type`, `roles` or `source`. */
-const UserByNameSchema = z.looseObject({
-  id: z.string(),
+export const UserByNameSchema = z.looseObject({
+  id: text,
   name: z.string(),
-  firstName: z.string().optional(),
-  lastName: z.string().optional(),
-  email: z.string().optional(),
-  tag: z.union([z.string(), z.number()]).transform(String),
-  active: z.boolean().optional(),
+  firstName: optional(z.string()),
+  lastName: optional(z.string()),
+  email: optional(z.string()),
+  /** Missing on service users and on users of the hosted edition. */
+  tag: optional(text),
+  active: optional(z.boolean()),
 });
 type UserSummary = z.infer<typeof UserByNameSchema>;
 
@@ -37,7 +38,8 @@ interface CreateUserBody extends NewUser {
 
 interface UpdateUserBody {
   id: string;
-  tag: string;
+  /** Missing when the service sent none (service users): the PUT then goes without it. */
+  tag?: string;
   name: string;
   firstName?: string;
   lastName?: string;
@@ -91,7 +93,8 @@ export async function updateUser(client: ApiClient, body: UpdateUserBody): Promi
       path: userPath(body.id),
       json: body,
       schema: UserSchema,
-      idempotent: true,
+      // Without a tag nothing guards against applying it twice over someone else's change.
+      idempotent: body.tag !== undefined,
     });
   } catch (err) {
     throw await explainStaleTag(
@@ -107,16 +110,20 @@ export async function updateUser(client: ApiClient, body: UpdateUserBody): Promi
 }
 
 /** The request that deletes a user (also what --dry-run shows). */
-export function deleteUserRequest(id: string, version: string) {
+export function deleteUserRequest(id: string, version: string | undefined) {
   return { method: 'DELETE', path: userPath(id), query: { version } } as const;
 }
 
 /** DELETE /user/{id}?version=: the community edition has no such method (405). */
-export async function deleteUser(client: ApiClient, id: string, version: string): Promise<void> {
+export async function deleteUser(client: ApiClient, id: string, version: string | undefined): Promise<void> {
   try {
     // `text`, not `none`: the client drops the body with `none`, error bodies too (the stale-version text).
     await enterprise('deleting users', () =>
-      client.request({ ...deleteUserRequest(id, version), responseType: 'text', idempotent: true }),
+      client.request({
+        ...deleteUserRequest(id, version),
+        responseType: 'text',
+        idempotent: version !== undefined,
+      }),
     );
   } catch (err) {
     throw await explainStaleTag(
@@ -198,7 +205,8 @@ export function mergeUser(
 ): MergedUser {
   const changed: string[] = [];
   const unchanged: string[] = [];
-  const body: UpdateUserBody = { id: current.id, tag: current.tag, name: current.name };
+  const body: UpdateUserBody = { id: current.id, name: current.name };
+  if (current.tag !== undefined) body.tag = current.tag;
   for (const f of ['firstName', 'lastName', 'email'] as const) {
     const value = changes[f] ?? current[f];
     if (value !== undefined) body[f] = value;

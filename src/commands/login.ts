@@ -52,8 +52,8 @@ async function login(ctx: Context, opts: LoginOptions): Promise<void> {
       auth: { header: async () => `Bearer ${pat}` },
       resolve: { allowNewProfile: true },
     });
-    const { getServerInfo } = await import('../api/login.js');
-    await getServerInfo(client);
+    const { verifyCredentials } = await import('../api/login.js');
+    await verifyCredentials(client);
     const record = { kind: 'bearer', token: pat, obtainedVia: 'pat' } as const;
     ctx.refreshSnapshot(await storeToken(ctx.store, name, client.baseUrl, record, { authMethod: 'pat' }));
     ctx.ui.notice(`Verified and stored the personal access token for profile "${name}" (${client.baseUrl}).`);

@@ -78,9 +78,9 @@ async function whoami(ctx: Context, opts: { check?: boolean }): Promise<void> {
 
   let check: { ok: boolean; version?: string; error?: string } | undefined;
   if (opts.check) {
-    const { getServerInfo } = await import('../api/login.js');
+    const { verifyCredentials } = await import('../api/login.js');
     try {
-      const info = await getServerInfo(await ctx.client());
+      const info = await verifyCredentials(await ctx.client());
       check = { ok: true, version: info.version };
       rows.push({
         setting: 'check',
