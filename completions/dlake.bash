@@ -60,6 +60,7 @@ _dlake_sub() {
     'job/help') REPLY='help' ;;
     'reflection/summary') REPLY='summary' ;;
     'reflection/help') REPLY='help' ;;
+    'user/list'|'user/ls') REPLY='list' ;;
     'user/create') REPLY='create' ;;
     'user/get') REPLY='get' ;;
     'user/update') REPLY='update' ;;
@@ -67,6 +68,7 @@ _dlake_sub() {
     'user/help') REPLY='help' ;;
     'pat/list'|'pat/ls') REPLY='list' ;;
     'pat/create') REPLY='create' ;;
+    'pat/delete'|'pat/revoke') REPLY='delete' ;;
     'pat/help') REPLY='help' ;;
     'queue/list'|'queue/ls') REPLY='list' ;;
     'queue/get') REPLY='get' ;;
@@ -89,8 +91,8 @@ _dlake_subs() {
     'source') REPLY='list get types create update delete' more='ls rm help' ;;
     'job') REPLY='get wait cancel results export' more='help' ;;
     'reflection') REPLY='summary' more='help' ;;
-    'user') REPLY='create get update delete' more='rm help' ;;
-    'pat') REPLY='list create' more='ls help' ;;
+    'user') REPLY='list create get update delete' more='ls rm help' ;;
+    'pat') REPLY='list create delete' more='ls revoke help' ;;
     'queue') REPLY='list get create update delete' more='ls rm help' ;;
     *) return 1 ;;
   esac
@@ -148,14 +150,16 @@ _dlake_opts() {
     'reflection summary') REPLY='--filter --order-by --limit -h --help' ;;
     'reflection help') REPLY='' ;;
     'user') REPLY='-h --help' ;;
-    'user create') REPLY='--first-name --last-name --email --role --dry-run -h --help' ;;
+    'user list') REPLY='--filter -h --help' ;;
+    'user create') REPLY='--first-name --last-name --email --role --password-stdin --password-prompt --dry-run -h --help' ;;
     'user get') REPLY='-h --help' ;;
-    'user update') REPLY='--first-name --last-name --email --add-role --remove-role --dry-run -h --help' ;;
+    'user update') REPLY='--first-name --last-name --email --add-role --remove-role --password-stdin --password-prompt --dry-run -h --help' ;;
     'user delete') REPLY='--version -y --yes --dry-run -h --help' ;;
     'user help') REPLY='' ;;
     'pat') REPLY='-h --help' ;;
     'pat list') REPLY='-h --help' ;;
     'pat create') REPLY='--label --expires --dry-run -h --help' ;;
+    'pat delete') REPLY='--all -y --yes --dry-run -h --help' ;;
     'pat help') REPLY='' ;;
     'queue') REPLY='-h --help' ;;
     'queue list') REPLY='-h --help' ;;
@@ -224,15 +228,18 @@ _dlake_opt() {
     'reflection summary/--filter') REPLY=value vals='' ;;
     'reflection summary/--order-by') REPLY=value vals='reflectionName datasetName reflectionType -reflectionName -datasetName -reflectionType' ;;
     'reflection summary/--limit') REPLY=value vals='' ;;
+    'user list/--filter') REPLY=value vals='' ;;
     'user create/--first-name') REPLY=value vals='' ;;
     'user create/--last-name') REPLY=value vals='' ;;
     'user create/--email') REPLY=value vals='' ;;
     'user create/--role') REPLY=value vals='' ;;
+    'user create/--password') REPLY=value vals='' ;;
     'user update/--first-name') REPLY=value vals='' ;;
     'user update/--last-name') REPLY=value vals='' ;;
     'user update/--email') REPLY=value vals='' ;;
     'user update/--add-role') REPLY=value vals='' ;;
     'user update/--remove-role') REPLY=value vals='' ;;
+    'user update/--password') REPLY=value vals='' ;;
     'user delete/--version') REPLY=value vals='' ;;
     'pat create/--label') REPLY=value vals='' ;;
     'pat create/--expires') REPLY=value vals='' ;;
@@ -280,8 +287,8 @@ _dlake_arg() {
     'source help/'0) REPLY='list get types create update delete' ;;
     'job help/'0) REPLY='get wait cancel results export' ;;
     'reflection help/'0) REPLY='summary' ;;
-    'user help/'0) REPLY='create get update delete' ;;
-    'pat help/'0) REPLY='list create' ;;
+    'user help/'0) REPLY='list create get update delete' ;;
+    'pat help/'0) REPLY='list create delete' ;;
     'queue help/'0) REPLY='list get create update delete' ;;
     'completion/'0) REPLY='bash zsh fish' ;;
     'help/'0) REPLY='login logout whoami token profile catalog source sql job reflection user pat queue api completion' ;;

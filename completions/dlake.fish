@@ -112,6 +112,8 @@ function __dlake_sub --argument-names cmd word
             echo 'summary'
         case 'reflection/help'
             echo 'help'
+        case 'user/list' 'user/ls'
+            echo 'list'
         case 'user/create'
             echo 'create'
         case 'user/get'
@@ -126,6 +128,8 @@ function __dlake_sub --argument-names cmd word
             echo 'list'
         case 'pat/create'
             echo 'create'
+        case 'pat/delete' 'pat/revoke'
+            echo 'delete'
         case 'pat/help'
             echo 'help'
         case 'queue/list' 'queue/ls'
@@ -149,7 +153,7 @@ end
 function __dlake_subs --argument-names cmd
     switch "$cmd"
         case ''
-            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query, wait for it, and print its rows (or stream them to a file with --out)' 'job' 'Inspect, wait for, cancel and export SQL jobs' 'reflection' 'Summarize reflections (acceleration)' 'user' 'Create, inspect, update and delete users' 'pat' 'List and create users\' personal access tokens' 'queue' 'Manage workload-management queues' 'api' 'Make an authenticated request to the service and print the response body' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
+            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query, wait for it, and print its rows (or stream them to a file with --out)' 'job' 'Inspect, wait for, cancel and export SQL jobs' 'reflection' 'Summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues' 'api' 'Make an authenticated request to the service and print the response body' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
         case 'token'
             printf '%s\t%s\n' 'exchange' 'Get an access token from the token endpoint (<auth-url>/oauth/token) and store it'
         case 'token exchange'
@@ -165,9 +169,9 @@ function __dlake_subs --argument-names cmd
         case 'reflection'
             printf '%s\t%s\n' 'summary' 'List reflections with their dataset, status and how often queries chose, matched or considered them'
         case 'user'
-            printf '%s\t%s\n' 'create' 'Create a user; the PUBLIC role is always given, --role adds others' 'get' 'Show a user by id (a UUID) or by name (case-insensitive)' 'update' 'Change a user\'s names, email or roles; everything not given stays as it is' 'delete' 'Delete a user (asks first on a terminal); needs the Enterprise edition'
+            printf '%s\t%s\n' 'list' 'List users (all of them, or those a filter expression matches); needs the Enterprise edition' 'create' 'Create a user; the PUBLIC role is always given, --role adds others' 'get' 'Show a user by id (a UUID) or by name (case-insensitive)' 'update' 'Change a user\'s names, email or roles; everything not given stays as it is' 'delete' 'Delete a user (asks first on a terminal); needs the Enterprise edition'
         case 'pat'
-            printf '%s\t%s\n' 'list' 'List a user\'s personal access tokens (ids, labels and dates; never the tokens)' 'create' 'Create a personal access token for a user and print it, once, alone on stdout'
+            printf '%s\t%s\n' 'list' 'List a user\'s personal access tokens (ids, labels and dates; never the tokens)' 'create' 'Create a personal access token for a user and print it, once, alone on stdout' 'delete' 'Revoke one of a user\'s personal access tokens, or all of them with --all (asks first)'
         case 'queue'
             printf '%s\t%s\n' 'list' 'List the workload queues and their limits' 'get' 'Show a queue by id (a UUID) or by name' 'create' 'Create a queue; limits not given are left unset (CPU tier: the service default, MEDIUM)' 'update' 'Change a queue\'s limits or name; everything not given stays as it is' 'delete' 'Delete a queue (asks first on a terminal); rules must not place jobs in it'
         case '*'
@@ -195,9 +199,9 @@ function __dlake_more --argument-names cmd
         case 'reflection'
             printf '%s\t%s\n' 'help' 'show help for a command'
         case 'user'
-            printf '%s\t%s\n' 'rm' 'Delete a user (asks first on a terminal); needs the Enterprise edition' 'help' 'show help for a command'
+            printf '%s\t%s\n' 'ls' 'List users (all of them, or those a filter expression matches); needs the Enterprise edition' 'rm' 'Delete a user (asks first on a terminal); needs the Enterprise edition' 'help' 'show help for a command'
         case 'pat'
-            printf '%s\t%s\n' 'ls' 'List a user\'s personal access tokens (ids, labels and dates; never the tokens)' 'help' 'show help for a command'
+            printf '%s\t%s\n' 'ls' 'List a user\'s personal access tokens (ids, labels and dates; never the tokens)' 'revoke' 'Revoke one of a user\'s personal access tokens, or all of them with --all (asks first)' 'help' 'show help for a command'
         case 'queue'
             printf '%s\t%s\n' 'ls' 'List the workload queues and their limits' 'rm' 'Delete a queue (asks first on a terminal); rules must not place jobs in it' 'help' 'show help for a command'
         case '*'
@@ -306,12 +310,14 @@ function __dlake_opts --argument-names cmd
             true
         case 'user'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'user list'
+            printf '%s\t%s\n' '--filter' 'the service\'s filter: fields id, name, firstName, lastName, email, identityType; ==, startsWith(), contains(), && and ||, e.g. "startsWith(name,\'etl\')"' '-h' 'show help' '--help' 'show help'
         case 'user create'
-            printf '%s\t%s\n' '--first-name' 'first name' '--last-name' 'last name' '--email' 'email address' '--role' 'a role besides PUBLIC (repeatable)' '--dry-run' 'print the request instead of sending it (role names are still looked up)' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '--first-name' 'first name' '--last-name' 'last name' '--email' 'email address' '--role' 'a role besides PUBLIC (repeatable)' '--password-stdin' 'read a new password for the user from standard input (a local user; never on the command line)' '--password-prompt' 'ask for a new password on the terminal, hidden, twice' '--dry-run' 'print the request instead of sending it (role names are still looked up)' '-h' 'show help' '--help' 'show help'
         case 'user get'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'user update'
-            printf '%s\t%s\n' '--first-name' 'new first name' '--last-name' 'new last name' '--email' 'new email address' '--add-role' 'give the user this role (repeatable)' '--remove-role' 'take this role away (repeatable; PUBLIC stays)' '--dry-run' 'print the request instead of sending it (the user is still read)' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '--first-name' 'new first name' '--last-name' 'new last name' '--email' 'new email address' '--add-role' 'give the user this role (repeatable)' '--remove-role' 'take this role away (repeatable; PUBLIC stays)' '--password-stdin' 'read a new password for the user from standard input (a local user; never on the command line)' '--password-prompt' 'ask for a new password on the terminal, hidden, twice' '--dry-run' 'print the request instead of sending it (the user is still read)' '-h' 'show help' '--help' 'show help'
         case 'user delete'
             printf '%s\t%s\n' '--version' 'the user\'s tag, to delete only that version (default: read it first)' '-y' 'do not ask for confirmation (needed without a terminal)' '--yes' 'do not ask for confirmation (needed without a terminal)' '--dry-run' 'print the request instead of sending it' '-h' 'show help' '--help' 'show help'
         case 'user help'
@@ -322,6 +328,8 @@ function __dlake_opts --argument-names cmd
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'pat create'
             printf '%s\t%s\n' '--label' 'what the token is for' '--expires' 'lifetime, e.g. 30d, 12h (at most 180d)' '--dry-run' 'print the request instead of sending it (the user is still looked up)' '-h' 'show help' '--help' 'show help'
+        case 'pat delete'
+            printf '%s\t%s\n' '--all' 'revoke every token of the user' '-y' 'do not ask for confirmation (needed without a terminal)' '--yes' 'do not ask for confirmation (needed without a terminal)' '--dry-run' 'print the request instead of sending it (the user is still looked up)' '-h' 'show help' '--help' 'show help'
         case 'pat help'
             true
         case 'queue'
@@ -490,6 +498,9 @@ function __dlake_opt --argument-names cmd opt
         case 'reflection summary/--limit'
             printf '%s\n' value ''
             return
+        case 'user list/--filter'
+            printf '%s\n' value ''
+            return
         case 'user create/--first-name'
             printf '%s\n' value ''
             return
@@ -500,6 +511,9 @@ function __dlake_opt --argument-names cmd opt
             printf '%s\n' value ''
             return
         case 'user create/--role'
+            printf '%s\n' value ''
+            return
+        case 'user create/--password'
             printf '%s\n' value ''
             return
         case 'user update/--first-name'
@@ -515,6 +529,9 @@ function __dlake_opt --argument-names cmd opt
             printf '%s\n' value ''
             return
         case 'user update/--remove-role'
+            printf '%s\n' value ''
+            return
+        case 'user update/--password'
             printf '%s\n' value ''
             return
         case 'user delete/--version'
@@ -627,9 +644,9 @@ function __dlake_arg --argument-names cmd index
         case 'reflection help/0'
             echo 'summary'
         case 'user help/0'
-            echo 'create get update delete'
+            echo 'list create get update delete'
         case 'pat help/0'
-            echo 'list create'
+            echo 'list create delete'
         case 'queue help/0'
             echo 'list get create update delete'
         case 'completion/0'

@@ -1,6 +1,7 @@
 // Personal access tokens (docs/api-facts.md §7.4): Enterprise only, and
 // only when the service has them switched on. Listing and creating need an admin caller.
 import { ServiceError, UsageError } from '../errors.js';
+import { isUuid } from '../util/catalog-ref.js';
 import { formatDuration } from '../util/units.js';
 import { patEndpoint } from './editions.js';
 import type { ApiClient } from './http.js';
@@ -69,4 +70,26 @@ function unquote(text: string): string {
   } catch {
     return '';
   }
+}
+
+/** Token ids are UUIDs; anything else would become a URL segment unchecked. */
+export function checkTokenId(tid: string): void {
+  if (!isUuid(tid)) {
+    throw new UsageError(`"${tid}" is not a token id`, {
+      hint: 'token ids are UUIDs: see `dlake pat list USER`',
+    });
+  }
+}
+
+/** DELETE /user/{id}/token/{tid}, or /user/{id}/token (all of the user's tokens) without a tid. */
+export function deletePatRequest(userId: string, tid?: string) {
+  const path = tid ? `${patsPath(userId)}/${encodeURIComponent(tid)}` : patsPath(userId);
+  return { method: 'DELETE', path } as const;
+}
+
+/** Revokes one token or all of a user's; 204. Deleting is safe to repeat, so it may be retried. */
+export async function deletePat(client: ApiClient, userId: string, tid?: string): Promise<void> {
+  await patEndpoint(() =>
+    client.request({ ...deletePatRequest(userId, tid), responseType: 'text', idempotent: true }),
+  );
 }

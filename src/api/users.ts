@@ -33,6 +33,7 @@ interface NewUser {
 
 interface CreateUserBody extends NewUser {
   roles: RoleRef[];
+  password?: string;
 }
 
 interface UpdateUserBody {
@@ -43,7 +44,11 @@ interface UpdateUserBody {
   lastName?: string;
   email?: string;
   roles?: RoleRef[];
+  password?: string;
 }
+
+/** Body fields that hold a secret: hidden in --dry-run output and never logged. */
+export const USER_SECRET_FIELDS = ['password'] as const;
 
 export function userPath(id: string): string {
   return `${USER_PATH}/${encodeURIComponent(id)}`;
@@ -69,6 +74,36 @@ export async function resolveUser(client: ApiClient, idOrName: string): Promise<
   return getUser(client, summary.id);
 }
 
+const UserListSchema = z.looseObject({
+  data: z.array(UserSchema),
+  totalResults: z.number().optional(),
+  nextPageToken: z.string().optional(),
+});
+
+/**
+ * GET /user?filter=: every user matching the filter expression (Enterprise). Paging is not documented; a
+ * `nextPageToken`, should a server send one, is followed to the end.
+ */
+export async function listUsers(client: ApiClient, filter?: string): Promise<User[]> {
+  const users: User[] = [];
+  let pageToken: string | undefined;
+  const seen = new Set<string>();
+  for (;;) {
+    const page = await enterprise('listing users', () =>
+      client.request({
+        method: 'GET',
+        path: USER_PATH,
+        query: { filter, pageToken },
+        schema: UserListSchema,
+      }),
+    );
+    users.push(...page.data);
+    if (!page.nextPageToken || page.data.length === 0 || seen.has(page.nextPageToken)) return users;
+    seen.add(page.nextPageToken);
+    pageToken = page.nextPageToken;
+  }
+}
+
 /** Id, name and tag for an id or a name, with one request (the abbreviated user is enough). */
 export function lookupUser(client: ApiClient, idOrName: string): Promise<UserSummary | User> {
   return isUuid(idOrName) ? getUser(client, idOrName) : getUserByName(client, idOrName);
@@ -77,7 +112,13 @@ export function lookupUser(client: ApiClient, idOrName: string): Promise<UserSum
 /** POST /user. Never repeated automatically (a duplicate user is worse than an error). */
 export async function createUser(client: ApiClient, body: CreateUserBody): Promise<User> {
   return client
-    .request({ method: 'POST', path: USER_PATH, json: body, schema: UserSchema })
+    .request({
+      method: 'POST',
+      path: USER_PATH,
+      json: body,
+      secretFields: USER_SECRET_FIELDS,
+      schema: UserSchema,
+    })
     .catch((err: unknown) => {
       throw nameTaken(err, `a user named "${body.name}" already exists`);
     });
@@ -90,6 +131,7 @@ export async function updateUser(client: ApiClient, body: UpdateUserBody): Promi
       method: 'PUT',
       path: userPath(body.id),
       json: body,
+      secretFields: USER_SECRET_FIELDS,
       schema: UserSchema,
       idempotent: true,
     });
@@ -139,6 +181,8 @@ export interface UserChanges {
   email?: string;
   addRoles?: readonly string[];
   removeRoles?: readonly string[];
+  /** A new password (never printed; `changed` says only "password"). */
+  password?: string;
 }
 
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
@@ -159,6 +203,7 @@ export function hasChanges(changes: UserChanges): boolean {
     changes.firstName !== undefined ||
     changes.lastName !== undefined ||
     changes.email !== undefined ||
+    changes.password !== undefined ||
     Boolean(changes.addRoles?.length) ||
     Boolean(changes.removeRoles?.length)
   );
@@ -204,6 +249,10 @@ export function mergeUser(
     if (value !== undefined) body[f] = value;
     if (changes[f] !== undefined && changes[f] !== current[f]) changed.push(f);
   }
+  if (changes.password !== undefined) {
+    body.password = changes.password;
+    changed.push('password');
+  }
 
   const held = current.roles;
   const add = changes.addRoles ?? [];
@@ -239,12 +288,13 @@ export function mergeUser(
 }
 
 /** A creation body: the given fields, PUBLIC first, then the requested roles (each once). */
-export function newUserBody(user: NewUser, roles: readonly RoleRef[]): CreateUserBody {
+export function newUserBody(user: NewUser, roles: readonly RoleRef[], password?: string): CreateUserBody {
   const refs: RoleRef[] = [];
   for (const r of roles) if (!refs.some((x) => same(x.name, r.name))) refs.push(roleRef(r));
   refs.sort((a, b) => Number(same(b.name, PUBLIC_ROLE)) - Number(same(a.name, PUBLIC_ROLE)));
   const body: CreateUserBody = { name: user.name, roles: refs };
   for (const f of ['firstName', 'lastName', 'email'] as const) if (user[f] !== undefined) body[f] = user[f];
+  if (password !== undefined) body.password = password;
   return body;
 }
 

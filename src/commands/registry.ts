@@ -78,14 +78,14 @@ export const GROUPS: GroupDef[] = [
   {
     name: 'user',
     topic: 'Administration',
-    summary: 'Create, inspect, update and delete users',
+    summary: 'List, create, inspect, update and delete users',
     load: () => import('./user/index.js'),
   },
   {
     name: 'pat',
     topic: 'Administration',
-    summary: "List and create users' personal access tokens",
-    load: () => import('./pat.js'),
+    summary: "List, create and revoke users' personal access tokens",
+    load: () => import('./pat/index.js'),
   },
   {
     name: 'queue',
