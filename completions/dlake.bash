@@ -18,6 +18,7 @@ _dlake_sub() {
     '/job') REPLY='job' ;;
     '/reflection') REPLY='reflection' ;;
     '/user') REPLY='user' ;;
+    '/role') REPLY='role' ;;
     '/pat') REPLY='pat' ;;
     '/queue') REPLY='queue' ;;
     '/api') REPLY='api' ;;
@@ -58,6 +59,12 @@ _dlake_sub() {
     'job/results') REPLY='results' ;;
     'job/export') REPLY='export' ;;
     'job/help') REPLY='help' ;;
+    'reflection/list'|'reflection/ls') REPLY='list' ;;
+    'reflection/get') REPLY='get' ;;
+    'reflection/create') REPLY='create' ;;
+    'reflection/update') REPLY='update' ;;
+    'reflection/delete'|'reflection/rm') REPLY='delete' ;;
+    'reflection/refresh') REPLY='refresh' ;;
     'reflection/summary') REPLY='summary' ;;
     'reflection/help') REPLY='help' ;;
     'user/list'|'user/ls') REPLY='list' ;;
@@ -66,6 +73,14 @@ _dlake_sub() {
     'user/update') REPLY='update' ;;
     'user/delete'|'user/rm') REPLY='delete' ;;
     'user/help') REPLY='help' ;;
+    'role/list'|'role/ls') REPLY='list' ;;
+    'role/get') REPLY='get' ;;
+    'role/create') REPLY='create' ;;
+    'role/update') REPLY='update' ;;
+    'role/delete'|'role/rm') REPLY='delete' ;;
+    'role/add-member') REPLY='add-member' ;;
+    'role/remove-member') REPLY='remove-member' ;;
+    'role/help') REPLY='help' ;;
     'pat/list'|'pat/ls') REPLY='list' ;;
     'pat/create') REPLY='create' ;;
     'pat/delete'|'pat/revoke') REPLY='delete' ;;
@@ -75,6 +90,7 @@ _dlake_sub() {
     'queue/create') REPLY='create' ;;
     'queue/update') REPLY='update' ;;
     'queue/delete'|'queue/rm') REPLY='delete' ;;
+    'queue/rules') REPLY='rules' ;;
     'queue/help') REPLY='help' ;;
     *) return 1 ;;
   esac
@@ -83,17 +99,18 @@ _dlake_sub() {
 # $1: command path. REPLY: its subcommands; more: aliases, offered when no subcommand matches. Status 1 if none.
 _dlake_subs() {
   case "$1" in
-    '') REPLY='login logout whoami token profile catalog source sql job reflection user pat queue api completion help' more='' ;;
+    '') REPLY='login logout whoami token profile catalog source sql job reflection user role pat queue api completion help' more='' ;;
     'token') REPLY='exchange' more='help' ;;
     'token exchange') REPLY='client-credentials jwt pat' more='help' ;;
     'profile') REPLY='list show use set delete' more='ls rm help' ;;
     'catalog') REPLY='ls get tree create update delete refresh tags wiki' more='rm help' ;;
     'source') REPLY='list get types create update delete' more='ls rm help' ;;
     'job') REPLY='get wait cancel results export' more='help' ;;
-    'reflection') REPLY='summary' more='help' ;;
+    'reflection') REPLY='list get create update delete refresh summary' more='ls rm help' ;;
     'user') REPLY='list create get update delete' more='ls rm help' ;;
+    'role') REPLY='list get create update delete add-member remove-member' more='ls rm help' ;;
     'pat') REPLY='list create delete' more='ls revoke help' ;;
-    'queue') REPLY='list get create update delete' more='ls rm help' ;;
+    'queue') REPLY='list get create update delete rules' more='ls rm help' ;;
     *) return 1 ;;
   esac
 }
@@ -147,6 +164,12 @@ _dlake_opts() {
     'job export') REPLY='--out --format --concurrency --wait-timeout --resume -y --yes -h --help' ;;
     'job help') REPLY='' ;;
     'reflection') REPLY='-h --help' ;;
+    'reflection list') REPLY='--id -h --help' ;;
+    'reflection get') REPLY='-h --help' ;;
+    'reflection create') REPLY='--type --id --disabled --name --display --dimension --measure --partition --sort --distribution --dry-run -h --help' ;;
+    'reflection update') REPLY='--enable --disable --name --display --dimension --measure --partition --sort --distribution --dry-run -h --help' ;;
+    'reflection delete') REPLY='-y --yes --dry-run -h --help' ;;
+    'reflection refresh') REPLY='--wait --timeout --dry-run -h --help' ;;
     'reflection summary') REPLY='--filter --order-by --limit -h --help' ;;
     'reflection help') REPLY='' ;;
     'user') REPLY='-h --help' ;;
@@ -156,6 +179,15 @@ _dlake_opts() {
     'user update') REPLY='--first-name --last-name --email --add-role --remove-role --password-stdin --password-prompt --dry-run -h --help' ;;
     'user delete') REPLY='--version -y --yes --dry-run -h --help' ;;
     'user help') REPLY='' ;;
+    'role') REPLY='-h --help' ;;
+    'role list') REPLY='--filter -h --help' ;;
+    'role get') REPLY='-h --help' ;;
+    'role create') REPLY='--description --dry-run -h --help' ;;
+    'role update') REPLY='--description --dry-run -h --help' ;;
+    'role delete') REPLY='-y --yes --dry-run -h --help' ;;
+    'role add-member') REPLY='--user --role --dry-run -h --help' ;;
+    'role remove-member') REPLY='--user --role --dry-run -h --help' ;;
+    'role help') REPLY='' ;;
     'pat') REPLY='-h --help' ;;
     'pat list') REPLY='-h --help' ;;
     'pat create') REPLY='--label --expires --dry-run -h --help' ;;
@@ -167,6 +199,7 @@ _dlake_opts() {
     'queue create') REPLY='--name --cpu-tier --max-memory-per-node --max-query-memory-per-node --max-running-jobs --max-start-timeout --max-run-timeout --dry-run -h --help' ;;
     'queue update') REPLY='--name --cpu-tier --max-memory-per-node --max-query-memory-per-node --max-running-jobs --max-start-timeout --max-run-timeout --dry-run -h --help' ;;
     'queue delete') REPLY='-y --yes --dry-run -h --help' ;;
+    'queue rules') REPLY='--file --dry-run -h --help' ;;
     'queue help') REPLY='' ;;
     'api') REPLY='--data --paginate -h --help' ;;
     'completion') REPLY='-h --help' ;;
@@ -225,6 +258,22 @@ _dlake_opt() {
     'job export/--format') REPLY=value vals='csv json ndjson parquet' ;;
     'job export/--concurrency') REPLY=value vals='' ;;
     'job export/--wait-timeout') REPLY=value vals='' ;;
+    'reflection create/--type') REPLY=value vals='raw aggregation' ;;
+    'reflection create/--name') REPLY=value vals='' ;;
+    'reflection create/--display') REPLY=value vals='' ;;
+    'reflection create/--dimension') REPLY=value vals='' ;;
+    'reflection create/--measure') REPLY=value vals='' ;;
+    'reflection create/--partition') REPLY=value vals='' ;;
+    'reflection create/--sort') REPLY=value vals='' ;;
+    'reflection create/--distribution') REPLY=value vals='' ;;
+    'reflection update/--name') REPLY=value vals='' ;;
+    'reflection update/--display') REPLY=value vals='' ;;
+    'reflection update/--dimension') REPLY=value vals='' ;;
+    'reflection update/--measure') REPLY=value vals='' ;;
+    'reflection update/--partition') REPLY=value vals='' ;;
+    'reflection update/--sort') REPLY=value vals='' ;;
+    'reflection update/--distribution') REPLY=value vals='' ;;
+    'reflection refresh/--timeout') REPLY=value vals='' ;;
     'reflection summary/--filter') REPLY=value vals='' ;;
     'reflection summary/--order-by') REPLY=value vals='reflectionName datasetName reflectionType -reflectionName -datasetName -reflectionType' ;;
     'reflection summary/--limit') REPLY=value vals='' ;;
@@ -241,6 +290,13 @@ _dlake_opt() {
     'user update/--remove-role') REPLY=value vals='' ;;
     'user update/--password') REPLY=value vals='' ;;
     'user delete/--version') REPLY=value vals='' ;;
+    'role list/--filter') REPLY=value vals='' ;;
+    'role create/--description') REPLY=value vals='' ;;
+    'role update/--description') REPLY=value vals='' ;;
+    'role add-member/--user') REPLY=value vals='' ;;
+    'role add-member/--role') REPLY=value vals='' ;;
+    'role remove-member/--user') REPLY=value vals='' ;;
+    'role remove-member/--role') REPLY=value vals='' ;;
     'pat create/--label') REPLY=value vals='' ;;
     'pat create/--expires') REPLY=value vals='' ;;
     'queue create/--name') REPLY=value vals='' ;;
@@ -257,6 +313,7 @@ _dlake_opt() {
     'queue update/--max-running-jobs') REPLY=value vals='' ;;
     'queue update/--max-start-timeout') REPLY=value vals='' ;;
     'queue update/--max-run-timeout') REPLY=value vals='' ;;
+    'queue rules/--file') REPLY=value vals='@files' ;;
     'api/--data') REPLY=value vals='' ;;
     *)
       case "$2" in
@@ -286,12 +343,13 @@ _dlake_arg() {
     'catalog help/'0) REPLY='ls get tree create update delete refresh tags wiki' ;;
     'source help/'0) REPLY='list get types create update delete' ;;
     'job help/'0) REPLY='get wait cancel results export' ;;
-    'reflection help/'0) REPLY='summary' ;;
+    'reflection help/'0) REPLY='list get create update delete refresh summary' ;;
     'user help/'0) REPLY='list create get update delete' ;;
+    'role help/'0) REPLY='list get create update delete add-member remove-member' ;;
     'pat help/'0) REPLY='list create delete' ;;
-    'queue help/'0) REPLY='list get create update delete' ;;
+    'queue help/'0) REPLY='list get create update delete rules' ;;
     'completion/'0) REPLY='bash zsh fish' ;;
-    'help/'0) REPLY='login logout whoami token profile catalog source sql job reflection user pat queue api completion' ;;
+    'help/'0) REPLY='login logout whoami token profile catalog source sql job reflection user role pat queue api completion' ;;
     *) REPLY='' ;;
   esac
 }

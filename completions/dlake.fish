@@ -28,6 +28,8 @@ function __dlake_sub --argument-names cmd word
             echo 'reflection'
         case '/user'
             echo 'user'
+        case '/role'
+            echo 'role'
         case '/pat'
             echo 'pat'
         case '/queue'
@@ -108,6 +110,18 @@ function __dlake_sub --argument-names cmd word
             echo 'export'
         case 'job/help'
             echo 'help'
+        case 'reflection/list' 'reflection/ls'
+            echo 'list'
+        case 'reflection/get'
+            echo 'get'
+        case 'reflection/create'
+            echo 'create'
+        case 'reflection/update'
+            echo 'update'
+        case 'reflection/delete' 'reflection/rm'
+            echo 'delete'
+        case 'reflection/refresh'
+            echo 'refresh'
         case 'reflection/summary'
             echo 'summary'
         case 'reflection/help'
@@ -123,6 +137,22 @@ function __dlake_sub --argument-names cmd word
         case 'user/delete' 'user/rm'
             echo 'delete'
         case 'user/help'
+            echo 'help'
+        case 'role/list' 'role/ls'
+            echo 'list'
+        case 'role/get'
+            echo 'get'
+        case 'role/create'
+            echo 'create'
+        case 'role/update'
+            echo 'update'
+        case 'role/delete' 'role/rm'
+            echo 'delete'
+        case 'role/add-member'
+            echo 'add-member'
+        case 'role/remove-member'
+            echo 'remove-member'
+        case 'role/help'
             echo 'help'
         case 'pat/list' 'pat/ls'
             echo 'list'
@@ -142,6 +172,8 @@ function __dlake_sub --argument-names cmd word
             echo 'update'
         case 'queue/delete' 'queue/rm'
             echo 'delete'
+        case 'queue/rules'
+            echo 'rules'
         case 'queue/help'
             echo 'help'
         case '*'
@@ -153,7 +185,7 @@ end
 function __dlake_subs --argument-names cmd
     switch "$cmd"
         case ''
-            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query, wait for it, and print its rows (or stream them to a file with --out)' 'job' 'Inspect, wait for, cancel and export SQL jobs' 'reflection' 'Summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues' 'api' 'Make an authenticated request to the service and print the response body' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
+            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query, wait for it, and print its rows (or stream them to a file with --out)' 'job' 'Inspect, wait for, cancel and export SQL jobs' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'api' 'Make an authenticated request to the service and print the response body' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
         case 'token'
             printf '%s\t%s\n' 'exchange' 'Get an access token from the token endpoint (<auth-url>/oauth/token) and store it'
         case 'token exchange'
@@ -167,13 +199,15 @@ function __dlake_subs --argument-names cmd
         case 'job'
             printf '%s\t%s\n' 'get' 'Show a job\'s state, times, row count, error and the reflections it chose, matched or considered' 'wait' 'Wait until a job ends; exit 6 if it FAILED or was CANCELED' 'cancel' 'Ask the service to cancel a running job' 'results' 'Print a page of a completed job\'s rows (at most 500), or all of them with --all' 'export' 'Stream every row of a job\'s result to a file (waits for the job first)'
         case 'reflection'
-            printf '%s\t%s\n' 'summary' 'List reflections with their dataset, status and how often queries chose, matched or considered them'
+            printf '%s\t%s\n' 'list' 'List reflections: all of them, or a dataset\'s (REF: its path or id)' 'get' 'Show a reflection: its fields, status and size' 'create' 'Create a reflection on a dataset; field names are checked against the dataset\'s schema first' 'update' 'Change a reflection: the field lists given replace those lists, everything else is kept' 'delete' 'Delete a reflection (asks first on a terminal)' 'refresh' 'Refresh a reflection now; --wait until it can accelerate (exit 6 if it fails)' 'summary' 'List reflections with their dataset, status and how often queries chose, matched or considered them'
         case 'user'
             printf '%s\t%s\n' 'list' 'List users (all of them, or those a filter expression matches); needs the Enterprise edition' 'create' 'Create a user; the PUBLIC role is always given, --role adds others' 'get' 'Show a user by id (a UUID) or by name (case-insensitive)' 'update' 'Change a user\'s names, email or roles; everything not given stays as it is' 'delete' 'Delete a user (asks first on a terminal); needs the Enterprise edition'
+        case 'role'
+            printf '%s\t%s\n' 'list' 'List roles with their type, member count and description' 'get' 'Show a role by id (a UUID) or by name (case-insensitive), with its member count' 'create' 'Create a role (its name is unique and cannot be changed later)' 'update' 'Change a role\'s description; the roles it is a member of are kept' 'delete' 'Delete a role (asks first on a terminal); its members lose it. System roles cannot be deleted' 'add-member' 'Make users and roles members of a role' 'remove-member' 'Take users and roles out of a role'
         case 'pat'
             printf '%s\t%s\n' 'list' 'List a user\'s personal access tokens (ids, labels and dates; never the tokens)' 'create' 'Create a personal access token for a user and print it, once, alone on stdout' 'delete' 'Revoke one of a user\'s personal access tokens, or all of them with --all (asks first)'
         case 'queue'
-            printf '%s\t%s\n' 'list' 'List the workload queues and their limits' 'get' 'Show a queue by id (a UUID) or by name' 'create' 'Create a queue; limits not given are left unset (CPU tier: the service default, MEDIUM)' 'update' 'Change a queue\'s limits or name; everything not given stays as it is' 'delete' 'Delete a queue (asks first on a terminal); rules must not place jobs in it'
+            printf '%s\t%s\n' 'list' 'List the workload queues and their limits' 'get' 'Show a queue by id (a UUID) or by name' 'create' 'Create a queue; limits not given are left unset (CPU tier: the service default, MEDIUM)' 'update' 'Change a queue\'s limits or name; everything not given stays as it is' 'delete' 'Delete a queue (asks first on a terminal); rules must not place jobs in it' 'rules' 'Print the rules that place jobs on queues, in priority order, or replace them all from a file (--file)'
         case '*'
             return 1
     end
@@ -197,9 +231,11 @@ function __dlake_more --argument-names cmd
         case 'job'
             printf '%s\t%s\n' 'help' 'show help for a command'
         case 'reflection'
-            printf '%s\t%s\n' 'help' 'show help for a command'
+            printf '%s\t%s\n' 'ls' 'List reflections: all of them, or a dataset\'s (REF: its path or id)' 'rm' 'Delete a reflection (asks first on a terminal)' 'help' 'show help for a command'
         case 'user'
             printf '%s\t%s\n' 'ls' 'List users (all of them, or those a filter expression matches); needs the Enterprise edition' 'rm' 'Delete a user (asks first on a terminal); needs the Enterprise edition' 'help' 'show help for a command'
+        case 'role'
+            printf '%s\t%s\n' 'ls' 'List roles with their type, member count and description' 'rm' 'Delete a role (asks first on a terminal); its members lose it. System roles cannot be deleted' 'help' 'show help for a command'
         case 'pat'
             printf '%s\t%s\n' 'ls' 'List a user\'s personal access tokens (ids, labels and dates; never the tokens)' 'revoke' 'Revoke one of a user\'s personal access tokens, or all of them with --all (asks first)' 'help' 'show help for a command'
         case 'queue'
@@ -304,6 +340,18 @@ function __dlake_opts --argument-names cmd
             true
         case 'reflection'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'reflection list'
+            printf '%s\t%s\n' '--id' 'take REF as an id, even when it is not a UUID' '-h' 'show help' '--help' 'show help'
+        case 'reflection get'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'reflection create'
+            printf '%s\t%s\n' '--type' 'raw or aggregation' '--id' 'take REF as an id, even when it is not a UUID' '--disabled' 'create it disabled (no refresh until enabled)' '--name' 'the reflection name' '--display' 'display fields F,… (raw reflections)' '--dimension' 'dimensions F[:DATE],… (aggregation)' '--measure' 'measures F[:SUM|COUNT|MIN|MAX|APPROX_COUNT_DISTINCT],… (aggregation)' '--partition' 'partition fields F,…' '--sort' 'sort fields F,…' '--distribution' 'distribution fields F,…' '--dry-run' 'print the request instead of sending it (the dataset is still read)' '-h' 'show help' '--help' 'show help'
+        case 'reflection update'
+            printf '%s\t%s\n' '--enable' 'enable it (starts a refresh)' '--disable' 'disable it' '--name' 'the reflection name' '--display' 'display fields F,… (raw reflections)' '--dimension' 'dimensions F[:DATE],… (aggregation)' '--measure' 'measures F[:SUM|COUNT|MIN|MAX|APPROX_COUNT_DISTINCT],… (aggregation)' '--partition' 'partition fields F,…' '--sort' 'sort fields F,…' '--distribution' 'distribution fields F,…' '--dry-run' 'print the request instead of sending it (the dataset is still read)' '-h' 'show help' '--help' 'show help'
+        case 'reflection delete'
+            printf '%s\t%s\n' '-y' 'do not ask for confirmation (needed without a terminal)' '--yes' 'do not ask for confirmation (needed without a terminal)' '--dry-run' 'print the request instead of sending it' '-h' 'show help' '--help' 'show help'
+        case 'reflection refresh'
+            printf '%s\t%s\n' '--wait' 'wait until the reflection can accelerate or has failed' '--timeout' 'with --wait: stop waiting after this long, e.g. 10m (exit 7; the refresh goes on)' '--dry-run' 'print the request instead of sending it' '-h' 'show help' '--help' 'show help'
         case 'reflection summary'
             printf '%s\t%s\n' '--filter' 'key=value (lists comma-separated) or a JSON object; repeatable. Keys: reflectionType, refreshStatus, availabilityStatus, configStatus, enabledFlag, reflectionNameOrDatasetPath, reflectionIds' '--order-by' 'reflectionName, datasetName or reflectionType; prefix - for descending' '--limit' 'show at most N reflections (default: all)' '-h' 'show help' '--help' 'show help'
         case 'reflection help'
@@ -321,6 +369,24 @@ function __dlake_opts --argument-names cmd
         case 'user delete'
             printf '%s\t%s\n' '--version' 'the user\'s tag, to delete only that version (default: read it first)' '-y' 'do not ask for confirmation (needed without a terminal)' '--yes' 'do not ask for confirmation (needed without a terminal)' '--dry-run' 'print the request instead of sending it' '-h' 'show help' '--help' 'show help'
         case 'user help'
+            true
+        case 'role'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'role list'
+            printf '%s\t%s\n' '--filter' 'the service\'s filter: fields id, name, type, e.g. "type==\'INTERNAL\'"' '-h' 'show help' '--help' 'show help'
+        case 'role get'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'role create'
+            printf '%s\t%s\n' '--description' 'what the role is for' '--dry-run' 'print the request instead of sending it' '-h' 'show help' '--help' 'show help'
+        case 'role update'
+            printf '%s\t%s\n' '--description' 'new description ("" removes it)' '--dry-run' 'print the request instead of sending it (the role is still read)' '-h' 'show help' '--help' 'show help'
+        case 'role delete'
+            printf '%s\t%s\n' '-y' 'do not ask for confirmation (needed without a terminal)' '--yes' 'do not ask for confirmation (needed without a terminal)' '--dry-run' 'print the request instead of sending it' '-h' 'show help' '--help' 'show help'
+        case 'role add-member'
+            printf '%s\t%s\n' '--user' 'a user, by name or id (repeatable)' '--role' 'a role, by name or id (repeatable)' '--dry-run' 'print the request instead of sending it (names are still looked up)' '-h' 'show help' '--help' 'show help'
+        case 'role remove-member'
+            printf '%s\t%s\n' '--user' 'a user, by name or id (repeatable)' '--role' 'a role, by name or id (repeatable)' '--dry-run' 'print the request instead of sending it (names are still looked up)' '-h' 'show help' '--help' 'show help'
+        case 'role help'
             true
         case 'pat'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
@@ -344,6 +410,8 @@ function __dlake_opts --argument-names cmd
             printf '%s\t%s\n' '--name' 'new name' '--cpu-tier' 'CPU priority of its jobs' '--max-memory-per-node' 'memory per node for all its jobs, e.g. 8GiB, 512MiB' '--max-query-memory-per-node' 'memory per node for one job, e.g. 2GiB' '--max-running-jobs' 'jobs that may run at once' '--max-start-timeout' 'longest wait in the queue, e.g. 90s, 5m' '--max-run-timeout' 'longest run time of a job, e.g. 15m, 2h' '--dry-run' 'print the request instead of sending it' '-h' 'show help' '--help' 'show help'
         case 'queue delete'
             printf '%s\t%s\n' '-y' 'do not ask for confirmation (needed without a terminal)' '--yes' 'do not ask for confirmation (needed without a terminal)' '--dry-run' 'print the request instead of sending it' '-h' 'show help' '--help' 'show help'
+        case 'queue rules'
+            printf '%s\t%s\n' '--file' 'replace the ruleset with the JSON object {tag, rules, defaultRule} in FILE (- for stdin)' '--dry-run' 'with --file: print the request instead of sending it' '-h' 'show help' '--help' 'show help'
         case 'queue help'
             true
         case 'api'
@@ -489,6 +557,54 @@ function __dlake_opt --argument-names cmd opt
         case 'job export/--wait-timeout'
             printf '%s\n' value ''
             return
+        case 'reflection create/--type'
+            printf '%s\n' value 'raw aggregation'
+            return
+        case 'reflection create/--name'
+            printf '%s\n' value ''
+            return
+        case 'reflection create/--display'
+            printf '%s\n' value ''
+            return
+        case 'reflection create/--dimension'
+            printf '%s\n' value ''
+            return
+        case 'reflection create/--measure'
+            printf '%s\n' value ''
+            return
+        case 'reflection create/--partition'
+            printf '%s\n' value ''
+            return
+        case 'reflection create/--sort'
+            printf '%s\n' value ''
+            return
+        case 'reflection create/--distribution'
+            printf '%s\n' value ''
+            return
+        case 'reflection update/--name'
+            printf '%s\n' value ''
+            return
+        case 'reflection update/--display'
+            printf '%s\n' value ''
+            return
+        case 'reflection update/--dimension'
+            printf '%s\n' value ''
+            return
+        case 'reflection update/--measure'
+            printf '%s\n' value ''
+            return
+        case 'reflection update/--partition'
+            printf '%s\n' value ''
+            return
+        case 'reflection update/--sort'
+            printf '%s\n' value ''
+            return
+        case 'reflection update/--distribution'
+            printf '%s\n' value ''
+            return
+        case 'reflection refresh/--timeout'
+            printf '%s\n' value ''
+            return
         case 'reflection summary/--filter'
             printf '%s\n' value ''
             return
@@ -535,6 +651,27 @@ function __dlake_opt --argument-names cmd opt
             printf '%s\n' value ''
             return
         case 'user delete/--version'
+            printf '%s\n' value ''
+            return
+        case 'role list/--filter'
+            printf '%s\n' value ''
+            return
+        case 'role create/--description'
+            printf '%s\n' value ''
+            return
+        case 'role update/--description'
+            printf '%s\n' value ''
+            return
+        case 'role add-member/--user'
+            printf '%s\n' value ''
+            return
+        case 'role add-member/--role'
+            printf '%s\n' value ''
+            return
+        case 'role remove-member/--user'
+            printf '%s\n' value ''
+            return
+        case 'role remove-member/--role'
             printf '%s\n' value ''
             return
         case 'pat create/--label'
@@ -584,6 +721,9 @@ function __dlake_opt --argument-names cmd opt
             return
         case 'queue update/--max-run-timeout'
             printf '%s\n' value ''
+            return
+        case 'queue rules/--file'
+            printf '%s\n' value '@files'
             return
         case 'api/--data'
             printf '%s\n' value ''
@@ -642,17 +782,19 @@ function __dlake_arg --argument-names cmd index
         case 'job help/0'
             echo 'get wait cancel results export'
         case 'reflection help/0'
-            echo 'summary'
+            echo 'list get create update delete refresh summary'
         case 'user help/0'
             echo 'list create get update delete'
+        case 'role help/0'
+            echo 'list get create update delete add-member remove-member'
         case 'pat help/0'
             echo 'list create delete'
         case 'queue help/0'
-            echo 'list get create update delete'
+            echo 'list get create update delete rules'
         case 'completion/0'
             echo 'bash zsh fish'
         case 'help/0'
-            echo 'login logout whoami token profile catalog source sql job reflection user pat queue api completion'
+            echo 'login logout whoami token profile catalog source sql job reflection user role pat queue api completion'
         case '*'
             return 1
     end

@@ -39,7 +39,7 @@ const RulesetSchema = z.looseObject({
   rules: z.array(RuleSchema),
   defaultRule: RuleSchema.optional(),
 });
-type Ruleset = z.infer<typeof RulesetSchema>;
+export type Ruleset = z.infer<typeof RulesetSchema>;
 
 function queuePath(id: string): string {
   return `${QUEUE_PATH}/${encodeURIComponent(id)}`;
@@ -152,7 +152,7 @@ export async function deleteQueue(client: ApiClient, queue: Pick<Queue, 'id' | '
 }
 
 /** GET /wlm/rule: the one ruleset, in priority order, plus the default rule. */
-function getRules(client: ApiClient): Promise<Ruleset> {
+export function getRules(client: ApiClient): Promise<Ruleset> {
   return queueCall(() => client.request({ method: 'GET', path: RULE_PATH, schema: RulesetSchema }));
 }
 
@@ -202,4 +202,72 @@ export function mergeQueue(current: Queue, fields: QueueFields): MergedQueue {
     .filter(([k, v]) => current[k as keyof Queue] !== v)
     .map(([k]) => k);
   return { body: { ...current, ...changes, id: current.id, tag: current.tag }, changed };
+}
+
+/** PUT /wlm/rule's body: the whole ruleset (order = priority), with the tag it replaces. */
+export interface RulesetBody {
+  tag?: string;
+  rules: unknown[];
+  defaultRule: unknown;
+}
+
+/**
+ * The ruleset a file holds: the API's object `{tag?, rules, defaultRule}` (as `queue rules -o json` prints
+ * it). Refused before any request when it is not that shape.
+ */
+export function checkRulesetFile(value: unknown, source: string): RulesetBody {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw new UsageError(`${source} must hold a JSON object {tag, rules, defaultRule}`, {
+      hint: 'start from `dlake queue rules -o json > rules.json`',
+    });
+  }
+  const v = value as Record<string, unknown>;
+  if (!Array.isArray(v.rules)) throw new UsageError(`${source}: "rules" must be an array of rules`);
+  v.rules.forEach((r, i) => {
+    if (
+      !r ||
+      typeof r !== 'object' ||
+      Array.isArray(r) ||
+      typeof (r as { name?: unknown }).name !== 'string'
+    ) {
+      throw new UsageError(`${source}: rules[${i}] must be an object with a "name"`);
+    }
+  });
+  if (!v.defaultRule || typeof v.defaultRule !== 'object' || Array.isArray(v.defaultRule)) {
+    throw new UsageError(`${source}: "defaultRule" must be an object`, {
+      hint: 'the service keeps one default rule; copy it from `dlake queue rules -o json`',
+    });
+  }
+  if (v.tag !== undefined && typeof v.tag !== 'string' && typeof v.tag !== 'number') {
+    throw new UsageError(`${source}: "tag" must be a string`);
+  }
+  return { ...(v as unknown as RulesetBody), ...(v.tag === undefined ? {} : { tag: String(v.tag) }) };
+}
+
+export function replaceRulesRequest(body: RulesetBody) {
+  return { method: 'PUT', path: RULE_PATH, json: body } as const;
+}
+
+/**
+ * PUT /wlm/rule: replaces every rule at once. A stale tag is a conflict (exit 5) whose hint gives the
+ * current tag; the rules in the file are not merged with someone else's newer ones.
+ */
+export async function replaceRules(client: ApiClient, body: RulesetBody): Promise<Ruleset> {
+  try {
+    return await queueCall(() =>
+      client.request({
+        ...replaceRulesRequest(body),
+        schema: RulesetSchema,
+        idempotent: body.tag !== undefined,
+      }),
+    );
+  } catch (err) {
+    if (!(err instanceof ConflictError)) throw err;
+    const current = await getRules(client).catch(() => undefined);
+    if (!current?.tag || current.tag === body.tag) throw err;
+    throw new ConflictError(`the ruleset was changed since tag "${body.tag ?? ''}" was read`, {
+      moreInfo: err.message,
+      advice: { kind: 'stale-ruleset-tag', currentTag: current.tag },
+    });
+  }
 }

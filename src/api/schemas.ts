@@ -41,7 +41,7 @@ export const ServerInfoSchema = z.looseObject({ version: z.string().optional() }
 
 // ── Users, roles, PATs ──────────────────────────────────────────────────────────────────────────────
 
-const RoleRefSchema = z.looseObject({
+export const RoleRefSchema = z.looseObject({
   id: z.string().optional(),
   name: z.string(),
   type: z.string().optional(),

@@ -72,14 +72,20 @@ export const GROUPS: GroupDef[] = [
   {
     name: 'reflection',
     topic: 'Queries',
-    summary: 'Summarize reflections (acceleration)',
-    load: () => import('./reflection.js'),
+    summary: 'Create, change, refresh and summarize reflections (acceleration)',
+    load: () => import('./reflection/index.js'),
   },
   {
     name: 'user',
     topic: 'Administration',
     summary: 'List, create, inspect, update and delete users',
     load: () => import('./user/index.js'),
+  },
+  {
+    name: 'role',
+    topic: 'Administration',
+    summary: 'List, create, change and delete roles, and their members',
+    load: () => import('./role/index.js'),
   },
   {
     name: 'pat',
