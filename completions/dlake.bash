@@ -45,6 +45,8 @@ _dlake_sub() {
     'catalog/refresh') REPLY='refresh' ;;
     'catalog/tags') REPLY='tags' ;;
     'catalog/wiki') REPLY='wiki' ;;
+    'catalog/grants') REPLY='grants' ;;
+    'catalog/lineage') REPLY='lineage' ;;
     'catalog/help') REPLY='help' ;;
     'source/list'|'source/ls') REPLY='list' ;;
     'source/get') REPLY='get' ;;
@@ -103,7 +105,7 @@ _dlake_subs() {
     'token') REPLY='exchange' more='help' ;;
     'token exchange') REPLY='client-credentials jwt pat' more='help' ;;
     'profile') REPLY='list show use set delete' more='ls rm help' ;;
-    'catalog') REPLY='ls get tree create update delete refresh tags wiki' more='rm help' ;;
+    'catalog') REPLY='ls get tree create update delete refresh tags wiki grants lineage' more='rm help' ;;
     'source') REPLY='list get types create update delete' more='ls rm help' ;;
     'job') REPLY='get wait cancel results export' more='help' ;;
     'reflection') REPLY='list get create update delete refresh summary' more='ls rm help' ;;
@@ -146,6 +148,8 @@ _dlake_opts() {
     'catalog refresh') REPLY='--id --dry-run -h --help' ;;
     'catalog tags') REPLY='--id --set --clear --dry-run -h --help' ;;
     'catalog wiki') REPLY='--id --set-file --dry-run -h --help' ;;
+    'catalog grants') REPLY='--id --grant --revoke --dry-run -h --help' ;;
+    'catalog lineage') REPLY='--id -h --help' ;;
     'catalog help') REPLY='' ;;
     'source') REPLY='-h --help' ;;
     'source list') REPLY='-h --help' ;;
@@ -236,6 +240,8 @@ _dlake_opt() {
     'catalog update/--file') REPLY=value vals='@files' ;;
     'catalog tags/--set') REPLY=value vals='' ;;
     'catalog wiki/--set-file') REPLY=value vals='@files' ;;
+    'catalog grants/--grant') REPLY=value vals='' ;;
+    'catalog grants/--revoke') REPLY=value vals='' ;;
     'source create/--type') REPLY=value vals='' ;;
     'source create/--config-file') REPLY=value vals='@files' ;;
     'source create/--set') REPLY=value vals='' ;;
@@ -340,7 +346,7 @@ _dlake_arg() {
     'profile set/'0) REPLY='@profiles' ;;
     'profile delete/'0) REPLY='@profiles' ;;
     'profile help/'0) REPLY='list show use set delete' ;;
-    'catalog help/'0) REPLY='ls get tree create update delete refresh tags wiki' ;;
+    'catalog help/'0) REPLY='ls get tree create update delete refresh tags wiki grants lineage' ;;
     'source help/'0) REPLY='list get types create update delete' ;;
     'job help/'0) REPLY='get wait cancel results export' ;;
     'reflection help/'0) REPLY='list get create update delete refresh summary' ;;

@@ -82,6 +82,10 @@ function __dlake_sub --argument-names cmd word
             echo 'tags'
         case 'catalog/wiki'
             echo 'wiki'
+        case 'catalog/grants'
+            echo 'grants'
+        case 'catalog/lineage'
+            echo 'lineage'
         case 'catalog/help'
             echo 'help'
         case 'source/list' 'source/ls'
@@ -193,7 +197,7 @@ function __dlake_subs --argument-names cmd
         case 'profile'
             printf '%s\t%s\n' 'list' 'List profiles (the current one is marked with *)' 'show' 'Show a profile (default: the one in force) and its stored token, without secrets' 'use' 'Make a profile the current one' 'set' 'Create or change a profile: takes the global --url, --auth-url and -o/--output values' 'delete' 'Delete a profile and its stored token'
         case 'catalog'
-            printf '%s\t%s\n' 'ls' 'List the top-level containers, or the children of REF (all pages)' 'get' 'Show a catalog entity in full' 'tree' 'Show containers and datasets as a tree, listing containers concurrently' 'create' 'Create a space, folder, view or source from JSON; a PHYSICAL_DATASET promotes a file or folder' 'update' 'Change an entity: the file\'s fields are merged into the current entity and sent with its tag' 'delete' 'Delete an entity (a space or folder with all its contents; a promoted table reverts to its file)' 'refresh' 'Refresh the reflections that depend on a physical dataset' 'tags' 'Show the tags of a source, space or dataset, or replace them (sending the current version)' 'wiki' 'Show the wiki text of an entity, or replace it (sending the current version)'
+            printf '%s\t%s\n' 'ls' 'List the top-level containers, or the children of REF (all pages)' 'get' 'Show a catalog entity in full' 'tree' 'Show containers and datasets as a tree, listing containers concurrently' 'create' 'Create a space, folder, view or source from JSON; a PHYSICAL_DATASET promotes a file or folder' 'update' 'Change an entity: the file\'s fields are merged into the current entity and sent with its tag' 'delete' 'Delete an entity (a space or folder with all its contents; a promoted table reverts to its file)' 'refresh' 'Refresh the reflections that depend on a physical dataset' 'tags' 'Show the tags of a source, space or dataset, or replace them (sending the current version)' 'wiki' 'Show the wiki text of an entity, or replace it (sending the current version)' 'grants' 'Show the privileges users and roles hold on an entity, or change them (Enterprise)' 'lineage' 'Show the datasets a dataset reads (parents), those that read it (children), and their sources'
         case 'source'
             printf '%s\t%s\n' 'list' 'List the sources with their type and health' 'get' 'Show a source and its config (secrets as the service shows them, never their values)' 'types' 'List the source types, or the config fields of one type' 'create' 'Create a source; its config is checked against the type before it is sent' 'update' 'Change a source config; secrets you leave out keep their stored values' 'delete' 'Delete a source'
         case 'job'
@@ -304,6 +308,10 @@ function __dlake_opts --argument-names cmd
             printf '%s\t%s\n' '--id' 'take REF as an id, even when it is not a UUID' '--set' 'the new tags, replacing the current ones (repeatable)' '--clear' 'remove all tags' '--dry-run' 'print the request that would be sent, and send nothing' '-h' 'show help' '--help' 'show help'
         case 'catalog wiki'
             printf '%s\t%s\n' '--id' 'take REF as an id, even when it is not a UUID' '--set-file' 'the new text (Markdown); - reads standard input' '--dry-run' 'print the request that would be sent, and send nothing' '-h' 'show help' '--help' 'show help'
+        case 'catalog grants'
+            printf '%s\t%s\n' '--id' 'take REF as an id, even when it is not a UUID' '--grant' 'give privileges: user:NAME:PRIV,… or role:NAME:PRIV,… (repeatable)' '--revoke' 'take privileges away, same form (repeatable)' '--dry-run' 'print the request instead of sending it (the grants are still read)' '-h' 'show help' '--help' 'show help'
+        case 'catalog lineage'
+            printf '%s\t%s\n' '--id' 'take REF as an id, even when it is not a UUID' '-h' 'show help' '--help' 'show help'
         case 'catalog help'
             true
         case 'source'
@@ -490,6 +498,12 @@ function __dlake_opt --argument-names cmd opt
             return
         case 'catalog wiki/--set-file'
             printf '%s\n' value '@files'
+            return
+        case 'catalog grants/--grant'
+            printf '%s\n' value ''
+            return
+        case 'catalog grants/--revoke'
+            printf '%s\n' value ''
             return
         case 'source create/--type'
             printf '%s\n' value ''
@@ -776,7 +790,7 @@ function __dlake_arg --argument-names cmd index
         case 'profile help/0'
             echo 'list show use set delete'
         case 'catalog help/0'
-            echo 'ls get tree create update delete refresh tags wiki'
+            echo 'ls get tree create update delete refresh tags wiki grants lineage'
         case 'source help/0'
             echo 'list get types create update delete'
         case 'job help/0'
