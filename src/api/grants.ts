@@ -15,7 +15,7 @@ const GrantSchema = z.looseObject({
   privileges: z.array(z.string()).default([]),
 });
 export type Grant = z.infer<typeof GrantSchema>;
-export const GrantsSchema = z.looseObject({
+const GrantsSchema = z.looseObject({
   id: z.string().optional(),
   availablePrivileges: z.array(z.string()).optional(),
   grants: z.array(GrantSchema).default([]),
@@ -28,7 +28,7 @@ export function getGrants(client: ApiClient, id: string): Promise<Grants> {
   );
 }
 
-export interface GrantBody {
+interface GrantBody {
   grants: Array<{ granteeType: string; id: string; privileges: string[] }>;
 }
 
@@ -49,31 +49,6 @@ export interface GrantSpec {
   kind: 'user' | 'role';
   name: string;
   privileges: string[];
-}
-
-/** `user:NAME:PRIV,…` or `role:NAME:PRIV,…` (privileges in any case). */
-export function parseGrantSpec(value: string, flag: string): GrantSpec {
-  const first = value.indexOf(':');
-  const last = value.lastIndexOf(':');
-  const kind = value.slice(0, first).trim().toLowerCase();
-  const name = value.slice(first + 1, last).trim();
-  const privileges = value
-    .slice(last + 1)
-    .split(',')
-    .map((p) => p.trim().toUpperCase())
-    .filter(Boolean);
-  if (
-    first < 0 ||
-    first === last ||
-    (kind !== 'user' && kind !== 'role') ||
-    !name ||
-    privileges.length === 0
-  ) {
-    throw new UsageError(`${flag} "${value}" is not user:NAME:PRIV,… or role:NAME:PRIV,…`, {
-      hint: `e.g. ${flag} role:analysts:SELECT,VIEW_REFLECTION`,
-    });
-  }
-  return { kind, name, privileges };
 }
 
 export interface ResolvedSpec extends GrantSpec {
@@ -143,12 +118,12 @@ const LineageItemSchema = z.looseObject({
   containerType: z.string().optional(),
 });
 export type LineageItem = z.infer<typeof LineageItemSchema>;
-export const LineageSchema = z.looseObject({
+const LineageSchema = z.looseObject({
   sources: z.array(LineageItemSchema).default([]),
   parents: z.array(LineageItemSchema).default([]),
   children: z.array(LineageItemSchema).default([]),
 });
-export type Lineage = z.infer<typeof LineageSchema>;
+type Lineage = z.infer<typeof LineageSchema>;
 
 export function getLineage(client: ApiClient, id: string): Promise<Lineage> {
   return enterprise('lineage', () =>

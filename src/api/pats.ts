@@ -1,7 +1,6 @@
 // Personal access tokens (docs/api-facts.md §7.4): Enterprise only, and
 // only when the service has them switched on. Listing and creating need an admin caller.
 import { ServiceError, UsageError } from '../errors.js';
-import { isUuid } from '../util/catalog-ref.js';
 import { formatDuration } from '../util/units.js';
 import { patEndpoint } from './editions.js';
 import type { ApiClient } from './http.js';
@@ -69,15 +68,6 @@ function unquote(text: string): string {
     return typeof value === 'string' ? value.trim() : '';
   } catch {
     return '';
-  }
-}
-
-/** Token ids are UUIDs; anything else would become a URL segment unchecked. */
-export function checkTokenId(tid: string): void {
-  if (!isUuid(tid)) {
-    throw new UsageError(`"${tid}" is not a token id`, {
-      hint: 'token ids are UUIDs: see `dlake pat list USER`',
-    });
   }
 }
 

@@ -211,39 +211,6 @@ export interface RulesetBody {
   defaultRule: unknown;
 }
 
-/**
- * The ruleset a file holds: the API's object `{tag?, rules, defaultRule}` (as `queue rules -o json` prints
- * it). Refused before any request when it is not that shape.
- */
-export function checkRulesetFile(value: unknown, source: string): RulesetBody {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    throw new UsageError(`${source} must hold a JSON object {tag, rules, defaultRule}`, {
-      hint: 'start from `dlake queue rules -o json > rules.json`',
-    });
-  }
-  const v = value as Record<string, unknown>;
-  if (!Array.isArray(v.rules)) throw new UsageError(`${source}: "rules" must be an array of rules`);
-  v.rules.forEach((r, i) => {
-    if (
-      !r ||
-      typeof r !== 'object' ||
-      Array.isArray(r) ||
-      typeof (r as { name?: unknown }).name !== 'string'
-    ) {
-      throw new UsageError(`${source}: rules[${i}] must be an object with a "name"`);
-    }
-  });
-  if (!v.defaultRule || typeof v.defaultRule !== 'object' || Array.isArray(v.defaultRule)) {
-    throw new UsageError(`${source}: "defaultRule" must be an object`, {
-      hint: 'the service keeps one default rule; copy it from `dlake queue rules -o json`',
-    });
-  }
-  if (v.tag !== undefined && typeof v.tag !== 'string' && typeof v.tag !== 'number') {
-    throw new UsageError(`${source}: "tag" must be a string`);
-  }
-  return { ...(v as unknown as RulesetBody), ...(v.tag === undefined ? {} : { tag: String(v.tag) }) };
-}
-
 export function replaceRulesRequest(body: RulesetBody) {
   return { method: 'PUT', path: RULE_PATH, json: body } as const;
 }

@@ -3,10 +3,10 @@
 import { z } from 'zod';
 import { NotFoundError, UsageError } from '../errors.js';
 import { isUuid } from '../util/catalog-ref.js';
+import { nameTaken } from './conflicts.js';
 import { EditionError, enterprise } from './editions.js';
 import type { ApiClient } from './http.js';
 import { type RoleRef, RoleRefSchema, RoleSchema } from './schemas.js';
-import { nameTaken } from './conflicts.js';
 
 /** Every user has this role; the service adds it on creation and it cannot be removed. */
 export const PUBLIC_ROLE = 'PUBLIC';
@@ -49,7 +49,7 @@ export async function getRolesByName(
 const ROLE_PATH = '/api/v3/role';
 
 /** A role as GET answers it; `roles` are the roles it is itself a member of. */
-export const RoleDetailSchema = z.looseObject({
+const RoleDetailSchema = z.looseObject({
   id: z.string(),
   name: z.string(),
   type: z.string().optional(),
@@ -116,7 +116,7 @@ export function refuseSystemRole(role: Role, action: string): void {
   }
 }
 
-export interface NewRole {
+interface NewRole {
   name: string;
   description?: string;
 }

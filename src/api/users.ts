@@ -48,7 +48,7 @@ interface UpdateUserBody {
 }
 
 /** Body fields that hold a secret: hidden in --dry-run output and never logged. */
-export const USER_SECRET_FIELDS = ['password'] as const;
+const USER_SECRET_FIELDS = ['password'] as const;
 
 export function userPath(id: string): string {
   return `${USER_PATH}/${encodeURIComponent(id)}`;

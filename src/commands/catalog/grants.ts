@@ -1,8 +1,9 @@
 // `dlake catalog grants REF [--grant …] [--revoke …]`: privileges per user and role on an entity, or changed
 // (read, merge, write back whole: the service's PUT replaces every grant).
 import type { Command } from 'commander';
-import type { Grant, ResolvedSpec } from '../../api/grants.js';
+import type { Grant, GrantSpec, ResolvedSpec } from '../../api/grants.js';
 import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples, printDryRun } from '../common.js';
@@ -45,8 +46,8 @@ async function grants(ctx: Context, ref: string, opts: GrantsOptions): Promise<v
     import('../../api/grants.js'),
     import('../../api/catalog.js'),
   ]);
-  const grant = (opts.grant ?? []).map((v) => api.parseGrantSpec(v, '--grant'));
-  const revoke = (opts.revoke ?? []).map((v) => api.parseGrantSpec(v, '--revoke'));
+  const grant = (opts.grant ?? []).map((v) => parseGrantSpec(v, '--grant'));
+  const revoke = (opts.revoke ?? []).map((v) => parseGrantSpec(v, '--revoke'));
   const client = await ctx.client();
   const entity = await resolveRef(client, refOf(ref, opts), { exclude: ['children'] });
   const shown = entity.path ? formatPath(entity.path) : ref;
@@ -86,4 +87,29 @@ function printGrants(ctx: Context, g: import('../../api/grants.js').Grants): Pro
       ],
     },
   });
+}
+
+/** `user:NAME:PRIV,…` or `role:NAME:PRIV,…` (privileges in any case). */
+function parseGrantSpec(value: string, flag: string): GrantSpec {
+  const first = value.indexOf(':');
+  const last = value.lastIndexOf(':');
+  const kind = value.slice(0, first).trim().toLowerCase();
+  const name = value.slice(first + 1, last).trim();
+  const privileges = value
+    .slice(last + 1)
+    .split(',')
+    .map((p) => p.trim().toUpperCase())
+    .filter(Boolean);
+  if (
+    first < 0 ||
+    first === last ||
+    (kind !== 'user' && kind !== 'role') ||
+    !name ||
+    privileges.length === 0
+  ) {
+    throw new UsageError(`${flag} "${value}" is not user:NAME:PRIV,… or role:NAME:PRIV,…`, {
+      hint: `e.g. ${flag} role:analysts:SELECT,VIEW_REFLECTION`,
+    });
+  }
+  return { kind, name, privileges };
 }

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
+import { isUuid } from '../../util/catalog-ref.js';
 import { confirmDestructive, examples, printDryRun } from '../common.js';
 import { userOf } from './shared.js';
 
@@ -43,7 +44,7 @@ async function remove(
   if (!opts.all && !tid) {
     throw new UsageError('which token?', { hint: 'give its id (see `dlake pat list USER`) or --all' });
   }
-  const { checkTokenId, deletePat, deletePatRequest } = await import('../../api/pats.js');
+  const { deletePat, deletePatRequest } = await import('../../api/pats.js');
   if (tid) checkTokenId(tid);
   const client = await ctx.client();
   const user = await userOf(client, ref);
@@ -55,4 +56,13 @@ async function remove(
   await confirmDestructive(ctx, `revoke ${what}?`, opts.yes);
   await deletePat(client, user.id, tid);
   ctx.ui.notice(`Revoked ${what}.`);
+}
+
+/** Token ids are UUIDs; anything else would become a URL segment unchecked. */
+function checkTokenId(tid: string): void {
+  if (!isUuid(tid)) {
+    throw new UsageError(`"${tid}" is not a token id`, {
+      hint: 'token ids are UUIDs: see `dlake pat list USER`',
+    });
+  }
 }

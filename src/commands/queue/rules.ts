@@ -2,8 +2,9 @@
 // the API's object. The file's tag is sent when it has one (else the tag just read), so a file made from an
 // older ruleset fails with exit 5 instead of undoing someone's change.
 import type { Command } from 'commander';
-import type { Ruleset } from '../../api/queues.js';
+import type { Ruleset, RulesetBody } from '../../api/queues.js';
 import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { examples, printDryRun, readJsonArgument } from '../common.js';
 
@@ -50,7 +51,7 @@ async function rules(ctx: Context, opts: RulesOptions): Promise<void> {
   if (opts.file === undefined) return printRules(ctx, await api.getRules(client));
   const source = opts.file === '-' ? '--file (standard input)' : `--file (${opts.file})`;
   const raw = await readJsonArgument(opts.file === '-' ? '@-' : `@${opts.file}`, ctx.streams.stdin, '--file');
-  const body = api.checkRulesetFile(raw, source);
+  const body = checkRulesetFile(raw, source);
   if (body.tag === undefined) body.tag = (await api.getRules(client)).tag;
   if (opts.dryRun) return printDryRun(ctx, api.replaceRulesRequest(body));
   const replaced = await api.replaceRules(client, body);
@@ -88,4 +89,37 @@ function printRules(ctx: Context, ruleset: Ruleset): Promise<void> {
       ],
     },
   });
+}
+
+/**
+ * The ruleset a file holds: the API's object `{tag?, rules, defaultRule}` (as `queue rules -o json` prints
+ * it). Refused before any request when it is not that shape.
+ */
+function checkRulesetFile(value: unknown, source: string): RulesetBody {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw new UsageError(`${source} must hold a JSON object {tag, rules, defaultRule}`, {
+      hint: 'start from `dlake queue rules -o json > rules.json`',
+    });
+  }
+  const v = value as Record<string, unknown>;
+  if (!Array.isArray(v.rules)) throw new UsageError(`${source}: "rules" must be an array of rules`);
+  v.rules.forEach((r, i) => {
+    if (
+      !r ||
+      typeof r !== 'object' ||
+      Array.isArray(r) ||
+      typeof (r as { name?: unknown }).name !== 'string'
+    ) {
+      throw new UsageError(`${source}: rules[${i}] must be an object with a "name"`);
+    }
+  });
+  if (!v.defaultRule || typeof v.defaultRule !== 'object' || Array.isArray(v.defaultRule)) {
+    throw new UsageError(`${source}: "defaultRule" must be an object`, {
+      hint: 'the service keeps one default rule; copy it from `dlake queue rules -o json`',
+    });
+  }
+  if (v.tag !== undefined && typeof v.tag !== 'string' && typeof v.tag !== 'number') {
+    throw new UsageError(`${source}: "tag" must be a string`);
+  }
+  return { ...(v as unknown as RulesetBody), ...(v.tag === undefined ? {} : { tag: String(v.tag) }) };
 }

@@ -7,6 +7,7 @@ import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { idOption, type RefOptions, refOf } from '../catalog/options.js';
 import { examples, printDryRun } from '../common.js';
+import { datasetFieldNames, fieldLists } from './fields.js';
 import { addDefinitionOptions, type DefinitionOptions, printReflection } from './shared.js';
 
 interface CreateOptions extends DefinitionOptions, RefOptions {
@@ -58,14 +59,14 @@ async function create(ctx: Context, ref: string, opts: CreateOptions): Promise<v
     throw new UsageError(`${ref} is a ${dataset.entityType}, not a dataset: only datasets have reflections`);
   }
   const shown = dataset.path ? formatPath(dataset.path) : ref;
-  const fields = api.datasetFieldNames(dataset);
+  const fields = datasetFieldNames(dataset);
   if (!fields) ctx.ui.warn(`the schema of ${shown} is not known yet: field names are sent unchecked`);
   const body = {
     type,
     ...(opts.name ? { name: opts.name } : {}),
     datasetId: dataset.id,
     enabled: !opts.disabled,
-    ...api.fieldLists(opts, fields, shown),
+    ...fieldLists(opts, fields, shown),
   };
   if (opts.dryRun) return printDryRun(ctx, api.createReflectionRequest(body));
   const created = await api.createReflection(client, body);

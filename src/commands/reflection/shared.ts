@@ -1,9 +1,10 @@
 // What the reflection verbs share: the field options of create and update, and how a reflection prints.
 import { type Command, Option } from 'commander';
-import type { FieldOptions, Reflection } from '../../api/reflections.js';
+import type { Reflection } from '../../api/reflections.js';
 import type { Context } from '../../context.js';
 import { formatSize } from '../../util/units.js';
 import { collect } from '../catalog/options.js';
+import type { FieldOptions } from './fields.js';
 
 export interface DefinitionOptions extends FieldOptions {
   name?: string;

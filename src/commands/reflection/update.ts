@@ -6,6 +6,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { examples, printDryRun } from '../common.js';
+import { datasetFieldNames, fieldLists } from './fields.js';
 import { addDefinitionOptions, type DefinitionOptions, printReflection } from './shared.js';
 
 interface UpdateOptions extends DefinitionOptions {
@@ -44,11 +45,7 @@ async function update(ctx: Context, id: string, opts: UpdateOptions): Promise<vo
     const dataset = current.datasetId
       ? await getById(client, current.datasetId, { exclude: ['children'] })
       : undefined;
-    lists = api.fieldLists(
-      opts,
-      dataset && api.datasetFieldNames(dataset),
-      current.datasetId ?? 'the dataset',
-    );
+    lists = fieldLists(opts, dataset && datasetFieldNames(dataset), current.datasetId ?? 'the dataset');
   }
   const enabled = opts.enable ? true : opts.disable ? false : current.enabled;
   const body: Reflection = { ...current, ...(opts.name ? { name: opts.name } : {}), enabled, ...lists };
