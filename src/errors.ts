@@ -30,6 +30,10 @@ export type Advice =
   | { kind: 'entity-example' }
   | { kind: 'pat-lifetime'; max: string }
   | { kind: 'list-roles' }
+  | { kind: 'stale-ruleset-tag'; currentTag: string }
+  | { kind: 'stale-reflection-tag'; id: string; currentTag: string }
+  | { kind: 'list-reflections' }
+  | { kind: 'reflection-refresh-pending'; id: string }
   | { kind: 'source-types'; type?: string }
   | { kind: 'list-sources' };
 

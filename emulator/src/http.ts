@@ -126,6 +126,9 @@ export class Router {
   delete(p: string, h: Handler): this {
     return this.add('DELETE', p, h);
   }
+  patch(p: string, h: Handler): this {
+    return this.add('PATCH', p, h);
+  }
 
   /** Finds the handler; `allowed` lists the methods of a matching path for a 405. */
   match(

@@ -9,7 +9,7 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { type QueueStore, registerAdmin } from './admin.js';
+import { type QueueStore, type ReflectionStore, registerAdmin, registerReflectionArea } from './admin.js';
 import { registerAuth } from './auth.js';
 import { type CatalogArea, registerCatalog } from './catalog.js';
 import { breakSchema, type FaultSpec, Faults } from './faults.js';
@@ -71,6 +71,8 @@ export interface Emulator {
   runEngineQuery: RunEngineQuery;
   /** The workload queues and rules; undefined on the community edition, which has none. */
   queues: QueueStore | undefined;
+  /** The reflections; `nextRefresh` says how the next refreshes end ('succeed', 'fail' or 'hang'). */
+  reflections: ReflectionStore;
   close(): Promise<void>;
 }
 
@@ -98,6 +100,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   registerAuth(area);
   const admin = registerAdmin(area);
   const catalog = await registerCatalog(area);
+  const reflections = registerReflectionArea(area, catalog, admin.roles);
   const jobs = await registerJobs(area, catalog);
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -128,6 +131,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     jobs: jobs.jobs,
     runEngineQuery: jobs.runEngineQuery,
     queues: admin.queues,
+    reflections,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

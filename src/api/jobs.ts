@@ -228,7 +228,7 @@ export function requireCompleted(status: JobStatus, id: string): void {
   throw new JobFailedError(`job ${id} ended in state ${state}`);
 }
 
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new InterruptedError('interrupted'));
     const onAbort = (): void => {

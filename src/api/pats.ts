@@ -70,3 +70,16 @@ function unquote(text: string): string {
     return '';
   }
 }
+
+/** DELETE /user/{id}/token/{tid}, or /user/{id}/token (all of the user's tokens) without a tid. */
+export function deletePatRequest(userId: string, tid?: string) {
+  const path = tid ? `${patsPath(userId)}/${encodeURIComponent(tid)}` : patsPath(userId);
+  return { method: 'DELETE', path } as const;
+}
+
+/** Revokes one token or all of a user's; 204. Deleting is safe to repeat, so it may be retried. */
+export async function deletePat(client: ApiClient, userId: string, tid?: string): Promise<void> {
+  await patEndpoint(() =>
+    client.request({ ...deletePatRequest(userId, tid), responseType: 'text', idempotent: true }),
+  );
+}

@@ -39,7 +39,7 @@ const RulesetSchema = z.looseObject({
   rules: optional(z.array(RuleSchema)).transform((r) => r ?? []),
   defaultRule: optional(RuleSchema),
 });
-type Ruleset = z.infer<typeof RulesetSchema>;
+export type Ruleset = z.infer<typeof RulesetSchema>;
 
 function queuePath(id: string): string {
   return `${QUEUE_PATH}/${encodeURIComponent(id)}`;
@@ -152,7 +152,7 @@ export async function deleteQueue(client: ApiClient, queue: Pick<Queue, 'id' | '
 }
 
 /** GET /wlm/rule: the one ruleset, in priority order, plus the default rule. */
-function getRules(client: ApiClient): Promise<Ruleset> {
+export function getRules(client: ApiClient): Promise<Ruleset> {
   return queueCall(() => client.request({ method: 'GET', path: RULE_PATH, schema: RulesetSchema }));
 }
 
@@ -202,4 +202,39 @@ export function mergeQueue(current: Queue, fields: QueueFields): MergedQueue {
     .filter(([k, v]) => current[k as keyof Queue] !== v)
     .map(([k]) => k);
   return { body: { ...current, ...changes, id: current.id, tag: current.tag }, changed };
+}
+
+/** PUT /wlm/rule's body: the whole ruleset (order = priority), with the tag it replaces. */
+export interface RulesetBody {
+  tag?: string;
+  rules: unknown[];
+  defaultRule: unknown;
+}
+
+export function replaceRulesRequest(body: RulesetBody) {
+  return { method: 'PUT', path: RULE_PATH, json: body } as const;
+}
+
+/**
+ * PUT /wlm/rule: replaces every rule at once. A stale tag is a conflict (exit 5) whose hint gives the
+ * current tag; the rules in the file are not merged with someone else's newer ones.
+ */
+export async function replaceRules(client: ApiClient, body: RulesetBody): Promise<Ruleset> {
+  try {
+    return await queueCall(() =>
+      client.request({
+        ...replaceRulesRequest(body),
+        schema: RulesetSchema,
+        idempotent: body.tag !== undefined,
+      }),
+    );
+  } catch (err) {
+    if (!(err instanceof ConflictError)) throw err;
+    const current = await getRules(client).catch(() => undefined);
+    if (!current?.tag || current.tag === body.tag) throw err;
+    throw new ConflictError(`the ruleset was changed since tag "${body.tag ?? ''}" was read`, {
+      moreInfo: err.message,
+      advice: { kind: 'stale-ruleset-tag', currentTag: current.tag },
+    });
+  }
 }

@@ -98,7 +98,7 @@ export const ServerInfoSchema = z.looseObject({ version: optional(text) });
 
 // ── Users, roles, PATs ──────────────────────────────────────────────────────────────────────────────
 
-const RoleRefSchema = z.looseObject({
+export const RoleRefSchema = z.looseObject({
   id: optional(text),
   name: z.string(),
   type: optional(z.string()),

@@ -34,6 +34,7 @@ interface NewUser {
 
 interface CreateUserBody extends NewUser {
   roles: RoleRef[];
+  password?: string;
 }
 
 interface UpdateUserBody {
@@ -45,7 +46,11 @@ interface UpdateUserBody {
   lastName?: string;
   email?: string;
   roles?: RoleRef[];
+  password?: string;
 }
+
+/** Body fields that hold a secret: hidden in --dry-run output and never logged. */
+const USER_SECRET_FIELDS = ['password'] as const;
 
 export function userPath(id: string): string {
   return `${USER_PATH}/${encodeURIComponent(id)}`;
@@ -71,6 +76,36 @@ export async function resolveUser(client: ApiClient, idOrName: string): Promise<
   return getUser(client, summary.id);
 }
 
+const UserListSchema = z.looseObject({
+  data: z.array(UserSchema),
+  totalResults: z.number().optional(),
+  nextPageToken: z.string().optional(),
+});
+
+/**
+ * GET /user?filter=: every user matching the filter expression (Enterprise). Paging is not documented; a
+ * `nextPageToken`, should a server send one, is followed to the end.
+ */
+export async function listUsers(client: ApiClient, filter?: string): Promise<User[]> {
+  const users: User[] = [];
+  let pageToken: string | undefined;
+  const seen = new Set<string>();
+  for (;;) {
+    const page = await enterprise('listing users', () =>
+      client.request({
+        method: 'GET',
+        path: USER_PATH,
+        query: { filter, pageToken },
+        schema: UserListSchema,
+      }),
+    );
+    users.push(...page.data);
+    if (!page.nextPageToken || page.data.length === 0 || seen.has(page.nextPageToken)) return users;
+    seen.add(page.nextPageToken);
+    pageToken = page.nextPageToken;
+  }
+}
+
 /** Id, name and tag for an id or a name, with one request (the abbreviated user is enough). */
 export function lookupUser(client: ApiClient, idOrName: string): Promise<UserSummary | User> {
   return isUuid(idOrName) ? getUser(client, idOrName) : getUserByName(client, idOrName);
@@ -79,7 +114,13 @@ export function lookupUser(client: ApiClient, idOrName: string): Promise<UserSum
 /** POST /user. Never repeated automatically (a duplicate user is worse than an error). */
 export async function createUser(client: ApiClient, body: CreateUserBody): Promise<User> {
   return client
-    .request({ method: 'POST', path: USER_PATH, json: body, schema: UserSchema })
+    .request({
+      method: 'POST',
+      path: USER_PATH,
+      json: body,
+      secretFields: USER_SECRET_FIELDS,
+      schema: UserSchema,
+    })
     .catch((err: unknown) => {
       throw nameTaken(err, `a user named "${body.name}" already exists`);
     });
@@ -92,6 +133,7 @@ export async function updateUser(client: ApiClient, body: UpdateUserBody): Promi
       method: 'PUT',
       path: userPath(body.id),
       json: body,
+      secretFields: USER_SECRET_FIELDS,
       schema: UserSchema,
       // Without a tag nothing guards against applying it twice over someone else's change.
       idempotent: body.tag !== undefined,
@@ -146,6 +188,8 @@ export interface UserChanges {
   email?: string;
   addRoles?: readonly string[];
   removeRoles?: readonly string[];
+  /** A new password (never printed; `changed` says only "password"). */
+  password?: string;
 }
 
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
@@ -166,6 +210,7 @@ export function hasChanges(changes: UserChanges): boolean {
     changes.firstName !== undefined ||
     changes.lastName !== undefined ||
     changes.email !== undefined ||
+    changes.password !== undefined ||
     Boolean(changes.addRoles?.length) ||
     Boolean(changes.removeRoles?.length)
   );
@@ -212,6 +257,10 @@ export function mergeUser(
     if (value !== undefined) body[f] = value;
     if (changes[f] !== undefined && changes[f] !== current[f]) changed.push(f);
   }
+  if (changes.password !== undefined) {
+    body.password = changes.password;
+    changed.push('password');
+  }
 
   const held = current.roles;
   const add = changes.addRoles ?? [];
@@ -247,12 +296,13 @@ export function mergeUser(
 }
 
 /** A creation body: the given fields, PUBLIC first, then the requested roles (each once). */
-export function newUserBody(user: NewUser, roles: readonly RoleRef[]): CreateUserBody {
+export function newUserBody(user: NewUser, roles: readonly RoleRef[], password?: string): CreateUserBody {
   const refs: RoleRef[] = [];
   for (const r of roles) if (!refs.some((x) => same(x.name, r.name))) refs.push(roleRef(r));
   refs.sort((a, b) => Number(same(b.name, PUBLIC_ROLE)) - Number(same(a.name, PUBLIC_ROLE)));
   const body: CreateUserBody = { name: user.name, roles: refs };
   for (const f of ['firstName', 'lastName', 'email'] as const) if (user[f] !== undefined) body[f] = user[f];
+  if (password !== undefined) body.password = password;
   return body;
 }
 

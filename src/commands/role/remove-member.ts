@@ -1,0 +1,23 @@
+// `dlake role remove-member ROLE (--user U|--role R)…`: one request for all the members given.
+import type { Command } from 'commander';
+import type { Runtime } from '../../runtime.js';
+import { examples } from '../common.js';
+import { changeMembership, collect, type MemberOptions } from './shared.js';
+
+export function register(role: Command, rt: Runtime): void {
+  role
+    .command('remove-member')
+    .description('Take users and roles out of a role')
+    .argument('<role>', 'role id or name')
+    .option('--user <user>', 'a user, by name or id (repeatable)', collect)
+    .option('--role <role>', 'a role, by name or id (repeatable)', collect)
+    .option('--dry-run', 'print the request instead of sending it (names are still looked up)')
+    .addHelpText(
+      'after',
+      examples(
+        'dlake role remove-member loaders --user bob --user carol',
+        'dlake role remove-member analysts --role loaders',
+      ),
+    )
+    .action(rt.action((ctx, ref: string, opts: MemberOptions) => changeMembership(ctx, 'remove', ref, opts)));
+}
