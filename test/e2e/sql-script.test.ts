@@ -4,12 +4,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { JobsTestApi } from 'dlake-emulator';
 import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
 
 let fx: Fixture;
 let dir: string;
-const submitted = (): string[] => (fx.emu.shared.jobs as JobsTestApi).list().map((j) => j.sql);
+const submitted = (): string[] => fx.emu.jobs.list().map((j) => j.sql);
 let before = 0;
 const newlySubmitted = (): string[] => submitted().slice(before);
 

@@ -3,14 +3,13 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { JobsTestApi } from 'dlake-emulator';
 import { type Fixture, startFixture } from '../helpers/fixture.js';
 import { KEY, type PtyDlake, startPty } from '../helpers/pty.js';
 
 let fx: Fixture;
 let dir: string;
 let shell: PtyDlake | undefined;
-const jobs = () => (fx.emu.shared.jobs as JobsTestApi).list();
+const jobs = () => fx.emu.jobs.list();
 
 beforeAll(async () => {
   fx = await startFixture({
