@@ -18,9 +18,9 @@ import type { Context } from '../context.js';
 import { DlakeError, InterruptedError, UsageError } from '../errors.js';
 import { render } from '../output/render.js';
 import { oneLine, splitSql } from '../sql/split.js';
-import { parseRef } from '../util/catalog-ref.js';
+import { type CatalogRef, isUuid, parseRef } from '../util/catalog-ref.js';
 import { formatDuration } from '../util/units.js';
-import { Completer } from './complete.js';
+import { Completer, dottedComponents } from './complete.js';
 import { HISTORY_SIZE, History } from './history.js';
 import { KeyRouter } from './keys.js';
 import { pageOrPrint } from './pager.js';
@@ -35,7 +35,8 @@ const PROMPT = 'dlake> ';
 const MORE = '   ..> ';
 
 const COMMANDS: Record<string, string> = {
-  '\\d': '\\d REF       describe a dataset: its fields and their types',
+  '\\d':
+    '\\d REF       describe a dataset: its fields and types (Samples/sales/2024.csv or Samples.sales."2024.csv")',
   '\\o':
     '\\o FILE      export the next result to FILE (csv, json or ndjson, from the name); \\o alone: no export',
   '\\timing': '\\timing     show how long each statement takes (on/off)',
@@ -275,9 +276,12 @@ class Shell {
 
   /** `\d REF`: the fields of a dataset and their types. */
   private async describe(ref: string): Promise<void> {
-    if (!ref) throw new UsageError('\\d needs a dataset, e.g. \\d Samples/sales/2024.csv');
+    if (!ref)
+      throw new UsageError(
+        '\\d needs a dataset, e.g. \\d Samples.sales."2024.csv" or \\d Samples/sales/2024.csv',
+      );
     const { resolveRef } = await import('../api/catalog.js');
-    const entity = await resolveRef(await this.client(), parseRef(ref));
+    const entity = await resolveRef(await this.client(), describedRef(ref));
     if (!entity.fields) {
       throw new UsageError(`${ref} is a ${entity.entityType}: it has no fields`, {
         hint: 'describe a dataset (a table or a view)',
@@ -310,6 +314,16 @@ class Shell {
       : await listTopLevel(client);
     return entries.map((e) => e.path.at(-1) ?? '').filter(Boolean);
   }
+}
+
+/**
+ * What `\d` describes: a `<ref>` as `catalog get` takes it (a path with `/`, or an id), or a name written
+ * the SQL way, as it is typed in statements and completed by Tab (`Samples.sales."2024.csv"`).
+ */
+export function describedRef(text: string): CatalogRef {
+  if (text.includes('/') || isUuid(text)) return parseRef(text);
+  const { parents, last } = dottedComponents(text);
+  return { kind: 'path', path: [...parents, last] };
 }
 
 /** `\x`, `\x on`, `\x off`. */

@@ -166,6 +166,8 @@ describe('dlake sql on a terminal: the SQL shell', () => {
     await sh.waitFor(/dlake>$/);
     sh.type(`\\d Samples/sales/2024.csv${KEY.enter}`);
     await sh.waitFor(/FIELD\s+TYPE\nregion\s+VARCHAR\n[\s\S]*dlake>$/);
+    sh.type(`\\d Samples.sales."2024.csv"${KEY.enter}`);
+    await sh.waitFor(/FIELD\s+TYPE\nregion\s+VARCHAR\n[\s\S]*FIELD\s+TYPE\nregion\s+VARCHAR\n[\s\S]*dlake>$/);
     sh.type(`\\d Samples${KEY.enter}`);
     await sh.waitFor(/error: Samples is a \w+: it has no fields[\s\S]*dlake>$/);
     sh.type(`\\x${KEY.enter}`);

@@ -8,6 +8,7 @@ import { JsonNumber } from '../../src/api/exact-json.js';
 import { Completer, dottedComponents, sqlName } from '../../src/shell/complete.js';
 import { HISTORY_FILE, HISTORY_SIZE, History, mayHoldSecret } from '../../src/shell/history.js';
 import { widestLine } from '../../src/shell/pager.js';
+import { describedRef } from '../../src/shell/shell.js';
 import { verticalView } from '../../src/shell/vertical.js';
 
 const dirs: string[] = [];
@@ -140,5 +141,21 @@ describe('vertical view and pager width', () => {
 
   it('measures lines without colour codes', () => {
     expect(widestLine('ab\n\u001b[31mabcd\u001b[39m\n')).toBe(4);
+  });
+});
+
+describe('\\d REF', () => {
+  it('takes a catalog ref (with / or an id) or a name written the SQL way', () => {
+    expect(describedRef('Samples/sales/2024.csv')).toEqual({
+      kind: 'path',
+      path: ['Samples', 'sales', '2024.csv'],
+    });
+    expect(describedRef('Samples.sales."2024.csv"')).toEqual({
+      kind: 'path',
+      path: ['Samples', 'sales', '2024.csv'],
+    });
+    expect(describedRef('"my.space"')).toEqual({ kind: 'path', path: ['my.space'] });
+    const id = '0b0e6a34-7f4e-4b8b-9a53-3f1c2d9e8a10';
+    expect(describedRef(id)).toEqual({ kind: 'id', id });
   });
 });
