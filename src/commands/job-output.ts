@@ -123,7 +123,7 @@ export async function printRows(ctx: Context, src: RowsSource): Promise<Printed>
   };
 }
 
-export interface HeldRows {
+interface HeldRows {
   schema: ResultField[];
   rows: ResultRow[];
   rowCount: number;

@@ -7,7 +7,7 @@ import { type Statement, splitSql } from '../sql/split.js';
 import { runQuery, type SqlOptions } from './sql.js';
 
 /** A statement of a script failed: the failure's own words and exit code, prefixed with where it is. */
-export class StatementError extends DlakeError {
+class StatementError extends DlakeError {
   override readonly exitCode: number;
   /** `statement N (line L)`. */
   readonly where: string;

@@ -2,7 +2,7 @@
 // (`Samples.sales."2024.csv"`). A container's children are listed the first time they are asked for and
 // kept for the session; a listing that fails completes nothing (Tab must never print an error).
 
-export const KEYWORDS = [
+const KEYWORDS = [
   'ALL',
   'ALTER',
   'AND',
@@ -73,7 +73,7 @@ export const KEYWORDS = [
 ] as const;
 
 /** Lists the names of a container's children (`[]` for the top level: homes, spaces and sources). */
-export type ListNames = (path: readonly string[]) => Promise<string[]>;
+type ListNames = (path: readonly string[]) => Promise<string[]>;
 
 const SIMPLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

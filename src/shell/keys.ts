@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events';
 import { emitKeypressEvents, type Interface } from 'node:readline';
 
-export interface Key {
+interface Key {
   name?: string;
   ctrl?: boolean;
   meta?: boolean;
@@ -14,7 +14,7 @@ export interface Key {
 }
 
 /** What readline reads from: keypress events the router forwards, and the real terminal's raw mode. */
-export class KeyInput extends EventEmitter {
+class KeyInput extends EventEmitter {
   readonly isTTY = true;
 
   constructor(private readonly tty: NodeJS.ReadStream) {

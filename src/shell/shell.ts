@@ -26,7 +26,7 @@ import { KeyRouter } from './keys.js';
 import { pageOrPrint } from './pager.js';
 import { verticalView } from './vertical.js';
 
-export interface ShellOptions {
+interface ShellOptions {
   /** Catalog path that unqualified names resolve in (--context). */
   context?: string[];
 }

@@ -10,9 +10,9 @@ export interface Statement {
 }
 
 /** Where the scanner stands at the end of the text: inside nothing, or inside an unfinished token. */
-export type Inside = 'nothing' | 'string' | 'identifier' | 'comment';
+type Inside = 'nothing' | 'string' | 'identifier' | 'comment';
 
-export interface Split {
+interface Split {
   /** Statements ended by `;`, without those holding only blanks and comments. */
   statements: Statement[];
   /** The text after the last `;` when it holds more than blanks and comments (a statement not yet ended). */
