@@ -44,10 +44,9 @@ export async function runScript(
   if (statements.length === 0) throw new UsageError(`${script.name} holds no SQL statement`);
   if (statements.length > 1 && (opts.out || opts.into !== undefined || !opts.wait)) {
     const flag = opts.out ? '--out' : opts.into !== undefined ? '--into' : '--no-wait';
-    throw new UsageError(
-      `${flag} takes one statement; ${script.name} holds ${statements.length}`,
-      { hint: 'run the statement whose rows you want on its own, e.g. dlake sql "SELECT …" --out FILE' },
-    );
+    throw new UsageError(`${flag} takes one statement; ${script.name} holds ${statements.length}`, {
+      hint: 'run the statement whose rows you want on its own, e.g. dlake sql "SELECT …" --out FILE',
+    });
   }
   let first: StatementError | undefined;
   let failures = 0;
