@@ -159,7 +159,7 @@ _dlake_opts() {
     'source update') REPLY='--config-file --set --dry-run -h --help' ;;
     'source delete') REPLY='-y --yes --dry-run -h --help' ;;
     'source help') REPLY='' ;;
-    'sql') REPLY='-f --file --context --no-wait --max-rows --out --into --format --concurrency --wait-timeout -y --yes -h --help' ;;
+    'sql') REPLY='-f --file --continue-on-error --context --no-wait --max-rows --out --into --format --concurrency --wait-timeout -y --yes -h --help' ;;
     'job') REPLY='-h --help' ;;
     'job get') REPLY='-h --help' ;;
     'job wait') REPLY='--timeout --wait-timeout -y --yes -h --help' ;;

@@ -12,6 +12,8 @@ interface WaitFlags {
   timeoutMs?: number;
   /** Ctrl-C cancels the job without asking. */
   yes?: boolean;
+  /** What interrupts the wait (default: the command's Ctrl-C); the SQL shell gives one per statement. */
+  signal?: AbortSignal;
 }
 
 /** Waits until the job settles and returns its final status (which may be FAILED or CANCELED). */
@@ -22,6 +24,7 @@ export async function waitWithFeedback(
   flags: WaitFlags,
 ): Promise<JobStatus> {
   const { waitForJob } = await import('../api/jobs.js');
+  const signal = flags.signal ?? ctx.interrupt.signal;
   ctx.interruptible = true;
   let since = Date.now();
   let state = 'WAITING';
@@ -32,7 +35,7 @@ export async function waitWithFeedback(
   try {
     return await waitForJob(client, id, {
       timeoutMs: flags.timeoutMs,
-      signal: ctx.interrupt.signal,
+      signal,
       onPoll: (s) => {
         // The job's own start, when known: `job wait` on an older job shows its real age.
         const started = s.startedAt ? Date.parse(s.startedAt) : Number.NaN;
@@ -46,7 +49,7 @@ export async function waitWithFeedback(
     });
   } catch (err) {
     stop();
-    if (err instanceof InterruptedError && ctx.interrupt.signal.aborted) {
+    if (err instanceof InterruptedError && signal.aborted) {
       await offerCancel(ctx, client, id, flags.yes);
       throw new InterruptedError(`interrupted while waiting for job ${id}`);
     }
