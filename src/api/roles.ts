@@ -4,6 +4,7 @@ import { NotFoundError } from '../errors.js';
 import { EditionError, enterprise } from './editions.js';
 import type { ApiClient } from './http.js';
 import { type RoleRef, RoleSchema } from './schemas.js';
+import { segment } from './url-segment.js';
 
 /** Every user has this role; the service adds it on creation and it cannot be removed. */
 export const PUBLIC_ROLE = 'PUBLIC';
@@ -16,7 +17,7 @@ async function getRoleByName(client: ApiClient, name: string, feature = 'user ro
   const role = await enterprise(feature, () =>
     client.request({
       method: 'GET',
-      path: `/api/v3/role/by-name/${encodeURIComponent(name)}`,
+      path: `/api/v3/role/by-name/${segment(name, 'role name')}`,
       schema: RoleSchema,
     }),
   ).catch((err: unknown) => {

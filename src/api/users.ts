@@ -9,6 +9,7 @@ import { enterprise } from './editions.js';
 import type { ApiClient } from './http.js';
 import { PUBLIC_ROLE } from './roles.js';
 import { type RoleRef, type User, UserSchema } from './schemas.js';
+import { segment } from './url-segment.js';
 
 const USER_PATH = '/api/v3/user';
 
@@ -46,7 +47,7 @@ interface UpdateUserBody {
 }
 
 export function userPath(id: string): string {
-  return `${USER_PATH}/${encodeURIComponent(id)}`;
+  return `${USER_PATH}/${segment(id, 'user id')}`;
 }
 
 function getUser(client: ApiClient, id: string): Promise<User> {
@@ -57,7 +58,7 @@ function getUser(client: ApiClient, id: string): Promise<User> {
 export function getUserByName(client: ApiClient, name: string): Promise<UserSummary> {
   return client.request({
     method: 'GET',
-    path: `${USER_PATH}/by-name/${encodeURIComponent(name)}`,
+    path: `${USER_PATH}/by-name/${segment(name, 'user name')}`,
     schema: UserByNameSchema,
   });
 }
