@@ -199,8 +199,8 @@ describe('--resume', () => {
       const stopped = await interruptAt(id, file, Math.floor(statSync(whole).size * cut));
       expectFailure(
         stopped,
-        130,
-        /^error: interrupted: export stopped after [\d,]+ rows; .* are kept in .*\.partial$/,
+        143,
+        /^error: terminated \(SIGTERM\): export stopped after [\d,]+ rows; .* are kept in .*\.partial$/,
       );
       expect(stopped.stderr).toContain(`hint: resume with: dlake job export ${id} --out ${file} --resume`);
       expect(existsSync(file)).toBe(false);

@@ -89,18 +89,20 @@ describe('dlake login (password)', () => {
 });
 
 describe('dlake login --token-stdin (PAT)', () => {
-  it('verifies the PAT with one call, stores it, and sends it as Bearer', async () => {
+  it('verifies the PAT with one call (which names its user), stores it, and sends it as Bearer', async () => {
     const admin = fx.emu.state.userByName('admin')!;
     const pat = fx.emu.state.issueToken(admin.id, 'pat', 86_400_000, { patId: 'p1', label: 'test' }).token;
     const r = await fx.run(['login', '--token-stdin'], { input: `${pat}\n` });
     expect(r.code).toBe(0);
+    expect(r.stderr).toContain('personal access token of admin');
     expect(fx.emu.log.entries.map((e) => `${e.method} ${e.path} ${e.authScheme}`)).toEqual([
-      'GET /api/v3/info Bearer',
+      'GET /api/v3/catalog Bearer',
     ]);
     expect(fx.readJson('credentials.json').tokens.default).toMatchObject({
       kind: 'bearer',
       obtainedVia: 'pat',
       token: pat,
+      username: 'admin',
     });
     await fx.run(['api', 'GET', '/api/v3/catalog']);
     expect(lastApiCall()).toMatchObject({ authScheme: 'Bearer', tokenKind: 'pat', user: 'admin' });
