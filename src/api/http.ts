@@ -195,16 +195,30 @@ export class ApiClient {
       if (spec.form) trace(`>   body: ${new URLSearchParams(redactForm(spec.form)).toString()}`);
     }
     const { origin, pathname, search } = new URL(url);
-    const res = await this.dispatcher.request({
-      origin,
-      path: pathname + search,
-      method: spec.method,
-      headers,
-      body,
-      headersTimeout: this.opts.timeoutMs,
-      bodyTimeout: this.opts.timeoutMs,
-      signal: spec.signal,
-    });
+    // undici checks its own timeouts on a clock that ticks about once a second, so `--timeout 2s` used to
+    // fire up to a second late on every attempt. A timer of our own bounds the wait for the connection
+    // and the answer's headers to --timeout itself; undici's bodyTimeout still bounds each pause in the body.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(headersTimeout()), this.opts.timeoutMs);
+    let res: Awaited<ReturnType<Dispatcher['request']>>;
+    try {
+      res = await this.dispatcher.request({
+        origin,
+        path: pathname + search,
+        method: spec.method,
+        headers,
+        body,
+        headersTimeout: this.opts.timeoutMs,
+        bodyTimeout: this.opts.timeoutMs,
+        signal: spec.signal ? AbortSignal.any([spec.signal, deadline.signal]) : deadline.signal,
+      });
+    } catch (err) {
+      // undici may reject with its own abort error: the deadline's reason says what happened.
+      if (deadline.signal.aborted && !spec.signal?.aborted) throw deadline.signal.reason;
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
     // A body that is not wanted is still read on an error: it carries the service's message.
     let text = '';
     if (spec.responseType === 'none' && res.statusCode < 400) await res.body.dump();
@@ -311,6 +325,11 @@ function createDispatcher(
     });
   }
   return new Agent(common);
+}
+
+/** The error of a wait for the answer that outlasted --timeout (treated like undici's own). */
+function headersTimeout(): Error {
+  return Object.assign(new Error('headers timeout'), { code: 'UND_ERR_HEADERS_TIMEOUT' });
 }
 
 /** How hard dlake tried before giving up (1 attempt + the retries). */
