@@ -37,8 +37,6 @@ export const OAuthTokenSchema = z.looseObject({
 });
 export type OAuthToken = z.infer<typeof OAuthTokenSchema>;
 
-export const ServerInfoSchema = z.looseObject({ version: z.string().optional() });
-
 // ── Users, roles, PATs ──────────────────────────────────────────────────────────────────────────────
 
 const RoleRefSchema = z.looseObject({

@@ -137,9 +137,7 @@ export class CredentialProvider implements AuthProvider {
     }
     const other = this.deps.snapshot.credentials.tokens[name];
     const mismatch = other && identityMismatch(other, settings, this.deps.url);
-    if (mismatch) {
-      return new AuthError(`not logged in as ${mismatch} (profile "${name}")`, { hint });
-    }
+    if (mismatch) return new AuthError(`not logged in ${mismatch} (profile "${name}")`, { hint });
     return new AuthError(`not logged in (profile "${name}")`, { hint });
   }
 }
@@ -157,24 +155,27 @@ export function usableToken(
   return stored && !identityMismatch(stored, settings, url) ? stored : undefined;
 }
 
-/** Why the identity in force may not use `stored` (in words, for the error), or undefined when it may. */
+/**
+ * Why the identity in force may not use `stored`, as the end of "not logged in …" (`to URL`, `as client
+ * B (DLAKE_CLIENT_ID)`), or undefined when it may.
+ */
 function identityMismatch(
   stored: StoredToken,
   settings: ResolvedSettings,
   url: string | undefined,
 ): string | undefined {
   // A token is only ever sent to the service it was issued for.
-  if (stored.url && stored.url !== url) return `the service ${url ?? '(none)'}`;
+  if (stored.url && stored.url !== url) return `to ${url ?? 'this URL'}`;
   const obtainedWith = tokenClientId(stored, settings.profile);
   if (settings.envClientId !== undefined && settings.envClientId !== obtainedWith) {
-    return `client ${settings.envClientId} (DLAKE_CLIENT_ID)`;
+    return `as client ${settings.envClientId} (DLAKE_CLIENT_ID)`;
   }
   const profile = settings.profile;
   if (profile?.clientId && obtainedWith && profile.clientId !== obtainedWith) {
-    return `client ${profile.clientId}`;
+    return `as client ${profile.clientId}`;
   }
   if (profile?.username && stored.username && profile.username !== stored.username) {
-    return `user ${profile.username}`;
+    return `as user ${profile.username}`;
   }
   return undefined;
 }

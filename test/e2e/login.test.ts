@@ -182,7 +182,7 @@ describe('stored tokens and renewal', () => {
   it('never sends a stored token to another URL', async () => {
     await fx.login();
     const r = await fx.run(['api', 'GET', '/api/v3/catalog', '--url', 'http://127.0.0.1:9']);
-    expectFailure(r, 3, 'not logged in');
+    expectFailure(r, 3, 'not logged in to http://127.0.0.1:9 (profile "default")');
   });
 });
 
