@@ -4,7 +4,7 @@
 import { listTopLevel } from './catalog.js';
 import type { ApiClient } from './http.js';
 
-export interface Identity {
+interface Identity {
   /** Undefined when the service lists no home (editions without homes). */
   userName?: string;
 }
