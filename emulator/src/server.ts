@@ -163,6 +163,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerPa
     tokenKind: auth.principal?.tokenKind,
     status: 0,
   };
+  if (url.pathname.endsWith('/oauth/token') && method === 'POST') {
+    const form = new URLSearchParams(body);
+    entry.grant = form.get('grant_type') ?? undefined;
+    entry.clientId = form.get('client_id') ?? undefined;
+  }
   log.add(entry);
 
   const fault = faults.take(method, url.pathname);

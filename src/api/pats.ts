@@ -5,6 +5,7 @@ import { formatDuration } from '../util/units.js';
 import { patEndpoint } from './editions.js';
 import type { ApiClient } from './http.js';
 import { type Pat, PatListSchema } from './schemas.js';
+import { segment } from './url-segment.js';
 import { userPath } from './users.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -73,7 +74,7 @@ function unquote(text: string): string {
 
 /** DELETE /user/{id}/token/{tid}, or /user/{id}/token (all of the user's tokens) without a tid. */
 export function deletePatRequest(userId: string, tid?: string) {
-  const path = tid ? `${patsPath(userId)}/${encodeURIComponent(tid)}` : patsPath(userId);
+  const path = tid ? `${patsPath(userId)}/${segment(tid, 'token id')}` : patsPath(userId);
   return { method: 'DELETE', path } as const;
 }
 

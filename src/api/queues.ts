@@ -8,6 +8,7 @@ import { explainStaleTag, nameTaken } from './conflicts.js';
 import { adminOnly, enterprise } from './editions.js';
 import type { ApiClient, RequestSpec } from './http.js';
 import { optional, type Queue, QueueListSchema, QueueSchema, text } from './schemas.js';
+import { segment } from './url-segment.js';
 
 const QUEUE_PATH = '/api/v3/wlm/queue';
 const RULE_PATH = '/api/v3/wlm/rule';
@@ -42,7 +43,7 @@ const RulesetSchema = z.looseObject({
 export type Ruleset = z.infer<typeof RulesetSchema>;
 
 function queuePath(id: string): string {
-  return `${QUEUE_PATH}/${encodeURIComponent(id)}`;
+  return `${QUEUE_PATH}/${segment(id, 'queue id')}`;
 }
 
 /** Every queue request: the community edition has none, and they are admin-only. */
@@ -70,7 +71,7 @@ function getQueueByName(client: ApiClient, name: string): Promise<Queue> {
   return queueCall(() =>
     client.request({
       method: 'GET',
-      path: `${QUEUE_PATH}/by-name/${encodeURIComponent(name)}`,
+      path: `${QUEUE_PATH}/by-name/${segment(name, 'queue name')}`,
       schema: QueueSchema,
     }),
   );

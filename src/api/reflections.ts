@@ -9,6 +9,7 @@ import { formatDuration } from '../util/units.js';
 import { enterprise } from './editions.js';
 import type { ApiClient } from './http.js';
 import { ReflectionSummaryPageSchema } from './schemas.js';
+import { segment } from './url-segment.js';
 
 /** The service's largest page of summaries. */
 const MAX_SUMMARY_PAGE = 100;
@@ -80,7 +81,7 @@ export function checkSummaryOrder(orderBy: string): string {
   return orderBy;
 }
 
-// ── Reflections themselves (api-extra §10.1–10.2) ───────────────────────────────────────────────────
+// ── Reflections themselves (docs/api-facts.md §10.1–10.2) ───────────────────────────────────────────────────
 
 const REFLECTION_PATH = `${API_PREFIX}/reflection`;
 
@@ -119,13 +120,13 @@ export function reflectionPath(id: string): string {
   if (!isUuid(id)) {
     throw new UsageError(`"${id}" is not a reflection id`, { advice: { kind: 'list-reflections' } });
   }
-  return `${REFLECTION_PATH}/${encodeURIComponent(id)}`;
+  return `${REFLECTION_PATH}/${segment(id, 'reflection id')}`;
 }
 
 /** Every reflection (Enterprise: GET /reflection) or a dataset's (GET /dataset/{id}/reflection). */
 export async function listReflections(client: ApiClient, datasetId?: string): Promise<Reflection[]> {
   const path = datasetId
-    ? `${API_PREFIX}/dataset/${encodeURIComponent(datasetId)}/reflection`
+    ? `${API_PREFIX}/dataset/${segment(datasetId, 'dataset id')}/reflection`
     : REFLECTION_PATH;
   const call = () => client.request({ method: 'GET', path, schema: ReflectionListSchema });
   const res = datasetId ? await call() : await enterprise('listing all reflections', call);

@@ -7,6 +7,7 @@ import { nameTaken } from './conflicts.js';
 import { EditionError, enterprise } from './editions.js';
 import type { ApiClient } from './http.js';
 import { type RoleRef, RoleRefSchema, RoleSchema } from './schemas.js';
+import { segment } from './url-segment.js';
 
 /** Every user has this role; the service adds it on creation and it cannot be removed. */
 export const PUBLIC_ROLE = 'PUBLIC';
@@ -19,7 +20,7 @@ async function getRoleByName(client: ApiClient, name: string, feature = 'user ro
   const role = await enterprise(feature, () =>
     client.request({
       method: 'GET',
-      path: `/api/v3/role/by-name/${encodeURIComponent(name)}`,
+      path: `/api/v3/role/by-name/${segment(name, 'role name')}`,
       schema: RoleSchema,
     }),
   ).catch((err: unknown) => {
@@ -66,7 +67,7 @@ const RoleListPageSchema = z.looseObject({
 });
 
 export function rolePath(id: string): string {
-  return `${ROLE_PATH}/${encodeURIComponent(id)}`;
+  return `${ROLE_PATH}/${segment(id, 'role id')}`;
 }
 
 /** GET /role?filter=: every role matching the filter; a page token, should one come, is followed. */
@@ -92,7 +93,7 @@ export async function listRoles(client: ApiClient, filter?: string): Promise<Rol
 
 /** A role by id (a UUID) or by name (case-insensitive); an unknown one is "unknown role". */
 export async function resolveRole(client: ApiClient, ref: string): Promise<Role> {
-  const path = isUuid(ref) ? rolePath(ref) : `${ROLE_PATH}/by-name/${encodeURIComponent(ref)}`;
+  const path = isUuid(ref) ? rolePath(ref) : `${ROLE_PATH}/by-name/${segment(ref, 'role name')}`;
   return enterprise('roles', () => client.request({ method: 'GET', path, schema: RoleDetailSchema })).catch(
     (err: unknown) => {
       if (err instanceof NotFoundError && !(err instanceof EditionError)) {

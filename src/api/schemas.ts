@@ -94,8 +94,6 @@ export const OAuthTokenSchema = z.looseObject({
 });
 export type OAuthToken = z.infer<typeof OAuthTokenSchema>;
 
-export const ServerInfoSchema = z.looseObject({ version: optional(text) });
-
 // ── Users, roles, PATs ──────────────────────────────────────────────────────────────────────────────
 
 export const RoleRefSchema = z.looseObject({

@@ -9,6 +9,7 @@ import { enterprise } from './editions.js';
 import type { ApiClient } from './http.js';
 import { PUBLIC_ROLE } from './roles.js';
 import { optional, type RoleRef, text, type User, UserSchema } from './schemas.js';
+import { segment } from './url-segment.js';
 
 const USER_PATH = '/api/v3/user';
 
@@ -53,7 +54,7 @@ interface UpdateUserBody {
 const USER_SECRET_FIELDS = ['password'] as const;
 
 export function userPath(id: string): string {
-  return `${USER_PATH}/${encodeURIComponent(id)}`;
+  return `${USER_PATH}/${segment(id, 'user id')}`;
 }
 
 function getUser(client: ApiClient, id: string): Promise<User> {
@@ -64,7 +65,7 @@ function getUser(client: ApiClient, id: string): Promise<User> {
 export function getUserByName(client: ApiClient, name: string): Promise<UserSummary> {
   return client.request({
     method: 'GET',
-    path: `${USER_PATH}/by-name/${encodeURIComponent(name)}`,
+    path: `${USER_PATH}/by-name/${segment(name, 'user name')}`,
     schema: UserByNameSchema,
   });
 }

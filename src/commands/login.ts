@@ -41,22 +41,31 @@ export function register(program: Command, rt: Runtime): void {
 async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   const settings = ctx.settings({ allowNewProfile: true });
   const name = settings.profileName.value;
+  // Before any prompt or request: a session the service creates must not be lost for want of a place to keep it.
+  ctx.store.checkUsable();
   const { storeToken } = await import('../auth/credentials.js');
   if (opts.tokenStdin) {
     if (opts.passwordStdin)
       throw new UsageError('--token-stdin and --password-stdin cannot be used together');
     const pat = (await readStdin(ctx.streams.stdin)).trim();
     if (!pat) throw new UsageError('no token on standard input');
-    // One authenticated call proves the token before it is stored.
+    // One authenticated call proves the token before it is stored, and tells whose it is.
     const client = await ctx.client({
       auth: { header: async () => `Bearer ${pat}` },
       resolve: { allowNewProfile: true },
     });
-    const { verifyCredentials } = await import('../api/login.js');
-    await verifyCredentials(client);
-    const record = { kind: 'bearer', token: pat, obtainedVia: 'pat' } as const;
+    const { whoAmI } = await import('../api/identity.js');
+    const { userName } = await whoAmI(client);
+    const record = {
+      kind: 'bearer',
+      token: pat,
+      obtainedVia: 'pat',
+      ...(userName ? { username: userName } : {}),
+    } as const;
     ctx.refreshSnapshot(await storeToken(ctx.store, name, client.baseUrl, record, { authMethod: 'pat' }));
-    ctx.ui.notice(`Verified and stored the personal access token for profile "${name}" (${client.baseUrl}).`);
+    ctx.ui.notice(
+      `Verified and stored the personal access token${userName ? ` of ${userName}` : ''} for profile "${name}" (${client.baseUrl}).`,
+    );
     return;
   }
   const username = opts.username ?? settings.profile?.username ?? (await promptUsername(ctx));
@@ -106,6 +115,8 @@ async function logout(ctx: Context): Promise<void> {
     ctx.ui.notice(`Profile "${name}" has no stored token.`);
     return;
   }
+  // The local token must be removable before the session on the service is ended.
+  ctx.store.checkUsable();
   if (stored.kind === 'session' && stored.url) {
     // End the session on the service too; the local token goes whatever the service says.
     try {

@@ -1,4 +1,4 @@
-// Privileges on catalog entities (api-extra §5.13) and lineage (§5.12). Enterprise only.
+// Privileges on catalog entities (docs/api-facts.md §5.13) and lineage (§5.12). Enterprise only.
 // Grants: GET shows them with each grantee's name; PUT replaces them all (204). Lineage: a view's parents
 // are the datasets its SQL names; children are the views whose SQL names it.
 import { omitUndefined, requireAdmin, requireAuth } from '../auth.js';

@@ -1,4 +1,4 @@
-// Reflections (api-extra §10.1–10.2): create, read, replace with the tag, delete, list per dataset and (on
+// Reflections (docs/api-facts.md §10.1–10.2): create, read, replace with the tag, delete, list per dataset and (on
 // the Enterprise edition) list all and refresh. A refresh takes `refreshMs` of emulated time, then the
 // reflection can accelerate; tests can make the next refreshes fail or never end.
 import { randomUUID } from 'node:crypto';

@@ -148,7 +148,7 @@ export function registerRoles(area: AreaContext, store: RoleStore): void {
     for (const r of store.roles.values()) r.memberRoles.delete(role.name);
     return noContent();
   });
-  // A full replace with no tag (api-extra §8): the name cannot change, and the description and the roles this
+  // A full replace with no tag (docs/api-facts.md §8): the name cannot change, and the description and the roles this
   // role is a member of that the body leaves out are removed. System roles are not editable (404, as delete).
   router.put('/api/v3/role/:id', (req) => {
     requireAdmin(req);
