@@ -4,19 +4,20 @@ import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { enterprise } from './editions.js';
 import type { ApiClient } from './http.js';
+import { optional, text } from './schemas.js';
 import { segment } from './url-segment.js';
 
 const grantsPath = (id: string): string => `/api/v3/catalog/${segment(id, 'catalog id')}/grants`;
 
 const GrantSchema = z.looseObject({
   granteeType: z.string(),
-  id: z.string(),
-  name: z.string().optional(),
+  id: text,
+  name: optional(z.string()),
   privileges: z.array(z.string()).default([]),
 });
 export type Grant = z.infer<typeof GrantSchema>;
 const GrantsSchema = z.looseObject({
-  id: z.string().optional(),
+  id: optional(z.string()),
   availablePrivileges: z.array(z.string()).optional(),
   grants: z.array(GrantSchema).default([]),
 });
@@ -111,11 +112,11 @@ export function mergeGrants(
 // ── Lineage ─────────────────────────────────────────────────────────────────────────────────────────
 
 const LineageItemSchema = z.looseObject({
-  id: z.string(),
+  id: text,
   path: z.array(z.string()).optional(),
-  type: z.string().optional(),
-  datasetType: z.string().optional(),
-  containerType: z.string().optional(),
+  type: optional(z.string()),
+  datasetType: optional(z.string()),
+  containerType: optional(z.string()),
 });
 export type LineageItem = z.infer<typeof LineageItemSchema>;
 const LineageSchema = z.looseObject({

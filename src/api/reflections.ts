@@ -8,7 +8,7 @@ import { isUuid } from '../util/catalog-ref.js';
 import { formatDuration } from '../util/units.js';
 import { enterprise } from './editions.js';
 import type { ApiClient } from './http.js';
-import { ReflectionSummaryPageSchema } from './schemas.js';
+import { count, optional, ReflectionSummaryPageSchema, text } from './schemas.js';
 import { segment } from './url-segment.js';
 
 /** The service's largest page of summaries. */
@@ -87,14 +87,14 @@ const REFLECTION_PATH = `${API_PREFIX}/reflection`;
 
 const FieldRefSchema = z.looseObject({ name: z.string() });
 const ReflectionSchema = z.looseObject({
-  id: z.string(),
-  type: z.string().optional(),
-  name: z.string().optional(),
-  tag: z.union([z.string(), z.number()]).transform(String).optional(),
-  datasetId: z.string().optional(),
-  enabled: z.boolean().optional(),
-  currentSizeBytes: z.number().optional(),
-  status: z.looseObject({ combinedStatus: z.string().optional() }).optional(),
+  id: text,
+  type: optional(z.string()),
+  name: optional(z.string()),
+  tag: optional(text),
+  datasetId: optional(z.string()),
+  enabled: optional(z.boolean()),
+  currentSizeBytes: optional(count),
+  status: optional(z.looseObject({ combinedStatus: optional(z.string()) })),
   displayFields: z.array(FieldRefSchema).optional(),
   dimensionFields: z.array(FieldRefSchema).optional(),
   measureFields: z.array(FieldRefSchema).optional(),

@@ -6,7 +6,7 @@ import { isUuid } from '../util/catalog-ref.js';
 import { nameTaken } from './conflicts.js';
 import { EditionError, enterprise } from './editions.js';
 import type { ApiClient } from './http.js';
-import { type RoleRef, RoleRefSchema, RoleSchema } from './schemas.js';
+import { count, optional, type RoleRef, RoleRefSchema, RoleSchema, text } from './schemas.js';
 import { segment } from './url-segment.js';
 
 /** Every user has this role; the service adds it on creation and it cannot be removed. */
@@ -51,19 +51,19 @@ const ROLE_PATH = '/api/v3/role';
 
 /** A role as GET answers it; `roles` are the roles it is itself a member of. */
 const RoleDetailSchema = z.looseObject({
-  id: z.string(),
+  id: text,
   name: z.string(),
-  type: z.string().optional(),
-  description: z.string().optional(),
-  memberCount: z.number().optional(),
+  type: optional(z.string()),
+  description: optional(z.string()),
+  memberCount: optional(count),
   roles: z.array(RoleRefSchema).optional(),
 });
 export type Role = z.infer<typeof RoleDetailSchema>;
 
 const RoleListPageSchema = z.looseObject({
   data: z.array(RoleDetailSchema),
-  totalResults: z.number().optional(),
-  nextPageToken: z.string().optional(),
+  totalResults: optional(count),
+  nextPageToken: optional(z.string()),
 });
 
 export function rolePath(id: string): string {

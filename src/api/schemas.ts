@@ -33,7 +33,7 @@ const epochMs = z.union([z.number(), z.string()]).transform((v, ctx) => {
 });
 
 /** Counts: numbers, or numbers written as strings. */
-const count = z.union([z.number(), z.string().regex(/^\d+$/)]).transform(Number);
+export const count = z.union([z.number(), z.string().regex(/^\d+$/)]).transform(Number);
 
 /**
  * A field the spec does not promise in every answer: it may be missing, and `null` (which servers send where

@@ -8,7 +8,7 @@ import { explainStaleTag, nameTaken } from './conflicts.js';
 import { enterprise } from './editions.js';
 import type { ApiClient } from './http.js';
 import { PUBLIC_ROLE } from './roles.js';
-import { optional, type RoleRef, text, type User, UserSchema } from './schemas.js';
+import { count, optional, type RoleRef, text, type User, UserSchema } from './schemas.js';
 import { segment } from './url-segment.js';
 
 const USER_PATH = '/api/v3/user';
@@ -79,8 +79,8 @@ export async function resolveUser(client: ApiClient, idOrName: string): Promise<
 
 const UserListSchema = z.looseObject({
   data: z.array(UserSchema),
-  totalResults: z.number().optional(),
-  nextPageToken: z.string().optional(),
+  totalResults: optional(count),
+  nextPageToken: optional(z.string()),
 });
 
 /**
