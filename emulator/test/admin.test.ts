@@ -3,41 +3,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ROLE_ID, PUBLIC_ROLE_ID } from '../src/admin.js';
 import { type Emulator, startEmulator } from '../src/server.js';
+import { type Reply, call as request } from './call.js';
 
 const DAY_MS = 24 * 3_600_000;
 
-interface Reply {
-  status: number;
-  text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely in tests
-  json: any;
-  headers: Headers;
-}
-
-async function call(
-  emu: Emulator,
-  method: string,
-  path: string,
-  auth?: string,
-  json?: unknown,
-): Promise<Reply> {
-  const headers: Record<string, string> = {};
-  if (auth) headers.Authorization = auth;
-  if (json !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(emu.url + path, {
-    method,
-    headers,
-    body: json === undefined ? undefined : JSON.stringify(json),
-  });
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, text, json: parsed, headers: res.headers };
-}
+const call = (emu: Emulator, method: string, path: string, auth?: string, json?: unknown): Promise<Reply> =>
+  request(emu, method, path, { auth, json });
 
 async function loginAs(emu: Emulator, userName: string, password: string): Promise<string> {
   const r = await call(emu, 'POST', '/apiv2/login', undefined, { userName, password });

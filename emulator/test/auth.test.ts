@@ -2,46 +2,12 @@
 import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../src/server.js';
+import { call } from './call.js';
 
 const HOUR_MS = 3_600_000;
 const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const JWT_TYPE = 'urn:ietf:params:oauth:token-type:jwt';
 const PAT_TYPE = 'urn:ietf:params:oauth:token-type:service:personal-access-token';
-
-interface Reply {
-  status: number;
-  text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely in tests
-  json: any;
-  headers: Headers;
-}
-
-async function call(
-  emu: Emulator,
-  method: string,
-  path: string,
-  opts: { auth?: string; json?: unknown; form?: Record<string, string> } = {},
-): Promise<Reply> {
-  const headers: Record<string, string> = {};
-  if (opts.auth) headers.Authorization = opts.auth;
-  let body: string | undefined;
-  if (opts.json !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(opts.json);
-  } else if (opts.form) {
-    headers['Content-Type'] = 'application/x-www-form-urlencoded';
-    body = new URLSearchParams(opts.form).toString();
-  }
-  const res = await fetch(emu.url + path, { method, headers, body });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, text, json, headers: res.headers };
-}
 
 const login = (emu: Emulator, userName: string, password: string) =>
   call(emu, 'POST', '/apiv2/login', { json: { userName, password } });

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogArea } from '../src/catalog.js';
 import { type Emulator, startEmulator } from '../src/server.js';
+import { call as request } from './call.js';
 
 const SAMPLES = resolve(import.meta.dirname, '../../test/fixtures/samples');
 const PLACEHOLDER = '$SERVICE_EXISTING_VALUE$';
@@ -23,16 +24,8 @@ interface Reply {
 }
 
 async function call(method: string, path: string, body?: unknown, token = admin): Promise<Reply> {
-  const res = await fetch(emu.url + path, {
-    method,
-    headers: {
-      Authorization: `_service${token}`,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : {} };
+  const r = await request(emu, method, path, { auth: `_service${token}`, json: body });
+  return { status: r.status, body: r.text ? JSON.parse(r.text) : {} };
 }
 
 const get = (path: string, token?: string) => call('GET', path, undefined, token);

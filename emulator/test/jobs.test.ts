@@ -10,14 +10,7 @@ import { type JobsArea, registerJobs } from '../src/jobs.js';
 import { type AreaContext, type Emulator, startEmulator } from '../src/server.js';
 import { type CatalogDataset, planQuery } from '../src/sql-engine.js';
 import { DEFAULT_USERS, EmuState } from '../src/state.js';
-
-interface Reply {
-  status: number;
-  text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely in tests
-  json: any;
-  headers: Headers;
-}
+import { type Reply, call as request } from './call.js';
 
 const FINAL = ['COMPLETED', 'FAILED', 'CANCELED'];
 
@@ -26,24 +19,8 @@ describe('jobs over HTTP', () => {
   let admin: string;
   let analyst: string;
 
-  const call = async (method: string, path: string, opts: { auth?: string; body?: unknown } = {}) => {
-    const headers: Record<string, string> = {};
-    if (opts.auth) headers.Authorization = opts.auth;
-    let body: string | undefined;
-    if (opts.body !== undefined) {
-      headers['Content-Type'] = 'application/json';
-      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
-    }
-    const res = await fetch(emu.url + path, { method, headers, body });
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, text, json, headers: res.headers } as Reply;
-  };
+  const call = (method: string, path: string, opts: { auth?: string; body?: unknown } = {}) =>
+    request(emu, method, path, { auth: opts.auth, json: opts.body });
 
   const submit = async (sql: string, auth = admin): Promise<string> => {
     const r = await call('POST', '/api/v3/sql', { auth, body: { sql } });

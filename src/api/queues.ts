@@ -183,7 +183,7 @@ function given(fields: QueueFields): QueueFields {
 }
 
 export function newQueueBody(fields: QueueFields): NewQueueBody {
-  if (!fields.name?.trim()) throw new UsageError('a queue needs a name (--name)');
+  if (!fields.name?.trim()) throw new UsageError('a queue needs a name');
   return { ...given(fields), name: fields.name };
 }
 

@@ -90,7 +90,7 @@ const hostEntry = z.looseObject(
   { error: 'must be an object {hostname, port}' },
 );
 /** A non-empty list: ELASTIC and MONGO have nowhere to connect without a host. */
-const hostList = (description = 'hosts as [{hostname, port}]; with --set: host1:9200,host2:9201') =>
+const hostList = (description = 'hosts as [{hostname, port}]') =>
   field(
     z
       .array(hostEntry, { error: 'must be a list of {hostname, port}' })
@@ -103,9 +103,8 @@ const propertyEntry = z.looseObject(
   { name: z.string({ error: 'must be a string' }), value: z.string({ error: 'must be a string' }) },
   { error: 'must be an object {name, value}' },
 );
-const propertyList = (
-  description = 'extra connection properties as [{name, value}]; with --set: propertyList.NAME=VALUE',
-) => field(z.array(propertyEntry, { error: 'must be a list of {name, value}' }), 'propertyList', description);
+const propertyList = (description = 'extra connection properties as [{name, value}]') =>
+  field(z.array(propertyEntry, { error: 'must be a list of {name, value}' }), 'propertyList', description);
 
 // ---- conditional requirements, checked even when other fields are wrong so that every problem is listed at once
 
@@ -313,7 +312,7 @@ const MYSQL = jdbcSource(jdbc);
 
 const NAS = z.looseObject({
   path: str('filesystem root of the source'),
-  allowCreateDrop: bool('allow CREATE TABLE … AS (dlake sql --into) and DROP TABLE').optional(),
+  allowCreateDrop: bool('allow CREATE TABLE … AS and DROP TABLE in this source').optional(),
 });
 
 const ORACLE = jdbcSource({ ...jdbc, instance: str('SID') });

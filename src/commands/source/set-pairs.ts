@@ -86,6 +86,13 @@ function unknownField(info: SourceTypeInfo, key: string): UsageError {
   });
 }
 
+/** How a field of a list type is written with `--set`, for `source types`; undefined for the others. */
+export function setSyntax(f: FieldInfo): string | undefined {
+  if (f.type === 'hostList') return 'with --set: host1:9200,host2:9201';
+  if (f.type === 'propertyList') return 'with --set: propertyList.NAME=VALUE';
+  return undefined;
+}
+
 function describeType(f: FieldInfo): string {
   if (f.enum) return f.enum.join(' | ');
   if (f.type === 'propertyList') return 'propertyList; set one with propertyList.NAME=VALUE';

@@ -4,6 +4,7 @@ import type { SourceTypeInfo } from '../../api/source-types.js';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
+import { setSyntax } from './set-pairs.js';
 
 export function register(source: Command, rt: Runtime): void {
   source
@@ -43,7 +44,7 @@ async function types(ctx: Context, code: string | undefined): Promise<void> {
         { header: 'REQUIRED', value: (f) => (f.required ? 'yes' : '') },
         { header: 'SECRET', value: (f) => (f.secret ? 'yes' : '') },
         { header: 'VALUES', value: (f) => f.enum?.join(' | ') },
-        { header: 'DESCRIPTION', value: (f) => f.description },
+        { header: 'DESCRIPTION', value: (f) => [f.description, setSyntax(f)].filter(Boolean).join('; ') },
       ],
     },
   });
