@@ -199,7 +199,7 @@ _dlake_opt() {
     'catalog update/--file') REPLY=value vals='@files' ;;
     'catalog tags/--set') REPLY=value vals='' ;;
     'catalog wiki/--set-file') REPLY=value vals='@files' ;;
-    'source create/--type') REPLY=value vals='' ;;
+    'source create/--type') REPLY=value vals='AMAZONELASTIC REDSHIFT S3 ADLS AZURE_STORAGE ELASTIC HDFS HIVE MAPRFS MSSQL MONGO MYSQL NAS ORACLE POSTGRES HBASE DB2' ;;
     'source create/--config-file') REPLY=value vals='@files' ;;
     'source create/--set') REPLY=value vals='' ;;
     'source update/--config-file') REPLY=value vals='@files' ;;

@@ -1,13 +1,20 @@
 // The world a command runs in: options, environment, streams, the store, the HTTP client and the output.
 // Everything heavy is created on first use, so a command only pays for what it touches.
 import type { ApiClient, AuthProvider } from './api/http.js';
-import { type ResolvedSettings, type ResolveOptions, requireUrl, resolveSettings } from './auth/settings.js';
+import {
+  authUrlOf,
+  type ResolvedSettings,
+  type ResolveOptions,
+  requireUrl,
+  resolveSettings,
+} from './auth/settings.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './config/schema.js';
 import { ConfigStore, configDir, type StoreSnapshot } from './config/store.js';
 import { UsageError } from './errors.js';
 import { colorEnabled, type Theme, theme } from './output/color.js';
 import { type Renderable, render } from './output/render.js';
 import { type Streams, Ui } from './output/ui.js';
+import { terminalWidth } from './output/width.js';
 import { parseDuration } from './util/units.js';
 
 export interface GlobalOptions {
@@ -48,6 +55,7 @@ export class Context {
   /** The client with the credentials in force, shared by every call of one command (one connection pool). */
   private defaultClient?: Promise<ApiClient>;
   private settingsNoticeShown = false;
+  private credentialsWarned = false;
 
   constructor(
     readonly opts: GlobalOptions,
@@ -66,7 +74,11 @@ export class Context {
   snapshot(): StoreSnapshot {
     if (!this.snapshotCache) {
       this.snapshotCache = this.store.read();
-      if (this.snapshotCache.credentialsProblem) this.ui.warn(this.snapshotCache.credentialsProblem);
+      // Once per command, however often the store is read again after a write.
+      if (this.snapshotCache.credentialsProblem && !this.credentialsWarned) {
+        this.credentialsWarned = true;
+        this.ui.warn(this.snapshotCache.credentialsProblem);
+      }
     }
     return this.snapshotCache;
   }
@@ -116,6 +128,7 @@ export class Context {
   private async createClient(req: ClientRequest): Promise<ApiClient> {
     const settings = this.settings(req.resolve);
     const url = requireUrl(settings);
+    const authUrl = authUrlOf(settings);
     const [{ ApiClient }, { CredentialProvider }] = await Promise.all([
       import('./api/http.js'),
       import('./auth/credentials.js'),
@@ -130,7 +143,7 @@ export class Context {
     const provider = typeof req.auth === 'object' ? req.auth : credentials;
     const client = new ApiClient({
       baseUrl: url,
-      authUrl: settings.authUrl?.value,
+      authUrl,
       timeoutMs: this.timeoutMs(),
       caFile: settings.caFile?.value,
       insecure: this.opts.insecure,
@@ -146,7 +159,12 @@ export class Context {
 
   /** Writes a result to stdout in the chosen format (and a note, such as "No results.", to stderr). */
   async print<T>(r: Renderable<T>, format: OutputFormat = this.format): Promise<void> {
-    const out = await render(r, { format, query: this.opts.query, theme: this.theme });
+    const out = await render(r, {
+      format,
+      query: this.opts.query,
+      theme: this.theme,
+      width: terminalWidth(this.streams.stdout, this.env),
+    });
     if (out.stdout) this.streams.stdout.write(out.stdout);
     if (out.note) this.ui.notice(out.note);
   }

@@ -22,6 +22,8 @@ export interface ErrorResponse {
 
 interface ParsedErrorBody {
   message?: string;
+  /** The RFC 6749 error code of a token-endpoint answer (`invalid_client`, `invalid_grant`, …). */
+  oauthError?: string;
   moreInfo?: string;
   details: string[];
 }
@@ -48,9 +50,15 @@ export function parseErrorBody(contentType: string, text: string): ParsedErrorBo
     for (const m of msgs ?? []) details.push(`${field}: ${m}`);
   }
   for (const m of validation?.globalErrorMessages ?? []) details.push(m);
-  const message =
-    str(body.errorMessage) ?? str(body.error_description) ?? str(body.error) ?? str(body.message);
-  return { message, moreInfo: str(body.moreInfo), details };
+  const full = str(body.errorMessage) ?? str(body.error_description) ?? str(body.error) ?? str(body.message);
+  // Bean-validation failures come as "Invalid input \n<field>: <message>" beside the same field map: the
+  // error is the first line, and each further line is a detail, listed once.
+  const [first, ...rest] = (full ?? '').split(/\r?\n/).map((l) => l.trim());
+  const message = full === undefined ? undefined : first || undefined;
+  for (const line of rest) if (line && !details.includes(line)) details.push(line);
+  const oauthError =
+    str(body.error_description) || /^[a-z_]+$/.test(str(body.error) ?? '') ? str(body.error) : undefined;
+  return { message, moreInfo: str(body.moreInfo), details, oauthError };
 }
 
 export function errorFromResponse(r: ErrorResponse): DlakeError {
@@ -67,7 +75,9 @@ export function errorFromResponse(r: ErrorResponse): DlakeError {
     case 401:
       return new AuthError(message || 'the service refused the credentials (401)', {
         ...opts,
-        hint: 'log in again with `dlake login` (or check DLAKE_TOKEN / DLAKE_CLIENT_ID)',
+        hint:
+          tokenEndpointHint(parsed.oauthError, message) ??
+          'log in again with `dlake login` (or check DLAKE_TOKEN / DLAKE_CLIENT_ID)',
       });
     case 403:
       return new AuthError(
@@ -89,6 +99,30 @@ export function errorFromResponse(r: ErrorResponse): DlakeError {
       }
       return new UsageError(message ?? `the service answered ${r.status} at ${endpoint}`, opts);
   }
+}
+
+/**
+ * What to do about a refused token request, by the RFC 6749 code and the service's description: a wrong
+ * client secret, an expired JWT and a service with no external token provider need different fixes.
+ */
+export function tokenEndpointHint(code: string | undefined, description = ''): string | undefined {
+  if (code === 'invalid_client') {
+    return 'the client id or its secret is wrong: check the secret given (or DLAKE_CLIENT_ID and DLAKE_CLIENT_SECRET)';
+  }
+  if (code !== 'invalid_grant') return undefined;
+  if (/external token provider/i.test(description)) {
+    return 'this service trusts no external identity provider: JWT exchange is not set up here; ask its administrator, or log in with a password, a PAT or client credentials';
+  }
+  if (/\bexp\b|expired/i.test(description) && /jwt/i.test(description)) {
+    return 'the JWT has expired: get a fresh one from your identity provider and exchange it again';
+  }
+  if (/jwt/i.test(description)) {
+    return 'the JWT was not accepted: check that it comes from the identity provider the service trusts (and --audience for a service user)';
+  }
+  if (/personal access token|\bpat\b/i.test(description)) {
+    return 'the personal access token is wrong or expired: create a new one and store it with `dlake login --token-stdin`';
+  }
+  return undefined;
 }
 
 function str(v: unknown): string | undefined {

@@ -1,9 +1,10 @@
 // The one HTTP client of dlake: one undici dispatcher per client (keep-alive, explicit timeouts, CA and
 // proxy settings), the Authorization header, the retry policy of cli.md, error mapping and zod parsing
 // of every body, and --debug traces with secrets redacted. No printing, prompting or exiting here.
-import { readFileSync } from 'node:fs';
+
 import type { z } from 'zod';
 import { DlakeError, InterruptedError, ServiceError, UsageError } from '../errors.js';
+import { readTextFile } from '../util/files.js';
 import { redactForm, redactHeader, redactJson } from '../util/redact.js';
 import { errorFromResponse } from './errors.js';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from './undici-lite.js';
@@ -253,14 +254,9 @@ export class ApiClient {
       return new InterruptedError('interrupted');
     const url = this.urlFor({ ...spec, query: undefined });
     const code = errorCode(err);
-    const tls = isTlsTrustError(code);
     return new ServiceError(`cannot reach ${url}: ${describeNetworkError(err)}`, {
       cause: err,
-      hint: tls
-        ? 'trust the server certificate with --ca-file FILE (or DLAKE_CA_FILE); --insecure skips verification'
-        : code === 'ECONNREFUSED' || code === 'ENOTFOUND'
-          ? 'check --url (or DLAKE_URL) and that the service is running'
-          : undefined,
+      hint: networkHint(code, err),
     });
   }
 }
@@ -274,9 +270,17 @@ export function createDispatcher(
       // An extra CA adds to the system's roots; it does not replace them. node:tls (and with it all of
       // node:crypto) is loaded only here: a plain-http request does not need it at start.
       const { rootCertificates } = process.getBuiltinModule('node:tls');
-      ca = [...rootCertificates, readFileSync(opts.caFile, 'utf8')];
+      const pem = readTextFile(opts.caFile, 'the CA file');
+      // Node would take a file without a certificate silently and then trust nothing extra.
+      if (!/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.test(pem)) {
+        throw new UsageError(`the CA file ${opts.caFile} holds no PEM certificate`, {
+          hint: 'give a file with one or more "-----BEGIN CERTIFICATE-----" blocks (--ca-file or DLAKE_CA_FILE)',
+        });
+      }
+      ca = [...rootCertificates, pem];
     } catch (e) {
-      throw new UsageError(`cannot read the CA file ${opts.caFile}: ${(e as Error).message}`);
+      if (e instanceof UsageError) throw e;
+      throw new UsageError(`cannot use the CA file ${opts.caFile}: ${(e as Error).message}`);
     }
   }
   const connect = { ca, rejectUnauthorized: !opts.insecure, timeout: opts.timeoutMs };
@@ -338,12 +342,41 @@ function describeNetworkError(err: unknown): string {
       return 'the connection was closed before the answer was complete';
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
       return 'the answer was cut short';
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return "the server's TLS certificate is for another host name";
     default: {
-      const msg = (err as Error)?.message ?? String(err);
+      if (isNotTls(code, err)) return 'the server does not speak TLS (https) on this port';
+      // OpenSSL's messages can hold line breaks: an error is one line.
+      const msg = ((err as Error)?.message ?? String(err)).replace(/\s+/g, ' ').trim();
       if (isTlsTrustError(code)) return `the server's TLS certificate is not trusted (${msg})`;
       return code ? `${msg} (${code})` : msg;
     }
   }
+}
+
+/** The server answered a TLS hello with something else: plain HTTP on an https:// URL. */
+function isNotTls(code: string | undefined, err: unknown): boolean {
+  const msg = `${(err as Error)?.message ?? ''} ${(err as { cause?: Error })?.cause?.message ?? ''}`;
+  return (
+    code === 'ERR_SSL_WRONG_VERSION_NUMBER' ||
+    code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG' ||
+    code === 'ERR_SSL_HTTP_REQUEST' ||
+    (code === 'EPROTO' && /wrong version number|packet length too long|http request/i.test(msg))
+  );
+}
+
+function networkHint(code: string | undefined, err: unknown): string | undefined {
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    return 'use the host name the certificate names in --url (a --ca-file cannot fix a name that does not match)';
+  }
+  if (isNotTls(code, err)) return 'use http:// in --url, or the port where the service speaks https';
+  if (isTlsTrustError(code)) {
+    return 'trust the server certificate with --ca-file FILE (or DLAKE_CA_FILE); --insecure skips verification';
+  }
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') {
+    return 'check --url (or DLAKE_URL) and that the service is running';
+  }
+  return undefined;
 }
 
 function isTlsTrustError(code: string | undefined): boolean {

@@ -65,6 +65,13 @@ export async function* reflectionSummaries(
 }
 
 const ARRAY_KEYS = ['reflectionType', 'refreshStatus', 'availabilityStatus', 'configStatus', 'reflectionIds'];
+/** The values the service knows for the closed-set filter keys; a typo would silently match nothing. */
+const FILTER_VALUES: Record<string, readonly string[]> = {
+  reflectionType: ['RAW', 'AGGREGATION'],
+  refreshStatus: ['GIVEN_UP', 'MANUAL', 'RUNNING', 'SCHEDULED', 'ON_DATA_CHANGES'],
+  availabilityStatus: ['NONE', 'EXPIRED', 'AVAILABLE'],
+  configStatus: ['OK', 'INVALID'],
+};
 const FILTER_KEYS = [...ARRAY_KEYS, 'enabledFlag', 'reflectionNameOrDatasetPath'];
 
 /**
@@ -85,7 +92,9 @@ export function buildSummaryFilter(values: readonly string[]): Record<string, un
       }
       if (!obj || typeof obj !== 'object' || Array.isArray(obj))
         throw new UsageError('--filter JSON must be an object');
-      Object.assign(filter, obj);
+      for (const [key, value] of Object.entries(obj)) {
+        filter[key] = Array.isArray(value) && FILTER_VALUES[key] ? value.map((v) => known(key, v)) : value;
+      }
       continue;
     }
     const eq = text.indexOf('=');
@@ -101,7 +110,8 @@ export function buildSummaryFilter(values: readonly string[]): Record<string, un
       const items = value
         .split(',')
         .map((v) => v.trim())
-        .filter(Boolean);
+        .filter(Boolean)
+        .map((v) => (FILTER_VALUES[key] ? known(key, v) : v));
       filter[key] = [...((filter[key] as string[] | undefined) ?? []), ...items];
     } else if (key === 'enabledFlag') {
       if (!/^(true|false)$/i.test(value)) throw new UsageError('--filter enabledFlag takes true or false');
@@ -111,6 +121,16 @@ export function buildSummaryFilter(values: readonly string[]): Record<string, un
     }
   }
   return filter;
+}
+
+/** A closed-set filter value in the service's spelling (case-insensitive), or a UsageError listing them. */
+function known(key: string, value: unknown): string {
+  const values = FILTER_VALUES[key] ?? [];
+  const found = values.find((v) => typeof value === 'string' && v === value.toUpperCase());
+  if (found === undefined) {
+    throw new UsageError(`--filter ${key} "${String(value)}" is not one of: ${values.join(', ')}`);
+  }
+  return found;
 }
 
 /** `--order-by`: one of the service's fields, `-` in front for descending. */

@@ -7,6 +7,7 @@ import type { Profile, StoredToken } from '../config/schema.js';
 import type { ConfigStore, StoreSnapshot } from '../config/store.js';
 import { SESSION_AUTH_PREFIX } from '../constants.js';
 import { AuthError } from '../errors.js';
+import { sameServiceUrl } from '../util/url.js';
 import { expiryFromNow, isExpired } from './expiry.js';
 import type { ResolvedSettings } from './settings.js';
 
@@ -74,7 +75,7 @@ export class CredentialProvider implements AuthProvider {
     const { snapshot, settings, url } = this.deps;
     const stored = snapshot.credentials.tokens[settings.profileName.value];
     // A token is only ever sent to the service it was issued for.
-    if (stored?.url && stored.url !== url) return undefined;
+    if (stored?.url && !sameServiceUrl(stored.url, url)) return undefined;
     return stored;
   }
 
@@ -98,7 +99,8 @@ export class CredentialProvider implements AuthProvider {
             ? `store a new token with \`dlake login${p} --token-stdin\``
             : `run \`dlake login${p}${settings.profile?.username ? ` -u ${settings.profile.username}` : ''}\``;
     if (this.deps.snapshot.credentialsProblem) {
-      return new AuthError(`not logged in: ${this.deps.snapshot.credentialsProblem}`, { hint });
+      // The problem itself was the warning just above: say it once.
+      return new AuthError(`not logged in (profile "${name}"): the credentials file is not valid`, { hint });
     }
     if (stored) {
       return new AuthError(`the stored token of profile "${name}" expired at ${stored.expiresAt}`, { hint });

@@ -4,10 +4,10 @@ import type { Command } from 'commander';
 import type { ApiClient } from '../api/http.js';
 import type { Pat } from '../api/schemas.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
-import { formatDuration, parseDuration } from '../util/units.js';
+import { formatDuration } from '../util/units.js';
 import { examples, printDryRun } from './common.js';
+import { duration } from './options.js';
 
 interface CreateOptions {
   label: string;
@@ -65,12 +65,7 @@ async function list(ctx: Context, ref: string): Promise<void> {
 
 async function create(ctx: Context, ref: string, opts: CreateOptions): Promise<void> {
   const { checkNewPat, createPat, patsPath } = await import('../api/pats.js');
-  let ms: number;
-  try {
-    ms = parseDuration(opts.expires);
-  } catch (e) {
-    throw new UsageError(`--expires: ${(e as Error).message}`, { hint: (e as UsageError).hint });
-  }
+  const ms = duration('--expires', { positive: false })(opts.expires);
   const body = { label: opts.label, millisecondsToExpire: ms };
   checkNewPat(body);
   const client = await ctx.client();

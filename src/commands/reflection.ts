@@ -1,11 +1,11 @@
 // `dlake reflection summary`: every reflection's type, dataset, status and use, all pages.
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { Runtime } from '../runtime.js';
 import { formatPath } from '../util/catalog-ref.js';
 import { formatSize } from '../util/units.js';
 import { examples } from './common.js';
-import { wholeNumber } from './job-output.js';
+import { choiceOption, repeatable, wholeNumber } from './options.js';
 
 /** The service's order fields (api-extra §10.3), ascending or, with `-`, descending. */
 const ORDER_FIELDS = ['reflectionName', 'datasetName', 'reflectionType'];
@@ -28,15 +28,16 @@ export function register(program: Command, rt: Runtime): void {
       '--filter <filter>',
       'key=value (lists comma-separated) or a JSON object; repeatable. Keys: reflectionType, refreshStatus, ' +
         'availabilityStatus, configStatus, enabledFlag, reflectionNameOrDatasetPath, reflectionIds',
-      (value: string, all: string[] = []) => [...all, value],
+      repeatable('--filter'),
     )
     .addOption(
-      new Option(
+      choiceOption(
         '--order-by <field>',
         'reflectionName, datasetName or reflectionType; prefix - for descending',
-      ).choices(ORDER_CHOICES),
+        ORDER_CHOICES,
+      ),
     )
-    .option('--limit <n>', 'show at most N reflections (default: all)', wholeNumber('--limit', 1))
+    .option('--limit <n>', 'show at most N reflections (default: all)', wholeNumber('--limit', { min: 1 }))
     .addHelpText(
       'after',
       examples(

@@ -1,24 +1,24 @@
 // `dlake sql "QUERY"`: submit a query, wait for it with a spinner, then print its rows or stream them to a
 // file. With --no-wait, print the job id alone.
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readStdin } from '../output/prompt.js';
 import type { Runtime } from '../runtime.js';
 import { parsePath } from '../util/catalog-ref.js';
+import { readTextFile } from '../util/files.js';
 import { examples } from './common.js';
 import {
-  concurrencyOption,
   countRows,
   exportToFile,
   formatOption,
+  pageConcurrencyOption,
   printRows,
   TABLE_ROWS,
   waitTimeoutOption,
-  wholeNumber,
 } from './job-output.js';
 import { waitWithFeedback } from './job-wait.js';
+import { wholeNumber } from './options.js';
 
 interface SqlOptions {
   file?: string;
@@ -43,11 +43,11 @@ export function register(program: Command, rt: Runtime): void {
     .option(
       '--max-rows <n>',
       `print at most N rows (default: ${TABLE_ROWS} in a table, all rows in json, ndjson and csv)`,
-      wholeNumber('--max-rows', 0),
+      wholeNumber('--max-rows'),
     )
     .option('--out <file>', 'stream every row to FILE (- for standard output) instead of printing them')
     .addOption(formatOption())
-    .addOption(concurrencyOption())
+    .addOption(pageConcurrencyOption())
     .addOption(waitTimeoutOption())
     .option('-y, --yes', 'on Ctrl-C while waiting, cancel the job without asking')
     .addHelpText(
@@ -107,13 +107,7 @@ async function readSql(ctx: Context, query: string | undefined, file: string | u
   let text: string;
   if (query === '-' || file === '-') text = await readStdin(ctx.streams.stdin);
   else if (file !== undefined) {
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (e) {
-      throw new UsageError(
-        `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-      );
-    }
+    text = readTextFile(file);
   } else if (query !== undefined) text = query;
   else {
     throw new UsageError('no query given', {

@@ -6,6 +6,7 @@ import type { Context } from '../context.js';
 import { AuthError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { formatDuration } from '../util/units.js';
+import { sameServiceUrl } from '../util/url.js';
 import { examples } from './common.js';
 
 export function register(program: Command, rt: Runtime): void {
@@ -44,7 +45,8 @@ async function whoami(ctx: Context, opts: { check?: boolean }): Promise<void> {
         : s.output,
   );
 
-  const usable = stored && (!stored.url || stored.url === s.url?.value) ? stored : undefined;
+  const usable =
+    stored && (!stored.url || (s.url && sameServiceUrl(stored.url, s.url.value))) ? stored : undefined;
   if (s.envToken) {
     rows.push({ setting: 'token', value: 'bearer token', source: 'environment (DLAKE_TOKEN)' });
   } else if (usable) {
@@ -76,7 +78,7 @@ async function whoami(ctx: Context, opts: { check?: boolean }): Promise<void> {
     rows.push({ setting: 'renewal', value: 'PAT exchange with the stored PAT', source: 'profile' });
   }
 
-  let check: { ok: boolean; version?: string; error?: string } | undefined;
+  let check: { ok: boolean; version?: string; error?: string; hint?: string } | undefined;
   if (opts.check) {
     const { getServerInfo } = await import('../api/login.js');
     try {
@@ -89,7 +91,7 @@ async function whoami(ctx: Context, opts: { check?: boolean }): Promise<void> {
       });
     } catch (e) {
       if (!(e instanceof AuthError)) throw e;
-      check = { ok: false, error: e.message };
+      check = { ok: false, error: e.message, hint: e.hint };
       rows.push({ setting: 'check', value: `refused: ${e.message}`, source: 'service' });
     }
   }
@@ -107,5 +109,14 @@ async function whoami(ctx: Context, opts: { check?: boolean }): Promise<void> {
     },
   });
   if (check && !check.ok)
-    throw new AuthError(`the service refused the credentials: ${check.error}`, { hint: 'run `dlake login`' });
+    throw new AuthError(
+      /refused the credentials/.test(check.error ?? '')
+        ? (check.error as string)
+        : `the service refused the credentials: ${check.error}`,
+      {
+        hint: s.envToken
+          ? 'the token in DLAKE_TOKEN was refused (expired or revoked?): set a valid one, or unset it to use the profile'
+          : (check.hint ?? 'run `dlake login`'),
+      },
+    );
 }

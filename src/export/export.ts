@@ -8,7 +8,6 @@ import { OutputClosedError, type Target } from './target.js';
 import { createFormatter, type ExportFormat, type RowFormatter } from './writers.js';
 
 export const DEFAULT_CONCURRENCY = 4;
-export const MAX_CONCURRENCY = 32;
 /** Pages between full garbage collections (see heap.ts). */
 const PAGES_PER_COLLECTION = 50;
 
@@ -22,6 +21,8 @@ export interface ExportRequest {
   startOffset?: number;
   maxRows?: number;
   signal?: AbortSignal;
+  /** JSON indented for a reader, as every other command prints it (standard output, not files). */
+  pretty?: boolean;
   /** After every page: rows written so far and the rows expected in all. */
   onProgress?: (rows: number, total: number) => void;
 }
@@ -54,7 +55,7 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
       signal,
     })) {
       if (!formatter) {
-        formatter = createFormatter(req.format, page.schema);
+        formatter = createFormatter(req.format, page.schema, { pretty: req.pretty });
         rowCount = page.rowCount;
         total = Math.max(0, Math.min(page.rowCount - start, req.maxRows ?? Number.POSITIVE_INFINITY));
         await target.write(formatter.head, signal);

@@ -18,15 +18,19 @@ export interface RowFormatter {
   tail(): string;
 }
 
-export function createFormatter(format: ExportFormat, schema: readonly ResultField[]): RowFormatter {
+export function createFormatter(
+  format: ExportFormat,
+  schema: readonly ResultField[],
+  opts: { pretty?: boolean } = {},
+): RowFormatter {
   const names = schema.map((f) => f.name);
   switch (format) {
     case 'csv':
       return new CsvFormatter(names);
     case 'json':
-      return new JsonFormatter(names, schema, true);
+      return new JsonFormatter(names, schema, true, Boolean(opts.pretty));
     case 'ndjson':
-      return new JsonFormatter(names, schema, false);
+      return new JsonFormatter(names, schema, false, false);
   }
 }
 
@@ -99,6 +103,8 @@ class JsonFormatter implements RowFormatter {
     private readonly names: string[],
     schema: readonly ResultField[],
     private readonly array: boolean,
+    /** Two-space indents, as `JSON.stringify(value, null, 2)` would print the array. */
+    private readonly pretty: boolean,
   ) {
     this.head = array ? '[' : '';
     this.keys = names.map((n) => `${JSON.stringify(n)}:`);
@@ -111,8 +117,9 @@ class JsonFormatter implements RowFormatter {
     const simple = this.flat && !exact;
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r]!;
+      if (this.pretty) lines[r] = `  ${prettyExact(this.ordered(row), '  ')}`;
       // Fast path: a row whose keys are exactly the schema's, in its order, is written by JSON.stringify.
-      lines[r] = simple && this.inSchemaOrder(row) ? JSON.stringify(row) : this.rowText(row);
+      else lines[r] = simple && this.inSchemaOrder(row) ? JSON.stringify(row) : this.rowText(row);
     }
     if (!this.array) return `${lines.join('\n')}\n`;
     const sep = this.first ? '\n' : ',\n';
@@ -132,10 +139,32 @@ class JsonFormatter implements RowFormatter {
     return i === names.length;
   }
 
+  /** The row with its keys in the schema's order. */
+  private ordered(row: ResultRow): ResultRow {
+    const out: ResultRow = {};
+    for (const name of this.names) out[name] = row[name] === undefined ? null : row[name];
+    return out;
+  }
+
   private rowText(row: ResultRow): string {
     const parts = new Array<string>(this.names.length);
     for (let c = 0; c < this.names.length; c++)
       parts[c] = this.keys[c]! + stringifyExact(row[this.names[c]!]);
     return `{${parts.join(',')}}`;
   }
+}
+
+/** `stringifyExact` with `JSON.stringify(value, null, 2)`'s layout, nested under `indent`. */
+export function prettyExact(value: unknown, indent = ''): string {
+  if (value === null || typeof value !== 'object' || value instanceof JsonNumber)
+    return stringifyExact(value);
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((v) => inner + prettyExact(v, inner)).join(',\n')}\n${indent}]`;
+  }
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) return '{}';
+  const parts = entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${prettyExact(v, inner)}`);
+  return `{\n${parts.join(',\n')}\n${indent}}`;
 }

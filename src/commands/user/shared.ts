@@ -1,4 +1,4 @@
-// What the user verbs share: the name options, --role's collector and how a user prints.
+// What the user verbs share: the name options and how a user prints.
 import type { User } from '../../api/schemas.js';
 import type { UserChanges } from '../../api/users.js';
 import type { Context } from '../../context.js';
@@ -9,11 +9,6 @@ export interface NameOptions {
   email?: string;
   dryRun?: boolean;
 }
-
-export const collect = (value: string, previous: string[] | undefined): string[] => [
-  ...(previous ?? []),
-  value,
-];
 
 export function names(opts: NameOptions): Pick<UserChanges, 'firstName' | 'lastName' | 'email'> {
   return { firstName: opts.firstName, lastName: opts.lastName, email: opts.email };

@@ -1,0 +1,69 @@
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import {
+  choiceOption,
+  concurrencyOption,
+  duration,
+  email,
+  MAX_CONCURRENCY,
+  repeatable,
+  size,
+  wholeNumber,
+} from '../../src/commands/options.js';
+import { UsageError } from '../../src/errors.js';
+
+describe('option parsers', () => {
+  it('whole numbers: range, and too large said as such', () => {
+    const n = wholeNumber('--limit', { min: 1, max: 500 });
+    expect(n(' 42 ')).toBe(42);
+    expect(() => n('0')).toThrow('--limit must be a whole number from 1 to 500, not "0"');
+    expect(() => n('2.5')).toThrow(/not "2.5"/);
+    expect(() => n('501')).toThrow('--limit "501" is too large: at most 500');
+    expect(() => wholeNumber('--max-rows')('99999999999999999999')).toThrow(/is too large/);
+    expect(() => wholeNumber('--max-rows')('-1')).toThrow(UsageError);
+  });
+
+  it('sizes and durations name the flag', () => {
+    expect(size('--max-memory-per-node')('8GiB')).toBe(8 * 1024 ** 3);
+    expect(() => size('--max-memory-per-node')('8 gigs')).toThrow(/^--max-memory-per-node: invalid size/);
+    expect(duration('--wait-timeout')('15m')).toBe(900_000);
+    expect(() => duration('--wait-timeout')('0s')).toThrow('--wait-timeout must be longer than 0');
+    expect(duration('--expires', { positive: false })('0s')).toBe(0);
+  });
+
+  it('repeatable values keep order, split commas when told, and refuse empty values', () => {
+    const tags = repeatable('--set');
+    expect(tags('b', tags('a', undefined))).toEqual(['a', 'b']);
+    expect(() => tags('', undefined)).toThrow('--set needs a value, not ""');
+    expect(() => tags('  ', undefined)).toThrow(UsageError);
+    const attrs = repeatable('--include', { commas: true });
+    expect(attrs('a,b', ['x'])).toEqual(['x', 'a', 'b']);
+    expect(() => attrs('a,,b', undefined)).toThrow(UsageError);
+  });
+
+  it('closed sets match case-insensitively, keep the canonical spelling, and stay visible to completion', async () => {
+    const cmd = new Command()
+      .exitOverride()
+      .addOption(choiceOption('--cpu-tier <tier>', 'tier', ['LOW', 'HIGH']))
+      .action(() => {});
+    await cmd.parseAsync(['--cpu-tier', 'high'], { from: 'user' });
+    expect(cmd.opts().cpuTier).toBe('HIGH');
+    expect(cmd.options[0]?.argChoices).toEqual(['LOW', 'HIGH']);
+    await expect(cmd.parseAsync(['--cpu-tier', 'urgent'], { from: 'user' })).rejects.toThrow(
+      '--cpu-tier "urgent" is not one of: LOW, HIGH',
+    );
+  });
+
+  it('one concurrency limit', () => {
+    const parse = concurrencyOption('requests', 4).parseArg as (v: string, p: unknown) => number;
+    expect(parse(String(MAX_CONCURRENCY), undefined)).toBe(MAX_CONCURRENCY);
+    expect(() => parse(String(MAX_CONCURRENCY + 1), undefined)).toThrow(/too large: at most 32/);
+  });
+
+  it('e-mail addresses', () => {
+    expect(email('--email')('bob@example.com')).toBe('bob@example.com');
+    for (const bad of ['notanemail', 'bob@', '@example.com', 'bob@@x', 'a b@x.com', 'bob@x.']) {
+      expect(() => email('--email')(bad), bad).toThrow(/is not an e-mail address/);
+    }
+  });
+});
