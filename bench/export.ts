@@ -1,8 +1,10 @@
-// Export benchmark (issue 4): `dlake job export` of 1,000,000 rows × 5 columns from the emulator to CSV,
-// side by side in one run with (a) a sequential loop that downloads the same pages with bare node:http and
-// discards them, and (b) a concurrent download-and-discard loop at the same concurrency. Runs are
-// interleaved so machine noise hits all three alike; medians are reported. Peak RSS of the dlake process is
-// measured at 1M and at 10k rows.
+// Export benchmark (issue 15): `dlake job export` of 1,000,000 rows × 5 columns from the emulator, side by
+// side in one run with (a) a sequential loop that downloads the same pages with bare node:http and discards
+// them and (b) a concurrent download-and-discard loop at the same concurrency; then Parquet against CSV, and
+// the peak RSS of the dlake process at 1M and at 10k rows. The machine is shared, so its speed drifts: every
+// figure is a median of runs taken in turn (A, B, C, A, B, C, …), and the goals are ratios between runs
+// taken side by side, which hold when the speed moves. BENCH_COMPARE_BIN=/path/to/other/bin/dlake.js adds
+// another build to the same rotation (how the README's "what each change bought" was measured).
 //
 // The emulator runs in this process; dlake and both baselines run as child processes, so each has its own
 // event loop, as in real use. Two scenarios: plain loopback, where the service answers a page in well under
@@ -10,12 +12,9 @@
 // network round trip and result-store read.
 //
 //   npx tsx bench/export.ts            BENCH_ROWS=1000000 BENCH_RUNS=3 BENCH_CONCURRENCY=4 BENCH_LATENCY_MS=5
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Emulator, startEmulator } from 'dlake-emulator';
-import { BIN, cleanEnv, runDlake } from '../test/helpers/dlake.js';
+import { type BenchSession, benchSession, run } from './session.js';
 import { median, table } from './stats.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -23,6 +22,7 @@ const SMALL_ROWS = 10_000;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 5);
+const COMPARE_BIN = process.env.BENCH_COMPARE_BIN;
 const PAGE = 500;
 const TIME = '/usr/bin/time';
 
@@ -51,92 +51,65 @@ interface Measured {
   peakKiB?: number;
 }
 
-function run(cmd: string, args: string[], env: Record<string, string>): Promise<{ ms: number; out: string }> {
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      err += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${err}`));
-      else resolve({ ms: performance.now() - start, out });
-    });
-  });
-}
-
-/** `dlake job export`, timed, with the peak RSS from GNU time (or none where it is missing). */
-async function dlakeExport(id: string, file: string, env: Record<string, string>): Promise<Measured> {
-  const args = [BIN, 'job', 'export', id, '--out', file, '--concurrency', String(CONCURRENCY), '-q'];
+/** `dlake job export` (of `bin`), timed, with the peak RSS from GNU time (or none where it is missing). */
+async function dlakeExport(s: BenchSession, id: string, file: string, bin = s.bin): Promise<Measured> {
+  const args = [bin, 'job', 'export', id, '--out', file, '--concurrency', String(CONCURRENCY), '-q'];
   const rss = existsSync(TIME) ? `${file}.rss` : undefined;
   const { ms } = rss
-    ? await run(TIME, ['-f', '%M', '-o', rss, process.execPath, ...args], env)
-    : await run(process.execPath, args, env);
+    ? await run(TIME, ['-f', '%M', '-o', rss, process.execPath, ...args], s.env)
+    : await run(process.execPath, args, s.env);
   const peakKiB = rss ? Number(readFileSync(rss, 'utf8').trim().split('\n').at(-1)) : undefined;
   rmSync(file, { force: true });
   return { ms, peakKiB };
 }
 
-async function completedJob(emu: Emulator, sql: string, env: Record<string, string>): Promise<string> {
-  const r = await runDlake(['sql', sql, '--no-wait'], { env });
-  if (r.code !== 0) throw new Error(r.stderr);
-  const id = r.stdout.trim();
-  const jobs = emu.jobs;
-  while (jobs.get(id)?.state !== 'COMPLETED') {
-    if (jobs.get(id)?.state === 'FAILED') throw new Error(jobs.get(id)?.errorMessage);
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  return id;
-}
-
 const mib = (kib: number | undefined) => (kib === undefined ? 'n/a' : (kib / 1024).toFixed(1));
 const rate = (rows: number, ms: number) => Math.round(rows / (ms / 1000)).toLocaleString('en-US');
+const check = (ok: boolean) => (ok ? 'met' : 'missed');
 
 export async function benchExport(): Promise<string> {
-  const emu = await startEmulator({ bigRows: ROWS, jobStepMs: 1 });
-  const dir = mkdtempSync(join(tmpdir(), 'dlake-bench-export-'));
+  const s = await benchSession(ROWS);
   try {
-    const env = cleanEnv({ DLAKE_CONFIG_DIR: dir, DLAKE_URL: emu.url });
-    const login = await runDlake(['login', '-u', 'admin', '--password-stdin'], {
-      input: 'admin-pass-1',
-      env,
-    });
-    if (login.code !== 0) throw new Error(login.stderr);
-    const token = JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')).tokens.default
-      .token as string;
-    const baseline = join(dir, 'baseline.mjs');
+    const baseline = join(s.dir, 'baseline.mjs');
     writeFileSync(baseline, BASELINE);
-    const big = await completedJob(emu, 'SELECT * FROM big', env);
-    const small = await completedJob(emu, `SELECT * FROM big WHERE id <= ${SMALL_ROWS}`, env);
-    const file = join(dir, 'out.csv');
+    const small = await s.job(`SELECT * FROM big WHERE id <= ${SMALL_ROWS}`);
+    const csv = join(s.dir, 'out.csv');
+    const parquet = join(s.dir, 'out.parquet');
     const fetchAll = (conc: number) =>
       run(
         process.execPath,
-        [baseline, emu.url, `_service${token}`, big, String(ROWS), String(conc)],
-        env,
+        [baseline, s.emu.url, `_service${s.token}`, s.big, String(ROWS), String(conc)],
+        s.env,
       ).then((r) => Number(r.out));
 
     const speed: string[][] = [];
-    const notes: string[] = [];
+    const compared: string[][] = [];
+    let csvLoopback = 0;
+    let parquetLoopback = 0;
+    const peaks = { csv: [] as number[], parquet: [] as number[] };
     for (const latency of [0, LATENCY_MS]) {
-      emu.faults.clear();
-      if (latency > 0) emu.fault({ kind: 'latency', path: /\/results$/, latencyMs: latency });
-      const t = { seq: [] as number[], conc: [] as number[], dlake: [] as number[] };
+      s.emu.faults.clear();
+      if (latency > 0) s.emu.fault({ kind: 'latency', path: /\/results$/, latencyMs: latency });
+      const t = { seq: [] as number[], conc: [] as number[], dlake: [] as number[], other: [] as number[] };
+      const pq: number[] = [];
       // One warm-up of each, not counted.
-      await fetchAll(1);
-      await dlakeExport(big, file, env);
+      await fetchAll(CONCURRENCY);
+      await dlakeExport(s, s.big, csv);
       for (let i = 0; i < RUNS; i++) {
         t.seq.push(await fetchAll(1));
         t.conc.push(await fetchAll(CONCURRENCY));
-        t.dlake.push((await dlakeExport(big, file, env)).ms);
+        const m = await dlakeExport(s, s.big, csv);
+        t.dlake.push(m.ms);
+        if (COMPARE_BIN) t.other.push((await dlakeExport(s, s.big, csv, COMPARE_BIN)).ms);
+        if (latency === 0) {
+          peaks.csv.push(m.peakKiB ?? Number.NaN);
+          const p = await dlakeExport(s, s.big, parquet);
+          pq.push(p.ms);
+          peaks.parquet.push(p.peakKiB ?? Number.NaN);
+        }
       }
       const [a, b, d] = [median(t.seq), median(t.conc), median(t.dlake)];
+      const goal = latency ? 0.8 : 0.5;
       speed.push([
         latency ? `${latency} ms a page` : 'loopback',
         rate(ROWS, d),
@@ -144,58 +117,91 @@ export async function benchExport(): Promise<string> {
         rate(ROWS, b),
         `${(a / d).toFixed(2)}×`,
         `${(b / d).toFixed(2)}×`,
+        `≥ ${goal}× (b): ${check(b / d >= goal)}`,
       ]);
-      notes.push(`${latency ? `${latency} ms` : 'loopback'}: dlake ${(d / 1000).toFixed(2)} s`);
+      if (COMPARE_BIN) {
+        const o = median(t.other);
+        compared.push([
+          latency ? `${latency} ms a page` : 'loopback',
+          rate(ROWS, d),
+          rate(ROWS, o),
+          `${(o / d).toFixed(2)}×`,
+        ]);
+      }
+      if (latency === 0) {
+        csvLoopback = d;
+        parquetLoopback = median(pq);
+      }
     }
-    emu.faults.clear();
+    s.emu.faults.clear();
 
-    // Memory: the dlake process's peak RSS exporting 1M and 10k rows (medians of RUNS).
-    const peak = async (id: string) => {
-      const kib: number[] = [];
-      for (let i = 0; i < RUNS; i++) kib.push((await dlakeExport(id, file, env)).peakKiB ?? Number.NaN);
-      return median(kib);
-    };
-    const [bigPeak, smallPeak] = [await peak(big), await peak(small)];
-    const check = (ok: boolean) => (ok ? 'met' : 'missed');
-    const bytes = await (async () => {
-      const f = join(dir, 'size.csv');
-      await run(process.execPath, [BIN, 'job', 'export', big, '--out', f, '-q'], env);
-      const size = statSync(f).size;
-      rmSync(f);
-      return size;
+    // Memory: the peak RSS exporting 10k rows (1M rows were measured above, in the rotation).
+    const smallPeaks: number[] = [];
+    for (let i = 0; i < RUNS; i++) smallPeaks.push((await dlakeExport(s, small, csv)).peakKiB ?? Number.NaN);
+    const [bigPeak, smallPeak, pqPeak] = [median(peaks.csv), median(smallPeaks), median(peaks.parquet)];
+    const sizes = await (async () => {
+      const out: Record<string, number> = {};
+      for (const f of [csv, parquet]) {
+        await run(process.execPath, [s.bin, 'job', 'export', s.big, '--out', f, '-q'], s.env);
+        out[f] = statSync(f).size;
+        rmSync(f);
+      }
+      return out;
     })();
+    const pqRatio = csvLoopback / parquetLoopback;
 
     return [
-      `Export of ${ROWS.toLocaleString('en-US')} rows × 5 columns to CSV (${(bytes / 1024 / 1024).toFixed(0)} MiB), ` +
-        `concurrency ${CONCURRENCY}, median of ${RUNS} interleaved runs. Goals: ≥ 1.5× (a), ≥ 0.8× (b).`,
+      `Export of ${ROWS.toLocaleString('en-US')} rows × 5 columns (CSV ${(sizes[csv]! / 2 ** 20).toFixed(0)} MiB, ` +
+        `Parquet ${(sizes[parquet]! / 2 ** 20).toFixed(0)} MiB), concurrency ${CONCURRENCY}, median of ${RUNS} runs taken in turn.`,
       '',
       table(
         [
           'service',
-          'dlake job export rows/s',
+          'dlake job export (CSV) rows/s',
           '(a) sequential bare node:http rows/s',
           `(b) concurrent bare node:http (${CONCURRENCY}) rows/s`,
           'dlake vs (a)',
           'dlake vs (b)',
+          'goal',
         ],
         speed,
       ),
       '',
       table(
-        ['rows exported', 'peak RSS of dlake (MiB)', 'goal'],
+        ['format (loopback)', 'rows/s', 'vs CSV', 'goal'],
         [
-          [ROWS.toLocaleString('en-US'), mib(bigPeak), `≤ 120 MiB: ${check(bigPeak / 1024 <= 120)}`],
+          ['CSV', rate(ROWS, csvLoopback), '1.00×', ''],
           [
-            SMALL_ROWS.toLocaleString('en-US'),
-            mib(smallPeak),
-            `1M within 20% of this: ${check(bigPeak <= smallPeak * 1.2)} (${((bigPeak / smallPeak - 1) * 100).toFixed(0)}%)`,
+            'Parquet',
+            rate(ROWS, parquetLoopback),
+            `${pqRatio.toFixed(2)}×`,
+            `≥ 0.7×: ${check(pqRatio >= 0.7)}`,
           ],
         ],
       ),
+      '',
+      table(
+        ['rows exported', 'peak RSS of dlake (MiB)', 'goal'],
+        [
+          [
+            `${ROWS.toLocaleString('en-US')} (CSV)`,
+            mib(bigPeak),
+            `≤ 120 MiB: ${check(bigPeak / 1024 <= 120)}`,
+          ],
+          [
+            `${SMALL_ROWS.toLocaleString('en-US')} (CSV)`,
+            mib(smallPeak),
+            `1M within 20% of this: ${check(bigPeak <= smallPeak * 1.2)} (${((bigPeak / smallPeak - 1) * 100).toFixed(0)}%)`,
+          ],
+          [`${ROWS.toLocaleString('en-US')} (Parquet)`, mib(pqPeak), ''],
+        ],
+      ),
+      ...(COMPARE_BIN
+        ? ['', table(['service', 'this build rows/s', `${COMPARE_BIN} rows/s`, 'other vs this'], compared)]
+        : []),
     ].join('\n');
   } finally {
-    await emu.close();
-    rmSync(dir, { recursive: true, force: true });
+    await s.close();
   }
 }
 

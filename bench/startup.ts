@@ -1,13 +1,16 @@
-// Startup benchmark (issue 2): median wall time of `dlake --version` and of `dlake api GET
-// /api/v3/catalog` with a cached token, side by side with a bare `node -e 0` and a bare node:http GET,
-// interleaved in one run so that machine noise hits all of them alike.
+// Startup benchmark (issue 2, issue 16): wall time of `dlake --version` and of `dlake api GET
+// /api/v3/catalog` with a cached token, side by side with a bare `node -e 0` and a bare node:http GET.
+// The machine is shared and noisy, so each round runs `node -e 0` and then every case in turn (A/B
+// pairs), and a case's ratio is the median over rounds of its time divided by that round's `node -e 0`.
+// BENCH_BASELINE_BIN=/other/checkout/bin/dlake.js adds that build's `api GET` to every round, for a
+// before/after comparison in the same conditions.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from 'dlake-emulator';
 import { BIN, cleanEnv, runDlake } from '../test/helpers/dlake.js';
-import { median, table } from './stats.js';
+import { median, quantile, table } from './stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const PATH = process.env.BENCH_PATH ?? '/api/v3/catalog';
@@ -47,18 +50,27 @@ http.get(process.argv[2], { headers: { authorization: 'x' } }, (r) => { r.resume
       'dlake --version': [process.execPath, [BIN, '--version']],
       [`dlake api GET ${PATH}`]: [process.execPath, [BIN, 'api', 'GET', PATH]],
     };
+    const baseline = process.env.BENCH_BASELINE_BIN;
+    if (baseline)
+      cases[`baseline dlake api GET ${PATH}`] = [process.execPath, [baseline, 'api', 'GET', PATH]];
     const times: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+    const ratios: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
     for (let i = 0; i < RUNS; i++) {
-      for (const [name, [cmd, args]] of Object.entries(cases))
-        times[name]!.push(await timeRun(cmd, args, env));
+      let node = 0;
+      for (const [name, [cmd, args]] of Object.entries(cases)) {
+        const ms = await timeRun(cmd, args, env);
+        if (name === 'node -e 0') node = ms;
+        times[name]!.push(ms);
+        ratios[name]!.push(ms / node);
+      }
     }
-    const base = median(times['node -e 0']!);
     return table(
-      ['command', 'median ms', 'ratio to node -e 0'],
-      Object.entries(times).map(([name, t]) => [
+      ['command', 'median ms', 'ratio to node -e 0 (median of pairs)', 'middle half of the ratios'],
+      Object.keys(cases).map((name) => [
         name,
-        median(t).toFixed(1),
-        `${(median(t) / base).toFixed(2)}×`,
+        median(times[name]!).toFixed(1),
+        `${median(ratios[name]!).toFixed(2)}×`,
+        `${quantile(ratios[name]!, 0.25).toFixed(2)}–${quantile(ratios[name]!, 0.75).toFixed(2)}`,
       ]),
     );
   } finally {
@@ -68,5 +80,5 @@ http.get(process.argv[2], { headers: { authorization: 'x' } }, (r) => { r.resume
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(`## Startup (${RUNS} interleaved runs each)\n\n${await benchStartup()}`);
+  console.log(`## Startup (${RUNS} rounds of A/B pairs)\n\n${await benchStartup()}`);
 }

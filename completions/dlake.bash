@@ -136,13 +136,13 @@ _dlake_opts() {
     'source update') REPLY='--config-file --set --dry-run -h --help' ;;
     'source delete') REPLY='-y --yes --dry-run -h --help' ;;
     'source help') REPLY='' ;;
-    'sql') REPLY='-f --file --context --no-wait --max-rows --out --format --concurrency --wait-timeout -y --yes -h --help' ;;
+    'sql') REPLY='-f --file --context --no-wait --max-rows --out --into --format --concurrency --wait-timeout -y --yes -h --help' ;;
     'job') REPLY='-h --help' ;;
     'job get') REPLY='-h --help' ;;
     'job wait') REPLY='--timeout --wait-timeout -y --yes -h --help' ;;
     'job cancel') REPLY='-y --yes --dry-run -h --help' ;;
     'job results') REPLY='--offset --limit --all --concurrency -h --help' ;;
-    'job export') REPLY='--out --format --concurrency --wait-timeout -y --yes -h --help' ;;
+    'job export') REPLY='--out --format --concurrency --wait-timeout --resume -y --yes -h --help' ;;
     'job help') REPLY='' ;;
     'reflection') REPLY='-h --help' ;;
     'reflection summary') REPLY='--filter --order-by --limit -h --help' ;;
@@ -208,7 +208,8 @@ _dlake_opt() {
     'sql/--context') REPLY=value vals='' ;;
     'sql/--max-rows') REPLY=value vals='' ;;
     'sql/--out') REPLY=value vals='@files' ;;
-    'sql/--format') REPLY=value vals='csv json ndjson' ;;
+    'sql/--into') REPLY=value vals='' ;;
+    'sql/--format') REPLY=value vals='csv json ndjson parquet' ;;
     'sql/--concurrency') REPLY=value vals='' ;;
     'sql/--wait-timeout') REPLY=value vals='' ;;
     'job wait/--timeout') REPLY=value vals='' ;;
@@ -217,7 +218,7 @@ _dlake_opt() {
     'job results/--limit') REPLY=value vals='' ;;
     'job results/--concurrency') REPLY=value vals='' ;;
     'job export/--out') REPLY=value vals='@files' ;;
-    'job export/--format') REPLY=value vals='csv json ndjson' ;;
+    'job export/--format') REPLY=value vals='csv json ndjson parquet' ;;
     'job export/--concurrency') REPLY=value vals='' ;;
     'job export/--wait-timeout') REPLY=value vals='' ;;
     'reflection summary/--filter') REPLY=value vals='' ;;

@@ -283,7 +283,7 @@ function __dlake_opts --argument-names cmd
         case 'source help'
             true
         case 'sql'
-            printf '%s\t%s\n' '-f' 'read the SQL from a file (- for standard input)' '--file' 'read the SQL from a file (- for standard input)' '--context' 'catalog path that unqualified names resolve in, e.g. Sales/curated' '--no-wait' 'print the job id and return without waiting' '--max-rows' 'print at most N rows (default: 100 in a table, all rows in json, ndjson and csv)' '--out' 'stream every row to FILE (- for standard output) instead of printing them' '--format' 'csv, json or ndjson (default: from the file name, else csv)' '--concurrency' 'results pages fetched at once (default 4, at most 32)' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '-y' 'on Ctrl-C while waiting, cancel the job without asking' '--yes' 'on Ctrl-C while waiting, cancel the job without asking' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '-f' 'read the SQL from a file (- for standard input)' '--file' 'read the SQL from a file (- for standard input)' '--context' 'catalog path that unqualified names resolve in, e.g. Sales/curated' '--no-wait' 'print the job id and return without waiting' '--max-rows' 'print at most N rows (default: 100 in a table, all rows in json, ndjson and csv)' '--out' 'stream every row to FILE (- for standard output) instead of printing them' '--into' 'write the result on the service as a new table REF (CREATE TABLE REF AS QUERY), e.g. Lake/exports/orders' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '--concurrency' 'results pages fetched at once (default 4, at most 32)' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '-y' 'on Ctrl-C while waiting, cancel the job without asking' '--yes' 'on Ctrl-C while waiting, cancel the job without asking' '-h' 'show help' '--help' 'show help'
         case 'job'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'job get'
@@ -295,7 +295,7 @@ function __dlake_opts --argument-names cmd
         case 'job results'
             printf '%s\t%s\n' '--offset' 'first row to print (default 0)' '--limit' 'rows to print (default 100, at most 500)' '--all' 'print every row, fetching page after page' '--concurrency' 'pages fetched with --all at once (default 4, at most 32)' '-h' 'show help' '--help' 'show help'
         case 'job export'
-            printf '%s\t%s\n' '--out' 'file to write (- for standard output); written as FILE.partial, then renamed' '--format' 'csv, json or ndjson (default: from the file name, else csv)' '--concurrency' 'results pages fetched at once (default 4, at most 32)' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '-y' 'on Ctrl-C while waiting, cancel the job without asking' '--yes' 'on Ctrl-C while waiting, cancel the job without asking' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '--out' 'file to write (- for standard output); written as FILE.partial, then renamed' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '--concurrency' 'results pages fetched at once (default 4, at most 32)' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '--resume' 'continue an interrupted export from the complete rows of FILE.partial' '-y' 'on Ctrl-C while waiting, cancel the job without asking' '--yes' 'on Ctrl-C while waiting, cancel the job without asking' '-h' 'show help' '--help' 'show help'
         case 'job help'
             true
         case 'reflection'
@@ -442,8 +442,11 @@ function __dlake_opt --argument-names cmd opt
         case 'sql/--out'
             printf '%s\n' value '@files'
             return
+        case 'sql/--into'
+            printf '%s\n' value ''
+            return
         case 'sql/--format'
-            printf '%s\n' value 'csv json ndjson'
+            printf '%s\n' value 'csv json ndjson parquet'
             return
         case 'sql/--concurrency'
             printf '%s\n' value ''
@@ -470,7 +473,7 @@ function __dlake_opt --argument-names cmd opt
             printf '%s\n' value '@files'
             return
         case 'job export/--format'
-            printf '%s\n' value 'csv json ndjson'
+            printf '%s\n' value 'csv json ndjson parquet'
             return
         case 'job export/--concurrency'
             printf '%s\n' value ''

@@ -3,6 +3,8 @@
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
+import { lazyCommanderChildProcess, leaveOutHttp2 } from './build-plugins.mjs';
+import { writeThirdPartyLicenses } from './third-party-licenses.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -16,6 +18,7 @@ const common = {
   minifySyntax: true,
   legalComments: 'none',
   logLevel: 'warning',
+  metafile: true,
   define: { __DLAKE_VERSION__: JSON.stringify(version) },
   // Some CommonJS dependencies call require() on Node built-ins; give the ESM bundle a require.
   banner: {
@@ -41,16 +44,20 @@ const isolateStoreSchema = {
 // Build beside dist/ and swap it in, so that no stale chunk survives and a dlake started meanwhile (tests
 // build concurrently) never sees a half-written dist/.
 const out = `dist.build-${process.pid}`;
-await Promise.all([
+const results = await Promise.all([
   build({
     ...common,
     entryPoints: ['src/cli.ts'],
     outdir: out,
     splitting: true,
-    plugins: [isolateStoreSchema],
+    plugins: [isolateStoreSchema, leaveOutHttp2, lazyCommanderChildProcess],
   }),
   build({ ...common, entryPoints: { 'config-schema': 'src/config/schema.ts' }, outdir: out }),
 ]);
+writeThirdPartyLicenses(
+  results.map((r) => r.metafile),
+  `${out}/THIRD-PARTY-LICENSES.txt`,
+);
 const old = `dist.old-${process.pid}`;
 try {
   renameSync('dist', old);

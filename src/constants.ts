@@ -1,4 +1,4 @@
-// Protocol constants of the service, in one place (see ../shared/spec/service-api.md).
+// Protocol constants of the service, in one place (docs/api-facts.md §1.2, §2.5, §4.3, §6.1).
 
 /** Prefix of the legacy session-token Authorization header: `_service<token>`, no space. */
 export const SESSION_AUTH_PREFIX = '_service';
@@ -12,13 +12,10 @@ export const GRANT_CLIENT_CREDENTIALS = 'client_credentials';
 export const GRANT_TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const TOKEN_TYPE_JWT = 'urn:ietf:params:oauth:token-type:jwt';
 export const TOKEN_TYPE_PAT = 'urn:ietf:params:oauth:token-type:service:personal-access-token';
-export const TOKEN_TYPE_ACCESS = 'urn:ietf:params:oauth:token-type:access_token';
 /** CPU tiers of workload queues. */
 export const CPU_TIERS = ['BACKGROUND', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
 /** The service refuses job-result pages above this many rows. */
 export const MAX_RESULTS_PAGE = 500;
-/** Session tokens from the legacy login live 30 hours. */
-export const SESSION_TOKEN_LIFETIME_MS = 30 * 60 * 60 * 1000;
 /** A token with less than this left counts as expired. */
 export const EXPIRY_MARGIN_MS = 60_000;
 /** Job states after which a job never changes again. `CANCELLED` and `INVALID_STATE` are seen on real servers. */

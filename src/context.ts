@@ -1,5 +1,6 @@
 // The world a command runs in: options, environment, streams, the store, the HTTP client and the output.
 // Everything heavy is created on first use, so a command only pays for what it touches.
+import type { Dispatcher } from 'undici';
 import type { ApiClient, AuthProvider } from './api/http.js';
 import {
   authUrlOf,
@@ -34,11 +35,24 @@ export interface GlobalOptions {
   insecure?: boolean;
 }
 
-export interface ClientRequest {
+interface ClientRequest {
   /** Attach the credentials of the settings in force (default true), or these credentials. */
   auth?: boolean | AuthProvider;
   /** Settings resolution options (e.g. a profile that is about to be created). */
   resolve?: ResolveOptions;
+}
+
+/**
+ * What a run of dlake gets from its caller: the process's environment and streams for the CLI, or a test's own
+ * (an in-process run with captured streams, a temporary config folder, a MockAgent as dispatcher).
+ */
+export interface World {
+  env: NodeJS.ProcessEnv;
+  streams: Streams;
+  /** The config store; default: the one in DLAKE_CONFIG_DIR or the platform's config folder. */
+  store?: ConfigStore;
+  /** The HTTP dispatcher of every client; default: one per client, built from the settings in force. */
+  dispatcher?: Dispatcher;
 }
 
 export class Context {
@@ -57,12 +71,19 @@ export class Context {
   private settingsNoticeShown = false;
   private credentialsWarned = false;
 
+  readonly env: NodeJS.ProcessEnv;
+  readonly streams: Streams;
+  private readonly dispatcher?: Dispatcher;
+
   constructor(
     readonly opts: GlobalOptions,
-    readonly env: NodeJS.ProcessEnv,
-    readonly streams: Streams,
+    world: World,
   ) {
-    this.store = new ConfigStore(configDir(env));
+    const { env, streams } = world;
+    this.env = env;
+    this.streams = streams;
+    this.dispatcher = world.dispatcher;
+    this.store = world.store ?? new ConfigStore(configDir(env));
     this.theme = theme(colorEnabled(Boolean(streams.stderr.isTTY), env, opts.color === false));
     this.ui = new Ui(streams, this.theme, Boolean(opts.quiet), Boolean(opts.verbose));
   }
@@ -151,6 +172,7 @@ export class Context {
       auth: provider,
       trace: this.debugging ? (line) => this.streams.stderr.write(`debug: ${line}\n`) : undefined,
       userAgent: `dlake/${__DLAKE_VERSION__} node/${process.versions.node}`,
+      dispatcher: this.dispatcher,
     });
     credentials?.attach(client);
     this.clients.push(client);

@@ -1,5 +1,5 @@
 // One error hierarchy for the whole tool. Each class carries the exit code of the CLI contract;
-// src/cli.ts is the only place that turns them into `error:`/`hint:` lines and an exit code.
+// src/runtime.ts is the only place that turns them into `error:`/`hint:` lines and an exit code.
 
 export const ExitCode = {
   ok: 0,
@@ -13,9 +13,39 @@ export const ExitCode = {
   interrupted: 130,
 } as const;
 
+/**
+ * The next step after an error, as data: src/api knows which step applies but not the command line's words for
+ * it, which src/commands/hints.ts supplies.
+ */
+export type Advice =
+  | { kind: 'log-in-again' }
+  | { kind: 'wrong-client-secret' }
+  | { kind: 'no-external-token-provider' }
+  | { kind: 'jwt-expired' }
+  | { kind: 'jwt-not-accepted' }
+  | { kind: 'pat-refused' }
+  | { kind: 'not-the-service' }
+  | { kind: 'untrusted-certificate' }
+  | { kind: 'certificate-name-mismatch' }
+  | { kind: 'not-tls' }
+  | { kind: 'ca-file-without-certificate' }
+  | { kind: 'unreachable' }
+  | { kind: 'job-ended'; id: string }
+  | { kind: 'job-not-ended'; id: string }
+  | { kind: 'job-still-running'; id: string }
+  | { kind: 'stale-user-version'; id: string; currentTag: string }
+  | { kind: 'stale-queue-tag'; id: string; currentTag: string }
+  | { kind: 'entity-example' }
+  | { kind: 'pat-lifetime'; max: string }
+  | { kind: 'list-roles' }
+  | { kind: 'source-types'; type?: string }
+  | { kind: 'list-sources' };
+
 export interface ErrorDetails {
   /** What to do next, printed as `hint: …`. */
   hint?: string;
+  /** What to do next as data, when the words for it belong to the command line (see Advice). */
+  advice?: Advice;
   /** The service's `moreInfo`, printed with `-v`. */
   moreInfo?: string;
   /** Extra lines printed after the error (e.g. field-by-field validation messages). */
@@ -26,6 +56,7 @@ export interface ErrorDetails {
 export class DlakeError extends Error {
   readonly exitCode: number = ExitCode.bug;
   readonly hint?: string;
+  readonly advice?: Advice;
   readonly moreInfo?: string;
   readonly details: string[];
 
@@ -33,6 +64,7 @@ export class DlakeError extends Error {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = new.target.name;
     this.hint = opts.hint;
+    this.advice = opts.advice;
     this.moreInfo = opts.moreInfo;
     this.details = opts.details ?? [];
   }
@@ -70,11 +102,4 @@ export class ServiceError extends DlakeError {
 /** Ctrl-C. */
 export class InterruptedError extends DlakeError {
   override readonly exitCode = ExitCode.interrupted;
-}
-
-/** An HTTP error answered by the service, with its status; subclasses decide the exit code. */
-export interface HttpErrorInfo {
-  status: number;
-  method: string;
-  url: string;
 }

@@ -1,51 +1,115 @@
-// Builds the commander tree with the global options of cli.md, runs it, and is the one place that turns
-// errors into `error:`/`hint:` lines and exit codes.
+// Builds the commander tree with the global options of docs/cli-contract.md "Global options, environment and
+// precedence", runs it, and is the one place that turns errors into `error:`/`hint:` lines and exit codes.
 import { Command, CommanderError, Option } from 'commander';
+import { hintFor } from './commands/hints.js';
 import { choiceOption } from './commands/options.js';
 import { GROUPS, registerGroups } from './commands/registry.js';
 import { OUTPUT_FORMATS } from './config/schema.js';
-import { Context, type GlobalOptions } from './context.js';
+import { Context, type GlobalOptions, type World } from './context.js';
 import { DlakeError, ExitCode, InterruptedError } from './errors.js';
 import { colorEnabled, theme } from './output/color.js';
-import type { Streams } from './output/ui.js';
 import { nearest } from './util/nearest.js';
 
-export interface World {
-  env: NodeJS.ProcessEnv;
-  streams: Streams;
+/** What one run of dlake remembers about its commander tree. */
+interface RunState {
+  /** The command that reported a usage error (for the usage line). */
+  failed?: Command;
 }
 
-/** Commander's Command, remembering which command reported a usage error (for the usage line). */
+/** Commander's Command, remembering in the run's state which command reported a usage error. */
 class DlakeCommand extends Command {
-  static failed?: Command;
+  constructor(
+    private readonly run: RunState,
+    name?: string,
+  ) {
+    super(name);
+  }
 
   override createCommand(name?: string): Command {
-    return new DlakeCommand(name);
+    return new DlakeCommand(this.run, name);
   }
 
   override error(message: string, errorOptions?: { code?: string; exitCode?: number }): never {
-    DlakeCommand.failed = this;
+    this.run.failed = this;
     return super.error(message, errorOptions);
   }
+
+  /**
+   * Commander lets the root take its options anywhere on the line, so a subcommand option with the name of a
+   * global one never reaches the subcommand. The few subcommands that own such a name get the tokens after their
+   * own name: `job wait ID --timeout 10m` bounds the wait, while `dlake --timeout 5s job wait ID` (before the
+   * command) stays the per-request timeout.
+   */
+  override parseOptions(argv: string[]): { operands: string[]; unknown: string[] } {
+    if (this.parent) return super.parseOptions(argv);
+    const at = this.commandPathEnd(argv);
+    const owned = at === undefined ? undefined : OWNED_OPTIONS[at.path];
+    if (!at || !owned) return super.parseOptions(argv);
+    const mine: string[] = [];
+    const rest = argv.slice(0, at.end);
+    for (let i = at.end; i < argv.length; i++) {
+      const arg = argv[i]!;
+      if (arg === '--') {
+        rest.push(...argv.slice(i));
+        break;
+      }
+      const name = arg.split('=')[0]!;
+      if (!owned.includes(name)) {
+        rest.push(arg);
+      } else if (arg.includes('=')) {
+        mine.push(arg);
+      } else {
+        // The option and its value (commander reports a missing value itself).
+        mine.push(arg, ...argv.slice(i + 1, i + 2));
+        i++;
+      }
+    }
+    const parsed = super.parseOptions(rest);
+    return { operands: parsed.operands, unknown: [...parsed.unknown, ...mine] };
+  }
+
+  /** The first two command words and where they end, skipping the root's options and their values. */
+  private commandPathEnd(argv: string[]): { path: string; end: number } | undefined {
+    const words: string[] = [];
+    for (let i = 0; i < argv.length && words.length < 2; i++) {
+      const arg = argv[i]!;
+      if (arg === '--') return undefined;
+      if (arg.startsWith('-')) {
+        if (!arg.includes('=') && this.options.find((o) => o.short === arg || o.long === arg)?.required) i++;
+        continue;
+      }
+      words.push(arg);
+      if (words.length === 2) return { path: words.join(' '), end: i + 1 };
+    }
+    return undefined;
+  }
 }
+
+/** Options of a subcommand that share a global option's name, by command path (see parseOptions). */
+const OWNED_OPTIONS: Record<string, string[]> = { 'job wait': ['--timeout'] };
 
 /** What commands get: their Context (created on first use, from the global options in force). */
 export class Runtime {
   private ctx?: Context;
+  /** This run's commander state (not static: runs in one process, such as in-process tests, share nothing). */
+  readonly state: RunState = {};
 
   constructor(readonly world: World) {}
 
   /** Wraps a command handler: `(ctx, ...commanderArgs)`, where the last of those is the options object. */
   action<A extends unknown[]>(fn: (ctx: Context, ...args: A) => Promise<void>) {
     return async (...args: unknown[]): Promise<void> => {
-      const cmd = args.at(-1) as Command;
-      const ctx = this.context(cmd.optsWithGlobals() as GlobalOptions);
+      let root = args.at(-1) as Command;
+      while (root.parent) root = root.parent;
+      // The root's own options only: a subcommand's option that shares a global's name (`job wait --timeout`)
+      // must not replace the global in the Context.
+      const ctx = this.context(root.opts() as GlobalOptions);
       await fn(ctx, ...(args.slice(0, -1) as A));
     };
   }
 
   context(opts: GlobalOptions): Context {
-    this.ctx ??= new Context(opts, this.world.env, this.world.streams);
+    this.ctx ??= new Context(opts, this.world);
     return this.ctx;
   }
 
@@ -60,7 +124,7 @@ export class Runtime {
  * must reach the command (a bare `dlake --version` is answered in cli.ts before this is built).
  */
 export function buildRoot(rt: Runtime, withVersion = true): Command {
-  const program = new DlakeCommand('dlake');
+  const program = new DlakeCommand(rt.state, 'dlake');
   if (withVersion) program.version(__DLAKE_VERSION__, '-V, --version', 'print the version');
   program
     .description(
@@ -105,7 +169,7 @@ Run \`dlake COMMAND --help\` for a command's options and examples.`,
 }
 
 /** The top-level groups named on the command line: they are the only ones loaded. */
-export function groupsNamed(args: string[]): Set<string> | 'all' {
+function groupsNamed(args: string[]): Set<string> | 'all' {
   const names = new Set(GROUPS.map((g) => g.name));
   const words = args.filter((a) => !a.startsWith('-'));
   if (words[0] === 'completion' || (words[0] === 'help' && !words[1])) return 'all';
@@ -127,6 +191,8 @@ export async function runCli(argv: string[], world: World): Promise<number> {
     process.exit(ExitCode.interrupted);
   };
   process.on('SIGINT', onSigint);
+  // A CI job stopped (SIGTERM) cleans up as Ctrl-C does: an export keeps what it can for --resume.
+  process.on('SIGTERM', onSigint);
   try {
     if (args.length === 0) {
       program.outputHelp();
@@ -139,9 +205,10 @@ export async function runCli(argv: string[], world: World): Promise<number> {
     await program.parseAsync(argv);
     return ExitCode.ok;
   } catch (err) {
-    return reportError(err, rt, world);
+    return reportError(err, rt, world, args);
   } finally {
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
     await rt.current?.dispose();
   }
 }
@@ -170,11 +237,10 @@ function helpFor(program: Command, words: string[]): void {
   cmd.outputHelp();
 }
 
-function reportError(err: unknown, rt: Runtime, world: World): number {
+function reportError(err: unknown, rt: Runtime, world: World, args: string[]): number {
   const { stderr } = world.streams;
   const ctx = rt.current;
-  const t =
-    ctx?.theme ?? theme(colorEnabled(Boolean(stderr.isTTY), world.env, process.argv.includes('--no-color')));
+  const t = ctx?.theme ?? theme(colorEnabled(Boolean(stderr.isTTY), world.env, args.includes('--no-color')));
   const line = (label: string, text: string) => stderr.write(`${label} ${text}\n`);
   if (err instanceof CommanderError) {
     if (
@@ -185,7 +251,7 @@ function reportError(err: unknown, rt: Runtime, world: World): number {
       return ExitCode.ok;
     }
     line(t.danger('error:'), err.message.replace(/^error:\s*/, ''));
-    const cmd = DlakeCommand.failed;
+    const cmd = rt.state.failed;
     if (cmd) {
       const path: string[] = [];
       for (let c: Command | null = cmd; c; c = c.parent) path.unshift(c.name());
@@ -197,12 +263,15 @@ function reportError(err: unknown, rt: Runtime, world: World): number {
   if (err instanceof DlakeError) {
     if (err instanceof InterruptedError) {
       line(t.danger('error:'), err.message);
+      // Only a hint of what to do next (an export's --resume); never a detail or a stack.
+      if (err.hint) line(t.accent('hint:'), err.hint);
       return err.exitCode;
     }
     line(t.danger('error:'), err.message);
     for (const d of err.details) stderr.write(`  ${d}\n`);
     if (err.moreInfo && (ctx?.opts.verbose || ctx?.debugging)) stderr.write(`  ${err.moreInfo}\n`);
-    if (err.hint) line(t.accent('hint:'), err.hint);
+    const hint = hintFor(err);
+    if (hint) line(t.accent('hint:'), hint);
     if (ctx?.debugging && err.cause) stderr.write(`${String((err.cause as Error)?.stack ?? err.cause)}\n`);
     return err.exitCode;
   }

@@ -1,6 +1,6 @@
 // Administration area: users, roles (minimal), personal access tokens, workload queues and rules, and the
 // reflection summary, one module each under admin/. Everything but reading and writing users is
-// Enterprise-only: the community edition does not have those resources at all (api-extra scope note), so
+// Enterprise-only: the community edition does not have those resources at all (docs/api-facts.md §11), so
 // they are not registered there and the server's generic `HTTP 404 Not Found` answers, as Jersey would for
 // a path it does not know.
 import { registerPats } from './admin/pats.js';

@@ -34,7 +34,7 @@ const OFFLINE_SCOPE = 'offline_access';
 /** `//<host>/organizations/<org>/clients/<client_id>/credentials/<credential_id>` (spec, token endpoint). */
 const AUDIENCE_RE = /^\/\/[^/]+\/organizations\/[^/]+\/clients\/([^/]+)\/credentials\/[^/]+$/;
 
-/** The caller, or an empty-bodied 401 (api-extra §1.2: every auth failure is a bare 401). */
+/** The caller, or an empty-bodied 401 (docs/api-facts.md §1.2: every auth failure is a bare 401). */
 export function requireAuth(req: EmuRequest): Principal {
   if (!req.principal) throw unauthorized();
   return req.principal;
@@ -52,7 +52,8 @@ export function registerAuth(area: AreaContext): void {
   const cluster = { id: randomUUID(), createdAt: state.now() };
 
   router.post('/apiv2/login', (req) => login(req, state, cluster));
-  // GET is the session check: `true` for a live token of any kind, else the bare 401 (api-extra §2.2).
+  // GET is the session check: `true` for a live token of any kind, else the bare 401 (docs/api-facts.md
+  // §2.2).
   router.get('/apiv2/login', (req) => {
     requireAuth(req);
     return ok(true);
@@ -70,7 +71,7 @@ export function registerAuth(area: AreaContext): void {
     return ok(serverInfo(cluster.createdAt));
   });
 
-  // The token endpoint is Enterprise-only (api-extra scope note): the community edition has no such
+  // The token endpoint is Enterprise-only (docs/api-facts.md §11): the community edition has no such
   // resource, so it is simply not registered and Jersey's `HTTP 404 Not Found` answers.
   if (options.edition !== 'community') {
     const oauth = new OAuthEndpoint(state, options.jwtPublicKeyPem);
@@ -139,8 +140,8 @@ function permissionsOf(user: EmuUser): Record<string, boolean> {
 }
 
 /**
- * `/api/v3/info` (api-extra §3.2). `clusterType` is the string "null" that a standalone install (no YARN or
- * Kubernetes) reports; build and commit data are fixed so responses are reproducible.
+ * `/api/v3/info` (docs/api-facts.md §3.2). `clusterType` is the string "null" that a standalone install (no
+ * YARN or Kubernetes) reports; build and commit data are fixed so responses are reproducible.
  */
 function serverInfo(startedAt: number): Record<string, unknown> {
   const built = new Date(startedAt - 24 * HOUR_MS).toISOString();
@@ -155,7 +156,7 @@ function serverInfo(startedAt: number): Record<string, unknown> {
 // ── Token endpoint ──────────────────────────────────────────────────────────────────────────────────
 
 /**
- * Token-endpoint failures. The real error body is unconfirmed (api-extra §2.5); the emulator uses the
+ * Token-endpoint failures. The real error body is unconfirmed (docs/api-facts.md §2.5); the emulator uses the
  * RFC 6749 §5.2 shape: 400 for malformed or unsupported requests, 401 for bad credentials or tokens.
  */
 class OAuthError extends Error {
@@ -257,7 +258,8 @@ class OAuthEndpoint {
     return { user, lifetimeS: ACCESS_TOKEN_LIFETIME_S, refreshClientId: clientId };
   }
 
-  /** The password grant of api-extra §2.5: a refresh token only when `offline_access` is asked for. */
+  /** The password grant of docs/api-facts.md §2.5: a refresh token only when `offline_access` is asked for.
+   * */
   private password(form: URLSearchParams): Grant {
     const name = required(form, 'username');
     const password = required(form, 'password');
@@ -271,8 +273,9 @@ class OAuthEndpoint {
   }
 
   /**
-   * The refresh grant sends no scope (api-extra §2.5 lists only client_id and refresh_token), so none is
-   * required. The refresh token is not rotated: the response carries no new one and the old one stays valid.
+   * The refresh grant sends no scope (docs/api-facts.md §2.5 lists only client_id and refresh_token), so none
+   * is required. The refresh token is not rotated: the response carries no new one and the old one stays
+   * valid.
    */
   private refresh(form: URLSearchParams): Grant {
     const clientId = required(form, 'client_id');

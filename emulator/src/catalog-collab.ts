@@ -1,4 +1,4 @@
-// Collaboration data on catalog entities: labels (`…/collaboration/tag`, api-extra §5.10) and wiki
+// Collaboration data on catalog entities: labels (`…/collaboration/tag`, docs/api-facts.md §5.10) and wiki
 // (`…/collaboration/wiki`, §5.11), each versioned on its own, apart from the entity's tag.
 import type { CatalogNode, CatalogStore } from './catalog-store.js';
 import { nodePath } from './catalog-store.js';
@@ -10,8 +10,8 @@ const MAX_TAG_LENGTH = 128;
 const MAX_WIKI_LENGTH = 100_000;
 
 /**
- * An unknown id. api-extra says the service answers 400 here (an IllegalArgumentException); the spec lists
- * "404 (entity missing …)" for both reads, and the spec wins: 404, with the service's text.
+ * An unknown id. docs/api-facts.md §5.10 says the service answers 400 here (an IllegalArgumentException); the
+ * spec lists "404 (entity missing …)" for both reads, and the spec wins: 404, with the service's text.
  */
 function resolve(store: CatalogStore, id: string): CatalogNode {
   const node = store.resolveId(id);
@@ -20,9 +20,9 @@ function resolve(store: CatalogStore, id: string): CatalogNode {
 }
 
 /**
- * Spec vs api-extra: api-extra says only views and tables take labels (`Labels may only be set on views and
- * tables.`); the spec says "only source, space, dataset can", and wins. Folders, homes and unpromoted files get
- * the 400, with the service's message widened to the spec's set.
+ * Spec vs server (docs/api-facts.md §5.10): per the server, only views and tables take labels (`Labels may
+ * only be set on views and tables.`); the spec says "only source, space, dataset can", and wins. Folders,
+ * homes and unpromoted files get the 400, with the service's message widened to the spec's set.
  */
 function labelTarget(store: CatalogStore, id: string): { key: string; path: string[] } {
   const node = resolve(store, id);
@@ -34,8 +34,8 @@ function labelTarget(store: CatalogStore, id: string): { key: string; path: stri
 }
 
 /**
- * Spec vs api-extra: api-extra says a GET before any labels answers `{tags: []}`; the spec says 404 for
- * "entity missing or no tags". The spec wins: 404 `No tags found for entity [<id>]`.
+ * Spec vs server (docs/api-facts.md §5.10): per the server, a GET before any labels answers `{tags: []}`; the
+ * spec says 404 for "entity missing or no tags". The spec wins: 404 `No tags found for entity [<id>]`.
  */
 export function getLabels(store: CatalogStore, id: string): EmuResponse {
   const { key } = labelTarget(store, id);
@@ -90,8 +90,8 @@ function wikiTarget(store: CatalogStore, id: string): { key: string; path: strin
 }
 
 /**
- * Spec vs api-extra: api-extra says a GET before any wiki answers `{text: ""}`; the spec says 404 for
- * "entity missing or no wiki". The spec wins: 404 `No wiki found for entity [<id>]`.
+ * Spec vs server (docs/api-facts.md §5.11): per the server, a GET before any wiki answers `{text: ""}`; the
+ * spec says 404 for "entity missing or no wiki". The spec wins: 404 `No wiki found for entity [<id>]`.
  */
 export function getWiki(store: CatalogStore, id: string): EmuResponse {
   const { key } = wikiTarget(store, id);

@@ -119,7 +119,7 @@ export interface CatalogDataset {
   sqlContext?: string[];
 }
 
-/** Prefix of the path-derived ids of unpromoted NAS files and folders (api-extra §1.6). */
+/** Prefix of the path-derived ids of unpromoted NAS files and folders (docs/api-facts.md §1.6). */
 export const INTERNAL_ID_PREFIX = 'service:/';
 
 /**
@@ -247,7 +247,7 @@ export class CatalogStore {
 
   /**
    * Resolves an id: a UUID, or an internal `service:/<source>/<a>/<b>` id, which only names things inside a
-   * source (api-extra §5.2: anything else is treated as not found).
+   * source (docs/api-facts.md §5.2: anything else is treated as not found).
    */
   resolveId(id: string): CatalogNode | undefined {
     if (!id.startsWith(INTERNAL_ID_PREFIX)) {

@@ -1,4 +1,5 @@
-// How catalog entities look on the wire (api-extra §5.2, §6.1): summaries, full entities and children paging.
+// How catalog entities look on the wire (docs/api-facts.md §5.2, §6.1): summaries, full entities and children
+// paging.
 import {
   type CatalogNode,
   type CatalogStore,
@@ -138,9 +139,9 @@ function renderDataset(d: DatasetEntity): Record<string, unknown> {
 }
 
 /**
- * Children paging of api-extra §5.2: no maxChildren → all; maxChildren ≤ 0 → an empty list; else N children
- * from the token's name on, and a token naming the (N+1)-th when there is one. Filesystem listings (NAS) ignore
- * maxChildren and pageToken altogether.
+ * Children paging of docs/api-facts.md §5.2: no maxChildren → all; maxChildren ≤ 0 → an empty list; else N
+ * children from the token's name on, and a token naming the (N+1)-th when there is one. Filesystem listings
+ * (NAS) ignore maxChildren and pageToken altogether.
  */
 function page(store: CatalogStore, node: CatalogNode, opt: ChildrenOption): Record<string, unknown> {
   if (opt.exclude) return {};

@@ -1,5 +1,6 @@
-// Catalog writes: create (api-extra §5.3, §6.1), promote (§5.4), update (§5.5) and delete (§5.6), with the
-// service's rules and error texts. Reads, routes and collaboration live in catalog.ts and catalog-collab.ts.
+// Catalog writes: create (docs/api-facts.md §5.3, §6.1), promote (§5.4), update (§5.5) and delete (§5.6),
+// with the service's rules and error texts. Reads, routes and collaboration live in catalog.ts and
+// catalog-collab.ts.
 import {
   type CatalogNode,
   type CatalogStore,
@@ -54,7 +55,8 @@ export function asObject(body: unknown): Body {
 
 export const invalidAt = (at: string) => badRequest(`Invalid value found at: ${at}`);
 
-/** A bean-validation failure (api-extra §1.4): `Invalid input ` + `\n<field>: <message>`, with the field map. */
+/** A bean-validation failure (docs/api-facts.md §1.4): `Invalid input ` + `\n<field>: <message>`, with the
+ * field map. */
 function validationError(field: string, message: string) {
   return badRequest(`Invalid input \n${field}: ${message}`, {
     validationErrorMessages: { fieldErrorMessages: { [field]: [message] }, globalErrorMessages: [] },
@@ -388,7 +390,7 @@ const FORMAT_TYPES = [
 ];
 const READABLE: Record<string, FileFormat> = { Text: 'csv', Parquet: 'parquet', JSON: 'json' };
 
-/** Text defaults of the real FileFormat (api-extra §5.4). */
+/** Text defaults of the real FileFormat (docs/api-facts.md §5.4). */
 const TEXT_DEFAULTS = {
   fieldDelimiter: ',',
   lineDelimiter: '\r\n',
@@ -503,7 +505,7 @@ export async function updateEntity(
 ): Promise<EmuResponse> {
   const { store } = cx;
   const b = asObject(body);
-  // api-extra §5.5: IllegalArgumentExceptions of the update path surface as 404 with their text.
+  // docs/api-facts.md §5.5: IllegalArgumentExceptions of the update path surface as 404 with their text.
   if (b.id == null) throw notFound('Entity id is required.');
   if (b.id !== id) throw notFound('Ids must match.');
   const node = store.resolveId(id);

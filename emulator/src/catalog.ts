@@ -13,6 +13,7 @@ import {
   seedNasSource,
   updateEntity,
 } from './catalog-write.js';
+import { type CtasCatalog, ctasCatalog } from './ctas.js';
 import {
   ApiError,
   badRequest,
@@ -37,6 +38,8 @@ export interface CatalogArea {
   datasets(): CatalogDataset[];
   /** Records a dataset's schema once the SQL engine has seen it. */
   recordFields(path: string[], fields: Field[]): void;
+  /** CREATE TABLE … AS: where a new table may be written, and registering it once written. */
+  ctas: CtasCatalog;
 }
 
 export async function registerCatalog(area: AreaContext): Promise<CatalogArea> {
@@ -50,6 +53,7 @@ export async function registerCatalog(area: AreaContext): Promise<CatalogArea> {
     store,
     datasets: () => store.datasets(),
     recordFields: (path, fields) => store.setFields(path, fields),
+    ctas: ctasCatalog(store, probe),
   };
 
   if (options.samplesDir) seedNasSource(store, 'Samples', resolvePath(options.samplesDir));
@@ -163,7 +167,8 @@ function childrenOption(req: EmuRequest): ChildrenOption {
   const raw = req.query.get('maxChildren');
   let maxChildren: number | undefined;
   if (raw !== null) {
-    // A query parameter that does not convert is a 404 in JAX-RS, with this shape of message (api-extra §1.4).
+    // A query parameter that does not convert is a 404 in JAX-RS, with this shape of message
+    // (docs/api-facts.md §1.4).
     if (!/^-?\d+$/.test(raw.trim())) {
       throw new ApiError(404, `HTTP 404 Not Found: QueryParam maxChildren. For input string: "${raw}"`);
     }

@@ -1,11 +1,14 @@
-// Jobs area: POST /api/v3/sql, job status, results paging and cancel (service-api "Jobs", api-extra §4).
+// Jobs area: POST /api/v3/sql, job status, results paging and cancel (docs/api-facts.md §4).
 // Queries run on DuckDB through ./sql-engine.ts over the generated table `big` and the catalog's datasets.
 //
 // Test hook: a SQL comment `/* sleep:<ms> */` anywhere in the query keeps the job RUNNING that much longer
 // before the query runs, so a test can cancel a running job or ask for the results of one.
 import { createHash, randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { SEEDED_REFLECTIONS } from './admin/reflections.js';
 import { requireAuth } from './auth.js';
+import { type CtasCatalog, type CtasStatement, parseCtas } from './ctas.js';
 import {
   ApiError,
   badRequest,
@@ -19,6 +22,7 @@ import {
 import type { AreaContext } from './server.js';
 import {
   type CatalogDataset,
+  type QueryOutcome,
   type QueryResult,
   type Row,
   SqlEngine,
@@ -95,6 +99,9 @@ export interface JobsCatalog {
   datasets(): CatalogDataset[];
   /** Hears the columns of each view a query expanded (the catalog leaves a view's fields to the engine). */
   recordFields: ViewSchemaListener;
+  /** CREATE TABLE … AS: where the new table's files go, and registering it once written (without it, a
+   *  CTAS fails as one into a source that does not allow it would). */
+  ctas?: CtasCatalog;
 }
 
 export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Promise<JobsArea> {
@@ -116,8 +123,8 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
   const run = async (job: Job): Promise<void> => {
     const signal = job.abort.signal;
     try {
-      // The service's order (api-extra §4.2): planning, then the queue (where resources are scheduled),
-      // then starting and running. Each non-final state lasts `jobStepMs`.
+      // The service's order (docs/api-facts.md §4.2): planning, then the queue (where resources are
+      // scheduled), then starting and running. Each non-final state lasts `jobStepMs`.
       await sleep(stepMs, signal);
       job.state = 'ENQUEUED';
       job.schedulingStartedAt = state.now();
@@ -127,7 +134,10 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
       await sleep(stepMs, signal);
       job.state = 'RUNNING';
       await sleep(stepMs + sleepHint(job.sql), signal);
-      const out = await engine.query(job.sql, job.context, datasets(), signal, viewSchema);
+      const ctas = parseCtas(job.sql);
+      const out = ctas
+        ? await createTableAs(ctas, job.context, signal)
+        : await engine.query(job.sql, job.context, datasets(), signal, viewSchema);
       if (signal.aborted) throw new Error('Interrupted');
       job.result = out.result;
       job.schemaJson = JSON.stringify(out.result.schema);
@@ -146,7 +156,43 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
     job.endedAt = state.now();
   };
 
-  /** The job, when the caller may see it: its submitter or an admin (403 otherwise, api-extra §4.2). */
+  /** CTAS: the engine writes the result into the target source's folder; the job's rows summarise it. */
+  const createTableAs = async (
+    ctas: CtasStatement,
+    context: string[],
+    signal: AbortSignal,
+  ): Promise<QueryOutcome> => {
+    if (!catalog.ctas) throw new Error('CREATE TABLE is not supported by this catalog.');
+    const folder = catalog.ctas.target(ctas.path);
+    const file = join(folder, '0_0_0.parquet');
+    const { rows, touched } = await engine.copyToParquet(ctas.query, context, datasets(), file, signal);
+    await catalog.ctas.register(ctas.path, folder);
+    return {
+      result: {
+        schema: [
+          { name: 'Fragment', type: { name: 'VARCHAR' } },
+          { name: 'Records', type: { name: 'BIGINT' } },
+          { name: 'Path', type: { name: 'VARCHAR' } },
+          { name: 'Metadata', type: { name: 'VARBINARY' } },
+          { name: 'Partition', type: { name: 'INTEGER' } },
+          { name: 'FileSize', type: { name: 'BIGINT' } },
+        ],
+        rows: [
+          {
+            Fragment: '0_0',
+            Records: rows,
+            Path: file,
+            Metadata: null,
+            Partition: null,
+            FileSize: statSync(file).size,
+          },
+        ],
+      },
+      touched,
+    };
+  };
+
+  /** The job, when the caller may see it: its submitter or an admin (403 otherwise, docs/api-facts.md §4.2). */
   const visibleJob = (req: EmuRequest): Job => {
     const p = requireAuth(req);
     const id = req.params.id!;
@@ -175,7 +221,8 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
       abort: new AbortController(),
     };
     jobs.set(job.id, job);
-    // The real call returns once the job is submitted, not finished (api-extra §4.1): run it detached.
+    // The real call returns once the job is submitted, not finished (docs/api-facts.md §4.1): run it
+    // detached.
     const done = run(job).finally(() => running.delete(done));
     running.add(done);
     return ok({ id: job.id });
@@ -186,7 +233,7 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
   router.get('/api/v3/job/:id/results', (req) => {
     const offset = intParam(req, 'offset', 0);
     const limit = intParam(req, 'limit', 100);
-    // Checked before the job lookup, as the service does (api-extra §4.3).
+    // Checked before the job lookup, as the service does (docs/api-facts.md §4.3).
     if (limit > RESULTS_MAX_LIMIT) throw badRequest('limit can not exceed 500 rows');
     const job = visibleJob(req);
     if (job.state !== 'COMPLETED' || !job.result) {
@@ -194,7 +241,8 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
       const msg = `Can not fetch details for a job that is in [${job.state}] state.`;
       throw badRequest(msg, { moreInfo: msg });
     }
-    // The service does not validate negatives (api-extra §4.3, unconfirmed); a 400 is the emulator's choice.
+    // The service does not validate negatives (docs/api-facts.md §4.3, unconfirmed); a 400 is the emulator's
+    // choice.
     if (offset < 0) throw badRequest('offset can not be negative');
     if (limit < 0) throw badRequest('limit can not be negative');
     const { rows } = job.result;
@@ -244,7 +292,8 @@ interface SqlBody {
   context: string[];
 }
 
-/** The `/sql` body; its class rejects unknown fields, as Jackson does by default (api-extra §4.1, §1.4). */
+/** The `/sql` body; its class rejects unknown fields, as Jackson does by default (docs/api-facts.md §4.1,
+ * §1.4). */
 function parseSqlBody(body: unknown): SqlBody {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalid('Invalid value.');
   const b = body as Record<string, unknown>;
@@ -276,14 +325,14 @@ function parseSqlBody(body: unknown): SqlBody {
   return { sql: b.sql, context };
 }
 
-/** Mapping failures carry no moreInfo (api-extra §1.4). */
+/** Mapping failures carry no moreInfo (docs/api-facts.md §1.4). */
 const invalid = (msg: string): ApiError => new ApiError(400, msg, {});
 const invalidAt = (field: string): ApiError => invalid(`Invalid value found at: ${field}`);
 
 /**
  * An Integer query parameter as JAX-RS reads it: absent or blank takes the default; text that is not an
  * int is a ParamException, which JAX-RS answers with 404 and the service's mapper words as below
- * (api-extra §1.4, `getParamExceptionErrorMessage`).
+ * (docs/api-facts.md §1.4, `getParamExceptionErrorMessage`).
  */
 function intParam(req: EmuRequest, name: string, def: number): number {
   const raw = req.query.get(name);
@@ -302,7 +351,7 @@ function statusJson(job: Job): Record<string, unknown> {
   const iso = (ms: number | undefined): string | undefined =>
     ms === undefined ? undefined : new Date(ms).toISOString();
   const completed = job.state === 'COMPLETED';
-  // Undefined fields are left out by JSON.stringify, as the service omits nulls (api-extra §1.3).
+  // Undefined fields are left out by JSON.stringify, as the service omits nulls (docs/api-facts.md §1.3).
   return {
     jobState: job.state,
     rowCount: completed ? (job.result?.rows.length ?? 0) : 0,

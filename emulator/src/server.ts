@@ -1,5 +1,6 @@
-// The stateful service emulator: an HTTP(S) server that follows ../shared/spec to the letter.
-// Start in-process with `startEmulator(options)`; from the shell with `npm run emulator`.
+// The stateful service emulator: an HTTP(S) server that follows the service's specification and
+// docs/api-facts.md to the letter. Start in-process with `startEmulator(options)`; from the shell with `npm
+// run emulator`.
 import {
   createServer as createHttpServer,
   type IncomingMessage,
@@ -203,8 +204,8 @@ function errorResponse(err: unknown): EmuResponse {
 }
 
 /**
- * The service's header rules (api-extra §1.2): `Bearer <t>` (case-insensitive, exactly two parts), else a
- * value starting with `_service` (the rest, trimmed), else the whole trimmed value.
+ * The service's header rules (docs/api-facts.md §1.2): `Bearer <t>` (case-insensitive, exactly two parts),
+ * else a value starting with `_service` (the rest, trimmed), else the whole trimmed value.
  */
 function authenticate(
   header: string | undefined,

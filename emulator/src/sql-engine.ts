@@ -5,7 +5,7 @@
 //   paths by rewriting each query: every reference written in the service's dialect (`Samples.sales."2024.csv"`,
 //   `myspace.folder.myview`) becomes a temporary DuckDB view created on the query's own connection.
 // - Results come back as the service's schema (`{name, type: {name}}`, service type names) and plain JS values
-//   encoded as the service encodes them (api-extra §4.3).
+//   encoded as the service encodes them (docs/api-facts.md §4.3).
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -125,6 +125,37 @@ export class SqlEngine {
     signal?: AbortSignal,
     onViewSchema?: ViewSchemaListener,
   ): Promise<QueryOutcome> {
+    return this.withPlan(sql, context, datasets, signal, onViewSchema, async (conn, plan) => {
+      const result = await conn.run(plan.sql);
+      return { result: await convertResult(result, signal), touched: plan.touched };
+    });
+  }
+
+  /** CTAS: runs a query and writes its rows into one Parquet file. Returns the rows written. */
+  async copyToParquet(
+    sql: string,
+    context: string[],
+    datasets: readonly CatalogDataset[],
+    file: string,
+    signal?: AbortSignal,
+  ): Promise<{ rows: number; touched: TouchedDataset[] }> {
+    return this.withPlan(sql, context, datasets, signal, undefined, async (conn, plan) => {
+      const r = await conn.runAndReadAll(
+        `COPY (${plan.sql}) TO '${file.replaceAll("'", "''")}' (FORMAT parquet)`,
+      );
+      return { rows: Number(r.getRows()[0]?.[0] ?? 0), touched: plan.touched };
+    });
+  }
+
+  /** Plans a query and runs `body` on a connection of its own once the query's views exist. */
+  private async withPlan<T>(
+    sql: string,
+    context: string[],
+    datasets: readonly CatalogDataset[],
+    signal: AbortSignal | undefined,
+    onViewSchema: ViewSchemaListener | undefined,
+    body: (conn: DuckDBConnection, plan: QueryPlan) => Promise<T>,
+  ): Promise<T> {
     const plan = planQuery(sql, context, datasets);
     const conn: DuckDBConnection = await this.instance.connect();
     const interrupt = (): void => conn.interrupt();
@@ -135,8 +166,7 @@ export class SqlEngine {
         if (view.kind === 'view' && onViewSchema) await reportSchema(conn, view, onViewSchema);
       }
       if (signal?.aborted) throw new Error('Interrupted');
-      const result = await conn.run(plan.sql);
-      return { result: await convertResult(result, signal), touched: plan.touched };
+      return await body(conn, plan);
     } finally {
       signal?.removeEventListener('abort', interrupt);
       conn.closeSync();
@@ -466,8 +496,8 @@ const nullable =
     v === null ? null : c(v);
 
 /**
- * Maps a DuckDB type to the service's type name (api-extra §4.3) and a value encoder. Types the service
- * lacks take its nearest: unsigned and 128-bit integers widen to the next signed integer type (so
+ * Maps a DuckDB type to the service's type name (docs/api-facts.md §4.3) and a value encoder. Types the
+ * service lacks take its nearest: unsigned and 128-bit integers widen to the next signed integer type (so
  * `sum(bigint)`, a HUGEINT in DuckDB, is BIGINT as on the service), UUID and ENUM are VARCHAR, MAP is
  * described as `MAP` with `key`/`value` children and encoded as `[{key, value}]` (the real encoding is
  * unknown), and INTERVAL is `INTERVAL DAY TO SECOND` with DuckDB's text. Others are `OTHER` with their text.

@@ -1,9 +1,10 @@
-// The catalog endpoints (spec "Catalog", api-extra §5): one typed function per endpoint, the `<ref>` lookup,
+// The catalog endpoints (docs/api-facts.md §5): one typed function per endpoint, the `<ref>` lookup,
 // children paging and the concurrent tree walk. Ids travel as one URL segment, paths component by component.
 // Writes are also available as plain request descriptions (`…Request`), which is what --dry-run prints.
 import { z } from 'zod';
-import { ConflictError, NotFoundError, UsageError } from '../errors.js';
+import { NotFoundError, UsageError } from '../errors.js';
 import { type CatalogRef, idToUrlSegment, pathToUrlSegments } from '../util/catalog-ref.js';
+import { explainStaleTag } from './conflicts.js';
 import type { ApiClient, Method } from './http.js';
 import {
   type CatalogEntity,
@@ -30,7 +31,7 @@ export interface WriteRequest {
   idempotent?: boolean;
 }
 
-export interface GetOptions {
+interface GetOptions {
   /** Non-default attributes, e.g. `permissions`. */
   include?: readonly string[];
   /** Attributes to drop, e.g. `children`. */
@@ -92,7 +93,7 @@ export function resolveRef(
 }
 
 /** Children per listing request unless told otherwise. */
-export const DEFAULT_PAGE_SIZE = 500;
+const DEFAULT_PAGE_SIZE = 500;
 
 /**
  * A container and all its children, following `nextPageToken` page after page (the other query parameters
@@ -222,25 +223,16 @@ export function promote(
   return client.request({ ...promoteRequest(id, entity), schema: CatalogEntitySchema });
 }
 
-/**
- * A 409 on a write that carried a tag: when the entity's tag has moved on, the error says which tag is current
- * (a 409 for another reason, such as a path that exists, is passed on as it came).
- */
-async function withCurrentTag(client: ApiClient, id: string, err: unknown, sent: unknown): Promise<unknown> {
-  if (!(err instanceof ConflictError) || sent === undefined || sent === null) return err;
-  let current: string | undefined;
-  try {
-    current = (await getById(client, id, { exclude: ['children'] })).tag;
-  } catch {
-    return err;
-  }
-  if (current === undefined || current === String(sent)) return err;
-  return new ConflictError(err.message, {
-    hint: `the entity changed since tag ${String(sent)} was read; its current tag is ${current}: re-read it, apply the change again and send that tag`,
-    details: err.details,
-    moreInfo: err.moreInfo,
-    cause: err,
-  });
+/** A stale tag on a write of entity `id`: the hint names the current tag. */
+function withCurrentTag(client: ApiClient, id: string, err: unknown, sent: unknown): Promise<unknown> {
+  return explainStaleTag(
+    err,
+    sent,
+    () => getById(client, id, { exclude: ['children'] }),
+    (current) => ({
+      hint: `the entity changed since tag ${String(sent)} was read; its current tag is ${current.tag}: re-read it, apply the change again and send that tag`,
+    }),
+  );
 }
 
 // ── Collaboration: tags and wiki ────────────────────────────────────────────────────────────────────────
@@ -357,7 +349,7 @@ const EntityPatchSchema = z.looseObject({
 function checkEntity<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UsageError(`${what} is not a catalog entity: expected a JSON object`, {
-      hint: 'see the entity of an existing item with: dlake catalog get REF -o json',
+      advice: { kind: 'entity-example' },
     });
   }
   const parsed = schema.safeParse(value);
@@ -392,7 +384,7 @@ export function editableFields(entity: Record<string, unknown>): Record<string, 
 /** A listed item with, for the containers that were walked, their children. */
 export type TreeNode<T = CatalogSummary> = T & { children?: TreeNode[] };
 
-export interface WalkOptions {
+interface WalkOptions {
   /** Levels to show below the start (the top level counts as level 1); undefined walks everything. */
   depth?: number;
   /** Listing requests in flight at once (over the client's keep-alive connections). */

@@ -8,7 +8,7 @@
 // exit code 3 stays for credentials and permissions, which an edition cannot fix.
 import { AuthError, DlakeError, NotFoundError } from '../errors.js';
 
-/** The generic texts of 404/405 for a path or method the server does not have (api-extra §1.4). */
+/** The generic texts of 404/405 for a path or method the server does not have (docs/api-facts.md §1.4). */
 const MISSING_ENDPOINT = [
   /^HTTP 404 Not Found$/,
   /^HTTP 405 Method Not Allowed$/,
@@ -17,7 +17,7 @@ const MISSING_ENDPOINT = [
   /^the service answered 405 at /,
 ];
 
-export function isMissingEndpoint(err: unknown): boolean {
+function isMissingEndpoint(err: unknown): boolean {
   return err instanceof DlakeError && MISSING_ENDPOINT.some((re) => re.test(err.message));
 }
 

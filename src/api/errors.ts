@@ -2,6 +2,7 @@
 // body, a malformed request with a text/plain 400, OAuth errors in the RFC 6749 shape, and add
 // `stackTrace`, `context` or `validationErrorMessages` to the usual {errorMessage, moreInfo} body.
 import {
+  type Advice,
   AuthError,
   ConflictError,
   type DlakeError,
@@ -11,7 +12,7 @@ import {
   UsageError,
 } from '../errors.js';
 
-export interface ErrorResponse {
+interface ErrorResponse {
   status: number;
   method: string;
   /** The request path (no host), to name the endpoint. */
@@ -28,7 +29,7 @@ interface ParsedErrorBody {
   details: string[];
 }
 
-export function parseErrorBody(contentType: string, text: string): ParsedErrorBody {
+function parseErrorBody(contentType: string, text: string): ParsedErrorBody {
   const details: string[] = [];
   if (!text.trim()) return { details };
   if (!/json/i.test(contentType) && !text.trim().startsWith('{')) {
@@ -75,9 +76,7 @@ export function errorFromResponse(r: ErrorResponse): DlakeError {
     case 401:
       return new AuthError(message || 'the service refused the credentials (401)', {
         ...opts,
-        hint:
-          tokenEndpointHint(parsed.oauthError, message) ??
-          'log in again with `dlake login` (or check DLAKE_TOKEN / DLAKE_CLIENT_ID)',
+        advice: tokenEndpointAdvice(parsed.oauthError, message) ?? { kind: 'log-in-again' },
       });
     case 403:
       return new AuthError(
@@ -105,23 +104,13 @@ export function errorFromResponse(r: ErrorResponse): DlakeError {
  * What to do about a refused token request, by the RFC 6749 code and the service's description: a wrong
  * client secret, an expired JWT and a service with no external token provider need different fixes.
  */
-export function tokenEndpointHint(code: string | undefined, description = ''): string | undefined {
-  if (code === 'invalid_client') {
-    return 'the client id or its secret is wrong: check the secret given (or DLAKE_CLIENT_ID and DLAKE_CLIENT_SECRET)';
-  }
+function tokenEndpointAdvice(code: string | undefined, description = ''): Advice | undefined {
+  if (code === 'invalid_client') return { kind: 'wrong-client-secret' };
   if (code !== 'invalid_grant') return undefined;
-  if (/external token provider/i.test(description)) {
-    return 'this service trusts no external identity provider: JWT exchange is not set up here; ask its administrator, or log in with a password, a PAT or client credentials';
-  }
-  if (/\bexp\b|expired/i.test(description) && /jwt/i.test(description)) {
-    return 'the JWT has expired: get a fresh one from your identity provider and exchange it again';
-  }
-  if (/jwt/i.test(description)) {
-    return 'the JWT was not accepted: check that it comes from the identity provider the service trusts (and --audience for a service user)';
-  }
-  if (/personal access token|\bpat\b/i.test(description)) {
-    return 'the personal access token is wrong or expired: create a new one and store it with `dlake login --token-stdin`';
-  }
+  if (/external token provider/i.test(description)) return { kind: 'no-external-token-provider' };
+  if (/\bexp\b|expired/i.test(description) && /jwt/i.test(description)) return { kind: 'jwt-expired' };
+  if (/jwt/i.test(description)) return { kind: 'jwt-not-accepted' };
+  if (/personal access token|\bpat\b/i.test(description)) return { kind: 'pat-refused' };
   return undefined;
 }
 

@@ -1,9 +1,9 @@
 // The one HTTP client of dlake: one undici dispatcher per client (keep-alive, explicit timeouts, CA and
-// proxy settings), the Authorization header, the retry policy of cli.md, error mapping and zod parsing
-// of every body, and --debug traces with secrets redacted. No printing, prompting or exiting here.
-
+// proxy settings), the Authorization header, the retry policy of docs/cli-contract.md "Retries", error
+// mapping and zod parsing of every body, and --debug traces with secrets redacted. No printing, prompting or
+// exiting here.
 import type { z } from 'zod';
-import { DlakeError, InterruptedError, ServiceError, UsageError } from '../errors.js';
+import { type Advice, DlakeError, InterruptedError, ServiceError, UsageError } from '../errors.js';
 import { readTextFile } from '../util/files.js';
 import { redactForm, redactHeader, redactJson } from '../util/redact.js';
 import { errorFromResponse } from './errors.js';
@@ -19,13 +19,13 @@ export interface AuthProvider {
   renew?(): Promise<boolean>;
 }
 
-export interface RetryPolicy {
+interface RetryPolicy {
   retries: number;
   baseDelayMs: number;
   maxDelayMs: number;
 }
 
-export interface ClientOptions {
+interface ClientOptions {
   baseUrl: string;
   /** Base of the token endpoint; default the base URL. */
   authUrl?: string;
@@ -40,6 +40,7 @@ export interface ClientOptions {
   userAgent?: string;
   /** Replaceable in tests. */
   sleep?: (ms: number) => Promise<void>;
+  /** A dispatcher of the caller's (a test's MockAgent): used as it is, and left open by close(). */
   dispatcher?: Dispatcher;
 }
 
@@ -68,9 +69,9 @@ export interface RequestSpec<S extends z.ZodType | undefined = undefined> {
   signal?: AbortSignal;
 }
 
-export type ResponseOf<S> = S extends z.ZodType ? z.infer<S> : unknown;
+type ResponseOf<S> = S extends z.ZodType ? z.infer<S> : unknown;
 
-export interface RawResponse {
+interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   contentType: string;
@@ -145,7 +146,7 @@ export class ApiClient {
    * waits for each socket's orderly shutdown (measured: ~170 ms added to every command that made a request).
    */
   async close(): Promise<void> {
-    await this.dispatcher.destroy();
+    if (!this.opts.dispatcher) await this.dispatcher.destroy();
   }
 
   urlFor(spec: Pick<RequestSpec, 'path' | 'query' | 'base'>): string {
@@ -222,9 +223,7 @@ export class ApiClient {
         /html/i.test(raw.contentType) || /^\s*</.test(raw.text) ? 'an HTML page' : 'a body that is not JSON';
       throw new ServiceError(
         `the service answered ${endpoint} with ${what} (${raw.contentType || 'no content type'})`,
-        {
-          hint: 'check --url: it must point at the service itself, not a proxy or login page',
-        },
+        { advice: { kind: 'not-the-service' } },
       );
     }
     if (!spec.schema) return json;
@@ -256,12 +255,12 @@ export class ApiClient {
     const code = errorCode(err);
     return new ServiceError(`cannot reach ${url}: ${describeNetworkError(err)}`, {
       cause: err,
-      hint: networkHint(code, err),
+      advice: networkAdvice(code, err),
     });
   }
 }
 
-export function createDispatcher(
+function createDispatcher(
   opts: Pick<ClientOptions, 'caFile' | 'insecure' | 'env' | 'timeoutMs'>,
 ): Dispatcher {
   let ca: string[] | undefined;
@@ -274,7 +273,7 @@ export function createDispatcher(
       // Node would take a file without a certificate silently and then trust nothing extra.
       if (!/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.test(pem)) {
         throw new UsageError(`the CA file ${opts.caFile} holds no PEM certificate`, {
-          hint: 'give a file with one or more "-----BEGIN CERTIFICATE-----" blocks (--ca-file or DLAKE_CA_FILE)',
+          advice: { kind: 'ca-file-without-certificate' },
         });
       }
       ca = [...rootCertificates, pem];
@@ -365,17 +364,11 @@ function isNotTls(code: string | undefined, err: unknown): boolean {
   );
 }
 
-function networkHint(code: string | undefined, err: unknown): string | undefined {
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-    return 'use the host name the certificate names in --url (a --ca-file cannot fix a name that does not match)';
-  }
-  if (isNotTls(code, err)) return 'use http:// in --url, or the port where the service speaks https';
-  if (isTlsTrustError(code)) {
-    return 'trust the server certificate with --ca-file FILE (or DLAKE_CA_FILE); --insecure skips verification';
-  }
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') {
-    return 'check --url (or DLAKE_URL) and that the service is running';
-  }
+function networkAdvice(code: string | undefined, err: unknown): Advice | undefined {
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return { kind: 'certificate-name-mismatch' };
+  if (isNotTls(code, err)) return { kind: 'not-tls' };
+  if (isTlsTrustError(code)) return { kind: 'untrusted-certificate' };
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') return { kind: 'unreachable' };
   return undefined;
 }
 

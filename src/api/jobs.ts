@@ -1,4 +1,4 @@
-// SQL jobs (service-api "Jobs", api-extra §4): submit a query, read a job's status, cancel it, read pages of
+// SQL jobs (docs/api-facts.md §4): submit a query, read a job's status, cancel it, read pages of
 // its results, and wait until it settles. No printing, prompting or exiting here.
 import { API_PREFIX, FINAL_JOB_STATES, MAX_RESULTS_PAGE } from '../constants.js';
 import {
@@ -23,7 +23,7 @@ export interface ResultField {
 }
 export type ResultRow = Record<string, unknown>;
 
-/** One page of results. `rowCount` is the job's total, not this page's (api-extra §4.3). */
+/** One page of results. `rowCount` is the job's total, not this page's (docs/api-facts.md §4.3). */
 export interface ResultsPage {
   rowCount: number;
   schema: ResultField[];
@@ -34,7 +34,7 @@ export interface ResultsPage {
 
 const jobPath = (id: string): string => `${API_PREFIX}/job/${encodeURIComponent(id)}`;
 
-export function isFinalState(state: string): boolean {
+function isFinalState(state: string): boolean {
   return FINAL_JOB_STATES.has(state);
 }
 
@@ -54,11 +54,11 @@ export function getJob(client: ApiClient, id: string, signal?: AbortSignal): Pro
   return client.request({ method: 'GET', path: jobPath(id), schema: JobStatusSchema, signal });
 }
 
-export type CancelOutcome = { requested: true } | { requested: false; status: JobStatus };
+type CancelOutcome = { requested: true } | { requested: false; status: JobStatus };
 
 /**
  * `POST /api/v3/job/{id}/cancel` (204). The service answers 404 both for an unknown job and for one that has
- * already ended (api-extra §4.4); the job's status tells the two apart.
+ * already ended (docs/api-facts.md §4.4); the job's status tells the two apart.
  */
 export async function cancelJob(client: ApiClient, id: string): Promise<CancelOutcome> {
   try {
@@ -73,7 +73,7 @@ export async function cancelJob(client: ApiClient, id: string): Promise<CancelOu
 }
 
 /** A page size the service accepts: a whole number from 0 to 500. */
-export function checkPageLimit(limit: number): void {
+function checkPageLimit(limit: number): void {
   if (!Number.isInteger(limit) || limit < 0 || limit > MAX_RESULTS_PAGE) {
     throw new UsageError(`a results page holds 0 to ${MAX_RESULTS_PAGE} rows, not ${limit}`);
   }
@@ -122,9 +122,7 @@ function explainNotReady(err: unknown, id: string): unknown {
       : `job ${id} has no results yet: it is ${state}, and results can be read only once it is COMPLETED`,
     {
       moreInfo: (err as DlakeError).message,
-      hint: failed
-        ? `see why with \`dlake job get ${id}\``
-        : `wait for it with \`dlake job wait ${id}\` (\`dlake job export\` waits by itself)`,
+      advice: { kind: failed ? 'job-ended' : 'job-not-ended', id },
     },
   );
 }
@@ -161,7 +159,7 @@ export function parseResultsPage(text: string, endpoint: string): ResultsPage {
   };
 }
 
-export interface WaitOptions {
+interface WaitOptions {
   /** Give up after this long (exit 7, the job left running). */
   timeoutMs?: number;
   /** Ctrl-C: the wait ends with InterruptedError. */
@@ -178,7 +176,7 @@ export interface WaitOptions {
 
 /**
  * Polls the job until it reaches a final state and returns that status. Any other state, known or not
- * (PENDING, PLANNING, ENGINE_START…, api-extra §4.2), is polled through.
+ * (PENDING, PLANNING, ENGINE_START…, docs/api-facts.md §4.2), is polled through.
  */
 export async function waitForJob(client: ApiClient, id: string, opts: WaitOptions = {}): Promise<JobStatus> {
   const now = opts.now ?? Date.now;
@@ -212,7 +210,7 @@ export async function waitForJob(client: ApiClient, id: string, opts: WaitOption
 function waitTimeout(id: string, state: string, timeoutMs: number): ServiceError {
   return new ServiceError(
     `gave up waiting for job ${id} after ${formatDuration(timeoutMs)}: it is still ${state} (left running on the service)`,
-    { hint: `wait again with \`dlake job wait ${id}\`, or stop it with \`dlake job cancel ${id}\`` },
+    { advice: { kind: 'job-still-running', id } },
   );
 }
 

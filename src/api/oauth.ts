@@ -1,4 +1,4 @@
-// The token endpoint ({auth_url}/oauth/token) and its four grants (service-api.md "Token endpoint").
+// The token endpoint ({auth_url}/oauth/token) and its four grants (docs/api-facts.md §2.5).
 import {
   GRANT_CLIENT_CREDENTIALS,
   GRANT_TOKEN_EXCHANGE,

@@ -1,4 +1,4 @@
-// Personal access tokens (service-api.md "Personal access tokens", api-extra §7.4): Enterprise only, and
+// Personal access tokens (docs/api-facts.md §7.4): Enterprise only, and
 // only when the service has them switched on. Listing and creating need an admin caller.
 import { ServiceError, UsageError } from '../errors.js';
 import { formatDuration } from '../util/units.js';
@@ -11,9 +11,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The service's default maximum lifetime (support key `auth.personal-access-token.max_lifetime_days`). */
 export const MAX_PAT_LIFETIME_MS = 180 * DAY_MS;
 /** dlake counts a token with less than a minute left as expired, so a shorter one would be useless. */
-export const MIN_PAT_LIFETIME_MS = 60_000;
+const MIN_PAT_LIFETIME_MS = 60_000;
 
-export interface NewPat {
+interface NewPat {
   label: string;
   millisecondsToExpire: number;
 }
@@ -28,9 +28,7 @@ export function checkNewPat(pat: NewPat): void {
   if (ms > MAX_PAT_LIFETIME_MS) {
     throw new UsageError(
       `a token lifetime of ${formatDuration(ms)} is too long: the service allows at most 180d`,
-      {
-        hint: 'give a lifetime of 180d or less, e.g. --expires 90d',
-      },
+      { advice: { kind: 'pat-lifetime', max: '180d' } },
     );
   }
 }

@@ -1,13 +1,13 @@
-// Workload-management queues and their ruleset (service-api.md "Workload queues", api-extra §9):
+// Workload-management queues and their ruleset (docs/api-facts.md §9):
 // Enterprise only, admin only. A queue PUT is a full replace, so updates merge into the queue just read
 // (mergeQueue, pure) and send it back with its tag.
 import { z } from 'zod';
 import { ConflictError, UsageError } from '../errors.js';
 import { isUuid } from '../util/catalog-ref.js';
+import { explainStaleTag, nameTaken } from './conflicts.js';
 import { adminOnly, enterprise } from './editions.js';
 import type { ApiClient, RequestSpec } from './http.js';
 import { type Queue, QueueListSchema, QueueSchema } from './schemas.js';
-import { nameTaken } from './users.js';
 
 const QUEUE_PATH = '/api/v3/wlm/queue';
 const RULE_PATH = '/api/v3/wlm/rule';
@@ -23,9 +23,9 @@ export interface QueueFields {
   maxRunTimeoutMs?: number;
 }
 
-export type NewQueueBody = QueueFields & { name: string };
+type NewQueueBody = QueueFields & { name: string };
 /** The queue as read, with the given fields changed: every field is sent, since PUT replaces the queue. */
-export type QueueUpdateBody = Queue;
+type QueueUpdateBody = Queue;
 
 const RuleSchema = z.looseObject({
   id: z.string().optional(),
@@ -34,14 +34,14 @@ const RuleSchema = z.looseObject({
   acceptId: z.string().optional(),
   acceptName: z.string().optional(),
 });
-export const RulesetSchema = z.looseObject({
+const RulesetSchema = z.looseObject({
   tag: z.union([z.string(), z.number()]).transform(String).optional(),
   rules: z.array(RuleSchema),
   defaultRule: RuleSchema.optional(),
 });
-export type Ruleset = z.infer<typeof RulesetSchema>;
+type Ruleset = z.infer<typeof RulesetSchema>;
 
-export function queuePath(id: string): string {
+function queuePath(id: string): string {
   return `${QUEUE_PATH}/${encodeURIComponent(id)}`;
 }
 
@@ -61,12 +61,12 @@ export async function listQueues(client: ApiClient): Promise<Queue[]> {
   return res.data;
 }
 
-export function getQueue(client: ApiClient, id: string): Promise<Queue> {
+function getQueue(client: ApiClient, id: string): Promise<Queue> {
   return queueCall(() => client.request({ method: 'GET', path: queuePath(id), schema: QueueSchema }));
 }
 
 /** Names are matched as the service does (exactly, on the emulator). */
-export function getQueueByName(client: ApiClient, name: string): Promise<Queue> {
+function getQueueByName(client: ApiClient, name: string): Promise<Queue> {
   return queueCall(() =>
     client.request({
       method: 'GET',
@@ -112,16 +112,16 @@ export async function updateQueue(client: ApiClient, body: QueueUpdateBody): Pro
     return await queueCall(() => client.request(spec));
   } catch (err) {
     if (!(err instanceof ConflictError)) throw err;
-    const current = await getQueue(client, body.id).catch(() => undefined);
-    if (current && current.tag !== body.tag) {
-      throw new ConflictError(
-        `queue "${current.name}" was changed by someone else since it was read (tag "${body.tag}")`,
-        {
-          moreInfo: err.message,
-          hint: `its current tag is "${current.tag}": check it (dlake queue get ${current.id}) and run the update again`,
-        },
-      );
-    }
+    const stale = await explainStaleTag(
+      err,
+      body.tag,
+      () => getQueue(client, body.id),
+      (current) => ({
+        message: `queue "${current.name}" was changed by someone else since it was read (tag "${body.tag}")`,
+        advice: { kind: 'stale-queue-tag', id: current.id, currentTag: current.tag },
+      }),
+    );
+    if (stale !== err) throw stale;
     throw nameTaken(err, `a queue named "${body.name}" already exists`);
   }
 }
@@ -152,7 +152,7 @@ export async function deleteQueue(client: ApiClient, queue: Pick<Queue, 'id' | '
 }
 
 /** GET /wlm/rule: the one ruleset, in priority order, plus the default rule. */
-export function getRules(client: ApiClient): Promise<Ruleset> {
+function getRules(client: ApiClient): Promise<Ruleset> {
   return queueCall(() => client.request({ method: 'GET', path: RULE_PATH, schema: RulesetSchema }));
 }
 
@@ -186,7 +186,7 @@ export function newQueueBody(fields: QueueFields): NewQueueBody {
   return { ...given(fields), name: fields.name };
 }
 
-export interface MergedQueue {
+interface MergedQueue {
   body: QueueUpdateBody;
   /** Names of the fields whose value changes. */
   changed: string[];

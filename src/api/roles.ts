@@ -1,4 +1,4 @@
-// Roles (api-extra §8, Enterprise only), as far as naming them in `user --role/--add-role` needs:
+// Roles (docs/api-facts.md §8, Enterprise only), as far as naming them in `user --role/--add-role` needs:
 // a role reference {id, name, type} from its name.
 import { NotFoundError } from '../errors.js';
 import { EditionError, enterprise } from './editions.js';
@@ -12,11 +12,7 @@ export const PUBLIC_ROLE = 'PUBLIC';
  * GET /api/v3/role/by-name/{name} (case-insensitive on the service). `feature` names what the caller is
  * doing, for the sentence a community-edition server (which has no roles) ends with.
  */
-export async function getRoleByName(
-  client: ApiClient,
-  name: string,
-  feature = 'user roles',
-): Promise<RoleRef> {
+async function getRoleByName(client: ApiClient, name: string, feature = 'user roles'): Promise<RoleRef> {
   const role = await enterprise(feature, () =>
     client.request({
       method: 'GET',
@@ -27,7 +23,7 @@ export async function getRoleByName(
     if (err instanceof NotFoundError && !(err instanceof EditionError)) {
       throw new NotFoundError(`unknown role "${name}"`, {
         moreInfo: err.message,
-        hint: 'role names are listed by `dlake api GET role`',
+        advice: { kind: 'list-roles' },
       });
     }
     throw err;

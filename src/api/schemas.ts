@@ -1,5 +1,6 @@
-// zod schemas of every resource of the service (../shared/spec/service-api.md). Every object is loose:
-// the service adds fields over time and `-o json` must show them. Types are inferred, never written twice.
+// zod schemas of every resource of the service (the specification; what it leaves out: docs/api-facts.md).
+// Every object is loose: the service adds fields over time and `-o json` must show them. Types are inferred,
+// never written twice.
 import { z } from 'zod';
 
 export { CPU_TIERS } from '../constants.js';
@@ -25,7 +26,6 @@ export const LoginResponseSchema = z.looseObject({
   version: z.string().optional(),
   permissions: z.record(z.string(), z.boolean()).optional(),
 });
-export type LoginResponse = z.infer<typeof LoginResponseSchema>;
 
 export const OAuthTokenSchema = z.looseObject({
   access_token: z.string().min(1),
@@ -41,7 +41,7 @@ export const ServerInfoSchema = z.looseObject({ version: z.string().optional() }
 
 // ── Users, roles, PATs ──────────────────────────────────────────────────────────────────────────────
 
-export const RoleRefSchema = z.looseObject({
+const RoleRefSchema = z.looseObject({
   id: z.string().optional(),
   name: z.string(),
   type: z.string().optional(),
@@ -63,9 +63,8 @@ export const UserSchema = z.looseObject({
 export type User = z.infer<typeof UserSchema>;
 
 export const RoleSchema = z.looseObject({ id: z.string(), name: z.string(), type: z.string().optional() });
-export const RoleListSchema = z.looseObject({ data: z.array(RoleSchema) });
 
-export const PatSchema = z.looseObject({
+const PatSchema = z.looseObject({
   tid: z.string(),
   uid: z.string(),
   label: z.string(),
@@ -82,7 +81,7 @@ export const FieldSchemaSchema: z.ZodType<{ name: string; type: { name: string }
   type: z.looseObject({ name: z.string() }),
 });
 
-export const CatalogSummarySchema = z.looseObject({
+const CatalogSummarySchema = z.looseObject({
   id: z.string(),
   path: z.array(z.string()),
   tag: tag.optional(),
@@ -95,7 +94,7 @@ export type CatalogSummary = z.infer<typeof CatalogSummarySchema>;
 
 export const CatalogListSchema = z.looseObject({ data: z.array(CatalogSummarySchema) });
 
-export const SourceStateSchema = z.looseObject({
+const SourceStateSchema = z.looseObject({
   status: z.string(),
   messages: z.array(z.looseObject({ level: z.string(), message: z.string() })).optional(),
 });
@@ -137,14 +136,14 @@ export type Wiki = z.infer<typeof WikiSchema>;
 
 export const SubmittedJobSchema = z.looseObject({ id: z.string().min(1) });
 
-export const ReflectionRelationshipSchema = z.looseObject({
+const ReflectionRelationshipSchema = z.looseObject({
   reflectionId: z.string(),
   datasetId: z.string(),
   relationship: z.string(),
 });
 
 export const JobStatusSchema = z.looseObject({
-  /** Any string: real servers report more states than the spec lists (api-extra §4.2). */
+  /** Any string: real servers report more states than the spec lists (docs/api-facts.md §4.2). */
   jobState: z.string(),
   queryType: z.string().optional(),
   startedAt: z.string().optional(),
@@ -162,13 +161,6 @@ export const JobStatusSchema = z.looseObject({
 });
 export type JobStatus = z.infer<typeof JobStatusSchema>;
 
-export const JobResultsSchema = z.looseObject({
-  rowCount: z.number(),
-  schema: z.array(FieldSchemaSchema),
-  rows: z.array(z.record(z.string(), z.unknown())),
-});
-export type JobResults = z.infer<typeof JobResultsSchema>;
-
 // ── Queues and reflections ──────────────────────────────────────────────────────────────────────────
 
 export const QueueSchema = z.looseObject({
@@ -185,7 +177,7 @@ export const QueueSchema = z.looseObject({
 export type Queue = z.infer<typeof QueueSchema>;
 export const QueueListSchema = z.looseObject({ data: z.array(QueueSchema) });
 
-export const ReflectionSummarySchema = z.looseObject({
+const ReflectionSummarySchema = z.looseObject({
   id: z.string(),
   name: z.string().optional(),
   reflectionType: z.string().optional(),

@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import type { SOURCE_TYPE_CODES } from './source-type-codes.js';
 
-export type FieldType = 'string' | 'number' | 'boolean' | 'string[]' | 'hostList' | 'propertyList';
+type FieldType = 'string' | 'number' | 'boolean' | 'string[]' | 'hostList' | 'propertyList';
 
 export interface FieldInfo {
   name: string;
@@ -312,7 +312,10 @@ const MONGO = z
 
 const MYSQL = jdbcSource(jdbc);
 
-const NAS = z.looseObject({ path: str('filesystem root of the source') });
+const NAS = z.looseObject({
+  path: str('filesystem root of the source'),
+  allowCreateDrop: bool('allow CREATE TABLE … AS (dlake sql --into) and DROP TABLE').optional(),
+});
 
 const ORACLE = jdbcSource({ ...jdbc, instance: str('SID') });
 
@@ -328,7 +331,7 @@ const HBASE = z.looseObject({
 const DB2 = jdbcSource({ ...jdbc, databaseName: str() });
 
 /** The schema of each type code, with its precise config type for callers that know the type. */
-export const SOURCE_SCHEMAS = {
+const SOURCE_SCHEMAS = {
   AMAZONELASTIC,
   REDSHIFT,
   S3,
@@ -348,13 +351,12 @@ export const SOURCE_SCHEMAS = {
   DB2,
 } as const;
 
-export type SourceTypeCode = keyof typeof SOURCE_SCHEMAS;
+type SourceTypeCode = keyof typeof SOURCE_SCHEMAS;
 // The light list the command tree completes from names exactly these types (a compile-time check).
 const _sameCodes: Record<(typeof SOURCE_TYPE_CODES)[number], unknown> &
   Record<SourceTypeCode, unknown> &
   Record<Exclude<SourceTypeCode, (typeof SOURCE_TYPE_CODES)[number]>, never> = SOURCE_SCHEMAS;
 void _sameCodes;
-export type SourceConfig<T extends SourceTypeCode> = z.infer<(typeof SOURCE_SCHEMAS)[T]>;
 
 const LABELS: Record<SourceTypeCode, string> = {
   AMAZONELASTIC: 'Amazon Elasticsearch Service',
@@ -471,9 +473,7 @@ export function getSourceType(type: string): SourceTypeInfo {
   if (!info) {
     throw new UsageError(
       `unknown source type "${type}"; valid types: ${Object.keys(SOURCE_TYPES).join(', ')}`,
-      {
-        hint: 'see the fields of each type with: dlake source types',
-      },
+      { advice: { kind: 'source-types' } },
     );
   }
   return info;
@@ -487,7 +487,7 @@ export function secretFieldNames(type: string): string[] {
 
 // ---- validation with one line per wrong field
 
-export interface ValidateOptions {
+interface ValidateOptions {
   /** Creating a new source: deprecated types are refused and secrets are required. */
   forCreate: boolean;
 }
@@ -512,7 +512,7 @@ export function validateSourceConfig(
   if (issues.length === 0) return config as Record<string, unknown>;
   throw new UsageError(`invalid config for source type ${info.code}`, {
     details: issues.map((issue) => describeIssue(issue, config, secrets)),
-    hint: `see the fields of ${info.code} with: dlake source types ${info.code}`,
+    advice: { kind: 'source-types', type: info.code },
   });
 }
 

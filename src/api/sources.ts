@@ -1,6 +1,7 @@
-// Sources on top of the catalog API (api-extra §6.1): a source is a top-level catalog entity with a type and a
-// per-type config whose secrets the service shows as `$SERVICE_EXISTING_VALUE$`. Updates merge a change into
-// the current config and send that placeholder for every secret the user did not change, so none is lost.
+// Sources on top of the catalog API (docs/api-facts.md §6.1): a source is a top-level catalog entity with a
+// type and a per-type config whose secrets the service shows as `$SERVICE_EXISTING_VALUE$`. Updates merge a
+// change into the current config and send that placeholder for every secret the user did not change, so none
+// is lost.
 import { EXISTING_SECRET_VALUE } from '../constants.js';
 import { NotFoundError } from '../errors.js';
 import * as catalog from './catalog.js';
@@ -22,7 +23,7 @@ export async function getSource(client: ApiClient, name: string): Promise<Catalo
   const entity = await catalog.getByPath(client, [name], { exclude: ['children'] });
   if (entity.entityType !== 'source') {
     throw new NotFoundError(`"${name}" is a ${entity.entityType}, not a source`, {
-      hint: 'list the sources with: dlake source list',
+      advice: { kind: 'list-sources' },
     });
   }
   return entity;

@@ -1,9 +1,10 @@
-// Users (service-api.md "Users (Enterprise)", api-extra §7): create, get by id or name, update with the
+// Users (docs/api-facts.md §7): create, get by id or name, update with the
 // current tag, delete with the current version; and the pure merge that turns "change only what was given"
 // into the full body the service's PUT wants (omitted roles would be removed).
 import { z } from 'zod';
-import { ConflictError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { isUuid } from '../util/catalog-ref.js';
+import { explainStaleTag, nameTaken } from './conflicts.js';
 import { enterprise } from './editions.js';
 import type { ApiClient } from './http.js';
 import { PUBLIC_ROLE } from './roles.js';
@@ -12,7 +13,7 @@ import { type RoleRef, type User, UserSchema } from './schemas.js';
 const USER_PATH = '/api/v3/user';
 
 /** The by-name lookup answers an abbreviated user: no `@type`, `roles` or `source`. */
-export const UserByNameSchema = z.looseObject({
+const UserByNameSchema = z.looseObject({
   id: z.string(),
   name: z.string(),
   firstName: z.string().optional(),
@@ -21,20 +22,20 @@ export const UserByNameSchema = z.looseObject({
   tag: z.union([z.string(), z.number()]).transform(String),
   active: z.boolean().optional(),
 });
-export type UserSummary = z.infer<typeof UserByNameSchema>;
+type UserSummary = z.infer<typeof UserByNameSchema>;
 
-export interface NewUser {
+interface NewUser {
   name: string;
   firstName?: string;
   lastName?: string;
   email?: string;
 }
 
-export interface CreateUserBody extends NewUser {
+interface CreateUserBody extends NewUser {
   roles: RoleRef[];
 }
 
-export interface UpdateUserBody {
+interface UpdateUserBody {
   id: string;
   tag: string;
   name: string;
@@ -48,7 +49,7 @@ export function userPath(id: string): string {
   return `${USER_PATH}/${encodeURIComponent(id)}`;
 }
 
-export function getUser(client: ApiClient, id: string): Promise<User> {
+function getUser(client: ApiClient, id: string): Promise<User> {
   return client.request({ method: 'GET', path: userPath(id), schema: UserSchema });
 }
 
@@ -93,10 +94,15 @@ export async function updateUser(client: ApiClient, body: UpdateUserBody): Promi
       idempotent: true,
     });
   } catch (err) {
-    throw await staleTag(client, err, body.id, body.tag, (tag) => ({
-      message: `user "${body.name}" was changed by someone else since it was read (tag "${body.tag}")`,
-      hint: `its current tag is "${tag}": run the command again to apply the change to the current version`,
-    }));
+    throw await explainStaleTag(
+      err,
+      body.tag,
+      () => getUser(client, body.id),
+      (current) => ({
+        message: `user "${body.name}" was changed by someone else since it was read (tag "${body.tag}")`,
+        hint: `its current tag is "${current.tag}": run the command again to apply the change to the current version`,
+      }),
+    );
   }
 }
 
@@ -113,37 +119,16 @@ export async function deleteUser(client: ApiClient, id: string, version: string)
       client.request({ ...deleteUserRequest(id, version), responseType: 'text', idempotent: true }),
     );
   } catch (err) {
-    throw await staleTag(client, err, id, version, (tag, name) => ({
-      message: `user "${name}" has changed: version "${version}" is not its current one`,
-      hint: `its current version is "${tag}": check the user (dlake user get ${id}) and retry with --version=${tag}`,
-    }));
+    throw await explainStaleTag(
+      err,
+      version,
+      () => getUser(client, id),
+      (current) => ({
+        message: `user "${current.name}" has changed: version "${version}" is not its current one`,
+        advice: { kind: 'stale-user-version', id, currentTag: current.tag },
+      }),
+    );
   }
-}
-
-/**
- * A 409 on a write that carried `sentTag`: read the user again and, when its tag moved on, say so with the
- * current tag (the service's own text for this is unconfirmed, so it is kept for -v). Anything else, or a
- * user that can no longer be read, passes through unchanged.
- */
-async function staleTag(
-  client: ApiClient,
-  err: unknown,
-  id: string,
-  sentTag: string,
-  say: (currentTag: string, name: string) => { message: string; hint: string },
-): Promise<unknown> {
-  if (!(err instanceof ConflictError)) return err;
-  const current = await getUser(client, id).catch(() => undefined);
-  if (!current || current.tag === sentTag) return err;
-  const { message, hint } = say(current.tag, current.name);
-  return new ConflictError(message, { moreInfo: err.message, hint });
-}
-
-/** Some servers answer a duplicate name with 400 "… already exists" (OSS) rather than 409. */
-export function nameTaken(err: unknown, message: string): unknown {
-  const duplicate =
-    err instanceof ConflictError || (err instanceof UsageError && /already exists/i.test(err.message));
-  return duplicate ? new ConflictError(message, { moreInfo: (err as Error).message }) : err;
 }
 
 // ── The pure part: what to send ─────────────────────────────────────────────────────────────────────
@@ -193,7 +178,7 @@ export function rolesToLookUp(current: User, changes: UserChanges): string[] {
   return names;
 }
 
-export interface MergedUser {
+interface MergedUser {
   body: UpdateUserBody;
   /** What changes, in words (`firstName`, `+role analysts`, `-role ADMIN`); empty when nothing does. */
   changed: string[];

@@ -11,11 +11,11 @@ import { sameServiceUrl } from '../util/url.js';
 import { expiryFromNow, isExpired } from './expiry.js';
 import type { ResolvedSettings } from './settings.js';
 
-export function headerFor(token: Pick<StoredToken, 'kind' | 'token'>): string {
+function headerFor(token: Pick<StoredToken, 'kind' | 'token'>): string {
   return token.kind === 'session' ? `${SESSION_AUTH_PREFIX}${token.token}` : `Bearer ${token.token}`;
 }
 
-export interface CredentialDeps {
+interface CredentialDeps {
   settings: ResolvedSettings;
   url: string;
   store: ConfigStore;

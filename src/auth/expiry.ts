@@ -1,4 +1,4 @@
-// Expiry rules of stored tokens (cli.md "Config store"): less than 60 s left counts as expired.
+// Expiry rules of stored tokens (docs/cli-contract.md "Config store"): less than 60 s left counts as expired.
 import { EXPIRY_MARGIN_MS } from '../constants.js';
 
 /** True when the token must not be used any more. An unknown expiry (a PAT) never expires here. */

@@ -1,12 +1,12 @@
-// Resolves every setting in force from flags, environment, profile and defaults (cli.md "Precedence"):
-// flag > environment > profile > default, except that an explicit --profile flag makes that profile's
-// stored URL and credentials win over DLAKE_URL and DLAKE_TOKEN.
+// Resolves every setting in force from flags, environment, profile and defaults (docs/cli-contract.md "Global
+// options, environment and precedence"): flag > environment > profile > default, except that an explicit
+// --profile flag makes that profile's stored URL and credentials win over DLAKE_URL and DLAKE_TOKEN.
 import type { Profile } from '../config/schema.js';
 import type { StoreSnapshot } from '../config/store.js';
 import { UsageError } from '../errors.js';
 import { normalizeServiceUrl, tryNormalizeServiceUrl } from '../util/url.js';
 
-export type SettingSource = 'flag' | 'environment' | 'profile' | 'default';
+type SettingSource = 'flag' | 'environment' | 'profile' | 'default';
 
 export interface Setting<T> {
   value: T;

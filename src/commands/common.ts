@@ -47,8 +47,8 @@ export async function readJsonArgument(
 }
 
 /**
- * The confirmation rule of cli.md for destructive commands: ask on a TTY, skip with --yes, and refuse
- * (exit 2) without a TTY and without --yes.
+ * The confirmation rule of docs/cli-contract.md "Writes: confirmation and dry run" for destructive commands:
+ * ask on a TTY, skip with --yes, and refuse (exit 2) without a TTY and without --yes.
  */
 export async function confirmDestructive(
   ctx: Context,

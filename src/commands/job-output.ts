@@ -6,13 +6,14 @@ import { JsonNumber } from '../api/exact-json.js';
 import type { ApiClient } from '../api/http.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';
 import type { Context } from '../context.js';
-import type { ExportFormat } from '../export/writers.js';
+import type { ResumeRecord } from '../export/target.js';
+import type { ExportFormat, ExportSpec } from '../export/writers.js';
 import type { View } from '../output/view.js';
 import { terminalWidth } from '../output/width.js';
 import { formatDuration } from '../util/units.js';
 import { choiceOption, concurrencyOption, duration } from './options.js';
 
-export const FORMATS: readonly ExportFormat[] = ['csv', 'json', 'ndjson'];
+export const FORMATS: readonly ExportFormat[] = ['csv', 'json', 'ndjson', 'parquet'];
 /** Rows a table shows unless --max-rows says otherwise. */
 export const TABLE_ROWS = 100;
 /** Results pages fetched at once unless --concurrency says otherwise. */
@@ -24,7 +25,7 @@ export const countRows = (n: number): string => `${ROWS.format(n)} row${n === 1 
 export function formatOption(): Option {
   return choiceOption(
     '--format <format>',
-    'csv, json or ndjson (default: from the file name, else csv)',
+    'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)',
     FORMATS,
   );
 }
@@ -42,7 +43,7 @@ export function waitTimeoutOption(): Option {
   ).argParser(duration('--wait-timeout'));
 }
 
-export interface RowsSource {
+interface RowsSource {
   client: ApiClient;
   id: string;
   startOffset?: number;
@@ -52,7 +53,7 @@ export interface RowsSource {
   concurrency?: number;
 }
 
-export interface Printed {
+interface Printed {
   /** Rows printed. */
   rows: number;
   /** Rows the job holds from the start offset. */
@@ -132,9 +133,10 @@ function resultView(schema: readonly ResultField[]): View<ResultRow> {
   };
 }
 
-export interface ExportToFile extends RowsSource {
+export interface ExportToFile extends RowsSource, ExportSpec {
   out: string;
-  format: ExportFormat;
+  /** Continue FILE.partial from here (checked by checkResume). */
+  resume?: ResumeRecord;
 }
 
 /** `--out FILE|-`: streams every row there, with a progress bar when stderr is a terminal. */
@@ -146,7 +148,15 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
     pageFetcher(req.client, req.id),
   ]);
   const toStdout = req.out === '-';
-  const sink = toStdout ? target.stdoutTarget(ctx.streams.stdout) : await target.openFileTarget(req.out);
+  const sink = toStdout
+    ? target.stdoutTarget(ctx.streams.stdout)
+    : await target.openFileTarget(req.out, {
+        gzip: req.gzip,
+        // A Parquet file needs its footer to be read at all: it is not kept for --resume.
+        record: req.format === 'parquet' ? undefined : { jobId: req.id, format: req.format },
+        resume: req.resume,
+      });
+  const kept = req.resume?.rows ?? 0;
   // A bar on the terminal that also shows the data would tear it apart.
   const showBar = ctx.ui.motion && !(toStdout && ctx.streams.stdout.isTTY);
   const stderr = ctx.streams.stderr;
@@ -162,20 +172,28 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
       target: sink,
       pageSize: req.pageSize ?? 500,
       concurrency: req.concurrency,
-      startOffset: req.startOffset,
-      maxRows: req.maxRows,
+      startOffset: kept,
+      continuing: kept > 0,
       signal: ctx.interrupt.signal,
-      onProgress: bar ? (rows, total) => bar.update(rows, total) : undefined,
+      onProgress: bar ? (rows, total) => bar.update(kept + rows, kept + total) : undefined,
+      resumeHint: `resume with: dlake job export ${req.id} --out ${shellWord(req.out)} --resume`,
     });
   } finally {
     bar?.done();
   }
   const secs = (performance.now() - started) / 1000;
   if (!toStdout) {
+    const what = `${req.format.toUpperCase()}${req.gzip ? ', gzip' : ''}`;
+    const resumed = kept > 0 ? `, resumed after ${countRows(kept)}` : '';
     ctx.ui.notice(
-      `wrote ${countRows(outcome.rows)} to ${req.out} (${req.format.toUpperCase()}) in ${formatDuration(Math.round(secs * 1000), { largest: 2 })}`,
+      `wrote ${countRows(kept + outcome.rows)} to ${req.out} (${what}) in ${formatDuration(Math.round(secs * 1000), { largest: 2 })}${resumed}`,
     );
   }
+}
+
+/** A file name as one word of a shell command line (quoted only when it needs to be). */
+function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Fetches one page of the job's results, keeping to the service's page limit. */

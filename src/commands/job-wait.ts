@@ -8,7 +8,7 @@ import { InterruptedError } from '../errors.js';
 import type { Spinner } from '../output/ui.js';
 import { formatDuration } from '../util/units.js';
 
-export interface WaitFlags {
+interface WaitFlags {
   timeoutMs?: number;
   /** Ctrl-C cancels the job without asking. */
   yes?: boolean;

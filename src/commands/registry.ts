@@ -3,18 +3,16 @@
 import type { Command } from 'commander';
 import type { Runtime } from '../runtime.js';
 
-export interface GroupModule {
+interface GroupModule {
   register(program: Command, rt: Runtime): void;
 }
 
-export interface GroupDef {
+interface GroupDef {
   name: string;
   summary: string;
   topic: string;
   load: () => Promise<GroupModule>;
 }
-
-export const TOPICS = ['Authentication', 'Catalog', 'Queries', 'Administration', 'Other'] as const;
 
 export const GROUPS: GroupDef[] = [
   {

@@ -5,7 +5,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readStdin } from '../output/prompt.js';
 import type { Runtime } from '../runtime.js';
-import { parsePath } from '../util/catalog-ref.js';
+import { formatPath, parsePath, toSqlIdentifier } from '../util/catalog-ref.js';
 import { readTextFile } from '../util/files.js';
 import { examples } from './common.js';
 import {
@@ -26,7 +26,8 @@ interface SqlOptions {
   wait: boolean;
   maxRows?: number;
   out?: string;
-  format?: 'csv' | 'json' | 'ndjson';
+  into?: string;
+  format?: import('../export/writers.js').ExportFormat;
   concurrency?: number;
   waitTimeout?: number;
   yes?: boolean;
@@ -46,6 +47,10 @@ export function register(program: Command, rt: Runtime): void {
       wholeNumber('--max-rows'),
     )
     .option('--out <file>', 'stream every row to FILE (- for standard output) instead of printing them')
+    .option(
+      '--into <ref>',
+      'write the result on the service as a new table REF (CREATE TABLE REF AS QUERY), e.g. Lake/exports/orders',
+    )
     .addOption(formatOption())
     .addOption(pageConcurrencyOption())
     .addOption(waitTimeoutOption())
@@ -57,6 +62,7 @@ export function register(program: Command, rt: Runtime): void {
         'dlake sql --file report.sql --out report.csv',
         'echo "SELECT * FROM big" | dlake sql - -o ndjson --max-rows 1000',
         'dlake sql "SELECT * FROM orders" --context Sales --no-wait',
+        'dlake sql "SELECT * FROM Sales.orders" --into Lake/exports/orders_2025',
       ),
     )
     .action(rt.action(sql));
@@ -67,14 +73,26 @@ async function sql(ctx: Context, query: string | undefined, opts: SqlOptions) {
   const context = opts.context === undefined ? undefined : parsePath(opts.context);
   if (!opts.wait && (opts.out || opts.maxRows !== undefined))
     throw new UsageError(`--no-wait cannot be combined with ${opts.out ? '--out' : '--max-rows'}`);
+  if (opts.into !== undefined && (opts.out || opts.maxRows !== undefined))
+    throw new UsageError(`--into cannot be combined with ${opts.out ? '--out' : '--max-rows'}`);
+  const into = opts.into === undefined ? undefined : parsePath(opts.into);
+  if (into && into.length < 2)
+    throw new UsageError(
+      `--into needs a table inside a source, e.g. Lake/exports/orders, not "${opts.into}"`,
+    );
+  // Said before the query runs, not after.
+  const spec = opts.out
+    ? (await import('../export/writers.js')).exportSpec(opts.out, opts.format)
+    : undefined;
   if (opts.out && opts.out !== '-') {
-    // Said before the query runs, not after.
     const { checkWritable } = await import('../export/target.js');
     await checkWritable(opts.out);
   }
   const client = await ctx.client();
   const { submitSql, requireCompleted } = await import('../api/jobs.js');
-  const id = await submitSql(client, text, context);
+  const ctas = into ? await import('../api/ctas.js') : undefined;
+  const statement = into && ctas ? ctas.ctasStatement(toSqlIdentifier(into), text) : text;
+  const id = await submitSql(client, statement, context);
   if (!opts.wait) {
     const json = ctx.format === 'json' || ctx.format === 'ndjson';
     return ctx.print(json ? { data: { id } } : { data: id });
@@ -85,10 +103,23 @@ async function sql(ctx: Context, query: string | undefined, opts: SqlOptions) {
     yes: opts.yes,
   });
   requireCompleted(status, id);
-  if (opts.out) {
-    const { formatFromFileName } = await import('../export/writers.js');
-    const format = opts.format ?? formatFromFileName(opts.out) ?? 'csv';
-    return exportToFile(ctx, { client, id, out: opts.out, format, concurrency: opts.concurrency });
+  if (into && ctas) {
+    const rows = await ctas.ctasRowsWritten(client, id, ctx.interrupt.signal);
+    const data = { path: into, rows, jobId: id };
+    return ctx.print({
+      data,
+      rows: [data],
+      view: {
+        columns: [
+          { header: 'PATH', value: () => formatPath(into) },
+          { header: 'ROWS', value: () => rows },
+          { header: 'JOB', value: () => id },
+        ],
+      },
+    });
+  }
+  if (opts.out && spec) {
+    return exportToFile(ctx, { client, id, out: opts.out, ...spec, concurrency: opts.concurrency });
   }
   const maxRows = opts.maxRows ?? (ctx.format === 'table' ? TABLE_ROWS : undefined);
   const printed = await printRows(ctx, { client, id, maxRows, concurrency: opts.concurrency });

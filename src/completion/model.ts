@@ -19,7 +19,7 @@ export interface OptionSpec {
   hidden: boolean;
 }
 
-export interface ArgumentSpec {
+interface ArgumentSpec {
   values?: Values;
   variadic: boolean;
 }
@@ -42,7 +42,8 @@ export interface CommandSpec {
 
 export interface CompletionModel {
   root: CommandSpec;
-  /** The root's options, which commander accepts after any subcommand too (cli.md). */
+  /** The root's options, which commander accepts after any subcommand too (docs/cli-contract.md "Global
+   * options, environment and precedence"). */
   globals: OptionSpec[];
 }
 

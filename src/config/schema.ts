@@ -1,15 +1,15 @@
-// Shapes of the two stored files (cli.md "Config store"). Unknown fields are kept so that a newer
-// dlake's additions survive an older dlake's write. zod/mini (tree-shaken, ~4 ms to load instead of
-// ~17 ms for classic zod) because every command that talks to the service reads these files first.
+// Shapes of the two stored files (docs/cli-contract.md "Config store"). Unknown fields are kept so that a
+// newer dlake's additions survive an older dlake's write. zod/mini (tree-shaken, ~4 ms to load instead of ~17
+// ms for classic zod) because every command that talks to the service reads these files first.
 import * as z from 'zod/mini';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** How a profile's credentials were obtained; shown by `whoami` and used to pick a renewal. */
-export const AUTH_METHODS = ['password', 'pat', 'client-credentials', 'jwt', 'pat-exchange'] as const;
+const AUTH_METHODS = ['password', 'pat', 'client-credentials', 'jwt', 'pat-exchange'] as const;
 
-export const ProfileSchema = z.looseObject({
+const ProfileSchema = z.looseObject({
   url: z.optional(z.string()),
   authUrl: z.optional(z.string()),
   authMethod: z.optional(z.enum(AUTH_METHODS)),
@@ -26,7 +26,7 @@ export const ConfigFileSchema = z.looseObject({
 });
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
-export const StoredTokenSchema = z.looseObject({
+const StoredTokenSchema = z.looseObject({
   kind: z.enum(['session', 'bearer']),
   token: z.string().check(z.minLength(1)),
   /** ISO 8601; absent for a PAT whose expiry is unknown. */
@@ -34,8 +34,8 @@ export const StoredTokenSchema = z.looseObject({
   obtainedVia: z.enum(AUTH_METHODS),
   refreshToken: z.optional(z.string()),
   /**
-   * The PAT an access token was exchanged from (an addition to cli.md's shape): kept so that the
-   * access token can be renewed by a new PAT exchange when it expires.
+   * The PAT an access token was exchanged from (an addition to the shape of docs/cli-contract.md "Config
+   * store"): kept so that the access token can be renewed by a new PAT exchange when it expires.
    */
   pat: z.optional(z.string()),
   patExpiresAt: z.optional(z.iso.datetime({ offset: true })),

@@ -1,17 +1,15 @@
-// Streams a job's result rows to a target: ordered concurrent pages in, one formatted string per page out,
-// each write waiting for the target to drain. On any failure or Ctrl-C the partial file is removed and the
-// error says how many rows had been written.
-import { DlakeError, InterruptedError } from '../errors.js';
-import { collectGarbage } from './heap.js';
+// Streams a job's result rows to a target: ordered concurrent pages in, one formatted chunk per page out,
+// each write waiting for the target to drain. The rows written must add up to the job's rowCount. On a
+// failure or Ctrl-C the file is either removed or, when the rows so far can be resumed, kept as
+// FILE.partial with its sidecar; the error says how many rows had been written and how to go on.
+import { DlakeError, InterruptedError, ServiceError } from '../errors.js';
 import { type FetchPage, pagesInOrder } from './pages.js';
 import { OutputClosedError, type Target } from './target.js';
-import { createFormatter, type ExportFormat, type RowFormatter } from './writers.js';
+import { type ExportFormat, loadFormatter, type RowFormatter } from './writers.js';
 
 export const DEFAULT_CONCURRENCY = 4;
-/** Pages between full garbage collections (see heap.ts). */
-const PAGES_PER_COLLECTION = 50;
 
-export interface ExportRequest {
+interface ExportRequest {
   fetchPage: FetchPage;
   format: ExportFormat;
   target: Target;
@@ -19,15 +17,19 @@ export interface ExportRequest {
   pageSize: number;
   concurrency?: number;
   startOffset?: number;
+  /** The target already holds the rows before `startOffset` (a resumed export): no head, no first row. */
+  continuing?: boolean;
   maxRows?: number;
   signal?: AbortSignal;
   /** JSON indented for a reader, as every other command prints it (standard output, not files). */
   pretty?: boolean;
   /** After every page: rows written so far and the rows expected in all. */
   onProgress?: (rows: number, total: number) => void;
+  /** The hint of an error after which FILE.partial was kept, e.g. the `--resume` command line. */
+  resumeHint?: string;
 }
 
-export interface ExportOutcome {
+interface ExportOutcome {
   rows: number;
   /** Rows expected: the job's rowCount from the start offset, capped by maxRows. */
   total: number;
@@ -37,11 +39,13 @@ export interface ExportOutcome {
   truncated: boolean;
 }
 
+/** The service handed out fewer (or more) rows than the job's rowCount: the result is not to be trusted. */
+export class RowCountMismatchError extends ServiceError {}
+
 export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
   const { target, signal } = req;
   const start = req.startOffset ?? 0;
   let written = 0;
-  let pages = 0;
   let total = 0;
   let rowCount = 0;
   let formatter: RowFormatter | undefined;
@@ -55,30 +59,56 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
       signal,
     })) {
       if (!formatter) {
-        formatter = createFormatter(req.format, page.schema, { pretty: req.pretty });
+        formatter = await loadFormatter(req.format, page.schema, {
+          continuing: req.continuing,
+          pretty: req.pretty,
+        });
         rowCount = page.rowCount;
         total = Math.max(0, Math.min(page.rowCount - start, req.maxRows ?? Number.POSITIVE_INFINITY));
         await target.write(formatter.head, signal);
       }
       await target.write(formatter.page(page.rows, page.exact), signal);
       written += page.rows.length;
-      if (++pages % PAGES_PER_COLLECTION === 0) collectGarbage();
+      await target.checkpoint(start + written);
       // Ctrl-C between pages: stop here rather than after the requests in flight.
       if (signal?.aborted) throw new InterruptedError('interrupted');
       req.onProgress?.(written, Math.max(total, written));
+    }
+    // Every row or none: a result that stops short (or runs long) of its rowCount is not the job's result.
+    if (req.maxRows === undefined && formatter && written !== total) {
+      throw new RowCountMismatchError(
+        `the service returned ${countOf(start + written)} but the job's rowCount is ${rowCount.toLocaleString('en-US')}`,
+      );
     }
     if (formatter) await target.write(formatter.tail(), signal);
     await target.commit();
     return { rows: written, total, rowCount, truncated: false };
   } catch (err) {
-    await target.discard();
-    if (err instanceof OutputClosedError) return { rows: written, total, rowCount, truncated: true };
-    throw stoppedAfter(err, written, target);
+    if (err instanceof OutputClosedError) {
+      await target.discard();
+      return { rows: written, total, rowCount, truncated: true };
+    }
+    const kept = resumable(err) ? await target.suspend() : await target.discard().then(() => 0);
+    throw stoppedAfter(err, (req.continuing ? start : 0) + written, target, kept, req.resumeHint);
   }
 }
 
+const countOf = (n: number): string => `${n.toLocaleString('en-US')} row${n === 1 ? '' : 's'}`;
+
+/** Ctrl-C, SIGTERM and the network losing the service: what was written so far is worth keeping. */
+function resumable(err: unknown): boolean {
+  if ((err as Error)?.name === 'AbortError' || err instanceof InterruptedError) return true;
+  return err instanceof ServiceError && !(err instanceof RowCountMismatchError);
+}
+
 /** The same error, its message completed with what was written and what was left behind. */
-function stoppedAfter(err: unknown, rows: number, target: Target): unknown {
+function stoppedAfter(
+  err: unknown,
+  rows: number,
+  target: Target,
+  kept: number,
+  resumeHint: string | undefined,
+): unknown {
   const e =
     err instanceof DlakeError
       ? err
@@ -88,16 +118,18 @@ function stoppedAfter(err: unknown, rows: number, target: Target): unknown {
   if (!e) return err;
   // Nothing written to standard output needs no account of it.
   if (!target.isFile && rows === 0) return e;
-  const count = `${rows.toLocaleString('en-US')} row${rows === 1 ? '' : 's'}`;
-  const what = target.isFile
-    ? `export stopped after ${count}; ${target.name} was not written`
-    : `export stopped after ${count} written to standard output`;
+  const what = !target.isFile
+    ? `export stopped after ${countOf(rows)} written to standard output`
+    : kept > 0
+      ? `export stopped after ${countOf(rows)}; ${target.name} was not written, the first ${countOf(kept)} are kept in ${target.name}.partial`
+      : `export stopped after ${countOf(rows)}; ${target.name} was not written`;
   const Same = e.constructor as new (
     message: string,
     opts: ConstructorParameters<typeof DlakeError>[1],
   ) => DlakeError;
   return new Same(`${e.message}: ${what}`, {
-    hint: e.hint,
+    hint: kept > 0 && resumeHint ? resumeHint : e.hint,
+    advice: e.advice,
     moreInfo: e.moreInfo,
     details: e.details,
     cause: e.cause,

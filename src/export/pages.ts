@@ -6,7 +6,7 @@ import type { ResultsPage } from '../api/jobs.js';
 
 export type FetchPage = (offset: number, limit: number, signal: AbortSignal) => Promise<ResultsPage>;
 
-export interface PagingOptions {
+interface PagingOptions {
   fetchPage: FetchPage;
   /** Rows per request (the service takes at most 500). */
   pageSize: number;
@@ -21,7 +21,7 @@ export interface PagingOptions {
   signal?: AbortSignal;
 }
 
-export interface OrderedPage extends ResultsPage {
+interface OrderedPage extends ResultsPage {
   /** Offset of the page's first row. */
   offset: number;
 }
@@ -35,8 +35,8 @@ interface Pending {
 /**
  * Yields the pages from `startOffset` in order. The first page is read alone: it tells the schema and the
  * job's `rowCount`. Paging stops at `rowCount` (or `maxRows`), and also at a page shorter than asked for or
- * empty, since `rowCount` can overstate the rows of some jobs (api-extra §4.3). Leaving the loop early
- * aborts the requests still in flight.
+ * empty, since `rowCount` can overstate the rows of some jobs (docs/api-facts.md §4.3). Leaving the loop
+ * early aborts the requests still in flight.
  */
 export async function* pagesInOrder(opts: PagingOptions): AsyncGenerator<OrderedPage> {
   const { fetchPage, pageSize } = opts;

@@ -3,7 +3,7 @@
 import { truncate } from '../output/width.js';
 import { formatDuration } from '../util/units.js';
 
-export interface ProgressStream {
+interface ProgressStream {
   write(text: string): unknown;
   columns?: number;
 }

@@ -1,12 +1,14 @@
 // Where an export goes: a file, written as `FILE.partial` and renamed on success (so a FILE that exists is
 // always complete), or standard output. Writes wait for the stream to drain: that backpressure is what
-// stops the page fetching from running ahead of the disk.
+// stops the page fetching from running ahead of the disk. An export that stops on a failure or Ctrl-C may
+// keep FILE.partial with a sidecar FILE.partial.json (job, format, rows and bytes complete) for --resume.
 import { once } from 'node:events';
-import { constants } from 'node:fs';
-import { access, type FileHandle, open, rename, rm, stat } from 'node:fs/promises';
+import { constants, type WriteStream } from 'node:fs';
+import { access, type FileHandle, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
+import { createGzip, type Gzip } from 'node:zlib';
 import { DlakeError, InterruptedError, UsageError } from '../errors.js';
 import { describeFsError } from '../util/files.js';
 
@@ -15,12 +17,37 @@ export interface Target {
   readonly name: string;
   readonly isFile: boolean;
   /** Resolves once the stream can take more. */
-  write(text: string, signal?: AbortSignal): Promise<void>;
+  write(chunk: string | Uint8Array, signal?: AbortSignal): Promise<void>;
+  /**
+   * Everything written so far holds `rows` complete rows: a point a resumed export may restart from. A
+   * gzipped file closes its gzip member here (every MEMBER_ROWS rows) so the bytes before it stand alone.
+   */
+  checkpoint(rows: number): Promise<void>;
   /** Everything written: flush, close and (for a file) rename into place. */
   commit(): Promise<void>;
   /** Give up: nothing is left behind (the partial file is removed). Never throws. */
   discard(): Promise<void>;
+  /**
+   * Stop, but keep FILE.partial up to the last checkpoint with its sidecar for `--resume`. Returns the rows
+   * kept; with none to keep (or on standard output) it discards instead and returns 0. Never throws.
+   */
+  suspend(): Promise<number>;
 }
+
+/** What FILE.partial.json says about FILE.partial: enough to continue it, and to refuse another export's. */
+export interface ResumeRecord {
+  jobId: string;
+  format: string;
+  gzip: boolean;
+  /** Complete rows in the first `bytes` bytes of FILE.partial. */
+  rows: number;
+  bytes: number;
+}
+
+/** Rows in one gzip member: the granularity at which a gzipped export can be resumed. */
+export const MEMBER_ROWS = 50_000;
+/** The sidecar is rewritten at most this often while an export runs (for a process killed outright). */
+const RECORD_EVERY_MS = 2000;
 
 /** Raised when standard output is closed by its reader (`| head`): the export stops without an error. */
 export class OutputClosedError extends Error {}
@@ -39,42 +66,44 @@ export async function checkWritable(file: string): Promise<void> {
   }
 }
 
-export async function openFileTarget(file: string): Promise<Target> {
+export const partialOf = (file: string): string => `${file}.partial`;
+export const sidecarOf = (file: string): string => `${file}.partial.json`;
+
+export interface FileTargetOptions {
+  /** Gzip what is written, in members of MEMBER_ROWS rows. */
+  gzip?: boolean;
+  /** Identity written to the sidecar; without it nothing is kept for --resume. */
+  record?: Pick<ResumeRecord, 'jobId' | 'format'>;
+  /** Continue FILE.partial from this record (already checked against the job and format). */
+  resume?: ResumeRecord;
+}
+
+export async function openFileTarget(file: string, opts: FileTargetOptions = {}): Promise<Target> {
   await checkWritable(file);
-  const partial = `${file}.partial`;
+  const partial = partialOf(file);
   let handle: FileHandle;
   try {
-    handle = await open(partial, 'w', 0o666);
+    handle = await open(partial, opts.resume ? 'r+' : 'w', 0o666);
+    // Whatever follows the last checkpoint is a row cut in half: it goes.
+    if (opts.resume) await handle.truncate(opts.resume.bytes);
   } catch (e) {
     throw new UsageError(`cannot write ${partial}: ${describeFsError(e)}`, { cause: e });
   }
-  const stream = handle.createWriteStream({ highWaterMark: 256 * 1024 });
-  return new StreamTarget(file, stream, {
-    commit: async () => {
-      stream.end();
-      await finished(stream);
-      await rename(partial, file);
-    },
-    discard: async () => {
-      stream.destroy();
-      await finished(stream).catch(() => {});
-      await rm(partial, { force: true }).catch(() => {});
-    },
-  });
+  const stream = handle.createWriteStream({ highWaterMark: 256 * 1024, start: opts.resume?.bytes ?? 0 });
+  return new FileTarget(file, stream, opts);
 }
 
 export function stdoutTarget(stdout: Writable): Target {
-  return new StreamTarget('standard output', stdout, { commit: async () => {}, discard: async () => {} });
+  return new StreamTarget('standard output', stdout);
 }
 
 class StreamTarget implements Target {
   readonly isFile: boolean;
-  private failure?: Error;
+  protected failure?: Error;
 
   constructor(
     readonly name: string,
-    private readonly stream: Writable,
-    private readonly end: { commit(): Promise<void>; discard(): Promise<void> },
+    protected readonly stream: Writable,
   ) {
     this.isFile = name !== 'standard output';
     // Errors may surface between writes; the next write or the commit reports them.
@@ -83,12 +112,34 @@ class StreamTarget implements Target {
     });
   }
 
-  async write(text: string, signal?: AbortSignal): Promise<void> {
+  async write(chunk: string | Uint8Array, signal?: AbortSignal): Promise<void> {
     this.check();
-    if (text === '') return;
-    if (this.stream.write(text)) return;
+    if (chunk.length === 0) return;
+    if (this.into().write(chunk)) return;
+    await this.drained(this.into(), signal);
+  }
+
+  async checkpoint(_rows: number): Promise<void> {}
+
+  async commit(): Promise<void> {
+    this.check();
+  }
+
+  async discard(): Promise<void> {}
+
+  async suspend(): Promise<number> {
+    await this.discard();
+    return 0;
+  }
+
+  /** Where writes go: the stream itself, or a gzip member in front of it. */
+  protected into(): Writable {
+    return this.stream;
+  }
+
+  protected async drained(w: Writable, signal?: AbortSignal): Promise<void> {
     try {
-      await once(this.stream, 'drain', { signal });
+      await once(w, 'drain', { signal });
     } catch (e) {
       if ((e as Error).name === 'AbortError') throw new InterruptedError('interrupted');
       this.failure ??= e as Error;
@@ -96,24 +147,151 @@ class StreamTarget implements Target {
     this.check();
   }
 
-  async commit(): Promise<void> {
+  protected check(): void {
+    const e = this.failure;
+    if (!e) return;
+    if (!this.isFile && (e as NodeJS.ErrnoException).code === 'EPIPE') throw new OutputClosedError();
+    throw new DlakeError(`cannot write ${this.name}: ${describeFsError(e)}`, { cause: e });
+  }
+}
+
+class FileTarget extends StreamTarget {
+  private readonly stream_: WriteStream;
+  private member?: Gzip;
+  /** Bytes handed to the file stream (FILE.partial's size once they are all written). */
+  private queued: number;
+  /** Rows at the start of the current gzip member. */
+  private memberStart: number;
+  /** The last checkpoint, and the last one known to be on disk. */
+  private last: { rows: number; bytes: number };
+  private recordedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    name: string,
+    stream: WriteStream,
+    private readonly opts: FileTargetOptions,
+  ) {
+    super(name, stream);
+    this.stream_ = stream;
+    this.queued = opts.resume?.bytes ?? 0;
+    this.memberStart = opts.resume?.rows ?? 0;
+    this.last = { rows: this.memberStart, bytes: this.queued };
+    const count = stream.write.bind(stream);
+    // Every byte that reaches the file passes here: count it.
+    stream.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+      this.queued += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+      return count(chunk, ...rest);
+    }) as typeof stream.write;
+  }
+
+  protected override into(): Writable {
+    if (!this.opts.gzip) return this.stream;
+    if (!this.member) {
+      this.member = createGzip();
+      this.member.on('error', (e) => {
+        this.failure ??= e;
+      });
+      this.member.pipe(this.stream, { end: false });
+    }
+    return this.member;
+  }
+
+  override async checkpoint(rows: number): Promise<void> {
+    if (this.opts.gzip) {
+      if (rows - this.memberStart < MEMBER_ROWS) return;
+      await this.endMember();
+      this.memberStart = rows;
+    }
+    this.last = { rows, bytes: this.queued };
+    if (this.opts.record && performance.now() - this.recordedAt > RECORD_EVERY_MS) {
+      // Only what is on disk may be recorded: a process killed now keeps exactly that.
+      this.recordedAt = performance.now();
+      if (this.stream_.bytesWritten + (this.opts.resume?.bytes ?? 0) >= this.last.bytes)
+        await this.writeRecord(this.last);
+    }
+  }
+
+  override async commit(): Promise<void> {
     this.check();
     try {
-      await this.end.commit();
+      await this.endMember();
+      this.stream.end();
+      await finished(this.stream);
+      await rename(partialOf(this.name), this.name);
+      await rm(sidecarOf(this.name), { force: true });
     } catch (e) {
       this.failure ??= e as Error;
     }
     this.check();
   }
 
-  discard(): Promise<void> {
-    return this.end.discard();
+  override async discard(): Promise<void> {
+    this.member?.destroy();
+    this.stream.destroy();
+    await finished(this.stream).catch(() => {});
+    await rm(partialOf(this.name), { force: true }).catch(() => {});
+    await rm(sidecarOf(this.name), { force: true }).catch(() => {});
   }
 
-  private check(): void {
-    const e = this.failure;
-    if (!e) return;
-    if (!this.isFile && (e as NodeJS.ErrnoException).code === 'EPIPE') throw new OutputClosedError();
-    throw new DlakeError(`cannot write ${this.name}: ${describeFsError(e)}`, { cause: e });
+  override async suspend(): Promise<number> {
+    const keep = this.last;
+    if (!this.opts.record || keep.rows === 0 || this.failure) {
+      await this.discard();
+      return 0;
+    }
+    try {
+      // What is queued reaches the disk; the bytes after the last checkpoint are cut off on resume.
+      this.member?.unpipe(this.stream);
+      this.member?.destroy();
+      this.stream.end();
+      await finished(this.stream);
+      await this.writeRecord(keep);
+      return keep.rows;
+    } catch {
+      await this.discard();
+      return 0;
+    }
   }
+
+  private async endMember(): Promise<void> {
+    const m = this.member;
+    if (!m) return;
+    this.member = undefined;
+    const ended = once(m, 'end');
+    m.end();
+    await ended;
+    this.check();
+  }
+
+  private async writeRecord(at: { rows: number; bytes: number }): Promise<void> {
+    const record: ResumeRecord = { ...this.opts.record!, gzip: !!this.opts.gzip, ...at };
+    const tmp = `${sidecarOf(this.name)}.tmp`;
+    await writeFile(tmp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+    await rename(tmp, sidecarOf(this.name));
+  }
+}
+
+/** The sidecar of FILE, if there is one that can be read. */
+export async function readResumeRecord(file: string): Promise<ResumeRecord | undefined> {
+  const text = await readFile(sidecarOf(file), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  let r: Partial<ResumeRecord>;
+  try {
+    r = JSON.parse(text);
+  } catch {
+    throw new UsageError(`cannot resume from ${sidecarOf(file)}: it is not valid JSON`, {
+      hint: `remove ${partialOf(file)} and ${sidecarOf(file)} and export again`,
+    });
+  }
+  const ok =
+    typeof r.jobId === 'string' &&
+    typeof r.format === 'string' &&
+    typeof r.gzip === 'boolean' &&
+    Number.isSafeInteger(r.rows) &&
+    Number.isSafeInteger(r.bytes);
+  if (!ok)
+    throw new UsageError(`cannot resume from ${sidecarOf(file)}: it is not a dlake export record`, {
+      hint: `remove ${partialOf(file)} and ${sidecarOf(file)} and export again`,
+    });
+  return r as ResumeRecord;
 }

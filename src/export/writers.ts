@@ -1,75 +1,131 @@
 // Row formats of an export: each turns one page of rows into one string, so a page costs one write.
-// CSV (cli.md): header from the schema, comma-separated, LF line ends, quoted only when a field holds a comma,
+// CSV (docs/cli-contract.md "Streams and formats"): header from the schema, comma-separated, LF line ends, quoted only when a field holds a comma,
 // a double quote, CR or LF; null and '' both empty; booleans true/false; numbers as the API wrote them.
 // JSON: one array of row objects, a row a line; NDJSON: one row object a line. Columns in the schema's order.
-import { stringify } from 'csv-stringify/sync';
+// Parquet (parquet.ts, loaded only when asked for): typed columns, a row group at a time.
 import { JsonNumber, stringifyExact } from '../api/exact-json.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';
+import { UsageError } from '../errors.js';
 
-export const EXPORT_FORMATS = ['csv', 'json', 'ndjson'] as const;
+export const EXPORT_FORMATS = ['csv', 'json', 'ndjson', 'parquet'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export type TextFormat = Exclude<ExportFormat, 'parquet'>;
 
 export interface RowFormatter {
-  /** Text before the first row: the CSV header, the opening bracket. */
-  readonly head: string;
-  /** Text of one page of rows; `exact` when the page holds JsonNumbers. */
-  page(rows: readonly ResultRow[], exact: boolean): string;
-  /** Text after the last row. */
-  tail(): string;
+  /** What comes before the first row: the CSV header, the opening bracket, Parquet's magic bytes. */
+  readonly head: string | Uint8Array;
+  /** One page of rows (possibly '' while a format buffers them); `exact` when the page holds JsonNumbers. */
+  page(rows: readonly ResultRow[], exact: boolean): string | Uint8Array;
+  /** What comes after the last row. */
+  tail(): string | Uint8Array;
 }
 
-export function createFormatter(
+/** How a text format writes: after rows already written (a resumed export), indented for a reader. */
+interface FormatterOptions {
+  /** The rows follow rows already written (a resumed export): no head, and the first row is not the file's first. */
+  continuing?: boolean;
+  /** JSON indented for a reader, as every other command prints it (standard output, not files). */
+  pretty?: boolean;
+}
+
+/** The formatter of any export format; Parquet's encoder is loaded only for a Parquet export. */
+export async function loadFormatter(
   format: ExportFormat,
   schema: readonly ResultField[],
-  opts: { pretty?: boolean } = {},
+  opts: FormatterOptions = {},
+): Promise<RowFormatter> {
+  if (format !== 'parquet') return createFormatter(format, schema, opts);
+  const { ParquetFormatter } = await import('./parquet.js');
+  return new ParquetFormatter(schema);
+}
+
+/** The formatter of a text format. */
+export function createFormatter(
+  format: TextFormat,
+  schema: readonly ResultField[],
+  { continuing = false, pretty = false }: FormatterOptions = {},
 ): RowFormatter {
   const names = schema.map((f) => f.name);
   switch (format) {
     case 'csv':
-      return new CsvFormatter(names);
+      return new CsvFormatter(names, continuing);
     case 'json':
-      return new JsonFormatter(names, schema, true, Boolean(opts.pretty));
+      return new JsonFormatter(names, schema, true, continuing, pretty);
     case 'ndjson':
-      return new JsonFormatter(names, schema, false, false);
+      return new JsonFormatter(names, schema, false, continuing, false);
   }
 }
 
-/** The file format a name suggests (`.csv`, `.json`, `.ndjson`/`.jsonl`), if any. */
+/** The file format a name suggests (`.csv`, `.json`, `.ndjson`/`.jsonl`, `.parquet`), if any. */
 export function formatFromFileName(file: string): ExportFormat | undefined {
   const ext = /\.([a-z]+)$/i.exec(file)?.[1]?.toLowerCase();
-  if (ext === 'csv' || ext === 'json' || ext === 'ndjson') return ext;
+  if (ext === 'csv' || ext === 'json' || ext === 'ndjson' || ext === 'parquet') return ext;
   if (ext === 'jsonl') return 'ndjson';
   return undefined;
 }
 
-// An explicit record_delimiter turns the library's quoting of CR off unless quote_record_delimiter says otherwise.
-const CSV_OPTIONS = { record_delimiter: 'unix', quote_record_delimiter: true, eof: true } as const;
+export interface ExportSpec {
+  format: ExportFormat;
+  /** FILE ends in `.gz`: the text is gzipped as it streams. */
+  gzip: boolean;
+}
+
+/**
+ * What an export to `file` writes: `--format` if given, else the extension under a final `.gz`, else CSV.
+ * Parquet compresses its own pages, so `.parquet.gz` (or `--format parquet` into `.gz`) is refused.
+ */
+export function exportSpec(file: string, explicit?: ExportFormat): ExportSpec {
+  const gzip = file !== '-' && /\.gz$/i.test(file);
+  const format = explicit ?? formatFromFileName(gzip ? file.slice(0, -3) : file) ?? 'csv';
+  if (gzip && format === 'parquet') {
+    throw new UsageError(`cannot gzip a Parquet export (${file}): Parquet compresses its own pages`, {
+      hint: 'drop the .gz from --out, or choose --format csv, json or ndjson',
+    });
+  }
+  return { format, gzip };
+}
 
 class CsvFormatter implements RowFormatter {
   readonly head: string;
 
-  constructor(private readonly names: string[]) {
-    this.head = names.length ? stringify([names], CSV_OPTIONS) : '';
+  constructor(
+    private readonly names: string[],
+    continuing: boolean,
+  ) {
+    this.head = names.length && !continuing ? `${names.map(csvField).join(',')}\n` : '';
   }
 
   page(rows: readonly ResultRow[]): string {
     if (rows.length === 0 || this.names.length === 0) return '';
     const names = this.names;
     const width = names.length;
-    const records = new Array<Array<string | null>>(rows.length);
+    // One string per page, built by concatenation: V8 joins the pieces once, when the page is written.
+    let out = '';
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r]!;
-      const cells = new Array<string | null>(width);
-      for (let c = 0; c < width; c++) cells[c] = csvCell(row[names[c]!]);
-      records[r] = cells;
+      out += csvField(csvCell(row[names[0]!]));
+      for (let c = 1; c < width; c++) out += `,${csvField(csvCell(row[names[c]!]))}`;
+      out += '\n';
     }
-    // The library does the quoting; cells arrive as text already, so its own casts (booleans as 1/'') never apply.
-    return stringify(records, CSV_OPTIONS);
+    return out;
   }
 
   tail(): string {
     return '';
   }
+}
+
+/** Where RFC 4180 needs a field quoted: it holds a comma, a double quote, CR or LF. */
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/**
+ * One CSV field: quoted (inner quotes doubled) only where needed; null is the empty field. Written here
+ * rather than by csv-stringify, which cost a fifth of an export's CPU in its per-field option handling
+ * (bench/profile.ts); the strict RFC 4180 reader of the tests and a property test hold it to the format.
+ */
+export function csvField(text: string | null): string {
+  if (text === null) return '';
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /** A value as CSV text before quoting; null for an empty field. */
@@ -103,10 +159,12 @@ class JsonFormatter implements RowFormatter {
     private readonly names: string[],
     schema: readonly ResultField[],
     private readonly array: boolean,
+    continuing: boolean,
     /** Two-space indents, as `JSON.stringify(value, null, 2)` would print the array. */
     private readonly pretty: boolean,
   ) {
-    this.head = array ? '[' : '';
+    this.head = array && !continuing ? '[' : '';
+    this.first = !continuing;
     this.keys = names.map((n) => `${JSON.stringify(n)}:`);
     this.flat = !schema.some((f) => NESTED.test(f.type.name));
   }

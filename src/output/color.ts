@@ -1,4 +1,5 @@
-// Colour rules: colour only on a TTY, never with NO_COLOR, --no-color or FORCE_COLOR=0; FORCE_COLOR forces it.
+// Colour rules of docs/cli-contract.md "Streams and formats": colour only on a TTY, never with NO_COLOR,
+// --no-color or FORCE_COLOR=0; FORCE_COLOR forces it.
 import { Chalk, type ChalkInstance } from 'chalk';
 
 export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, noColorFlag: boolean): boolean {

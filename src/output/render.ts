@@ -1,5 +1,6 @@
-// Renders command results in the four formats of cli.md, after the optional --query (JMESPath) filter.
-// json prints the service's objects as they came; table and csv print the view's columns.
+// Renders command results in the four formats of docs/cli-contract.md "Streams and formats", after the
+// optional --query (JMESPath) filter. json prints the service's objects as they came; table and csv print the
+// view's columns.
 
 import type { OutputFormat } from '../config/schema.js';
 import { ServiceError, UsageError } from '../errors.js';
@@ -15,7 +16,7 @@ export interface Renderable<T = unknown> {
   view?: View<T>;
 }
 
-export interface RenderOptions {
+interface RenderOptions {
   format: OutputFormat;
   query?: string;
   theme: Theme;
@@ -23,7 +24,7 @@ export interface RenderOptions {
   width?: number;
 }
 
-export interface Rendered {
+interface Rendered {
   stdout: string;
   /** A note for stderr (e.g. "No results."). */
   note?: string;
@@ -96,7 +97,8 @@ function tableOf(data: unknown, rows: unknown[] | undefined, view: View<unknown>
 async function toCsv(grid: Grid): Promise<string> {
   const { stringify } = await import('csv-stringify/sync');
   // With an explicit record_delimiter, csv-stringify stops quoting fields that hold a lone CR unless told to
-  // (RFC 4180 and cli.md: quote a field holding a comma, a double quote, CR or LF).
+  // (RFC 4180 and docs/cli-contract.md "Streams and formats": quote a field holding a comma, a double quote,
+  // CR or LF).
   return stringify([grid.headers, ...grid.rows], { record_delimiter: 'unix', quote_record_delimiter: true });
 }
 

@@ -1,7 +1,8 @@
 // A view says how one kind of data is shown as rows and columns (table and csv). json and ndjson ignore
 // it and print the service's objects as they came.
+import type { Renderable } from './render.js';
 
-export interface Column<T> {
+interface Column<T> {
   header: string;
   value: (row: T) => unknown;
 }
@@ -12,17 +13,54 @@ export interface View<T> {
   empty?: string;
 }
 
-/** Key/value rows for one object: the table form of `get` commands. */
-export function detailRows(obj: Record<string, unknown>): { key: string; value: unknown }[] {
-  return Object.entries(obj).map(([key, value]) => ({ key, value }));
+/** One row of a detail: the table form of one object, a FIELD and its VALUE. */
+export interface Detail {
+  key: string;
+  value: unknown;
 }
 
-export const DETAIL_VIEW: View<{ key: string; value: unknown }> = {
+export const DETAIL_VIEW: View<Detail> = {
   columns: [
     { header: 'FIELD', value: (r) => r.key },
     { header: 'VALUE', value: (r) => r.value },
   ],
 };
+
+/** Key/value rows for one object, as they are: the table form of an object printed without a view. */
+export function detailRows(obj: Record<string, unknown>): Detail[] {
+  return Object.entries(obj).map(([key, value]) => ({ key, value }));
+}
+
+/**
+ * What a `get` command prints: the object itself in json and ndjson; in table and csv one FIELD/VALUE row per
+ * detail, leaving out those without a value.
+ */
+export function detail(data: unknown, rows: readonly Detail[]): Renderable<Detail> {
+  return { data, rows: rows.filter((r) => r.value !== undefined), view: DETAIL_VIEW };
+}
+
+/** How a field shows in a detail: under another name, or formatted (sizes and durations in human units). */
+export interface FieldSpec<T> {
+  field: keyof T & string;
+  label?: string;
+  value?: (obj: T) => unknown;
+}
+
+/** Rows for an object's fields: those of `order` first, as the specs say, then every other field as it is. */
+export function fieldRows<T extends Record<string, unknown>>(
+  obj: T,
+  order: readonly FieldSpec<T>[],
+): Detail[] {
+  const known = new Set<string>(order.map((f) => f.field));
+  return [
+    ...order
+      .filter((f) => obj[f.field] !== undefined)
+      .map((f) => ({ key: f.label ?? f.field, value: f.value ? f.value(obj) : obj[f.field] })),
+    ...Object.keys(obj)
+      .filter((k) => !known.has(k) && obj[k] !== undefined)
+      .map((key) => ({ key, value: obj[key] })),
+  ];
+}
 
 /** Text of one cell: scalars as they are, objects and arrays as compact JSON. */
 export function cellText(v: unknown): string {

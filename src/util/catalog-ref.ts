@@ -1,4 +1,5 @@
-// The `<ref>` of a catalog entity (cli.md): a UUID is an id; anything else is a `/`-separated path.
+// The `<ref>` of a catalog entity (docs/cli-contract.md "Catalog references"): a UUID is an id; anything else
+// is a `/`-separated path.
 //
 // Path syntax: a component that contains `/` or starts with `"` is wrapped in double quotes, each inner `"`
 // doubled; any other component is written as is (dots, spaces and quotes in the middle are fine):

@@ -1,4 +1,5 @@
-// Human units for sizes (bytes) and durations (milliseconds), as cli.md promises: `512MiB`, `8GB`, `90s`, `1h30m`.
+// Human units for sizes (bytes) and durations (milliseconds), as docs/cli-contract.md "Human units" promises:
+// `512MiB`, `8GB`, `90s`, `1h30m`.
 //
 // Hand-written rather than `bytes`/`ms`/`parse-duration`: `bytes` reads `KB` as 1024 and knows no `KiB`, `ms`
 // takes no compound `1h30m`, and `parse-duration` accepts far more than we want (months, negatives, fractions
@@ -126,7 +127,7 @@ function round2(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
-export interface ParseDurationOptions {
+interface ParseDurationOptions {
   /** The unit of a bare number: `ms` (default, as the API counts) or `s`. */
   defaultUnit?: 'ms' | 's';
 }
@@ -169,7 +170,7 @@ function durationPart(input: string, digits: string, unit: number): number {
   return ms;
 }
 
-export interface FormatDurationOptions {
+interface FormatDurationOptions {
   /** Keep only this many of the largest non-zero parts (`29h 59m` rather than `29h 59m 58s 123ms`). */
   largest?: number;
 }

@@ -1,6 +1,7 @@
 // Streaming export end to end: 100k generated rows to CSV, JSON and NDJSON compared row for row with what
 // DuckDB itself returns; the request log (no page above 500 rows, none fetched twice without cause); dropped
-// connections; unwritable targets; Ctrl-C. No file and no FILE.partial is ever left by a failed export.
+// connections; unwritable targets; Ctrl-C. No FILE is ever left by a failed export; what can be resumed is
+// kept as FILE.partial with its sidecar (export-scale.test.ts tests --resume itself).
 import {
   existsSync,
   mkdirSync,
@@ -132,7 +133,7 @@ describe('export failures', () => {
     expect(readdirSync(dir)).toEqual(['retry.csv']);
   });
 
-  it('a server that keeps dropping the connection: exit 7, no file and no partial file left', async () => {
+  it('a server that keeps dropping the connection: exit 7, no file, the rows so far kept for --resume', async () => {
     const id = (await fx.run(['sql', QUERY, '--no-wait'])).stdout.trim();
     await until(() => jobs().get(id)?.state === 'COMPLETED', 'the job completes');
     // The first pages go through; then every results request is reset.
@@ -143,9 +144,10 @@ describe('export failures', () => {
     expectFailure(
       r,
       7,
-      /the connection was closed before the answer was complete: export stopped after [\d,]+ rows; .*broken\.csv was not written/,
+      /the connection was closed before the answer was complete: export stopped after [\d,]+ rows; .*broken\.csv was not written, the first [\d,]+ rows are kept in .*broken\.csv\.partial$/,
     );
-    expect(readdirSync(dir)).toEqual([]);
+    expect(r.stderr).toContain(`hint: resume with: dlake job export ${id} --out ${file} --resume`);
+    expect(readdirSync(dir).sort()).toEqual(['broken.csv.partial', 'broken.csv.partial.json']);
   });
 
   it('an --out in a missing folder: exit 2 before the query is even submitted', async () => {
@@ -167,7 +169,7 @@ describe('export failures', () => {
     expect(readdirSync(join(dir, 'folder'))).toEqual([]);
   });
 
-  it('Ctrl-C during an export: exit 130, no file and no partial file, the rows written said', async () => {
+  it('Ctrl-C during an export: exit 130, no file, the rows written said and kept for --resume', async () => {
     const id = (await fx.run(['sql', QUERY, '--no-wait'])).stdout.trim();
     await until(() => jobs().get(id)?.state === 'COMPLETED', 'the job completes');
     fx.emu.fault({ kind: 'latency', path: /\/results$/, latencyMs: 100 });
@@ -182,8 +184,9 @@ describe('export failures', () => {
     expectFailure(
       r,
       130,
-      /^error: interrupted: export stopped after [\d,]+ rows; .*interrupted\.csv was not written$/,
+      /^error: interrupted: export stopped after [\d,]+ rows; .*interrupted\.csv was not written, the first [\d,]+ rows are kept in .*interrupted\.csv\.partial$/,
     );
-    expect(readdirSync(dir)).toEqual([]);
+    expect(r.stderr).toContain('--resume');
+    expect(readdirSync(dir).sort()).toEqual(['interrupted.csv.partial', 'interrupted.csv.partial.json']);
   });
 });

@@ -3,6 +3,7 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ANALYST, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { until } from '../helpers/until.js';
 
 let fx: Fixture;
 beforeAll(async () => {
@@ -25,14 +26,6 @@ async function createQueue(name: string, ...args: string[]): Promise<string> {
   expect(r.code, r.stderr).toBe(0);
   fx.emu.log.clear();
   return queue(name)!.id;
-}
-
-async function waitFor(cond: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe('dlake queue create', () => {
@@ -211,7 +204,7 @@ describe('dlake queue update', () => {
       times: 1,
     });
     const running = fx.run(['queue', 'update', 'shared', '--max-running-jobs', '8']);
-    await waitFor(() => fx.emu.log.find('PUT', `/api/v3/wlm/queue/${id}`).length > 0);
+    await until(() => fx.emu.log.find('PUT', `/api/v3/wlm/queue/${id}`).length > 0, 'dlake sent the PUT');
     // A colleague's update lands first.
     store().queues.set(id, { ...queue('shared')!, tag: '1', maxAllowedRunningJobs: 3 });
     const r = await running;

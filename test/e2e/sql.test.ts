@@ -219,6 +219,17 @@ describe('dlake job', () => {
     expect(jobs().get(id)?.state).toBe('RUNNING');
   });
 
+  it('wait --timeout bounds the wait, not each request; a --timeout before the command is per request', async () => {
+    const id = await submit('SELECT 1 /* sleep:20000 */');
+    // Each status request takes 2 s: longer than either bound below (undici's timers are coarse, hence the
+    // margin), far shorter than the default 30 s per request.
+    fx.emu.fault({ kind: 'latency', path: `/api/v3/job/${id}`, latencyMs: 2000 });
+    const wait = await fx.run(['job', 'wait', id, '--timeout', '300ms']);
+    expectFailure(wait, 7, `gave up waiting for job ${id} after 300ms`);
+    const perRequest = await fx.run(['--timeout', '300ms', 'job', 'wait', id]);
+    expectFailure(perRequest, 7, 'timed out waiting for the answer');
+  });
+
   it('cancel asks for confirmation (refused without a terminal), --dry-run sends nothing', async () => {
     const id = await submit('SELECT 1 /* sleep:5000 */');
     expectFailure(

@@ -11,8 +11,8 @@ afterAll(() => fx.close());
 it('10 concurrent processes logging in and creating profiles lose nothing', async () => {
   const runs = Array.from({ length: 10 }, (_, i) =>
     i % 2 === 0
-      ? fx.run(['login', '-p', `p${i}`, '-u', ADMIN.name, '--password-stdin'], { input: ADMIN.password })
-      : fx.run(['profile', 'set', `p${i}`, '--url', `http://host-${i}.example`]),
+      ? fx.spawn(['login', '-p', `p${i}`, '-u', ADMIN.name, '--password-stdin'], { input: ADMIN.password })
+      : fx.spawn(['profile', 'set', `p${i}`, '--url', `http://host-${i}.example`]),
   );
   const results = await Promise.all(runs);
   for (const r of results) expect(r.code, r.stderr).toBe(0);

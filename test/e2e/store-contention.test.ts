@@ -113,16 +113,16 @@ describe('20 concurrent dlake processes', () => {
     const runs: Record<string, Promise<RunResult>> = {};
     for (const p of logins) runs[`login ${p}`] = fx.login(ADMIN, p);
     for (const p of exchanges) {
-      runs[`exchange ${p}`] = fx.run(exchangeArgs(p), { input: `${SERVICE_USER.clientSecret}\n` });
+      runs[`exchange ${p}`] = fx.spawn(exchangeArgs(p), { input: `${SERVICE_USER.clientSecret}\n` });
     }
-    runs['set s0'] = fx.run(['profile', 'set', 's0', '--url', 'http://s0.example']);
-    runs['set s1'] = fx.run(['profile', 'set', 's1', '--url', 'http://s1.example']);
-    runs['set b2 -o json'] = fx.run(['profile', 'set', 'b2', '-o', 'json']);
-    runs['set b3 --auth-url'] = fx.run(['profile', 'set', 'b3', '--auth-url', 'http://idp.example']);
-    runs['use b1'] = fx.run(['profile', 'use', 'b1']);
-    runs['use b0'] = fx.run(['profile', 'use', 'b0']);
-    runs['use b1 again'] = fx.run(['profile', 'use', 'b1']);
-    runs['use b0 again'] = fx.run(['profile', 'use', 'b0']);
+    runs['set s0'] = fx.spawn(['profile', 'set', 's0', '--url', 'http://s0.example']);
+    runs['set s1'] = fx.spawn(['profile', 'set', 's1', '--url', 'http://s1.example']);
+    runs['set b2 -o json'] = fx.spawn(['profile', 'set', 'b2', '-o', 'json']);
+    runs['set b3 --auth-url'] = fx.spawn(['profile', 'set', 'b3', '--auth-url', 'http://idp.example']);
+    runs['use b1'] = fx.spawn(['profile', 'use', 'b1']);
+    runs['use b0'] = fx.spawn(['profile', 'use', 'b0']);
+    runs['use b1 again'] = fx.spawn(['profile', 'use', 'b1']);
+    runs['use b0 again'] = fx.spawn(['profile', 'use', 'b0']);
     expect(Object.keys(runs)).toHaveLength(20);
 
     const results = Object.fromEntries(

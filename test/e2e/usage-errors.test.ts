@@ -1,13 +1,15 @@
 // Every command of the tree, given an unknown option or none of its required arguments, is a usage error:
 // exit 2, one `error:` line, a `usage: dlake …` line for that very command, and nothing on stdout. The tree
-// is walked in-process, so commands added later are covered without touching this file. Usage errors come
-// before any request or store access: the URL points nowhere and the config folder stays empty.
+// is walked in-process, and each case runs in-process too, so commands added later are covered without
+// touching this file. Usage errors come before any request or store access: the URL points nowhere and the
+// config folder stays empty.
 import { readdirSync } from 'node:fs';
 import type { Command, Option } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerGroups } from '../../src/commands/registry.js';
 import { buildRoot, Runtime } from '../../src/runtime.js';
-import { type RunResult, runDlake, tempConfigDir } from '../helpers/dlake.js';
+import { type RunResult, tempConfigDir } from '../helpers/dlake.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 interface Leaf {
   /** The command's words after `dlake`, e.g. ['profile', 'use']. */
@@ -107,7 +109,7 @@ const cases: Case[] = leaves.flatMap((leaf) => {
 const results = new Map<string, RunResult>();
 beforeAll(async () => {
   const runs = await pool(
-    cases.map((c) => () => runDlake(c.args, { env, killAfterMs: 20_000 })),
+    cases.map((c) => () => runInProcess(c.args, { env })),
     4,
   );
   for (const [i, c] of cases.entries()) results.set(c.name, runs[i]!);

@@ -2,6 +2,7 @@
 // holds and was asked afterwards (only the changes given, the tag just read, nothing half-done).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ANALYST, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { until } from '../helpers/until.js';
 
 let fx: Fixture;
 beforeAll(async () => {
@@ -24,14 +25,6 @@ async function createUser(name: string, ...args: string[]): Promise<string> {
   expect(r.code, r.stderr).toBe(0);
   fx.emu.log.clear();
   return user(name)!.id;
-}
-
-async function waitFor(cond: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe('dlake user create', () => {
@@ -201,7 +194,7 @@ describe('dlake user update', () => {
     // The PUT waits in the emulator while someone else changes the user.
     fx.emu.fault({ kind: 'latency', method: 'PUT', path: `/api/v3/user/${id}`, latencyMs: 1500, times: 1 });
     const running = fx.run(['user', 'update', 'sam', '--first-name', 'Samuel']);
-    await waitFor(() => fx.emu.log.find('PUT', `/api/v3/user/${id}`).length > 0);
+    await until(() => fx.emu.log.find('PUT', `/api/v3/user/${id}`).length > 0, 'dlake sent the PUT');
     const theirs = user('sam')!;
     theirs.lastName = 'Theirs';
     theirs.tag = 'b3RoZXItdGFn';
@@ -273,7 +266,7 @@ describe('dlake user delete', () => {
     expect(user('stale')).toBeDefined();
   });
 
-  // cli.md writes `--version TAG`; the root's -V/--version option swallows it today (runtime.ts), so only
+  // The README writes `--version TAG`; the root's -V/--version option swallows it today (runtime.ts), so only
   // `--version=TAG` reaches the command. Remove `.fails` once the root leaves --version to subcommands.
   it('accepts `--version TAG` with a space', async () => {
     await createUser('spaced');

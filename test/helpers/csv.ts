@@ -61,7 +61,8 @@ export function parseCsv(text: string): string[][] {
   return records;
 }
 
-/** The CSV text a value must become (cli.md): null and '' empty, booleans true/false, numbers as JSON wrote them. */
+/** The CSV text a value must become (docs/cli-contract.md "Streams and formats"): null and '' empty, booleans
+ * true/false, numbers as JSON wrote them. */
 export function expectedCsvCell(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;

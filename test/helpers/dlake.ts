@@ -45,6 +45,8 @@ export interface RunningDlake {
   readonly stderr: string;
   /** Sends SIGINT, as Ctrl-C on a terminal does. */
   interrupt(): void;
+  /** Sends SIGTERM, as a CI runner stopping a job does. */
+  terminate(): void;
   /** Resolves when the process has ended. */
   done: Promise<RunResult>;
 }
@@ -82,6 +84,9 @@ export function startDlake(args: string[], opts: RunOptions = {}): RunningDlake 
     },
     interrupt: () => {
       child.kill('SIGINT');
+    },
+    terminate: () => {
+      child.kill('SIGTERM');
     },
     done,
   };

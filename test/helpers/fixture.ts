@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Emulator, type EmulatorOptions, startEmulator } from 'dlake-emulator';
 import { type RunOptions, type RunResult, runDlake, tempConfigDir } from './dlake.js';
+import { runInProcess } from './in-process.js';
 
 export const ADMIN = { name: 'admin', password: 'admin-pass-1' };
 export const ANALYST = { name: 'analyst', password: 'analyst-pass-1' };
@@ -11,8 +12,13 @@ export const SERVICE_USER = { clientId: 'ci-client', clientSecret: 'ci-client-se
 export interface Fixture {
   emu: Emulator;
   configDir: string;
-  /** Runs dlake with DLAKE_CONFIG_DIR set to this fixture's folder (and DLAKE_URL unless `url: false`). */
+  /**
+   * Runs dlake in this process (test/helpers/in-process.ts) with DLAKE_CONFIG_DIR set to this fixture's folder
+   * (and DLAKE_URL unless `url: false`).
+   */
   run(args: string[], opts?: RunOptions & { url?: boolean }): Promise<RunResult>;
+  /** As `run`, but spawns the built binary: for what only a process shows (exit, signals, the bundle). */
+  spawn(args: string[], opts?: RunOptions & { url?: boolean }): Promise<RunResult>;
   /** Logs in with a password into `profile` (default: the default profile). */
   login(user?: { name: string; password: string }, profile?: string): Promise<RunResult>;
   // biome-ignore lint/suspicious/noExplicitAny: tests inspect the stored JSON freely
@@ -23,18 +29,19 @@ export interface Fixture {
 export async function startFixture(options: EmulatorOptions = {}): Promise<Fixture> {
   const emu = await startEmulator(options);
   const cfg = tempConfigDir();
+  const withEnv = (opts: RunOptions & { url?: boolean }): RunOptions => ({
+    ...opts,
+    env: {
+      DLAKE_CONFIG_DIR: cfg.dir,
+      ...(opts.url === false ? {} : { DLAKE_URL: emu.url }),
+      ...opts.env,
+    },
+  });
   const fx: Fixture = {
     emu,
     configDir: cfg.dir,
-    run: (args, opts = {}) =>
-      runDlake(args, {
-        ...opts,
-        env: {
-          DLAKE_CONFIG_DIR: cfg.dir,
-          ...(opts.url === false ? {} : { DLAKE_URL: emu.url }),
-          ...opts.env,
-        },
-      }),
+    run: (args, opts = {}) => runInProcess(args, withEnv(opts)),
+    spawn: (args, opts = {}) => runDlake(args, withEnv(opts)),
     login: (user = ADMIN, profile) =>
       fx.run(['login', '-u', user.name, '--password-stdin', ...(profile ? ['-p', profile] : [])], {
         input: `${user.password}\n`,

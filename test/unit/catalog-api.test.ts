@@ -1,13 +1,13 @@
 // The catalog and source API layer against undici's MockAgent: URLs of ids and awkward paths, children paging,
 // the stale-tag conflict, the bounded tree walk, and the secret merge of source updates.
-import { MockAgent } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as catalog from '../../src/api/catalog.js';
 import { ApiClient } from '../../src/api/http.js';
 import type { CatalogSummary } from '../../src/api/schemas.js';
 import { mergeSourceConfig as mergeConfig, sourceUpdateBody } from '../../src/api/sources.js';
 import { applySetPairs } from '../../src/commands/source/set-pairs.js';
 import { ConflictError, type DlakeError, UsageError } from '../../src/errors.js';
+import { useMockAgent } from '../helpers/mock-agent.js';
 
 /** `source update`'s merge: the file's fields, then the --set pairs. */
 const mergeSourceConfig = (
@@ -20,29 +20,21 @@ const mergeSourceConfig = (
 const BASE = 'http://svc.test';
 const PLACEHOLDER = '$SERVICE_EXISTING_VALUE$';
 const json = { headers: { 'content-type': 'application/json' } };
-let agent: MockAgent;
+
+const mockAgent = useMockAgent();
 
 function client(): ApiClient {
   return new ApiClient({
     baseUrl: BASE,
     timeoutMs: 5000,
     env: {},
-    dispatcher: agent,
+    dispatcher: mockAgent(),
     sleep: async () => {},
     auth: { header: async () => '_servicetoken' },
   });
 }
 
-beforeEach(() => {
-  agent = new MockAgent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
-  agent.disableNetConnect();
-});
-afterEach(async () => {
-  agent.assertNoPendingInterceptors();
-  await agent.close();
-});
-
-const pool = () => agent.get(BASE);
+const pool = () => mockAgent().get(BASE);
 
 async function fails(p: Promise<unknown>): Promise<DlakeError> {
   try {

@@ -4,15 +4,17 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JsonNumber, parseJsonExact, stringifyExact } from '../../src/api/exact-json.js';
+import { hasLongDigitRun, JsonNumber, parseJsonExact, stringifyExact } from '../../src/api/exact-json.js';
 import type { ResultField, ResultRow, ResultsPage } from '../../src/api/jobs.js';
 import { DlakeError, ExitCode, InterruptedError, ServiceError } from '../../src/errors.js';
 import { exportRows } from '../../src/export/export.js';
 import { type FetchPage, pagesInOrder } from '../../src/export/pages.js';
+import { ParquetFormatter, unscaled } from '../../src/export/parquet.js';
 import { ProgressBar } from '../../src/export/progress.js';
 import { checkWritable, openFileTarget, stdoutTarget, type Target } from '../../src/export/target.js';
-import { createFormatter, csvCell, formatFromFileName } from '../../src/export/writers.js';
+import { createFormatter, csvCell, exportSpec, formatFromFileName } from '../../src/export/writers.js';
 import { parseCsv } from '../helpers/csv.js';
 
 const SCHEMA: ResultField[] = [
@@ -137,7 +139,7 @@ describe('pagesInOrder', () => {
   });
 
   it('stops at a short page even when rowCount promises more, and aborts what is in flight', async () => {
-    // rowCount says 10,000 but the service holds 1,700 rows (rowCount of a DML job, api-extra §4.3).
+    // rowCount says 10,000 but the service holds 1,700 rows (rowCount of a DML job, docs/api-facts.md §4.3).
     const svc = fakeService(10_000, { actual: 1700, delay: (o) => (o > 1500 ? 30 : 1) });
     const pages = await collect(pagesInOrder({ fetchPage: svc.fetchPage, pageSize: 500, concurrency: 4 }));
     expect(pages.flatMap((p) => p.ids)).toHaveLength(1700);
@@ -297,6 +299,74 @@ describe('row formats', () => {
     expect(formatFromFileName('a.jsonl')).toBe('ndjson');
     expect(formatFromFileName('a.json')).toBe('json');
     expect(formatFromFileName('a.txt')).toBeUndefined();
+    expect(formatFromFileName('a.Parquet')).toBe('parquet');
+  });
+
+  it('export spec: the extension under a final .gz, --format first, .parquet.gz refused', () => {
+    expect(exportSpec('a.csv.gz')).toEqual({ format: 'csv', gzip: true });
+    expect(exportSpec('a.NDJSON.GZ')).toEqual({ format: 'ndjson', gzip: true });
+    expect(exportSpec('a.gz')).toEqual({ format: 'csv', gzip: true });
+    expect(exportSpec('a.parquet')).toEqual({ format: 'parquet', gzip: false });
+    expect(exportSpec('a.parquet', 'json')).toEqual({ format: 'json', gzip: false });
+    expect(exportSpec('-', 'ndjson')).toEqual({ format: 'ndjson', gzip: false });
+    expect(() => exportSpec('a.parquet.gz')).toThrow(/cannot gzip a Parquet export/);
+    expect(() => exportSpec('a.csv.gz', 'parquet')).toThrow(/cannot gzip a Parquet export/);
+  });
+});
+
+describe('fast paths, held to what they replaced', () => {
+  it('hasLongDigitRun answers as /[\\d.]{16}/ does, on any text', () => {
+    const text = fc.string({ unit: fc.constantFrom('1', '2', '.', ',', 'a', '"', ' '), maxLength: 200 });
+    fc.assert(fc.property(text, (t) => hasLongDigitRun(t) === /[\d.]{16}/.test(t)));
+  });
+
+  it('a CSV page reads back, field for field, through a strict RFC 4180 reader', () => {
+    const cell = fc.oneof(
+      fc.constant(null),
+      fc.string({ unit: fc.constantFrom('a', ',', '"', '\r', '\n', ' ', 'é') }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(cell, cell), { minLength: 1, maxLength: 20 }), (rows) => {
+        const f = createFormatter('csv', SCHEMA);
+        const page = f.page(
+          rows.map(([id, name]) => ({ id, name })),
+          false,
+        );
+        const text = `${f.head}${page}`;
+        expect(parseCsv(text)).toEqual([['id', 'name'], ...rows.map((r) => r.map((c) => c ?? ''))]);
+      }),
+    );
+  });
+});
+
+describe('Parquet', () => {
+  it('decimals are scaled exactly from their text, rounding half away from zero', () => {
+    expect(unscaled('c', new JsonNumber('12345678901234567890.125'), 2)).toBe(1234567890123456789013n);
+    expect(unscaled('c', 1.5, 3)).toBe(1500n);
+    expect(unscaled('c', -0.004, 2)).toBe(0n);
+    expect(unscaled('c', '-2.675', 2)).toBe(-268n);
+    expect(unscaled('c', '1e3', 1)).toBe(10000n);
+    expect(unscaled('c', '25e-3', 3)).toBe(25n);
+    expect(() => unscaled('c', 'abc', 2)).toThrow(/column "c".*"abc" is not a decimal/);
+  });
+
+  it('hands out a row group only once enough rows are buffered, the rest and the footer at the end', () => {
+    const f = new ParquetFormatter(SCHEMA, 1000);
+    expect(Buffer.from(f.head).toString()).toBe('PAR1');
+    const page = (from: number) =>
+      Array.from({ length: 500 }, (_, i) => ({ id: from + i, name: i % 3 ? `n${i}` : i % 2 ? null : '' }));
+    expect(f.page(page(0))).toBe('');
+    const group = f.page(page(500));
+    expect(group.length).toBeGreaterThan(0);
+    expect(f.page(page(1000))).toBe('');
+    const tail = Buffer.from(f.tail());
+    expect(tail.subarray(-4).toString()).toBe('PAR1');
+  });
+
+  it('a value the column type cannot hold is an error naming the column (exit 7)', () => {
+    const f = new ParquetFormatter(SCHEMA);
+    expect(() => f.page([{ id: 'twelve', name: 'x' }])).toThrow(ServiceError);
+    expect(() => new ParquetFormatter(SCHEMA).page([{ id: 1.5, name: 'x' }])).toThrow(/column "id"/);
   });
 });
 
@@ -521,11 +591,12 @@ describe('pretty JSON rows (sql -o json on standard output)', () => {
     ];
     const f = createFormatter('json', schema, { pretty: true });
     const big = { n: new JsonNumber('12345678901234567890') };
-    const text =
-      f.head +
-      f.page([{ l: [1, { c: null }], n: big.n }], true) +
-      f.page([{ n: 2, l: [] }], false) +
-      f.tail();
+    const text = [
+      f.head,
+      f.page([{ l: [1, { c: null }], n: big.n }], true),
+      f.page([{ n: 2, l: [] }], false),
+      f.tail(),
+    ].join('');
     expect(text).toBe(
       `${JSON.stringify(
         [
@@ -537,6 +608,6 @@ describe('pretty JSON rows (sql -o json on standard output)', () => {
       ).replace('"n": 1', '"n": 12345678901234567890')}\n`,
     );
     const empty = createFormatter('json', schema, { pretty: true });
-    expect(empty.head + empty.tail()).toBe('[]\n');
+    expect(`${empty.head}${empty.tail()}`).toBe('[]\n');
   });
 });

@@ -1,8 +1,8 @@
-import { MockAgent } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { errorFromResponse } from '../../src/api/errors.js';
 import { ApiClient } from '../../src/api/http.js';
+import { hintFor } from '../../src/commands/hints.js';
 import {
   AuthError,
   ConflictError,
@@ -11,18 +11,20 @@ import {
   ServiceError,
   UsageError,
 } from '../../src/errors.js';
+import { useMockAgent } from '../helpers/mock-agent.js';
 
 const BASE = 'http://svc.test';
-let agent: MockAgent;
 let delays: number[];
 let trace: string[];
+
+const mockAgent = useMockAgent();
 
 function client(extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}): ApiClient {
   return new ApiClient({
     baseUrl: BASE,
     timeoutMs: 5000,
     env: {},
-    dispatcher: agent,
+    dispatcher: mockAgent(),
     sleep: async (ms) => {
       delays.push(ms);
     },
@@ -33,17 +35,11 @@ function client(extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {})
 }
 
 beforeEach(() => {
-  agent = new MockAgent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
-  agent.disableNetConnect();
   delays = [];
   trace = [];
 });
-afterEach(async () => {
-  agent.assertNoPendingInterceptors();
-  await agent.close();
-});
 
-const pool = () => agent.get(BASE);
+const pool = () => mockAgent().get(BASE);
 const json = { headers: { 'content-type': 'application/json' } };
 const Thing = z.looseObject({ id: z.string() });
 async function fails(p: Promise<unknown>): Promise<DlakeError> {
@@ -150,7 +146,7 @@ describe('ApiClient', () => {
     const c = client({ auth: undefined });
     const a = await fails(c.request({ method: 'GET', path: '/a' }));
     expect(a).toBeInstanceOf(AuthError);
-    expect(a.hint).toMatch(/dlake login/);
+    expect(hintFor(a)).toMatch(/dlake login/);
     const b = await fails(c.request({ method: 'POST', path: '/b', json: {} }));
     expect(b).toBeInstanceOf(UsageError);
     expect(b.message).toBe("Unexpected character ('}')");
@@ -169,19 +165,23 @@ describe('ApiClient', () => {
         contentType: 'application/json',
         text: JSON.stringify({ error, error_description: description }),
       });
-    expect(refusal('invalid_client', 'Invalid client credentials').hint).toMatch(/client id or its secret/);
-    expect(refusal('invalid_grant', 'Invalid JWT: "exp" claim timestamp check failed').hint).toMatch(
+    // src/api says which case it is (an Advice); the command line words it.
+    expect(hintFor(refusal('invalid_client', 'Invalid client credentials'))).toMatch(
+      /client id or its secret/,
+    );
+    expect(hintFor(refusal('invalid_grant', 'Invalid JWT: "exp" claim timestamp check failed'))).toMatch(
       /JWT has expired/,
     );
-    expect(refusal('invalid_grant', 'No external token provider is configured').hint).toMatch(
+    expect(hintFor(refusal('invalid_grant', 'No external token provider is configured'))).toMatch(
       /trusts no external identity provider/,
     );
+    expect(refusal('invalid_client', 'Invalid client credentials').hint).toBeUndefined();
     const hints = new Set(
       [
         refusal('invalid_client', 'Invalid client credentials'),
         refusal('invalid_grant', 'Invalid JWT: "exp" claim timestamp check failed'),
         refusal('invalid_grant', 'No external token provider is configured'),
-      ].map((e) => e.hint),
+      ].map(hintFor),
     );
     expect(hints.size).toBe(3);
   });

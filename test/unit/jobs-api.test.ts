@@ -1,7 +1,6 @@
 // The job API layer against undici's MockAgent: waits end on every final state and poll through unknown ones,
 // honour the timeout and back off; POST /api/v3/sql is never repeated; results pages keep to 500 rows.
-import { MockAgent } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/http.js';
 import {
   cancelJob,
@@ -11,7 +10,9 @@ import {
   submitSql,
   waitForJob,
 } from '../../src/api/jobs.js';
-import { buildSummaryFilter, checkSummaryOrder, reflectionSummaries } from '../../src/api/reflections.js';
+import { checkSummaryOrder, reflectionSummaries } from '../../src/api/reflections.js';
+import { hintFor } from '../../src/commands/hints.js';
+import { buildSummaryFilter } from '../../src/commands/reflection.js';
 import {
   type DlakeError,
   ExitCode,
@@ -20,39 +21,35 @@ import {
   ServiceError,
   UsageError,
 } from '../../src/errors.js';
+import { useMockAgent } from '../helpers/mock-agent.js';
 
 const BASE = 'http://svc.test';
 const ID = '2f067496-7cf0-a70e-0222-34d53a5dc800';
 const json = { headers: { 'content-type': 'application/json' } };
-let agent: MockAgent;
 /** A test that leaves an interceptor unused on purpose. */
 let keepPending = false;
+
+const mockAgent = useMockAgent({ allowPending: () => keepPending });
 
 function client(): ApiClient {
   return new ApiClient({
     baseUrl: BASE,
     timeoutMs: 5000,
     env: {},
-    dispatcher: agent,
+    dispatcher: mockAgent(),
     sleep: async () => {},
     auth: { header: async () => 'Bearer t' },
   });
 }
 
 beforeEach(() => {
-  agent = new MockAgent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
-  agent.disableNetConnect();
   keepPending = false;
 });
-afterEach(async () => {
-  if (!keepPending) agent.assertNoPendingInterceptors();
-  await agent.close();
-});
 
-const pool = () => agent.get(BASE);
+const pool = () => mockAgent().get(BASE);
 /** How often the one interceptor left pending was used (undici keeps the count, its types do not show it). */
 const invocations = () =>
-  (agent.pendingInterceptors()[0] as unknown as { timesInvoked: number }).timesInvoked;
+  (mockAgent().pendingInterceptors()[0] as unknown as { timesInvoked: number }).timesInvoked;
 const status = (jobState: string, extra: Record<string, unknown> = {}) => ({
   jobState,
   errorMessage: '',
@@ -256,7 +253,7 @@ describe('getResults', () => {
     expect(err.message).toBe(
       `job ${ID} has no results yet: it is RUNNING, and results can be read only once it is COMPLETED`,
     );
-    expect(err.hint).toContain(`dlake job wait ${ID}`);
+    expect(hintFor(err)).toContain(`dlake job wait ${ID}`);
   });
 
   it('retries a page after a dropped connection (GET is safe to repeat)', async () => {

@@ -73,7 +73,8 @@ async function rendered<T>(r: Renderable<T>, format: Format) {
 
 /**
  * A strict RFC 4180 reader for dlake's CSV (LF record ends): every record ends with LF; a field is quoted
- * exactly when it holds a comma, a double quote, CR or LF (cli.md), with `""` for a quote inside.
+ * exactly when it holds a comma, a double quote, CR or LF (docs/cli-contract.md "Streams and formats"), with
+ * `""` for a quote inside.
  */
 function parseCsv(text: string): string[][] {
   if (!text.endsWith('\n')) throw new Error('the CSV does not end with LF');
@@ -118,13 +119,15 @@ function parseCsv(text: string): string[][] {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** cli.md's cell: null and missing are empty, scalars as they are, objects and arrays as compact JSON. */
+/** The cell of docs/cli-contract.md "Streams and formats": null and missing are empty, scalars as they are,
+ * objects and arrays as compact JSON. */
 function cell(v: unknown): string {
   if (v === null || v === undefined) return '';
   return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
-/** The table/csv grid that cli.md describes for data without a view: independent of the renderer's code. */
+/** The table/csv grid that docs/cli-contract.md "Streams and formats" describes for data without a view:
+ * independent of the renderer's code. */
 function expectedGrid(data: unknown[] | Record<string, unknown>): { headers: string[]; rows: string[][] } {
   if (!Array.isArray(data)) {
     return { headers: ['FIELD', 'VALUE'], rows: Object.entries(data).map(([k, v]) => [k, cell(v)]) };
@@ -194,7 +197,7 @@ describe('renderers, given any JSON the service might send', () => {
     );
   });
 
-  it('csv has a header and parses back (RFC 4180) to the columns and cells of cli.md', async () => {
+  it('csv has a header and parses back (RFC 4180) to the columns and cells of docs/cli-contract.md "Streams and formats"', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(mixedRows, fc.array(anyJson), fc.dictionary(keyString, anyJson)),
@@ -413,7 +416,8 @@ describe('settings precedence, for any mix of flags, environment and profiles', 
         const env = w.env as NodeJS.ProcessEnv;
         const set = (v: string | undefined) => (v ? v : undefined);
 
-        // The rule of cli.md, written out independently of the resolver.
+        // The rule of docs/cli-contract.md "Global options, environment and precedence", written out
+        // independently of the resolver.
         const name = flags.profile
           ? { value: flags.profile, source: 'flag' }
           : set(env.DLAKE_PROFILE)

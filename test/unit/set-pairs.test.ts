@@ -130,7 +130,7 @@ describe('applySetPairs', () => {
   it('refuses an unknown key and lists the fields of the type', () => {
     const error = usageError(() => applySetPairs('NAS', {}, ['paht=/x']));
     expect(error.message).toBe('--set paht: NAS has no config field "paht"');
-    expect(error.details).toEqual(['fields of NAS:', '  path (string)']);
+    expect(error.details).toEqual(['fields of NAS:', '  path (string)', '  allowCreateDrop (boolean)']);
     expect(usageError(() => applySetPairs('POSTGRES', {}, ['HostName=x'])).hint).toBe(
       'did you mean hostname?',
     );

@@ -5,6 +5,7 @@ import {
   secretFieldNames,
   validateSourceConfig,
 } from '../../src/api/source-types.js';
+import { hintFor } from '../../src/commands/hints.js';
 import { UsageError } from '../../src/errors.js';
 
 const props = [{ name: 'fs.s3a.endpoint', value: 'http://minio:9000' }];
@@ -177,7 +178,7 @@ describe('validateSourceConfig', () => {
       ]),
     );
     expect(error.details).toHaveLength(5);
-    expect(error.hint).toMatch(/dlake source types POSTGRES/);
+    expect(hintFor(error)).toMatch(/dlake source types POSTGRES/);
   });
 
   it('names allowed values of every enum', () => {

@@ -32,7 +32,7 @@ export function stableUuid(seed: string): string {
 }
 
 /**
- * The `filter` expressions of `GET /user` and `GET /role` (api-extra §7.2, §8): `field=='v'`,
+ * The `filter` expressions of `GET /user` and `GET /role` (docs/api-facts.md §7.2, §8): `field=='v'`,
  * `startsWith(field,'v')`, `contains(field,'v')`, joined by `&&` and `||` (no parentheses; `&&` binds
  * tighter). Anything else is a 400.
  */

@@ -46,7 +46,7 @@ export function registerPats(area: AreaContext): void {
   });
 
   // Creation follows the spec ("403: caller must be an admin"), so an admin may mint for any user; the
-  // Enterprise docs (api-extra §7.4) say only for yourself, which the emulator does not enforce.
+  // Enterprise docs (docs/api-facts.md §7.4) say only for yourself, which the emulator does not enforce.
   router.post('/api/v3/user/:id/token', (req) => {
     const p = guard(req);
     if (!p.admin) throw forbidden();
@@ -62,7 +62,8 @@ export function registerPats(area: AreaContext): void {
     if (ms > MAX_PAT_LIFETIME_MS)
       throw badRequest('millisecondsToExpire exceeds the maximum lifetime of 180 days');
     const issued = state.issueToken(user.id, 'pat', Math.floor(ms), { patId: randomUUID(), label });
-    // The body is the bare token; its Content-Type is unconfirmed (api-extra §12), text/plain is the guess.
+    // The body is the bare token; its Content-Type is unconfirmed (docs/api-facts.md §12), text/plain is the
+    // guess.
     return { status: 200, text: issued.token, contentType: 'text/plain' };
   });
 

@@ -162,7 +162,7 @@ export function registerQueues(area: AreaContext, store: QueueStore): void {
   });
 }
 
-/** The ruleset (api-extra §9.2): one object, replaced as a whole by PUT with the current tag. */
+/** The ruleset (docs/api-facts.md §9.2): one object, replaced as a whole by PUT with the current tag. */
 export function registerRules(area: AreaContext, store: QueueStore): void {
   const { router } = area;
   const rulesJson = (): Json => ({

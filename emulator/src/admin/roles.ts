@@ -128,7 +128,7 @@ export function registerRoles(area: AreaContext, store: RoleStore): void {
     const description = optionalString(body, 'description');
     return ok(store.json(store.add({ id: randomUUID(), name, type: 'INTERNAL', description })));
   });
-  // System roles cannot be deleted and answer 404 (api-extra §8); members lose the role.
+  // System roles cannot be deleted and answer 404 (docs/api-facts.md §8); members lose the role.
   router.delete('/api/v3/role/:id', (req) => {
     requireAdmin(req);
     const role = store.roles.get(req.params.id!);

@@ -166,8 +166,9 @@ function updateUser(user: EmuUser, body: Json, roles: RoleStore, enterprise: boo
 }
 
 /**
- * Enterprise delete (api-extra §7.2, texts of the v2 endpoint §7.3): the version is required except for
- * service users; deleting yourself or anyone with a live session is a 403; a stale version a 409; then 204.
+ * Enterprise delete (docs/api-facts.md §7.2, texts of the v2 endpoint §7.3): the version is required except
+ * for service users; deleting yourself or anyone with a live session is a 403; a stale version a 409; then
+ * 204.
  */
 function deleteUser(req: EmuRequest, state: EmuState): EmuResponse {
   const caller = requireAdmin(req);

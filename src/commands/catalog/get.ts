@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { CatalogEntity } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
-import type { View } from '../../output/view.js';
+import { type Detail, detail } from '../../output/view.js';
 import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples } from '../common.js';
@@ -42,17 +42,6 @@ export function register(catalog: Command, rt: Runtime): void {
     .action(rt.action(get));
 }
 
-interface Detail {
-  key: string;
-  value: unknown;
-}
-const DETAIL_VIEW: View<Detail> = {
-  columns: [
-    { header: 'FIELD', value: (r) => r.key },
-    { header: 'VALUE', value: (r) => r.value },
-  ],
-};
-
 /** The table form of `get`: what identifies the entity, then what matters for its kind. */
 function detailRows(e: CatalogEntity, path: string[]): Detail[] {
   const rows: Detail[] = [
@@ -79,7 +68,7 @@ function detailRows(e: CatalogEntity, path: string[]): Detail[] {
     const more = e.nextPageToken ? ' (more: dlake catalog ls lists all)' : '';
     rows.push({ key: 'children', value: `${e.children.length}${more}` });
   }
-  return rows.filter((r) => r.value !== undefined);
+  return rows;
 }
 
 async function get(ctx: Context, refArg: string, opts: GetOptions): Promise<void> {
@@ -87,5 +76,5 @@ async function get(ctx: Context, refArg: string, opts: GetOptions): Promise<void
   const api = await import('../../api/catalog.js');
   const client = await ctx.client();
   const entity = await api.resolveRef(client, ref, { include: opts.include, exclude: opts.exclude });
-  await ctx.print({ data: entity, rows: detailRows(entity, api.entityPath(entity)), view: DETAIL_VIEW });
+  await ctx.print(detail(entity, detailRows(entity, api.entityPath(entity))));
 }

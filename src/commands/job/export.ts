@@ -1,6 +1,9 @@
-// `dlake job export ID --out F`: stream every row of a job's result to a file, waiting for the job first.
+// `dlake job export ID --out F`: stream every row of a job's result to a file, waiting for the job first;
+// `--resume` continues an interrupted export from FILE.partial.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { ResumeRecord } from '../../export/target.js';
 import type { ExportFormat } from '../../export/writers.js';
 import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
@@ -12,6 +15,7 @@ interface ExportOptions {
   format?: ExportFormat;
   concurrency?: number;
   waitTimeout?: number;
+  resume?: boolean;
   yes?: boolean;
 }
 
@@ -27,12 +31,15 @@ export function register(job: Command, rt: Runtime): void {
     .addOption(formatOption())
     .addOption(pageConcurrencyOption())
     .addOption(waitTimeoutOption())
+    .option('--resume', 'continue an interrupted export from the complete rows of FILE.partial')
     .option('-y, --yes', 'on Ctrl-C while waiting, cancel the job without asking')
     .addHelpText(
       'after',
       examples(
         'dlake job export ID --out rows.csv',
-        'dlake job export ID --out rows.ndjson --concurrency 8',
+        'dlake job export ID --out rows.parquet',
+        'dlake job export ID --out rows.ndjson.gz --concurrency 8',
+        'dlake job export ID --out rows.csv --resume',
         'dlake job export ID --out - --format json | jq length',
       ),
     )
@@ -40,11 +47,19 @@ export function register(job: Command, rt: Runtime): void {
 }
 
 async function exportJob(ctx: Context, id: string, opts: ExportOptions): Promise<void> {
-  const { formatFromFileName } = await import('../../export/writers.js');
-  const format = opts.format ?? formatFromFileName(opts.out) ?? 'csv';
+  const { exportSpec } = await import('../../export/writers.js');
+  const spec = exportSpec(opts.out, opts.format);
+  if (opts.resume && opts.out === '-') throw new UsageError('--resume needs --out FILE, not standard output');
+  let resume: ResumeRecord | undefined;
   if (opts.out !== '-') {
     const { checkWritable } = await import('../../export/target.js');
     await checkWritable(opts.out);
+    // Said before waiting for the job, not after.
+    if (opts.resume) {
+      const { checkResume } = await import('../../export/resume.js');
+      resume = await checkResume(opts.out, id, spec);
+      if (!resume) ctx.ui.notice(`nothing to resume for ${opts.out}: exporting from the first row`);
+    }
   }
   const client = await ctx.client();
   // A job still running is waited for first, as `job wait` does.
@@ -52,5 +67,5 @@ async function exportJob(ctx: Context, id: string, opts: ExportOptions): Promise
   const { requireCompleted } = await import('../../api/jobs.js');
   requireCompleted(status, id);
   if (!status.rowCount && ctx.ui.verbose) ctx.ui.notice(`job ${id} reports no rows`);
-  await exportToFile(ctx, { client, id, out: opts.out, format, concurrency: opts.concurrency });
+  await exportToFile(ctx, { client, id, out: opts.out, ...spec, resume, concurrency: opts.concurrency });
 }

@@ -2,13 +2,9 @@
 import type { JobStatus } from '../../api/jobs.js';
 import type { Context } from '../../context.js';
 import { DlakeError, InterruptedError } from '../../errors.js';
+import { type Detail, detail } from '../../output/view.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { formatDuration } from '../../util/units.js';
-
-interface StatusRow {
-  field: string;
-  value: unknown;
-}
 
 /**
  * `name (TYPE) on Space/dataset` for each reflection id, from one reflection-summary request. Best effort: a
@@ -33,17 +29,17 @@ async function reflectionNames(
 }
 
 export async function printStatus(ctx: Context, id: string, status: JobStatus): Promise<void> {
-  const rows: StatusRow[] = [
-    { field: 'id', value: id },
-    { field: 'state', value: status.jobState },
-    { field: 'query type', value: status.queryType },
-    { field: 'rows', value: status.jobState === 'COMPLETED' ? status.rowCount : undefined },
-    { field: 'started', value: status.startedAt },
-    { field: 'ended', value: status.endedAt },
-    { field: 'duration', value: elapsed(status.startedAt, status.endedAt) },
-    { field: 'queue', value: status.queueName },
-    { field: 'error', value: status.errorMessage },
-    { field: 'cancellation reason', value: status.cancellationReason },
+  const rows: Detail[] = [
+    { key: 'id', value: id },
+    { key: 'state', value: status.jobState },
+    { key: 'query type', value: status.queryType },
+    { key: 'rows', value: status.jobState === 'COMPLETED' ? status.rowCount : undefined },
+    { key: 'started', value: status.startedAt },
+    { key: 'ended', value: status.endedAt },
+    { key: 'duration', value: elapsed(status.startedAt, status.endedAt) },
+    { key: 'queue', value: status.queueName },
+    { key: 'error', value: status.errorMessage },
+    { key: 'cancellation reason', value: status.cancellationReason },
   ];
   const rels = status.acceleration?.reflectionRelationships ?? [];
   const names = ctx.format === 'table' && rels.length ? await reflectionNames(ctx, rels) : new Map();
@@ -55,22 +51,18 @@ export async function printStatus(ctx: Context, id: string, status: JobStatus): 
   for (const kind of ['CHOSEN', 'MATCHED', 'CONSIDERED']) {
     const these = rels.filter((r) => r.relationship === kind);
     these.forEach((r, i) => {
-      rows.push({ field: i === 0 ? `reflections ${kind.toLowerCase()}` : '', value: describe(r) });
+      rows.push({ key: i === 0 ? `reflections ${kind.toLowerCase()}` : '', value: describe(r) });
     });
   }
   const other = rels.filter((r) => !['CHOSEN', 'MATCHED', 'CONSIDERED'].includes(r.relationship));
   for (const r of other)
-    rows.push({ field: `reflection ${r.relationship.toLowerCase()}`, value: r.reflectionId });
-  await ctx.print({
-    data: status,
-    rows: rows.filter((r) => r.value !== undefined && r.value !== ''),
-    view: {
-      columns: [
-        { header: 'FIELD', value: (r: StatusRow) => r.field },
-        { header: 'VALUE', value: (r: StatusRow) => r.value },
-      ],
-    },
-  });
+    rows.push({ key: `reflection ${r.relationship.toLowerCase()}`, value: r.reflectionId });
+  await ctx.print(
+    detail(
+      status,
+      rows.filter((r) => r.value !== ''),
+    ),
+  );
 }
 
 function elapsed(start?: string, end?: string): string | undefined {

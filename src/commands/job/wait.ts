@@ -2,7 +2,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
-import { parseDuration } from '../../util/units.js';
 import { examples } from '../common.js';
 import { waitWithFeedback } from '../job-wait.js';
 import { duration } from '../options.js';
@@ -13,7 +12,11 @@ export function register(job: Command, rt: Runtime): void {
     .command('wait')
     .description('Wait until a job ends; exit 6 if it FAILED or was CANCELED')
     .argument('<id>', 'job id')
-    .option('--timeout <duration>', 'stop waiting after this long, e.g. 10m (exit 7; the job keeps running)')
+    .option(
+      '--timeout <duration>',
+      'stop waiting after this long, e.g. 10m (exit 7; the job keeps running)',
+      duration('--timeout'),
+    )
     .option('--wait-timeout <duration>', 'the same as --timeout', duration('--wait-timeout'))
     .option('-y, --yes', 'on Ctrl-C, cancel the job without asking')
     .addHelpText(
@@ -27,10 +30,14 @@ export function register(job: Command, rt: Runtime): void {
     .action(rt.action(wait));
 }
 
-async function wait(ctx: Context, id: string, opts: { waitTimeout?: number; yes?: boolean }): Promise<void> {
-  // The root command owns --timeout (the per-request timeout), so its value arrives there; on `job wait`
-  // it also bounds the whole wait, as cli.md says.
-  const timeoutMs = opts.waitTimeout ?? (ctx.opts.timeout ? parseDuration(ctx.opts.timeout) : undefined);
+async function wait(
+  ctx: Context,
+  id: string,
+  opts: { timeout?: number; waitTimeout?: number; yes?: boolean },
+): Promise<void> {
+  // `--timeout` after `job wait` is this command's (see DlakeCommand.parseOptions): it bounds the wait, and the
+  // per-request timeout stays the global one.
+  const timeoutMs = opts.timeout ?? opts.waitTimeout;
   const client = await ctx.client();
   const status = await waitWithFeedback(ctx, client, id, { timeoutMs, yes: opts.yes });
   const { requireCompleted } = await import('../../api/jobs.js');

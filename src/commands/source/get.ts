@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { EXISTING_SECRET_VALUE } from '../../constants.js';
 import type { Context } from '../../context.js';
+import { type Detail, detail } from '../../output/view.js';
 import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
 
@@ -12,11 +13,6 @@ export function register(source: Command, rt: Runtime): void {
     .argument('<name>', 'source name')
     .addHelpText('after', examples('dlake source get Samples', 'dlake source get warehouse -o json'))
     .action(rt.action(get));
-}
-
-interface Detail {
-  key: string;
-  value: unknown;
 }
 
 async function get(ctx: Context, name: string): Promise<void> {
@@ -49,14 +45,5 @@ async function get(ctx: Context, name: string): Promise<void> {
       value: v,
     })),
   ];
-  await ctx.print({
-    data: s,
-    rows: rows.filter((r) => r.value !== undefined),
-    view: {
-      columns: [
-        { header: 'FIELD', value: (r: Detail) => r.key },
-        { header: 'VALUE', value: (r: Detail) => r.value },
-      ],
-    },
-  });
+  await ctx.print(detail(s, rows));
 }

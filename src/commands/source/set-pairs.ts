@@ -9,13 +9,14 @@
 //   hostList      host1:9200,host2:9201,[::1]:9200  or JSON  [{"hostname":"h","port":9200}]
 //   propertyList  propertyList.NAME=VALUE adds or replaces one {name, value}; propertyList=[…] (JSON) replaces all
 //   string        taken as is
-// Secret fields are refused: cli.md keeps secrets off the command line (they show in `ps` and shell history).
+// Secret fields are refused: docs/cli-contract.md "Secrets" keeps secrets off the command line (they show in
+// `ps` and shell history).
 import type { FieldInfo, SourceTypeInfo } from '../../api/source-types.js';
 import { getSourceType } from '../../api/source-types.js';
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../util/units.js';
 
-export interface SetPair {
+interface SetPair {
   key: string;
   value: string;
 }
@@ -117,7 +118,7 @@ const NUMBER_RE = /^-?\d+(\.\d+)?$/;
 function toNumber(field: FieldInfo, value: string): number {
   const text = value.trim();
   if (NUMBER_RE.test(text)) return Number(text);
-  // Fields counted in milliseconds take human durations too (cli.md: human units).
+  // Fields counted in milliseconds take human durations too (docs/cli-contract.md "Human units").
   if (field.name.endsWith('Millis')) return parseDuration(text);
   throw invalid(field, value, 'a number');
 }

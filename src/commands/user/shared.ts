@@ -2,6 +2,7 @@
 import type { User } from '../../api/schemas.js';
 import type { UserChanges } from '../../api/users.js';
 import type { Context } from '../../context.js';
+import { detail, type FieldSpec, fieldRows } from '../../output/view.js';
 
 export interface NameOptions {
   firstName?: string;
@@ -14,25 +15,20 @@ export function names(opts: NameOptions): Pick<UserChanges, 'firstName' | 'lastN
   return { firstName: opts.firstName, lastName: opts.lastName, email: opts.email };
 }
 
-const USER_FIELDS = ['id', 'name', 'firstName', 'lastName', 'email', 'roles', 'source', 'active', 'tag'];
+/** The fields of a user in the order a table shows them; roles as a list of names. */
+const USER_FIELDS: FieldSpec<User>[] = [
+  { field: 'id' },
+  { field: 'name' },
+  { field: 'firstName' },
+  { field: 'lastName' },
+  { field: 'email' },
+  { field: 'roles', value: (u) => (u.roles ?? []).map((r) => r.name).join(', ') },
+  { field: 'source' },
+  { field: 'active' },
+  { field: 'tag' },
+];
 
-/** json: the service's object; table/csv: one row per field, roles as a list of names. */
+/** json: the service's object; table/csv: one row per field. */
 export function printUser(ctx: Context, user: User): Promise<void> {
-  const rest = Object.keys(user).filter((k) => !USER_FIELDS.includes(k));
-  const rows = [...USER_FIELDS, ...rest]
-    .filter((key) => user[key] !== undefined)
-    .map((key) => ({
-      key,
-      value: key === 'roles' ? (user.roles ?? []).map((r) => r.name).join(', ') : user[key],
-    }));
-  return ctx.print({
-    data: user,
-    rows,
-    view: {
-      columns: [
-        { header: 'FIELD', value: (r) => r.key },
-        { header: 'VALUE', value: (r) => r.value },
-      ],
-    },
-  });
+  return ctx.print(detail(user, fieldRows(user, USER_FIELDS)));
 }

@@ -1,0 +1,127 @@
+// Where an export's CPU time goes: runs `dlake job export` of BENCH_ROWS rows (default 1M) × 5 columns
+// under `node --cpu-prof`, then splits the profile's samples by what they were doing, attributing each
+// sample to the nearest frame on its stack that names a stage: JSON parsing, the exact-number check, the
+// format writer (CSV, JSON or Parquet), file writes, HTTP, garbage collection, the rest.
+//
+//   npx tsx bench/profile.ts            BENCH_ROWS=1000000 BENCH_FORMAT=csv
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { benchSession, run } from './session.js';
+import { table } from './stats.js';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Stages, first match wins, tested from the sample's own frame up to the root. */
+const STAGES: Array<[string, (f: ProfileNode['callFrame']) => boolean]> = [
+  ['garbage collection', (f) => f.functionName === '(garbage collector)'],
+  ['idle (waiting for the service or the disk)', (f) => f.functionName === '(idle)'],
+  ['JSON parsing', (f) => f.functionName === 'parse' && f.url === ''],
+  [
+    'exact-number check (regex scan of each body)',
+    (f) => f.functionName === 'test' || f.functionName === 'exec',
+  ],
+  ['JSON parsing', (f) => /parseJsonExact|parseResultsPage/.test(f.functionName)],
+  [
+    'CSV writing (csv-stringify)',
+    (f) => /csv-stringify/.test(f.url) || /^(stringify|csvCell)$/.test(f.functionName),
+  ],
+  ['Parquet encoding (hyparquet-writer)', (f) => /hyparquet/.test(f.url)],
+  ['JSON/NDJSON writing', (f) => /JsonFormatter|rowText|inSchemaOrder|stringifyExact/.test(f.functionName)],
+  [
+    'file writes',
+    (f) => /node:fs|node:internal\/fs|WriteStream|writeOrBuffer|_write/.test(`${f.url} ${f.functionName}`),
+  ],
+  ['HTTP (undici: requests, body reading)', (f) => /undici/.test(f.url)],
+  ['format writer, other', (f) => /Formatter|page$/.test(f.functionName)],
+];
+
+function split(profile: Profile): Map<string, number> {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const stageOf = new Map<number, string>();
+  const classify = (id: number): string => {
+    const known = stageOf.get(id);
+    if (known) return known;
+    let stage = 'other (dlake, Node internals, start-up)';
+    outer: for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const f = byId.get(at)!.callFrame;
+      for (const [name, test] of STAGES) {
+        if (test(f)) {
+          stage = name;
+          break outer;
+        }
+      }
+    }
+    stageOf.set(id, stage);
+    return stage;
+  };
+  const out = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const s = classify(id);
+    out.set(s, (out.get(s) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  return out;
+}
+
+/** The functions with the most self time (BENCH_TOP=N prints them, to refine the stages). */
+function topFunctions(profile: Profile, n: number): string {
+  const self = new Map<number, number>();
+  profile.samples.forEach((id, i) => {
+    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  const byName = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const key = `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').slice(-2).join('/')}`;
+    byName.set(key, (byName.get(key) ?? 0) + (self.get(node.id) ?? 0));
+  }
+  return [...byName.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([k, ms]) => `${ms.toFixed(0).padStart(6)} ms  ${k}`)
+    .join('\n');
+}
+
+export async function benchProfile(format = process.env.BENCH_FORMAT ?? 'csv'): Promise<string> {
+  const session = await benchSession(ROWS);
+  try {
+    const dir = join(session.dir, 'prof');
+    const file = join(session.dir, `out.${format}`);
+    await run(
+      process.execPath,
+      ['--cpu-prof', `--cpu-prof-dir=${dir}`, session.bin, 'job', 'export', session.big, '--out', file, '-q'],
+      session.env,
+    );
+    const name = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!;
+    const profile = JSON.parse(readFileSync(join(dir, name), 'utf8')) as Profile;
+    if (process.env.BENCH_TOP) console.error(topFunctions(profile, Number(process.env.BENCH_TOP)));
+    const parts = split(profile);
+    rmSync(file, { force: true });
+    const total = [...parts.values()].reduce((a, b) => a + b, 0);
+    const rows = [...parts.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([stage, ms]) => [stage, (ms / 1000).toFixed(2), `${((ms / total) * 100).toFixed(0)}%`]);
+    return [
+      `CPU profile of \`dlake job export\` of ${ROWS.toLocaleString('en-US')} rows to ${format.toUpperCase()} (node --cpu-prof, loopback):`,
+      '',
+      table(['stage', 'seconds', 'share'], rows),
+    ].join('\n');
+  } finally {
+    await session.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(await benchProfile());
+}

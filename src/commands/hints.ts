@@ -1,0 +1,59 @@
+// What to do next after an error, in the command line's words. The API layer says what happened in the
+// service's terms and, where a next step exists, which one (an `Advice`); this module words it as the `hint:`
+// line, naming dlake commands and options, which src/api must not know (docs/architecture.md).
+import type { Advice, DlakeError } from '../errors.js';
+
+export function hintFor(err: DlakeError): string | undefined {
+  return err.hint ?? (err.advice ? adviceText(err.advice) : undefined);
+}
+
+function adviceText(a: Advice): string {
+  switch (a.kind) {
+    case 'log-in-again':
+      return 'log in again with `dlake login` (or check DLAKE_TOKEN / DLAKE_CLIENT_ID)';
+    case 'wrong-client-secret':
+      return 'the client id or its secret is wrong: check the secret given (or DLAKE_CLIENT_ID and DLAKE_CLIENT_SECRET)';
+    case 'no-external-token-provider':
+      return 'this service trusts no external identity provider: JWT exchange is not set up here; ask its administrator, or log in with a password, a PAT or client credentials';
+    case 'jwt-expired':
+      return 'the JWT has expired: get a fresh one from your identity provider and exchange it again';
+    case 'jwt-not-accepted':
+      return 'the JWT was not accepted: check that it comes from the identity provider the service trusts (and --audience for a service user)';
+    case 'pat-refused':
+      return 'the personal access token is wrong or expired: create a new one and store it with `dlake login --token-stdin`';
+    case 'not-the-service':
+      return 'check --url: it must point at the service itself, not a proxy or login page';
+    case 'untrusted-certificate':
+      return 'trust the server certificate with --ca-file FILE (or DLAKE_CA_FILE); --insecure skips verification';
+    case 'certificate-name-mismatch':
+      return 'use the host name the certificate names in --url (a --ca-file cannot fix a name that does not match)';
+    case 'not-tls':
+      return 'use http:// in --url, or the port where the service speaks https';
+    case 'ca-file-without-certificate':
+      return 'give a file with one or more "-----BEGIN CERTIFICATE-----" blocks (--ca-file or DLAKE_CA_FILE)';
+    case 'unreachable':
+      return 'check --url (or DLAKE_URL) and that the service is running';
+    case 'job-ended':
+      return `see why with \`dlake job get ${a.id}\``;
+    case 'job-not-ended':
+      return `wait for it with \`dlake job wait ${a.id}\` (\`dlake job export\` waits by itself)`;
+    case 'job-still-running':
+      return `wait again with \`dlake job wait ${a.id}\`, or stop it with \`dlake job cancel ${a.id}\``;
+    case 'stale-user-version':
+      return `its current version is "${a.currentTag}": check the user (dlake user get ${a.id}) and retry with --version=${a.currentTag}`;
+    case 'stale-queue-tag':
+      return `its current tag is "${a.currentTag}": check it (dlake queue get ${a.id}) and run the update again`;
+    case 'entity-example':
+      return 'see the entity of an existing item with: dlake catalog get REF -o json';
+    case 'pat-lifetime':
+      return `give a lifetime of ${a.max} or less, e.g. --expires 90d`;
+    case 'list-roles':
+      return 'role names are listed by `dlake api GET role`';
+    case 'source-types':
+      return a.type
+        ? `see the fields of ${a.type} with: dlake source types ${a.type}`
+        : 'see the fields of each type with: dlake source types';
+    case 'list-sources':
+      return 'list the sources with: dlake source list';
+  }
+}

@@ -1,0 +1,19 @@
+// The undici MockAgent of the API-layer unit tests, set up the same way in every file: no real network, short
+// keep-alive (so that idle sockets do not hold the test runner open), and a check after each test that every
+// interceptor was used.
+import { MockAgent } from 'undici';
+import { afterEach, beforeEach } from 'vitest';
+
+/** Registers the per-test set-up and returns the current test's agent. */
+export function useMockAgent(opts: { allowPending?: () => boolean } = {}): () => MockAgent {
+  let agent: MockAgent | undefined;
+  beforeEach(() => {
+    agent = new MockAgent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
+    agent.disableNetConnect();
+  });
+  afterEach(async () => {
+    if (!opts.allowPending?.()) agent?.assertNoPendingInterceptors();
+    await agent?.close();
+  });
+  return () => agent!;
+}

@@ -1,0 +1,67 @@
+// Packing dlake as `npm pack` does and installing the tarball as a user would, into a throw-away prefix.
+import { execFile } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+export const REPO = resolve(import.meta.dirname, '../..');
+
+/** The environment of a user's shell: none of the npm_* variables `npm test` sets for its children. */
+export function userEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !/^(npm_|DLAKE_|INIT_CWD$)/i.test(k)) env[k] = v;
+  }
+  return { ...env, NO_COLOR: '1', npm_config_update_notifier: 'false', ...extra };
+}
+
+export interface Packed {
+  tarball: string;
+  /** Bytes of the .tgz. */
+  size: number;
+  /** Bytes of its files, unpacked. */
+  unpackedSize: number;
+  files: string[];
+}
+
+/** `npm pack` of the dlake package into `dest`. dist/ is already built (the tests' global set-up). */
+export async function packDlake(dest: string): Promise<Packed> {
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dest], {
+    cwd: REPO,
+    env: userEnv(),
+  });
+  const [info] = JSON.parse(stdout) as Array<{
+    filename: string;
+    size: number;
+    unpackedSize: number;
+    files: Array<{ path: string }>;
+  }>;
+  return {
+    tarball: join(dest, info!.filename),
+    size: info!.size,
+    unpackedSize: info!.unpackedSize,
+    files: info!.files.map((f) => f.path),
+  };
+}
+
+/** `npm install -g --omit=dev TARBALL` into `prefix` (its `bin/` gets `dlake`), offline: it needs nothing else. */
+export async function installGlobally(tarball: string, prefix: string): Promise<string> {
+  const { stdout, stderr } = await run(
+    'npm',
+    ['install', '-g', '--prefix', prefix, '--omit=dev', '--offline', '--no-audit', '--no-fund', tarball],
+    { cwd: dirname(tarball), env: userEnv() },
+  );
+  return `${stdout}${stderr}`;
+}
+
+/** Total bytes of the files under `dir`. */
+export function treeSize(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += treeSize(path);
+    else if (entry.isFile()) total += statSync(path).size;
+  }
+  return total;
+}
