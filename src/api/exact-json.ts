@@ -50,7 +50,7 @@ export function hasLongDigitRun(text: string): boolean {
 
 const isDigitOrDot = (c: number): boolean => (c >= 48 && c <= 57) || c === 46;
 
-export interface ExactParse {
+interface ExactParse {
   value: unknown;
   /** Whether any JsonNumber was produced (the writers then take their careful path). */
   exact: boolean;

@@ -13,7 +13,7 @@ import { terminalWidth } from '../output/width.js';
 import { formatDuration } from '../util/units.js';
 import { choiceOption, concurrencyOption, duration } from './options.js';
 
-export const FORMATS: readonly ExportFormat[] = ['csv', 'json', 'ndjson', 'parquet'];
+const FORMATS: readonly ExportFormat[] = ['csv', 'json', 'ndjson', 'parquet'];
 /** Rows a table shows unless --max-rows says otherwise. */
 export const TABLE_ROWS = 100;
 /** Results pages fetched at once unless --concurrency says otherwise. */
@@ -133,7 +133,7 @@ function resultView(schema: readonly ResultField[]): View<ResultRow> {
   };
 }
 
-export interface ExportToFile extends RowsSource, ExportSpec {
+interface ExportToFile extends RowsSource, ExportSpec {
   out: string;
   /** Continue FILE.partial from here (checked by checkResume). */
   resume?: ResumeRecord;

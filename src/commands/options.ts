@@ -9,7 +9,7 @@ import { parseDuration, parseSize } from '../util/units.js';
 /** The most requests any command sends at once: listings, results pages, exports. */
 export const MAX_CONCURRENCY = 32;
 
-export interface RangeOptions {
+interface RangeOptions {
   min?: number;
   max?: number;
   /** Why the maximum is what it is, e.g. " (the service's page limit)". */
@@ -63,7 +63,7 @@ export function duration(flag: string, { positive = true }: { positive?: boolean
   };
 }
 
-export interface RepeatableOptions {
+interface RepeatableOptions {
   /** Also split each value at commas (`--include a,b` = `--include a --include b`). */
   commas?: boolean;
 }

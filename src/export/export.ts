@@ -7,7 +7,7 @@ import { type FetchPage, pagesInOrder } from './pages.js';
 import { OutputClosedError, type Target } from './target.js';
 import { type ExportFormat, loadFormatter, type RowFormatter } from './writers.js';
 
-export const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_CONCURRENCY = 4;
 
 interface ExportRequest {
   fetchPage: FetchPage;
@@ -40,7 +40,7 @@ interface ExportOutcome {
 }
 
 /** The service handed out fewer (or more) rows than the job's rowCount: the result is not to be trusted. */
-export class RowCountMismatchError extends ServiceError {}
+class RowCountMismatchError extends ServiceError {}
 
 export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
   const { target, signal } = req;

@@ -45,7 +45,7 @@ export interface ResumeRecord {
 }
 
 /** Rows in one gzip member: the granularity at which a gzipped export can be resumed. */
-export const MEMBER_ROWS = 50_000;
+const MEMBER_ROWS = 50_000;
 /** The sidecar is rewritten at most this often while an export runs (for a process killed outright). */
 const RECORD_EVERY_MS = 2000;
 
@@ -69,7 +69,7 @@ export async function checkWritable(file: string): Promise<void> {
 export const partialOf = (file: string): string => `${file}.partial`;
 export const sidecarOf = (file: string): string => `${file}.partial.json`;
 
-export interface FileTargetOptions {
+interface FileTargetOptions {
   /** Gzip what is written, in members of MEMBER_ROWS rows. */
   gzip?: boolean;
   /** Identity written to the sidecar; without it nothing is kept for --resume. */

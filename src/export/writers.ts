@@ -7,9 +7,9 @@ import { JsonNumber, stringifyExact } from '../api/exact-json.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';
 import { UsageError } from '../errors.js';
 
-export const EXPORT_FORMATS = ['csv', 'json', 'ndjson', 'parquet'] as const;
+const EXPORT_FORMATS = ['csv', 'json', 'ndjson', 'parquet'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-export type TextFormat = Exclude<ExportFormat, 'parquet'>;
+type TextFormat = Exclude<ExportFormat, 'parquet'>;
 
 export interface RowFormatter {
   /** What comes before the first row: the CSV header, the opening bracket, Parquet's magic bytes. */
@@ -123,7 +123,7 @@ const NEEDS_QUOTES = /[",\r\n]/;
  * rather than by csv-stringify, which cost a fifth of an export's CPU in its per-field option handling
  * (bench/profile.ts); the strict RFC 4180 reader of the tests and a property test hold it to the format.
  */
-export function csvField(text: string | null): string {
+function csvField(text: string | null): string {
   if (text === null) return '';
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
@@ -213,7 +213,7 @@ class JsonFormatter implements RowFormatter {
 }
 
 /** `stringifyExact` with `JSON.stringify(value, null, 2)`'s layout, nested under `indent`. */
-export function prettyExact(value: unknown, indent = ''): string {
+function prettyExact(value: unknown, indent = ''): string {
   if (value === null || typeof value !== 'object' || value instanceof JsonNumber)
     return stringifyExact(value);
   const inner = `${indent}  `;

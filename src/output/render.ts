@@ -114,7 +114,7 @@ const GAP = 2;
  * Without a terminal (`width` undefined) nothing is cut. Undefined when even that does not fit: the caller
  * then prints one record per block (as psql's expanded mode does), so no value is cut and no row wraps.
  */
-export function fitToWidth(grid: Grid, width: number | undefined): Grid | undefined {
+function fitToWidth(grid: Grid, width: number | undefined): Grid | undefined {
   if (!width) return grid;
   const len = (s: string) => [...s].length;
   const widths = grid.headers.map((h, c) => Math.max(len(h), ...grid.rows.map((r) => len(r[c] ?? ''))));

@@ -36,7 +36,7 @@ export function describeFsError(e: unknown): string {
 }
 
 /** The UsageError for a file that could not be read: `cannot read the CA file ca.pem: no such file or folder`. */
-export function fileReadError(file: string, e: unknown, what = ''): UsageError {
+function fileReadError(file: string, e: unknown, what = ''): UsageError {
   return new UsageError(`cannot read ${what ? `${what} ` : ''}${file}: ${describeFsError(e)}`, { cause: e });
 }
 
