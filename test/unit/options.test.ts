@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, type Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import {
   choiceOption,
@@ -10,7 +10,9 @@ import {
   size,
   wholeNumber,
 } from '../../src/commands/options.js';
+import { registerGroups } from '../../src/commands/registry.js';
 import { UsageError } from '../../src/errors.js';
+import { buildRoot, Runtime } from '../../src/runtime.js';
 
 describe('option parsers', () => {
   it('whole numbers: range, and too large said as such', () => {
@@ -64,6 +66,46 @@ describe('option parsers', () => {
     expect(email('--email')('bob@example.com')).toBe('bob@example.com');
     for (const bad of ['notanemail', 'bob@', '@example.com', 'bob@@x', 'a b@x.com', 'bob@x.']) {
       expect(() => email('--email')(bad), bad).toThrow(/is not an e-mail address/);
+    }
+  });
+});
+
+describe('the command tree uses these parsers', () => {
+  /** Every option of every command, with the command's words. */
+  async function allOptions(): Promise<{ words: string; option: Option }[]> {
+    const rt = new Runtime({ env: {}, streams: process });
+    const program = buildRoot(rt);
+    await registerGroups(program, rt, 'all');
+    const found: { words: string; option: Option }[] = [];
+    const visit = (cmd: Command, words: string[]): void => {
+      for (const option of cmd.options) found.push({ words: words.join(' '), option });
+      for (const sub of cmd.commands) visit(sub, [...words, sub.name()]);
+    };
+    visit(program, []);
+    return found;
+  }
+  const parse = (o: Option, v: string) => (o.parseArg as (v: string, p: unknown) => unknown)(v, undefined);
+
+  it('every --concurrency has the one limit', async () => {
+    const all = (await allOptions()).filter((o) => o.option.long === '--concurrency');
+    // catalog tree, job results, job export, sql at least.
+    expect(all.map((o) => o.words)).toEqual(
+      expect.arrayContaining(['catalog tree', 'job results', 'job export', 'sql']),
+    );
+    for (const { words, option } of all) {
+      expect(parse(option, String(MAX_CONCURRENCY)), words).toBe(MAX_CONCURRENCY);
+      expect(() => parse(option, String(MAX_CONCURRENCY + 1)), words).toThrow(/too large: at most 32/);
+    }
+  });
+
+  it('every --format of an export takes parquet in any case', async () => {
+    const all = (await allOptions()).filter((o) => o.option.long === '--format');
+    expect(all.map((o) => o.words)).toEqual(expect.arrayContaining(['job export', 'sql']));
+    for (const { words, option } of all) {
+      expect(parse(option, 'PARQUET'), words).toBe('parquet');
+      expect(() => parse(option, 'xlsx'), words).toThrow(
+        '--format "xlsx" is not one of: csv, json, ndjson, parquet',
+      );
     }
   });
 });
