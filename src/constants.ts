@@ -9,6 +9,7 @@ export const LOGIN_PATH = '/apiv2/login';
 export const TOKEN_PATH = '/oauth/token';
 export const OAUTH_SCOPE = 'service.all';
 export const GRANT_CLIENT_CREDENTIALS = 'client_credentials';
+export const GRANT_REFRESH_TOKEN = 'refresh_token';
 export const GRANT_TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const TOKEN_TYPE_JWT = 'urn:ietf:params:oauth:token-type:jwt';
 export const TOKEN_TYPE_PAT = 'urn:ietf:params:oauth:token-type:service:personal-access-token';

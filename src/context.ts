@@ -11,7 +11,7 @@ import {
 } from './auth/settings.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './config/schema.js';
 import { ConfigStore, configDir, type StoreSnapshot } from './config/store.js';
-import { UsageError } from './errors.js';
+import { type StopSignal, UsageError } from './errors.js';
 import { colorEnabled, type Theme, theme } from './output/color.js';
 import { type Renderable, render } from './output/render.js';
 import { type Streams, Ui } from './output/ui.js';
@@ -59,8 +59,13 @@ export class Context {
   readonly store: ConfigStore;
   readonly ui: Ui;
   readonly theme: Theme;
-  /** Aborted on Ctrl-C when `interruptible`: long waits and exports listen to it and clean up. */
+  /**
+   * Aborted on Ctrl-C (SIGINT), SIGTERM or SIGHUP when `interruptible`: long waits and exports listen to it
+   * and clean up.
+   */
   readonly interrupt = new AbortController();
+  /** Which signal aborted `interrupt`: Ctrl-C may ask before cancelling a job; the others never can. */
+  interruptedBy?: StopSignal;
   /** Set by commands that handle Ctrl-C themselves; otherwise Ctrl-C ends dlake at once with 130. */
   interruptible = false;
   private snapshotCache?: StoreSnapshot;
@@ -160,7 +165,13 @@ export class Context {
     const credentials =
       req.auth === false || typeof req.auth === 'object'
         ? undefined
-        : new CredentialProvider({ settings, url, store: this.store, snapshot: this.snapshot() });
+        : new CredentialProvider({
+            settings,
+            url,
+            store: this.store,
+            snapshot: this.snapshot(),
+            notice: (msg) => this.ui.warn(msg),
+          });
     const provider = typeof req.auth === 'object' ? req.auth : credentials;
     const client = new ApiClient({
       baseUrl: url,

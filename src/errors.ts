@@ -11,6 +11,10 @@ export const ExitCode = {
   jobFailed: 6,
   service: 7,
   interrupted: 130,
+  /** SIGHUP (128 + 1), after the same clean-up as Ctrl-C. */
+  hangup: 129,
+  /** SIGTERM (128 + 15): CI runners, `docker stop`, Kubernetes. */
+  terminated: 143,
 } as const;
 
 /**
@@ -38,8 +42,20 @@ export type Advice =
   | { kind: 'entity-example' }
   | { kind: 'pat-lifetime'; max: string }
   | { kind: 'list-roles' }
+  | { kind: 'stale-ruleset-tag'; currentTag: string }
+  | { kind: 'stale-reflection-tag'; id: string; currentTag: string }
+  | { kind: 'list-reflections' }
+  | { kind: 'reflection-refresh-pending'; id: string }
   | { kind: 'source-types'; type?: string }
   | { kind: 'list-sources' };
+
+/** The signals that stop dlake after a clean-up, and the exit code each ends with. */
+export const STOP_SIGNALS = {
+  SIGINT: ExitCode.interrupted,
+  SIGTERM: ExitCode.terminated,
+  SIGHUP: ExitCode.hangup,
+} as const;
+export type StopSignal = keyof typeof STOP_SIGNALS;
 
 export interface ErrorDetails {
   /** What to do next, printed as `hint: …`. */

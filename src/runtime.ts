@@ -6,7 +6,7 @@ import { choiceOption } from './commands/options.js';
 import { GROUPS, registerGroups } from './commands/registry.js';
 import { OUTPUT_FORMATS } from './config/schema.js';
 import { Context, type GlobalOptions, type World } from './context.js';
-import { DlakeError, ExitCode, InterruptedError } from './errors.js';
+import { DlakeError, ExitCode, InterruptedError, STOP_SIGNALS, type StopSignal } from './errors.js';
 import { colorEnabled, theme } from './output/color.js';
 import { nearest } from './util/nearest.js';
 
@@ -183,16 +183,25 @@ export async function runCli(argv: string[], world: World): Promise<number> {
   const groups = args.length === 0 ? new Set<string>() : groupsNamed(args);
   const program = buildRoot(rt, groups === 'all' || groups.size === 0);
   await registerGroups(program, rt, groups);
-  const onSigint = () => {
+  // Ctrl-C, SIGTERM (CI runners, `docker stop`, Kubernetes) and SIGHUP (the terminal went away) get the
+  // same clean-up: a command waiting on a job or exporting stops through `ctx.interrupt` and cleans up;
+  // anything else stops at once. Each ends with its own exit code (130, 143, 129).
+  const onSignal = (signal: StopSignal) => {
     const ctx = rt.current;
-    if (ctx?.interruptible && !ctx.interrupt.signal.aborted) return ctx.interrupt.abort();
-    // Nothing to clean up (or a second Ctrl-C): stop now, as a shell user expects.
-    world.streams.stderr.write('\nerror: interrupted\n');
-    process.exit(ExitCode.interrupted);
+    if (ctx?.interruptible && !ctx.interrupt.signal.aborted) {
+      ctx.interruptedBy = signal;
+      return ctx.interrupt.abort();
+    }
+    // Nothing to clean up (or a second signal): stop now, as a shell user expects.
+    world.streams.stderr.write(`\nerror: ${interruptedWord(signal)}\n`);
+    process.exit(STOP_SIGNALS[signal]);
   };
-  process.on('SIGINT', onSigint);
   // A CI job stopped (SIGTERM) cleans up as Ctrl-C does: an export keeps what it can for --resume.
-  process.on('SIGTERM', onSigint);
+  const handlers = (Object.keys(STOP_SIGNALS) as StopSignal[]).map((signal) => {
+    const handler = () => onSignal(signal);
+    process.on(signal, handler);
+    return [signal, handler] as const;
+  });
   try {
     if (args.length === 0) {
       program.outputHelp();
@@ -207,8 +216,7 @@ export async function runCli(argv: string[], world: World): Promise<number> {
   } catch (err) {
     return reportError(err, rt, world, args);
   } finally {
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
+    for (const [signal, handler] of handlers) process.off(signal, handler);
     await rt.current?.dispose();
   }
 }
@@ -237,6 +245,15 @@ function helpFor(program: Command, words: string[]): void {
   cmd.outputHelp();
 }
 
+/** `interrupted` for Ctrl-C, `terminated (SIGTERM)`, `hung up (SIGHUP)`. */
+function interruptedWord(signal: StopSignal): string {
+  return signal === 'SIGTERM'
+    ? 'terminated (SIGTERM)'
+    : signal === 'SIGHUP'
+      ? 'hung up (SIGHUP)'
+      : 'interrupted';
+}
+
 function reportError(err: unknown, rt: Runtime, world: World, args: string[]): number {
   const { stderr } = world.streams;
   const ctx = rt.current;
@@ -262,10 +279,12 @@ function reportError(err: unknown, rt: Runtime, world: World, args: string[]): n
   }
   if (err instanceof DlakeError) {
     if (err instanceof InterruptedError) {
-      line(t.danger('error:'), err.message);
+      // The clean-up was the same for every signal; the words and the exit code say which one it was.
+      const signal = ctx?.interruptedBy ?? 'SIGINT';
+      line(t.danger('error:'), err.message.replace(/^interrupted/, interruptedWord(signal)));
       // Only a hint of what to do next (an export's --resume); never a detail or a stack.
       if (err.hint) line(t.accent('hint:'), err.hint);
-      return err.exitCode;
+      return STOP_SIGNALS[signal];
     }
     line(t.danger('error:'), err.message);
     for (const d of err.details) stderr.write(`  ${d}\n`);

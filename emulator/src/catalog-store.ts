@@ -148,7 +148,11 @@ export class CatalogStore {
   readonly labels = new Map<string, { tags: string[]; version: string }>();
   readonly wikis = new Map<string, { text: string; version: number }>();
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    /** What responses show instead of a stored secret (see `EmulatorOptions.secretPlaceholder`). */
+    readonly secretPlaceholder?: string,
+  ) {}
 
   /** A fresh id, tag and creation time for a new entity. */
   stamp(): EntityBase & { path: [] } {

@@ -91,13 +91,17 @@ export function renderEntity(
     case 'folder':
       return compact({ entityType: 'folder', id: e.id, path: e.path, tag: e.tag, ...kids() });
     case 'source':
-      return renderSource(e, kids());
+      return renderSource(e, kids(), store.secretPlaceholder);
     case 'dataset':
       return renderDataset(e);
   }
 }
 
-function renderSource(s: SourceEntity, kids: Record<string, unknown>): Record<string, unknown> {
+function renderSource(
+  s: SourceEntity,
+  kids: Record<string, unknown>,
+  placeholder?: string,
+): Record<string, unknown> {
   const { description, ...settings } = s.settings;
   return compact({
     entityType: 'source',
@@ -107,7 +111,7 @@ function renderSource(s: SourceEntity, kids: Record<string, unknown>): Record<st
     name: s.path[0],
     description,
     createdAt: s.createdAt,
-    config: maskSecrets(s.type, s.config),
+    config: maskSecrets(s.type, s.config, placeholder),
     // Only NAS sources have something real to check; every other type is reported healthy.
     state: s.type === 'NAS' ? nasState(s.config.path) : { status: 'good', messages: [] },
     metadataPolicy: { ...s.metadataPolicy },

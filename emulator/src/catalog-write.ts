@@ -344,7 +344,12 @@ function createSource(cx: CatalogContext, p: Principal, b: Body): Record<string,
   }
   const type = checkSourceType(b.type, cx.edition);
   // A placeholder sent on create has no stored secret behind it: the secret stays unset.
-  const config = applyStoredSecrets(type, normalizeConfig(type, b.config), undefined);
+  const config = applyStoredSecrets(
+    type,
+    normalizeConfig(type, b.config),
+    undefined,
+    store.secretPlaceholder,
+  );
   checkNasPath(type, config, name, 'create');
   const policy = metadataPolicy(b.metadataPolicy);
   const settings = sourceSettings(b);
@@ -539,7 +544,7 @@ export async function updateEntity(
       break;
     case 'source':
       if (!p.admin) throw forbidden();
-      updateSource(e, b);
+      updateSource(e, b, store.secretPlaceholder);
       break;
     case 'dataset':
       await updateDataset(cx, p, e, b);
@@ -556,7 +561,7 @@ function checkNamespaceTag(e: NsEntity, b: Body): void {
   }
 }
 
-function updateSource(s: SourceEntity, b: Body): void {
+function updateSource(s: SourceEntity, b: Body, placeholder?: string): void {
   const name = s.path[0]!;
   if (b.name !== name) throw notFound('Source name is immutable.');
   if (b.type !== s.type) throw notFound('Source type is immutable.');
@@ -569,7 +574,7 @@ function updateSource(s: SourceEntity, b: Body): void {
   const config =
     b.config === undefined
       ? s.config
-      : applyStoredSecrets(s.type, normalizeConfig(s.type, b.config), s.config);
+      : applyStoredSecrets(s.type, normalizeConfig(s.type, b.config), s.config, placeholder);
   checkNasPath(s.type, config, name, 'update');
   const policy = metadataPolicy(b.metadataPolicy);
   const settings = sourceSettings(b);

@@ -44,7 +44,7 @@ export interface CatalogArea {
 
 export async function registerCatalog(area: AreaContext): Promise<CatalogArea> {
   const { router, state, options } = area;
-  const store = new CatalogStore(() => state.now());
+  const store = new CatalogStore(() => state.now(), options.secretPlaceholder);
   const probe = new FieldProbe();
   area.onClose(() => probe.close());
   const cx: CatalogContext = { store, probe, edition: options.edition ?? 'enterprise' };

@@ -65,7 +65,13 @@ export function breakSchema(value: unknown): unknown {
     return Object.fromEntries(
       Object.entries(value).map(([k, v]) => [
         k,
-        typeof v === 'string' ? 12345 : typeof v === 'number' ? 'not-a-number' : 'not-an-object',
+        // Strings become objects, not numbers: dlake accepts a number where the spec shows a string (ids,
+        // tags, versions, times), as real servers send them.
+        typeof v === 'string'
+          ? { not: 'a string' }
+          : typeof v === 'number'
+            ? 'not-a-number'
+            : 'not-an-object',
       ]),
     );
   }

@@ -97,7 +97,11 @@ interface Route {
 export class Router {
   private routes: Route[] = [];
 
+  /** `serves`: which routes to serve (default all); the others are not registered, so they answer 404. */
+  constructor(private readonly serves: (method: string, pattern: string) => boolean = () => true) {}
+
   add(method: string, pattern: string, handler: Handler): this {
+    if (!this.serves(method, pattern)) return this;
     const parts = pattern.split('/').filter(Boolean);
     const last = parts.at(-1);
     const route: Route = { method, parts, handler };
@@ -121,6 +125,9 @@ export class Router {
   }
   delete(p: string, h: Handler): this {
     return this.add('DELETE', p, h);
+  }
+  patch(p: string, h: Handler): this {
+    return this.add('PATCH', p, h);
   }
 
   /** Finds the handler; `allowed` lists the methods of a matching path for a 405. */

@@ -11,6 +11,9 @@ export interface RequestLogEntry {
   user?: string;
   tokenKind?: 'session' | 'pat' | 'oauth';
   status: number;
+  /** Token endpoint requests: the `grant_type` and `client_id` sent (never a secret or a token). */
+  grant?: string;
+  clientId?: string;
   /** The fault injected into this request, if any. */
   fault?: string;
 }

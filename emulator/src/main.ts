@@ -1,6 +1,7 @@
 // Command-line start of the emulator:
 //   dlake-emulator --port 9047 [--host H] [--edition community] [--samples DIR] [--big-rows N]
 //                  [--jwt-public-key FILE] [--no-pats] [--fault WHAT:[METHOD:]PATH[:TIMES]]…
+//                  [--strict-spec] [--secret-placeholder TEXT]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { describeFault, FAULT_FLAG_SYNTAX, type FaultSpec, parseFaultFlag } from './faults.js';
@@ -26,6 +27,9 @@ const USAGE = `Usage: dlake-emulator [options]   (in this repository: npm run em
                           PATH   prefix of the request path; / matches every request
                           TIMES  how many matching requests it hits (default: all of them)
                         e.g. --fault 503:/api/v3/job:3  --fault 429@2:POST:/api/v3/sql:1
+  --strict-spec         serve only the spec's endpoints (others, e.g. GET /api/v3/info, answer 404)
+  --secret-placeholder TEXT
+                        what source configs show instead of a stored secret (default $SERVICE_EXISTING_VALUE$)
   -h, --help            show this help`;
 
 function fail(msg: string): never {
@@ -69,6 +73,8 @@ function parseOptions(argv: string[]): EmulatorOptions {
     jwtPublicKeyPem: values['jwt-public-key'] ? readFileSync(values['jwt-public-key'], 'utf8') : undefined,
     patsEnabled: !values['no-pats'],
     faults: (values.fault ?? []).map(faultOption),
+    strictSpec: values['strict-spec'] === true,
+    secretPlaceholder: values['secret-placeholder'],
   };
 }
 
@@ -85,6 +91,8 @@ function parse(argv: string[]) {
       'jwt-public-key': { type: 'string' },
       'no-pats': { type: 'boolean' },
       fault: { type: 'string', multiple: true },
+      'strict-spec': { type: 'boolean' },
+      'secret-placeholder': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -9,7 +9,7 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { type QueueStore, registerAdmin } from './admin.js';
+import { type QueueStore, type ReflectionStore, registerAdmin, registerReflectionArea } from './admin.js';
 import { registerAuth } from './auth.js';
 import { type CatalogArea, registerCatalog } from './catalog.js';
 import { breakSchema, type FaultSpec, Faults } from './faults.js';
@@ -23,6 +23,7 @@ import {
 } from './http.js';
 import { type JobsTestApi, type RunEngineQuery, registerJobs } from './jobs.js';
 import { RequestLog, type RequestLogEntry } from './log.js';
+import { isSpecEndpoint } from './spec-endpoints.js';
 import { DEFAULT_USERS, EmuState, type SeedUser } from './state.js';
 
 export interface EmulatorOptions {
@@ -45,6 +46,13 @@ export interface EmulatorOptions {
   jobStepMs?: number;
   /** Faults armed from the start (`dlake-emulator --fault`); tests arm theirs with `emu.fault`. */
   faults?: FaultSpec[];
+  /**
+   * What source configs show instead of a stored secret, and what keeps it on update (default the spec's
+   * `$SERVICE_EXISTING_VALUE$`; real servers use other texts).
+   */
+  secretPlaceholder?: string;
+  /** Serve only the spec's endpoints: those the spec does not have (e.g. `GET /api/v3/info`) answer 404. */
+  strictSpec?: boolean;
 }
 
 export interface Emulator {
@@ -63,6 +71,8 @@ export interface Emulator {
   runEngineQuery: RunEngineQuery;
   /** The workload queues and rules; undefined on the community edition, which has none. */
   queues: QueueStore | undefined;
+  /** The reflections; `nextRefresh` says how the next refreshes end ('succeed', 'fail' or 'hang'). */
+  reflections: ReflectionStore;
   close(): Promise<void>;
 }
 
@@ -81,7 +91,7 @@ export interface AreaContext {
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const state = new EmuState(options.users ?? DEFAULT_USERS);
-  const router = new Router();
+  const router = new Router(options.strictSpec ? isSpecEndpoint : undefined);
   const log = new RequestLog();
   const faults = new Faults();
   for (const spec of options.faults ?? []) faults.add(spec);
@@ -90,6 +100,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   registerAuth(area);
   const admin = registerAdmin(area);
   const catalog = await registerCatalog(area);
+  const reflections = registerReflectionArea(area, catalog, admin.roles);
   const jobs = await registerJobs(area, catalog);
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -120,6 +131,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     jobs: jobs.jobs,
     runEngineQuery: jobs.runEngineQuery,
     queues: admin.queues,
+    reflections,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -151,6 +163,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerPa
     tokenKind: auth.principal?.tokenKind,
     status: 0,
   };
+  if (url.pathname.endsWith('/oauth/token') && method === 'POST') {
+    const form = new URLSearchParams(body);
+    entry.grant = form.get('grant_type') ?? undefined;
+    entry.clientId = form.get('client_id') ?? undefined;
+  }
   log.add(entry);
 
   const fault = faults.take(method, url.pathname);

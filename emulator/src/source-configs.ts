@@ -2,7 +2,10 @@
 // of them are secrets, and how a config is checked, masked and merged on update.
 import { badRequest } from './http.js';
 
-/** What the service shows instead of a stored secret, and what a client sends back to keep it (§6.1). */
+/**
+ * What the service shows instead of a stored secret, and what a client sends back to keep it (§6.1). Real
+ * servers use other texts: `EmulatorOptions.secretPlaceholder` changes it.
+ */
 export const SECRET_PLACEHOLDER = '$SERVICE_EXISTING_VALUE$';
 
 type FieldKind =
@@ -259,10 +262,14 @@ function secretFields(type: string): string[] {
 }
 
 /** The config as every response shows it: set secrets become the placeholder, empty ones disappear (§6.1). */
-export function maskSecrets(type: string, config: Record<string, unknown>): Record<string, unknown> {
+export function maskSecrets(
+  type: string,
+  config: Record<string, unknown>,
+  placeholder = SECRET_PLACEHOLDER,
+): Record<string, unknown> {
   const out = structuredClone(config);
   for (const name of secretFields(type)) {
-    if (typeof out[name] === 'string' && out[name] !== '') out[name] = SECRET_PLACEHOLDER;
+    if (typeof out[name] === 'string' && out[name] !== '') out[name] = placeholder;
     else delete out[name];
   }
   return out;
@@ -276,10 +283,11 @@ export function applyStoredSecrets(
   type: string,
   incoming: Record<string, unknown>,
   stored: Record<string, unknown> | undefined,
+  placeholder = SECRET_PLACEHOLDER,
 ): Record<string, unknown> {
   const out = { ...incoming };
   for (const name of secretFields(type)) {
-    if (out[name] !== SECRET_PLACEHOLDER) continue;
+    if (out[name] !== placeholder) continue;
     if (stored && typeof stored[name] === 'string') out[name] = stored[name];
     else delete out[name];
   }

@@ -3,7 +3,7 @@
 // Writes are also available as plain request descriptions (`…Request`), which is what --dry-run prints.
 import { z } from 'zod';
 import { NotFoundError, UsageError } from '../errors.js';
-import { type CatalogRef, idToUrlSegment, pathToUrlSegments } from '../util/catalog-ref.js';
+import type { CatalogRef } from '../util/catalog-ref.js';
 import { explainStaleTag } from './conflicts.js';
 import type { ApiClient, Method } from './http.js';
 import {
@@ -16,6 +16,7 @@ import {
   type Wiki,
   WikiSchema,
 } from './schemas.js';
+import { segment, segments } from './url-segment.js';
 
 const CATALOG = '/api/v3/catalog';
 
@@ -41,8 +42,11 @@ interface GetOptions {
   pageToken?: string;
 }
 
-const byIdPath = (id: string): string => `${CATALOG}/${idToUrlSegment(id)}`;
-const byPathPath = (path: readonly string[]): string => `${CATALOG}/by-path/${pathToUrlSegments(path)}`;
+// An id is one segment (internal ids such as `service:/Samples/a b` carry slashes and spaces); a path is one
+// segment per component, each encoded on its own (the service decodes segment by segment).
+const byIdPath = (id: string): string => `${CATALOG}/${segment(id, 'catalog id')}`;
+const byPathPath = (path: readonly string[]): string =>
+  `${CATALOG}/by-path/${segments(path, 'catalog path component')}`;
 
 function getQuery(opts: GetOptions): Record<string, string | readonly string[] | undefined> {
   return {
@@ -170,7 +174,7 @@ export function setTagsRequest(id: string, tags: readonly string[], version?: st
   };
 }
 
-export function setWikiRequest(id: string, text: string, version?: number): WriteRequest {
+export function setWikiRequest(id: string, text: string, version?: string | number): WriteRequest {
   return {
     method: 'POST',
     path: `${byIdPath(id)}/collaboration/wiki`,
@@ -279,7 +283,12 @@ export async function getWiki(client: ApiClient, id: string): Promise<Wiki | und
 }
 
 /** Replaces the wiki text; `version` must be the stored one (none for the first text). */
-export function setWiki(client: ApiClient, id: string, text: string, version?: number): Promise<Wiki> {
+export function setWiki(
+  client: ApiClient,
+  id: string,
+  text: string,
+  version?: string | number,
+): Promise<Wiki> {
   return client.request({ ...setWikiRequest(id, text, version), schema: WikiSchema });
 }
 

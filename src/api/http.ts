@@ -5,7 +5,9 @@
 import type { z } from 'zod';
 import { type Advice, DlakeError, InterruptedError, ServiceError, UsageError } from '../errors.js';
 import { readTextFile } from '../util/files.js';
+import { rememberReceived } from '../util/received.js';
 import { redactForm, redactHeader, redactJson } from '../util/redact.js';
+import { formatDuration } from '../util/units.js';
 import { errorFromResponse } from './errors.js';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from './undici-lite.js';
 
@@ -76,6 +78,8 @@ interface RawResponse {
   headers: Record<string, string | string[] | undefined>;
   contentType: string;
   text: string;
+  /** How many times the request was sent (more than 1 after retries). */
+  attempts: number;
 }
 
 const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 250, maxDelayMs: 8_000 };
@@ -103,7 +107,7 @@ export class ApiClient {
   /** Sends a request and returns its parsed body, or throws the typed error for its failure. */
   async request<S extends z.ZodType | undefined = undefined>(spec: RequestSpec<S>): Promise<ResponseOf<S>> {
     const raw = await this.send(spec);
-    if (raw.status >= 400) throw errorFromResponse({ ...raw, method: spec.method, path: spec.path });
+    if (raw.status >= 400) throw this.failure(raw, spec.method, spec.path);
     return this.decode(spec, raw) as ResponseOf<S>;
   }
 
@@ -114,15 +118,15 @@ export class ApiClient {
     for (let attempt = 0; ; attempt++) {
       let raw: RawResponse;
       try {
-        raw = await this.sendOnce(spec);
+        raw = { ...(await this.sendOnce(spec)), attempts: attempt + 1 };
       } catch (err) {
         const code = errorCode(err);
         const retryable = idempotent || NEVER_SENT.has(code ?? '');
         if (retryable && attempt < this.retry.retries && isTransient(err)) {
-          await this.backoff(attempt, undefined, `${describeNetworkError(err)}`);
+          await this.backoff(attempt, undefined, describeNetworkError(err, this.opts.timeoutMs));
           continue;
         }
-        throw this.networkError(spec, err);
+        throw this.networkError(spec, err, attempt + 1);
       }
       if (raw.status === 401 && spec.auth !== false && !renewed && this.opts.auth?.renew) {
         // A 401 means the request was refused before it ran, so sending it again is safe.
@@ -138,6 +142,13 @@ export class ApiClient {
       }
       return raw;
     }
+  }
+
+  /** The typed error for an error answer; one that survived retries says how often it was tried. */
+  failure(raw: RawResponse, method: string, path: string): DlakeError {
+    const err = errorFromResponse({ ...raw, method, path });
+    if (raw.attempts > 1) err.message += `; ${attemptsText(raw.attempts)}`;
+    return err;
   }
 
   /**
@@ -160,7 +171,7 @@ export class ApiClient {
     return url.toString();
   }
 
-  private async sendOnce(spec: RequestSpec<z.ZodType | undefined>): Promise<RawResponse> {
+  private async sendOnce(spec: RequestSpec<z.ZodType | undefined>): Promise<Omit<RawResponse, 'attempts'>> {
     const url = this.urlFor(spec);
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -185,16 +196,30 @@ export class ApiClient {
       if (spec.form) trace(`>   body: ${new URLSearchParams(redactForm(spec.form)).toString()}`);
     }
     const { origin, pathname, search } = new URL(url);
-    const res = await this.dispatcher.request({
-      origin,
-      path: pathname + search,
-      method: spec.method,
-      headers,
-      body,
-      headersTimeout: this.opts.timeoutMs,
-      bodyTimeout: this.opts.timeoutMs,
-      signal: spec.signal,
-    });
+    // undici checks its own timeouts on a clock that ticks about once a second, so `--timeout 2s` used to
+    // fire up to a second late on every attempt. A timer of our own bounds the wait for the connection
+    // and the answer's headers to --timeout itself; undici's bodyTimeout still bounds each pause in the body.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(headersTimeout()), this.opts.timeoutMs);
+    let res: Awaited<ReturnType<Dispatcher['request']>>;
+    try {
+      res = await this.dispatcher.request({
+        origin,
+        path: pathname + search,
+        method: spec.method,
+        headers,
+        body,
+        headersTimeout: this.opts.timeoutMs,
+        bodyTimeout: this.opts.timeoutMs,
+        signal: spec.signal ? AbortSignal.any([spec.signal, deadline.signal]) : deadline.signal,
+      });
+    } catch (err) {
+      // undici may reject with its own abort error: the deadline's reason says what happened.
+      if (deadline.signal.aborted && !spec.signal?.aborted) throw deadline.signal.reason;
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
     // A body that is not wanted is still read on an error: it carries the service's message.
     let text = '';
     if (spec.responseType === 'none' && res.statusCode < 400) await res.body.dump();
@@ -228,7 +253,10 @@ export class ApiClient {
     }
     if (!spec.schema) return json;
     const parsed = spec.schema.safeParse(json);
-    if (parsed.success) return parsed.data;
+    if (parsed.success) {
+      rememberReceived(parsed.data, json);
+      return parsed.data;
+    }
     const issue = parsed.error.issues[0]!;
     const field = issue.path.length ? issue.path.join('.') : '(body)';
     throw new ServiceError(`unexpected answer from ${endpoint}: ${field}: ${issue.message}`, {
@@ -246,14 +274,16 @@ export class ApiClient {
     await this.sleep(delay);
   }
 
-  private networkError(spec: RequestSpec<z.ZodType | undefined>, err: unknown): DlakeError {
+  private networkError(spec: RequestSpec<z.ZodType | undefined>, err: unknown, attempts: number): DlakeError {
     if (err instanceof DlakeError) return err;
     const name = (err as Error)?.name;
     if (name === 'AbortError' || errorCode(err) === 'UND_ERR_ABORTED')
       return new InterruptedError('interrupted');
     const url = this.urlFor({ ...spec, query: undefined });
     const code = errorCode(err);
-    return new ServiceError(`cannot reach ${url}: ${describeNetworkError(err)}`, {
+    const tries = attempts > 1 ? `; ${attemptsText(attempts)}` : '';
+    const what = describeNetworkError(err, this.opts.timeoutMs);
+    return new ServiceError(`cannot reach ${url}: ${what}${tries}`, {
       cause: err,
       advice: networkAdvice(code, err),
     });
@@ -304,6 +334,16 @@ function createDispatcher(
   return new Agent(common);
 }
 
+/** The error of a wait for the answer that outlasted --timeout (treated like undici's own). */
+function headersTimeout(): Error {
+  return Object.assign(new Error('headers timeout'), { code: 'UND_ERR_HEADERS_TIMEOUT' });
+}
+
+/** How hard dlake tried before giving up (1 attempt + the retries). */
+function attemptsText(attempts: number): string {
+  return `gave up after ${attempts} attempts`;
+}
+
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
@@ -323,7 +363,7 @@ function isTransient(err: unknown): boolean {
   );
 }
 
-function describeNetworkError(err: unknown): string {
+function describeNetworkError(err: unknown, timeoutMs: number): string {
   const code = errorCode(err);
   switch (code) {
     case 'ECONNREFUSED':
@@ -332,10 +372,10 @@ function describeNetworkError(err: unknown): string {
     case 'EAI_AGAIN':
       return 'host not found';
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return 'timed out while connecting';
+      return `no connection within the --timeout of ${formatDuration(timeoutMs)}`;
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
-      return 'timed out waiting for the answer (see --timeout)';
+      return `no answer within the --timeout of ${formatDuration(timeoutMs)}`;
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
       return 'the connection was closed before the answer was complete';

@@ -13,6 +13,7 @@ import { formatDuration } from '../util/units.js';
 import { parseJsonExact } from './exact-json.js';
 import type { ApiClient } from './http.js';
 import { FieldSchemaSchema, type JobStatus, JobStatusSchema, SubmittedJobSchema } from './schemas.js';
+import { segment } from './url-segment.js';
 
 export type { JobStatus };
 
@@ -32,7 +33,7 @@ export interface ResultsPage {
   exact: boolean;
 }
 
-const jobPath = (id: string): string => `${API_PREFIX}/job/${encodeURIComponent(id)}`;
+const jobPath = (id: string): string => `${API_PREFIX}/job/${segment(id, 'job id')}`;
 
 function isFinalState(state: string): boolean {
   return FINAL_JOB_STATES.has(state);
@@ -54,6 +55,11 @@ export function getJob(client: ApiClient, id: string, signal?: AbortSignal): Pro
   return client.request({ method: 'GET', path: jobPath(id), schema: JobStatusSchema, signal });
 }
 
+/** The cancel request, as sent and as `--dry-run` prints it (built first: a bad id is refused here). */
+export function cancelJobRequest(id: string) {
+  return { method: 'POST', path: `${jobPath(id)}/cancel` } as const;
+}
+
 type CancelOutcome = { requested: true } | { requested: false; status: JobStatus };
 
 /**
@@ -62,7 +68,7 @@ type CancelOutcome = { requested: true } | { requested: false; status: JobStatus
  */
 export async function cancelJob(client: ApiClient, id: string): Promise<CancelOutcome> {
   try {
-    await client.request({ method: 'POST', path: `${jobPath(id)}/cancel`, responseType: 'none' });
+    await client.request({ ...cancelJobRequest(id), responseType: 'none' });
     return { requested: true };
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;
@@ -229,7 +235,7 @@ export function requireCompleted(status: JobStatus, id: string): void {
   throw new JobFailedError(`job ${id} ended in state ${state}`);
 }
 
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new InterruptedError('interrupted'));
     const onAbort = (): void => {

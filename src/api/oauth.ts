@@ -1,6 +1,7 @@
 // The token endpoint ({auth_url}/oauth/token) and its four grants (docs/api-facts.md §2.5).
 import {
   GRANT_CLIENT_CREDENTIALS,
+  GRANT_REFRESH_TOKEN,
   GRANT_TOKEN_EXCHANGE,
   OAUTH_SCOPE,
   TOKEN_PATH,
@@ -29,6 +30,18 @@ export function clientCredentialsGrant(client: ApiClient, clientId: string, clie
     client_id: clientId,
     client_secret: clientSecret,
     scope: OAUTH_SCOPE,
+  });
+}
+
+/**
+ * The refresh grant (docs/api-facts.md §2.5): `client_id` is the one the refresh token was issued to. No scope and
+ * no secret: the refresh token stands in for them.
+ */
+export function refreshTokenGrant(client: ApiClient, clientId: string, refreshToken: string) {
+  return tokenRequest(client, {
+    grant_type: GRANT_REFRESH_TOKEN,
+    client_id: clientId,
+    refresh_token: refreshToken,
   });
 }
 

@@ -5,6 +5,7 @@ import { formatDuration } from '../util/units.js';
 import { patEndpoint } from './editions.js';
 import type { ApiClient } from './http.js';
 import { type Pat, PatListSchema } from './schemas.js';
+import { segment } from './url-segment.js';
 import { userPath } from './users.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -69,4 +70,17 @@ function unquote(text: string): string {
   } catch {
     return '';
   }
+}
+
+/** DELETE /user/{id}/token/{tid}, or /user/{id}/token (all of the user's tokens) without a tid. */
+export function deletePatRequest(userId: string, tid?: string) {
+  const path = tid ? `${patsPath(userId)}/${segment(tid, 'token id')}` : patsPath(userId);
+  return { method: 'DELETE', path } as const;
+}
+
+/** Revokes one token or all of a user's; 204. Deleting is safe to repeat, so it may be retried. */
+export async function deletePat(client: ApiClient, userId: string, tid?: string): Promise<void> {
+  await patEndpoint(() =>
+    client.request({ ...deletePatRequest(userId, tid), responseType: 'text', idempotent: true }),
+  );
 }

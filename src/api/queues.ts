@@ -7,7 +7,8 @@ import { isUuid } from '../util/catalog-ref.js';
 import { explainStaleTag, nameTaken } from './conflicts.js';
 import { adminOnly, enterprise } from './editions.js';
 import type { ApiClient, RequestSpec } from './http.js';
-import { type Queue, QueueListSchema, QueueSchema } from './schemas.js';
+import { optional, type Queue, QueueListSchema, QueueSchema, text } from './schemas.js';
+import { segment } from './url-segment.js';
 
 const QUEUE_PATH = '/api/v3/wlm/queue';
 const RULE_PATH = '/api/v3/wlm/rule';
@@ -28,21 +29,21 @@ type NewQueueBody = QueueFields & { name: string };
 type QueueUpdateBody = Queue;
 
 const RuleSchema = z.looseObject({
-  id: z.string().optional(),
+  id: optional(text),
   name: z.string(),
-  action: z.string().optional(),
-  acceptId: z.string().optional(),
-  acceptName: z.string().optional(),
+  action: optional(z.string()),
+  acceptId: optional(text),
+  acceptName: optional(z.string()),
 });
 const RulesetSchema = z.looseObject({
-  tag: z.union([z.string(), z.number()]).transform(String).optional(),
-  rules: z.array(RuleSchema),
-  defaultRule: RuleSchema.optional(),
+  tag: optional(text),
+  rules: optional(z.array(RuleSchema)).transform((r) => r ?? []),
+  defaultRule: optional(RuleSchema),
 });
-type Ruleset = z.infer<typeof RulesetSchema>;
+export type Ruleset = z.infer<typeof RulesetSchema>;
 
 function queuePath(id: string): string {
-  return `${QUEUE_PATH}/${encodeURIComponent(id)}`;
+  return `${QUEUE_PATH}/${segment(id, 'queue id')}`;
 }
 
 /** Every queue request: the community edition has none, and they are admin-only. */
@@ -70,7 +71,7 @@ function getQueueByName(client: ApiClient, name: string): Promise<Queue> {
   return queueCall(() =>
     client.request({
       method: 'GET',
-      path: `${QUEUE_PATH}/by-name/${encodeURIComponent(name)}`,
+      path: `${QUEUE_PATH}/by-name/${segment(name, 'queue name')}`,
       schema: QueueSchema,
     }),
   );
@@ -152,7 +153,7 @@ export async function deleteQueue(client: ApiClient, queue: Pick<Queue, 'id' | '
 }
 
 /** GET /wlm/rule: the one ruleset, in priority order, plus the default rule. */
-function getRules(client: ApiClient): Promise<Ruleset> {
+export function getRules(client: ApiClient): Promise<Ruleset> {
   return queueCall(() => client.request({ method: 'GET', path: RULE_PATH, schema: RulesetSchema }));
 }
 
@@ -202,4 +203,39 @@ export function mergeQueue(current: Queue, fields: QueueFields): MergedQueue {
     .filter(([k, v]) => current[k as keyof Queue] !== v)
     .map(([k]) => k);
   return { body: { ...current, ...changes, id: current.id, tag: current.tag }, changed };
+}
+
+/** PUT /wlm/rule's body: the whole ruleset (order = priority), with the tag it replaces. */
+export interface RulesetBody {
+  tag?: string;
+  rules: unknown[];
+  defaultRule: unknown;
+}
+
+export function replaceRulesRequest(body: RulesetBody) {
+  return { method: 'PUT', path: RULE_PATH, json: body } as const;
+}
+
+/**
+ * PUT /wlm/rule: replaces every rule at once. A stale tag is a conflict (exit 5) whose hint gives the
+ * current tag; the rules in the file are not merged with someone else's newer ones.
+ */
+export async function replaceRules(client: ApiClient, body: RulesetBody): Promise<Ruleset> {
+  try {
+    return await queueCall(() =>
+      client.request({
+        ...replaceRulesRequest(body),
+        schema: RulesetSchema,
+        idempotent: body.tag !== undefined,
+      }),
+    );
+  } catch (err) {
+    if (!(err instanceof ConflictError)) throw err;
+    const current = await getRules(client).catch(() => undefined);
+    if (!current?.tag || current.tag === body.tag) throw err;
+    throw new ConflictError(`the ruleset was changed since tag "${body.tag ?? ''}" was read`, {
+      moreInfo: err.message,
+      advice: { kind: 'stale-ruleset-tag', currentTag: current.tag },
+    });
+  }
 }

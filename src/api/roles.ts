@@ -1,9 +1,13 @@
 // Roles (docs/api-facts.md §8, Enterprise only), as far as naming them in `user --role/--add-role` needs:
 // a role reference {id, name, type} from its name.
-import { NotFoundError } from '../errors.js';
+import { z } from 'zod';
+import { NotFoundError, UsageError } from '../errors.js';
+import { isUuid } from '../util/catalog-ref.js';
+import { nameTaken } from './conflicts.js';
 import { EditionError, enterprise } from './editions.js';
 import type { ApiClient } from './http.js';
-import { type RoleRef, RoleSchema } from './schemas.js';
+import { count, optional, type RoleRef, RoleRefSchema, RoleSchema, text } from './schemas.js';
+import { segment } from './url-segment.js';
 
 /** Every user has this role; the service adds it on creation and it cannot be removed. */
 export const PUBLIC_ROLE = 'PUBLIC';
@@ -16,7 +20,7 @@ async function getRoleByName(client: ApiClient, name: string, feature = 'user ro
   const role = await enterprise(feature, () =>
     client.request({
       method: 'GET',
-      path: `/api/v3/role/by-name/${encodeURIComponent(name)}`,
+      path: `/api/v3/role/by-name/${segment(name, 'role name')}`,
       schema: RoleSchema,
     }),
   ).catch((err: unknown) => {
@@ -39,4 +43,147 @@ export async function getRolesByName(
 ): Promise<RoleRef[]> {
   const unique = [...new Map(names.map((n) => [n.toLowerCase(), n])).values()];
   return Promise.all(unique.map((n) => getRoleByName(client, n, feature)));
+}
+
+// ── Managing roles (`dlake role …`) ─────────────────────────────────────────────────────────────────
+
+const ROLE_PATH = '/api/v3/role';
+
+/** A role as GET answers it; `roles` are the roles it is itself a member of. */
+const RoleDetailSchema = z.looseObject({
+  id: text,
+  name: z.string(),
+  type: optional(z.string()),
+  description: optional(z.string()),
+  memberCount: optional(count),
+  roles: z.array(RoleRefSchema).optional(),
+});
+export type Role = z.infer<typeof RoleDetailSchema>;
+
+const RoleListPageSchema = z.looseObject({
+  data: z.array(RoleDetailSchema),
+  totalResults: optional(count),
+  nextPageToken: optional(z.string()),
+});
+
+export function rolePath(id: string): string {
+  return `${ROLE_PATH}/${segment(id, 'role id')}`;
+}
+
+/** GET /role?filter=: every role matching the filter; a page token, should one come, is followed. */
+export async function listRoles(client: ApiClient, filter?: string): Promise<Role[]> {
+  const roles: Role[] = [];
+  let pageToken: string | undefined;
+  const seen = new Set<string>();
+  for (;;) {
+    const page = await enterprise('roles', () =>
+      client.request({
+        method: 'GET',
+        path: ROLE_PATH,
+        query: { filter, pageToken },
+        schema: RoleListPageSchema,
+      }),
+    );
+    roles.push(...page.data);
+    if (!page.nextPageToken || page.data.length === 0 || seen.has(page.nextPageToken)) return roles;
+    seen.add(page.nextPageToken);
+    pageToken = page.nextPageToken;
+  }
+}
+
+/** A role by id (a UUID) or by name (case-insensitive); an unknown one is "unknown role". */
+export async function resolveRole(client: ApiClient, ref: string): Promise<Role> {
+  const path = isUuid(ref) ? rolePath(ref) : `${ROLE_PATH}/by-name/${segment(ref, 'role name')}`;
+  return enterprise('roles', () => client.request({ method: 'GET', path, schema: RoleDetailSchema })).catch(
+    (err: unknown) => {
+      if (err instanceof NotFoundError && !(err instanceof EditionError)) {
+        throw new NotFoundError(`unknown role "${ref}"`, {
+          moreInfo: err.message,
+          advice: { kind: 'list-roles' },
+        });
+      }
+      throw err;
+    },
+  );
+}
+
+/**
+ * System roles (PUBLIC, ADMIN) are built in: the service refuses to change or delete them with a bare 404,
+ * so they are refused here first, in words. Every user is in PUBLIC, so its membership cannot change either.
+ */
+export function refuseSystemRole(role: Role, action: string): void {
+  if (role.type === 'SYSTEM' || [PUBLIC_ROLE, 'ADMIN'].includes(role.name.toUpperCase())) {
+    throw new UsageError(`cannot ${action} "${role.name}": it is a system role, built into the service`);
+  }
+}
+
+interface NewRole {
+  name: string;
+  description?: string;
+}
+
+export function createRoleRequest(role: NewRole) {
+  return { method: 'POST', path: ROLE_PATH, json: role } as const;
+}
+
+/** POST /role; never repeated automatically. A name taken is a conflict (exit 5). */
+export async function createRole(client: ApiClient, role: NewRole): Promise<Role> {
+  return enterprise('roles', () =>
+    client.request({ ...createRoleRequest(role), schema: RoleDetailSchema }),
+  ).catch((err: unknown) => {
+    throw nameTaken(err, `a role named "${role.name}" already exists`);
+  });
+}
+
+/** The PUT body: the service removes what it leaves out, so the current roles always go with it. */
+export function roleUpdateBody(current: Role, changes: { description?: string }) {
+  const description = changes.description ?? current.description;
+  return {
+    id: current.id,
+    name: current.name,
+    ...(description === undefined || description === '' ? {} : { description }),
+    roles: (current.roles ?? []).map((r) => ({
+      id: r.id,
+      name: r.name,
+      ...(r.type ? { type: r.type } : {}),
+    })),
+  };
+}
+
+/** PUT /role/{id}: a full replace without a tag, so it is not repeated automatically either. */
+export function updateRole(client: ApiClient, body: ReturnType<typeof roleUpdateBody>): Promise<Role> {
+  return enterprise('roles', () =>
+    client.request({ method: 'PUT', path: rolePath(body.id), json: body, schema: RoleDetailSchema }),
+  );
+}
+
+export function deleteRoleRequest(id: string) {
+  return { method: 'DELETE', path: rolePath(id) } as const;
+}
+
+export async function deleteRole(client: ApiClient, id: string): Promise<void> {
+  await enterprise('roles', () =>
+    client.request({ ...deleteRoleRequest(id), responseType: 'text', idempotent: true }),
+  );
+}
+
+export interface MemberChange {
+  op: 'add' | 'remove';
+  id: string;
+  type: 'user' | 'role';
+}
+
+export function membersRequest(roleId: string, changes: MemberChange[]) {
+  return { method: 'PATCH', path: `${rolePath(roleId)}/member`, json: changes } as const;
+}
+
+/** PATCH /role/{id}/member: 200 without a body. */
+export async function changeMembers(
+  client: ApiClient,
+  roleId: string,
+  changes: MemberChange[],
+): Promise<void> {
+  await enterprise('roles', () =>
+    client.request({ ...membersRequest(roleId, changes), responseType: 'text' }),
+  );
 }

@@ -1,191 +1,251 @@
-// zod schemas of every resource of the service (the specification; what it leaves out: docs/api-facts.md).
-// Every object is loose: the service adds fields over time and `-o json` must show them. Types are inferred,
-// never written twice.
+// zod schemas of every resource of the service. They follow one policy, written down in docs/api-facts.md
+// ("Response schemas: the tolerance policy"): validate only what dlake uses; a field the spec does not promise
+// in every answer is optional; unknown fields pass through (every object is loose); and the type variants real
+// servers send are normalised here, by the helpers below, never in a command. `-o json` prints what the
+// service sent, not these parsed objects (see util/received.ts). Types are inferred, never written twice.
 import { z } from 'zod';
 
 export { CPU_TIERS } from '../constants.js';
 
-/** Tags are strings in the spec, but some servers send numbers (queue tag `0`): accept both. */
-const tag = z.union([z.string(), z.number()]).transform(String);
+// ── Tolerance: the one place where type variants are normalised ─────────────────────────────────────
+
+/** Ids, tags, names of versions, ports: strings in the spec, numbers on some servers (queue tag `0`). */
+export const text = z.union([z.string(), z.number()]).transform(String);
+
+/** A version that is sent back on the next write: kept in the type the service used, compared as text. */
+const echoedVersion = z.union([z.string(), z.number()]);
+
+/** Times: ISO 8601 strings in the spec, epoch milliseconds on some servers; always an ISO string here. */
+const time = z.union([z.string(), z.number()]).transform((v) => {
+  if (typeof v === 'string') return v;
+  const d = new Date(v);
+  return Number.isNaN(d.getTime()) ? String(v) : d.toISOString();
+});
+
+/** Epoch milliseconds (login `expires`): a number in the spec; an ISO string is turned into one. */
+const epochMs = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const ms = typeof v === 'number' ? v : /^\d+$/.test(v) ? Number(v) : Date.parse(v);
+  if (Number.isNaN(ms)) {
+    ctx.addIssue({ code: 'custom', message: 'expected epoch milliseconds or an ISO 8601 time' });
+    return z.NEVER;
+  }
+  return ms;
+});
+
+/** Counts: numbers, or numbers written as strings. */
+export const count = z.union([z.number(), z.string().regex(/^\d+$/)]).transform(Number);
+
+/**
+ * A field the spec does not promise in every answer: it may be missing, and `null` (which servers send where
+ * the spec shows a value) counts as missing.
+ */
+export function optional<T extends z.ZodType>(schema: T) {
+  return schema
+    .nullish()
+    .transform((v) => v ?? undefined)
+    .optional();
+}
+
+/**
+ * Catalog paths. File-system sources wrap the names of their files and folders in literal double quotes (the
+ * component `"nyctaxi"`, quotes included) while the same folder read on its own has the path
+ * `["adls", "nyctaxi"]`, and by-path lookups take the bare name. Those wrapping quotes are dropped, so paths
+ * print as the user types them (`adls/nyctaxi`, not `adls/"""nyctaxi"""`) and resolve when pasted back.
+ * Names with quotes inside are kept, and so is the name of a view (a view may be called `"x"`, quotes
+ * included; views never live in file-system sources, and containers cannot have quotes in their names).
+ */
+function unwrapFileSystemQuotes<T extends { path?: string[] }>(entity: T, isView: boolean): T {
+  const path = entity.path;
+  if (!path) return entity;
+  const last = path.length - 1;
+  entity.path = path.map((c, i) => (/^"[^"]+"$/.test(c) && !(isView && i === last) ? c.slice(1, -1) : c));
+  return entity;
+}
+
+/** A column's type: `{name: "VARCHAR", …}` in the spec, a bare `"VARCHAR"` on some servers. */
+const columnType = z.union([z.string().transform((name) => ({ name })), z.looseObject({ name: z.string() })]);
 
 // ── Auth ────────────────────────────────────────────────────────────────────────────────────────────
 
 export const LoginResponseSchema = z.looseObject({
   token: z.string().min(1),
   userName: z.string(),
-  firstName: z.string().optional(),
-  lastName: z.string().optional(),
-  email: z.string().optional(),
+  firstName: optional(z.string()),
+  lastName: optional(z.string()),
+  email: optional(z.string()),
   /** Epoch milliseconds. */
-  expires: z.number(),
-  userId: z.string().optional(),
-  admin: z.boolean().optional(),
-  clusterId: z.string().optional(),
-  clusterCreatedAt: z.number().optional(),
-  userCreatedAt: z.number().optional(),
-  version: z.string().optional(),
-  permissions: z.record(z.string(), z.boolean()).optional(),
+  expires: epochMs,
+  userId: optional(text),
+  admin: optional(z.boolean()),
+  clusterId: optional(text),
+  clusterCreatedAt: optional(epochMs),
+  userCreatedAt: optional(epochMs),
+  version: optional(text),
+  permissions: optional(z.record(z.string(), z.unknown())),
 });
 
 export const OAuthTokenSchema = z.looseObject({
   access_token: z.string().min(1),
-  expires_in: z.number().int().nonnegative().default(3600),
-  token_type: z.string(),
-  issued_token_type: z.string().optional(),
-  scope: z.string().optional(),
-  refresh_token: z.string().optional(),
+  expires_in: optional(count).transform((v) => v ?? 3600),
+  token_type: optional(z.string()),
+  issued_token_type: optional(z.string()),
+  scope: optional(z.string()),
+  refresh_token: optional(z.string()),
 });
 export type OAuthToken = z.infer<typeof OAuthTokenSchema>;
 
-export const ServerInfoSchema = z.looseObject({ version: z.string().optional() });
-
 // ── Users, roles, PATs ──────────────────────────────────────────────────────────────────────────────
 
-const RoleRefSchema = z.looseObject({
-  id: z.string().optional(),
+export const RoleRefSchema = z.looseObject({
+  id: optional(text),
   name: z.string(),
-  type: z.string().optional(),
+  type: optional(z.string()),
 });
 export type RoleRef = z.infer<typeof RoleRefSchema>;
 
 export const UserSchema = z.looseObject({
-  '@type': z.string().optional(),
-  id: z.string(),
+  '@type': optional(z.string()),
+  id: text,
   name: z.string(),
-  firstName: z.string().optional(),
-  lastName: z.string().optional(),
-  email: z.string().optional(),
-  tag: tag,
-  roles: z.array(RoleRefSchema).optional(),
-  source: z.string().optional(),
-  active: z.boolean().optional(),
+  firstName: optional(z.string()),
+  lastName: optional(z.string()),
+  email: optional(z.string()),
+  /** Missing on service users and on users of the hosted edition. */
+  tag: optional(text),
+  roles: optional(z.array(RoleRefSchema)),
+  source: optional(z.string()),
+  active: optional(z.boolean()),
 });
 export type User = z.infer<typeof UserSchema>;
 
-export const RoleSchema = z.looseObject({ id: z.string(), name: z.string(), type: z.string().optional() });
+export const RoleSchema = z.looseObject({ id: text, name: z.string(), type: optional(z.string()) });
 
-const PatSchema = z.looseObject({
-  tid: z.string(),
-  uid: z.string(),
-  label: z.string(),
-  createdAt: z.string(),
-  expiresAt: z.string(),
+export const PatSchema = z.looseObject({
+  tid: text,
+  uid: optional(text),
+  label: optional(z.string()),
+  createdAt: optional(time),
+  expiresAt: optional(time),
 });
 export type Pat = z.infer<typeof PatSchema>;
 export const PatListSchema = z.looseObject({ data: z.array(PatSchema) });
 
 // ── Catalog ─────────────────────────────────────────────────────────────────────────────────────────
 
-export const FieldSchemaSchema: z.ZodType<{ name: string; type: { name: string } }> = z.looseObject({
-  name: z.string(),
-  type: z.looseObject({ name: z.string() }),
-});
+export const FieldSchemaSchema = z.looseObject({ name: z.string(), type: columnType });
 
-const CatalogSummarySchema = z.looseObject({
-  id: z.string(),
-  path: z.array(z.string()),
-  tag: tag.optional(),
-  type: z.string(),
-  datasetType: z.string().optional(),
-  containerType: z.string().optional(),
-  createdAt: z.string().optional(),
-});
+export const CatalogSummarySchema = z
+  .looseObject({
+    id: text,
+    path: z.array(z.string()),
+    tag: optional(text),
+    type: z.string(),
+    datasetType: optional(z.string()),
+    containerType: optional(z.string()),
+    createdAt: optional(time),
+  })
+  .transform((e) => unwrapFileSystemQuotes(e, e.datasetType === 'VIRTUAL'));
 export type CatalogSummary = z.infer<typeof CatalogSummarySchema>;
 
 export const CatalogListSchema = z.looseObject({ data: z.array(CatalogSummarySchema) });
 
 const SourceStateSchema = z.looseObject({
-  status: z.string(),
-  messages: z.array(z.looseObject({ level: z.string(), message: z.string() })).optional(),
+  status: optional(z.string()),
+  messages: optional(z.array(z.looseObject({ level: optional(z.string()), message: optional(z.string()) }))),
 });
 
-export const CatalogEntitySchema = z.looseObject({
-  entityType: z.string(),
-  id: z.string(),
-  tag: tag.optional(),
-  path: z.array(z.string()).optional(),
-  name: z.string().optional(),
-  type: z.string().optional(),
-  createdAt: z.string().optional(),
-  children: z.array(CatalogSummarySchema).optional(),
-  nextPageToken: z.string().optional(),
-  config: z.record(z.string(), z.unknown()).optional(),
-  state: SourceStateSchema.optional(),
-  fields: z.array(FieldSchemaSchema).optional(),
-  sql: z.string().optional(),
-  sqlContext: z.array(z.string()).optional(),
-  accessControlList: z
-    .looseObject({
-      version: z.union([z.string(), z.number()]).optional(),
-      users: z.array(z.unknown()).optional(),
-    })
-    .optional(),
-});
+export const CatalogEntitySchema = z
+  .looseObject({
+    entityType: z.string(),
+    id: text,
+    tag: optional(text),
+    path: optional(z.array(z.string())),
+    name: optional(z.string()),
+    type: optional(z.string()),
+    createdAt: optional(time),
+    children: optional(z.array(CatalogSummarySchema)),
+    nextPageToken: optional(z.string()),
+    config: optional(z.record(z.string(), z.unknown())),
+    state: optional(SourceStateSchema),
+    fields: optional(z.array(FieldSchemaSchema)),
+    sql: optional(z.string()),
+    sqlContext: optional(z.array(z.string())),
+    accessControlList: optional(
+      z.looseObject({
+        version: optional(echoedVersion),
+        users: optional(z.array(z.unknown())),
+      }),
+    ),
+  })
+  .transform((e) => unwrapFileSystemQuotes(e, e.type === 'VIRTUAL_DATASET'));
 export type CatalogEntity = z.infer<typeof CatalogEntitySchema>;
 
 export const TagsSchema = z.looseObject({
   tags: z.array(z.string()),
-  version: z.union([z.string(), z.number()]).optional(),
+  version: optional(echoedVersion),
 });
 export type Tags = z.infer<typeof TagsSchema>;
 
-export const WikiSchema = z.looseObject({ text: z.string(), version: z.number().optional() });
+export const WikiSchema = z.looseObject({
+  text: optional(z.string()).transform((t) => t ?? ''),
+  version: optional(echoedVersion),
+});
 export type Wiki = z.infer<typeof WikiSchema>;
 
 // ── Jobs ────────────────────────────────────────────────────────────────────────────────────────────
 
-export const SubmittedJobSchema = z.looseObject({ id: z.string().min(1) });
+export const SubmittedJobSchema = z.looseObject({ id: text.pipe(z.string().min(1)) });
 
 const ReflectionRelationshipSchema = z.looseObject({
-  reflectionId: z.string(),
-  datasetId: z.string(),
+  reflectionId: text,
+  datasetId: optional(text),
   relationship: z.string(),
 });
 
 export const JobStatusSchema = z.looseObject({
   /** Any string: real servers report more states than the spec lists (docs/api-facts.md §4.2). */
   jobState: z.string(),
-  queryType: z.string().optional(),
-  startedAt: z.string().optional(),
-  endedAt: z.string().optional(),
-  rowCount: z.number().optional(),
-  acceleration: z
-    .looseObject({ reflectionRelationships: z.array(ReflectionRelationshipSchema).optional() })
-    .optional(),
-  errorMessage: z.string().optional(),
-  queueName: z.string().optional(),
-  queueId: z.string().optional(),
-  resourceSchedulingStartedAt: z.string().optional(),
-  resourceSchedulingEndedAt: z.string().optional(),
-  cancellationReason: z.string().optional(),
+  queryType: optional(z.string()),
+  startedAt: optional(time),
+  endedAt: optional(time),
+  rowCount: optional(count),
+  acceleration: optional(
+    z.looseObject({ reflectionRelationships: optional(z.array(ReflectionRelationshipSchema)) }),
+  ),
+  errorMessage: optional(z.string()),
+  queueName: optional(z.string()),
+  queueId: optional(text),
+  resourceSchedulingStartedAt: optional(time),
+  resourceSchedulingEndedAt: optional(time),
+  cancellationReason: optional(z.string()),
 });
 export type JobStatus = z.infer<typeof JobStatusSchema>;
 
 // ── Queues and reflections ──────────────────────────────────────────────────────────────────────────
 
 export const QueueSchema = z.looseObject({
-  id: z.string(),
-  tag: tag,
+  id: text,
+  tag: optional(text),
   name: z.string(),
-  maxQueryMemoryPerNodeBytes: z.number().optional(),
-  maxMemoryPerNodeBytes: z.number().optional(),
-  cpuTier: z.string().optional(),
-  maxAllowedRunningJobs: z.number().optional(),
-  maxStartTimeoutMs: z.number().optional(),
-  maxRunTimeoutMs: z.number().optional(),
+  maxQueryMemoryPerNodeBytes: optional(count),
+  maxMemoryPerNodeBytes: optional(count),
+  cpuTier: optional(z.string()),
+  maxAllowedRunningJobs: optional(count),
+  maxStartTimeoutMs: optional(count),
+  maxRunTimeoutMs: optional(count),
 });
 export type Queue = z.infer<typeof QueueSchema>;
 export const QueueListSchema = z.looseObject({ data: z.array(QueueSchema) });
 
 const ReflectionSummarySchema = z.looseObject({
-  id: z.string(),
-  name: z.string().optional(),
-  reflectionType: z.string().optional(),
-  datasetPath: z.array(z.string()).optional(),
-  isEnabled: z.boolean().optional(),
-  status: z.looseObject({}).optional(),
+  id: text,
+  name: optional(z.string()),
+  reflectionType: optional(z.string()),
+  datasetPath: optional(z.array(z.string())),
+  isEnabled: optional(z.boolean()),
+  status: optional(z.looseObject({})),
 });
 export const ReflectionSummaryPageSchema = z.looseObject({
   data: z.array(ReflectionSummarySchema),
-  nextPageToken: z.string().optional(),
+  nextPageToken: optional(z.string()),
 });

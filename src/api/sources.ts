@@ -1,7 +1,7 @@
 // Sources on top of the catalog API (docs/api-facts.md §6.1): a source is a top-level catalog entity with a
-// type and a per-type config whose secrets the service shows as `$SERVICE_EXISTING_VALUE$`. Updates merge a
-// change into the current config and send that placeholder for every secret the user did not change, so none
-// is lost.
+// type and a per-type config whose secrets the service shows masked (`$SERVICE_EXISTING_VALUE$` in the spec;
+// real servers use other texts). Updates merge a change into the current config and send every secret the user
+// did not change back exactly as the service masked it, so none is lost.
 import { EXISTING_SECRET_VALUE } from '../constants.js';
 import { NotFoundError } from '../errors.js';
 import * as catalog from './catalog.js';
@@ -89,8 +89,10 @@ export function sourceUpdateBody(
 }
 
 /**
- * Secrets `given` leaves out (or sends as the placeholder) keep their stored value: the placeholder goes in their
- * place when the current config has them, since a config without them would erase them.
+ * Secrets `given` leaves out, or sends back as they were read, keep their stored value: the masked value the
+ * service showed (whatever its placeholder text: `$SERVICE_EXISTING_VALUE$` in the spec, other texts on real
+ * servers) goes back exactly as it came, since a config without them would erase them and any other text
+ * would be stored as the new secret. A secret that was never set stays unset.
  */
 function keepSecrets(
   current: Record<string, unknown>,
@@ -100,10 +102,14 @@ function keepSecrets(
 ): Record<string, unknown> {
   const out = { ...config };
   for (const name of secretNames) {
-    if (Object.hasOwn(given, name) && given[name] !== EXISTING_SECRET_VALUE) continue;
     const stored = current[name];
-    if (stored !== undefined && stored !== null && stored !== '') out[name] = EXISTING_SECRET_VALUE;
-    else if (given[name] === EXISTING_SECRET_VALUE) delete out[name];
+    const isSet = stored !== undefined && stored !== null && stored !== '';
+    // A new value: anything given that is not what was read (the spec's placeholder on a source that has no
+    // such secret is no value either).
+    if (Object.hasOwn(given, name) && given[name] !== stored && given[name] !== EXISTING_SECRET_VALUE)
+      continue;
+    if (isSet) out[name] = stored;
+    else delete out[name];
   }
   return out;
 }

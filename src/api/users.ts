@@ -8,19 +8,21 @@ import { explainStaleTag, nameTaken } from './conflicts.js';
 import { enterprise } from './editions.js';
 import type { ApiClient } from './http.js';
 import { PUBLIC_ROLE } from './roles.js';
-import { type RoleRef, type User, UserSchema } from './schemas.js';
+import { count, optional, type RoleRef, text, type User, UserSchema } from './schemas.js';
+import { segment } from './url-segment.js';
 
 const USER_PATH = '/api/v3/user';
 
 /** The by-name lookup answers an abbreviated user: no `@type`, `roles` or `source`. */
-const UserByNameSchema = z.looseObject({
-  id: z.string(),
+export const UserByNameSchema = z.looseObject({
+  id: text,
   name: z.string(),
-  firstName: z.string().optional(),
-  lastName: z.string().optional(),
-  email: z.string().optional(),
-  tag: z.union([z.string(), z.number()]).transform(String),
-  active: z.boolean().optional(),
+  firstName: optional(z.string()),
+  lastName: optional(z.string()),
+  email: optional(z.string()),
+  /** Missing on service users and on users of the hosted edition. */
+  tag: optional(text),
+  active: optional(z.boolean()),
 });
 type UserSummary = z.infer<typeof UserByNameSchema>;
 
@@ -33,20 +35,26 @@ interface NewUser {
 
 interface CreateUserBody extends NewUser {
   roles: RoleRef[];
+  password?: string;
 }
 
 interface UpdateUserBody {
   id: string;
-  tag: string;
+  /** Missing when the service sent none (service users): the PUT then goes without it. */
+  tag?: string;
   name: string;
   firstName?: string;
   lastName?: string;
   email?: string;
   roles?: RoleRef[];
+  password?: string;
 }
 
+/** Body fields that hold a secret: hidden in --dry-run output and never logged. */
+const USER_SECRET_FIELDS = ['password'] as const;
+
 export function userPath(id: string): string {
-  return `${USER_PATH}/${encodeURIComponent(id)}`;
+  return `${USER_PATH}/${segment(id, 'user id')}`;
 }
 
 function getUser(client: ApiClient, id: string): Promise<User> {
@@ -57,7 +65,7 @@ function getUser(client: ApiClient, id: string): Promise<User> {
 export function getUserByName(client: ApiClient, name: string): Promise<UserSummary> {
   return client.request({
     method: 'GET',
-    path: `${USER_PATH}/by-name/${encodeURIComponent(name)}`,
+    path: `${USER_PATH}/by-name/${segment(name, 'user name')}`,
     schema: UserByNameSchema,
   });
 }
@@ -69,6 +77,36 @@ export async function resolveUser(client: ApiClient, idOrName: string): Promise<
   return getUser(client, summary.id);
 }
 
+const UserListSchema = z.looseObject({
+  data: z.array(UserSchema),
+  totalResults: optional(count),
+  nextPageToken: optional(z.string()),
+});
+
+/**
+ * GET /user?filter=: every user matching the filter expression (Enterprise). Paging is not documented; a
+ * `nextPageToken`, should a server send one, is followed to the end.
+ */
+export async function listUsers(client: ApiClient, filter?: string): Promise<User[]> {
+  const users: User[] = [];
+  let pageToken: string | undefined;
+  const seen = new Set<string>();
+  for (;;) {
+    const page = await enterprise('listing users', () =>
+      client.request({
+        method: 'GET',
+        path: USER_PATH,
+        query: { filter, pageToken },
+        schema: UserListSchema,
+      }),
+    );
+    users.push(...page.data);
+    if (!page.nextPageToken || page.data.length === 0 || seen.has(page.nextPageToken)) return users;
+    seen.add(page.nextPageToken);
+    pageToken = page.nextPageToken;
+  }
+}
+
 /** Id, name and tag for an id or a name, with one request (the abbreviated user is enough). */
 export function lookupUser(client: ApiClient, idOrName: string): Promise<UserSummary | User> {
   return isUuid(idOrName) ? getUser(client, idOrName) : getUserByName(client, idOrName);
@@ -77,7 +115,13 @@ export function lookupUser(client: ApiClient, idOrName: string): Promise<UserSum
 /** POST /user. Never repeated automatically (a duplicate user is worse than an error). */
 export async function createUser(client: ApiClient, body: CreateUserBody): Promise<User> {
   return client
-    .request({ method: 'POST', path: USER_PATH, json: body, schema: UserSchema })
+    .request({
+      method: 'POST',
+      path: USER_PATH,
+      json: body,
+      secretFields: USER_SECRET_FIELDS,
+      schema: UserSchema,
+    })
     .catch((err: unknown) => {
       throw nameTaken(err, `a user named "${body.name}" already exists`);
     });
@@ -90,8 +134,10 @@ export async function updateUser(client: ApiClient, body: UpdateUserBody): Promi
       method: 'PUT',
       path: userPath(body.id),
       json: body,
+      secretFields: USER_SECRET_FIELDS,
       schema: UserSchema,
-      idempotent: true,
+      // Without a tag nothing guards against applying it twice over someone else's change.
+      idempotent: body.tag !== undefined,
     });
   } catch (err) {
     throw await explainStaleTag(
@@ -107,16 +153,20 @@ export async function updateUser(client: ApiClient, body: UpdateUserBody): Promi
 }
 
 /** The request that deletes a user (also what --dry-run shows). */
-export function deleteUserRequest(id: string, version: string) {
+export function deleteUserRequest(id: string, version: string | undefined) {
   return { method: 'DELETE', path: userPath(id), query: { version } } as const;
 }
 
 /** DELETE /user/{id}?version=: the community edition has no such method (405). */
-export async function deleteUser(client: ApiClient, id: string, version: string): Promise<void> {
+export async function deleteUser(client: ApiClient, id: string, version: string | undefined): Promise<void> {
   try {
     // `text`, not `none`: the client drops the body with `none`, error bodies too (the stale-version text).
     await enterprise('deleting users', () =>
-      client.request({ ...deleteUserRequest(id, version), responseType: 'text', idempotent: true }),
+      client.request({
+        ...deleteUserRequest(id, version),
+        responseType: 'text',
+        idempotent: version !== undefined,
+      }),
     );
   } catch (err) {
     throw await explainStaleTag(
@@ -139,6 +189,8 @@ export interface UserChanges {
   email?: string;
   addRoles?: readonly string[];
   removeRoles?: readonly string[];
+  /** A new password (never printed; `changed` says only "password"). */
+  password?: string;
 }
 
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
@@ -159,6 +211,7 @@ export function hasChanges(changes: UserChanges): boolean {
     changes.firstName !== undefined ||
     changes.lastName !== undefined ||
     changes.email !== undefined ||
+    changes.password !== undefined ||
     Boolean(changes.addRoles?.length) ||
     Boolean(changes.removeRoles?.length)
   );
@@ -198,11 +251,16 @@ export function mergeUser(
 ): MergedUser {
   const changed: string[] = [];
   const unchanged: string[] = [];
-  const body: UpdateUserBody = { id: current.id, tag: current.tag, name: current.name };
+  const body: UpdateUserBody = { id: current.id, name: current.name };
+  if (current.tag !== undefined) body.tag = current.tag;
   for (const f of ['firstName', 'lastName', 'email'] as const) {
     const value = changes[f] ?? current[f];
     if (value !== undefined) body[f] = value;
     if (changes[f] !== undefined && changes[f] !== current[f]) changed.push(f);
+  }
+  if (changes.password !== undefined) {
+    body.password = changes.password;
+    changed.push('password');
   }
 
   const held = current.roles;
@@ -239,12 +297,13 @@ export function mergeUser(
 }
 
 /** A creation body: the given fields, PUBLIC first, then the requested roles (each once). */
-export function newUserBody(user: NewUser, roles: readonly RoleRef[]): CreateUserBody {
+export function newUserBody(user: NewUser, roles: readonly RoleRef[], password?: string): CreateUserBody {
   const refs: RoleRef[] = [];
   for (const r of roles) if (!refs.some((x) => same(x.name, r.name))) refs.push(roleRef(r));
   refs.sort((a, b) => Number(same(b.name, PUBLIC_ROLE)) - Number(same(a.name, PUBLIC_ROLE)));
   const body: CreateUserBody = { name: user.name, roles: refs };
   for (const f of ['firstName', 'lastName', 'email'] as const) if (user[f] !== undefined) body[f] = user[f];
+  if (password !== undefined) body.password = password;
   return body;
 }
 

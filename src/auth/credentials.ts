@@ -1,12 +1,17 @@
 // Turns the settings in force into a valid Authorization header: DLAKE_TOKEN; else the profile's stored
-// token while it has more than 60 s left; else a renewal where the means are at hand (client credentials
-// from the environment, or a new exchange of the stored PAT); else exit 3 with the command to run.
+// token while it has more than 60 s left; else a renewal where the means are at hand (the stored
+// client-credentials refresh token, client credentials from the environment, or a new exchange of the
+// stored PAT); else exit 3 with the command to run.
+//
+// A stored token is used only by the identity that obtained it (docs/cli-contract.md "Identity"): for the URL it was
+// issued for, and only while DLAKE_CLIENT_ID (and the profile's client id and user) are the ones it was
+// obtained with. `DLAKE_CLIENT_ID=B` never runs as the A whose token is cached.
 import type { ApiClient, AuthProvider } from '../api/http.js';
 import type { OAuthToken } from '../api/schemas.js';
 import type { Profile, StoredToken } from '../config/schema.js';
 import type { ConfigStore, StoreSnapshot } from '../config/store.js';
 import { SESSION_AUTH_PREFIX } from '../constants.js';
-import { AuthError } from '../errors.js';
+import { AuthError, UsageError } from '../errors.js';
 import { sameServiceUrl } from '../util/url.js';
 import { expiryFromNow, isExpired } from './expiry.js';
 import type { ResolvedSettings } from './settings.js';
@@ -38,7 +43,7 @@ export class CredentialProvider implements AuthProvider {
   async header(): Promise<string> {
     if (this.current) return this.current;
     const { settings } = this.deps;
-    const stored = this.storedToken();
+    const stored = usableToken(this.deps.snapshot, settings, this.deps.url);
     if (settings.envToken) this.current = `Bearer ${settings.envToken}`;
     else if (stored && !isExpired(stored.expiresAt)) this.current = headerFor(stored);
     else if (!(await this.renew())) throw this.missingCredentials(stored);
@@ -49,21 +54,43 @@ export class CredentialProvider implements AuthProvider {
   async renew(): Promise<boolean> {
     const { settings, client } = this.deps;
     if (settings.envToken || !client) return false;
-    const stored = this.storedToken();
+    const stored = usableToken(this.deps.snapshot, settings, this.deps.url);
+    const oauth = () => import('../api/oauth.js');
+    // The refresh token first: it needs no secret, and it is the renewal the service hands out for this.
+    const refreshClientId = stored && tokenClientId(stored, settings.profile);
+    if (stored?.refreshToken && refreshClientId) {
+      const { refreshTokenGrant } = await oauth();
+      try {
+        const t = await refreshTokenGrant(client, refreshClientId, stored.refreshToken);
+        await this.save({
+          ...tokenRecord(t, 'client-credentials'),
+          clientId: refreshClientId,
+          ...(stored.username ? { username: stored.username } : {}),
+          // The service may or may not hand out a new refresh token; the old one stays valid if it does not.
+          refreshToken: t.refresh_token ?? stored.refreshToken,
+        });
+        return true;
+      } catch (err) {
+        // A refused refresh token (expired after 30 days, revoked) leaves the other means, or exit 3.
+        if (!(err instanceof AuthError) && !(err instanceof UsageError)) throw err;
+        this.deps.notice?.(`could not renew with the stored refresh token: ${(err as Error).message}`);
+      }
+    }
     if (settings.envClientCredentials) {
       const { clientId, clientSecret } = settings.envClientCredentials;
-      const { clientCredentialsGrant } = await import('../api/oauth.js');
+      const { clientCredentialsGrant } = await oauth();
       const t = await clientCredentialsGrant(client, clientId, clientSecret);
-      await this.save(tokenRecord(t, 'client-credentials'), { authMethod: 'client-credentials', clientId });
+      await this.save({ ...tokenRecord(t, 'client-credentials'), clientId });
       return true;
     }
     if (stored?.pat && !isExpired(stored.patExpiresAt)) {
-      const { patExchange } = await import('../api/oauth.js');
+      const { patExchange } = await oauth();
       const t = await patExchange(client, stored.pat);
       await this.save({
         ...tokenRecord(t, 'pat-exchange'),
         pat: stored.pat,
         patExpiresAt: stored.patExpiresAt,
+        ...(stored.username ? { username: stored.username } : {}),
       });
       return true;
     }
@@ -71,18 +98,21 @@ export class CredentialProvider implements AuthProvider {
     return false;
   }
 
-  private storedToken(): StoredToken | undefined {
-    const { snapshot, settings, url } = this.deps;
-    const stored = snapshot.credentials.tokens[settings.profileName.value];
-    // A token is only ever sent to the service it was issued for.
-    if (stored?.url && !sameServiceUrl(stored.url, url)) return undefined;
-    return stored;
-  }
-
-  private async save(record: StoredToken, profilePatch: Partial<Profile> = {}): Promise<void> {
+  /**
+   * Keeps a renewed token for later commands. A config folder that cannot be written does not stop this
+   * command: the token is used for it alone, and a warning says why the next command must renew again.
+   */
+  private async save(record: StoredToken): Promise<void> {
     const { store, settings, url } = this.deps;
     this.current = headerFor(record);
-    this.deps.snapshot = await storeToken(store, settings.profileName.value, url, record, profilePatch);
+    try {
+      this.deps.snapshot = await storeToken(store, settings.profileName.value, url, record, {
+        authMethod: record.obtainedVia,
+      });
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      this.deps.notice?.(`the renewed token is used for this command only: ${err.message}`);
+    }
   }
 
   private missingCredentials(stored: StoredToken | undefined): AuthError {
@@ -90,14 +120,16 @@ export class CredentialProvider implements AuthProvider {
     const name = settings.profileName.value;
     const p = settings.profileName.source === 'flag' || name !== 'default' ? ` -p ${name}` : '';
     const method = stored?.obtainedVia ?? settings.profile?.authMethod;
+    const clientId = settings.envClientId ?? stored?.clientId ?? settings.profile?.clientId;
+    const username = stored?.username ?? settings.profile?.username;
     const hint =
-      method === 'client-credentials'
-        ? `set DLAKE_CLIENT_ID and DLAKE_CLIENT_SECRET, or run \`dlake token exchange client-credentials${p} --client-id ${settings.profile?.clientId ?? 'ID'} --client-secret-stdin\``
+      method === 'client-credentials' || settings.envClientId
+        ? `set DLAKE_CLIENT_ID and DLAKE_CLIENT_SECRET, or run \`dlake token exchange client-credentials${p} --client-id ${clientId ?? 'ID'} --client-secret-stdin\``
         : method === 'jwt'
           ? `run \`dlake token exchange jwt${p} --subject-token-file FILE\``
           : method === 'pat' || method === 'pat-exchange'
             ? `store a new token with \`dlake login${p} --token-stdin\``
-            : `run \`dlake login${p}${settings.profile?.username ? ` -u ${settings.profile.username}` : ''}\``;
+            : `run \`dlake login${p}${username ? ` -u ${username}` : ''}\``;
     if (this.deps.snapshot.credentialsProblem) {
       // The problem itself was the warning just above: say it once.
       return new AuthError(`not logged in (profile "${name}"): the credentials file is not valid`, { hint });
@@ -105,8 +137,58 @@ export class CredentialProvider implements AuthProvider {
     if (stored) {
       return new AuthError(`the stored token of profile "${name}" expired at ${stored.expiresAt}`, { hint });
     }
+    const other = this.deps.snapshot.credentials.tokens[name];
+    const mismatch = other && identityMismatch(other, settings, this.deps.url);
+    if (mismatch) return new AuthError(`not logged in ${mismatch} (profile "${name}")`, { hint });
     return new AuthError(`not logged in (profile "${name}")`, { hint });
   }
+}
+
+/**
+ * The profile's stored token if the identity in force may use it: issued for this URL, and obtained with
+ * the client id and user in force. Otherwise undefined (the token stays stored for its own identity's use).
+ */
+export function usableToken(
+  snapshot: StoreSnapshot,
+  settings: ResolvedSettings,
+  url: string | undefined,
+): StoredToken | undefined {
+  const stored = snapshot.credentials.tokens[settings.profileName.value];
+  return stored && !identityMismatch(stored, settings, url) ? stored : undefined;
+}
+
+/**
+ * Why the identity in force may not use `stored`, as the end of "not logged in …" (`to URL`, `as client
+ * B (DLAKE_CLIENT_ID)`), or undefined when it may.
+ */
+function identityMismatch(
+  stored: StoredToken,
+  settings: ResolvedSettings,
+  url: string | undefined,
+): string | undefined {
+  // A token is only ever sent to the service it was issued for.
+  if (stored.url && !(url && sameServiceUrl(stored.url, url))) return `to ${url ?? 'this URL'}`;
+  const obtainedWith = tokenClientId(stored, settings.profile);
+  if (settings.envClientId !== undefined && settings.envClientId !== obtainedWith) {
+    return `as client ${settings.envClientId} (DLAKE_CLIENT_ID)`;
+  }
+  const profile = settings.profile;
+  if (profile?.clientId && obtainedWith && profile.clientId !== obtainedWith) {
+    return `as client ${profile.clientId}`;
+  }
+  if (profile?.username && stored.username && profile.username !== stored.username) {
+    return `as user ${profile.username}`;
+  }
+  return undefined;
+}
+
+/**
+ * The client id a token was obtained with. Files written before dlake stored it on the token kept it on
+ * the profile only, which is still right for a client-credentials token stored by that older dlake.
+ */
+export function tokenClientId(stored: StoredToken, profile: Profile | undefined): string | undefined {
+  if (stored.clientId) return stored.clientId;
+  return stored.obtainedVia === 'client-credentials' ? profile?.clientId : undefined;
 }
 
 export function tokenRecord(t: OAuthToken, obtainedVia: StoredToken['obtainedVia']): StoredToken {
@@ -121,7 +203,8 @@ export function tokenRecord(t: OAuthToken, obtainedVia: StoredToken['obtainedVia
 
 /**
  * Stores a token for a profile and merges `profilePatch` into the profile, creating it (and making it the
- * current profile when none is) if needed. The token remembers the URL it is valid for.
+ * current profile when none is) if needed. The token remembers the URL it is valid for. The profile's
+ * identity (user, client id) becomes the token's: what an earlier login stored never outlives it.
  */
 export function storeToken(
   store: ConfigStore,
@@ -133,8 +216,14 @@ export function storeToken(
   return store.update(
     (s) => {
       s.credentials.tokens[name] = { ...record, url };
-      const existing = s.config.profiles[name];
-      s.config.profiles[name] = { ...existing, ...(existing?.url ? {} : { url }), ...profilePatch };
+      const { username: _u, clientId: _c, ...existing } = s.config.profiles[name] ?? {};
+      s.config.profiles[name] = {
+        ...existing,
+        ...(existing.url ? {} : { url }),
+        ...(record.username ? { username: record.username } : {}),
+        ...(record.clientId ? { clientId: record.clientId } : {}),
+        ...profilePatch,
+      };
       s.config.currentProfile ??= name;
     },
     { replaceCorruptCredentials: true },

@@ -37,6 +37,8 @@ export interface ResolvedSettings {
   /** DLAKE_TOKEN, when it is in force. */
   envToken?: string;
   envClientCredentials?: { clientId: string; clientSecret: string };
+  /** DLAKE_CLIENT_ID, with or without a secret: a cached token of another client is not used. */
+  envClientId?: string;
   /** Environment values overridden by an explicit --profile (the notice names them). */
   ignoredEnv: string[];
 }
@@ -125,6 +127,7 @@ export function resolveSettings(
     output,
     envToken,
     envClientCredentials,
+    envClientId: env.DLAKE_CLIENT_ID || undefined,
     ignoredEnv,
   };
 }

@@ -42,13 +42,12 @@ async function api(ctx: Context, methodArg: string, pathArg: string, opts: ApiOp
   const url = new URL(pathArg.startsWith('/') ? pathArg : `/api/v3/${pathArg}`, 'http://placeholder');
   const query = Object.fromEntries(url.searchParams);
   const client = await ctx.client();
-  const { errorFromResponse } = await import('../api/errors.js');
 
   let merged: unknown;
   for (let pageToken: string | undefined, page = 0; page === 0 || pageToken; page++) {
     const spec = { method, path: url.pathname, query: { ...query, pageToken }, json } as const;
     const res = await client.send(spec);
-    if (res.status >= 400) throw errorFromResponse({ ...res, method, path: url.pathname });
+    if (res.status >= 400) throw client.failure(res, method, url.pathname);
     if (!opts.paginate) return printBody(ctx, res.text, res.contentType);
     const body = parseJson(res.text, `${method} ${url.pathname}`);
     merged = page === 0 ? body : mergePages(merged as Record<string, unknown>, body);

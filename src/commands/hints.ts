@@ -48,7 +48,15 @@ function adviceText(a: Advice): string {
     case 'pat-lifetime':
       return `give a lifetime of ${a.max} or less, e.g. --expires 90d`;
     case 'list-roles':
-      return 'role names are listed by `dlake api GET role`';
+      return 'role names are listed by `dlake role list`';
+    case 'stale-ruleset-tag':
+      return `its current tag is "${a.currentTag}": check the rules (dlake queue rules), then set "tag": "${a.currentTag}" in the file and retry`;
+    case 'stale-reflection-tag':
+      return `its current tag is "${a.currentTag}": check it (dlake reflection get ${a.id}) and run the update again`;
+    case 'list-reflections':
+      return 'reflection ids are UUIDs: see `dlake reflection list`';
+    case 'reflection-refresh-pending':
+      return `check it later with \`dlake reflection get ${a.id}\``;
     case 'source-types':
       return a.type
         ? `see the fields of ${a.type} with: dlake source types ${a.type}`

@@ -51,6 +51,8 @@ interface RowsSource {
   /** Rows per request (default 500). */
   pageSize?: number;
   concurrency?: number;
+  /** What interrupts the reading (default: the command's Ctrl-C). */
+  signal?: AbortSignal;
 }
 
 interface Printed {
@@ -68,10 +70,10 @@ interface Printed {
  */
 export async function printRows(ctx: Context, src: RowsSource): Promise<Printed> {
   const format = ctx.format;
-  const fetchPage = await pageFetcher(src.client, src.id);
   ctx.interruptible = true;
-  const signal = ctx.interrupt.signal;
+  const signal = src.signal ?? ctx.interrupt.signal;
   if (format !== 'table' && !ctx.opts.query) {
+    const fetchPage = await pageFetcher(src.client, src.id);
     const [{ exportRows }, { stdoutTarget }] = await Promise.all([
       import('../export/export.js'),
       import('../export/target.js'),
@@ -93,34 +95,52 @@ export async function printRows(ctx: Context, src: RowsSource): Promise<Printed>
       rowCount: out.rowCount,
     };
   }
-  const { pagesInOrder } = await import('../export/pages.js');
-  let schema: ResultField[] = [];
-  let rows: ResultRow[] = [];
-  let rowCount = -1;
-  let exact = false;
+  const held = await readRows({ ...src, signal });
+  // JMESPath compares plain values: exact numbers become the nearest double there.
+  const data = held.exact && ctx.opts.query ? JSON.parse(JSON.stringify(held.rows)) : held.rows;
+  await ctx.print({ data, rows: held.rows, view: resultView(held.schema) });
+  return {
+    rows: held.rows.length,
+    total: Math.max(0, held.rowCount - (src.startOffset ?? 0)),
+    rowCount: held.rowCount,
+  };
+}
+
+interface HeldRows {
+  schema: ResultField[];
+  rows: ResultRow[];
+  rowCount: number;
+  /** Some number is kept as its exact text (a JsonNumber). */
+  exact: boolean;
+}
+
+/** Result rows read into memory, up to `maxRows`: for tables, --query and the shell's views. */
+export async function readRows(src: RowsSource): Promise<HeldRows> {
+  const [{ pagesInOrder }, fetchPage] = await Promise.all([
+    import('../export/pages.js'),
+    pageFetcher(src.client, src.id),
+  ]);
+  const held: HeldRows = { schema: [], rows: [], rowCount: -1, exact: false };
   for await (const page of pagesInOrder({
     fetchPage,
     pageSize: src.pageSize ?? 500,
     concurrency: src.concurrency ?? PAGE_CONCURRENCY,
     startOffset: src.startOffset,
     maxRows: src.maxRows,
-    signal,
+    signal: src.signal,
   })) {
-    if (rowCount < 0) {
-      schema = page.schema;
-      rowCount = page.rowCount;
+    if (held.rowCount < 0) {
+      held.schema = page.schema;
+      held.rowCount = page.rowCount;
     }
-    rows = rows.concat(page.rows);
-    exact ||= page.exact;
+    held.rows = held.rows.concat(page.rows);
+    held.exact ||= page.exact;
   }
-  // JMESPath compares plain values: exact numbers become the nearest double there.
-  const data = exact && ctx.opts.query ? JSON.parse(JSON.stringify(rows)) : rows;
-  await ctx.print({ data, rows, view: resultView(schema) });
-  return { rows: rows.length, total: Math.max(0, rowCount - (src.startOffset ?? 0)), rowCount };
+  return held;
 }
 
 /** Table columns of a result: the schema's names, as they are (SQL names are case-sensitive). */
-function resultView(schema: readonly ResultField[]): View<ResultRow> {
+export function resultView(schema: readonly ResultField[]): View<ResultRow> {
   return {
     columns: schema.map((f) => ({
       header: f.name,
@@ -174,7 +194,7 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
       concurrency: req.concurrency,
       startOffset: kept,
       continuing: kept > 0,
-      signal: ctx.interrupt.signal,
+      signal: req.signal ?? ctx.interrupt.signal,
       onProgress: bar ? (rows, total) => bar.update(kept + rows, kept + total) : undefined,
       resumeHint: `resume with: dlake job export ${req.id} --out ${shellWord(req.out)} --resume`,
     });

@@ -1,6 +1,6 @@
 // Waiting on a job from a command (`sql`, `job wait`, `job export`): a spinner with the state and the
 // elapsed time on a terminal, state changes with -v elsewhere, and Ctrl-C that offers to cancel the job
-// (asks on a terminal, cancels at once with --yes, otherwise leaves it running and says how to cancel it).
+// (asks on a terminal, and cancels at once with --yes or without a terminal); SIGTERM and SIGHUP cancel it at once.
 import type { ApiClient } from '../api/http.js';
 import type { JobStatus } from '../api/jobs.js';
 import type { Context } from '../context.js';
@@ -12,6 +12,8 @@ interface WaitFlags {
   timeoutMs?: number;
   /** Ctrl-C cancels the job without asking. */
   yes?: boolean;
+  /** What interrupts the wait (default: the command's Ctrl-C); the SQL shell gives one per statement. */
+  signal?: AbortSignal;
 }
 
 /** Waits until the job settles and returns its final status (which may be FAILED or CANCELED). */
@@ -22,6 +24,7 @@ export async function waitWithFeedback(
   flags: WaitFlags,
 ): Promise<JobStatus> {
   const { waitForJob } = await import('../api/jobs.js');
+  const signal = flags.signal ?? ctx.interrupt.signal;
   ctx.interruptible = true;
   let since = Date.now();
   let state = 'WAITING';
@@ -32,7 +35,7 @@ export async function waitWithFeedback(
   try {
     return await waitForJob(client, id, {
       timeoutMs: flags.timeoutMs,
-      signal: ctx.interrupt.signal,
+      signal,
       onPoll: (s) => {
         // The job's own start, when known: `job wait` on an older job shows its real age.
         const started = s.startedAt ? Date.parse(s.startedAt) : Number.NaN;
@@ -46,7 +49,7 @@ export async function waitWithFeedback(
     });
   } catch (err) {
     stop();
-    if (err instanceof InterruptedError && ctx.interrupt.signal.aborted) {
+    if (err instanceof InterruptedError && signal.aborted) {
       await offerCancel(ctx, client, id, flags.yes);
       throw new InterruptedError(`interrupted while waiting for job ${id}`);
     }
@@ -64,9 +67,15 @@ export async function waitWithFeedback(
   }
 }
 
+/**
+ * After Ctrl-C, SIGTERM or SIGHUP while waiting. Only Ctrl-C on a terminal asks; with --yes, without a
+ * terminal (no one to ask), or after SIGTERM/SIGHUP (the process is being stopped, or its terminal is
+ * gone) the job is cancelled at once: a job nobody waits for any more must not run on.
+ */
 async function offerCancel(ctx: Context, client: ApiClient, id: string, yes: boolean | undefined) {
-  let cancel = Boolean(yes);
-  if (!cancel && ctx.ui.interactive) {
+  const canAsk = ctx.ui.interactive && (ctx.interruptedBy ?? 'SIGINT') === 'SIGINT';
+  let cancel = Boolean(yes) || !canAsk;
+  if (!cancel) {
     const { confirm } = await import('../output/prompt.js');
     ctx.streams.stderr.write('\n');
     // A second Ctrl-C at the prompt means "just stop".

@@ -44,22 +44,31 @@ async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   const name = settings.profileName.value;
   // Say what is missing before asking for a secret that could not be used anyway.
   requireUrl(settings);
+  // Before any prompt or request: a session the service creates must not be lost for want of a place to keep it.
+  ctx.store.checkUsable();
   const { storeToken } = await import('../auth/credentials.js');
   if (opts.tokenStdin) {
     if (opts.passwordStdin)
       throw new UsageError('--token-stdin and --password-stdin cannot be used together');
     const pat = (await readStdin(ctx.streams.stdin)).trim();
     if (!pat) throw new UsageError('no token on standard input');
-    // One authenticated call proves the token before it is stored.
+    // One authenticated call proves the token before it is stored, and tells whose it is.
     const client = await ctx.client({
       auth: { header: async () => `Bearer ${pat}` },
       resolve: { allowNewProfile: true },
     });
-    const { getServerInfo } = await import('../api/login.js');
-    await getServerInfo(client);
-    const record = { kind: 'bearer', token: pat, obtainedVia: 'pat' } as const;
+    const { whoAmI } = await import('../api/identity.js');
+    const { userName } = await whoAmI(client);
+    const record = {
+      kind: 'bearer',
+      token: pat,
+      obtainedVia: 'pat',
+      ...(userName ? { username: userName } : {}),
+    } as const;
     ctx.refreshSnapshot(await storeToken(ctx.store, name, client.baseUrl, record, { authMethod: 'pat' }));
-    ctx.ui.notice(`Verified and stored the personal access token for profile "${name}" (${client.baseUrl}).`);
+    ctx.ui.notice(
+      `Verified and stored the personal access token${userName ? ` of ${userName}` : ''} for profile "${name}" (${client.baseUrl}).`,
+    );
     return;
   }
   const username = opts.username ?? settings.profile?.username ?? (await promptUsername(ctx));
@@ -120,6 +129,8 @@ async function logout(ctx: Context): Promise<void> {
     ctx.ui.notice(`Profile "${name}" has no stored token.`);
     return;
   }
+  // The local token must be removable before the session on the service is ended.
+  ctx.store.checkUsable();
   if (stored.kind === 'session' && stored.url) {
     // End the session on the service too; the local token goes whatever the service says.
     try {

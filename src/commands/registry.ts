@@ -72,20 +72,26 @@ export const GROUPS: GroupDef[] = [
   {
     name: 'reflection',
     topic: 'Queries',
-    summary: 'Summarize reflections (acceleration)',
-    load: () => import('./reflection.js'),
+    summary: 'Create, change, refresh and summarize reflections (acceleration)',
+    load: () => import('./reflection/index.js'),
   },
   {
     name: 'user',
     topic: 'Administration',
-    summary: 'Create, inspect, update and delete users',
+    summary: 'List, create, inspect, update and delete users',
     load: () => import('./user/index.js'),
+  },
+  {
+    name: 'role',
+    topic: 'Administration',
+    summary: 'List, create, change and delete roles, and their members',
+    load: () => import('./role/index.js'),
   },
   {
     name: 'pat',
     topic: 'Administration',
-    summary: "List and create users' personal access tokens",
-    load: () => import('./pat.js'),
+    summary: "List, create and revoke users' personal access tokens",
+    load: () => import('./pat/index.js'),
   },
   {
     name: 'queue',

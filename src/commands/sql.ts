@@ -1,5 +1,6 @@
 // `dlake sql "QUERY"`: submit a query, wait for it with a spinner, then print its rows or stream them to a
-// file. With --no-wait, print the job id alone.
+// file. With --no-wait, print the job id alone. `-f FILE` runs a script of statements; no query on a
+// terminal opens the SQL shell.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -20,8 +21,9 @@ import {
 import { waitWithFeedback } from './job-wait.js';
 import { wholeNumber } from './options.js';
 
-interface SqlOptions {
+export interface SqlOptions {
   file?: string;
+  continueOnError?: boolean;
   context?: string;
   wait: boolean;
   maxRows?: number;
@@ -36,9 +38,15 @@ interface SqlOptions {
 export function register(program: Command, rt: Runtime): void {
   program
     .command('sql')
-    .description('Run a SQL query, wait for it, and print its rows (or stream them to a file with --out)')
+    .description(
+      'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell',
+    )
     .argument('[query]', 'the SQL text; - reads it from standard input')
-    .option('-f, --file <path>', 'read the SQL from a file (- for standard input)')
+    .option('-f, --file <path>', 'run the statements of a script, separated by ; (- for standard input)')
+    .option(
+      '--continue-on-error',
+      "with --file: run every statement, then exit with the first failure's code",
+    )
     .option('--context <path>', 'catalog path that unqualified names resolve in, e.g. Sales/curated')
     .option('--no-wait', 'print the job id and return without waiting')
     .option(
@@ -60,6 +68,8 @@ export function register(program: Command, rt: Runtime): void {
       examples(
         'dlake sql "SELECT COUNT(*) AS n FROM Sales.orders"',
         'dlake sql --file report.sql --out report.csv',
+        'dlake sql -f nightly.sql --continue-on-error -o ndjson',
+        'dlake sql                       # on a terminal: the SQL shell (\\q or Ctrl-D to leave)',
         'echo "SELECT * FROM big" | dlake sql - -o ndjson --max-rows 1000',
         'dlake sql "SELECT * FROM orders" --context Sales --no-wait',
         'dlake sql "SELECT * FROM Sales.orders" --into Lake/exports/orders_2025',
@@ -69,7 +79,23 @@ export function register(program: Command, rt: Runtime): void {
 }
 
 async function sql(ctx: Context, query: string | undefined, opts: SqlOptions) {
-  const text = await readSql(ctx, query, opts.file);
+  if (opts.continueOnError && opts.file === undefined)
+    throw new UsageError('--continue-on-error applies to a script: give it with --file FILE');
+  if (opts.file !== undefined) {
+    if (query !== undefined)
+      throw new UsageError('give the query either as an argument or with --file, not both');
+    const { runScript } = await import('./sql-script.js');
+    return runScript(ctx, await readScript(ctx, opts.file), opts);
+  }
+  if (query === undefined && ctx.ui.interactive) {
+    const { runShell } = await import('../shell/shell.js');
+    return runShell(ctx, { context: opts.context === undefined ? undefined : parsePath(opts.context) });
+  }
+  await runQuery(ctx, await readQuery(ctx, query), opts);
+}
+
+/** Submits one query, waits for it, and prints its rows or streams them to --out. */
+export async function runQuery(ctx: Context, text: string, opts: SqlOptions): Promise<void> {
   const context = opts.context === undefined ? undefined : parsePath(opts.context);
   if (!opts.wait && (opts.out || opts.maxRows !== undefined))
     throw new UsageError(`--no-wait cannot be combined with ${opts.out ? '--out' : '--max-rows'}`);
@@ -131,20 +157,20 @@ async function sql(ctx: Context, query: string | undefined, opts: SqlOptions) {
   }
 }
 
-/** The query: the argument, `-` (standard input) or --file; exactly one of them. */
-async function readSql(ctx: Context, query: string | undefined, file: string | undefined): Promise<string> {
-  if (query !== undefined && file !== undefined)
-    throw new UsageError('give the query either as an argument or with --file, not both');
-  let text: string;
-  if (query === '-' || file === '-') text = await readStdin(ctx.streams.stdin);
-  else if (file !== undefined) {
-    text = readTextFile(file);
-  } else if (query !== undefined) text = query;
-  else {
+/** The query: the argument, or `-` for standard input. */
+async function readQuery(ctx: Context, query: string | undefined): Promise<string> {
+  if (query === undefined) {
     throw new UsageError('no query given', {
-      hint: 'pass it as an argument (dlake sql "SELECT 1"), with --file FILE, or - to read standard input',
+      hint: 'pass it as an argument (dlake sql "SELECT 1"), a script with --file FILE, or - to read standard input; on a terminal, `dlake sql` alone opens the SQL shell',
     });
   }
+  const text = query === '-' ? await readStdin(ctx.streams.stdin) : query;
   if (!text.trim()) throw new UsageError('the query is empty');
   return text;
+}
+
+/** The text of --file FILE (- for standard input). */
+async function readScript(ctx: Context, file: string): Promise<{ name: string; text: string }> {
+  if (file === '-') return { name: 'standard input', text: await readStdin(ctx.streams.stdin) };
+  return { name: file, text: readTextFile(file) };
 }

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { OAuthToken } from '../api/schemas.js';
 import type { StoredToken } from '../config/schema.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
 import { readHidden, readStdin } from '../output/prompt.js';
 import type { Runtime } from '../runtime.js';
 import { readTextFile } from '../util/files.js';
@@ -82,6 +82,7 @@ async function clientCredentials(
 ): Promise<void> {
   const clientId = opts.clientId ?? ctx.env.DLAKE_CLIENT_ID;
   if (!clientId) throw new UsageError('no client id', { hint: 'pass --client-id ID or set DLAKE_CLIENT_ID' });
+  ctx.store.checkUsable();
   const secret = opts.clientSecretStdin
     ? await readStdin(ctx.streams.stdin)
     : (ctx.env.DLAKE_CLIENT_SECRET ??
@@ -106,6 +107,7 @@ async function jwt(
     ? readTokenFile(opts.subjectTokenFile)
     : await readStdin(ctx.streams.stdin);
   if (!token.trim()) throw new UsageError('the JWT is empty');
+  ctx.store.checkUsable();
   const { jwtExchange } = await import('../api/oauth.js');
   const client = await ctx.client({ auth: false, resolve: { allowNewProfile: true } });
   const t = await jwtExchange(client, token.trim(), opts.audience);
@@ -122,45 +124,64 @@ async function pat(ctx: Context, opts: PrintOption & { subjectTokenStdin?: boole
       hint: 'pipe one in with --subject-token-stdin, or store one with `dlake login --token-stdin`',
     });
   }
+  ctx.store.checkUsable();
   const { patExchange } = await import('../api/oauth.js');
   const client = await ctx.client({ auth: false, resolve: { allowNewProfile: true } });
   const t = await patExchange(client, subject);
   // Keep the PAT beside the access token, so the access token can be renewed when it expires.
   const patExpiresAt = subject === storedPat ? (stored?.patExpiresAt ?? stored?.expiresAt) : undefined;
-  await save(
-    ctx,
-    client.baseUrl,
-    t,
-    'pat-exchange',
-    opts,
-    {},
-    { pat: subject, ...(patExpiresAt ? { patExpiresAt } : {}) },
-  );
+  await save(ctx, client.baseUrl, t, 'pat-exchange', opts, {
+    pat: subject,
+    ...(patExpiresAt ? { patExpiresAt } : {}),
+  });
 }
 
+/**
+ * Stores the new token with the identity it belongs to: `extra` carries the client id or PAT it was
+ * obtained with, and the service is asked whose it is, so that `whoami`, `profile list` and hints name the
+ * user of these credentials and not of an earlier login.
+ */
 async function save(
   ctx: Context,
   url: string,
   t: OAuthToken,
   via: StoredToken['obtainedVia'],
   opts: PrintOption,
-  profilePatch: Record<string, string> = {},
   extra: Partial<StoredToken> = {},
 ): Promise<void> {
   const { storeToken, tokenRecord } = await import('../auth/credentials.js');
   const settings = ctx.settings({ allowNewProfile: true });
   const name = settings.profileName.value;
+  const username = await askWho(ctx, t.access_token);
   await storeToken(
     ctx.store,
     name,
     url,
-    { ...tokenRecord(t, via), ...extra },
-    { authMethod: via, ...profilePatch },
+    { ...tokenRecord(t, via), ...extra, ...(username ? { username } : {}) },
+    { authMethod: via },
   );
+  const who = username ?? (extra.clientId ? `client ${extra.clientId}` : undefined);
   ctx.ui.notice(
-    `Stored an access token for profile "${name}", valid for ${Math.round(t.expires_in / 60)} min (scope: ${t.scope ?? 'n/a'}).`,
+    `Stored an access token${who ? ` for ${who}` : ''} in profile "${name}", valid for ${Math.round(t.expires_in / 60)} min (scope: ${t.scope ?? 'n/a'}).`,
   );
   if (opts.print) ctx.streams.stdout.write(`${t.access_token}\n`);
+}
+
+/** The user the service says an access token belongs to; undefined if it will not say. */
+async function askWho(ctx: Context, accessToken: string): Promise<string | undefined> {
+  const { whoAmI } = await import('../api/identity.js');
+  const client = await ctx.client({
+    auth: { header: async () => `Bearer ${accessToken}` },
+    resolve: { allowNewProfile: true },
+  });
+  try {
+    return (await whoAmI(client)).userName;
+  } catch (err) {
+    // The token was issued: storing it matters more than its owner's name, which whoami --check can ask later.
+    if (err instanceof InterruptedError) throw err;
+    ctx.ui.warn(`could not ask the service whose token this is: ${(err as Error).message}`);
+    return undefined;
+  }
 }
 
 function readTokenFile(file: string): string {

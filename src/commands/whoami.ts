@@ -6,7 +6,6 @@ import type { Context } from '../context.js';
 import { AuthError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { formatDuration } from '../util/units.js';
-import { sameServiceUrl } from '../util/url.js';
 import { examples } from './common.js';
 
 export function register(program: Command, rt: Runtime): void {
@@ -26,7 +25,7 @@ interface Row {
 
 async function whoami(ctx: Context, opts: { check?: boolean }): Promise<void> {
   const s = ctx.settings();
-  const stored = ctx.snapshot().credentials.tokens[s.profileName.value];
+  const { tokenClientId, usableToken } = await import('../auth/credentials.js');
   const rows: Row[] = [];
   const add = (setting: string, v: Setting<string> | undefined) => {
     if (v) rows.push({ setting, value: v.value, source: v.name ? `${v.source} (${v.name})` : v.source });
@@ -45,13 +44,15 @@ async function whoami(ctx: Context, opts: { check?: boolean }): Promise<void> {
         : s.output,
   );
 
-  const usable =
-    stored && (!stored.url || (s.url && sameServiceUrl(stored.url, s.url.value))) ? stored : undefined;
+  // The user shown is the one of the credentials in force: the stored token's own identity (never an
+  // earlier login's), nothing for DLAKE_TOKEN (whose owner only the service knows: --check asks it).
+  const usable = usableToken(ctx.snapshot(), s, s.url?.value);
   if (s.envToken) {
     rows.push({ setting: 'token', value: 'bearer token', source: 'environment (DLAKE_TOKEN)' });
   } else if (usable) {
-    const user = usable.username ?? s.profile?.username;
-    if (user) rows.push({ setting: 'user', value: user, source: 'profile' });
+    if (usable.username) rows.push({ setting: 'user', value: usable.username, source: 'profile' });
+    const clientId = tokenClientId(usable, s.profile);
+    if (clientId) rows.push({ setting: 'client-id', value: clientId, source: 'profile' });
     const left = timeLeftMs(usable.expiresAt);
     const status =
       left === undefined
@@ -78,17 +79,24 @@ async function whoami(ctx: Context, opts: { check?: boolean }): Promise<void> {
     rows.push({ setting: 'renewal', value: 'PAT exchange with the stored PAT', source: 'profile' });
   }
 
-  let check: { ok: boolean; version?: string; error?: string; hint?: string } | undefined;
+  let check: { ok: boolean; error?: string; hint?: string } | undefined;
   if (opts.check) {
-    const { getServerInfo } = await import('../api/login.js');
+    const { whoAmI } = await import('../api/identity.js');
     try {
-      const info = await getServerInfo(await ctx.client());
-      check = { ok: true, version: info.version };
+      // One call to a spec endpoint proves the credentials and names their user.
+      const { userName } = await whoAmI(await ctx.client());
+      check = { ok: true };
       rows.push({
         setting: 'check',
-        value: `ok${info.version ? ` (service ${info.version})` : ''}`,
+        value: `ok, the service knows you as ${userName ?? 'a user it does not name'}`,
         source: 'service',
       });
+      if (userName) {
+        // What the service says wins over what was stored.
+        const stored = rows.findIndex((r) => r.setting === 'user');
+        if (stored >= 0) rows.splice(stored, 1);
+        rows.push({ setting: 'user', value: userName, source: 'service' });
+      }
     } catch (e) {
       if (!(e instanceof AuthError)) throw e;
       check = { ok: false, error: e.message, hint: e.hint };

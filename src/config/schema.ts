@@ -39,8 +39,13 @@ const StoredTokenSchema = z.looseObject({
    */
   pat: z.optional(z.string()),
   patExpiresAt: z.optional(z.iso.datetime({ offset: true })),
-  /** Who the token belongs to, when known (login response, PAT verification). */
+  /**
+   * Who the token belongs to, when known (login response, or the service asked after an exchange or a PAT
+   * login). A token is used only by the identity that obtained it (docs/cli-contract.md "Identity").
+   */
   username: z.optional(z.string()),
+  /** The client id a client-credentials token was obtained with (absent in files from older dlake). */
+  clientId: z.optional(z.string()),
   /** The service the token was issued for: a token is never sent to another URL. */
   url: z.optional(z.string()),
 });

@@ -3,9 +3,9 @@
 // Reads are plain file reads validated with zod, so commands that only read the store never load conf.
 // Writes go through conf (atomic write-and-rename, file mode 0600) inside a cross-process lock, re-reading
 // both files under the lock so that concurrent dlake processes never lose each other's changes.
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
 import { describeFsError } from '../util/files.js';
@@ -67,7 +67,50 @@ export class ConfigStore {
     change: (s: StoreSnapshot) => void,
     opts: { replaceCorruptCredentials?: boolean } = {},
   ): Promise<StoreSnapshot> {
-    this.ensureDir();
+    this.checkUsable();
+    try {
+      return await this.lockedUpdate(change, opts);
+    } catch (err) {
+      // The folder was usable a moment ago; a write that fails now (disk full, changed permissions) is
+      // still about the folder, not a bug in dlake.
+      const code = (err as NodeJS.ErrnoException)?.code;
+      if (code && STORE_ERRNO.has(code)) throw this.unusable(err as NodeJS.ErrnoException);
+      throw err;
+    }
+  }
+
+  /**
+   * Makes sure the folder exists and that files can be created in it, or throws a usage error (exit 2)
+   * that names the folder. Commands that will store something call it before contacting the service, so
+   * that a login never creates a session on the service that it then cannot keep.
+   */
+  checkUsable(): void {
+    try {
+      makeDirs(this.dir);
+      if (!statSync(this.dir).isDirectory()) {
+        throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+      }
+      if ((statSync(this.dir).mode & 0o777) !== DIR_MODE) chmodSync(this.dir, DIR_MODE);
+      // Only a real write proves the folder is writable: access() says yes to root on a read-only
+      // permission mode, and some file systems refuse writes that permissions allow (immutable, read-only mounts).
+      const probe = join(this.dir, `.probe-${process.pid}`);
+      closeSync(openSync(probe, 'wx', FILE_MODE));
+      unlinkSync(probe);
+    } catch (err) {
+      throw this.unusable(err as NodeJS.ErrnoException);
+    }
+  }
+
+  private unusable(err: NodeJS.ErrnoException): UsageError {
+    return new UsageError(`cannot use the config folder ${this.dir}: ${fsProblem(err)}`, {
+      hint: 'set DLAKE_CONFIG_DIR to a folder you can write to, or fix this one',
+    });
+  }
+
+  private async lockedUpdate(
+    change: (s: StoreSnapshot) => void,
+    opts: { replaceCorruptCredentials?: boolean },
+  ): Promise<StoreSnapshot> {
     // Load everything before taking the lock: importing conf takes ~20 ms, and a process killed while it
     // holds the lock leaves it behind, blocking every other dlake until it goes stale (10 s).
     const [{ default: lockfile }, { default: Conf }] = await Promise.all([
@@ -112,10 +155,69 @@ export class ConfigStore {
       await release();
     }
   }
+}
 
-  private ensureDir(): void {
-    mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
-    if ((statSync(this.dir).mode & 0o777) !== DIR_MODE) chmodSync(this.dir, DIR_MODE);
+/** File-system failures that say the folder cannot be used (as opposed to a bug). */
+const STORE_ERRNO = new Set([
+  'EACCES',
+  'EPERM',
+  'EROFS',
+  'ENOSPC',
+  'EDQUOT',
+  'ENOTDIR',
+  'ENOENT',
+  'ELOOP',
+  'ENAMETOOLONG',
+  'EIO',
+  'EISDIR',
+]);
+
+/**
+ * `mkdir -p`, one level at a time. Node's own recursive mkdirSync never returns for a path under /proc
+ * (procfs answers ENOENT for the parent it has just "created", and Node tries again forever).
+ */
+function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    try {
+      statSync(d);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(d) === d) throw err;
+      missing.unshift(d);
+    }
+  }
+  for (const d of missing) {
+    try {
+      mkdirSync(d, { mode: DIR_MODE });
+    } catch (err) {
+      // Another dlake process may have created it a moment ago.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+}
+
+/** A file-system error in words (the code alone, `EROFS`, says little to most people). */
+function fsProblem(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'it is on a read-only file system';
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return 'no space left on the device';
+    case 'ENOTDIR':
+      return 'it, or a part of its path, is a file, not a folder';
+    case 'ENOENT':
+      return 'it cannot be created there';
+    case 'ELOOP':
+      return 'its path has a loop of symbolic links';
+    case 'ENAMETOOLONG':
+      return 'its path is too long';
+    default:
+      return err.code ? `${err.message.split(',')[0]} (${err.code})` : err.message;
   }
 }
 
@@ -126,7 +228,10 @@ function readValidated<S extends z.ZodMiniType>(path: string, schema: S): ReadRe
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: schema.parse({}) };
+    // No file, or no folder to hold one (a part of the path is a file): nothing is stored yet. A command
+    // that must store something finds out in checkUsable, with the folder named.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: true, value: schema.parse({}) };
     return { ok: false, problem: describeFsError(e) };
   }
   let json: unknown;

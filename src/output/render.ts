@@ -4,6 +4,7 @@
 
 import type { OutputFormat } from '../config/schema.js';
 import { ServiceError, UsageError } from '../errors.js';
+import { asReceived } from '../util/received.js';
 import type { Theme } from './color.js';
 import { cellText, DETAIL_VIEW, detailRows, genericView, type View } from './view.js';
 import { truncate } from './width.js';
@@ -32,12 +33,13 @@ interface Rendered {
 
 export async function render<T>(r: Renderable<T>, opts: RenderOptions): Promise<Rendered> {
   let { data, rows, view } = r as Renderable<unknown>;
-  if (opts.query) {
-    data = await applyQuery(data, opts.query);
-    rows = undefined;
-    view = undefined;
-  }
   try {
+    if (opts.query) {
+      // --query filters what -o json would print: the service's objects as they came.
+      data = await applyQuery(asReceived(data), opts.query);
+      rows = undefined;
+      view = undefined;
+    }
     return await format(data, rows, view, opts);
   } catch (e) {
     // JSON.stringify recurses: an answer nested thousands of levels deep (valid JSON, which JSON.parse
@@ -57,9 +59,10 @@ async function format(
 ): Promise<Rendered> {
   switch (opts.format) {
     case 'json':
-      return { stdout: `${JSON.stringify(data ?? null, null, 2)}\n` };
+      return { stdout: `${JSON.stringify(asReceived(data) ?? null, null, 2)}\n` };
     case 'ndjson': {
-      const items = Array.isArray(data) ? data : [data];
+      const sent = asReceived(data);
+      const items = Array.isArray(sent) ? sent : [sent];
       return { stdout: items.map((i) => `${JSON.stringify(i ?? null)}\n`).join('') };
     }
     case 'csv':

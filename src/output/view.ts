@@ -28,7 +28,10 @@ export const DETAIL_VIEW: View<Detail> = {
 
 /** Key/value rows for one object, as they are: the table form of an object printed without a view. */
 export function detailRows(obj: Record<string, unknown>): Detail[] {
-  return Object.entries(obj).map(([key, value]) => ({ key, value }));
+  // A field the service left out or sent as null was made `undefined` by the schema: no row for it.
+  return Object.entries(obj)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => ({ key, value }));
 }
 
 /**

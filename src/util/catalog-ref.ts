@@ -107,19 +107,6 @@ export function formatPath(path: readonly string[]): string {
 }
 
 /**
- * The tail of `GET /api/v3/catalog/by-path/…`: each component is its own URL segment, percent-encoded on its
- * own (the service decodes segment by segment), so `/`, `?`, `#`, `%` and spaces inside names survive.
- */
-export function pathToUrlSegments(path: readonly string[]): string {
-  return path.map(encodeURIComponent).join('/');
-}
-
-/** An id as one URL segment: internal ids such as `service:/Samples/a b` carry slashes and spaces. */
-export function idToUrlSegment(id: string): string {
-  return encodeURIComponent(id);
-}
-
-/**
  * The service's SQL name of a dataset: components joined by `.`, each double-quoted (inner `"` doubled) unless
  * it is a simple identifier. Reserved words (a table named `select`) are not detected and stay unquoted.
  */

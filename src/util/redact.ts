@@ -6,7 +6,7 @@ export const REDACTED = '[redacted]';
 const SECRET_KEY =
   /^(password|passwd|secret|token|access_token|refresh_token|id_token|subject_token|actor_token|client_secret|clientsecret|accesssecret|accesskey|clientkeypassword|privatekey|authorization|pat|apikey|api_key)$/i;
 
-function isSecretKey(key: string): boolean {
+export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key);
 }
 

@@ -199,8 +199,8 @@ describe('--resume', () => {
       const stopped = await interruptAt(id, file, Math.floor(statSync(whole).size * cut));
       expectFailure(
         stopped,
-        130,
-        /^error: interrupted: export stopped after [\d,]+ rows; .* are kept in .*\.partial$/,
+        143,
+        /^error: terminated \(SIGTERM\): export stopped after [\d,]+ rows; .* are kept in .*\.partial$/,
       );
       expect(stopped.stderr).toContain(`hint: resume with: dlake job export ${id} --out ${file} --resume`);
       expect(existsSync(file)).toBe(false);
@@ -225,7 +225,7 @@ describe('--resume', () => {
     expect((await fx.run(['job', 'export', id, '--out', whole])).code).toBe(0);
     const file = join(dir, 'resumed.csv.gz');
     const stopped = await interruptAt(id, file, Math.floor(statSync(whole).size * 0.6));
-    expect(stopped.code).toBe(130);
+    expect(stopped.code).toBe(143);
     const record = JSON.parse(readFileSync(`${file}.partial.json`, 'utf8'));
     expect(record).toMatchObject({ jobId: id, format: 'csv', gzip: true, rows: 50_000 });
     const resumed = await fx.run(['job', 'export', id, '--out', file, '--resume']);
@@ -237,7 +237,7 @@ describe('--resume', () => {
     const id = await completedJob(QUERY);
     const other = await completedJob('SELECT * FROM big ORDER BY id LIMIT 5');
     const file = join(dir, 'rows.csv');
-    expect((await interruptAt(id, file, 200_000)).code).toBe(130);
+    expect((await interruptAt(id, file, 200_000)).code).toBe(143);
     const before = readFileSync(`${file}.partial`);
     fx.emu.log.clear();
     const wrongJob = await fx.run(['job', 'export', other, '--out', file, '--resume']);

@@ -144,7 +144,7 @@ describe('export failures', () => {
     expectFailure(
       r,
       7,
-      /the connection was closed before the answer was complete: export stopped after [\d,]+ rows; .*broken\.csv was not written, the first [\d,]+ rows are kept in .*broken\.csv\.partial$/,
+      /the connection was closed before the answer was complete; gave up after 4 attempts: export stopped after [\d,]+ rows; .*broken\.csv was not written, the first [\d,]+ rows are kept in .*broken\.csv\.partial$/,
     );
     expect(r.stderr).toContain(`hint: resume with: dlake job export ${id} --out ${file} --resume`);
     expect(readdirSync(dir).sort()).toEqual(['broken.csv.partial', 'broken.csv.partial.json']);

@@ -2,7 +2,7 @@
 // anywhere else; lifetimes refused before any request; admin-only; PATs disabled; community edition.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from '../helpers/dlake.js';
+import { BIN, cleanEnv, tempConfigDir } from '../helpers/dlake.js';
 import { ANALYST, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
 
 let fx: Fixture;
@@ -176,6 +176,74 @@ describe('dlake pat list', () => {
   });
 });
 
+describe('dlake pat list without a user', () => {
+  it('lists your own tokens (the user the profile logged in as)', async () => {
+    const created = await fx.run(['pat', 'create', 'admin', '--label', 'mine']);
+    expect(created.code, created.stderr).toBe(0);
+    fx.emu.log.clear();
+    const r = await fx.run(['pat', 'list', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).map((p: { label: string }) => p.label)).toContain('mine');
+    expect(fx.emu.log.find('GET', '/api/v3/user/by-name/admin')).toHaveLength(1);
+  });
+
+  it('with a bearer token that does not say whose it is: exit 2 asking for the user', async () => {
+    const created = await fx.run(['pat', 'create', 'admin', '--label', 'env']);
+    // A config folder without any login: only the token says who calls.
+    const bare = tempConfigDir();
+    const r = await fx.run(['pat', 'list'], {
+      env: { DLAKE_TOKEN: created.stdout.trim(), DLAKE_CONFIG_DIR: bare.dir },
+    });
+    bare.cleanup();
+    expectFailure(r, 2, 'cannot tell which user you are');
+    expect(r.stderr).toContain('hint: name the user');
+  });
+});
+
+describe('dlake pat delete', () => {
+  it('revokes one token by id; the others stay', async () => {
+    for (const label of ['one', 'two']) {
+      expect((await fx.run(['pat', 'create', 'bob', '--label', label])).code).toBe(0);
+    }
+    const one = patsOf('bob').find((t) => t.label === 'one')!;
+    const r = await fx.run(['pat', 'delete', 'bob', one.patId!, '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Revoked personal access token ${one.patId} of bob.`);
+    expect(patsOf('bob').map((t) => t.label)).not.toContain('one');
+    expect(patsOf('bob').map((t) => t.label)).toContain('two');
+  });
+
+  it('--all revokes every token of the user; --dry-run sends nothing', async () => {
+    expect((await fx.run(['pat', 'create', 'carl', '--label', 'a'])).code).toBe(0);
+    const dry = await fx.run(['pat', 'delete', 'carl', '--all', '--dry-run', '-o', 'json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const carl = fx.emu.state.userByName('carl')!.id;
+    expect(JSON.parse(dry.stdout)).toMatchObject({
+      method: 'DELETE',
+      url: `${fx.emu.url}/api/v3/user/${carl}/token`,
+    });
+    expect(patsOf('carl').length).toBeGreaterThan(0);
+    const r = await fx.run(['pat', 'revoke', 'carl', '--all', '-y']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(patsOf('carl')).toEqual([]);
+  });
+
+  it('bad input: no token and no --all, both, a token id that is not one, no --yes without a TTY (exit 2)', async () => {
+    expectFailure(await fx.run(['pat', 'delete', 'bob']), 2, 'which token?');
+    const both = await fx.run(['pat', 'delete', 'bob', '6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b', '--all']);
+    expectFailure(both, 2, 'either a token id or --all');
+    expectFailure(await fx.run(['pat', 'delete', 'bob', '../../token', '-y']), 2, 'is not a token id');
+    expectFailure(await fx.run(['pat', 'delete', 'bob', '--all']), 2, 'without confirmation');
+    expect(fx.emu.log.entries.filter((e) => e.method === 'DELETE')).toEqual([]);
+  });
+
+  it('an unknown token or user: exit 4', async () => {
+    const r = await fx.run(['pat', 'delete', 'bob', '6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b', '-y']);
+    expectFailure(r, 4, 'not found');
+    expectFailure(await fx.run(['pat', 'delete', 'nobody', '--all', '-y']), 4, "User 'nobody' not found");
+  });
+});
+
 describe('when the service has PATs switched off', () => {
   let off: Fixture;
   beforeAll(async () => {
@@ -208,5 +276,6 @@ describe('on a community-edition server', () => {
     expectFailure(list, 4, sentence);
     expect(list.stderr).not.toContain('HTTP 404');
     expectFailure(await cx.run(['pat', 'create', 'analyst', '--label', 'x']), 4, sentence);
+    expectFailure(await cx.run(['pat', 'delete', 'analyst', '--all', '-y']), 4, sentence);
   });
 });

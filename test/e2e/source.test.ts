@@ -447,3 +447,46 @@ describe('delete', () => {
     expect(list.map((s: { name: string }) => s.name)).toEqual(['pg', 'Samples']);
   });
 });
+
+// Real servers mask secrets with their own text (`$DREMIO_EXISTING_VALUE$`, …), not the spec's constant. An
+// update must send back exactly what the server showed, or the server stores the constant as the password.
+describe('a server that masks secrets with another placeholder', () => {
+  const OTHER = '$DREMIO_EXISTING_VALUE$';
+  let other: Fixture;
+  beforeAll(async () => {
+    other = await startFixture({ secretPlaceholder: OTHER });
+    expect((await other.login()).code).toBe(0);
+    const created = await other.run(['source', 'create', 'pg', '--type', 'POSTGRES', '--config-file', '-'], {
+      input: JSON.stringify(PG),
+    });
+    expect(created.code).toBe(0);
+  });
+  afterAll(() => other.close());
+  const otherStore = (): CatalogStore => other.emu.catalog.store;
+
+  it('source get shows the server masking; source update keeps the secret', async () => {
+    const got = JSON.parse((await other.run(['source', 'get', 'pg', '-o', 'json'])).stdout);
+    expect(got.config.password).toBe(OTHER);
+
+    const r = await other.run(['source', 'update', 'pg', '--set', 'fetchSize=500']);
+    expect(r.code).toBe(0);
+    expectNoSecret(r.stdout, r.stderr);
+    expect(otherStore().sourceConfig('pg')).toEqual({ ...PG, fetchSize: 500 });
+  });
+
+  it('catalog update of an edited `get -o json` keeps the secret too', async () => {
+    const got = JSON.parse((await other.run(['catalog', 'get', 'pg', '-o', 'json'])).stdout);
+    got.config.databaseName = 'sales2';
+    const r = await other.run(['catalog', 'update', 'pg', '--file', '-'], { input: JSON.stringify(got) });
+    expect(r.code).toBe(0);
+    expect(otherStore().sourceConfig('pg')).toMatchObject({ password: PASSWORD, databaseName: 'sales2' });
+  });
+
+  it('a new secret replaces the stored one', async () => {
+    const r = await other.run(['source', 'update', 'pg', '--config-file', '-'], {
+      input: JSON.stringify({ password: NEW_PASSWORD }),
+    });
+    expect(r.code).toBe(0);
+    expect(otherStore().sourceConfig('pg')?.password).toBe(NEW_PASSWORD);
+  });
+});

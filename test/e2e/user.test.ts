@@ -281,6 +281,108 @@ describe('dlake user delete', () => {
   });
 });
 
+describe('dlake user list', () => {
+  it('lists every user with name, id and roles; -o json is the service objects', async () => {
+    await createUser('lisa', '--email', 'lisa@example.com', '--role', 'analysts');
+    const r = await fx.run(['user', 'list']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).toMatch(/^NAME\s+ID\s+FIRST NAME\s+LAST NAME\s+EMAIL\s+ROLES\s+SOURCE$/);
+    expect(r.stdout).toMatch(/^lisa\s+[0-9a-f-]{36}\s+lisa@example\.com\s+PUBLIC, analysts\s+local$/m);
+    expect(r.stdout).toMatch(/^admin\s/m);
+    const json = JSON.parse((await fx.run(['user', 'list', '-o', 'json'])).stdout);
+    expect(json.map((u: { name: string }) => u.name)).toEqual(
+      expect.arrayContaining(['admin', 'analyst', 'lisa']),
+    );
+  });
+
+  it('--filter is sent to the service and only matching users are shown; csv with --query', async () => {
+    await createUser('etl-one');
+    await createUser('etl-two');
+    const r = await fx.run([
+      'user',
+      'list',
+      '--filter',
+      "startsWith(name,'etl-')",
+      '-o',
+      'csv',
+      '--query',
+      '[].{name: name}',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('NAME\netl-one\netl-two\n');
+    const [req] = fx.emu.log.find('GET', /^\/api\/v3\/user$/);
+    expect(req!.query.filter).toBe("startsWith(name,'etl-')");
+  });
+
+  it('a filter that matches nobody: empty output and a note', async () => {
+    const r = await fx.run(['user', 'list', '--filter', "name=='nobody-at-all'"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('No user matches the filter.');
+  });
+
+  it('a filter the service cannot parse: exit 2 with its message', async () => {
+    const r = await fx.run(['user', 'list', '--filter', 'shoeSize>3']);
+    expectFailure(r, 2, 'Invalid filter expression');
+  });
+});
+
+describe('user passwords', () => {
+  const loginAs = (name: string, password: string) =>
+    fx.run(['login', '-u', name, '--password-stdin', '-p', `as-${name}`], { input: `${password}\n` });
+
+  it('create --password-stdin sets the password (it works for login) and never echoes it', async () => {
+    const r = await fx.run(['user', 'create', 'pw-user', '--password-stdin', '--debug'], {
+      input: 'S3cret-pass-one\n',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain('S3cret-pass-one');
+    expect((await loginAs('pw-user', 'S3cret-pass-one')).code).toBe(0);
+  });
+
+  it('update --password-stdin changes only the password, with the tag just read', async () => {
+    await createUser('pw-change', '--first-name', 'Pat');
+    const before = user('pw-change')!;
+    const r = await fx.run(['user', 'update', 'pw-change', '--password-stdin'], { input: 'N3w-password-x' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Updated user pw-change: password.');
+    expect(user('pw-change')).toMatchObject({ password: 'N3w-password-x', firstName: 'Pat' });
+    expect(fx.emu.log.find('PUT', `/api/v3/user/${before.id}`)).toHaveLength(1);
+    expect((await loginAs('pw-change', 'N3w-password-x')).code).toBe(0);
+  });
+
+  it('--dry-run hides the password', async () => {
+    await createUser('pw-dry');
+    const r = await fx.run(['user', 'update', 'pw-dry', '--password-stdin', '--dry-run', '-o', 'json'], {
+      input: 'Dry-run-pass-1',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('Dry-run-pass-1');
+    expect(JSON.parse(r.stdout).body.password).not.toBe('Dry-run-pass-1');
+    expect(writes()).toEqual([]);
+  });
+
+  it('a password on argv is refused without repeating it, and nothing is sent', async () => {
+    const r = await fx.run(['user', 'create', 'argv-pw', '--password', 'Leaky-pass-1']);
+    expectFailure(r, 2, '--password is not accepted');
+    expect(r.stderr).not.toContain('Leaky-pass-1');
+    expect(user('argv-pw')).toBeUndefined();
+  });
+
+  it('a weak password: exit 2 with the service text; empty stdin and --password-prompt without a TTY: exit 2', async () => {
+    await createUser('pw-weak');
+    const weak = await fx.run(['user', 'update', 'pw-weak', '--password-stdin'], { input: 'short' });
+    expectFailure(weak, 2, 'Invalid password');
+    const empty = await fx.run(['user', 'update', 'pw-weak', '--password-stdin'], { input: '' });
+    expectFailure(empty, 2, 'no password on standard input');
+    const prompt = await fx.run(['user', 'update', 'pw-weak', '--password-prompt']);
+    expectFailure(prompt, 2, 'cannot ask for the password: there is no terminal');
+    // Only the weak one reached the service, which refused it.
+    expect(writes().map((w) => w.status)).toEqual([400]);
+    expect(user('pw-weak')!.password).toBeUndefined();
+  });
+});
+
 describe('on a community-edition server', () => {
   let cx: Fixture;
   beforeAll(async () => {
@@ -299,6 +401,11 @@ describe('on a community-edition server', () => {
     expect(cx.emu.state.userByName('zed')).toBeUndefined();
     const roles = await cx.run(['user', 'update', 'analyst', '--add-role', 'x']);
     expectFailure(roles, 4, "this service's edition does not offer user roles (Enterprise only)");
+  });
+
+  it('user list ends with one sentence about the edition (exit 4)', async () => {
+    const r = await cx.run(['user', 'list']);
+    expectFailure(r, 4, "error: this service's edition does not offer listing users (Enterprise only)");
   });
 
   it('user get and a name change still work there', async () => {

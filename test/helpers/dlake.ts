@@ -47,6 +47,8 @@ export interface RunningDlake {
   interrupt(): void;
   /** Sends SIGTERM, as a CI runner stopping a job does. */
   terminate(): void;
+  /** Sends any signal (SIGTERM as `docker stop` does, SIGHUP as a closed terminal does). */
+  kill(signal: NodeJS.Signals): void;
   /** Resolves when the process has ended. */
   done: Promise<RunResult>;
 }
@@ -87,6 +89,9 @@ export function startDlake(args: string[], opts: RunOptions = {}): RunningDlake 
     },
     terminate: () => {
       child.kill('SIGTERM');
+    },
+    kill: (signal) => {
+      child.kill(signal);
     },
     done,
   };

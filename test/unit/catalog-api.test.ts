@@ -297,12 +297,26 @@ describe('source update', () => {
     authenticationType: 'MASTER',
   };
 
-  it('keeps every secret the user did not change as the placeholder, and merges the rest', () => {
-    // The service may show a secret otherwise (a vault URI): unchanged, it is still sent as the placeholder.
-    const merged = mergeSourceConfig('POSTGRES', { ...current, password: 'vault://x' }, { hostname: 'db2' }, [
-      'fetchSize=100',
-    ]);
+  it('sends every secret the user did not change back exactly as the service showed it, and merges the rest', () => {
+    const merged = mergeSourceConfig('POSTGRES', current, { hostname: 'db2' }, ['fetchSize=100']);
     expect(merged).toEqual({ ...current, hostname: 'db2', fetchSize: 100, password: PLACEHOLDER });
+    // Real servers mask with other texts, or show a reference (a vault URI): whatever it is goes back as it
+    // came. Sending the spec's constant instead would make such a server store that constant as the password.
+    for (const shown of ['$DREMIO_EXISTING_VALUE$', '********', 'vault://x']) {
+      const kept = mergeSourceConfig('POSTGRES', { ...current, password: shown }, {}, ['fetchSize=100']);
+      expect(kept.password).toBe(shown);
+    }
+  });
+
+  it('reads the spec constant in a file as "keep it", whatever the server masks with', () => {
+    const kept = mergeSourceConfig(
+      'POSTGRES',
+      { ...current, password: '$DREMIO_EXISTING_VALUE$' },
+      {
+        password: PLACEHOLDER,
+      },
+    );
+    expect(kept.password).toBe('$DREMIO_EXISTING_VALUE$');
   });
 
   it('sends a new secret given in the file, drops fields set to null, and leaves unset secrets unset', () => {

@@ -3,11 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import {
   formatPath,
-  idToUrlSegment,
   parsePath,
   parseRef,
   parseRefWithId,
-  pathToUrlSegments,
   toSqlIdentifier,
 } from '../../src/util/catalog-ref.js';
 
@@ -91,17 +89,7 @@ describe('formatPath', () => {
   });
 });
 
-describe('URL segments and SQL names', () => {
-  it('encodes each component as one segment', () => {
-    expect(pathToUrlSegments(['Samples', 'a/b', 'file_with_?.json', 'x y#"%'])).toBe(
-      'Samples/a%2Fb/file_with_%3F.json/x%20y%23%22%25',
-    );
-  });
-
-  it('encodes an internal id as one segment', () => {
-    expect(idToUrlSegment('service:/Samples/a b')).toBe('service%3A%2FSamples%2Fa%20b');
-  });
-
+describe('SQL names', () => {
   it.each([
     [['Sales', 'orders'], 'Sales.orders'],
     [['My Space', 'top "best".v2'], '"My Space"."top ""best"".v2"'],
@@ -136,18 +124,6 @@ describe('path properties', () => {
         expect(parsed.kind).toBe('path');
         expect(formatPath((parsed as { path: string[] }).path)).toBe(canonical);
       }),
-    );
-  });
-
-  it('gets every component back from its URL segment', () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.string({ unit: 'grapheme', minLength: 1 }), { minLength: 1, maxLength: 5 }),
-        (p) => {
-          const segments = pathToUrlSegments(p).split('/');
-          expect(segments.map(decodeURIComponent)).toEqual(p);
-        },
-      ),
     );
   });
 

@@ -16,6 +16,7 @@ import { ProgressBar } from '../../src/export/progress.js';
 import { checkWritable, openFileTarget, stdoutTarget, type Target } from '../../src/export/target.js';
 import { createFormatter, csvCell, exportSpec, formatFromFileName } from '../../src/export/writers.js';
 import { parseCsv } from '../helpers/csv.js';
+import { until } from '../helpers/until.js';
 
 const SCHEMA: ResultField[] = [
   { name: 'id', type: { name: 'BIGINT' } },
@@ -120,8 +121,8 @@ describe('pagesInOrder', () => {
     const svc = fakeService(10_000, { delay: () => 5 });
     const gen = pagesInOrder({ fetchPage: svc.fetchPage, pageSize: 500, concurrency: 2, buffer: 4 });
     await gen.next();
-    // The consumer holds on to the first page; the fetching goes on until the window is full.
-    await sleep(60);
+    // The consumer holds on to the first page; the fetching goes on until the window is full, and stops there.
+    await until(() => svc.requests.length >= 1 + 6 && svc.inFlight === 0, 'the window fills');
     expect(svc.requests).toHaveLength(1 + 6);
     expect(svc.inFlight).toBe(0);
     await gen.return(undefined);
@@ -147,8 +148,7 @@ describe('pagesInOrder', () => {
     // Nothing was asked at or past the page after the short one beyond the window, and that window was aborted.
     expect(Math.max(...svc.requests.map((r) => r.offset))).toBeLessThanOrEqual(1500 + 4 * 500);
     expect(svc.aborted.length).toBeGreaterThan(0);
-    await sleep(40);
-    expect(svc.inFlight).toBe(0);
+    await until(() => svc.inFlight === 0, 'the aborted requests end');
   });
 
   it('stops at an empty page', async () => {
@@ -191,8 +191,7 @@ describe('pagesInOrder', () => {
     await expect(
       collect(pagesInOrder({ fetchPage: svc.fetchPage, pageSize: 500, concurrency: 4 })),
     ).rejects.toThrow('boom');
-    await sleep(60);
-    expect(svc.inFlight).toBe(0);
+    await until(() => svc.inFlight === 0, 'the aborted requests end');
     expect(svc.aborted.length).toBeGreaterThan(0);
   });
 });

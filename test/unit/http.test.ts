@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { errorFromResponse } from '../../src/api/errors.js';
@@ -84,6 +86,7 @@ describe('ApiClient', () => {
     const err = await fails(client().request({ method: 'GET', path: '/x' }));
     expect(err).toBeInstanceOf(ServiceError);
     expect(err.message).toContain('502');
+    expect(err.message).toContain('gave up after 4 attempts');
     expect(delays).toHaveLength(3);
   });
 
@@ -235,5 +238,38 @@ describe('ApiClient', () => {
     expect(all).not.toContain('very-secret');
     expect(all).not.toContain('secret-token');
     expect(all).toMatch(/< 200 POST/);
+  });
+
+  it('a server that never answers: each attempt ends at --timeout, and the error says how many were made', async () => {
+    const requests: unknown[] = [];
+    // Accepts every request and never answers it.
+    const server = createServer((req) => requests.push(req.url));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const real = new ApiClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      timeoutMs: 100,
+      env: {},
+      sleep: async (ms) => {
+        delays.push(ms);
+      },
+    });
+    try {
+      const err = await fails(real.request({ method: 'GET', path: '/api/v3/catalog' }));
+      expect(err).toBeInstanceOf(ServiceError);
+      expect(err.message).toBe(
+        `cannot reach http://127.0.0.1:${port}/api/v3/catalog: no answer within the --timeout of 100ms; gave up after 4 attempts`,
+      );
+      expect(requests).toHaveLength(4);
+      // The documented worst case: 4 × --timeout plus at most 0.25 + 0.5 + 1 s of backoff.
+      expect(delays).toHaveLength(3);
+      delays.forEach((d, i) => {
+        expect(d).toBeLessThanOrEqual(250 * 2 ** i);
+      });
+    } finally {
+      await real.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });

@@ -12,7 +12,7 @@ import {
 } from '../../src/api/jobs.js';
 import { checkSummaryOrder, reflectionSummaries } from '../../src/api/reflections.js';
 import { hintFor } from '../../src/commands/hints.js';
-import { buildSummaryFilter } from '../../src/commands/reflection.js';
+import { buildSummaryFilter } from '../../src/commands/reflection/summary.js';
 import {
   type DlakeError,
   ExitCode,

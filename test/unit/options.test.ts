@@ -108,4 +108,38 @@ describe('the command tree uses these parsers', () => {
       );
     }
   });
+
+  it('every repeatable option refuses an empty value, issue 13 admin options included', async () => {
+    const all = await allOptions();
+    const repeatables = all.filter(
+      ({ words, option }) =>
+        /repeatable/.test(option.description) ||
+        (words === 'reflection create' && /<fields>/.test(option.flags)),
+    );
+    expect(repeatables.map((o) => `${o.words} ${o.option.long}`)).toEqual(
+      expect.arrayContaining([
+        'role add-member --user',
+        'role remove-member --role',
+        'catalog grants --grant',
+        'catalog grants --revoke',
+        'user create --role',
+        'reflection create --display',
+        'reflection summary --filter',
+      ]),
+    );
+    for (const { words, option } of repeatables) {
+      expect(() => parse(option, ''), `${words} ${option.long}`).toThrow(/needs a value/);
+    }
+    const display = repeatables.find((o) => o.words === 'reflection create' && o.option.long === '--display');
+    expect(parse(display!.option, 'a,b')).toEqual(['a', 'b']);
+    expect(() => parse(display!.option, 'a,,b')).toThrow('--display needs a value, not "a,,b"');
+  });
+
+  it('reflection create --type is a closed set in any case', async () => {
+    const type = (await allOptions()).find(
+      (o) => o.words === 'reflection create' && o.option.long === '--type',
+    );
+    expect(parse(type!.option, 'RAW')).toBe('raw');
+    expect(() => parse(type!.option, 'cube')).toThrow('--type "cube" is not one of: raw, aggregation');
+  });
 });

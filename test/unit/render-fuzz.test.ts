@@ -468,6 +468,7 @@ describe('settings precedence, for any mix of flags, environment and profiles', 
             set(env.DLAKE_CLIENT_ID) && set(env.DLAKE_CLIENT_SECRET)
               ? { clientId: env.DLAKE_CLIENT_ID, clientSecret: env.DLAKE_CLIENT_SECRET }
               : undefined,
+          envClientId: set(env.DLAKE_CLIENT_ID),
         };
         const got = resolveSettings(flags, env, snapshot, { allowNewProfile: w.allowNewProfile });
         const { ignoredEnv, ...rest } = got;

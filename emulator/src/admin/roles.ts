@@ -1,8 +1,9 @@
-// Roles (minimal): the predefined PUBLIC and ADMIN, plus INTERNAL roles admins create. Enterprise only.
+// Roles: the predefined PUBLIC and ADMIN, plus INTERNAL roles admins create; their members (users and other
+// roles) and the roles a role is itself a member of. Enterprise only.
 
 import { randomUUID } from 'node:crypto';
 import { omitUndefined, requireAdmin, requireAuth } from '../auth.js';
-import { type ApiError, badRequest, noContent, notFound, ok } from '../http.js';
+import { type ApiError, badRequest, type EmuRequest, jsonBody, noContent, notFound, ok } from '../http.js';
 import type { AreaContext } from '../server.js';
 import type { EmuState, EmuUser } from '../state.js';
 import { compileFilter, invalidAt, type Json, objectBody, optionalString, stableUuid } from './common.js';
@@ -16,6 +17,8 @@ interface EmuRole {
   name: string;
   type: 'SYSTEM' | 'INTERNAL' | 'EXTERNAL';
   description?: string;
+  /** Names of the roles that are members of this one (users keep their roles on `EmuUser.roles`). */
+  memberRoles: Set<string>;
 }
 
 /** Roles by id. Users keep role names (`EmuUser.roles`, without PUBLIC), role names being immutable. */
@@ -33,9 +36,15 @@ export class RoleStore {
     });
   }
 
-  add(role: EmuRole): EmuRole {
-    this.roles.set(role.id, role);
-    return role;
+  add(role: Omit<EmuRole, 'memberRoles'>): EmuRole {
+    const stored = { ...role, memberRoles: new Set<string>() };
+    this.roles.set(role.id, stored);
+    return stored;
+  }
+
+  /** The roles `role` is a member of (its `roles` in the API). */
+  parentsOf(role: EmuRole): EmuRole[] {
+    return [...this.roles.values()].filter((r) => r.memberRoles.has(role.name));
   }
 
   byName(name: string): EmuRole | undefined {
@@ -80,15 +89,16 @@ export class RoleStore {
   }
 
   json(role: EmuRole): Json {
-    const memberCount =
+    const users =
       role.name === 'PUBLIC'
         ? this.state.users.size
         : [...this.state.users.values()].filter((u) => u.roles.includes(role.name)).length;
+    const memberCount = users + role.memberRoles.size;
     return omitUndefined({
       id: role.id,
       name: role.name,
       type: role.type,
-      roles: [],
+      roles: this.parentsOf(role).map((r) => ({ id: r.id, name: r.name, type: r.type })),
       memberCount,
       description: role.description,
     });
@@ -135,6 +145,63 @@ export function registerRoles(area: AreaContext, store: RoleStore): void {
     if (!role || role.type === 'SYSTEM') throw roleNotFound(`with id '${req.params.id}'`);
     store.roles.delete(role.id);
     for (const u of state.users.values()) u.roles = u.roles.filter((n) => n !== role.name);
+    for (const r of store.roles.values()) r.memberRoles.delete(role.name);
     return noContent();
+  });
+  // A full replace with no tag (docs/api-facts.md §8): the name cannot change, and the description and the roles this
+  // role is a member of that the body leaves out are removed. System roles are not editable (404, as delete).
+  router.put('/api/v3/role/:id', (req) => {
+    requireAdmin(req);
+    const role = store.roles.get(req.params.id!);
+    if (!role || role.type === 'SYSTEM') throw roleNotFound(`with id '${req.params.id}'`);
+    const body = objectBody(req);
+    const name = optionalString(body, 'name');
+    if (name !== undefined && name !== role.name) throw badRequest('Role name cannot be changed.');
+    const parents = store.resolve(body.roles);
+    if (parents.includes(role.name)) throw badRequest('A role cannot be a member of itself.');
+    role.description = optionalString(body, 'description');
+    for (const r of store.roles.values()) {
+      if (parents.includes(r.name)) r.memberRoles.add(role.name);
+      else r.memberRoles.delete(role.name);
+    }
+    return ok(store.json(role));
+  });
+  // Membership changes: `[{op: add|remove, id, type: user|role}]`, all checked before any is applied.
+  router.patch('/api/v3/role/:id/member', (req) => {
+    requireAdmin(req);
+    const role = store.roles.get(req.params.id!);
+    if (!role) throw roleNotFound(`with id '${req.params.id}'`);
+    if (role.name === 'PUBLIC') throw badRequest('Members of the PUBLIC role cannot be changed.');
+    const ops = memberOps(req, store, state, role);
+    for (const op of ops) op();
+    return { status: 200 };
+  });
+}
+
+function memberOps(req: EmuRequest, store: RoleStore, state: EmuState, role: EmuRole): (() => void)[] {
+  if (!req.body.trim()) throw badRequest('Invalid value.');
+  const body = jsonBody<unknown>(req);
+  if (!Array.isArray(body)) throw badRequest('Invalid value.');
+  return body.map((item, i) => {
+    if (!item || typeof item !== 'object') throw invalidAt(`[${i}]`);
+    const { op, id, type } = item as Json;
+    if (op !== 'add' && op !== 'remove') throw invalidAt(`[${i}].op`);
+    if (type !== 'user' && type !== 'role') throw invalidAt(`[${i}].type`);
+    if (typeof id !== 'string') throw invalidAt(`[${i}].id`);
+    if (type === 'user') {
+      const user = state.users.get(id);
+      if (!user) throw notFound(`User with given id '${id}' not found`);
+      return () => {
+        user.roles = user.roles.filter((n) => n !== role.name);
+        if (op === 'add') user.roles.push(role.name);
+      };
+    }
+    const member = store.roles.get(id);
+    if (!member) throw notFound(`Role with id '${id}' not found`);
+    if (member.id === role.id) throw badRequest('A role cannot be a member of itself.');
+    return () => {
+      if (op === 'add') role.memberRoles.add(member.name);
+      else role.memberRoles.delete(member.name);
+    };
   });
 }

@@ -66,7 +66,7 @@ async function wiki(ctx: Context, refArg: string, opts: WikiOptions): Promise<vo
     rows: [saved],
     view: {
       columns: [
-        { header: 'VERSION', value: (w: { version?: number }) => w.version },
+        { header: 'VERSION', value: (w: { version?: string | number }) => w.version },
         { header: 'CHARACTERS', value: (w: { text: string }) => w.text.length },
       ],
     },

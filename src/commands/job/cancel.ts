@@ -19,10 +19,11 @@ export function register(job: Command, rt: Runtime): void {
 }
 
 async function cancel(ctx: Context, id: string, opts: { yes?: boolean; dryRun?: boolean }): Promise<void> {
-  if (opts.dryRun)
-    return printDryRun(ctx, { method: 'POST', path: `/api/v3/job/${encodeURIComponent(id)}/cancel` });
+  const { cancelJob, cancelJobRequest } = await import('../../api/jobs.js');
+  // Built first: an id that cannot be a URL segment is refused before the question or any request.
+  const request = cancelJobRequest(id);
+  if (opts.dryRun) return printDryRun(ctx, request);
   await confirmDestructive(ctx, `cancel job ${id}?`, opts.yes);
-  const { cancelJob } = await import('../../api/jobs.js');
   const outcome = await cancelJob(await ctx.client(), id);
   ctx.ui.notice(
     outcome.requested

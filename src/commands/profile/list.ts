@@ -25,7 +25,7 @@ async function list(ctx: Context): Promise<void> {
         { header: 'NAME', value: (r: ProfileRow) => r.name },
         { header: 'URL', value: (r: ProfileRow) => r.url },
         { header: 'AUTH', value: (r: ProfileRow) => r.authMethod },
-        { header: 'USER', value: (r: ProfileRow) => r.username ?? r.clientId },
+        { header: 'USER', value: (r: ProfileRow) => r.user },
         { header: 'TOKEN', value: (r: ProfileRow) => r.token },
       ],
     },

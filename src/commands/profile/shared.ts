@@ -9,6 +9,8 @@ export interface ProfileRow extends Profile {
   name: string;
   current: boolean;
   token: string;
+  /** Who the stored token belongs to (its user, else its client id); the profile's user when none is stored. */
+  user?: string;
 }
 
 export function rowsOf(ctx: Context): ProfileRow[] {
@@ -20,7 +22,12 @@ export function rowsOf(ctx: Context): ProfileRow[] {
       : isExpired(t.expiresAt)
         ? `${t.kind} (expired)`
         : `${t.kind} via ${t.obtainedVia}`;
-    return { name, current: config.currentProfile === name, token, ...p };
+    // The stored token says whose credentials these are; the profile's own fields may predate it (files
+    // from an older dlake kept the first login's user there).
+    const user = t
+      ? (t.username ?? t.clientId ?? (t.obtainedVia === 'client-credentials' ? p.clientId : undefined))
+      : p.username;
+    return { name, current: config.currentProfile === name, token, ...p, ...(user ? { user } : {}) };
   });
 }
 

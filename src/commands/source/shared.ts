@@ -22,8 +22,11 @@ export const SOURCE_VIEW: View<CatalogEntity> = {
  */
 export function warnUnhealthy(ctx: Context, name: string, source: CatalogEntity, done: string): void {
   const state = source.state;
-  if (!state || state.status.toLowerCase() === 'good') return;
-  const messages = (state.messages ?? []).map((m) => m.message.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  // A state without a status (the tolerance policy: fields may be missing) says nothing to warn about.
+  if (!state?.status || state.status.toLowerCase() === 'good') return;
+  const messages = (state.messages ?? [])
+    .map((m) => (m.message ?? '').replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
   ctx.ui.warn(
     `source ${formatPath([name])} was ${done}, but its state is ${state.status}${messages.length ? `: ${messages.join('; ')}` : ''}`,
   );

@@ -3,9 +3,9 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
-import { examples, printDryRun } from '../common.js';
+import { examples, printDryRun, refuseSecretFlag } from '../common.js';
 import { email, repeatable } from '../options.js';
-import { type NameOptions, names, printUser } from './shared.js';
+import { type NameOptions, names, newPassword, PASSWORD_HELP, printUser } from './shared.js';
 
 interface CreateOptions extends NameOptions {
   role?: string[];
@@ -20,6 +20,9 @@ export function register(user: Command, rt: Runtime): void {
     .option('--last-name <text>', 'last name')
     .option('--email <address>', 'email address', email('--email'))
     .option('--role <name>', 'a role besides PUBLIC (repeatable)', repeatable('--role'))
+    .option('--password-stdin', PASSWORD_HELP.stdin)
+    .option('--password-prompt', PASSWORD_HELP.prompt)
+    .addOption(refuseSecretFlag('--password <password>', '--password-stdin or --password-prompt'))
     .option('--dry-run', 'print the request instead of sending it (role names are still looked up)')
     .addHelpText(
       'after',
@@ -27,6 +30,7 @@ export function register(user: Command, rt: Runtime): void {
         'dlake user create bob --first-name Bob --last-name Baker --email bob@example.com',
         'dlake user create etl-bot --role analysts --role loaders',
         'dlake user create carol --role ADMIN --dry-run',
+        'printf %s "$PASSWORD" | dlake user create dave --password-stdin',
       ),
     )
     .action(rt.action(create));
@@ -34,6 +38,7 @@ export function register(user: Command, rt: Runtime): void {
 
 async function create(ctx: Context, name: string, opts: CreateOptions): Promise<void> {
   if (!name.trim()) throw new UsageError('the user name is empty');
+  const password = await newPassword(ctx, opts);
   const client = await ctx.client();
   const [{ getRolesByName, PUBLIC_ROLE }, { createUser, newUserBody }] = await Promise.all([
     import('../../api/roles.js'),
@@ -41,8 +46,9 @@ async function create(ctx: Context, name: string, opts: CreateOptions): Promise<
   ]);
   // Looking PUBLIC up too gives its id, and tells a community-edition server (no roles) before writing.
   const roles = await getRolesByName(client, [PUBLIC_ROLE, ...(opts.role ?? [])], 'creating users');
-  const body = newUserBody({ name, ...names(opts) }, roles);
-  if (opts.dryRun) return printDryRun(ctx, { method: 'POST', path: '/api/v3/user', json: body });
+  const body = newUserBody({ name, ...names(opts) }, roles, password);
+  if (opts.dryRun)
+    return printDryRun(ctx, { method: 'POST', path: '/api/v3/user', json: body, secretFields: ['password'] });
   const created = await createUser(client, body);
   await printUser(ctx, created);
   ctx.ui.notice(`Created user ${created.name} (id ${created.id}).`);

@@ -2,6 +2,7 @@
 import type { User } from '../../api/schemas.js';
 import type { UserChanges } from '../../api/users.js';
 import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
 import { detail, type FieldSpec, fieldRows } from '../../output/view.js';
 
 export interface NameOptions {
@@ -9,6 +10,43 @@ export interface NameOptions {
   lastName?: string;
   email?: string;
   dryRun?: boolean;
+  passwordStdin?: boolean;
+  passwordPrompt?: boolean;
+}
+
+/** What the password options say, for the help of create and update. */
+export const PASSWORD_HELP = {
+  stdin: 'read a new password for the user from standard input (a local user; never on the command line)',
+  prompt: 'ask for a new password on the terminal, hidden, twice',
+};
+
+/**
+ * The new password, when one was asked for: from stdin or a hidden prompt (typed twice). Passwords are
+ * never taken from argv (shell history, process lists); `--password VALUE` is refused by the command.
+ */
+export async function newPassword(ctx: Context, opts: NameOptions): Promise<string | undefined> {
+  if (opts.passwordStdin && opts.passwordPrompt) {
+    throw new UsageError('--password-stdin and --password-prompt cannot be used together');
+  }
+  let password: string | undefined;
+  if (opts.passwordStdin) {
+    const { readStdin } = await import('../../output/prompt.js');
+    password = await readStdin(ctx.streams.stdin);
+    if (!password) throw new UsageError('no password on standard input');
+  } else if (opts.passwordPrompt) {
+    if (!ctx.ui.interactive) {
+      throw new UsageError('cannot ask for the password: there is no terminal', {
+        hint: 'pipe it in with --password-stdin',
+      });
+    }
+    const { readHidden } = await import('../../output/prompt.js');
+    password = await readHidden(ctx.streams, 'New password: ');
+    if (!password) throw new UsageError('the password is empty');
+    if ((await readHidden(ctx.streams, 'Repeat the password: ')) !== password) {
+      throw new UsageError('the two passwords differ');
+    }
+  }
+  return password;
 }
 
 export function names(opts: NameOptions): Pick<UserChanges, 'firstName' | 'lastName' | 'email'> {

@@ -5,9 +5,9 @@ import type { UserChanges } from '../../api/users.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
-import { examples, printDryRun } from '../common.js';
+import { examples, printDryRun, refuseSecretFlag } from '../common.js';
 import { email, repeatable } from '../options.js';
-import { type NameOptions, names, printUser } from './shared.js';
+import { type NameOptions, names, newPassword, PASSWORD_HELP, printUser } from './shared.js';
 
 interface UpdateOptions extends NameOptions {
   addRole?: string[];
@@ -28,6 +28,9 @@ export function register(user: Command, rt: Runtime): void {
       'take this role away (repeatable; PUBLIC stays)',
       repeatable('--remove-role'),
     )
+    .option('--password-stdin', PASSWORD_HELP.stdin)
+    .option('--password-prompt', PASSWORD_HELP.prompt)
+    .addOption(refuseSecretFlag('--password <password>', '--password-stdin or --password-prompt'))
     .option('--dry-run', 'print the request instead of sending it (the user is still read)')
     .addHelpText(
       'after',
@@ -35,6 +38,8 @@ export function register(user: Command, rt: Runtime): void {
         'dlake user update bob --email bob@new.example.com',
         'dlake user update bob --add-role analysts --remove-role loaders',
         'dlake user update bob --add-role ADMIN --dry-run',
+        'dlake user update bob --password-prompt',
+        'printf %s "$NEW_PASSWORD" | dlake user update bob --password-stdin',
       ),
     )
     .action(rt.action(update));
@@ -44,11 +49,12 @@ async function update(ctx: Context, ref: string, opts: UpdateOptions): Promise<v
   const { checkRoleChanges, hasChanges, mergeUser, resolveUser, rolesToLookUp, updateUser, userPath } =
     await import('../../api/users.js');
   const changes: UserChanges = { ...names(opts), addRoles: opts.addRole, removeRoles: opts.removeRole };
-  if (!hasChanges(changes)) {
+  if (!hasChanges(changes) && !opts.passwordStdin && !opts.passwordPrompt) {
     throw new UsageError('nothing to change', {
-      hint: 'give --first-name, --last-name, --email, --add-role or --remove-role',
+      hint: 'give --first-name, --last-name, --email, --add-role, --remove-role or --password-stdin',
     });
   }
+  changes.password = await newPassword(ctx, opts);
   checkRoleChanges(changes);
   const client = await ctx.client();
   const current = await resolveUser(client, ref);
@@ -65,7 +71,13 @@ async function update(ctx: Context, ref: string, opts: UpdateOptions): Promise<v
     if (!opts.dryRun) await printUser(ctx, current);
     return;
   }
-  if (opts.dryRun) return printDryRun(ctx, { method: 'PUT', path: userPath(current.id), json: merged.body });
+  if (opts.dryRun)
+    return printDryRun(ctx, {
+      method: 'PUT',
+      path: userPath(current.id),
+      json: merged.body,
+      secretFields: ['password'],
+    });
   const updated = await updateUser(client, merged.body);
   await printUser(ctx, updated);
   ctx.ui.notice(`Updated user ${updated.name}: ${merged.changed.join(', ')}.`);

@@ -1,12 +1,12 @@
 // `dlake reflection summary`: every reflection's type, dataset, status and use, all pages.
 import type { Command } from 'commander';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import type { Runtime } from '../runtime.js';
-import { formatPath } from '../util/catalog-ref.js';
-import { formatSize } from '../util/units.js';
-import { examples } from './common.js';
-import { choiceOption, repeatable, wholeNumber } from './options.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { Runtime } from '../../runtime.js';
+import { formatPath } from '../../util/catalog-ref.js';
+import { formatSize } from '../../util/units.js';
+import { examples } from '../common.js';
+import { choiceOption, repeatable, wholeNumber } from '../options.js';
 
 /** The service's order fields (docs/api-facts.md §10.3), ascending or, with `-`, descending. */
 const ORDER_FIELDS = ['reflectionName', 'datasetName', 'reflectionType'];
@@ -18,8 +18,7 @@ interface SummaryOptions {
   limit?: number;
 }
 
-export function register(program: Command, rt: Runtime): void {
-  const reflection = program.command('reflection').description('Summarize reflections (acceleration)');
+export function register(reflection: Command, rt: Runtime): void {
   reflection
     .command('summary')
     .description(
@@ -50,10 +49,10 @@ export function register(program: Command, rt: Runtime): void {
     .action(rt.action(summary));
 }
 
-type Summary = import('../api/reflections.js').ReflectionSummary;
+type Summary = import('../../api/reflections.js').ReflectionSummary;
 
 async function summary(ctx: Context, opts: SummaryOptions): Promise<void> {
-  const { checkSummaryOrder, reflectionSummaries } = await import('../api/reflections.js');
+  const { checkSummaryOrder, reflectionSummaries } = await import('../../api/reflections.js');
   const filter = buildSummaryFilter(opts.filter ?? []);
   const orderBy = opts.orderBy === undefined ? undefined : checkSummaryOrder(opts.orderBy);
   const client = await ctx.client();

@@ -1,0 +1,76 @@
+// `dlake reflection create REF --type raw|aggregation …`: field names are checked against the dataset's
+// schema before anything is sent.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { Runtime } from '../../runtime.js';
+import { formatPath } from '../../util/catalog-ref.js';
+import { idOption, type RefOptions, refOf } from '../catalog/options.js';
+import { examples, printDryRun } from '../common.js';
+import { choiceOption } from '../options.js';
+import { datasetFieldNames, fieldLists } from './fields.js';
+import { addDefinitionOptions, type DefinitionOptions, printReflection } from './shared.js';
+
+interface CreateOptions extends DefinitionOptions, RefOptions {
+  type: 'raw' | 'aggregation';
+  disabled?: boolean;
+}
+
+export function register(reflection: Command, rt: Runtime): void {
+  const cmd = reflection
+    .command('create')
+    .description(
+      "Create a reflection on a dataset; field names are checked against the dataset's schema first",
+    )
+    .argument('<ref>', 'dataset path or id')
+    .addOption(
+      choiceOption('--type <type>', 'raw or aggregation', ['raw', 'aggregation']).makeOptionMandatory(),
+    )
+    .addOption(idOption())
+    .option('--disabled', 'create it disabled (no refresh until enabled)');
+  addDefinitionOptions(cmd)
+    .addHelpText(
+      'after',
+      examples(
+        'dlake reflection create Sales/orders --type raw --display id,customer,amount --partition region',
+        'dlake reflection create Sales/orders --type aggregation --dimension region,day:DATE --measure amount:SUM,id:COUNT',
+        'dlake reflection create Sales/orders --type raw --display id --dry-run',
+      ),
+    )
+    .action(rt.action(create));
+}
+
+async function create(ctx: Context, ref: string, opts: CreateOptions): Promise<void> {
+  const type = opts.type === 'raw' ? 'RAW' : 'AGGREGATION';
+  if (type === 'RAW' && !opts.display?.length) {
+    throw new UsageError('a raw reflection needs display fields', { hint: 'give --display F,…' });
+  }
+  if (type === 'AGGREGATION' && !opts.dimension?.length && !opts.measure?.length) {
+    throw new UsageError('an aggregation reflection needs dimensions or measures', {
+      hint: 'give --dimension F,… and/or --measure F:SUM,…',
+    });
+  }
+  const client = await ctx.client();
+  const [{ resolveRef }, api] = await Promise.all([
+    import('../../api/catalog.js'),
+    import('../../api/reflections.js'),
+  ]);
+  const dataset = await resolveRef(client, refOf(ref, opts), { exclude: ['children'] });
+  if (dataset.entityType !== 'dataset') {
+    throw new UsageError(`${ref} is a ${dataset.entityType}, not a dataset: only datasets have reflections`);
+  }
+  const shown = dataset.path ? formatPath(dataset.path) : ref;
+  const fields = datasetFieldNames(dataset);
+  if (!fields) ctx.ui.warn(`the schema of ${shown} is not known yet: field names are sent unchecked`);
+  const body = {
+    type,
+    ...(opts.name ? { name: opts.name } : {}),
+    datasetId: dataset.id,
+    enabled: !opts.disabled,
+    ...fieldLists(opts, fields, shown),
+  };
+  if (opts.dryRun) return printDryRun(ctx, api.createReflectionRequest(body));
+  const created = await api.createReflection(client, body);
+  await printReflection(ctx, created);
+  ctx.ui.notice(`Created reflection ${created.name ?? ''} (id ${created.id}) on ${shown}.`);
+}

@@ -1,0 +1,28 @@
+// `dlake reflection delete ID` (alias rm): asks first.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import type { Runtime } from '../../runtime.js';
+import { confirmDestructive, examples, printDryRun } from '../common.js';
+
+export function register(reflection: Command, rt: Runtime): void {
+  reflection
+    .command('delete')
+    .alias('rm')
+    .description('Delete a reflection (asks first on a terminal)')
+    .argument('<id>', 'reflection id')
+    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+    .option('--dry-run', 'print the request instead of sending it')
+    .addHelpText('after', examples('dlake reflection delete 3f6c…', 'dlake reflection delete 3f6c… -y'))
+    .action(rt.action(remove));
+}
+
+async function remove(ctx: Context, id: string, opts: { yes?: boolean; dryRun?: boolean }): Promise<void> {
+  const api = await import('../../api/reflections.js');
+  const client = await ctx.client();
+  const current = await api.getReflection(client, id);
+  if (opts.dryRun) return printDryRun(ctx, api.deleteReflectionRequest(id));
+  const what = `reflection ${current.name ? `"${current.name}" ` : ''}(id ${id})`;
+  await confirmDestructive(ctx, `delete ${what}?`, opts.yes);
+  await api.deleteReflection(client, id);
+  ctx.ui.notice(`Deleted ${what}.`);
+}

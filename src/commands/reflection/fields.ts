@@ -1,0 +1,81 @@
+// The field options of `reflection create|update` turned into the API's field lists, each name checked
+// against the dataset's schema before anything is sent.
+import type { FieldLists } from '../../api/reflections.js';
+import { UsageError } from '../../errors.js';
+
+const MEASURES = ['SUM', 'COUNT', 'MIN', 'MAX', 'APPROX_COUNT_DISTINCT'] as const;
+
+export interface FieldOptions {
+  display?: string[];
+  dimension?: string[];
+  measure?: string[];
+  partition?: string[];
+  sort?: string[];
+  distribution?: string[];
+}
+
+/**
+ * The field lists the options give, with each name matched (case-insensitively) to the dataset's own
+ * spelling. A name the dataset does not have is refused before anything is sent, with the fields it has.
+ * `datasetFields` undefined: the schema is not known (a view never run), so names go as given.
+ */
+export function fieldLists(
+  opts: FieldOptions,
+  datasetFields: readonly string[] | undefined,
+  dataset: string,
+): FieldLists {
+  const name = (raw: string, flag: string): string => {
+    const n = raw.trim();
+    if (!n) throw new UsageError(`${flag}: an empty field name`);
+    if (!datasetFields) return n;
+    const found = datasetFields.find((f) => f.toLowerCase() === n.toLowerCase());
+    if (!found) {
+      throw new UsageError(`${flag}: field "${n}" is not in ${dataset}`, {
+        hint: `its fields: ${datasetFields.join(', ') || '(none)'}`,
+      });
+    }
+    return found;
+  };
+  const split = (raw: string, flag: string): [string, string | undefined] => {
+    const i = raw.lastIndexOf(':');
+    return i > 0
+      ? [
+          name(raw.slice(0, i), flag),
+          raw
+            .slice(i + 1)
+            .trim()
+            .toUpperCase(),
+        ]
+      : [name(raw, flag), undefined];
+  };
+  const out: FieldLists = {};
+  const plain = (values: string[] | undefined, flag: string) => values?.map((v) => ({ name: name(v, flag) }));
+  if (opts.display) out.displayFields = plain(opts.display, '--display');
+  if (opts.partition) out.partitionFields = plain(opts.partition, '--partition');
+  if (opts.sort) out.sortFields = plain(opts.sort, '--sort');
+  if (opts.distribution) out.distributionFields = plain(opts.distribution, '--distribution');
+  if (opts.dimension) {
+    out.dimensionFields = opts.dimension.map((v) => {
+      const [n, g] = split(v, '--dimension');
+      if (g !== undefined && g !== 'DATE' && g !== 'NORMAL') {
+        throw new UsageError(`--dimension ${v}: the granularity is DATE or NORMAL, not "${g}"`);
+      }
+      return { name: n, granularity: g ?? 'NORMAL' };
+    });
+  }
+  if (opts.measure) {
+    out.measureFields = opts.measure.map((v) => {
+      const [n, m] = split(v, '--measure');
+      const types = m ? m.split('|') : ['SUM', 'COUNT'];
+      const bad = types.find((t) => !(MEASURES as readonly string[]).includes(t));
+      if (bad) throw new UsageError(`--measure ${v}: "${bad}" is not one of ${MEASURES.join(', ')}`);
+      return { name: n, measureTypeList: types };
+    });
+  }
+  return out;
+}
+
+/** The names of a dataset's fields, when its entity lists them. */
+export function datasetFieldNames(entity: { fields?: Array<{ name: string }> }): string[] | undefined {
+  return entity.fields?.length ? entity.fields.map((f) => f.name) : undefined;
+}

@@ -1,0 +1,39 @@
+// `dlake role create NAME [--description D]`.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { Runtime } from '../../runtime.js';
+import { examples, printDryRun } from '../common.js';
+import { printRole } from './shared.js';
+
+interface CreateOptions {
+  description?: string;
+  dryRun?: boolean;
+}
+
+export function register(role: Command, rt: Runtime): void {
+  role
+    .command('create')
+    .description('Create a role (its name is unique and cannot be changed later)')
+    .argument('<name>', 'role name')
+    .option('--description <text>', 'what the role is for')
+    .option('--dry-run', 'print the request instead of sending it')
+    .addHelpText(
+      'after',
+      examples(
+        'dlake role create loaders --description "Nightly ETL jobs"',
+        'dlake role create auditors --dry-run',
+      ),
+    )
+    .action(rt.action(create));
+}
+
+async function create(ctx: Context, name: string, opts: CreateOptions): Promise<void> {
+  if (!name.trim()) throw new UsageError('the role name is empty');
+  const api = await import('../../api/roles.js');
+  const body = { name: name.trim(), ...(opts.description ? { description: opts.description } : {}) };
+  if (opts.dryRun) return printDryRun(ctx, api.createRoleRequest(body));
+  const created = await api.createRole(await ctx.client(), body);
+  await printRole(ctx, created);
+  ctx.ui.notice(`Created role ${created.name} (id ${created.id}).`);
+}

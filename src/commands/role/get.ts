@@ -1,0 +1,23 @@
+// `dlake role get ROLE`: a role by id or name, with its member count and the roles it is a member of.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import type { Runtime } from '../../runtime.js';
+import { examples } from '../common.js';
+import { printRole } from './shared.js';
+
+export function register(role: Command, rt: Runtime): void {
+  role
+    .command('get')
+    .description('Show a role by id (a UUID) or by name (case-insensitive), with its member count')
+    .argument('<role>', 'role id or name')
+    .addHelpText(
+      'after',
+      examples('dlake role get analysts', "dlake role get analysts --query 'memberCount'"),
+    )
+    .action(rt.action(get));
+}
+
+async function get(ctx: Context, ref: string): Promise<void> {
+  const { resolveRole } = await import('../../api/roles.js');
+  await printRole(ctx, await resolveRole(await ctx.client(), ref));
+}

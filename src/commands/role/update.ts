@@ -1,0 +1,44 @@
+// `dlake role update ROLE --description D`: read, change, write back whole (the service's PUT removes what it
+// leaves out, and has no tag to guard it).
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { Runtime } from '../../runtime.js';
+import { examples, printDryRun } from '../common.js';
+import { printRole } from './shared.js';
+
+interface UpdateOptions {
+  description?: string;
+  dryRun?: boolean;
+}
+
+export function register(role: Command, rt: Runtime): void {
+  role
+    .command('update')
+    .description("Change a role's description; the roles it is a member of are kept")
+    .argument('<role>', 'role id or name')
+    .option('--description <text>', 'new description ("" removes it)')
+    .option('--dry-run', 'print the request instead of sending it (the role is still read)')
+    .addHelpText(
+      'after',
+      examples(
+        'dlake role update loaders --description "ETL, nightly and hourly"',
+        'dlake role update loaders --description ""',
+      ),
+    )
+    .action(rt.action(update));
+}
+
+async function update(ctx: Context, ref: string, opts: UpdateOptions): Promise<void> {
+  if (opts.description === undefined)
+    throw new UsageError('nothing to change', { hint: 'give --description' });
+  const api = await import('../../api/roles.js');
+  const client = await ctx.client();
+  const current = await api.resolveRole(client, ref);
+  api.refuseSystemRole(current, 'change');
+  const body = api.roleUpdateBody(current, { description: opts.description });
+  if (opts.dryRun) return printDryRun(ctx, { method: 'PUT', path: api.rolePath(current.id), json: body });
+  const updated = await api.updateRole(client, body);
+  await printRole(ctx, updated);
+  ctx.ui.notice(`Updated role ${updated.name}.`);
+}

@@ -1,0 +1,92 @@
+// `dlake sql -f FILE`: the statements of a script, run one after the other, each result printed in the
+// output format. The first failure stops the run and names the statement (number and line); with
+// --continue-on-error every statement runs and the exit code is that of the first failure.
+import type { Context } from '../context.js';
+import { DlakeError, InterruptedError, UsageError } from '../errors.js';
+import { type Statement, splitSql } from '../sql/split.js';
+import { runQuery, type SqlOptions } from './sql.js';
+
+/** A statement of a script failed: the failure's own words and exit code, prefixed with where it is. */
+class StatementError extends DlakeError {
+  override readonly exitCode: number;
+  /** `statement N (line L)`. */
+  readonly where: string;
+
+  constructor(number: number, statement: Statement, err: DlakeError) {
+    const where = `statement ${number} (line ${statement.line})`;
+    super(`${where}: ${err.message}`, {
+      hint: err.hint,
+      moreInfo: err.moreInfo,
+      details: err.details,
+      cause: err.cause,
+    });
+    this.exitCode = err.exitCode;
+    this.where = where;
+  }
+}
+
+const UNCLOSED = { string: 'string literal', identifier: 'quoted identifier', comment: 'comment' } as const;
+
+export async function runScript(
+  ctx: Context,
+  script: { name: string; text: string },
+  opts: SqlOptions,
+): Promise<void> {
+  const split = splitSql(script.text);
+  const statements = split.rest ? [...split.statements, split.rest] : split.statements;
+  if (split.inside !== 'nothing') {
+    // Sent as it is, the service would answer with a parse error far from the cause: say it first.
+    const last = statements.at(-1);
+    throw new UsageError(
+      `${script.name}: statement ${statements.length} (line ${last?.line ?? 1}) has an unclosed ${UNCLOSED[split.inside]}`,
+    );
+  }
+  if (statements.length === 0) throw new UsageError(`${script.name} holds no SQL statement`);
+  if (statements.length > 1 && (opts.out || opts.into !== undefined || !opts.wait)) {
+    const flag = opts.out ? '--out' : opts.into !== undefined ? '--into' : '--no-wait';
+    throw new UsageError(`${flag} takes one statement; ${script.name} holds ${statements.length}`, {
+      hint: 'run the statement whose rows you want on its own, e.g. dlake sql "SELECT …" --out FILE',
+    });
+  }
+  let first: StatementError | undefined;
+  let failures = 0;
+  for (const [k, statement] of statements.entries()) {
+    // Tables of consecutive results stay apart; csv, json and ndjson are left as they stream.
+    if (k > 0 && ctx.format === 'table') ctx.streams.stdout.write('\n');
+    try {
+      await runQuery(ctx, statement.text, opts);
+    } catch (err) {
+      // Ctrl-C ends the whole run, and a bug is not a statement's failure.
+      if (!(err instanceof DlakeError) || err instanceof InterruptedError) throw err;
+      const failure = new StatementError(k + 1, statement, err);
+      if (!opts.continueOnError) throw failure;
+      first ??= failure;
+      failures++;
+      reportFailure(ctx, failure);
+    }
+  }
+  if (first) {
+    throw new StatementFailures(
+      `${failures} of ${statements.length} statements failed; the first was ${first.where}`,
+      first.exitCode,
+    );
+  }
+}
+
+/** The summary of a run with --continue-on-error, with the exit code of its first failure. */
+class StatementFailures extends DlakeError {
+  override readonly exitCode: number;
+
+  constructor(message: string, exitCode: number) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+/** A failure of --continue-on-error, said at once in the same form as the error that ends a command. */
+function reportFailure(ctx: Context, err: StatementError): void {
+  const { stderr } = ctx.streams;
+  stderr.write(`${ctx.theme.danger('error:')} ${err.message}\n`);
+  for (const d of err.details) stderr.write(`  ${d}\n`);
+  if (err.hint) stderr.write(`${ctx.theme.accent('hint:')} ${err.hint}\n`);
+}

@@ -1,0 +1,152 @@
+// Tab completion in the SQL shell: SQL keywords, backslash commands, and catalog paths written the SQL way
+// (`Samples.sales."2024.csv"`). A container's children are listed the first time they are asked for and
+// kept for the session; a listing that fails completes nothing (Tab must never print an error).
+
+const KEYWORDS = [
+  'ALL',
+  'ALTER',
+  'AND',
+  'AS',
+  'ASC',
+  'BETWEEN',
+  'BY',
+  'CASE',
+  'CAST',
+  'COUNT',
+  'CREATE',
+  'CROSS',
+  'DELETE',
+  'DESC',
+  'DESCRIBE',
+  'DISTINCT',
+  'DROP',
+  'ELSE',
+  'END',
+  'EXISTS',
+  'EXPLAIN',
+  'FALSE',
+  'FETCH',
+  'FIRST',
+  'FROM',
+  'FULL',
+  'GROUP',
+  'HAVING',
+  'IN',
+  'INNER',
+  'INSERT',
+  'INTO',
+  'IS',
+  'JOIN',
+  'LEFT',
+  'LIKE',
+  'LIMIT',
+  'MAX',
+  'MIN',
+  'NOT',
+  'NULL',
+  'NULLS',
+  'OFFSET',
+  'ON',
+  'OR',
+  'ORDER',
+  'OUTER',
+  'OVER',
+  'PARTITION',
+  'RIGHT',
+  'SELECT',
+  'SET',
+  'SHOW',
+  'SUM',
+  'TABLE',
+  'TABLES',
+  'THEN',
+  'TRUE',
+  'UNION',
+  'UPDATE',
+  'USE',
+  'USING',
+  'VALUES',
+  'VIEW',
+  'WHEN',
+  'WHERE',
+  'WITH',
+] as const;
+
+/** Lists the names of a container's children (`[]` for the top level: homes, spaces and sources). */
+type ListNames = (path: readonly string[]) => Promise<string[]>;
+
+const SIMPLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A name as SQL needs it: bare when it is a plain identifier, otherwise in double quotes (inner ones doubled). */
+export function sqlName(name: string): string {
+  return SIMPLE.test(name) ? name : `"${name.replaceAll('"', '""')}"`;
+}
+
+/** The components of a dotted SQL path being typed; the last one may be an unfinished (quoted) prefix. */
+export function dottedComponents(text: string): { parents: string[]; last: string } {
+  const parts: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        current += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else current += c;
+    } else if (c === '"') quoted = true;
+    else if (c === '.') {
+      parts.push(current);
+      current = '';
+    } else current += c;
+  }
+  return { parents: parts, last: current };
+}
+
+export class Completer {
+  private readonly cache = new Map<string, Promise<string[]>>();
+
+  constructor(
+    private readonly list: ListNames,
+    private readonly commands: readonly string[],
+  ) {}
+
+  /** readline's completer: the candidates for the word before the cursor, and that word. */
+  async complete(line: string): Promise<[string[], string]> {
+    if (/^\s*\\\S*$/.test(line)) {
+      const word = line.trimStart();
+      return [this.commands.filter((c) => c.startsWith(word)), word];
+    }
+    // The word being typed: a run of name characters, dots and quoted parts.
+    const word = /(?:[A-Za-z0-9_$.]|"(?:[^"]|"")*"?)*$/.exec(line)?.[0] ?? '';
+    const { parents, last } = dottedComponents(word);
+    const lower = last.toLowerCase();
+    const names = await this.children(parents);
+    const prefix = parents.map(sqlName).join('.');
+    const paths = names
+      .filter((n) => n.toLowerCase().startsWith(lower))
+      .map((n) => (prefix ? `${prefix}.${sqlName(n)}` : sqlName(n)));
+    if (parents.length > 0) return [paths, word];
+    // Keywords in the case the word is typed in (upper case when nothing tells).
+    const lowerCase = last !== '' && last === lower;
+    const keywords = KEYWORDS.filter((k) => last !== '' && k.startsWith(last.toUpperCase())).map((k) =>
+      lowerCase ? k.toLowerCase() : k,
+    );
+    return [[...keywords, ...paths], word];
+  }
+
+  private children(path: readonly string[]): Promise<string[]> {
+    const key = JSON.stringify(path);
+    let names = this.cache.get(key);
+    if (!names) {
+      names = this.list(path).catch(() => {
+        // Not cached: the next Tab may find the service back.
+        this.cache.delete(key);
+        return [];
+      });
+      this.cache.set(key, names);
+    }
+    return names;
+  }
+}

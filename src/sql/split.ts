@@ -1,0 +1,133 @@
+// Splits SQL text into statements on `;`, the way the service's parser sees the text: a `;` inside a
+// string literal ('it''s'), a quoted identifier ("a;b", `a;b`), a line comment (-- …) or a block comment
+// (/* … */) separates nothing. Used by `dlake sql -f` and by the shell to know when a statement is complete.
+
+export interface Statement {
+  /** The statement's text without its `;`, trimmed; comments inside it are kept (the service ignores them). */
+  text: string;
+  /** 1-based line of the statement's first character that is neither blank nor comment. */
+  line: number;
+}
+
+/** Where the scanner stands at the end of the text: inside nothing, or inside an unfinished token. */
+type Inside = 'nothing' | 'string' | 'identifier' | 'comment';
+
+interface Split {
+  /** Statements ended by `;`, without those holding only blanks and comments. */
+  statements: Statement[];
+  /** The text after the last `;` when it holds more than blanks and comments (a statement not yet ended). */
+  rest?: Statement;
+  /** What the text ends inside of: an unclosed quote or block comment makes `rest` unfinished. */
+  inside: Inside;
+  /** The raw text after the last `;` (the shell keeps it as the start of the next statement). */
+  tail: string;
+}
+
+const QUOTES: Record<string, Inside> = { "'": 'string', '"': 'identifier', '`': 'identifier' };
+
+export function splitSql(source: string): Split {
+  const statements: Statement[] = [];
+  let start = 0; // where the current statement's text starts
+  let firstCodeLine = 0; // its first line with code, 0 while it has none
+  let line = 1;
+  let inside: Inside = 'nothing';
+  let i = 0;
+  const n = source.length;
+  const finish = (end: number): Statement | undefined => {
+    const text = source.slice(start, end).trim();
+    return firstCodeLine ? { text, line: firstCodeLine } : undefined;
+  };
+  while (i < n) {
+    const c = source[i]!;
+    if (c === '\n') {
+      line++;
+      i++;
+      continue;
+    }
+    if (c === '-' && source[i + 1] === '-') {
+      while (i < n && source[i] !== '\n') i++;
+      continue;
+    }
+    if (c === '/' && source[i + 1] === '*') {
+      const close = source.indexOf('*/', i + 2);
+      const end = close < 0 ? n : close + 2;
+      line += countNewlines(source, i, end);
+      i = end;
+      if (close < 0) inside = 'comment';
+      continue;
+    }
+    if (QUOTES[c]) {
+      if (!firstCodeLine) firstCodeLine = line;
+      const { end: j, closed } = quotedEnd(source, i);
+      if (!closed) inside = QUOTES[c]!;
+      line += countNewlines(source, i, j);
+      i = j;
+      continue;
+    }
+    if (c === ';') {
+      const s = finish(i);
+      if (s) statements.push(s);
+      start = i + 1;
+      firstCodeLine = 0;
+      i++;
+      continue;
+    }
+    if (!firstCodeLine && !/\s/.test(c)) firstCodeLine = line;
+    i++;
+  }
+  const rest = finish(n);
+  return { statements, ...(rest ? { rest } : {}), inside, tail: source.slice(start) };
+}
+
+/** The end of the quoted token opening at `from` (a doubled quote inside it is the quote itself). */
+function quotedEnd(text: string, from: number): { end: number; closed: boolean } {
+  const quote = text[from]!;
+  let j = from + 1;
+  for (;;) {
+    const close = text.indexOf(quote, j);
+    if (close < 0) return { end: text.length, closed: false };
+    if (text[close + 1] !== quote) return { end: close + 1, closed: true };
+    j = close + 2;
+  }
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let k = from; k < to; k++) if (text.charCodeAt(k) === 10) count++;
+  return count;
+}
+
+/**
+ * The statement on one line, for the shell's history: line comments dropped (joined lines would turn the
+ * rest into comment), line breaks outside quotes become spaces.
+ */
+export function oneLine(text: string): string {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '-' && text[i + 1] === '-') {
+      while (i < text.length && text[i] !== '\n') i++;
+      continue;
+    }
+    if (c === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      const j = close < 0 ? text.length : close + 2;
+      out += text.slice(i, j).replace(/\s+/g, ' ');
+      i = j;
+      continue;
+    }
+    if (QUOTES[c]) {
+      const j = quotedEnd(text, i).end;
+      out += text.slice(i, j);
+      i = j;
+      continue;
+    }
+    // Runs of blanks outside quotes become one space.
+    if (/\s/.test(c)) {
+      if (!out.endsWith(' ')) out += ' ';
+    } else out += c;
+    i++;
+  }
+  return out.trim();
+}

@@ -1,0 +1,149 @@
+// A DLAKE_CONFIG_DIR that cannot be used (issue 11): under /proc (where Node's recursive mkdir never
+// returns), read-only or immutable, or a file. Never a hang, one `error:` line naming the folder, exit 2,
+// and the store is checked before the service is contacted: no session is created that cannot be kept.
+// Spawned: only a process shows a hang (the kill timer below ends it and the exit code says so).
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Emulator, startEmulator } from 'dlake-emulator';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runDlake, tempConfigDir } from '../helpers/dlake.js';
+import { expectFailure, SERVICE_USER } from '../helpers/fixture.js';
+
+let emu: Emulator;
+let tmp: { dir: string; cleanup: () => void };
+beforeAll(async () => {
+  emu = await startEmulator();
+  tmp = tempConfigDir();
+});
+afterAll(async () => {
+  await emu.close();
+  tmp.cleanup();
+});
+beforeEach(() => emu.log.clear());
+
+const run = (dir: string, args: string[], input?: string, env: Record<string, string> = {}) =>
+  runDlake(args, { env: { DLAKE_CONFIG_DIR: dir, DLAKE_URL: emu.url, ...env }, input, killAfterMs: 20_000 });
+const passwordLogin = (dir: string) =>
+  run(dir, ['login', '-u', 'admin', '--password-stdin'], 'admin-pass-1\n');
+
+/**
+ * A folder that cannot be written: `chattr +i` when running as root (root ignores permission modes),
+ * mode 0500 otherwise. Undefined where neither works (no chattr, or a file system without the flag).
+ */
+function lockedFolder(name: string): { dir: string; unlock: () => void } | undefined {
+  const dir = join(tmp.dir, name);
+  mkdirSync(dir);
+  if (process.getuid?.() === 0) {
+    try {
+      execFileSync('chattr', ['+i', dir], { stdio: 'ignore' });
+    } catch {
+      return undefined;
+    }
+    return { dir, unlock: () => execFileSync('chattr', ['-i', dir]) };
+  }
+  chmodSync(dir, 0o500);
+  return { dir, unlock: () => chmodSync(dir, 0o700) };
+}
+
+const onLinux = process.platform === 'linux';
+
+describe('an unusable config folder', () => {
+  it.runIf(onLinux)(
+    'under /proc: login ends at once with exit 2 naming the folder, and sends nothing',
+    async () => {
+      const dir = '/proc/dlake-test/config';
+      const r = await passwordLogin(dir);
+      expect(r.signal, 'dlake hung and was killed').toBeNull();
+      expectFailure(r, 2, `cannot use the config folder ${dir}`);
+      expect(emu.log.entries).toEqual([]);
+    },
+  );
+
+  it.runIf(onLinux)('under /proc: profile set, token exchange and logout end the same way', async () => {
+    const dir = '/proc/dlake-test/config';
+    for (const [args, input] of [
+      [['profile', 'set', 'prod', '--url', emu.url]],
+      [
+        [
+          'token',
+          'exchange',
+          'client-credentials',
+          '--client-id',
+          SERVICE_USER.clientId,
+          '--client-secret-stdin',
+        ],
+        SERVICE_USER.clientSecret,
+      ],
+    ] as Array<[string[], string?]>) {
+      const r = await run(dir, args, input);
+      expect(r.signal, `${args.join(' ')}: dlake hung and was killed`).toBeNull();
+      expectFailure(r, 2, `cannot use the config folder ${dir}`);
+    }
+    expect(emu.log.entries).toEqual([]);
+  });
+
+  it('read-only or immutable: login is refused before the service creates a session', async () => {
+    const locked = lockedFolder('locked');
+    if (!locked) return; // no way to make a folder unwritable for this user here
+    try {
+      const r = await passwordLogin(locked.dir);
+      expectFailure(r, 2, `cannot use the config folder ${locked.dir}: permission denied`);
+      expect(r.stderr).toContain('hint: set DLAKE_CONFIG_DIR');
+      expect(emu.log.find('POST', '/apiv2/login')).toEqual([]);
+      expect(readdirSync(locked.dir)).toEqual([]);
+    } finally {
+      locked.unlock();
+    }
+  });
+
+  it('read-only after a login: logout keeps the session rather than lose track of it', async () => {
+    const dir = join(tmp.dir, 'later-locked');
+    expect((await passwordLogin(dir)).code).toBe(0);
+    const locked = lockedFolder('unused-probe');
+    if (!locked) return;
+    locked.unlock();
+    // Lock the logged-in folder itself.
+    const isRoot = process.getuid?.() === 0;
+    if (isRoot) execFileSync('chattr', ['+i', dir]);
+    else chmodSync(dir, 0o500);
+    try {
+      emu.log.clear();
+      const r = await run(dir, ['logout']);
+      expectFailure(r, 2, `cannot use the config folder ${dir}`);
+      expect(emu.log.find('DELETE', '/apiv2/login')).toEqual([]);
+      // Reading still works: the stored token is used.
+      const ls = await run(dir, ['catalog', 'ls']);
+      expect(ls.code, ls.stderr).toBe(0);
+    } finally {
+      if (isRoot) execFileSync('chattr', ['-i', dir]);
+      else chmodSync(dir, 0o700);
+    }
+  });
+
+  it('a file where the folder should be: exit 2 in words', async () => {
+    const file = join(tmp.dir, 'a-file');
+    writeFileSync(file, '');
+    const r = await passwordLogin(join(file, 'dlake'));
+    expectFailure(r, 2, 'is a file, not a folder');
+    expect(emu.log.entries).toEqual([]);
+  });
+
+  it.runIf(onLinux)(
+    'a renewal that cannot be stored is used for the command alone, with a warning',
+    async () => {
+      const r = await run('/proc/dlake-test/config', ['catalog', 'ls'], undefined, {
+        DLAKE_CLIENT_ID: SERVICE_USER.clientId,
+        DLAKE_CLIENT_SECRET: SERVICE_USER.clientSecret,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(
+        'warning: the renewed token is used for this command only: cannot use the config folder',
+      );
+      expect(emu.log.entries.map((e) => `${e.method} ${e.path}`)).toEqual([
+        'POST /oauth/token',
+        'GET /api/v3/catalog',
+      ]);
+    },
+  );
+});

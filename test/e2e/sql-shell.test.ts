@@ -1,0 +1,218 @@
+// The SQL shell, driven through a real pseudo-terminal: what a person types, and what the screen shows.
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { KEY, type PtyDlake, startPty } from '../helpers/pty.js';
+
+let fx: Fixture;
+let dir: string;
+let shell: PtyDlake | undefined;
+const jobs = () => fx.emu.jobs.list();
+
+beforeAll(async () => {
+  fx = await startFixture({
+    samplesDir: resolve(import.meta.dirname, '../fixtures/samples'),
+    bigRows: 50,
+    jobStepMs: 5,
+  });
+  expect((await fx.login()).code).toBe(0);
+  dir = mkdtempSync(join(tmpdir(), 'dlake-shell-'));
+});
+afterAll(async () => {
+  await fx.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+afterEach(() => {
+  shell?.kill();
+  shell = undefined;
+});
+
+function open(env: Record<string, string> = {}, size?: { cols: number; rows: number }): PtyDlake {
+  shell = startPty(['sql'], { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url, ...env }, size);
+  return shell;
+}
+
+/** The screen from the last prompt's line on. */
+const afterLast = (screen: string, marker: string): string => screen.slice(screen.lastIndexOf(marker));
+
+describe('dlake sql on a terminal: the SQL shell', () => {
+  it('runs a statement typed over several lines, shows its table, and leaves on \\q', async () => {
+    const sh = open();
+    await sh.waitFor(/dlake>$/);
+    sh.type(`SELECT id, name${KEY.enter}`);
+    await sh.waitFor(/\.\.>$/);
+    sh.type(`FROM big WHERE id < 3 ORDER BY id;${KEY.enter}`);
+    await sh.waitFor(/user_2\ndlake>$/);
+    expect(sh.screen()).toMatch(/id\s+name\n1\s+user_1\n2\s+user_2\ndlake>$/);
+    sh.type(`\\q${KEY.enter}`);
+    expect(await sh.exited).toBe(0);
+  });
+
+  it('leaves on Ctrl-D, and Ctrl-C at the prompt drops the unfinished statement', async () => {
+    const sh = open();
+    await sh.waitFor(/dlake>$/);
+    sh.type(`SELECT 'never sent'${KEY.enter}`);
+    await sh.waitFor(/\.\.>$/);
+    sh.type(KEY.ctrlC);
+    await sh.waitFor(/\^C\ndlake>$/);
+    const before = jobs().length;
+    sh.type(`SELECT 7 AS seven;${KEY.enter}`);
+    await sh.waitFor(/seven\n7\ndlake>$/);
+    expect(
+      jobs()
+        .slice(before)
+        .map((j) => j.sql),
+    ).toEqual(['SELECT 7 AS seven']);
+    sh.type(KEY.ctrlD);
+    expect(await sh.exited).toBe(0);
+  });
+
+  it('Ctrl-C cancels the running statement on the service and keeps the shell', async () => {
+    const sh = open();
+    await sh.waitFor(/dlake>$/);
+    sh.type(`SELECT /* sleep:60000 */ 1 AS slow;${KEY.enter}`);
+    await sh.waitFor('RUNNING');
+    const job = jobs().at(-1)!;
+    sh.type(KEY.ctrlC);
+    await sh.waitFor(/cancelled: .*\ndlake>$/);
+    expect(sh.screen()).toContain(`cancellation of job ${job.id} requested`);
+    expect(fx.emu.log.find('POST', `/api/v3/job/${job.id}/cancel`)).toHaveLength(1);
+    // The shell is still there and runs the next statement.
+    sh.type(`SELECT 8 AS eight;${KEY.enter}`);
+    await sh.waitFor(/eight\n8\ndlake>$/);
+    expect(jobs().find((j) => j.id === job.id)?.state).toBe('CANCELED');
+    sh.type(KEY.ctrlD);
+    expect(await sh.exited).toBe(0);
+  });
+
+  it('keeps history in the config folder (0600), recalls it with Up and Ctrl-R, and never records a secret', async () => {
+    const sh = open();
+    await sh.waitFor(/dlake>$/);
+    sh.type(`SELECT 41 AS answer;${KEY.enter}`);
+    await sh.waitFor(/41\ndlake>$/);
+    sh.type(`CREATE USER eve PASSWORD 'hunter22';${KEY.enter}`);
+    await sh.waitFor(/error: [\s\S]*\ndlake>$/);
+    sh.type(`SELECT 1 AS one;${KEY.enter}`);
+    await sh.waitFor(/one\n1\ndlake>$/);
+    sh.type(KEY.ctrlD);
+    expect(await sh.exited).toBe(0);
+    const file = join(fx.configDir, 'sql_history');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const saved = readFileSync(file, 'utf8');
+    expect(saved).toContain('SELECT 41 AS answer;\n');
+    expect(saved).not.toContain('hunter22');
+
+    // A new session: Up brings the last statement back; Ctrl-R finds an older one.
+    const again = open();
+    await again.waitFor(/dlake>$/);
+    again.type(KEY.up);
+    await again.waitFor(/dlake> SELECT 1 AS one;$/);
+    again.type(KEY.up);
+    // The secret statement is not in the session's history either.
+    await again.waitFor(/dlake> SELECT 41 AS answer;$/);
+    again.type(`${KEY.down}${KEY.down}`);
+    await again.waitFor(/dlake>$/);
+    again.type(`${KEY.ctrlR}answ`);
+    await again.waitFor(/\(reverse-i-search\)'answ': SELECT 41 AS answer;$/);
+    again.type(KEY.enter);
+    await again.waitFor(/answer\n41\ndlake>$/);
+    again.type(`${KEY.ctrlR}no such thing`);
+    await again.waitFor(/\(failed reverse-i-search\)'no such thing': SELECT 41 AS answer;$/);
+    again.type(KEY.escape);
+    await again.waitFor(/dlake>$/);
+    again.type(KEY.ctrlD);
+    expect(await again.exited).toBe(0);
+  });
+
+  it('completes keywords and catalog paths on Tab, listing each container once', async () => {
+    fx.emu.log.clear();
+    const catalogReads = () =>
+      fx.emu.log.entries.filter((e) => e.method === 'GET' && e.path.startsWith('/api/v3/catalog')).length;
+    const sh = open();
+    await sh.waitFor(/dlake>$/);
+    // Nothing is listed before Tab asks for it.
+    expect(catalogReads()).toBe(0);
+    sh.type(`SELE${KEY.tab}`);
+    await sh.waitFor(/dlake> SELECT$/);
+    sh.type(` * FROM Samp${KEY.tab}`);
+    await sh.waitFor(/dlake> SELECT \* FROM Samples$/);
+    sh.type(`.sa${KEY.tab}`);
+    await sh.waitFor(/dlake> SELECT \* FROM Samples\.sales$/);
+    sh.type(`.2025${KEY.tab}`);
+    await sh.waitFor(/dlake> SELECT \* FROM Samples\.sales\."2025\.csv"$/);
+    const count = catalogReads();
+    expect(count).toBeGreaterThan(0);
+    // Tab again on the same container: answered from the session's cache.
+    sh.type(`${KEY.ctrlC}SELECT * FROM Samples.sa${KEY.tab}`);
+    await sh.waitFor(/dlake> SELECT \* FROM Samples\.sales$/);
+    expect(catalogReads()).toBe(count);
+    sh.type(`${KEY.ctrlC}\\q${KEY.enter}`);
+    expect(await sh.exited).toBe(0);
+  });
+
+  it('\\d describes a dataset, \\x shows records vertically, \\timing times statements', async () => {
+    const table = {
+      entityType: 'dataset',
+      type: 'PHYSICAL_DATASET',
+      path: ['Samples', 'sales', '2024.csv'],
+      format: { type: 'Text', extractHeader: true },
+    };
+    expect((await fx.run(['catalog', 'create', '--file', '-'], { input: JSON.stringify(table) })).code).toBe(
+      0,
+    );
+    const sh = open();
+    await sh.waitFor(/dlake>$/);
+    sh.type(`\\d Samples/sales/2024.csv${KEY.enter}`);
+    await sh.waitFor(/FIELD\s+TYPE\nregion\s+VARCHAR\n[\s\S]*dlake>$/);
+    sh.type(`\\d Samples.sales."2024.csv"${KEY.enter}`);
+    await sh.waitFor(/FIELD\s+TYPE\nregion\s+VARCHAR\n[\s\S]*FIELD\s+TYPE\nregion\s+VARCHAR\n[\s\S]*dlake>$/);
+    sh.type(`\\d Samples${KEY.enter}`);
+    await sh.waitFor(/error: Samples is a \w+: it has no fields[\s\S]*dlake>$/);
+    sh.type(`\\x${KEY.enter}`);
+    await sh.waitFor('Expanded display is on.');
+    sh.type(`SELECT id, name FROM big WHERE id <= 2 ORDER BY id;${KEY.enter}`);
+    await sh.waitFor(/-\[ RECORD 2 \][\s\S]*dlake>$/);
+    expect(afterLast(sh.screen(), '-[ RECORD 1 ]')).toMatch(
+      /^-\[ RECORD 1 \]-+\nid\s+\| 1\nname \| user_1\n-\[ RECORD 2 \]-+\nid\s+\| 2\nname \| user_2\n/,
+    );
+    sh.type(`\\x${KEY.enter}\\timing${KEY.enter}`);
+    await sh.waitFor('Timing is on.');
+    sh.type(`SELECT 5 AS five;${KEY.enter}`);
+    await sh.waitFor(/five\n5\nTime: [\d.]+m?s\ndlake>$/);
+    sh.type(`\\nope${KEY.enter}`);
+    await sh.waitFor(/error: unknown command \\nope\nhint: .*\ndlake>$/);
+    sh.type(`\\q${KEY.enter}`);
+    expect(await sh.exited).toBe(0);
+  });
+
+  it('\\o FILE exports the next result through the export engine, then prints again', async () => {
+    const out = join(dir, 'next.csv');
+    const sh = open();
+    await sh.waitFor(/dlake>$/);
+    sh.type(`\\o ${out}${KEY.enter}`);
+    await sh.waitFor(`The next result goes to ${out}.`);
+    sh.type(`SELECT id FROM big WHERE id <= 3 ORDER BY id;${KEY.enter}`);
+    await sh.waitFor(/wrote 3 rows to .*next\.csv[\s\S]*dlake>$/);
+    expect(readFileSync(out, 'utf8')).toBe('id\n1\n2\n3\n');
+    sh.type(`SELECT 9 AS nine;${KEY.enter}`);
+    await sh.waitFor(/nine\n9\ndlake>$/);
+    sh.type(`\\q${KEY.enter}`);
+    expect(await sh.exited).toBe(0);
+  });
+
+  it('pages a result wider than the terminal through $PAGER', async () => {
+    const pager = join(dir, 'pager.sh');
+    writeFileSync(pager, '#!/bin/sh\nsed "s/^/PAGED: /"\n', { mode: 0o755 });
+    const sh = open({ PAGER: pager }, { cols: 40, rows: 30 });
+    await sh.waitFor(/dlake>$/);
+    sh.type(`SELECT 'narrow' AS n;${KEY.enter}`);
+    await sh.waitFor(/narrow\ndlake>$/);
+    expect(sh.screen()).not.toContain('PAGED');
+    sh.type(`SELECT '${'w'.repeat(60)}' AS wide;${KEY.enter}`);
+    await sh.waitFor(/PAGED: w{30}[\s\S]*dlake>$/);
+    sh.type(`\\q${KEY.enter}`);
+    expect(await sh.exited).toBe(0);
+  });
+});

@@ -1,0 +1,78 @@
+// Runs the built `dlake` in a real pseudo-terminal and keeps a headless terminal emulator of what it shows,
+// so a test checks the screen a person would see (after cursor moves and redraws), not a byte stream.
+import { type IPty, spawn } from '@lydell/node-pty';
+import xterm from '@xterm/headless';
+import { BIN, cleanEnv } from './dlake.js';
+import { until } from './until.js';
+
+export const KEY = {
+  enter: '\r',
+  up: '\u001b[A',
+  down: '\u001b[B',
+  tab: '\t',
+  ctrlC: '\u0003',
+  ctrlD: '\u0004',
+  ctrlR: '\u0012',
+  escape: '\u001b',
+} as const;
+
+export interface PtyDlake {
+  /** The screen as a person sees it: the visible lines (scrollback included), right-trimmed. */
+  screen(): string;
+  /** Everything dlake wrote since it started (escape sequences included). */
+  readonly raw: string;
+  /** Types keys (see KEY). */
+  type(keys: string): void;
+  /** Waits until the screen shows `what` (a string, or a pattern over the whole screen). */
+  waitFor(what: string | RegExp, timeoutMs?: number): Promise<void>;
+  /** Resolves with the exit code when dlake ends. */
+  exited: Promise<number>;
+  kill(): void;
+}
+
+export function startPty(
+  args: string[],
+  env: Record<string, string | undefined>,
+  size = { cols: 100, rows: 30 },
+): PtyDlake {
+  const term = new xterm.Terminal({ ...size, scrollback: 5000, allowProposedApi: true });
+  const child: IPty = spawn(process.execPath, [BIN, ...args], {
+    name: 'xterm-256color',
+    ...size,
+    env: cleanEnv(env),
+  });
+  let raw = '';
+  let pending = 0;
+  child.onData((d) => {
+    raw += d;
+    pending++;
+    term.write(d, () => {
+      pending--;
+    });
+  });
+  const exited = new Promise<number>((resolve) => child.onExit((e) => resolve(e.exitCode)));
+  const screen = (): string => {
+    const buf = term.buffer.active;
+    const lines: string[] = [];
+    for (let i = 0; i < buf.length; i++) lines.push(buf.getLine(i)?.translateToString(true) ?? '');
+    return lines.join('\n').trimEnd();
+  };
+  return {
+    screen,
+    get raw() {
+      return raw;
+    },
+    type: (keys) => child.write(keys),
+    waitFor: async (what, timeoutMs = 20_000) => {
+      const seen = () =>
+        pending === 0 && (typeof what === 'string' ? screen().includes(what) : what.test(screen()));
+      try {
+        await until(seen, `the screen shows ${what}`, timeoutMs);
+      } catch (e) {
+        throw new Error(`${(e as Error).message}\n--- screen ---\n${screen()}\n--------------`);
+      }
+    },
+    exited,
+    kill: () => child.kill(),
+  };
+}

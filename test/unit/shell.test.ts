@@ -1,0 +1,161 @@
+// The SQL shell's pieces in-process: completion, history and its secrets rule, the vertical view, the pager's
+// width test. The shell as a whole is tested through a pseudo-terminal in test/e2e/sql-shell.test.ts.
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { JsonNumber } from '../../src/api/exact-json.js';
+import { Completer, dottedComponents, sqlName } from '../../src/shell/complete.js';
+import { HISTORY_FILE, HISTORY_SIZE, History, mayHoldSecret } from '../../src/shell/history.js';
+import { widestLine } from '../../src/shell/pager.js';
+import { describedRef } from '../../src/shell/shell.js';
+import { verticalView } from '../../src/shell/vertical.js';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'dlake-shell-unit-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('completion', () => {
+  const tree: Record<string, string[]> = {
+    '[]': ['Samples', 'Sales 2024', '@admin'],
+    '["Samples"]': ['sales', 'Q1 report.final.csv'],
+    '["Samples","sales"]': ['2024.csv', '2025.csv'],
+  };
+  const calls: string[] = [];
+  const completer = new Completer(
+    async (path) => {
+      calls.push(JSON.stringify(path));
+      const names = tree[JSON.stringify(path)];
+      if (!names) throw new Error('not found');
+      return names;
+    },
+    ['\\d', '\\q', '\\timing'],
+  );
+
+  it('quotes names that are not plain identifiers', () => {
+    expect(sqlName('sales')).toBe('sales');
+    expect(sqlName('2024.csv')).toBe('"2024.csv"');
+    expect(sqlName('say "hi"')).toBe('"say ""hi"""');
+  });
+
+  it('reads the dotted path being typed, quotes included', () => {
+    expect(dottedComponents('Samples.sales."20')).toEqual({ parents: ['Samples', 'sales'], last: '20' });
+    expect(dottedComponents('"a.b"."c""d".e')).toEqual({ parents: ['a.b', 'c"d'], last: 'e' });
+  });
+
+  it('completes keywords in the case typed, and top-level names', async () => {
+    expect(await completer.complete('sel')).toEqual([['select'], 'sel']);
+    expect(await completer.complete('SELECT * FR')).toEqual([['FROM'], 'FR']);
+    expect(await completer.complete('SELECT * FROM Sa')).toEqual([['Samples', '"Sales 2024"'], 'Sa']);
+  });
+
+  it('completes children of a path, listing each container once', async () => {
+    calls.length = 0;
+    expect(await completer.complete('SELECT * FROM Samples.sales.2')).toEqual([
+      ['Samples.sales."2024.csv"', 'Samples.sales."2025.csv"'],
+      'Samples.sales.2',
+    ]);
+    expect(await completer.complete('SELECT * FROM Samples.sales."2025')).toEqual([
+      ['Samples.sales."2025.csv"'],
+      'Samples.sales."2025',
+    ]);
+    expect(calls).toEqual(['["Samples","sales"]']);
+  });
+
+  it('completes backslash commands, and nothing (no error) where listing fails', async () => {
+    expect(await completer.complete('\\ti')).toEqual([['\\timing'], '\\ti']);
+    expect(await completer.complete('SELECT * FROM nope.x')).toEqual([[], 'nope.x']);
+  });
+});
+
+describe('history', () => {
+  it('never records a statement that may hold a secret', () => {
+    expect(mayHoldSecret("CREATE USER eve PASSWORD 'x'")).toBe(true);
+    expect(mayHoldSecret("ALTER USER eve IDENTIFIED BY 'x'")).toBe(true);
+    expect(mayHoldSecret("SELECT * FROM t WHERE client_secret = 'x'")).toBe(true);
+    expect(mayHoldSecret('SELECT name FROM users')).toBe(false);
+    const dir = join(tempDir(), 'cfg');
+    const h = new History(dir);
+    expect(h.add("CREATE USER eve PASSWORD 'hunter2';")).toBe(false);
+    expect(h.add('SELECT 1;')).toBe(true);
+    expect(readFileSync(join(dir, HISTORY_FILE), 'utf8')).toBe('SELECT 1;\n');
+  });
+
+  it('writes the file 0600 in a 0700 folder, whatever was there, and loads newest first', () => {
+    const dir = tempDir();
+    const file = join(dir, HISTORY_FILE);
+    writeFileSync(file, 'SELECT 1;\n', { mode: 0o644 });
+    chmodSync(dir, 0o755);
+    const h = new History(dir);
+    h.add('SELECT 2;');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(h.load()).toEqual(['SELECT 2;', 'SELECT 1;']);
+  });
+
+  it(`keeps the last ${HISTORY_SIZE} entries`, () => {
+    const dir = tempDir();
+    const lines = Array.from({ length: HISTORY_SIZE + 5 }, (_, i) => `SELECT ${i};`);
+    writeFileSync(join(dir, HISTORY_FILE), `${lines.join('\n')}\n`);
+    const loaded = new History(dir).load();
+    expect(loaded).toHaveLength(HISTORY_SIZE);
+    expect(loaded[0]).toBe(`SELECT ${HISTORY_SIZE + 4};`);
+    expect(readFileSync(join(dir, HISTORY_FILE), 'utf8').split('\n').filter(Boolean)).toHaveLength(
+      HISTORY_SIZE,
+    );
+  });
+
+  it('says once, and goes on, when the folder cannot be written', () => {
+    const parent = tempDir();
+    writeFileSync(join(parent, 'file'), '');
+    const warnings: string[] = [];
+    const h = new History(join(parent, 'file', 'cfg'), (m) => warnings.push(m));
+    expect(h.add('SELECT 1;')).toBe(true);
+    h.add('SELECT 2;');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/cannot keep the SQL history in .*: ENOTDIR/);
+  });
+});
+
+describe('vertical view and pager width', () => {
+  it('prints one block a record, values aligned, exact numbers as written', () => {
+    const schema = [
+      { name: 'id', type: { name: 'BIGINT' } },
+      { name: 'note', type: { name: 'VARCHAR' } },
+    ];
+    const rows = [
+      { id: new JsonNumber('12345678901234567890'), note: 'a\nb' },
+      { id: 2, note: null },
+    ];
+    expect(verticalView(schema, rows)).toBe(
+      '-[ RECORD 1 ]---\nid   | 12345678901234567890\nnote | a\n     | b\n-[ RECORD 2 ]---\nid   | 2\nnote | \n',
+    );
+    expect(verticalView(schema, [])).toBe('(no rows)\n');
+  });
+
+  it('measures lines without colour codes', () => {
+    expect(widestLine('ab\n\u001b[31mabcd\u001b[39m\n')).toBe(4);
+  });
+});
+
+describe('\\d REF', () => {
+  it('takes a catalog ref (with / or an id) or a name written the SQL way', () => {
+    expect(describedRef('Samples/sales/2024.csv')).toEqual({
+      kind: 'path',
+      path: ['Samples', 'sales', '2024.csv'],
+    });
+    expect(describedRef('Samples.sales."2024.csv"')).toEqual({
+      kind: 'path',
+      path: ['Samples', 'sales', '2024.csv'],
+    });
+    expect(describedRef('"my.space"')).toEqual({ kind: 'path', path: ['my.space'] });
+    const id = '0b0e6a34-7f4e-4b8b-9a53-3f1c2d9e8a10';
+    expect(describedRef(id)).toEqual({ kind: 'id', id });
+  });
+});
