@@ -242,7 +242,7 @@ _dlake_opt() {
     'catalog wiki/--set-file') REPLY=value vals='@files' ;;
     'catalog grants/--grant') REPLY=value vals='' ;;
     'catalog grants/--revoke') REPLY=value vals='' ;;
-    'source create/--type') REPLY=value vals='' ;;
+    'source create/--type') REPLY=value vals='AMAZONELASTIC REDSHIFT S3 ADLS AZURE_STORAGE ELASTIC HDFS HIVE MAPRFS MSSQL MONGO MYSQL NAS ORACLE POSTGRES HBASE DB2' ;;
     'source create/--config-file') REPLY=value vals='@files' ;;
     'source create/--set') REPLY=value vals='' ;;
     'source update/--config-file') REPLY=value vals='@files' ;;

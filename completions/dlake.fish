@@ -295,7 +295,7 @@ function __dlake_opts --argument-names cmd
         case 'catalog get'
             printf '%s\t%s\n' '--id' 'take REF as an id, even when it is not a UUID' '--include' 'add a non-default attribute, e.g. permissions (repeatable)' '--exclude' 'drop an attribute, e.g. children (repeatable)' '-h' 'show help' '--help' 'show help'
         case 'catalog tree'
-            printf '%s\t%s\n' '--id' 'take REF as an id, even when it is not a UUID' '--depth' 'levels to show (default: all)' '--concurrency' 'listing requests at once (default 8)' '--page-size' 'children per listing request (default 500)' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '--id' 'take REF as an id, even when it is not a UUID' '--depth' 'levels to show (default: all)' '--concurrency' 'listing requests at once (default 8, at most 32)' '--page-size' 'children per listing request (default 500)' '-h' 'show help' '--help' 'show help'
         case 'catalog create'
             printf '%s\t%s\n' '--file' 'the entity as JSON; - reads standard input' '--dry-run' 'print the request that would be sent, and send nothing' '-h' 'show help' '--help' 'show help'
         case 'catalog update'
@@ -331,7 +331,7 @@ function __dlake_opts --argument-names cmd
         case 'source help'
             true
         case 'sql'
-            printf '%s\t%s\n' '-f' 'run the statements of a script, separated by ; (- for standard input)' '--file' 'run the statements of a script, separated by ; (- for standard input)' '--continue-on-error' 'with --file: run every statement, then exit with the first failure\'s code' '--context' 'catalog path that unqualified names resolve in, e.g. Sales/curated' '--no-wait' 'print the job id and return without waiting' '--max-rows' 'print at most N rows (default: 100 in a table, all rows in json, ndjson and csv)' '--out' 'stream every row to FILE (- for standard output) instead of printing them' '--into' 'write the result on the service as a new table REF (CREATE TABLE REF AS QUERY), e.g. Lake/exports/orders' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '--concurrency' 'results pages fetched at once (default 4)' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '-y' 'on Ctrl-C while waiting, cancel the job without asking' '--yes' 'on Ctrl-C while waiting, cancel the job without asking' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '-f' 'run the statements of a script, separated by ; (- for standard input)' '--file' 'run the statements of a script, separated by ; (- for standard input)' '--continue-on-error' 'with --file: run every statement, then exit with the first failure\'s code' '--context' 'catalog path that unqualified names resolve in, e.g. Sales/curated' '--no-wait' 'print the job id and return without waiting' '--max-rows' 'print at most N rows (default: 100 in a table, all rows in json, ndjson and csv)' '--out' 'stream every row to FILE (- for standard output) instead of printing them' '--into' 'write the result on the service as a new table REF (CREATE TABLE REF AS QUERY), e.g. Lake/exports/orders' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '--concurrency' 'results pages fetched at once (default 4, at most 32)' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '-y' 'on Ctrl-C while waiting, cancel the job without asking' '--yes' 'on Ctrl-C while waiting, cancel the job without asking' '-h' 'show help' '--help' 'show help'
         case 'job'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'job get'
@@ -341,9 +341,9 @@ function __dlake_opts --argument-names cmd
         case 'job cancel'
             printf '%s\t%s\n' '-y' 'do not ask for confirmation' '--yes' 'do not ask for confirmation' '--dry-run' 'print the request instead of sending it' '-h' 'show help' '--help' 'show help'
         case 'job results'
-            printf '%s\t%s\n' '--offset' 'first row to print (default 0)' '--limit' 'rows to print (default 100, at most 500)' '--all' 'print every row, fetching page after page' '--concurrency' 'pages fetched at once with --all (default 4)' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '--offset' 'first row to print (default 0)' '--limit' 'rows to print (default 100, at most 500)' '--all' 'print every row, fetching page after page' '--concurrency' 'pages fetched with --all at once (default 4, at most 32)' '-h' 'show help' '--help' 'show help'
         case 'job export'
-            printf '%s\t%s\n' '--out' 'file to write (- for standard output); written as FILE.partial, then renamed' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '--concurrency' 'results pages fetched at once (default 4)' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '--resume' 'continue an interrupted export from the complete rows of FILE.partial' '-y' 'on Ctrl-C while waiting, cancel the job without asking' '--yes' 'on Ctrl-C while waiting, cancel the job without asking' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '--out' 'file to write (- for standard output); written as FILE.partial, then renamed' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '--concurrency' 'results pages fetched at once (default 4, at most 32)' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '--resume' 'continue an interrupted export from the complete rows of FILE.partial' '-y' 'on Ctrl-C while waiting, cancel the job without asking' '--yes' 'on Ctrl-C while waiting, cancel the job without asking' '-h' 'show help' '--help' 'show help'
         case 'job help'
             true
         case 'reflection'
@@ -506,7 +506,7 @@ function __dlake_opt --argument-names cmd opt
             printf '%s\n' value ''
             return
         case 'source create/--type'
-            printf '%s\n' value ''
+            printf '%s\n' value 'AMAZONELASTIC REDSHIFT S3 ADLS AZURE_STORAGE ELASTIC HDFS HIVE MAPRFS MSSQL MONGO MYSQL NAS ORACLE POSTGRES HBASE DB2'
             return
         case 'source create/--config-file'
             printf '%s\n' value '@files'

@@ -6,10 +6,14 @@
 // This adds each missing one as an optional entry, at the version its parent pins, restricted to its
 // platform (os/cpu/libc read from its name), so `npm ci` skips it here and installs it where it runs.
 //
-// Run after `npm install` changes the lock: node scripts/complete-lock.mjs
+// Run after `npm install` changes the lock: node scripts/complete-lock.mjs [LOCKFILE]
+//
+// The entries are written with their keys in the order npm itself writes them (`version`, then the rest
+// alphabetically), so a later `npm install` on a fresh clone finds nothing to rewrite and `git status`
+// stays clean (test/unit/complete-lock.test.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 
-const lockPath = new URL('../package-lock.json', import.meta.url);
+const lockPath = process.argv[2] ?? new URL('../package-lock.json', import.meta.url);
 const lock = JSON.parse(readFileSync(lockPath, 'utf8'));
 const packages = lock.packages;
 
@@ -40,6 +44,12 @@ function platformOf(name) {
   return platform;
 }
 
+/** npm's key order for such an entry: `version` first, then the other keys alphabetically. */
+function inNpmOrder(entry) {
+  const { version, ...rest } = entry;
+  return { version, ...Object.fromEntries(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : 1))) };
+}
+
 let added = 0;
 for (const [path, entry] of Object.entries(packages)) {
   for (const [name, version] of Object.entries(entry.optionalDependencies ?? {})) {
@@ -47,14 +57,19 @@ for (const [path, entry] of Object.entries(packages)) {
     if (packages[childPath] || packages[`node_modules/${name}`]) continue;
     const platform = platformOf(name);
     if (!platform || !/^\d+\.\d+\.\d+/.test(version)) continue;
-    packages[`node_modules/${name}`] = {
+    packages[`node_modules/${name}`] = inNpmOrder({
       version,
       ...(entry.dev ? { dev: true } : {}),
       optional: true,
       ...platform,
-    };
+    });
     added += 1;
   }
+}
+
+// Entries this script wrote earlier (platform-restricted, optional, no tarball here) get npm's key order too.
+for (const [path, entry] of Object.entries(packages)) {
+  if (entry.os && entry.optional && !entry.integrity && !entry.resolved) packages[path] = inNpmOrder(entry);
 }
 
 lock.packages = Object.fromEntries(

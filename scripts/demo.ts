@@ -1,10 +1,11 @@
 // `npm run demo`: a narrated tour of dlake against the embedded emulator. Nothing to install or
 // configure: the emulator runs in this process, and dlake keeps its config in a temporary folder.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startEmulator } from 'dlake-emulator';
-import { runDlake } from '../test/helpers/dlake.js';
+import { BIN, cleanEnv } from '../test/helpers/dlake.js';
 
 interface Step {
   /** What a newcomer should notice, printed before the command. */
@@ -12,7 +13,10 @@ interface Step {
   args: string[];
   /** Standard input (e.g. a password piped in with --password-stdin). */
   input?: string;
-  /** Shown in the printed command instead of the real input, e.g. `echo "$PASSWORD" |`. */
+  /**
+   * Shown in the printed command instead of the real input, e.g. `echo "$PASSWORD" |`; `ECHO` shows the real
+   * input itself as `printf '%s' '…' |`, whole, so the command can be pasted into a shell.
+   */
   shownInput?: string;
   /** Expected exit code (default 0); the demo stops if another one comes back. */
   expect?: number;
@@ -76,13 +80,13 @@ const STEPS: Step[] = [
       path: ['lake', 'sales'],
       format: { type: 'Text', fieldDelimiter: ',', extractHeader: true },
     }),
-    shownInput: `echo '{"entityType":"dataset","type":"PHYSICAL_DATASET","path":["lake","sales"],…}' |`,
+    shownInput: 'ECHO',
   },
   {
     say: 'A space, and a view in it over that table.',
     args: ['catalog', 'create', '--file', '-'],
     input: JSON.stringify({ entityType: 'space', name: 'Sales' }),
-    shownInput: `echo '{"entityType":"space","name":"Sales"}' |`,
+    shownInput: 'ECHO',
   },
   {
     say: '',
@@ -93,7 +97,7 @@ const STEPS: Step[] = [
       path: ['Sales', 'by_region'],
       sql: 'SELECT region, SUM(units) AS units FROM lake.sales GROUP BY region',
     }),
-    shownInput: `echo '{"entityType":"dataset","type":"VIRTUAL_DATASET","path":["Sales","by_region"],"sql":"SELECT region, SUM(units) …"}' |`,
+    shownInput: 'ECHO',
   },
   {
     say: 'Tag it and document the space; both writes send the current version, so no edit is lost.',
@@ -103,7 +107,7 @@ const STEPS: Step[] = [
     say: '',
     args: ['catalog', 'wiki', 'Sales', '--set-file', '-'],
     input: '# Sales\nUnits sold per region, from lake/sales.\n',
-    shownInput: `echo '# Sales …' |`,
+    shownInput: 'ECHO',
   },
   {
     say: 'The whole catalog as a tree (containers are listed concurrently).',
@@ -206,13 +210,16 @@ async function main(): Promise<void> {
       // A step without words continues the one before it.
       if (step.say) console.log(bold(`${++number}. ${step.say}`));
       const command = step.shown ?? `dlake ${step.args.map(quote).join(' ')}`;
-      const prefix = step.shownInput ? `${step.shownInput}${step.captureAs ? '' : ' '}` : '';
+      const shownInput =
+        step.shownInput === 'ECHO' ? `printf '%s' ${quote(step.input ?? '')} |` : step.shownInput;
+      const prefix = shownInput ? `${shownInput}${step.captureAs ? '' : ' '}` : '';
       console.log(`   $ ${prefix}${command}${step.captureAs ? ')' : ''}`);
       const input = step.inputFrom ? captured[step.inputFrom] : step.input;
       const args = step.args.map((a) => (a.startsWith('$') ? (captured[a.slice(1)] ?? a) : a));
-      const r = await runDlake(args, { env, input, cwd: configDir });
+      const r = await runInterleaved(args, { env, input, cwd: configDir });
       if (step.captureAs) captured[step.captureAs] = r.stdout.trim();
-      const out = ((step.captureAs ? '' : r.stdout) + r.stderr).trimEnd();
+      // What a terminal would show: stdout and stderr in the order they came ("job … submitted" first).
+      const out = (step.captureAs ? r.stderr : r.both).trimEnd();
       if (out) console.log(out.replace(/^/gm, '   '));
       if (step.peek && r.code === 0) {
         console.log(`   $ head -3 ${step.peek}`);
@@ -236,6 +243,30 @@ async function main(): Promise<void> {
       : bold('That was dlake. Run `npm test` for the whole test suite; see README.md for more.'),
   );
   process.exitCode = failed ? 1 : 0;
+}
+
+/** Runs dlake like runDlake, also keeping stdout and stderr merged in the order their chunks arrived. */
+function runInterleaved(
+  args: string[],
+  opts: { env: Record<string, string | undefined>; input?: string; cwd: string },
+): Promise<{ code: number | null; stdout: string; stderr: string; both: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(opts.env), cwd: opts.cwd });
+    let stdout = '';
+    let stderr = '';
+    let both = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      both += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      both += d;
+    });
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr, both }));
+    child.stdin.end(opts.input ?? '');
+  });
 }
 
 function quote(arg: string): string {

@@ -2,13 +2,20 @@
 // Everything heavy is created on first use, so a command only pays for what it touches.
 import type { Dispatcher } from 'undici';
 import type { ApiClient, AuthProvider } from './api/http.js';
-import { type ResolvedSettings, type ResolveOptions, requireUrl, resolveSettings } from './auth/settings.js';
+import {
+  authUrlOf,
+  type ResolvedSettings,
+  type ResolveOptions,
+  requireUrl,
+  resolveSettings,
+} from './auth/settings.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './config/schema.js';
 import { ConfigStore, configDir, type StoreSnapshot } from './config/store.js';
 import { type StopSignal, UsageError } from './errors.js';
 import { colorEnabled, type Theme, theme } from './output/color.js';
 import { type Renderable, render } from './output/render.js';
 import { type Streams, Ui } from './output/ui.js';
+import { terminalWidth } from './output/width.js';
 import { parseDuration } from './util/units.js';
 
 export interface GlobalOptions {
@@ -67,6 +74,7 @@ export class Context {
   /** The client with the credentials in force, shared by every call of one command (one connection pool). */
   private defaultClient?: Promise<ApiClient>;
   private settingsNoticeShown = false;
+  private credentialsWarned = false;
 
   readonly env: NodeJS.ProcessEnv;
   readonly streams: Streams;
@@ -92,7 +100,11 @@ export class Context {
   snapshot(): StoreSnapshot {
     if (!this.snapshotCache) {
       this.snapshotCache = this.store.read();
-      if (this.snapshotCache.credentialsProblem) this.ui.warn(this.snapshotCache.credentialsProblem);
+      // Once per command, however often the store is read again after a write.
+      if (this.snapshotCache.credentialsProblem && !this.credentialsWarned) {
+        this.credentialsWarned = true;
+        this.ui.warn(this.snapshotCache.credentialsProblem);
+      }
     }
     return this.snapshotCache;
   }
@@ -142,6 +154,7 @@ export class Context {
   private async createClient(req: ClientRequest): Promise<ApiClient> {
     const settings = this.settings(req.resolve);
     const url = requireUrl(settings);
+    const authUrl = authUrlOf(settings);
     const [{ ApiClient }, { CredentialProvider }] = await Promise.all([
       import('./api/http.js'),
       import('./auth/credentials.js'),
@@ -162,7 +175,7 @@ export class Context {
     const provider = typeof req.auth === 'object' ? req.auth : credentials;
     const client = new ApiClient({
       baseUrl: url,
-      authUrl: settings.authUrl?.value,
+      authUrl,
       timeoutMs: this.timeoutMs(),
       caFile: settings.caFile?.value,
       insecure: this.opts.insecure,
@@ -179,7 +192,12 @@ export class Context {
 
   /** Writes a result to stdout in the chosen format (and a note, such as "No results.", to stderr). */
   async print<T>(r: Renderable<T>, format: OutputFormat = this.format): Promise<void> {
-    const out = await render(r, { format, query: this.opts.query, theme: this.theme });
+    const out = await render(r, {
+      format,
+      query: this.opts.query,
+      theme: this.theme,
+      width: terminalWidth(this.streams.stdout, this.env),
+    });
     if (out.stdout) this.streams.stdout.write(out.stdout);
     if (out.note) this.ui.notice(out.note);
   }

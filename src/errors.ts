@@ -23,8 +23,16 @@ export const ExitCode = {
  */
 export type Advice =
   | { kind: 'log-in-again' }
+  | { kind: 'wrong-client-secret' }
+  | { kind: 'no-external-token-provider' }
+  | { kind: 'jwt-expired' }
+  | { kind: 'jwt-not-accepted' }
+  | { kind: 'pat-refused' }
   | { kind: 'not-the-service' }
   | { kind: 'untrusted-certificate' }
+  | { kind: 'certificate-name-mismatch' }
+  | { kind: 'not-tls' }
+  | { kind: 'ca-file-without-certificate' }
   | { kind: 'unreachable' }
   | { kind: 'job-ended'; id: string }
   | { kind: 'job-not-ended'; id: string }

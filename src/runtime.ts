@@ -2,11 +2,13 @@
 // precedence", runs it, and is the one place that turns errors into `error:`/`hint:` lines and exit codes.
 import { Command, CommanderError, Option } from 'commander';
 import { hintFor } from './commands/hints.js';
+import { choiceOption } from './commands/options.js';
 import { GROUPS, registerGroups } from './commands/registry.js';
 import { OUTPUT_FORMATS } from './config/schema.js';
 import { Context, type GlobalOptions, type World } from './context.js';
 import { DlakeError, ExitCode, InterruptedError, STOP_SIGNALS, type StopSignal } from './errors.js';
 import { colorEnabled, theme } from './output/color.js';
+import { nearest } from './util/nearest.js';
 
 /** What one run of dlake remembers about its commander tree. */
 interface RunState {
@@ -132,7 +134,7 @@ export function buildRoot(rt: Runtime, withVersion = true): Command {
     .addOption(new Option('-p, --profile <name>', 'profile to use (env: DLAKE_PROFILE)'))
     .addOption(new Option('--url <url>', 'service base URL (env: DLAKE_URL)'))
     .addOption(new Option('--auth-url <url>', 'base URL of the token endpoint (env: DLAKE_AUTH_URL)'))
-    .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS))
+    .addOption(choiceOption('-o, --output <format>', 'output format', OUTPUT_FORMATS))
     .addOption(new Option('--json', 'shorthand for -o json'))
     .addOption(new Option('--query <jmespath>', 'filter the JSON result with a JMESPath expression'))
     .addOption(new Option('-q, --quiet', 'print data and errors only'))
@@ -205,6 +207,10 @@ export async function runCli(argv: string[], world: World): Promise<number> {
       program.outputHelp();
       return ExitCode.ok;
     }
+    if (args[0] === 'help' && args.length > 1) {
+      helpFor(program, args.slice(1));
+      return ExitCode.ok;
+    }
     await program.parseAsync(argv);
     return ExitCode.ok;
   } catch (err) {
@@ -213,6 +219,30 @@ export async function runCli(argv: string[], world: World): Promise<number> {
     for (const [signal, handler] of handlers) process.off(signal, handler);
     await rt.current?.dispose();
   }
+}
+
+/**
+ * `dlake help catalog ls`: the help of the command those words name, at any depth (commander's own help
+ * command looks at one word only). A word that names no command is a usage error with a suggestion.
+ */
+function helpFor(program: Command, words: string[]): void {
+  let cmd = program;
+  for (const word of words.filter((w) => !w.startsWith('-'))) {
+    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (sub) {
+      cmd = sub;
+      continue;
+    }
+    const near = nearest(
+      word,
+      cmd.commands.map((c) => c.name()),
+    );
+    cmd.error(`unknown command '${word}'${near ? `\n(Did you mean ${near}?)` : ''}`, {
+      code: 'commander.unknownCommand',
+      exitCode: ExitCode.usage,
+    });
+  }
+  cmd.outputHelp();
 }
 
 /** `interrupted` for Ctrl-C, `terminated (SIGTERM)`, `hung up (SIGHUP)`. */

@@ -6,6 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { SEEDED_REFLECTIONS } from './admin/reflections.js';
 import { requireAuth } from './auth.js';
 import { type CtasCatalog, type CtasStatement, parseCtas } from './ctas.js';
 import {
@@ -371,7 +372,7 @@ function statusJson(job: Job): Record<string, unknown> {
 /**
  * Made-up but stable reflection data for jobs that read `big` or a catalog dataset, so the CLI has something
  * to show: on the first dataset one reflection CHOSEN, one MATCHED and one CONSIDERED; on any other dataset
- * one CONSIDERED.
+ * one CONSIDERED. The ids are those of seeded reflections, so the reflection summary can name them.
  */
 function acceleration(touched: TouchedDataset[]): { reflectionRelationships: Array<Record<string, string>> } {
   const rels: Array<Record<string, string>> = [];
@@ -380,7 +381,12 @@ function acceleration(touched: TouchedDataset[]): { reflectionRelationships: Arr
     const datasetId = id ?? stableUuid(`dataset:${key}`);
     const kinds = i === 0 ? ['CHOSEN', 'MATCHED', 'CONSIDERED'] : ['CONSIDERED'];
     for (const relationship of kinds) {
-      rels.push({ datasetId, reflectionId: stableUuid(`reflection:${key}:${relationship}`), relationship });
+      const seeded = createHash('sha256').update(`${key}:${relationship}`).digest().readUInt32BE(0);
+      rels.push({
+        datasetId,
+        reflectionId: stableUuid(`reflection-${seeded % SEEDED_REFLECTIONS}`),
+        relationship,
+      });
     }
   });
   return { reflectionRelationships: rels };

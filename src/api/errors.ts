@@ -2,6 +2,7 @@
 // body, a malformed request with a text/plain 400, OAuth errors in the RFC 6749 shape, and add
 // `stackTrace`, `context` or `validationErrorMessages` to the usual {errorMessage, moreInfo} body.
 import {
+  type Advice,
   AuthError,
   ConflictError,
   type DlakeError,
@@ -22,6 +23,8 @@ interface ErrorResponse {
 
 interface ParsedErrorBody {
   message?: string;
+  /** The RFC 6749 error code of a token-endpoint answer (`invalid_client`, `invalid_grant`, …). */
+  oauthError?: string;
   moreInfo?: string;
   details: string[];
 }
@@ -48,9 +51,15 @@ function parseErrorBody(contentType: string, text: string): ParsedErrorBody {
     for (const m of msgs ?? []) details.push(`${field}: ${m}`);
   }
   for (const m of validation?.globalErrorMessages ?? []) details.push(m);
-  const message =
-    str(body.errorMessage) ?? str(body.error_description) ?? str(body.error) ?? str(body.message);
-  return { message, moreInfo: str(body.moreInfo), details };
+  const full = str(body.errorMessage) ?? str(body.error_description) ?? str(body.error) ?? str(body.message);
+  // Bean-validation failures come as "Invalid input \n<field>: <message>" beside the same field map: the
+  // error is the first line, and each further line is a detail, listed once.
+  const [first, ...rest] = (full ?? '').split(/\r?\n/).map((l) => l.trim());
+  const message = full === undefined ? undefined : first || undefined;
+  for (const line of rest) if (line && !details.includes(line)) details.push(line);
+  const oauthError =
+    str(body.error_description) || /^[a-z_]+$/.test(str(body.error) ?? '') ? str(body.error) : undefined;
+  return { message, moreInfo: str(body.moreInfo), details, oauthError };
 }
 
 export function errorFromResponse(r: ErrorResponse): DlakeError {
@@ -67,7 +76,7 @@ export function errorFromResponse(r: ErrorResponse): DlakeError {
     case 401:
       return new AuthError(message || 'the service refused the credentials (401)', {
         ...opts,
-        advice: { kind: 'log-in-again' },
+        advice: tokenEndpointAdvice(parsed.oauthError, message) ?? { kind: 'log-in-again' },
       });
     case 403:
       return new AuthError(
@@ -89,6 +98,20 @@ export function errorFromResponse(r: ErrorResponse): DlakeError {
       }
       return new UsageError(message ?? `the service answered ${r.status} at ${endpoint}`, opts);
   }
+}
+
+/**
+ * What to do about a refused token request, by the RFC 6749 code and the service's description: a wrong
+ * client secret, an expired JWT and a service with no external token provider need different fixes.
+ */
+function tokenEndpointAdvice(code: string | undefined, description = ''): Advice | undefined {
+  if (code === 'invalid_client') return { kind: 'wrong-client-secret' };
+  if (code !== 'invalid_grant') return undefined;
+  if (/external token provider/i.test(description)) return { kind: 'no-external-token-provider' };
+  if (/\bexp\b|expired/i.test(description) && /jwt/i.test(description)) return { kind: 'jwt-expired' };
+  if (/jwt/i.test(description)) return { kind: 'jwt-not-accepted' };
+  if (/personal access token|\bpat\b/i.test(description)) return { kind: 'pat-refused' };
+  return undefined;
 }
 
 function str(v: unknown): string | undefined {

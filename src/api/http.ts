@@ -2,9 +2,9 @@
 // proxy settings), the Authorization header, the retry policy of docs/cli-contract.md "Retries", error
 // mapping and zod parsing of every body, and --debug traces with secrets redacted. No printing, prompting or
 // exiting here.
-import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
-import { DlakeError, InterruptedError, ServiceError, UsageError } from '../errors.js';
+import { type Advice, DlakeError, InterruptedError, ServiceError, UsageError } from '../errors.js';
+import { readTextFile } from '../util/files.js';
 import { rememberReceived } from '../util/received.js';
 import { redactForm, redactHeader, redactJson } from '../util/redact.js';
 import { formatDuration } from '../util/units.js';
@@ -281,16 +281,11 @@ export class ApiClient {
       return new InterruptedError('interrupted');
     const url = this.urlFor({ ...spec, query: undefined });
     const code = errorCode(err);
-    const tls = isTlsTrustError(code);
     const tries = attempts > 1 ? `; ${attemptsText(attempts)}` : '';
     const what = describeNetworkError(err, this.opts.timeoutMs);
     return new ServiceError(`cannot reach ${url}: ${what}${tries}`, {
       cause: err,
-      advice: tls
-        ? { kind: 'untrusted-certificate' }
-        : code === 'ECONNREFUSED' || code === 'ENOTFOUND'
-          ? { kind: 'unreachable' }
-          : undefined,
+      advice: networkAdvice(code, err),
     });
   }
 }
@@ -304,9 +299,17 @@ function createDispatcher(
       // An extra CA adds to the system's roots; it does not replace them. node:tls (and with it all of
       // node:crypto) is loaded only here: a plain-http request does not need it at start.
       const { rootCertificates } = process.getBuiltinModule('node:tls');
-      ca = [...rootCertificates, readFileSync(opts.caFile, 'utf8')];
+      const pem = readTextFile(opts.caFile, 'the CA file');
+      // Node would take a file without a certificate silently and then trust nothing extra.
+      if (!/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.test(pem)) {
+        throw new UsageError(`the CA file ${opts.caFile} holds no PEM certificate`, {
+          advice: { kind: 'ca-file-without-certificate' },
+        });
+      }
+      ca = [...rootCertificates, pem];
     } catch (e) {
-      throw new UsageError(`cannot read the CA file ${opts.caFile}: ${(e as Error).message}`);
+      if (e instanceof UsageError) throw e;
+      throw new UsageError(`cannot use the CA file ${opts.caFile}: ${(e as Error).message}`);
     }
   }
   const connect = { ca, rejectUnauthorized: !opts.insecure, timeout: opts.timeoutMs };
@@ -378,12 +381,35 @@ function describeNetworkError(err: unknown, timeoutMs: number): string {
       return 'the connection was closed before the answer was complete';
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
       return 'the answer was cut short';
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return "the server's TLS certificate is for another host name";
     default: {
-      const msg = (err as Error)?.message ?? String(err);
+      if (isNotTls(code, err)) return 'the server does not speak TLS (https) on this port';
+      // OpenSSL's messages can hold line breaks: an error is one line.
+      const msg = ((err as Error)?.message ?? String(err)).replace(/\s+/g, ' ').trim();
       if (isTlsTrustError(code)) return `the server's TLS certificate is not trusted (${msg})`;
       return code ? `${msg} (${code})` : msg;
     }
   }
+}
+
+/** The server answered a TLS hello with something else: plain HTTP on an https:// URL. */
+function isNotTls(code: string | undefined, err: unknown): boolean {
+  const msg = `${(err as Error)?.message ?? ''} ${(err as { cause?: Error })?.cause?.message ?? ''}`;
+  return (
+    code === 'ERR_SSL_WRONG_VERSION_NUMBER' ||
+    code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG' ||
+    code === 'ERR_SSL_HTTP_REQUEST' ||
+    (code === 'EPROTO' && /wrong version number|packet length too long|http request/i.test(msg))
+  );
+}
+
+function networkAdvice(code: string | undefined, err: unknown): Advice | undefined {
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return { kind: 'certificate-name-mismatch' };
+  if (isNotTls(code, err)) return { kind: 'not-tls' };
+  if (isTlsTrustError(code)) return { kind: 'untrusted-certificate' };
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') return { kind: 'unreachable' };
+  return undefined;
 }
 
 function isTlsTrustError(code: string | undefined): boolean {

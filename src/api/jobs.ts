@@ -121,7 +121,8 @@ function explainNotReady(err: unknown, id: string): unknown {
   const state = err instanceof UsageError ? NOT_READY.exec(err.message)?.[1] : undefined;
   if (state === undefined) return err;
   const failed = isFinalState(state);
-  return new UsageError(
+  // A job that ended FAILED or CANCELED is exit 6 here too, as with `sql` and `job wait`.
+  return new (failed ? JobFailedError : UsageError)(
     failed
       ? `job ${id} has no results: it ended ${state}`
       : `job ${id} has no results yet: it is ${state}, and results can be read only once it is COMPLETED`,

@@ -15,6 +15,7 @@
 // - `port` is a number 1-65535 or a string of digits (the spec's listings show both); it is sent as given.
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
+import type { SOURCE_TYPE_CODES } from './source-type-codes.js';
 
 type FieldType = 'string' | 'number' | 'boolean' | 'string[]' | 'hostList' | 'propertyList';
 
@@ -350,6 +351,11 @@ const SOURCE_SCHEMAS = {
 } as const;
 
 type SourceTypeCode = keyof typeof SOURCE_SCHEMAS;
+// The light list the command tree completes from names exactly these types (a compile-time check).
+const _sameCodes: Record<(typeof SOURCE_TYPE_CODES)[number], unknown> &
+  Record<SourceTypeCode, unknown> &
+  Record<Exclude<SourceTypeCode, (typeof SOURCE_TYPE_CODES)[number]>, never> = SOURCE_SCHEMAS;
+void _sameCodes;
 
 const LABELS: Record<SourceTypeCode, string> = {
   AMAZONELASTIC: 'Amazon Elasticsearch Service',

@@ -12,6 +12,7 @@ import type { Profile, StoredToken } from '../config/schema.js';
 import type { ConfigStore, StoreSnapshot } from '../config/store.js';
 import { SESSION_AUTH_PREFIX } from '../constants.js';
 import { AuthError, UsageError } from '../errors.js';
+import { sameServiceUrl } from '../util/url.js';
 import { expiryFromNow, isExpired } from './expiry.js';
 import type { ResolvedSettings } from './settings.js';
 
@@ -130,7 +131,8 @@ export class CredentialProvider implements AuthProvider {
             ? `store a new token with \`dlake login${p} --token-stdin\``
             : `run \`dlake login${p}${username ? ` -u ${username}` : ''}\``;
     if (this.deps.snapshot.credentialsProblem) {
-      return new AuthError(`not logged in: ${this.deps.snapshot.credentialsProblem}`, { hint });
+      // The problem itself was the warning just above: say it once.
+      return new AuthError(`not logged in (profile "${name}"): the credentials file is not valid`, { hint });
     }
     if (stored) {
       return new AuthError(`the stored token of profile "${name}" expired at ${stored.expiresAt}`, { hint });
@@ -165,7 +167,7 @@ function identityMismatch(
   url: string | undefined,
 ): string | undefined {
   // A token is only ever sent to the service it was issued for.
-  if (stored.url && stored.url !== url) return `to ${url ?? 'this URL'}`;
+  if (stored.url && !(url && sameServiceUrl(stored.url, url))) return `to ${url ?? 'this URL'}`;
   const obtainedWith = tokenClientId(stored, settings.profile);
   if (settings.envClientId !== undefined && settings.envClientId !== obtainedWith) {
     return `as client ${settings.envClientId} (DLAKE_CLIENT_ID)`;

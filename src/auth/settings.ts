@@ -4,6 +4,7 @@
 import type { Profile } from '../config/schema.js';
 import type { StoreSnapshot } from '../config/store.js';
 import { UsageError } from '../errors.js';
+import { normalizeServiceUrl, tryNormalizeServiceUrl } from '../util/url.js';
 
 type SettingSource = 'flag' | 'environment' | 'profile' | 'default';
 
@@ -85,7 +86,8 @@ export function resolveSettings(
     if (flag) return { value: flag, source: 'flag' } as Setting<string>;
     const fromEnv = env[envName];
     if (fromEnv && preferStored && stored) {
-      ignoredEnv.push(envName);
+      // The notice is about values that lose; the same value in both places loses nothing.
+      if (tryNormalizeServiceUrl(fromEnv) !== tryNormalizeServiceUrl(stored)) ignoredEnv.push(envName);
       return { value: stored, source: 'profile' } as Setting<string>;
     }
     if (fromEnv) return { value: fromEnv, source: 'environment', name: envName } as Setting<string>;
@@ -107,7 +109,7 @@ export function resolveSettings(
 
   let envToken = env.DLAKE_TOKEN || undefined;
   if (envToken && profileWins && hasStoredToken) {
-    ignoredEnv.push('DLAKE_TOKEN');
+    if (store.credentials.tokens[profileName.value]?.token !== envToken) ignoredEnv.push('DLAKE_TOKEN');
     envToken = undefined;
   }
   const envClientCredentials =
@@ -130,10 +132,22 @@ export function resolveSettings(
   };
 }
 
-/** The base URL, or the usage error that says how to set one. */
+/** Where a setting came from, in the words of its error messages: `--url`, `DLAKE_URL`, `profile "prod"`. */
+function origin(s: ResolvedSettings, setting: Setting<string>, flag: string): string {
+  if (setting.source === 'flag') return flag;
+  if (setting.source === 'environment') return setting.name ?? flag;
+  return `the ${flag.slice(2)} of profile "${s.profileName.value}"`;
+}
+
+/** The base URL in its normalised form, or the usage error that says how to set one (or that it is wrong). */
 export function requireUrl(s: ResolvedSettings): string {
-  if (s.url) return s.url.value;
+  if (s.url) return normalizeServiceUrl(s.url.value, origin(s, s.url, '--url'));
   throw new UsageError('no service URL is set', {
     hint: 'pass --url URL, set DLAKE_URL, or store one with `dlake profile set NAME --url URL`',
   });
+}
+
+/** The token endpoint's base URL, normalised, when one is set apart from the base URL. */
+export function authUrlOf(s: ResolvedSettings): string | undefined {
+  return s.authUrl && normalizeServiceUrl(s.authUrl.value, origin(s, s.authUrl, '--auth-url'));
 }

@@ -1,9 +1,9 @@
 // Small pieces shared by command files: help examples, refusal of secrets on argv, --data parsing.
-import { readFileSync } from 'node:fs';
 import { Option } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readStdin } from '../output/prompt.js';
+import { readTextFile } from '../util/files.js';
 
 /** The "Examples:" block of a command's help. */
 export function examples(...lines: string[]): string {
@@ -36,13 +36,7 @@ export async function readJsonArgument(
     source = `${what} (standard input)`;
   } else if (value.startsWith('@')) {
     const file = value.slice(1);
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (e) {
-      throw new UsageError(
-        `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-      );
-    }
+    text = readTextFile(file);
     source = `${what} (${file})`;
   }
   try {

@@ -11,10 +11,26 @@ function adviceText(a: Advice): string {
   switch (a.kind) {
     case 'log-in-again':
       return 'log in again with `dlake login` (or check DLAKE_TOKEN / DLAKE_CLIENT_ID)';
+    case 'wrong-client-secret':
+      return 'the client id or its secret is wrong: check the secret given (or DLAKE_CLIENT_ID and DLAKE_CLIENT_SECRET)';
+    case 'no-external-token-provider':
+      return 'this service trusts no external identity provider: JWT exchange is not set up here; ask its administrator, or log in with a password, a PAT or client credentials';
+    case 'jwt-expired':
+      return 'the JWT has expired: get a fresh one from your identity provider and exchange it again';
+    case 'jwt-not-accepted':
+      return 'the JWT was not accepted: check that it comes from the identity provider the service trusts (and --audience for a service user)';
+    case 'pat-refused':
+      return 'the personal access token is wrong or expired: create a new one and store it with `dlake login --token-stdin`';
     case 'not-the-service':
       return 'check --url: it must point at the service itself, not a proxy or login page';
     case 'untrusted-certificate':
       return 'trust the server certificate with --ca-file FILE (or DLAKE_CA_FILE); --insecure skips verification';
+    case 'certificate-name-mismatch':
+      return 'use the host name the certificate names in --url (a --ca-file cannot fix a name that does not match)';
+    case 'not-tls':
+      return 'use http:// in --url, or the port where the service speaks https';
+    case 'ca-file-without-certificate':
+      return 'give a file with one or more "-----BEGIN CERTIFICATE-----" blocks (--ca-file or DLAKE_CA_FILE)';
     case 'unreachable':
       return 'check --url (or DLAKE_URL) and that the service is running';
     case 'job-ended':

@@ -1,48 +1,38 @@
 // Job result rows on their way out of a command: printed in the output format (streamed for json, ndjson and
-// csv; a table is held in memory, capped), or exported to a file with a progress bar. Also the option
-// parsers that `sql` and `job` share.
+// csv; a table is held in memory, capped), or exported to a file with a progress bar. Also the options
+// that `sql` and `job` share.
 import { Option } from 'commander';
 import { JsonNumber } from '../api/exact-json.js';
 import type { ApiClient } from '../api/http.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
 import type { ResumeRecord } from '../export/target.js';
 import type { ExportFormat, ExportSpec } from '../export/writers.js';
 import type { View } from '../output/view.js';
-import { formatDuration, parseDuration } from '../util/units.js';
+import { terminalWidth } from '../output/width.js';
+import { formatDuration } from '../util/units.js';
+import { choiceOption, concurrencyOption, duration } from './options.js';
 
 const FORMATS: readonly ExportFormat[] = ['csv', 'json', 'ndjson', 'parquet'];
 /** Rows a table shows unless --max-rows says otherwise. */
 export const TABLE_ROWS = 100;
+/** Results pages fetched at once unless --concurrency says otherwise. */
+const PAGE_CONCURRENCY = 4;
 const ROWS = new Intl.NumberFormat('en-US');
 export const countRows = (n: number): string => `${ROWS.format(n)} row${n === 1 ? '' : 's'}`;
 
-/** A commander parser for a whole number in [min, max]. */
-export function wholeNumber(flag: string, min: number, max = Number.MAX_SAFE_INTEGER, why = '') {
-  return (value: string): number => {
-    const n = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-    if (!(n >= min && n <= max)) {
-      const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
-      throw new UsageError(`${flag} must be a whole number ${range}${why}, not "${value}"`);
-    }
-    return n;
-  };
-}
-
 /** `--format` of an export: a closed set, so that completions offer it. */
 export function formatOption(): Option {
-  return new Option(
+  return choiceOption(
     '--format <format>',
     'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)',
-  ).choices(FORMATS);
+    FORMATS,
+  );
 }
 
 /** `--concurrency` of the commands that page through results. */
-export function concurrencyOption(): Option {
-  return new Option('--concurrency <n>', 'results pages fetched at once (default 4)').argParser(
-    wholeNumber('--concurrency', 1, 32),
-  );
+export function pageConcurrencyOption(what = 'results pages fetched'): Option {
+  return concurrencyOption(what, PAGE_CONCURRENCY);
 }
 
 /** `--wait-timeout` of the commands that wait for a job before reading it (`--timeout` is per request). */
@@ -51,14 +41,6 @@ export function waitTimeoutOption(): Option {
     '--wait-timeout <duration>',
     'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)',
   ).argParser(duration('--wait-timeout'));
-}
-
-export function duration(flag: string) {
-  return (value: string): number => {
-    const ms = parseDuration(value);
-    if (ms <= 0) throw new UsageError(`${flag} must be longer than 0`);
-    return ms;
-  };
 }
 
 interface RowsSource {
@@ -105,6 +87,7 @@ export async function printRows(ctx: Context, src: RowsSource): Promise<Printed>
       startOffset: src.startOffset,
       maxRows: src.maxRows,
       signal,
+      pretty: true,
     });
     return {
       rows: out.rows,
@@ -141,7 +124,7 @@ export async function readRows(src: RowsSource): Promise<HeldRows> {
   for await (const page of pagesInOrder({
     fetchPage,
     pageSize: src.pageSize ?? 500,
-    concurrency: src.concurrency ?? 4,
+    concurrency: src.concurrency ?? PAGE_CONCURRENCY,
     startOffset: src.startOffset,
     maxRows: src.maxRows,
     signal: src.signal,
@@ -196,7 +179,9 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
   const kept = req.resume?.rows ?? 0;
   // A bar on the terminal that also shows the data would tear it apart.
   const showBar = ctx.ui.motion && !(toStdout && ctx.streams.stdout.isTTY);
-  const bar = showBar ? new ProgressBar(ctx.streams.stderr, 'exporting') : undefined;
+  const stderr = ctx.streams.stderr;
+  const columns = terminalWidth(stderr, ctx.env);
+  const bar = showBar ? new ProgressBar({ write: (s) => stderr.write(s), columns }, 'exporting') : undefined;
   const started = performance.now();
   ctx.interruptible = true;
   let outcome: Awaited<ReturnType<typeof exportRows>>;

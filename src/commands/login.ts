@@ -1,7 +1,8 @@
 // `dlake login` (password or PAT) and `dlake logout`.
 import type { Command } from 'commander';
+import { requireUrl } from '../auth/settings.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { AuthError, UsageError } from '../errors.js';
 import { readHidden, readLine, readStdin } from '../output/prompt.js';
 import type { Runtime } from '../runtime.js';
 import { examples, refuseSecretFlag } from './common.js';
@@ -41,6 +42,8 @@ export function register(program: Command, rt: Runtime): void {
 async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   const settings = ctx.settings({ allowNewProfile: true });
   const name = settings.profileName.value;
+  // Say what is missing before asking for a secret that could not be used anyway.
+  requireUrl(settings);
   // Before any prompt or request: a session the service creates must not be lost for want of a place to keep it.
   ctx.store.checkUsable();
   const { storeToken } = await import('../auth/credentials.js');
@@ -75,7 +78,18 @@ async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   if (!password) throw new UsageError('the password is empty');
   const client = await ctx.client({ auth: false, resolve: { allowNewProfile: true } });
   const { legacyLogin } = await import('../api/login.js');
-  const res = await legacyLogin(client, username, password);
+  const res = await legacyLogin(client, username, password).catch((e: unknown) => {
+    // "Log in again" is no advice to someone logging in: the name or the password is wrong.
+    if (e instanceof AuthError && !/permission denied/.test(e.message)) {
+      const said = e.message !== 'the service refused the credentials (401)';
+      throw new AuthError(said ? e.message : `the service refused the user name or password of ${username}`, {
+        hint: `check the user name (${username}) and the password; an account can also be locked or disabled`,
+        moreInfo: e.moreInfo,
+        details: e.details,
+      });
+    }
+    throw e;
+  });
   const expiresAt = new Date(res.expires).toISOString();
   ctx.refreshSnapshot(
     await storeToken(
@@ -93,7 +107,7 @@ async function login(ctx: Context, opts: LoginOptions): Promise<void> {
 
 async function promptUsername(ctx: Context): Promise<string> {
   if (!ctx.ui.interactive) throw new UsageError('no user name', { hint: 'pass -u NAME' });
-  const name = (await readLine(ctx.streams, 'User name: ')).trim();
+  const name = (await readLine(ctx.streams, 'User name: '))?.trim();
   if (!name) throw new UsageError('no user name');
   return name;
 }

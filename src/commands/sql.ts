@@ -1,25 +1,25 @@
 // `dlake sql "QUERY"`: submit a query, wait for it with a spinner, then print its rows or stream them to a
 // file. With --no-wait, print the job id alone. `-f FILE` runs a script of statements; no query on a
 // terminal opens the SQL shell.
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readStdin } from '../output/prompt.js';
 import type { Runtime } from '../runtime.js';
 import { formatPath, parsePath, toSqlIdentifier } from '../util/catalog-ref.js';
+import { readTextFile } from '../util/files.js';
 import { examples } from './common.js';
 import {
-  concurrencyOption,
   countRows,
   exportToFile,
   formatOption,
+  pageConcurrencyOption,
   printRows,
   TABLE_ROWS,
   waitTimeoutOption,
-  wholeNumber,
 } from './job-output.js';
 import { waitWithFeedback } from './job-wait.js';
+import { wholeNumber } from './options.js';
 
 export interface SqlOptions {
   file?: string;
@@ -52,7 +52,7 @@ export function register(program: Command, rt: Runtime): void {
     .option(
       '--max-rows <n>',
       `print at most N rows (default: ${TABLE_ROWS} in a table, all rows in json, ndjson and csv)`,
-      wholeNumber('--max-rows', 0),
+      wholeNumber('--max-rows'),
     )
     .option('--out <file>', 'stream every row to FILE (- for standard output) instead of printing them')
     .option(
@@ -60,7 +60,7 @@ export function register(program: Command, rt: Runtime): void {
       'write the result on the service as a new table REF (CREATE TABLE REF AS QUERY), e.g. Lake/exports/orders',
     )
     .addOption(formatOption())
-    .addOption(concurrencyOption())
+    .addOption(pageConcurrencyOption())
     .addOption(waitTimeoutOption())
     .option('-y, --yes', 'on Ctrl-C while waiting, cancel the job without asking')
     .addHelpText(
@@ -172,9 +172,5 @@ async function readQuery(ctx: Context, query: string | undefined): Promise<strin
 /** The text of --file FILE (- for standard input). */
 async function readScript(ctx: Context, file: string): Promise<{ name: string; text: string }> {
   if (file === '-') return { name: 'standard input', text: await readStdin(ctx.streams.stdin) };
-  try {
-    return { name: file, text: readFileSync(file, 'utf8') };
-  } catch (e) {
-    throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
+  return { name: file, text: readTextFile(file) };
 }

@@ -1,5 +1,4 @@
 // `dlake token exchange client-credentials|jwt|pat`: OAuth access tokens from the token endpoint.
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { OAuthToken } from '../api/schemas.js';
 import type { StoredToken } from '../config/schema.js';
@@ -7,6 +6,7 @@ import type { Context } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { readHidden, readStdin } from '../output/prompt.js';
 import type { Runtime } from '../runtime.js';
+import { readTextFile } from '../util/files.js';
 import { examples, refuseSecretFlag } from './common.js';
 
 interface PrintOption {
@@ -185,11 +185,7 @@ async function askWho(ctx: Context, accessToken: string): Promise<string | undef
 }
 
 function readTokenFile(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
+  return readTextFile(file);
 }
 
 async function promptSecret(ctx: Context, question: string, stdinFlag: string): Promise<string> {

@@ -79,7 +79,7 @@ async function whoami(ctx: Context, opts: { check?: boolean }): Promise<void> {
     rows.push({ setting: 'renewal', value: 'PAT exchange with the stored PAT', source: 'profile' });
   }
 
-  let check: { ok: boolean; error?: string } | undefined;
+  let check: { ok: boolean; error?: string; hint?: string } | undefined;
   if (opts.check) {
     const { whoAmI } = await import('../api/identity.js');
     try {
@@ -99,7 +99,7 @@ async function whoami(ctx: Context, opts: { check?: boolean }): Promise<void> {
       }
     } catch (e) {
       if (!(e instanceof AuthError)) throw e;
-      check = { ok: false, error: e.message };
+      check = { ok: false, error: e.message, hint: e.hint };
       rows.push({ setting: 'check', value: `refused: ${e.message}`, source: 'service' });
     }
   }
@@ -117,5 +117,14 @@ async function whoami(ctx: Context, opts: { check?: boolean }): Promise<void> {
     },
   });
   if (check && !check.ok)
-    throw new AuthError(`the service refused the credentials: ${check.error}`, { hint: 'run `dlake login`' });
+    throw new AuthError(
+      /refused the credentials/.test(check.error ?? '')
+        ? (check.error as string)
+        : `the service refused the credentials: ${check.error}`,
+      {
+        hint: s.envToken
+          ? 'the token in DLAKE_TOKEN was refused (expired or revoked?): set a valid one, or unset it to use the profile'
+          : (check.hint ?? 'run `dlake login`'),
+      },
+    );
 }

@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
+import { describeFsError } from '../util/files.js';
 import { type ConfigFile, ConfigFileSchema, type CredentialsFile, CredentialsFileSchema } from './schema.js';
 
 const FILE_MODE = 0o600;
@@ -231,13 +232,14 @@ function readValidated<S extends z.ZodMiniType>(path: string, schema: S): ReadRe
     // that must store something finds out in checkUsable, with the folder named.
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: true, value: schema.parse({}) };
-    return { ok: false, problem: fsProblem(e as NodeJS.ErrnoException) };
+    return { ok: false, problem: describeFsError(e) };
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
-    return { ok: false, problem: `not JSON (${(e as Error).message})` };
+    // JSON.parse quotes the text it choked on, line breaks included: the problem must fit on one line.
+    return { ok: false, problem: `not JSON (${oneLine((e as Error).message)})` };
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
@@ -245,4 +247,9 @@ function readValidated<S extends z.ZodMiniType>(path: string, schema: S): ReadRe
     return { ok: false, problem: `${issue.path.join('.') || '(top level)'}: ${issue.message}` };
   }
   return { ok: true, value: parsed.data };
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 120 ? `${line.slice(0, 120)}…` : line;
 }

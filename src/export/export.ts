@@ -21,6 +21,8 @@ interface ExportRequest {
   continuing?: boolean;
   maxRows?: number;
   signal?: AbortSignal;
+  /** JSON indented for a reader, as every other command prints it (standard output, not files). */
+  pretty?: boolean;
   /** After every page: rows written so far and the rows expected in all. */
   onProgress?: (rows: number, total: number) => void;
   /** The hint of an error after which FILE.partial was kept, e.g. the `--resume` command line. */
@@ -57,7 +59,10 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
       signal,
     })) {
       if (!formatter) {
-        formatter = await loadFormatter(req.format, page.schema, req.continuing);
+        formatter = await loadFormatter(req.format, page.schema, {
+          continuing: req.continuing,
+          pretty: req.pretty,
+        });
         rowCount = page.rowCount;
         total = Math.max(0, Math.min(page.rowCount - start, req.maxRows ?? Number.POSITIVE_INFINITY));
         await target.write(formatter.head, signal);

@@ -1,5 +1,6 @@
 // The export's progress bar on stderr: rows written, percentage, rows per second and time left. The caller
 // creates it only when stderr is a terminal and -q is not given; it redraws at most ten times a second.
+import { truncate } from '../output/width.js';
 import { formatDuration } from '../util/units.js';
 
 interface ProgressStream {
@@ -52,6 +53,16 @@ export class ProgressBar {
       Math.min(40, (this.stream.columns ?? 80) - this.label.length - stats.length - 12),
     );
     const fill = Math.round(ratio * width);
-    return `${this.label} [${'#'.repeat(fill)}${'-'.repeat(width - fill)}] ${pct}  ${stats}`;
+    const full = `${this.label} [${'#'.repeat(fill)}${'-'.repeat(width - fill)}] ${pct}  ${stats}`;
+    // A line as wide as the terminal wraps, and `\r` then redraws only its last part, leaving stale lines:
+    // on a narrow terminal drop the bar, then the rate and time left, and cut what still does not fit.
+    const room = (this.stream.columns ?? 80) - 1;
+    const candidates = [
+      full,
+      `${this.label} ${pct}  ${stats}`,
+      `${this.label} ${pct}  ${counts}  ETA ${eta}`,
+      `${this.label} ${pct}  ${counts}`,
+    ];
+    return candidates.find((c) => c.length <= room) ?? truncate(candidates.at(-1)!, room);
   }
 }

@@ -10,6 +10,7 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { createGzip, type Gzip } from 'node:zlib';
 import { DlakeError, InterruptedError, UsageError } from '../errors.js';
+import { describeFsError } from '../util/files.js';
 
 export interface Target {
   /** How messages name it: the file, or "standard output". */
@@ -54,7 +55,7 @@ export class OutputClosedError extends Error {}
 /** A file that cannot be written is a usage error (exit 2), said before any request is made. */
 export async function checkWritable(file: string): Promise<void> {
   const info = await stat(file).catch(() => undefined);
-  if (info?.isDirectory()) throw new UsageError(`cannot write ${file}: it is a directory`);
+  if (info?.isDirectory()) throw new UsageError(`cannot write ${file}: it is a folder, not a file`);
   const dir = await stat(dirname(file)).catch(() => undefined);
   if (!dir) throw new UsageError(`cannot write ${file}: the folder ${dirname(file)} does not exist`);
   if (!dir.isDirectory()) throw new UsageError(`cannot write ${file}: ${dirname(file)} is not a folder`);
@@ -293,28 +294,4 @@ export async function readResumeRecord(file: string): Promise<ResumeRecord | und
       hint: `remove ${partialOf(file)} and ${sidecarOf(file)} and export again`,
     });
   return r as ResumeRecord;
-}
-
-function describeFsError(e: unknown): string {
-  switch ((e as NodeJS.ErrnoException)?.code) {
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'ENOENT':
-      return 'no such file or folder';
-    case 'ENOSPC':
-      return 'no space left on the device';
-    case 'EDQUOT':
-      return 'disk quota exceeded';
-    case 'EROFS':
-      return 'read-only file system';
-    case 'EISDIR':
-      return 'it is a directory';
-    case 'ENOTDIR':
-      return 'a part of the path is not a folder';
-    case 'EPIPE':
-      return 'the reader closed the pipe';
-    default:
-      return (e as Error)?.message ?? String(e);
-  }
 }

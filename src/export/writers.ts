@@ -20,34 +20,39 @@ export interface RowFormatter {
   tail(): string | Uint8Array;
 }
 
+/** How a text format writes: after rows already written (a resumed export), indented for a reader. */
+interface FormatterOptions {
+  /** The rows follow rows already written (a resumed export): no head, and the first row is not the file's first. */
+  continuing?: boolean;
+  /** JSON indented for a reader, as every other command prints it (standard output, not files). */
+  pretty?: boolean;
+}
+
 /** The formatter of any export format; Parquet's encoder is loaded only for a Parquet export. */
 export async function loadFormatter(
   format: ExportFormat,
   schema: readonly ResultField[],
-  continuing = false,
+  opts: FormatterOptions = {},
 ): Promise<RowFormatter> {
-  if (format !== 'parquet') return createFormatter(format, schema, continuing);
+  if (format !== 'parquet') return createFormatter(format, schema, opts);
   const { ParquetFormatter } = await import('./parquet.js');
   return new ParquetFormatter(schema);
 }
 
-/**
- * The formatter of a text format. `continuing`: the rows follow rows already written (a resumed export),
- * so there is no head and the first row is not the file's first.
- */
+/** The formatter of a text format. */
 export function createFormatter(
   format: TextFormat,
   schema: readonly ResultField[],
-  continuing = false,
+  { continuing = false, pretty = false }: FormatterOptions = {},
 ): RowFormatter {
   const names = schema.map((f) => f.name);
   switch (format) {
     case 'csv':
       return new CsvFormatter(names, continuing);
     case 'json':
-      return new JsonFormatter(names, schema, true, continuing);
+      return new JsonFormatter(names, schema, true, continuing, pretty);
     case 'ndjson':
-      return new JsonFormatter(names, schema, false, continuing);
+      return new JsonFormatter(names, schema, false, continuing, false);
   }
 }
 
@@ -155,6 +160,8 @@ class JsonFormatter implements RowFormatter {
     schema: readonly ResultField[],
     private readonly array: boolean,
     continuing: boolean,
+    /** Two-space indents, as `JSON.stringify(value, null, 2)` would print the array. */
+    private readonly pretty: boolean,
   ) {
     this.head = array && !continuing ? '[' : '';
     this.first = !continuing;
@@ -168,8 +175,9 @@ class JsonFormatter implements RowFormatter {
     const simple = this.flat && !exact;
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r]!;
+      if (this.pretty) lines[r] = `  ${prettyExact(this.ordered(row), '  ')}`;
       // Fast path: a row whose keys are exactly the schema's, in its order, is written by JSON.stringify.
-      lines[r] = simple && this.inSchemaOrder(row) ? JSON.stringify(row) : this.rowText(row);
+      else lines[r] = simple && this.inSchemaOrder(row) ? JSON.stringify(row) : this.rowText(row);
     }
     if (!this.array) return `${lines.join('\n')}\n`;
     const sep = this.first ? '\n' : ',\n';
@@ -189,10 +197,32 @@ class JsonFormatter implements RowFormatter {
     return i === names.length;
   }
 
+  /** The row with its keys in the schema's order. */
+  private ordered(row: ResultRow): ResultRow {
+    const out: ResultRow = {};
+    for (const name of this.names) out[name] = row[name] === undefined ? null : row[name];
+    return out;
+  }
+
   private rowText(row: ResultRow): string {
     const parts = new Array<string>(this.names.length);
     for (let c = 0; c < this.names.length; c++)
       parts[c] = this.keys[c]! + stringifyExact(row[this.names[c]!]);
     return `{${parts.join(',')}}`;
   }
+}
+
+/** `stringifyExact` with `JSON.stringify(value, null, 2)`'s layout, nested under `indent`. */
+function prettyExact(value: unknown, indent = ''): string {
+  if (value === null || typeof value !== 'object' || value instanceof JsonNumber)
+    return stringifyExact(value);
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((v) => inner + prettyExact(v, inner)).join(',\n')}\n${indent}]`;
+  }
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) return '{}';
+  const parts = entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${prettyExact(v, inner)}`);
+  return `{\n${parts.join(',\n')}\n${indent}}`;
 }

@@ -1,10 +1,12 @@
-// Colour rules of docs/cli-contract.md "Streams and formats": colour only on a TTY, never with NO_COLOR or
-// --no-color; FORCE_COLOR forces it.
+// Colour rules of docs/cli-contract.md "Streams and formats": colour only on a TTY, never with NO_COLOR,
+// --no-color or FORCE_COLOR=0; FORCE_COLOR forces it.
 import { Chalk, type ChalkInstance } from 'chalk';
 
 export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, noColorFlag: boolean): boolean {
   if (noColorFlag) return false;
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false') return true;
+  // FORCE_COLOR=0 (or false) is the common way to say "no colour" (Node, chalk and npm read it so).
+  if (env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false') return false;
+  if (env.FORCE_COLOR !== undefined) return true;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   return isTTY && env.TERM !== 'dumb';
 }

@@ -33,24 +33,46 @@ export function readHidden(streams: Streams, question: string): Promise<string> 
   });
 }
 
-export async function readLine(streams: Streams, question: string): Promise<string> {
-  const { createInterface } = await import('node:readline/promises');
+/**
+ * One line typed at the terminal; undefined when the input ends instead (Ctrl-D), which is no answer.
+ * Ctrl-C is an InterruptedError (exit 130).
+ */
+export async function readLine(streams: Streams, question: string): Promise<string | undefined> {
+  const { createInterface } = await import('node:readline');
   const rl = createInterface({ input: streams.stdin, output: streams.stderr, terminal: true });
-  const ac = new AbortController();
-  rl.on('SIGINT', () => ac.abort());
-  try {
-    return await rl.question(question, { signal: ac.signal });
-  } catch (e) {
-    if ((e as Error).name === 'AbortError') throw new InterruptedError('interrupted');
-    throw e;
-  } finally {
-    rl.close();
-  }
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      fn();
+      rl.close();
+    };
+    rl.on('SIGINT', () =>
+      settle(() => {
+        streams.stderr.write('\n');
+        reject(new InterruptedError('interrupted'));
+      }),
+    );
+    rl.on('close', () =>
+      settle(() => {
+        // Ctrl-D leaves the cursor after the question: end the line, as an Enter would have.
+        streams.stderr.write('\n');
+        resolve(undefined);
+      }),
+    );
+    rl.question(question, (answer) => settle(() => resolve(answer)));
+  });
 }
 
+/**
+ * A yes/no question, worded like every other prompt (a capital first letter, the default in capitals):
+ * only y or yes confirms; Enter, anything else and Ctrl-D do not.
+ */
 export async function confirm(streams: Streams, question: string): Promise<boolean> {
-  const answer = await readLine(streams, `${question} [y/N] `);
-  return /^y(es)?$/i.test(answer.trim());
+  const sentence = question.charAt(0).toUpperCase() + question.slice(1);
+  const answer = await readLine(streams, `${sentence} [y/N] `);
+  return /^y(es)?$/i.test(answer?.trim() ?? '');
 }
 
 /** Reads all of stdin (for --password-stdin and friends), without the trailing newline. */

@@ -7,6 +7,7 @@ import { ServiceError, UsageError } from '../errors.js';
 import { asReceived } from '../util/received.js';
 import type { Theme } from './color.js';
 import { cellText, DETAIL_VIEW, detailRows, genericView, type View } from './view.js';
+import { truncate } from './width.js';
 
 export interface Renderable<T = unknown> {
   /** What json/ndjson print and --query filters. */
@@ -20,6 +21,8 @@ interface RenderOptions {
   format: OutputFormat;
   query?: string;
   theme: Theme;
+  /** The terminal's width, when stdout is one: tables are fitted to it. */
+  width?: number;
 }
 
 interface Rendered {
@@ -68,7 +71,8 @@ async function format(
       const table = tableOf(data, rows, view);
       if (opts.format === 'csv') return { stdout: await toCsv(table) };
       if (table.rows.length === 0) return { stdout: '', note: view?.empty ?? 'No results.' };
-      return { stdout: await toTable(table, opts.theme) };
+      const fitted = fitToWidth(table, opts.width);
+      return { stdout: fitted ? await toTable(fitted, opts.theme) : toRecords(table, opts.theme) };
     }
   }
 }
@@ -99,6 +103,52 @@ async function toCsv(grid: Grid): Promise<string> {
   // (RFC 4180 and docs/cli-contract.md "Streams and formats": quote a field holding a comma, a double quote,
   // CR or LF).
   return stringify([grid.headers, ...grid.rows], { record_delimiter: 'unix', quote_record_delimiter: true });
+}
+
+/** Columns that are pasted back into commands: cutting them would make them useless. */
+const WHOLE_COLUMNS = /^(ID|TAG|TID|VERSION|NAME|PATH|STATE|STATUS|TYPE|URL)$/;
+/** Narrowest a cut column gets; a table that does not fit even so is printed whole. */
+const MIN_CUT_WIDTH = 8;
+const GAP = 2;
+
+/**
+ * A table no wider than the terminal, as gh does it: the widest free-text columns (descriptions, messages,
+ * bodies) are cut with an ellipsis; ids, tags, names and paths are never cut, so they can be pasted back.
+ * Without a terminal (`width` undefined) nothing is cut. Undefined when even that does not fit: the caller
+ * then prints one record per block (as psql's expanded mode does), so no value is cut and no row wraps.
+ */
+function fitToWidth(grid: Grid, width: number | undefined): Grid | undefined {
+  if (!width) return grid;
+  const len = (s: string) => [...s].length;
+  const widths = grid.headers.map((h, c) => Math.max(len(h), ...grid.rows.map((r) => len(r[c] ?? ''))));
+  let excess = widths.reduce((a, b) => a + b, 0) + GAP * (widths.length - 1) - width;
+  if (excess <= 0) return grid;
+  const cuttable = grid.headers.map((h) => !WHOLE_COLUMNS.test(h));
+  while (excess > 0) {
+    let widest = -1;
+    for (let c = 0; c < widths.length; c++) {
+      if (cuttable[c] && widths[c]! > MIN_CUT_WIDTH && (widest < 0 || widths[c]! > widths[widest]!))
+        widest = c;
+    }
+    if (widest < 0) return undefined;
+    widths[widest]!--;
+    excess--;
+  }
+  const cut = (row: string[]) => row.map((cell, c) => (cuttable[c] ? truncate(cell, widths[c]!) : cell));
+  return { headers: cut(grid.headers), rows: grid.rows.map(cut) };
+}
+
+/** Each row as a block of `HEADER  value` lines, blocks separated by a blank line. */
+function toRecords(grid: Grid, theme: Theme): string {
+  const pad = Math.max(...grid.headers.map((h) => [...h].length));
+  const blocks = grid.rows.map((row) =>
+    grid.headers
+      .map((h, c) =>
+        `${theme.bold(terminalSafe(h))}${' '.repeat(pad - [...h].length + GAP)}${terminalSafe(row[c] ?? '')}`.trimEnd(),
+      )
+      .join('\n'),
+  );
+  return `${blocks.join('\n\n')}\n`;
 }
 
 async function toTable(grid: Grid, theme: Theme): Promise<string> {

@@ -303,7 +303,7 @@ describe('tree', () => {
     expectFailure(
       await run(['catalog', 'tree', '--concurrency', '0']),
       2,
-      '--concurrency "0" is not a whole number from 1 to 64',
+      '--concurrency must be a whole number from 1 to 32, not "0"',
     );
   });
 });

@@ -164,7 +164,7 @@ describe('export failures', () => {
     expectFailure(below, 2, 'is not a folder');
     mkdirSync(join(dir, 'folder'));
     const folder = await fx.run(['sql', 'SELECT 1', '--out', join(dir, 'folder')]);
-    expectFailure(folder, 2, 'it is a directory');
+    expectFailure(folder, 2, 'it is a folder, not a file');
     expect(readdirSync(dir).sort()).toEqual(['folder', 'plain']);
     expect(readdirSync(join(dir, 'folder'))).toEqual([]);
   });

@@ -57,7 +57,8 @@ describe.each(COMMANDS)('%s', (_name, argsFor) => {
   it.each(BAD)('refuses %j: exit 2, one error line, no request', async (id) => {
     emu.log.clear();
     const r = await run(argsFor(id));
-    expectFailure(r, 2, /^error: .*(empty|would change the URL's path|control character)/);
+    // An empty value of a repeatable option (user create --role "") is refused by its parser already.
+    expectFailure(r, 2, /^error: .*(empty|needs a value|would change the URL's path|control character)/);
     expect(emu.log.entries).toEqual([]);
   });
 });

@@ -58,6 +58,9 @@ describe.each([
     it('refuses a wrong password with exit 3 and stores nothing', async () => {
       const r = await fx.run(['login', '-u', 'admin', '--password-stdin'], { input: 'wrong\n' });
       expectFailure(r, 3, 'Login failed: Invalid username or password');
+      // Not "log in again": the name or the password is what to check.
+      expect(r.stderr).toContain('hint: check the user name (admin) and the password');
+      expect(r.stderr).not.toContain('log in again');
       expect(fx.readJson('credentials.json')).toEqual({});
     });
 
@@ -217,6 +220,7 @@ describe.each([
       const refused = await fx.run(['whoami', '--check']);
       expect(refused.code).toBe(3);
       expect(refused.stderr).toMatch(/^error: the service refused the credentials/m);
+      expect(refused.stderr).not.toMatch(/refused the credentials: the service refused the credentials/);
     });
 
     it('names the environment values an explicit --profile overrides', async () => {

@@ -142,6 +142,17 @@ describe('create', () => {
     ]);
   });
 
+  it('creates a source whose state comes back bad: exit 0, and its messages as a warning on stderr', async () => {
+    const missing = join(tmp, 'no-such-folder');
+    const r = await run(['source', 'create', 'broken', '--type', 'NAS', '--set', `path=${missing}`]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      `Created source broken (NAS).\nwarning: source broken was created, but its state is bad: Path [${missing}] does not exist or is not a directory.\n`,
+    );
+    expect(cells(r.stdout)[1]?.[2]).toBe('bad');
+    expect((await run(['source', 'delete', 'broken', '-y'])).code).toBe(0);
+  });
+
   it('creates a POSTGRES source with the password from a file; nothing prints it, not even --debug', async () => {
     const r = await run([
       'source',

@@ -47,6 +47,8 @@ describe('dlake sql', () => {
     const rows = JSON.parse(json.stdout);
     expect(rows).toHaveLength(12);
     expect(rows[2]).toEqual({ id: 3, note: 'line one\nline two' });
+    // Pretty-printed like every other command's -o json.
+    expect(json.stdout).toBe(`${JSON.stringify(rows, null, 2)}\n`);
     const nd = await fx.run(['sql', sql, '-o', 'ndjson', '--max-rows', '5']);
     expect(
       nd.stdout
@@ -102,6 +104,10 @@ describe('dlake sql', () => {
   it('SQL that fails: exit 6 with the engine message', async () => {
     const r = await fx.run(['sql', 'SELECT * FROM no_such_table']);
     expectFailure(r, 6, /^error: job [0-9a-f-]+ failed: .*no_such_table/);
+    // Its results: the job failed, exit 6 as well (not 2, which would blame the command line).
+    const id = /job ([0-9a-f-]+) failed/.exec(r.stderr)?.[1] ?? '';
+    const results = await fx.run(['job', 'results', id]);
+    expectFailure(results, 6, `job ${id} has no results: it ended FAILED`);
   });
 
   it('no query, an empty one, or both an argument and --file: exit 2, nothing sent', async () => {
@@ -112,7 +118,7 @@ describe('dlake sql', () => {
     expectFailure(
       await fx.run(['sql', 'SELECT 1', '--out', 'x.csv', '--format', 'xml']),
       2,
-      "option '--format <format>' argument 'xml' is invalid",
+      '--format "xml" is not one of: csv, json, ndjson',
     );
     expect(fx.emu.log.find('POST', '/api/v3/sql')).toHaveLength(0);
   });
@@ -181,9 +187,10 @@ describe('dlake job', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/state\s+COMPLETED/);
     expect(r.stdout).toMatch(/rows\s+1\n/);
-    expect(r.stdout).toMatch(/reflections chosen\s+[0-9a-f-]{36} \(dataset [0-9a-f-]{36}\)/);
-    expect(r.stdout).toMatch(/reflections matched\s+[0-9a-f-]{36}/);
-    expect(r.stdout).toMatch(/reflections considered\s+[0-9a-f-]{36}/);
+    // Named, with their type and dataset path, and the id to paste.
+    expect(r.stdout).toMatch(/reflections chosen\s+\S+ \((RAW|AGGREGATION)\) on \S+ \([0-9a-f-]{36}\)/);
+    expect(r.stdout).toMatch(/reflections matched\s+\S+ \((RAW|AGGREGATION)\) on \S+ \([0-9a-f-]{36}\)/);
+    expect(r.stdout).toMatch(/reflections considered\s+\S+ \((RAW|AGGREGATION)\) on \S+ \([0-9a-f-]{36}\)/);
     const json = JSON.parse((await fx.run(['job', 'get', id, '-o', 'json'])).stdout);
     expect(json.jobState).toBe('COMPLETED');
     expect(
@@ -270,7 +277,7 @@ describe('dlake job', () => {
 
   it('--limit 501: exit 2 before any request', async () => {
     const r = await fx.run(['job', 'results', UNKNOWN, '--limit', '501']);
-    expectFailure(r, 2, "--limit must be a whole number from 0 to 500 (the service's page limit)");
+    expectFailure(r, 2, `--limit "501" is too large: at most 500 (the service's page limit)`);
     expect(fx.emu.log.entries).toHaveLength(0);
   });
 
@@ -329,7 +336,7 @@ describe('dlake reflection summary', () => {
     expectFailure(
       await fx.run(['reflection', 'summary', '--order-by', 'size']),
       2,
-      "option '--order-by <field>' argument 'size' is invalid",
+      '--order-by "size" is not one of: reflectionName, datasetName, reflectionType, -reflectionName',
     );
     expect(fx.emu.log.find('GET', '/api/v3/reflection-summary')).toHaveLength(0);
   });

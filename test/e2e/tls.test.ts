@@ -1,6 +1,9 @@
 // TLS against an emulator served over HTTPS with a self-signed CA (test/fixtures/tls).
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
 
@@ -53,5 +56,61 @@ describe('TLS', () => {
       env: { DLAKE_TOKEN: token },
     });
     expectFailure(r, 2, `cannot read the CA file ${TLS}/missing.pem`);
+  });
+
+  it('a CA file without a certificate, or a folder: refused in words (exit 2), nothing sent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dlake-ca-'));
+    fx.emu.log.clear();
+    try {
+      writeFileSync(join(dir, 'empty.pem'), 'not a certificate\n');
+      const empty = await fx.run(['api', 'GET', '/api/v3/info', '--ca-file', join(dir, 'empty.pem')], {
+        env: { DLAKE_TOKEN: token },
+      });
+      expectFailure(empty, 2, `the CA file ${join(dir, 'empty.pem')} holds no PEM certificate`);
+      const folder = await fx.run(['api', 'GET', '/api/v3/info', '--ca-file', dir], {
+        env: { DLAKE_TOKEN: token },
+      });
+      expectFailure(folder, 2, `cannot read the CA file ${dir}: it is a folder, not a file`);
+      expect(fx.emu.log.find('GET', '/api/v3/info')).toHaveLength(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a host name the certificate does not name: says so, and does not suggest --ca-file', async () => {
+    // 0.0.0.0 reaches the emulator on this machine, but the certificate names only 127.0.0.1 and localhost.
+    const other = await startFixture({
+      host: '0.0.0.0',
+      tls: {
+        key: readFileSync(`${TLS}/server.key`, 'utf8'),
+        cert: readFileSync(`${TLS}/server.pem`, 'utf8'),
+      },
+    });
+    try {
+      const r = await other.run(['api', 'GET', '/api/v3/info', '--ca-file', CA], {
+        env: { DLAKE_TOKEN: token },
+      });
+      expectFailure(r, 7, "the server's TLS certificate is for another host name");
+      expect(r.stderr).toContain('hint: use the host name the certificate names in --url');
+      expect(r.stderr).not.toContain('--ca-file FILE');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('https:// against a plain-HTTP port: one line in words', async () => {
+    const plain = createServer((_req, res) => res.end('hello'));
+    await new Promise<void>((done) => plain.listen(0, '127.0.0.1', done));
+    try {
+      const { port } = plain.address() as AddressInfo;
+      const r = await fx.run(['api', 'GET', '/api/v3/info', '--url', `https://127.0.0.1:${port}`], {
+        env: { DLAKE_TOKEN: token },
+      });
+      expectFailure(r, 7, 'the server does not speak TLS (https) on this port');
+      expect(r.stderr.trim().split('\n')).toHaveLength(2);
+      expect(r.stderr).toContain('hint: use http:// in --url');
+    } finally {
+      plain.close();
+    }
   });
 });

@@ -94,8 +94,8 @@ describe.each([
           input: 'wrong',
         },
       );
-      expect(r.code).toBe(3);
-      expect(r.stderr).toMatch(/^error: /m);
+      expectFailure(r, 3, 'Invalid client credentials');
+      expect(r.stderr).toContain('hint: the client id or its secret is wrong');
       expect(fx.readJson('credentials.json')).toEqual({});
     });
 
@@ -143,7 +143,8 @@ describe.each([
       const r = await fx.run(['token', 'exchange', 'jwt', '--subject-token-stdin'], {
         input: await signJwt('analyst', '-1m'),
       });
-      expect(r.code).toBe(3);
+      expectFailure(r, 3, 'Invalid JWT');
+      expect(r.stderr).toContain('hint: the JWT has expired: get a fresh one');
     });
 
     it('needs exactly one source for the JWT (exit 2)', async () => {

@@ -188,7 +188,9 @@ describe('queue options in human units', () => {
   it('names the option whose value does not parse', () => {
     expect(() => queueFields({ maxMemoryPerNode: '8 gigs' })).toThrow(/^--max-memory-per-node: invalid size/);
     expect(() => queueFields({ maxRunTimeout: 'soon' })).toThrow(/^--max-run-timeout: invalid duration/);
-    expect(() => queueFields({ maxRunningJobs: '2.5' })).toThrow(/^--max-running-jobs: invalid number/);
+    expect(() => queueFields({ maxRunningJobs: '2.5' })).toThrow(
+      /^--max-running-jobs must be a whole number/,
+    );
     expect(() => queueFields({ maxRunningJobs: '-1' })).toThrow(UsageError);
   });
 });

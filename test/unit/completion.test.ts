@@ -100,6 +100,9 @@ describe('bash completion', () => {
       'dlake completion ',
       'dlake -o json profile ls --p',
       'dlake profile list ',
+      'dlake source create lake --type ',
+      'dlake source create lake --type PO',
+      'dlake queue create --cpu-tier ',
     ]);
     expect(got.get('dlake pro')).toEqual(['profile']);
     expect(got.get('dlake profile ')).toEqual(['delete', 'list', 'set', 'show', 'use']);
@@ -114,6 +117,17 @@ describe('bash completion', () => {
     // The walk skips `-o json`, resolves the alias `ls`, and offers the global options there too.
     expect(got.get('dlake -o json profile ls --p')).toEqual(['--profile']);
     expect(got.get('dlake profile list ')).toEqual([]);
+    // Closed sets that the README promises: source types and CPU tiers.
+    expect(got.get('dlake source create lake --type ')).toContain('POSTGRES');
+    expect(got.get('dlake source create lake --type ')).toHaveLength(17);
+    expect(got.get('dlake source create lake --type PO')).toEqual(['POSTGRES']);
+    expect(got.get('dlake queue create --cpu-tier ')).toEqual([
+      'BACKGROUND',
+      'CRITICAL',
+      'HIGH',
+      'LOW',
+      'MEDIUM',
+    ]);
   });
 
   it('offers the visible options of `login` and the global ones, never the hidden --password', () => {
@@ -183,8 +197,16 @@ done
     const got = runShell(
       'zsh',
       ['-f', '-c', driver, 'driver', script('zsh')],
-      ['dlake profile ', 'dlake -o ', 'dlake --output=j', 'dlake profile delete ', 'dlake --ca-file x'],
+      [
+        'dlake profile ',
+        'dlake -o ',
+        'dlake --output=j',
+        'dlake profile delete ',
+        'dlake --ca-file x',
+        'dlake source create lake --type ',
+      ],
     );
+    expect(got.get('dlake source create lake --type ')).toContain('POSTGRES');
     expect(got.get('dlake profile ')).toEqual(['delete', 'list', 'set', 'show', 'use']);
     expect(got.get('dlake -o ')).toEqual(['csv', 'json', 'ndjson', 'table']);
     expect(got.get('dlake --output=j')).toEqual(['csv', 'json', 'ndjson', 'table']);
@@ -206,8 +228,17 @@ end
     const got = runShell(
       'fish',
       ['--no-config', '-c', driver, script('fish')],
-      ['dlake pro', 'dlake profile ', 'dlake -o ', 'dlake --output=j', 'dlake -p s', 'dlake login --pass'],
+      [
+        'dlake pro',
+        'dlake profile ',
+        'dlake -o ',
+        'dlake --output=j',
+        'dlake -p s',
+        'dlake login --pass',
+        'dlake source create lake --type PO',
+      ],
     );
+    expect(got.get('dlake source create lake --type PO')).toEqual(['POSTGRES']);
     expect(got.get('dlake pro')).toEqual(['profile']);
     expect(got.get('dlake profile ')).toEqual(['delete', 'list', 'set', 'show', 'use']);
     expect(got.get('dlake -o ')).toEqual(['csv', 'json', 'ndjson', 'table']);

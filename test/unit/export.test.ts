@@ -537,7 +537,7 @@ describe('exportRows to a file', () => {
     await expect(checkWritable(join(dir, 'missing', 'x.csv'))).rejects.toThrow(
       /the folder .* does not exist/,
     );
-    await expect(checkWritable(dir)).rejects.toThrow(/it is a directory/);
+    await expect(checkWritable(dir)).rejects.toThrow(/it is a folder, not a file/);
     await expect(openFileTarget(join(dir, 'missing', 'x.csv'))).rejects.toMatchObject({
       exitCode: ExitCode.usage,
     });
@@ -546,6 +546,22 @@ describe('exportRows to a file', () => {
 });
 
 describe('ProgressBar', () => {
+  it('fits a narrow terminal (COLUMNS=40): never as wide as the terminal, so it never wraps', () => {
+    let t = 0;
+    const bar = new ProgressBar({ write: () => {}, columns: 40 }, 'exporting', () => t);
+    t = 1000;
+    for (const [rows, total] of [
+      [25_000, 100_000],
+      [1_234_567, 10_000_000],
+      [5, 0],
+    ] as const) {
+      const line = bar.line(rows, total, t);
+      expect(line.length, line).toBeLessThan(40);
+      expect(line).toMatch(/^exporting /);
+    }
+    expect(bar.line(25_000, 100_000, t)).toBe('exporting  25%  25,000/100,000 rows');
+  });
+
   it('shows rows, percentage, rate and time left, redrawing at most every 100 ms', () => {
     let t = 0;
     const out: string[] = [];
@@ -563,5 +579,34 @@ describe('ProgressBar', () => {
     expect(out.at(-1)).toContain('100%');
     bar.done();
     expect(out.at(-1)).toBe('\r\x1b[2K');
+  });
+});
+
+describe('pretty JSON rows (sql -o json on standard output)', () => {
+  it('lays rows out as JSON.stringify(rows, null, 2) would, numbers exactly as the API wrote them', () => {
+    const schema: ResultField[] = [
+      { name: 'n', type: { name: 'BIGINT' } },
+      { name: 'l', type: { name: 'LIST' } },
+    ];
+    const f = createFormatter('json', schema, { pretty: true });
+    const big = { n: new JsonNumber('12345678901234567890') };
+    const text = [
+      f.head,
+      f.page([{ l: [1, { c: null }], n: big.n }], true),
+      f.page([{ n: 2, l: [] }], false),
+      f.tail(),
+    ].join('');
+    expect(text).toBe(
+      `${JSON.stringify(
+        [
+          { n: 1, l: [1, { c: null }] },
+          { n: 2, l: [] },
+        ],
+        null,
+        2,
+      ).replace('"n": 1', '"n": 12345678901234567890')}\n`,
+    );
+    const empty = createFormatter('json', schema, { pretty: true });
+    expect(`${empty.head}${empty.tail()}`).toBe('[]\n');
   });
 });

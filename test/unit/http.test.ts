@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { errorFromResponse } from '../../src/api/errors.js';
 import { ApiClient } from '../../src/api/http.js';
 import { hintFor } from '../../src/commands/hints.js';
 import {
@@ -137,7 +138,7 @@ describe('ApiClient', () => {
       .reply(
         400,
         {
-          errorMessage: 'Invalid input',
+          errorMessage: 'Invalid input \nname: must not contain periods',
           validationErrorMessages: {
             fieldErrorMessages: { name: ['must not contain periods'] },
             globalErrorMessages: [],
@@ -153,7 +154,39 @@ describe('ApiClient', () => {
     expect(b).toBeInstanceOf(UsageError);
     expect(b.message).toBe("Unexpected character ('}')");
     const v = await fails(c.request({ method: 'POST', path: '/c', json: {} }));
+    // The message's own copy of the field line is not repeated: one error line, one line per field.
+    expect(v.message).toBe('Invalid input');
     expect(v.details).toEqual(['name: must not contain periods']);
+  });
+
+  it('token-endpoint refusals get a hint that fits: client secret, expired JWT, no external provider', () => {
+    const refusal = (error: string, description: string) =>
+      errorFromResponse({
+        status: 401,
+        method: 'POST',
+        path: '/oauth/token',
+        contentType: 'application/json',
+        text: JSON.stringify({ error, error_description: description }),
+      });
+    // src/api says which case it is (an Advice); the command line words it.
+    expect(hintFor(refusal('invalid_client', 'Invalid client credentials'))).toMatch(
+      /client id or its secret/,
+    );
+    expect(hintFor(refusal('invalid_grant', 'Invalid JWT: "exp" claim timestamp check failed'))).toMatch(
+      /JWT has expired/,
+    );
+    expect(hintFor(refusal('invalid_grant', 'No external token provider is configured'))).toMatch(
+      /trusts no external identity provider/,
+    );
+    expect(refusal('invalid_client', 'Invalid client credentials').hint).toBeUndefined();
+    const hints = new Set(
+      [
+        refusal('invalid_client', 'Invalid client credentials'),
+        refusal('invalid_grant', 'Invalid JWT: "exp" claim timestamp check failed'),
+        refusal('invalid_grant', 'No external token provider is configured'),
+      ].map(hintFor),
+    );
+    expect(hints.size).toBe(3);
   });
 
   it('renews once after a 401 and sends the request again', async () => {

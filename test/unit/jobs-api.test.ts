@@ -359,6 +359,14 @@ describe('reflection summary', () => {
     expect(buildSummaryFilter([])).toBeUndefined();
     expect(() => buildSummaryFilter(['colour=red'])).toThrow('unknown --filter attribute "colour"');
     expect(() => buildSummaryFilter(['{"a":'])).toThrow(UsageError);
+    // Closed-set values are checked (a typo would match nothing) and spelled as the service does.
+    expect(() => buildSummaryFilter(['reflectionType=RAWW'])).toThrow(
+      '--filter reflectionType "RAWW" is not one of: RAW, AGGREGATION',
+    );
+    expect(() => buildSummaryFilter(['{"availabilityStatus":["GONE"]}'])).toThrow(
+      /availabilityStatus "GONE"/,
+    );
+    expect(buildSummaryFilter(['refreshStatus=given_up'])).toEqual({ refreshStatus: ['GIVEN_UP'] });
     expect(checkSummaryOrder('-datasetName')).toBe('-datasetName');
     expect(() => checkSummaryOrder('size')).toThrow(UsageError);
   });

@@ -347,7 +347,7 @@ describe('--data parsing', () => {
         { numRuns: 50 },
       );
       await expect(readJsonArgument(`@${join(dir, 'missing.json')}`, stdinOf(''))).rejects.toThrow(
-        new UsageError(`cannot read ${join(dir, 'missing.json')}: ENOENT`),
+        new UsageError(`cannot read ${join(dir, 'missing.json')}: no such file or folder`),
       );
       await expect(readJsonArgument('@', stdinOf(''))).rejects.toBeInstanceOf(UsageError);
     } finally {

@@ -88,3 +88,34 @@ describe('renderers', () => {
     await expect(render({ data: items }, opts('json', '[?'))).rejects.toThrow(UsageError);
   });
 });
+
+describe('fitting the terminal width', () => {
+  const plain = theme(false);
+  const rows = [
+    { id: '7f1c2a9e-0d51-4d8e-9a3b-2b7f1f0f6c11', description: 'a long free-text description of the thing' },
+  ];
+  const view: View<(typeof rows)[number]> = {
+    columns: [
+      { header: 'ID', value: (r) => r.id },
+      { header: 'DESCRIPTION', value: (r) => r.description },
+    ],
+  };
+
+  it('cuts free-text columns with an ellipsis, never ids, so no line is wider than the terminal', async () => {
+    const out = await render({ data: rows, rows, view }, { format: 'table', theme: plain, width: 60 });
+    for (const line of out.stdout.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(60);
+    expect(out.stdout).toContain(rows[0]!.id);
+    expect(out.stdout).toContain('…');
+  });
+
+  it('prints one block per row when even that does not fit, values whole', async () => {
+    const out = await render({ data: rows, rows, view }, { format: 'table', theme: plain, width: 40 });
+    expect(out.stdout).toBe(`ID           ${rows[0]!.id}\nDESCRIPTION  ${rows[0]!.description}\n`);
+  });
+
+  it('cuts nothing without a terminal', async () => {
+    const out = await render({ data: rows, rows, view }, { format: 'table', theme: plain });
+    expect(out.stdout).toContain(rows[0]!.description);
+    expect(out.stdout.split('\n')).toHaveLength(3);
+  });
+});

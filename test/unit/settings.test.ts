@@ -54,6 +54,13 @@ describe('settings precedence: flag > environment > profile > default', () => {
     expect(s.ignoredEnv.sort()).toEqual(['DLAKE_AUTH_URL', 'DLAKE_TOKEN', 'DLAKE_URL']);
   });
 
+  it('names no ignored value when the environment says the same as the profile', () => {
+    const env = { DLAKE_URL: 'HTTP://PROD/', DLAKE_AUTH_URL: 'http://idp', DLAKE_TOKEN: 'x' };
+    const s = resolveSettings({ profile: 'prod' }, env, snapshot(stored, prodToken));
+    expect(s.url).toEqual({ value: 'http://prod', source: 'profile' });
+    expect(s.ignoredEnv).toEqual([]);
+  });
+
   it('does not apply the exception to a profile chosen by DLAKE_PROFILE', () => {
     const env = { DLAKE_PROFILE: 'prod', DLAKE_URL: 'http://env', DLAKE_TOKEN: 'envtok' };
     const s = resolveSettings({}, env, snapshot(stored, prodToken));

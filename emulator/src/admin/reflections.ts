@@ -40,7 +40,7 @@ export interface ReflectionSummaryItem {
   isEnabled: boolean;
 }
 
-const SEEDED_REFLECTIONS = 120;
+export const SEEDED_REFLECTIONS = 120;
 const REFRESH_STATUSES = ['SCHEDULED', 'MANUAL', 'RUNNING', 'GIVEN_UP', 'ON_DATA_CHANGES'];
 const SPACES = ['Sales', 'Marketing', 'Finance', 'Ops'];
 const TABLES = ['orders', 'customers', 'events', 'invoices', 'trips', 'zips'];

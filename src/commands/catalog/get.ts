@@ -6,7 +6,8 @@ import { type Detail, detail } from '../../output/view.js';
 import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples } from '../common.js';
-import { collect, idOption, type RefOptions, refOf } from './options.js';
+import { repeatable } from '../options.js';
+import { idOption, type RefOptions, refOf } from './options.js';
 import { entityType } from './views.js';
 
 interface GetOptions extends RefOptions {
@@ -20,8 +21,16 @@ export function register(catalog: Command, rt: Runtime): void {
     .description('Show a catalog entity in full')
     .argument('<ref>', 'path or id')
     .addOption(idOption())
-    .option('--include <attr>', 'add a non-default attribute, e.g. permissions (repeatable)', collect)
-    .option('--exclude <attr>', 'drop an attribute, e.g. children (repeatable)', collect)
+    .option(
+      '--include <attr>',
+      'add a non-default attribute, e.g. permissions (repeatable)',
+      repeatable('--include', { commas: true }),
+    )
+    .option(
+      '--exclude <attr>',
+      'drop an attribute, e.g. children (repeatable)',
+      repeatable('--exclude', { commas: true }),
+    )
     .addHelpText(
       'after',
       examples(

@@ -7,6 +7,7 @@ import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples, printDryRun } from '../common.js';
+import { repeatable } from '../options.js';
 import { idOption, type RefOptions, refOf } from './options.js';
 
 interface GrantsOptions extends RefOptions {
@@ -14,8 +15,6 @@ interface GrantsOptions extends RefOptions {
   revoke?: string[];
   dryRun?: boolean;
 }
-
-const collectSpec = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 export function register(catalog: Command, rt: Runtime): void {
   catalog
@@ -26,9 +25,9 @@ export function register(catalog: Command, rt: Runtime): void {
     .option(
       '--grant <spec>',
       'give privileges: user:NAME:PRIV,… or role:NAME:PRIV,… (repeatable)',
-      collectSpec,
+      repeatable('--grant'),
     )
-    .option('--revoke <spec>', 'take privileges away, same form (repeatable)', collectSpec)
+    .option('--revoke <spec>', 'take privileges away, same form (repeatable)', repeatable('--revoke'))
     .option('--dry-run', 'print the request instead of sending it (the grants are still read)')
     .addHelpText(
       'after',

@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples } from '../common.js';
+import { repeatable } from '../options.js';
 import { dryRunOption, idOption, type RefOptions, refOf } from './options.js';
 import { send } from './write.js';
 
@@ -20,11 +21,7 @@ export function register(catalog: Command, rt: Runtime): void {
     .description('Show the tags of a source, space or dataset, or replace them (sending the current version)')
     .argument('<ref>', 'path or id')
     .addOption(idOption())
-    .option(
-      '--set <tag>',
-      'the new tags, replacing the current ones (repeatable)',
-      (v: string, p: string[] = []) => [...p, v],
-    )
+    .option('--set <tag>', 'the new tags, replacing the current ones (repeatable)', repeatable('--set'))
     .option('--clear', 'remove all tags')
     .addOption(dryRunOption())
     .addHelpText(

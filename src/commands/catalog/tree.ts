@@ -5,7 +5,8 @@ import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples } from '../common.js';
-import { idOption, intOption, pageSizeOption, type RefOptions, refOf } from './options.js';
+import { concurrencyOption, wholeNumber } from '../options.js';
+import { idOption, pageSizeOption, type RefOptions, refOf } from './options.js';
 import { entityType, summaryType } from './views.js';
 
 const DEFAULT_CONCURRENCY = 8;
@@ -22,12 +23,12 @@ export function register(catalog: Command, rt: Runtime): void {
     .description('Show containers and datasets as a tree, listing containers concurrently')
     .argument('[ref]', 'path or id of the container to start from (default: the top level)')
     .addOption(idOption())
-    .addOption(new Option('--depth <n>', 'levels to show (default: all)').argParser(intOption('--depth', 1)))
     .addOption(
-      new Option('--concurrency <n>', `listing requests at once (default ${DEFAULT_CONCURRENCY})`).argParser(
-        intOption('--concurrency', 1, 64),
+      new Option('--depth <n>', 'levels to show (default: all)').argParser(
+        wholeNumber('--depth', { min: 1 }),
       ),
     )
+    .addOption(concurrencyOption('listing requests', DEFAULT_CONCURRENCY))
     .addOption(pageSizeOption())
     .addHelpText(
       'after',

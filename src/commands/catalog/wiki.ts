@@ -1,11 +1,10 @@
 // `dlake catalog wiki REF [--set-file F]`: show the wiki text of an entity, or replace it.
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
 import { readStdin } from '../../output/prompt.js';
 import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
+import { readTextFile } from '../../util/files.js';
 import { examples } from '../common.js';
 import { dryRunOption, idOption, type RefOptions, refOf } from './options.js';
 import { send } from './write.js';
@@ -36,11 +35,7 @@ export function register(catalog: Command, rt: Runtime): void {
 
 async function readText(ctx: Context, file: string): Promise<string> {
   if (file === '-') return readStdin(ctx.streams.stdin);
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
+  return readTextFile(file);
 }
 
 async function wiki(ctx: Context, refArg: string, opts: WikiOptions): Promise<void> {

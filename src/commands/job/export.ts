@@ -7,7 +7,7 @@ import type { ResumeRecord } from '../../export/target.js';
 import type { ExportFormat } from '../../export/writers.js';
 import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
-import { concurrencyOption, exportToFile, formatOption, waitTimeoutOption } from '../job-output.js';
+import { exportToFile, formatOption, pageConcurrencyOption, waitTimeoutOption } from '../job-output.js';
 import { waitWithFeedback } from '../job-wait.js';
 
 interface ExportOptions {
@@ -29,7 +29,7 @@ export function register(job: Command, rt: Runtime): void {
       'file to write (- for standard output); written as FILE.partial, then renamed',
     )
     .addOption(formatOption())
-    .addOption(concurrencyOption())
+    .addOption(pageConcurrencyOption())
     .addOption(waitTimeoutOption())
     .option('--resume', 'continue an interrupted export from the complete rows of FILE.partial')
     .option('-y, --yes', 'on Ctrl-C while waiting, cancel the job without asking')

@@ -4,7 +4,8 @@ import { MAX_RESULTS_PAGE } from '../../constants.js';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
-import { countRows, printRows, wholeNumber } from '../job-output.js';
+import { countRows, pageConcurrencyOption, printRows } from '../job-output.js';
+import { wholeNumber } from '../options.js';
 
 interface ResultsOptions {
   offset?: number;
@@ -20,20 +21,16 @@ export function register(job: Command, rt: Runtime): void {
       `Print a page of a completed job's rows (at most ${MAX_RESULTS_PAGE}), or all of them with --all`,
     )
     .argument('<id>', 'job id')
-    .option('--offset <n>', 'first row to print (default 0)', wholeNumber('--offset', 0))
+    .option('--offset <n>', 'first row to print (default 0)', wholeNumber('--offset'))
     .option(
       '--limit <n>',
       `rows to print (default 100, at most ${MAX_RESULTS_PAGE})`,
-      wholeNumber('--limit', 0, MAX_RESULTS_PAGE, " (the service's page limit)"),
+      wholeNumber('--limit', { max: MAX_RESULTS_PAGE, why: " (the service's page limit)" }),
     )
     .addOption(
       new Option('--all', 'print every row, fetching page after page').conflicts(['offset', 'limit']),
     )
-    .option(
-      '--concurrency <n>',
-      'pages fetched at once with --all (default 4)',
-      wholeNumber('--concurrency', 1, 32),
-    )
+    .addOption(pageConcurrencyOption('pages fetched with --all'))
     .addHelpText(
       'after',
       examples(

@@ -1,8 +1,32 @@
 // A job's status as `job get` and `job wait` print it: the service's object in json, FIELD/VALUE rows in a table.
 import type { JobStatus } from '../../api/jobs.js';
 import type { Context } from '../../context.js';
+import { DlakeError, InterruptedError } from '../../errors.js';
 import { type Detail, detail } from '../../output/view.js';
+import { formatPath } from '../../util/catalog-ref.js';
 import { formatDuration } from '../../util/units.js';
+
+/**
+ * `name (TYPE) on Space/dataset` for each reflection id, from one reflection-summary request. Best effort: a
+ * service without the summary (or a user not allowed to read it) leaves the ids as they are.
+ */
+async function reflectionNames(
+  ctx: Context,
+  rels: ReadonlyArray<{ reflectionId: string }>,
+): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  try {
+    const { reflectionSummaries } = await import('../../api/reflections.js');
+    const ids = [...new Set(rels.map((r) => r.reflectionId))];
+    for await (const s of reflectionSummaries(await ctx.client(), { filter: { reflectionIds: ids } })) {
+      const on = s.datasetPath?.length ? ` on ${formatPath(s.datasetPath)}` : '';
+      if (s.name) names.set(s.id, `${s.name}${s.reflectionType ? ` (${s.reflectionType})` : ''}${on}`);
+    }
+  } catch (e) {
+    if (!(e instanceof DlakeError) || e instanceof InterruptedError) throw e;
+  }
+  return names;
+}
 
 export async function printStatus(ctx: Context, id: string, status: JobStatus): Promise<void> {
   const rows: Detail[] = [
@@ -18,14 +42,17 @@ export async function printStatus(ctx: Context, id: string, status: JobStatus): 
     { key: 'cancellation reason', value: status.cancellationReason },
   ];
   const rels = status.acceleration?.reflectionRelationships ?? [];
+  const names = ctx.format === 'table' && rels.length ? await reflectionNames(ctx, rels) : new Map();
+  // One line per reflection: its name and dataset path where the service tells them, its id to paste.
+  const describe = (r: (typeof rels)[number]) => {
+    const known = names.get(r.reflectionId);
+    return known ? `${known} (${r.reflectionId})` : `${r.reflectionId} (dataset ${r.datasetId})`;
+  };
   for (const kind of ['CHOSEN', 'MATCHED', 'CONSIDERED']) {
     const these = rels.filter((r) => r.relationship === kind);
-    if (these.length) {
-      rows.push({
-        key: `reflections ${kind.toLowerCase()}`,
-        value: these.map((r) => `${r.reflectionId} (dataset ${r.datasetId})`).join(', '),
-      });
-    }
+    these.forEach((r, i) => {
+      rows.push({ key: i === 0 ? `reflections ${kind.toLowerCase()}` : '', value: describe(r) });
+    });
   }
   const other = rels.filter((r) => !['CHOSEN', 'MATCHED', 'CONSIDERED'].includes(r.relationship));
   for (const r of other)

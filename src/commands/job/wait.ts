@@ -3,8 +3,8 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
-import { duration } from '../job-output.js';
 import { waitWithFeedback } from '../job-wait.js';
+import { duration } from '../options.js';
 import { printStatus } from './status.js';
 
 export function register(job: Command, rt: Runtime): void {

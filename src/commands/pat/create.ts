@@ -1,10 +1,10 @@
 // `dlake pat create USER`: writes the token, and only the token, to stdout: `TOKEN=$(dlake pat create …)` works.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
-import { formatDuration, parseDuration } from '../../util/units.js';
+import { formatDuration } from '../../util/units.js';
 import { examples, printDryRun } from '../common.js';
+import { duration } from '../options.js';
 import { userOf } from './shared.js';
 
 interface CreateOptions {
@@ -34,12 +34,7 @@ export function register(pat: Command, rt: Runtime): void {
 
 async function create(ctx: Context, ref: string, opts: CreateOptions): Promise<void> {
   const { checkNewPat, createPat, patsPath } = await import('../../api/pats.js');
-  let ms: number;
-  try {
-    ms = parseDuration(opts.expires);
-  } catch (e) {
-    throw new UsageError(`--expires: ${(e as Error).message}`, { hint: (e as UsageError).hint });
-  }
+  const ms = duration('--expires', { positive: false })(opts.expires);
   const body = { label: opts.label, millisecondsToExpire: ms };
   checkNewPat(body);
   const client = await ctx.client();

@@ -4,6 +4,7 @@ import { OUTPUT_FORMATS, PROFILE_NAME, type Profile } from '../../config/schema.
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
+import { normalizeServiceUrl } from '../../util/url.js';
 import { examples } from '../common.js';
 
 export function register(profile: Command, rt: Runtime): void {
@@ -51,11 +52,5 @@ async function set(ctx: Context, name: string): Promise<void> {
 }
 
 function checkUrl(value: string, flag: string): string {
-  try {
-    const u = new URL(value);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
-    return value.replace(/\/+$/, '');
-  } catch {
-    throw new UsageError(`${flag} "${value}" is not an http(s) URL`);
-  }
+  return normalizeServiceUrl(value, flag);
 }

@@ -1,9 +1,8 @@
 // The limit options that `queue create` and `queue update` share, parsed into the API's units.
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import type { QueueFields } from '../../api/queues.js';
 import { CPU_TIERS } from '../../constants.js';
-import { UsageError } from '../../errors.js';
-import { parseDuration, parseSize } from '../../util/units.js';
+import * as options from '../options.js';
 
 export interface QueueOptions {
   name?: string;
@@ -18,7 +17,7 @@ export interface QueueOptions {
 
 export function addQueueOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--cpu-tier <tier>', 'CPU priority of its jobs').choices(CPU_TIERS))
+    .addOption(options.choiceOption('--cpu-tier <tier>', 'CPU priority of its jobs', CPU_TIERS))
     .option('--max-memory-per-node <size>', 'memory per node for all its jobs, e.g. 8GiB, 512MiB')
     .option('--max-query-memory-per-node <size>', 'memory per node for one job, e.g. 2GiB')
     .option('--max-running-jobs <n>', 'jobs that may run at once')
@@ -29,38 +28,21 @@ export function addQueueOptions(cmd: Command): Command {
 
 /** The options in the API's units; any value that does not parse is a usage error, before any request. */
 export function queueFields(opts: QueueOptions): QueueFields {
+  const parse = (value: string | undefined, parser: (v: string) => number) =>
+    value === undefined ? undefined : parser(value);
   return {
     name: opts.name,
-    cpuTier: opts.cpuTier,
-    maxMemoryPerNodeBytes: parseOption('--max-memory-per-node', opts.maxMemoryPerNode, parseSize),
-    maxQueryMemoryPerNodeBytes: parseOption(
-      '--max-query-memory-per-node',
+    cpuTier: opts.cpuTier === undefined ? undefined : options.choose('--cpu-tier', opts.cpuTier, CPU_TIERS),
+    maxMemoryPerNodeBytes: parse(opts.maxMemoryPerNode, options.size('--max-memory-per-node')),
+    maxQueryMemoryPerNodeBytes: parse(
       opts.maxQueryMemoryPerNode,
-      parseSize,
+      options.size('--max-query-memory-per-node'),
     ),
-    maxAllowedRunningJobs: parseOption('--max-running-jobs', opts.maxRunningJobs, parseCount),
-    maxStartTimeoutMs: parseOption('--max-start-timeout', opts.maxStartTimeout, (v) => parseDuration(v)),
-    maxRunTimeoutMs: parseOption('--max-run-timeout', opts.maxRunTimeout, (v) => parseDuration(v)),
+    maxAllowedRunningJobs: parse(opts.maxRunningJobs, options.wholeNumber('--max-running-jobs')),
+    maxStartTimeoutMs: parse(
+      opts.maxStartTimeout,
+      options.duration('--max-start-timeout', { positive: false }),
+    ),
+    maxRunTimeoutMs: parse(opts.maxRunTimeout, options.duration('--max-run-timeout', { positive: false })),
   };
-}
-
-function parseOption(
-  flag: string,
-  value: string | undefined,
-  parse: (v: string) => number,
-): number | undefined {
-  if (value === undefined) return undefined;
-  try {
-    return parse(value);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    throw new UsageError(`${flag}: ${e.message}`, { hint: e.hint });
-  }
-}
-
-function parseCount(value: string): number {
-  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n))
-    throw new UsageError(`invalid number "${value}": give a whole number, e.g. 4`);
-  return n;
 }

@@ -1,12 +1,13 @@
 // `dlake reflection create REF --type raw|aggregation …`: field names are checked against the dataset's
 // schema before anything is sent.
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { idOption, type RefOptions, refOf } from '../catalog/options.js';
 import { examples, printDryRun } from '../common.js';
+import { choiceOption } from '../options.js';
 import { datasetFieldNames, fieldLists } from './fields.js';
 import { addDefinitionOptions, type DefinitionOptions, printReflection } from './shared.js';
 
@@ -23,7 +24,7 @@ export function register(reflection: Command, rt: Runtime): void {
     )
     .argument('<ref>', 'dataset path or id')
     .addOption(
-      new Option('--type <type>', 'raw or aggregation').choices(['raw', 'aggregation']).makeOptionMandatory(),
+      choiceOption('--type <type>', 'raw or aggregation', ['raw', 'aggregation']).makeOptionMandatory(),
     )
     .addOption(idOption())
     .option('--disabled', 'create it disabled (no refresh until enabled)');

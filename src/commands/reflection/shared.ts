@@ -3,7 +3,7 @@ import { type Command, Option } from 'commander';
 import type { Reflection } from '../../api/reflections.js';
 import type { Context } from '../../context.js';
 import { formatSize } from '../../util/units.js';
-import { collect } from '../catalog/options.js';
+import { repeatable } from '../options.js';
 import type { FieldOptions } from './fields.js';
 
 export interface DefinitionOptions extends FieldOptions {
@@ -15,17 +15,35 @@ export interface DefinitionOptions extends FieldOptions {
 export function addDefinitionOptions(cmd: Command): Command {
   return cmd
     .option('--name <name>', 'the reflection name')
-    .addOption(new Option('--display <fields>', 'display fields F,… (raw reflections)').argParser(collect))
-    .addOption(new Option('--dimension <fields>', 'dimensions F[:DATE],… (aggregation)').argParser(collect))
+    .addOption(
+      new Option('--display <fields>', 'display fields F,… (raw reflections)').argParser(
+        repeatable('--display', { commas: true }),
+      ),
+    )
+    .addOption(
+      new Option('--dimension <fields>', 'dimensions F[:DATE],… (aggregation)').argParser(
+        repeatable('--dimension', { commas: true }),
+      ),
+    )
     .addOption(
       new Option(
         '--measure <fields>',
         'measures F[:SUM|COUNT|MIN|MAX|APPROX_COUNT_DISTINCT],… (aggregation)',
-      ).argParser(collect),
+      ).argParser(repeatable('--measure', { commas: true })),
     )
-    .addOption(new Option('--partition <fields>', 'partition fields F,…').argParser(collect))
-    .addOption(new Option('--sort <fields>', 'sort fields F,…').argParser(collect))
-    .addOption(new Option('--distribution <fields>', 'distribution fields F,…').argParser(collect))
+    .addOption(
+      new Option('--partition <fields>', 'partition fields F,…').argParser(
+        repeatable('--partition', { commas: true }),
+      ),
+    )
+    .addOption(
+      new Option('--sort <fields>', 'sort fields F,…').argParser(repeatable('--sort', { commas: true })),
+    )
+    .addOption(
+      new Option('--distribution <fields>', 'distribution fields F,…').argParser(
+        repeatable('--distribution', { commas: true }),
+      ),
+    )
     .option('--dry-run', 'print the request instead of sending it (the dataset is still read)');
 }
 

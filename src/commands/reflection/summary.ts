@@ -1,12 +1,12 @@
 // `dlake reflection summary`: every reflection's type, dataset, status and use, all pages.
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { formatSize } from '../../util/units.js';
 import { examples } from '../common.js';
-import { wholeNumber } from '../job-output.js';
+import { choiceOption, repeatable, wholeNumber } from '../options.js';
 
 /** The service's order fields (docs/api-facts.md §10.3), ascending or, with `-`, descending. */
 const ORDER_FIELDS = ['reflectionName', 'datasetName', 'reflectionType'];
@@ -28,15 +28,16 @@ export function register(reflection: Command, rt: Runtime): void {
       '--filter <filter>',
       'key=value (lists comma-separated) or a JSON object; repeatable. Keys: reflectionType, refreshStatus, ' +
         'availabilityStatus, configStatus, enabledFlag, reflectionNameOrDatasetPath, reflectionIds',
-      (value: string, all: string[] = []) => [...all, value],
+      repeatable('--filter'),
     )
     .addOption(
-      new Option(
+      choiceOption(
         '--order-by <field>',
         'reflectionName, datasetName or reflectionType; prefix - for descending',
-      ).choices(ORDER_CHOICES),
+        ORDER_CHOICES,
+      ),
     )
-    .option('--limit <n>', 'show at most N reflections (default: all)', wholeNumber('--limit', 1))
+    .option('--limit <n>', 'show at most N reflections (default: all)', wholeNumber('--limit', { min: 1 }))
     .addHelpText(
       'after',
       examples(
@@ -90,6 +91,13 @@ const SUMMARY_FILTER_ARRAY_KEYS = [
   'configStatus',
   'reflectionIds',
 ];
+/** The values the service knows for the closed-set filter keys; a typo would silently match nothing. */
+const SUMMARY_FILTER_VALUES: Record<string, readonly string[]> = {
+  reflectionType: ['RAW', 'AGGREGATION'],
+  refreshStatus: ['GIVEN_UP', 'MANUAL', 'RUNNING', 'SCHEDULED', 'ON_DATA_CHANGES'],
+  availabilityStatus: ['NONE', 'EXPIRED', 'AVAILABLE'],
+  configStatus: ['OK', 'INVALID'],
+};
 const SUMMARY_FILTER_KEYS = [...SUMMARY_FILTER_ARRAY_KEYS, 'enabledFlag', 'reflectionNameOrDatasetPath'];
 
 /**
@@ -110,7 +118,12 @@ export function buildSummaryFilter(values: readonly string[]): Record<string, un
       }
       if (!obj || typeof obj !== 'object' || Array.isArray(obj))
         throw new UsageError('--filter JSON must be an object');
-      Object.assign(filter, obj);
+      for (const [key, value] of Object.entries(obj)) {
+        filter[key] =
+          Array.isArray(value) && SUMMARY_FILTER_VALUES[key]
+            ? value.map((v) => knownFilterValue(key, v))
+            : value;
+      }
       continue;
     }
     const eq = text.indexOf('=');
@@ -126,7 +139,8 @@ export function buildSummaryFilter(values: readonly string[]): Record<string, un
       const items = value
         .split(',')
         .map((v) => v.trim())
-        .filter(Boolean);
+        .filter(Boolean)
+        .map((v) => (SUMMARY_FILTER_VALUES[key] ? knownFilterValue(key, v) : v));
       filter[key] = [...((filter[key] as string[] | undefined) ?? []), ...items];
     } else if (key === 'enabledFlag') {
       if (!/^(true|false)$/i.test(value)) throw new UsageError('--filter enabledFlag takes true or false');
@@ -136,4 +150,14 @@ export function buildSummaryFilter(values: readonly string[]): Record<string, un
     }
   }
   return filter;
+}
+
+/** A closed-set filter value in the service's spelling (case-insensitive), or a UsageError listing them. */
+function knownFilterValue(key: string, value: unknown): string {
+  const values = SUMMARY_FILTER_VALUES[key] ?? [];
+  const found = values.find((v) => typeof value === 'string' && v === value.toUpperCase());
+  if (found === undefined) {
+    throw new UsageError(`--filter ${key} "${String(value)}" is not one of: ${values.join(', ')}`);
+  }
+  return found;
 }

@@ -2,15 +2,16 @@
 import type { Command } from 'commander';
 import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
-import { changeMembership, collect, type MemberOptions } from './shared.js';
+import { repeatable } from '../options.js';
+import { changeMembership, type MemberOptions } from './shared.js';
 
 export function register(role: Command, rt: Runtime): void {
   role
     .command('remove-member')
     .description('Take users and roles out of a role')
     .argument('<role>', 'role id or name')
-    .option('--user <user>', 'a user, by name or id (repeatable)', collect)
-    .option('--role <role>', 'a role, by name or id (repeatable)', collect)
+    .option('--user <user>', 'a user, by name or id (repeatable)', repeatable('--user'))
+    .option('--role <role>', 'a role, by name or id (repeatable)', repeatable('--role'))
     .option('--dry-run', 'print the request instead of sending it (names are still looked up)')
     .addHelpText(
       'after',

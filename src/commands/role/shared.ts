@@ -4,11 +4,6 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printDryRun } from '../common.js';
 
-export const collect = (value: string, previous: string[] | undefined): string[] => [
-  ...(previous ?? []),
-  value,
-];
-
 const ROLE_FIELDS = ['id', 'name', 'type', 'description', 'memberCount', 'roles'];
 
 /** json: the service's object; table/csv: one row per field, `roles` (those it is a member of) as names. */

@@ -1,11 +1,13 @@
 // `dlake source create NAME --type T`: a source whose config is checked against its type before it is sent.
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
+import { SOURCE_TYPE_CODES } from '../../api/source-type-codes.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples, printDryRun } from '../common.js';
-import { collect, readConfigFile, SOURCE_VIEW } from './shared.js';
+import { offerValues, repeatable } from '../options.js';
+import { readConfigFile, SOURCE_VIEW, warnUnhealthy } from './shared.js';
 
 interface CreateOptions {
   type: string;
@@ -19,7 +21,12 @@ export function register(source: Command, rt: Runtime): void {
     .command('create')
     .description('Create a source; its config is checked against the type before it is sent')
     .argument('<name>', 'source name')
-    .requiredOption('--type <type>', 'source type code (see: dlake source types)')
+    .addOption(
+      offerValues(
+        new Option('--type <type>', 'source type code (see: dlake source types)'),
+        SOURCE_TYPE_CODES,
+      ).makeOptionMandatory(),
+    )
     .option(
       '--config-file <file>',
       'config fields as a JSON object, secrets included; - reads standard input',
@@ -27,7 +34,7 @@ export function register(source: Command, rt: Runtime): void {
     .option(
       '--set <key=value>',
       'a config field, coerced to its type (repeatable; not for secrets)',
-      collect,
+      repeatable('--set'),
       [],
     )
     .option('--dry-run', 'print the request that would be sent, secrets redacted, and send nothing')
@@ -62,5 +69,6 @@ async function create(ctx: Context, name: string, opts: CreateOptions): Promise<
   if (opts.dryRun) return printDryRun(ctx, catalog.createRequest(entity, secretFields));
   const created = await catalog.create(await ctx.client(), entity, secretFields);
   ctx.ui.notice(`Created source ${formatPath([name])} (${info.code}).`);
+  warnUnhealthy(ctx, name, created, 'created');
   await ctx.print({ data: created, rows: [created], view: SOURCE_VIEW });
 }

@@ -1,4 +1,4 @@
-// What the source verbs share: the table of sources, the --config-file reader and --set's collector.
+// What the source verbs share: the table of sources, the --config-file reader and the unhealthy-state warning.
 import type { CatalogEntity } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -16,7 +16,21 @@ export const SOURCE_VIEW: View<CatalogEntity> = {
   ],
 };
 
-export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+/**
+ * The service accepts a source it cannot reach (a missing folder, a refused login) and reports it in the
+ * source's state: a write that "succeeded" must not hide that. Exit status stays 0: the source exists.
+ */
+export function warnUnhealthy(ctx: Context, name: string, source: CatalogEntity, done: string): void {
+  const state = source.state;
+  // A state without a status (the tolerance policy: fields may be missing) says nothing to warn about.
+  if (!state?.status || state.status.toLowerCase() === 'good') return;
+  const messages = (state.messages ?? [])
+    .map((m) => (m.message ?? '').replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
+  ctx.ui.warn(
+    `source ${formatPath([name])} was ${done}, but its state is ${state.status}${messages.length ? `: ${messages.join('; ')}` : ''}`,
+  );
+}
 
 /** `--config-file F|-`: a JSON object of config fields. */
 export async function readConfigFile(

@@ -5,7 +5,8 @@ import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples, printDryRun } from '../common.js';
-import { collect, readConfigFile, SOURCE_VIEW } from './shared.js';
+import { repeatable } from '../options.js';
+import { readConfigFile, SOURCE_VIEW, warnUnhealthy } from './shared.js';
 
 interface UpdateOptions {
   configFile?: string;
@@ -22,7 +23,11 @@ export function register(source: Command, rt: Runtime): void {
       '--config-file <file>',
       'fields to change as a JSON object (null removes one); - reads standard input',
     )
-    .option('--set <key=value>', 'a config field to change (repeatable; not for secrets)', collect)
+    .option(
+      '--set <key=value>',
+      'a config field to change (repeatable; not for secrets)',
+      repeatable('--set'),
+    )
     .option('--dry-run', 'print the request that would be sent, secrets redacted, and send nothing')
     .addHelpText(
       'after',
@@ -63,5 +68,6 @@ async function update(ctx: Context, name: string, opts: UpdateOptions): Promise<
   if (opts.dryRun) return printDryRun(ctx, catalog.updateRequest(current.id, body, secretFields));
   const updated = await catalog.update(client, current.id, body, secretFields);
   ctx.ui.notice(`Updated source ${formatPath([name])} (tag ${current.tag} → ${updated.tag}).`);
+  warnUnhealthy(ctx, name, updated, 'updated');
   await ctx.print({ data: updated, rows: [updated], view: SOURCE_VIEW });
 }

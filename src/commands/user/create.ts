@@ -4,7 +4,8 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { examples, printDryRun, refuseSecretFlag } from '../common.js';
-import { collect, type NameOptions, names, newPassword, PASSWORD_HELP, printUser } from './shared.js';
+import { email, repeatable } from '../options.js';
+import { type NameOptions, names, newPassword, PASSWORD_HELP, printUser } from './shared.js';
 
 interface CreateOptions extends NameOptions {
   role?: string[];
@@ -17,8 +18,8 @@ export function register(user: Command, rt: Runtime): void {
     .argument('<name>', 'user name (unique; cannot be changed later)')
     .option('--first-name <text>', 'first name')
     .option('--last-name <text>', 'last name')
-    .option('--email <address>', 'email address')
-    .option('--role <name>', 'a role besides PUBLIC (repeatable)', collect)
+    .option('--email <address>', 'email address', email('--email'))
+    .option('--role <name>', 'a role besides PUBLIC (repeatable)', repeatable('--role'))
     .option('--password-stdin', PASSWORD_HELP.stdin)
     .option('--password-prompt', PASSWORD_HELP.prompt)
     .addOption(refuseSecretFlag('--password <password>', '--password-stdin or --password-prompt'))

@@ -1,4 +1,4 @@
-// What the user verbs share: the name options, --role's collector and how a user prints.
+// What the user verbs share: the name options and how a user prints.
 import type { User } from '../../api/schemas.js';
 import type { UserChanges } from '../../api/users.js';
 import type { Context } from '../../context.js';
@@ -48,11 +48,6 @@ export async function newPassword(ctx: Context, opts: NameOptions): Promise<stri
   }
   return password;
 }
-
-export const collect = (value: string, previous: string[] | undefined): string[] => [
-  ...(previous ?? []),
-  value,
-];
 
 export function names(opts: NameOptions): Pick<UserChanges, 'firstName' | 'lastName' | 'email'> {
   return { firstName: opts.firstName, lastName: opts.lastName, email: opts.email };

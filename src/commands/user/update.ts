@@ -6,7 +6,8 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { examples, printDryRun, refuseSecretFlag } from '../common.js';
-import { collect, type NameOptions, names, newPassword, PASSWORD_HELP, printUser } from './shared.js';
+import { email, repeatable } from '../options.js';
+import { type NameOptions, names, newPassword, PASSWORD_HELP, printUser } from './shared.js';
 
 interface UpdateOptions extends NameOptions {
   addRole?: string[];
@@ -20,9 +21,13 @@ export function register(user: Command, rt: Runtime): void {
     .argument('<user>', 'user id or name')
     .option('--first-name <text>', 'new first name')
     .option('--last-name <text>', 'new last name')
-    .option('--email <address>', 'new email address')
-    .option('--add-role <name>', 'give the user this role (repeatable)', collect)
-    .option('--remove-role <name>', 'take this role away (repeatable; PUBLIC stays)', collect)
+    .option('--email <address>', 'new email address', email('--email'))
+    .option('--add-role <name>', 'give the user this role (repeatable)', repeatable('--add-role'))
+    .option(
+      '--remove-role <name>',
+      'take this role away (repeatable; PUBLIC stays)',
+      repeatable('--remove-role'),
+    )
     .option('--password-stdin', PASSWORD_HELP.stdin)
     .option('--password-prompt', PASSWORD_HELP.prompt)
     .addOption(refuseSecretFlag('--password <password>', '--password-stdin or --password-prompt'))
