@@ -21,6 +21,9 @@ _dlake_sub() {
     '/role') REPLY='role' ;;
     '/pat') REPLY='pat' ;;
     '/queue') REPLY='queue' ;;
+    '/pull') REPLY='pull' ;;
+    '/plan') REPLY='plan' ;;
+    '/apply') REPLY='apply' ;;
     '/api') REPLY='api' ;;
     '/completion') REPLY='completion' ;;
     '/help') REPLY='help' ;;
@@ -101,7 +104,7 @@ _dlake_sub() {
 # $1: command path. REPLY: its subcommands; more: aliases, offered when no subcommand matches. Status 1 if none.
 _dlake_subs() {
   case "$1" in
-    '') REPLY='login logout whoami token profile catalog source sql job reflection user role pat queue api completion help' more='' ;;
+    '') REPLY='login logout whoami token profile catalog source sql job reflection user role pat queue pull plan apply api completion help' more='' ;;
     'token') REPLY='exchange' more='help' ;;
     'token exchange') REPLY='client-credentials jwt pat' more='help' ;;
     'profile') REPLY='list show use set delete' more='ls rm help' ;;
@@ -205,6 +208,9 @@ _dlake_opts() {
     'queue delete') REPLY='-y --yes --dry-run -h --help' ;;
     'queue rules') REPLY='--file --dry-run -h --help' ;;
     'queue help') REPLY='' ;;
+    'pull') REPLY='--dir -h --help' ;;
+    'plan') REPLY='--dir --exit-code -h --help' ;;
+    'apply') REPLY='--dir --dry-run --concurrency -h --help' ;;
     'api') REPLY='--data --paginate -h --help' ;;
     'completion') REPLY='-h --help' ;;
     'help') REPLY='' ;;
@@ -320,6 +326,10 @@ _dlake_opt() {
     'queue update/--max-start-timeout') REPLY=value vals='' ;;
     'queue update/--max-run-timeout') REPLY=value vals='' ;;
     'queue rules/--file') REPLY=value vals='@files' ;;
+    'pull/--dir') REPLY=value vals='@files' ;;
+    'plan/--dir') REPLY=value vals='@files' ;;
+    'apply/--dir') REPLY=value vals='@files' ;;
+    'apply/--concurrency') REPLY=value vals='' ;;
     'api/--data') REPLY=value vals='' ;;
     *)
       case "$2" in
@@ -355,7 +365,7 @@ _dlake_arg() {
     'pat help/'0) REPLY='list create delete' ;;
     'queue help/'0) REPLY='list get create update delete rules' ;;
     'completion/'0) REPLY='bash zsh fish' ;;
-    'help/'0) REPLY='login logout whoami token profile catalog source sql job reflection user role pat queue api completion' ;;
+    'help/'0) REPLY='login logout whoami token profile catalog source sql job reflection user role pat queue pull plan apply api completion' ;;
     *) REPLY='' ;;
   esac
 }

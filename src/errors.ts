@@ -10,6 +10,8 @@ export const ExitCode = {
   conflict: 5,
   jobFailed: 6,
   service: 7,
+  /** `plan --exit-code` found changes to make. */
+  changes: 8,
   interrupted: 130,
   /** SIGHUP (128 + 1), after the same clean-up as Ctrl-C. */
   hangup: 129,
@@ -118,4 +120,14 @@ export class ServiceError extends DlakeError {
 /** Ctrl-C. */
 export class InterruptedError extends DlakeError {
   override readonly exitCode = ExitCode.interrupted;
+}
+
+/** An exit code that is an answer, not a failure (`plan --exit-code`): no `error:` line is printed. */
+export class QuietExit extends DlakeError {
+  override readonly exitCode: number;
+
+  constructor(exitCode: number) {
+    super(`exit ${exitCode}`);
+    this.exitCode = exitCode;
+  }
 }

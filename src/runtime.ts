@@ -6,7 +6,14 @@ import { choiceOption } from './commands/options.js';
 import { GROUPS, registerGroups } from './commands/registry.js';
 import { OUTPUT_FORMATS } from './config/schema.js';
 import { Context, type GlobalOptions, type World } from './context.js';
-import { DlakeError, ExitCode, InterruptedError, STOP_SIGNALS, type StopSignal } from './errors.js';
+import {
+  DlakeError,
+  ExitCode,
+  InterruptedError,
+  QuietExit,
+  STOP_SIGNALS,
+  type StopSignal,
+} from './errors.js';
 import { colorEnabled, theme } from './output/color.js';
 import { nearest } from './util/nearest.js';
 
@@ -277,6 +284,7 @@ function reportError(err: unknown, rt: Runtime, world: World, args: string[]): n
     }
     return ExitCode.usage;
   }
+  if (err instanceof QuietExit) return err.exitCode;
   if (err instanceof DlakeError) {
     if (err instanceof InterruptedError) {
       // The clean-up was the same for every signal; the words and the exit code say which one it was.

@@ -36,6 +36,7 @@ import {
   statPath,
 } from './nas.js';
 import { applyStoredSecrets, checkSourceType, normalizeConfig } from './source-configs.js';
+import { missingReference } from './view-references.js';
 
 export interface CatalogContext {
   store: CatalogStore;
@@ -209,12 +210,16 @@ function viewTarget(
   return [...parent.path, path.at(-1)!];
 }
 
-function viewSql(b: Body): { sql: string; sqlContext: string[] | undefined } {
+function viewSql(store: CatalogStore, b: Body): { sql: string; sqlContext: string[] | undefined } {
   if (b.sql == null) throw badRequest('Virtual dataset must have sql defined.');
   if (typeof b.sql !== 'string') throw invalidAt('sql');
   if (b.sql.trim() === '') throw badRequest('Virtual dataset cannot have empty sql defined.');
   if (b.format != null) throw badRequest('Virtual dataset cannot have a format defined.');
-  return { sql: b.sql, sqlContext: stringList(b.sqlContext, 'sqlContext') };
+  const sqlContext = stringList(b.sqlContext, 'sqlContext');
+  // The service validates the SQL of a view it saves: what it reads must exist.
+  const missing = missingReference(store, b.sql, sqlContext);
+  if (missing) throw badRequest(`Table '${missing.join('.')}' not found`);
+  return { sql: b.sql, sqlContext };
 }
 
 function createView(store: CatalogStore, p: Principal, b: Body): Record<string, unknown> {
@@ -227,10 +232,10 @@ function createView(store: CatalogStore, p: Principal, b: Body): Record<string, 
   const requested = stringList(b.path, 'path');
   if (!requested) throw badRequest('Dataset path is required.');
   if (requested.length < 2) throw badRequest('Dataset path should be fully qualified.');
-  const { sql, sqlContext } = viewSql(b);
+  const { sql, sqlContext } = viewSql(store, b);
   const path = viewTarget(store, p, requested);
   // The real service plans the SQL to derive `fields`; the emulator leaves them to the jobs area
-  // (`catalogFields`) and does not check the SQL until it runs.
+  // (`catalogFields`) and checks only that what the SQL reads exists.
   const view: DatasetEntity = store.insert({
     ...store.stamp(),
     kind: 'dataset',
@@ -613,7 +618,7 @@ async function updateDataset(cx: CatalogContext, p: Principal, d: DatasetEntity,
   if (b.tag !== d.tag) throw conflict(`Tried to update version ${givenTag(b)}, found tag ${d.tag}`);
   // Views may be renamed or moved by changing `path` (§5.5); the id stays.
   const target = path && !samePath(path, d.path) ? viewTarget(store, p, path, d) : undefined;
-  const { sql, sqlContext } = viewSql(b);
+  const { sql, sqlContext } = viewSql(store, b);
   if (target) store.move(d, target);
   d.sql = sql;
   d.sqlContext = sqlContext;

@@ -100,6 +100,24 @@ export const GROUPS: GroupDef[] = [
     load: () => import('./queue/index.js'),
   },
   {
+    name: 'pull',
+    topic: 'Definitions as code',
+    summary: 'Write the definitions of spaces, views, datasets and sources to YAML files',
+    load: () => import('./ascode.js'),
+  },
+  {
+    name: 'plan',
+    topic: 'Definitions as code',
+    summary: 'Show what apply would change to match the definition files',
+    load: () => import('./ascode.js'),
+  },
+  {
+    name: 'apply',
+    topic: 'Definitions as code',
+    summary: 'Create and update entities to match the definition files',
+    load: () => import('./ascode.js'),
+  },
+  {
     name: 'api',
     topic: 'Other',
     summary: 'Make an authenticated API request',

@@ -1,0 +1,150 @@
+// Carrying a plan out: waves in dependency order, entities of one wave concurrently, each failure kept for the
+// end rather than stopping the rest. Updates send the tag (and tag and wiki versions) read when planning, so
+// an entity changed since is a conflict for it alone.
+import * as catalog from '../api/catalog.js';
+import type { ApiClient } from '../api/http.js';
+import { entityUpdateBody } from '../api/sources.js';
+import { ConflictError, UsageError } from '../errors.js';
+import { formatPath } from '../util/catalog-ref.js';
+import { type Definition, envReference, secretFields } from './definitions.js';
+import { orderWaves } from './order.js';
+import type { PlanEntry } from './plan.js';
+
+export interface ApplyResult {
+  entry: PlanEntry;
+  error?: unknown;
+}
+
+interface ApplyOptions {
+  concurrency: number;
+  env: Record<string, string | undefined>;
+  /** Called after each entity, e.g. to move a progress line. */
+  onDone?: (result: ApplyResult) => void;
+  /** Extra rounds for views that failed, in case they read something that was written after them. */
+  retryRounds?: number;
+}
+
+/** `${env:NAME}` values replaced by the variable's value; a missing variable stops the entity here. */
+function resolveEnv(def: Definition, env: Record<string, string | undefined>): Record<string, unknown> {
+  const fields = { ...def.fields };
+  if (def.kind !== 'source' || typeof fields.config !== 'object' || fields.config === null) return fields;
+  const config = { ...(fields.config as Record<string, unknown>) };
+  for (const [name, value] of Object.entries(config)) {
+    const variable = envReference(value);
+    if (variable === undefined) continue;
+    const found = env[variable];
+    if (found === undefined || found === '') {
+      throw new UsageError(
+        `config.${name} of ${formatPath(def.path)} needs the environment variable ${variable}, which is not set`,
+        { hint: `set ${variable}; nothing was sent for ${formatPath(def.path)}` },
+      );
+    }
+    config[name] = found;
+  }
+  fields.config = config;
+  return fields;
+}
+
+function newEntity(def: Definition, fields: Record<string, unknown>): Record<string, unknown> {
+  switch (def.kind) {
+    case 'space':
+      return { entityType: 'space', name: def.path[0] };
+    case 'folder':
+      return { entityType: 'folder', path: def.path };
+    case 'view':
+      return { entityType: 'dataset', type: 'VIRTUAL_DATASET', path: def.path, ...fields };
+    case 'dataset':
+      return { entityType: 'dataset', type: 'PHYSICAL_DATASET', path: def.path, ...fields };
+    case 'source':
+      return { entityType: 'source', name: def.path[0], ...fields };
+  }
+}
+
+const ENTITY_FIELDS = (e: PlanEntry) => e.changes.some((c) => c.field !== 'tags' && c.field !== 'wiki');
+
+async function applyOne(client: ApiClient, entry: PlanEntry, env: ApplyOptions['env']): Promise<void> {
+  const { def } = entry;
+  const fields = resolveEnv(def, env);
+  const secrets = def.kind === 'source' ? secretFields(fields.type) : undefined;
+  let id: string;
+  if (entry.action === 'create') {
+    const body = newEntity(def, fields);
+    if (def.kind === 'dataset') {
+      const target = await catalog.getByPath(client, def.path, { exclude: ['children'] });
+      id = (await catalog.promote(client, target.id, body)).id;
+    } else {
+      id = (await catalog.create(client, body, secrets)).id;
+    }
+    if (def.tags?.length) await catalog.setTags(client, id, def.tags);
+    if (def.wiki) await catalog.setWiki(client, id, def.wiki);
+    return;
+  }
+  const current = entry.current!;
+  id = current.id;
+  if (entry.changes.some((c) => c.field === 'kind')) {
+    throw new UsageError(
+      `${formatPath(def.path)} is a ${entry.changes[0]!.from} on the service, not a ${def.kind}`,
+    );
+  }
+  if (ENTITY_FIELDS(entry)) {
+    const patch: Record<string, unknown> = { ...fields, tag: current.tag };
+    if (def.kind === 'source' && typeof fields.config === 'object') {
+      // Config fields the file leaves out keep their values; secrets it leaves out keep theirs.
+      patch.config = { ...(current.config ?? {}), ...(fields.config as Record<string, unknown>) };
+    }
+    await catalog.update(client, id, entityUpdateBody(current, patch), secrets);
+  }
+  if (entry.changes.some((c) => c.field === 'tags')) {
+    await catalog.setTags(client, id, def.tags ?? [], entry.tagsVersion);
+  }
+  if (entry.changes.some((c) => c.field === 'wiki')) {
+    await catalog.setWiki(client, id, def.wiki ?? '', entry.wikiVersion);
+  }
+}
+
+/** Applies every entry; the results come back in apply order, failures included. */
+export async function applyPlan(
+  client: ApiClient,
+  plan: readonly PlanEntry[],
+  opts: ApplyOptions,
+): Promise<ApplyResult[]> {
+  const waves = orderWaves(
+    plan.map((e) => ({
+      path: e.def.path,
+      sql: typeof e.def.fields.sql === 'string' ? e.def.fields.sql : undefined,
+      sqlContext: Array.isArray(e.def.fields.sqlContext) ? (e.def.fields.sqlContext as string[]) : undefined,
+    })),
+  );
+  const results: ApplyResult[] = [];
+  const run = async (indexes: number[]) => {
+    const out = await catalog.mapConcurrent(indexes, opts.concurrency, async (i) => {
+      const entry = plan[i]!;
+      let result: ApplyResult;
+      try {
+        await applyOne(client, entry, opts.env);
+        result = { entry };
+      } catch (error) {
+        result = { entry, error };
+      }
+      opts.onDone?.(result);
+      return result;
+    });
+    return out;
+  };
+  for (const wave of waves) results.push(...(await run(wave)));
+  // A view whose reference could not be read from its SQL may have failed for a dependency written after it.
+  for (let round = 0; round < (opts.retryRounds ?? 3); round++) {
+    const again = results
+      .map((r, i) => ({ r, i }))
+      .filter(({ r }) => r.error && r.entry.def.kind === 'view' && !(r.error instanceof ConflictError));
+    if (again.length === 0) break;
+    const retried = await run(again.map(({ r }) => plan.indexOf(r.entry)));
+    let progress = false;
+    retried.forEach((r, n) => {
+      if (!r.error) progress = true;
+      results[again[n]!.i] = r;
+    });
+    if (!progress) break;
+  }
+  return results;
+}

@@ -1,0 +1,223 @@
+// Definitions as code (docs: README "Definitions as code"): the mapping between catalog entities and the
+// YAML files that describe them. A definition holds `kind`, `path` and the entity's fields as the API names
+// them, less what the server generates; secrets are `${env:NAME}` references, never values.
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { z } from 'zod';
+import type { CatalogEntity } from '../api/schemas.js';
+import { findSourceType } from '../api/source-types.js';
+import { UsageError } from '../errors.js';
+import { formatPath } from '../util/catalog-ref.js';
+import { describeFsError, readTextFile } from '../util/files.js';
+
+const KINDS = ['space', 'folder', 'view', 'dataset', 'source'] as const;
+type Kind = (typeof KINDS)[number];
+
+export interface Definition {
+  kind: Kind;
+  path: string[];
+  /** The entity's own fields: sql/sqlContext, format, type/config/metadataPolicy. */
+  fields: Record<string, unknown>;
+  tags?: string[];
+  wiki?: string;
+}
+
+/** The fields each kind keeps, in the API's names. */
+const KIND_FIELDS: Record<Kind, readonly string[]> = {
+  space: [],
+  folder: [],
+  view: ['sql', 'sqlContext'],
+  dataset: ['format'],
+  source: ['type', 'config', 'metadataPolicy'],
+};
+
+/** Kinds that can carry tags (the service refuses them on folders). */
+export const TAGGABLE: ReadonlySet<Kind> = new Set(['space', 'view', 'dataset', 'source']);
+
+/** The kind of a full entity, or undefined for what is not a definition (homes, files, functions). */
+export function kindOf(entity: Pick<CatalogEntity, 'entityType' | 'type'>): Kind | undefined {
+  switch (entity.entityType) {
+    case 'space':
+    case 'folder':
+    case 'source':
+      return entity.entityType;
+    case 'dataset':
+      return entity.type === 'VIRTUAL_DATASET' ? 'view' : 'dataset';
+    default:
+      return undefined;
+  }
+}
+
+/** The environment variable a pulled source's secret is read from: `<SOURCE>_<FIELD>`, upper case. */
+function secretVariable(source: string, field: string): string {
+  return `${source}_${field}`
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .toUpperCase();
+}
+
+const ENV_REF = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+/** The variable a `${env:NAME}` value names, or undefined for any other value. */
+export function envReference(value: unknown): string | undefined {
+  return typeof value === 'string' ? ENV_REF.exec(value)?.[1] : undefined;
+}
+
+/** The secret fields of a source type (none for a type dlake does not know). */
+export function secretFields(type: unknown): string[] {
+  const info = typeof type === 'string' ? findSourceType(type) : undefined;
+  return info ? info.fields.filter((f) => f.secret).map((f) => f.name) : [];
+}
+
+/** An entity as read from the service, with its tags and wiki, as a definition. */
+export function toDefinition(
+  entity: CatalogEntity,
+  path: string[],
+  collab: { tags?: readonly string[]; wiki?: string },
+): Definition | undefined {
+  const kind = kindOf(entity);
+  if (!kind) return undefined;
+  const fields: Record<string, unknown> = {};
+  const raw = entity as Record<string, unknown>;
+  for (const name of KIND_FIELDS[kind]) {
+    if (raw[name] !== undefined && raw[name] !== null) fields[name] = raw[name];
+  }
+  if (kind === 'source' && fields.config && typeof fields.config === 'object') {
+    const config = { ...(fields.config as Record<string, unknown>) };
+    for (const name of secretFields(entity.type)) {
+      // A set secret comes back masked; it is written as the variable to take it from, never as a value.
+      if (config[name] === undefined || config[name] === null || config[name] === '') delete config[name];
+      else config[name] = `\${env:${secretVariable(path[0]!, name)}}`;
+    }
+    fields.config = config;
+  }
+  const def: Definition = { kind, path, fields };
+  if (collab.tags?.length) def.tags = [...collab.tags];
+  if (collab.wiki) def.wiki = collab.wiki;
+  return def;
+}
+
+/** Keys sorted at every level, so that the same entity always gives the same bytes. */
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) out[key] = sorted((value as Record<string, unknown>)[key]);
+    return out;
+  }
+  return value;
+}
+
+/** The YAML text of a definition: kind, path, the fields in name order, then tags and wiki. */
+function formatDefinition(def: Definition): string {
+  const doc: Record<string, unknown> = { kind: def.kind, path: def.path };
+  Object.assign(doc, sorted(def.fields));
+  if (def.tags) doc.tags = def.tags;
+  if (def.wiki !== undefined) doc.wiki = def.wiki;
+  return stringify(doc, { lineWidth: 0 });
+}
+
+/** A path component as a file name: what a file system or a shell would mistake is percent-encoded. */
+function fileComponent(component: string): string {
+  return component.replace(/[%/\\:*?"<>|\0-\x1f]|^\.|^$/g, (c) =>
+    c === '' ? '%' : `%${c.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`,
+  );
+}
+
+/** Where pull writes a definition: the catalog path as folders, the entity as `<last>.yaml`. */
+function fileFor(dir: string, path: readonly string[]): string {
+  const parts = path.map(fileComponent);
+  return join(dir, ...parts.slice(0, -1), `${parts.at(-1)}.yaml`);
+}
+
+export function writeDefinitions(dir: string, defs: readonly Definition[]): string[] {
+  const written: string[] = [];
+  for (const def of defs) {
+    const file = fileFor(dir, def.path);
+    try {
+      mkdirSync(join(file, '..'), { recursive: true });
+      writeFileSync(file, formatDefinition(def));
+    } catch (e) {
+      throw new UsageError(`cannot write ${file}: ${describeFsError(e)}`);
+    }
+    written.push(file);
+  }
+  return written;
+}
+
+const DefinitionFileSchema = z.looseObject({
+  kind: z.enum(KINDS, { error: `must be one of ${KINDS.join(', ')}` }),
+  path: z.array(z.string(), { error: 'must be a list of path components' }).min(1, 'must not be empty'),
+  tags: z.array(z.string(), { error: 'must be a list of strings' }).optional(),
+  wiki: z.string({ error: 'must be a string' }).optional(),
+});
+
+/** Checks one parsed file; `where` names it in messages. */
+function parseDefinition(value: unknown, where: string): Definition {
+  const parsed = DefinitionFileSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new UsageError(`${where} is not a definition`, {
+      details: parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(file)'}: ${i.message}`),
+      hint: 'a definition needs kind and path, e.g. "kind: space" and "path: [Sales]"',
+    });
+  }
+  const { kind, path, tags, wiki, ...rest } = parsed.data;
+  const fields: Record<string, unknown> = {};
+  for (const name of KIND_FIELDS[kind]) if (rest[name] !== undefined) fields[name] = rest[name];
+  const unknown = Object.keys(rest).filter((k) => !KIND_FIELDS[kind].includes(k));
+  if (unknown.length) {
+    throw new UsageError(
+      `${where}: unknown field${unknown.length > 1 ? 's' : ''} for a ${kind}: ${unknown.join(', ')}`,
+    );
+  }
+  if ((kind === 'space' || kind === 'source') && path.length !== 1) {
+    throw new UsageError(`${where}: a ${kind} path has one component`);
+  }
+  if (kind === 'view' && typeof fields.sql !== 'string') throw new UsageError(`${where}: a view needs sql`);
+  if (kind === 'source' && typeof fields.type !== 'string')
+    throw new UsageError(`${where}: a source needs type`);
+  if (tags && !TAGGABLE.has(kind)) throw new UsageError(`${where}: a ${kind} cannot have tags`);
+  const def: Definition = { kind, path, fields };
+  if (tags) def.tags = tags;
+  if (wiki !== undefined) def.wiki = wiki;
+  return def;
+}
+
+function yamlFiles(dir: string): string[] {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (e) {
+    throw new UsageError(`cannot read the folder ${dir}: ${describeFsError(e)}`);
+  }
+  const out: string[] = [];
+  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...yamlFiles(p));
+    else if (e.isFile() && /\.ya?ml$/.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
+/** Every `*.yaml` under `dir`, in any layout; two files naming one path are refused. */
+export function readDefinitions(dir: string): Definition[] {
+  const seen = new Map<string, string>();
+  const defs: Definition[] = [];
+  for (const file of yamlFiles(dir)) {
+    const where = relative(dir, file) || file;
+    let value: unknown;
+    try {
+      value = parse(readTextFile(file));
+    } catch (e) {
+      throw new UsageError(`${where} is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+    }
+    const def = parseDefinition(value, where);
+    const key = JSON.stringify(def.path.map((c) => c.toLowerCase()));
+    const other = seen.get(key);
+    if (other) throw new UsageError(`${where} and ${other} both define ${formatPath(def.path)}`);
+    seen.set(key, where);
+    defs.push(def);
+  }
+  return defs;
+}

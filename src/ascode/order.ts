@@ -1,0 +1,81 @@
+// The order of writes: containers before their contents, a view after the views, datasets and sources its SQL
+// reads. References are extracted from the SQL text; what cannot be known from it is left to apply's retry
+// rounds.
+
+const IDENT = String.raw`(?:"(?:[^"]|"")*"|[A-Za-z_@$][\w$@]*)`;
+const NAME = new RegExp(String.raw`\b(?:FROM|JOIN)\s+(${IDENT}(?:\s*\.\s*${IDENT})*)`, 'gi');
+const CTE = new RegExp(String.raw`(?:\bWITH|,)\s*(${IDENT})\s+AS\s*\(`, 'gi');
+
+function components(name: string): string[] {
+  const out: string[] = [];
+  const re = new RegExp(IDENT, 'g');
+  for (const m of name.matchAll(re)) {
+    const c = m[0];
+    out.push(c.startsWith('"') ? c.slice(1, -1).replace(/""/g, '"') : c);
+  }
+  return out;
+}
+
+/** The dataset names a query reads (after FROM and JOIN, sub-queries included), less its CTE names. */
+export function sqlReferences(sql: string): string[][] {
+  // Comments and string literals are no references.
+  const text = sql.replace(/--[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^']|'')*'/g, ' ');
+  const ctes = new Set([...text.matchAll(CTE)].map((m) => components(m[1]!)[0]!.toLowerCase()));
+  const refs: string[][] = [];
+  for (const m of text.matchAll(NAME)) {
+    const path = components(m[1]!);
+    if (path.length === 1 && ctes.has(path[0]!.toLowerCase())) continue;
+    refs.push(path);
+  }
+  return refs;
+}
+
+const key = (path: readonly string[]) => JSON.stringify(path.map((c) => c.toLowerCase()));
+
+interface Orderable {
+  path: string[];
+  sql?: string;
+  sqlContext?: string[];
+}
+
+/**
+ * Waves of indexes into `items`: each wave only depends on earlier ones. What depends on something of the same
+ * set in a cycle ends up in the last wave.
+ */
+export function orderWaves(items: readonly Orderable[]): number[][] {
+  const index = new Map(items.map((it, i) => [key(it.path), i]));
+  const deps = items.map((it, i) => {
+    const out = new Set<number>();
+    for (let n = 1; n < it.path.length; n++) {
+      const parent = index.get(key(it.path.slice(0, n)));
+      if (parent !== undefined) out.add(parent);
+    }
+    if (it.sql) {
+      for (const ref of sqlReferences(it.sql)) {
+        for (const candidate of [[...(it.sqlContext ?? []), ...ref], ref]) {
+          // A reference to a dataset inside a promoted folder or a source names its container too.
+          for (let n = candidate.length; n >= 1; n--) {
+            const dep = index.get(key(candidate.slice(0, n)));
+            if (dep !== undefined) {
+              out.add(dep);
+              break;
+            }
+          }
+        }
+      }
+    }
+    out.delete(i);
+    return out;
+  });
+  const done = new Set<number>();
+  const waves: number[][] = [];
+  let left = items.map((_, i) => i);
+  while (left.length) {
+    let wave = left.filter((i) => [...deps[i]!].every((d) => done.has(d)));
+    if (wave.length === 0) wave = left;
+    for (const i of wave) done.add(i);
+    waves.push(wave);
+    left = left.filter((i) => !done.has(i));
+  }
+  return waves;
+}

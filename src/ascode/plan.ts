@@ -1,0 +1,136 @@
+// Comparing definitions with the service: one entry per entity to create or update, field by field. What was
+// read (id, tag, tag and wiki versions) stays in the entry, so that apply writes against that version only.
+import * as catalog from '../api/catalog.js';
+import type { ApiClient } from '../api/http.js';
+import type { CatalogEntity } from '../api/schemas.js';
+import { NotFoundError } from '../errors.js';
+import { type Definition, kindOf, secretFields, TAGGABLE, toDefinition } from './definitions.js';
+import { comparePaths } from './pull.js';
+
+interface Change {
+  /** Dotted: `sql`, `config.port`, `tags`. */
+  field: string;
+  from?: unknown;
+  to?: unknown;
+}
+
+export interface PlanEntry {
+  action: 'create' | 'update';
+  def: Definition;
+  changes: Change[];
+  /** Updates: the entity as read when planning. */
+  current?: CatalogEntity;
+  tagsVersion?: string | number;
+  wikiVersion?: string | number;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Field-by-field differences; objects are compared member by member, anything else as a whole. */
+function diffFields(from: Record<string, unknown>, to: Record<string, unknown>, prefix = ''): Change[] {
+  const changes: Change[] = [];
+  for (const key of [...new Set([...Object.keys(from), ...Object.keys(to)])].sort()) {
+    const a = from[key];
+    const b = to[key];
+    const field = prefix + key;
+    if (isObject(a) && isObject(b)) changes.push(...diffFields(a, b, `${field}.`));
+    else if (JSON.stringify(a) !== JSON.stringify(b)) {
+      changes.push({ field, ...(a === undefined ? {} : { from: a }), ...(b === undefined ? {} : { to: b }) });
+    }
+  }
+  return changes;
+}
+
+/** What a definition says, flattened for comparison; secrets cannot be compared and are left out. */
+function comparable(def: Definition): Record<string, unknown> {
+  const fields = { ...def.fields };
+  if (def.kind === 'source' && isObject(fields.config)) {
+    const config = { ...fields.config };
+    for (const name of secretFields(fields.type)) delete config[name];
+    fields.config = config;
+  }
+  return { ...fields, tags: def.tags ?? [], wiki: def.wiki ?? '' };
+}
+
+function withoutEmpty(changes: Change[]): Change[] {
+  return changes.map((c) => {
+    const out: Change = { field: c.field };
+    if (
+      c.from !== undefined &&
+      !(c.field === 'wiki' && c.from === '') &&
+      !(c.field === 'tags' && Array.isArray(c.from) && c.from.length === 0)
+    )
+      out.from = c.from;
+    if (
+      c.to !== undefined &&
+      !(c.field === 'wiki' && c.to === '') &&
+      !(c.field === 'tags' && Array.isArray(c.to) && c.to.length === 0)
+    )
+      out.to = c.to;
+    return out;
+  });
+}
+
+function creation(def: Definition): PlanEntry {
+  return { action: 'create', def, changes: withoutEmpty(diffFields({}, comparable(def))) };
+}
+
+async function planOne(client: ApiClient, def: Definition): Promise<PlanEntry | undefined> {
+  let current: CatalogEntity;
+  try {
+    current = await catalog.getByPath(client, def.path, { exclude: ['children'] });
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+    return creation(def);
+  }
+  const kind = kindOf(current);
+  // A file or folder of a source that is not promoted yet: a dataset definition creates it by promotion.
+  if (
+    kind === undefined &&
+    def.kind === 'dataset' &&
+    (current.entityType === 'file' || current.entityType === 'folder')
+  ) {
+    return creation(def);
+  }
+  const [tags, wiki] = await Promise.all([
+    kind && TAGGABLE.has(kind) ? catalog.getTags(client, current.id) : undefined,
+    catalog.getWiki(client, current.id),
+  ]);
+  const read = toDefinition(current, def.path, { tags: tags?.tags, wiki: wiki?.text });
+  const have = read ? comparable(read) : {};
+  if (def.kind === 'source' && isObject(have.config) && isObject(def.fields.config)) {
+    // Config fields the file leaves out are not managed by it (the service fills in defaults).
+    const want = def.fields.config;
+    have.config = Object.fromEntries(Object.entries(have.config).filter(([k]) => k in want));
+  }
+  if (def.kind === 'source' && def.fields.metadataPolicy === undefined) delete have.metadataPolicy;
+  if (read && read.kind !== def.kind) {
+    return {
+      action: 'update',
+      def,
+      current,
+      changes: [{ field: 'kind', from: read.kind, to: def.kind }],
+    };
+  }
+  const changes = withoutEmpty(diffFields(have, comparable(def)));
+  if (changes.length === 0) return undefined;
+  return { action: 'update', def, changes, current, tagsVersion: tags?.version, wikiVersion: wiki?.version };
+}
+
+/** The changes that would make the service match `defs`, in the order of `defs`. */
+export async function computePlan(
+  client: ApiClient,
+  defs: readonly Definition[],
+  concurrency = 8,
+): Promise<PlanEntry[]> {
+  const entries = await catalog.mapConcurrent(defs, concurrency, (d) => planOne(client, d));
+  return entries
+    .filter((e): e is PlanEntry => e !== undefined)
+    .sort((x, y) => comparePaths(x.def.path, y.def.path));
+}
+
+/** The plan as `-o json` prints it. */
+export function planJson(plan: readonly PlanEntry[]) {
+  return plan.map((e) => ({ action: e.action, kind: e.def.kind, path: e.def.path, changes: e.changes }));
+}

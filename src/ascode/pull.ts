@@ -1,0 +1,78 @@
+// Reading the service into definitions: every space and source (or the given entities), what lies below them,
+// and each one's tags and wiki. Folders inside a source are its data and are skipped; promoted datasets are not.
+import * as catalog from '../api/catalog.js';
+import type { ApiClient } from '../api/http.js';
+import type { CatalogEntity, CatalogSummary } from '../api/schemas.js';
+import type { CatalogRef } from '../util/catalog-ref.js';
+import { type Definition, kindOf, TAGGABLE, toDefinition } from './definitions.js';
+
+interface Candidate {
+  id: string;
+  /** Inside a source: only promoted datasets are definitions. */
+  inSource: boolean;
+}
+
+function collect(nodes: catalog.TreeNode[], inSource: boolean, out: Candidate[]): void {
+  for (const n of nodes) {
+    const isSource = n.type === 'CONTAINER' && n.containerType === 'SOURCE';
+    const isHome = n.type === 'CONTAINER' && n.containerType === 'HOME';
+    if (isHome) continue;
+    if (n.type === 'DATASET' || (n.type === 'CONTAINER' && !inSource)) out.push({ id: n.id, inSource });
+    if (n.children) collect(n.children, inSource || isSource, out);
+  }
+}
+
+/** The entity with its tags and wiki, as a definition (undefined for what is not one). */
+async function readDefinition(client: ApiClient, entity: CatalogEntity): Promise<Definition | undefined> {
+  const kind = kindOf(entity);
+  if (!kind) return undefined;
+  const [tags, wiki] = await Promise.all([
+    TAGGABLE.has(kind) ? catalog.getTags(client, entity.id) : undefined,
+    catalog.getWiki(client, entity.id),
+  ]);
+  return toDefinition(entity, catalog.entityPath(entity), { tags: tags?.tags, wiki: wiki?.text });
+}
+
+/** Definitions of everything under `refs` (every space and source without), sorted by path. */
+export async function pullDefinitions(
+  client: ApiClient,
+  refs: readonly CatalogRef[],
+  concurrency = 8,
+): Promise<Definition[]> {
+  const candidates: Candidate[] = [];
+  if (refs.length === 0) {
+    const top = (await catalog.listTopLevel(client)).filter(
+      (s) => s.type === 'CONTAINER' && (s.containerType === 'SPACE' || s.containerType === 'SOURCE'),
+    );
+    collect(await catalog.walkTree(client, { roots: top }, { concurrency }), false, candidates);
+  } else {
+    for (const ref of refs) {
+      const entity = await catalog.resolveRef(client, ref, { exclude: ['children'] });
+      const root: CatalogSummary = {
+        id: entity.id,
+        path: catalog.entityPath(entity),
+        type: entity.entityType === 'dataset' ? 'DATASET' : 'CONTAINER',
+        containerType: entity.entityType === 'source' ? 'SOURCE' : undefined,
+      };
+      const below = catalog.isContainerEntity(entity)
+        ? await catalog.walkTree(client, { id: entity.id }, { concurrency })
+        : [];
+      collect([{ ...root, children: below }], false, candidates);
+    }
+  }
+  const unique = [...new Map(candidates.map((c) => [c.id, c])).values()];
+  const defs = await catalog.mapConcurrent(unique, concurrency, async (c) => {
+    const entity = await catalog.getById(client, c.id, { exclude: ['children'] });
+    if (c.inSource && kindOf(entity) !== 'dataset') return undefined;
+    return readDefinition(client, entity);
+  });
+  return defs.filter((d): d is Definition => d !== undefined).sort((a, b) => comparePaths(a.path, b.path));
+}
+
+/** Component by component, a container before what it holds. */
+export function comparePaths(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  }
+  return a.length - b.length;
+}

@@ -1,0 +1,141 @@
+// `dlake pull`, `dlake plan`, `dlake apply`: definitions as code. The work is in src/ascode; these commands
+// read options, print and choose the exit code.
+import { type Command, Option } from 'commander';
+import type { ApplyResult } from '../ascode/apply.js';
+import type { PlanEntry } from '../ascode/plan.js';
+import type { Context } from '../context.js';
+import { DlakeError, ExitCode, QuietExit } from '../errors.js';
+import type { Runtime } from '../runtime.js';
+import { formatPath, parseRef } from '../util/catalog-ref.js';
+import { examples } from './common.js';
+import { concurrencyOption } from './options.js';
+
+const DEFAULT_CONCURRENCY = 8;
+
+const dirOption = () =>
+  new Option('--dir <dir>', 'the folder of definition files (*.yaml)').makeOptionMandatory();
+
+export function register(program: Command, rt: Runtime): void {
+  program
+    .command('pull')
+    .description('Write the definitions of spaces, folders, views, datasets and sources to YAML files')
+    .argument('[ref...]', 'paths or ids to pull (default: every space and source)')
+    .addOption(dirOption())
+    .addHelpText(
+      'after',
+      examples('dlake pull --dir lake', 'dlake pull Sales Lake --dir lake', 'dlake pull -p prod --dir lake'),
+    )
+    .action(rt.action(pull));
+  program
+    .command('plan')
+    .description('Show what apply would change to make the service match the definition files')
+    .addOption(dirOption())
+    .option('--exit-code', 'exit 8 when there are changes')
+    .addHelpText('after', examples('dlake plan --dir lake', 'dlake plan --dir lake --exit-code -o json'))
+    .action(rt.action(plan));
+  program
+    .command('apply')
+    .description('Create and update entities so that the service matches the definition files')
+    .addOption(dirOption())
+    .option('--dry-run', 'print the plan and change nothing')
+    .addOption(concurrencyOption('writes', DEFAULT_CONCURRENCY))
+    .addHelpText('after', examples('dlake apply --dir lake', 'dlake apply -p prod --dir lake --dry-run'))
+    .action(rt.action(apply));
+}
+
+async function pull(ctx: Context, refs: string[], opts: { dir: string }): Promise<void> {
+  const { pullDefinitions } = await import('../ascode/pull.js');
+  const { writeDefinitions } = await import('../ascode/definitions.js');
+  const parsed = refs.map(parseRef);
+  const client = await ctx.client();
+  const defs = await pullDefinitions(client, parsed);
+  writeDefinitions(opts.dir, defs);
+  ctx.ui.notice(`Pulled ${defs.length} definition${defs.length === 1 ? '' : 's'} into ${opts.dir}.`);
+}
+
+async function readPlan(ctx: Context, dir: string): Promise<PlanEntry[]> {
+  const { readDefinitions } = await import('../ascode/definitions.js');
+  const { computePlan } = await import('../ascode/plan.js');
+  const defs = readDefinitions(dir);
+  return computePlan(await ctx.client(), defs);
+}
+
+const show = (v: unknown) => JSON.stringify(v);
+
+/** The plan as a person reads a diff, then the summary line. */
+function planText(plan: readonly PlanEntry[]): string {
+  const lines: string[] = [];
+  for (const e of plan) {
+    lines.push(`${e.action === 'create' ? '+ create' : '~ update'} ${e.def.kind} ${formatPath(e.def.path)}`);
+    for (const c of e.changes) {
+      if (e.action === 'create') lines.push(`    ${c.field}: ${show(c.to)}`);
+      else
+        lines.push(
+          `    ${c.field}: ${c.from === undefined ? '(none)' : show(c.from)} → ${c.to === undefined ? '(none)' : show(c.to)}`,
+        );
+    }
+  }
+  const creates = plan.filter((e) => e.action === 'create').length;
+  lines.push(`Plan: ${creates} to create, ${plan.length - creates} to update, 0 to delete.`);
+  return `${lines.join('\n')}\n`;
+}
+
+async function printPlan(ctx: Context, plan: readonly PlanEntry[]): Promise<void> {
+  if (ctx.format === 'json') {
+    const { planJson } = await import('../ascode/plan.js');
+    ctx.streams.stdout.write(`${JSON.stringify(planJson(plan), null, 2)}\n`);
+  } else ctx.streams.stdout.write(planText(plan));
+}
+
+async function plan(ctx: Context, opts: { dir: string; exitCode?: boolean }): Promise<void> {
+  const entries = await readPlan(ctx, opts.dir);
+  await printPlan(ctx, entries);
+  if (opts.exitCode && entries.length) throw new QuietExit(ExitCode.changes);
+}
+
+/** Failures after the first, reported one line each; the first ends the command with its exit code. */
+class ApplyFailures extends DlakeError {
+  override readonly exitCode: number;
+
+  constructor(message: string, exitCode: number) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+function failureLine(r: ApplyResult): string {
+  const message = r.error instanceof Error ? r.error.message : String(r.error);
+  return `${formatPath(r.entry.def.path)}: ${message}`;
+}
+
+async function apply(
+  ctx: Context,
+  opts: { dir: string; dryRun?: boolean; concurrency?: number },
+): Promise<void> {
+  const entries = await readPlan(ctx, opts.dir);
+  if (opts.dryRun || entries.length === 0) {
+    await printPlan(ctx, entries);
+    return;
+  }
+  const { applyPlan } = await import('../ascode/apply.js');
+  let done = 0;
+  const results = await applyPlan(await ctx.client(), entries, {
+    concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
+    env: ctx.env,
+    onDone: () => {
+      done++;
+      if (ctx.ui.interactive) ctx.streams.stderr.write(`\rApplied ${done} of ${entries.length}`);
+    },
+  });
+  if (ctx.ui.interactive) ctx.streams.stderr.write('\n');
+  const failed = results.filter((r) => r.error !== undefined);
+  const created = results.filter((r) => !r.error && r.entry.action === 'create').length;
+  const updated = results.length - failed.length - created;
+  ctx.ui.notice(`Applied: ${created} created, ${updated} updated, ${failed.length} failed.`);
+  if (failed.length === 0) return;
+  const { stderr } = ctx.streams;
+  for (const r of failed.slice(1)) stderr.write(`${ctx.theme.danger('error:')} ${failureLine(r)}\n`);
+  const first = failed[0]!;
+  const code = first.error instanceof DlakeError ? first.error.exitCode : ExitCode.bug;
+  throw new ApplyFailures(failureLine(first), code);
+}
