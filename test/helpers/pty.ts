@@ -39,7 +39,8 @@ export function startPty(
   const child: IPty = spawn(process.execPath, [BIN, ...args], {
     name: 'xterm-256color',
     ...size,
-    env: cleanEnv(env),
+    // A person's terminal: CI (set on CI runners) makes spinner libraries draw nothing, as they should there.
+    env: cleanEnv({ CI: undefined, ...env }),
   });
   let raw = '';
   let pending = 0;
