@@ -1,7 +1,9 @@
 // The catalog endpoints (docs/api-facts.md §5): one typed function per endpoint, the `<ref>` lookup,
 // children paging and the concurrent tree walk. Ids travel as one URL segment, paths component by component.
 // Writes are also available as plain request descriptions (`…Request`), which is what --dry-run prints.
+
 import { z } from 'zod';
+import { PATHS } from '../constants.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import type { CatalogRef } from '../util/catalog-ref.js';
 import { explainStaleTag } from './conflicts.js';
@@ -18,7 +20,7 @@ import {
 } from './schemas.js';
 import { segment, segments } from './url-segment.js';
 
-const CATALOG = '/api/v3/catalog';
+const CATALOG = PATHS.catalog;
 
 /** A write as it will be sent: what `client.request` takes and what `printDryRun` shows. */
 export interface WriteRequest {

@@ -1,13 +1,15 @@
 // Privileges on a catalog entity (docs/api-facts.md §5.13) and its lineage (§5.12): Enterprise only. The grants PUT
 // replaces every grant and has no tag, so changes are merged into the grants just read (mergeGrants, pure).
+
 import { z } from 'zod';
+import { PATHS } from '../constants.js';
 import { UsageError } from '../errors.js';
 import { enterprise } from './editions.js';
 import type { ApiClient } from './http.js';
 import { optional, text } from './schemas.js';
 import { segment } from './url-segment.js';
 
-const grantsPath = (id: string): string => `/api/v3/catalog/${segment(id, 'catalog id')}/grants`;
+const grantsPath = (id: string): string => `${PATHS.catalog}/${segment(id, 'catalog id')}/grants`;
 
 const GrantSchema = z.looseObject({
   granteeType: z.string(),
@@ -130,7 +132,7 @@ export function getLineage(client: ApiClient, id: string): Promise<Lineage> {
   return enterprise('lineage', () =>
     client.request({
       method: 'GET',
-      path: `/api/v3/catalog/${segment(id, 'catalog id')}/graph`,
+      path: `${PATHS.catalog}/${segment(id, 'catalog id')}/graph`,
       schema: LineageSchema,
     }),
   );

@@ -1,6 +1,6 @@
 // SQL jobs (docs/api-facts.md §4): submit a query, read a job's status, cancel it, read pages of
 // its results, and wait until it settles. No printing, prompting or exiting here.
-import { API_PREFIX, FINAL_JOB_STATES, MAX_RESULTS_PAGE } from '../constants.js';
+import { FINAL_JOB_STATES, MAX_RESULTS_PAGE, PATHS } from '../constants.js';
 import {
   type DlakeError,
   InterruptedError,
@@ -33,7 +33,7 @@ export interface ResultsPage {
   exact: boolean;
 }
 
-const jobPath = (id: string): string => `${API_PREFIX}/job/${segment(id, 'job id')}`;
+const jobPath = (id: string): string => `${PATHS.job}/${segment(id, 'job id')}`;
 
 function isFinalState(state: string): boolean {
   return FINAL_JOB_STATES.has(state);
@@ -43,7 +43,7 @@ function isFinalState(state: string): boolean {
 export async function submitSql(client: ApiClient, sql: string, context?: string[]): Promise<string> {
   const body = await client.request({
     method: 'POST',
-    path: `${API_PREFIX}/sql`,
+    path: PATHS.sql,
     json: context?.length ? { sql, context } : { sql },
     schema: SubmittedJobSchema,
     idempotent: false,

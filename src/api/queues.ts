@@ -1,7 +1,9 @@
 // Workload-management queues and their ruleset (docs/api-facts.md §9):
 // Enterprise only, admin only. A queue PUT is a full replace, so updates merge into the queue just read
 // (mergeQueue, pure) and send it back with its tag.
+
 import { z } from 'zod';
+import { PATHS } from '../constants.js';
 import { ConflictError, UsageError } from '../errors.js';
 import { isUuid } from '../util/catalog-ref.js';
 import { explainStaleTag, nameTaken } from './conflicts.js';
@@ -10,8 +12,8 @@ import type { ApiClient, RequestSpec } from './http.js';
 import { optional, type Queue, QueueListSchema, QueueSchema, text } from './schemas.js';
 import { segment } from './url-segment.js';
 
-const QUEUE_PATH = '/api/v3/wlm/queue';
-const RULE_PATH = '/api/v3/wlm/rule';
+const QUEUE_PATH = PATHS.queue;
+const RULE_PATH = PATHS.rule;
 
 /** The writable fields of a queue, in the API's units (bytes, milliseconds). */
 export interface QueueFields {

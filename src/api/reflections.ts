@@ -2,7 +2,7 @@
 // an opaque pageToken; `filter` is a JSON object sent URL-encoded, `orderBy` a field name (`-` for
 // descending).
 import { z } from 'zod';
-import { API_PREFIX } from '../constants.js';
+import { PATHS } from '../constants.js';
 import { ConflictError, JobFailedError, ServiceError, UsageError } from '../errors.js';
 import { isUuid } from '../util/catalog-ref.js';
 import { formatDuration } from '../util/units.js';
@@ -31,7 +31,7 @@ function getSummaryPage(
 ) {
   return client.request({
     method: 'GET',
-    path: `${API_PREFIX}/reflection-summary`,
+    path: PATHS.reflectionSummary,
     query: {
       maxResults: query.maxResults,
       pageToken: query.pageToken,
@@ -83,7 +83,7 @@ export function checkSummaryOrder(orderBy: string): string {
 
 // ── Reflections themselves (docs/api-facts.md §10.1–10.2) ───────────────────────────────────────────────────
 
-const REFLECTION_PATH = `${API_PREFIX}/reflection`;
+const REFLECTION_PATH = PATHS.reflection;
 
 const FieldRefSchema = z.looseObject({ name: z.string() });
 const ReflectionSchema = z.looseObject({
@@ -126,7 +126,7 @@ export function reflectionPath(id: string): string {
 /** Every reflection (Enterprise: GET /reflection) or a dataset's (GET /dataset/{id}/reflection). */
 export async function listReflections(client: ApiClient, datasetId?: string): Promise<Reflection[]> {
   const path = datasetId
-    ? `${API_PREFIX}/dataset/${segment(datasetId, 'dataset id')}/reflection`
+    ? `${PATHS.dataset}/${segment(datasetId, 'dataset id')}/reflection`
     : REFLECTION_PATH;
   const call = () => client.request({ method: 'GET', path, schema: ReflectionListSchema });
   const res = datasetId ? await call() : await enterprise('listing all reflections', call);

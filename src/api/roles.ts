@@ -1,6 +1,8 @@
 // Roles (docs/api-facts.md §8, Enterprise only), as far as naming them in `user --role/--add-role` needs:
 // a role reference {id, name, type} from its name.
+
 import { z } from 'zod';
+import { PATHS } from '../constants.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { isUuid } from '../util/catalog-ref.js';
 import { nameTaken } from './conflicts.js';
@@ -20,7 +22,7 @@ async function getRoleByName(client: ApiClient, name: string, feature = 'user ro
   const role = await enterprise(feature, () =>
     client.request({
       method: 'GET',
-      path: `/api/v3/role/by-name/${segment(name, 'role name')}`,
+      path: `${PATHS.role}/by-name/${segment(name, 'role name')}`,
       schema: RoleSchema,
     }),
   ).catch((err: unknown) => {
@@ -47,7 +49,7 @@ export async function getRolesByName(
 
 // ── Managing roles (`dlake role …`) ─────────────────────────────────────────────────────────────────
 
-const ROLE_PATH = '/api/v3/role';
+const ROLE_PATH = PATHS.role;
 
 /** A role as GET answers it; `roles` are the roles it is itself a member of. */
 const RoleDetailSchema = z.looseObject({

@@ -1,7 +1,9 @@
 // Users (docs/api-facts.md §7): create, get by id or name, update with the
 // current tag, delete with the current version; and the pure merge that turns "change only what was given"
 // into the full body the service's PUT wants (omitted roles would be removed).
+
 import { z } from 'zod';
+import { PATHS } from '../constants.js';
 import { UsageError } from '../errors.js';
 import { isUuid } from '../util/catalog-ref.js';
 import { explainStaleTag, nameTaken } from './conflicts.js';
@@ -11,7 +13,7 @@ import { PUBLIC_ROLE } from './roles.js';
 import { count, optional, type RoleRef, text, type User, UserSchema } from './schemas.js';
 import { segment } from './url-segment.js';
 
-const USER_PATH = '/api/v3/user';
+const USER_PATH = PATHS.user;
 
 /** The by-name lookup answers an abbreviated user: no `@type`, `roles` or `source`. */
 export const UserByNameSchema = z.looseObject({

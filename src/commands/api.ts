@@ -1,5 +1,7 @@
 // `dlake api METHOD PATH [--data …] [--paginate]`: a raw authenticated call, printing the body.
+
 import type { Command } from 'commander';
+import { API_PREFIX } from '../constants.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
@@ -39,7 +41,7 @@ async function api(ctx: Context, methodArg: string, pathArg: string, opts: ApiOp
     throw new UsageError(`unknown HTTP method "${methodArg}"`, { hint: `use one of: ${METHODS.join(', ')}` });
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
   const json = opts.data === undefined ? undefined : await readJsonArgument(opts.data, ctx.streams.stdin);
-  const url = new URL(pathArg.startsWith('/') ? pathArg : `/api/v3/${pathArg}`, 'http://placeholder');
+  const url = new URL(pathArg.startsWith('/') ? pathArg : `${API_PREFIX}/${pathArg}`, 'http://placeholder');
   const query = Object.fromEntries(url.searchParams);
   const client = await ctx.client();
 

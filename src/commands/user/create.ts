@@ -1,5 +1,7 @@
 // `dlake user create NAME`: a user with the PUBLIC role and any --role given.
+
 import type { Command } from 'commander';
+import { PATHS } from '../../constants.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
@@ -48,7 +50,7 @@ async function create(ctx: Context, name: string, opts: CreateOptions): Promise<
   const roles = await getRolesByName(client, [PUBLIC_ROLE, ...(opts.role ?? [])], 'creating users');
   const body = newUserBody({ name, ...names(opts) }, roles, password);
   if (opts.dryRun)
-    return printDryRun(ctx, { method: 'POST', path: '/api/v3/user', json: body, secretFields: ['password'] });
+    return printDryRun(ctx, { method: 'POST', path: PATHS.user, json: body, secretFields: ['password'] });
   const created = await createUser(client, body);
   await printUser(ctx, created);
   ctx.ui.notice(`Created user ${created.name} (id ${created.id}).`);
