@@ -36,6 +36,7 @@ export type Advice =
   | { kind: 'not-tls' }
   | { kind: 'ca-file-without-certificate' }
   | { kind: 'unreachable' }
+  | { kind: 'timed-out' }
   | { kind: 'job-ended'; id: string }
   | { kind: 'job-not-ended'; id: string }
   | { kind: 'job-still-running'; id: string }

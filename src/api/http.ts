@@ -334,7 +334,7 @@ function createDispatcher(
   return new Agent(common);
 }
 
-/** The error of a wait for the answer that outlasted --timeout (treated like undici's own). */
+/** The error of a wait for the answer that outlasted the per-request timeout (treated like undici's own). */
 function headersTimeout(): Error {
   return Object.assign(new Error('headers timeout'), { code: 'UND_ERR_HEADERS_TIMEOUT' });
 }
@@ -372,10 +372,10 @@ function describeNetworkError(err: unknown, timeoutMs: number): string {
     case 'EAI_AGAIN':
       return 'host not found';
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return `no connection within the --timeout of ${formatDuration(timeoutMs)}`;
+      return `no connection within the per-request timeout of ${formatDuration(timeoutMs)}`;
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
-      return `no answer within the --timeout of ${formatDuration(timeoutMs)}`;
+      return `no answer within the per-request timeout of ${formatDuration(timeoutMs)}`;
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
       return 'the connection was closed before the answer was complete';
@@ -409,6 +409,12 @@ function networkAdvice(code: string | undefined, err: unknown): Advice | undefin
   if (isNotTls(code, err)) return { kind: 'not-tls' };
   if (isTlsTrustError(code)) return { kind: 'untrusted-certificate' };
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') return { kind: 'unreachable' };
+  if (
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT'
+  )
+    return { kind: 'timed-out' };
   return undefined;
 }
 

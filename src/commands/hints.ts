@@ -33,6 +33,8 @@ function adviceText(a: Advice): string {
       return 'give a file with one or more "-----BEGIN CERTIFICATE-----" blocks (--ca-file or DLAKE_CA_FILE)';
     case 'unreachable':
       return 'check --url (or DLAKE_URL) and that the service is running';
+    case 'timed-out':
+      return 'a slow service may need a longer per-request timeout: --timeout (or DLAKE_TIMEOUT)';
     case 'job-ended':
       return `see why with \`dlake job get ${a.id}\``;
     case 'job-not-ended':

@@ -60,7 +60,8 @@ describe('bad input', () => {
   it('a timeout: exit 7 after the retries, naming --timeout', async () => {
     fx.emu.fault({ kind: 'latency', path: '/api/v3/catalog', latencyMs: 1500 });
     const r = await fx.run(['whoami', '--check', '--timeout', '300ms']);
-    expectFailure(r, 7, 'no answer within the --timeout of 300ms; gave up after 4 attempts');
+    expectFailure(r, 7, 'no answer within the per-request timeout of 300ms; gave up after 4 attempts');
+    expect(r.stderr).toContain('hint: a slow service may need a longer per-request timeout: --timeout');
     expect(fx.emu.log.find('GET', '/api/v3/catalog')).toHaveLength(4);
   });
 

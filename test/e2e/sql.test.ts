@@ -228,7 +228,11 @@ describe('dlake job', () => {
     const wait = await fx.run(['job', 'wait', id, '--timeout', '300ms']);
     expectFailure(wait, 7, `gave up waiting for job ${id} after 300ms`);
     const perRequest = await fx.run(['--timeout', '300ms', 'job', 'wait', id]);
-    expectFailure(perRequest, 7, 'no answer within the --timeout of 300ms; gave up after 4 attempts');
+    expectFailure(
+      perRequest,
+      7,
+      'no answer within the per-request timeout of 300ms; gave up after 4 attempts',
+    );
   });
 
   it('cancel asks for confirmation (refused without a terminal), --dry-run sends nothing', async () => {

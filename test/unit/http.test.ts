@@ -258,7 +258,7 @@ describe('ApiClient', () => {
       const err = await fails(real.request({ method: 'GET', path: '/api/v3/catalog' }));
       expect(err).toBeInstanceOf(ServiceError);
       expect(err.message).toBe(
-        `cannot reach http://127.0.0.1:${port}/api/v3/catalog: no answer within the --timeout of 100ms; gave up after 4 attempts`,
+        `cannot reach http://127.0.0.1:${port}/api/v3/catalog: no answer within the per-request timeout of 100ms; gave up after 4 attempts`,
       );
       expect(requests).toHaveLength(4);
       // The documented worst case: 4 × --timeout plus at most 0.25 + 0.5 + 1 s of backoff.
