@@ -3,7 +3,13 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, tempConfigDir } from '../helpers/dlake.js';
-import { ANALYST, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import {
+  ANALYST,
+  expectFailure,
+  type Fixture,
+  startFixture,
+  useCommunityFixture,
+} from '../helpers/fixture.js';
 
 let fx: Fixture;
 beforeAll(async () => {
@@ -263,12 +269,10 @@ describe('when the service has PATs switched off', () => {
 });
 
 describe('on a community-edition server', () => {
-  let cx: Fixture;
-  beforeAll(async () => {
-    cx = await startFixture({ edition: 'community' });
-    expect((await cx.login()).code).toBe(0);
+  let cx!: Fixture;
+  useCommunityFixture((f) => {
+    cx = f;
   });
-  afterAll(() => cx.close());
 
   it('pat list and create end with one sentence about the edition (exit 4)', async () => {
     const sentence = "error: this service's edition does not offer personal access tokens (Enterprise only)";

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, type Fixture, startFixture, useCommunityFixture } from '../helpers/fixture.js';
 
 let fx: Fixture;
 const dir = mkdtempSync(join(tmpdir(), 'dlake-rules-'));
@@ -138,12 +138,10 @@ describe('dlake queue rules', () => {
 });
 
 describe('on a community-edition server', () => {
-  let cx: Fixture;
-  beforeAll(async () => {
-    cx = await startFixture({ edition: 'community' });
-    expect((await cx.login()).code).toBe(0);
+  let cx!: Fixture;
+  useCommunityFixture((f) => {
+    cx = f;
   });
-  afterAll(() => cx.close());
 
   it('queue rules says so in one sentence (exit 4)', async () => {
     const sentence = "error: this service's edition does not offer workload queues (Enterprise only)";

@@ -2,7 +2,13 @@
 // updates that keep what was not given, stale tags, confirmation, admin-only, community edition.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ANALYST, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import {
+  ANALYST,
+  expectFailure,
+  type Fixture,
+  startFixture,
+  useCommunityFixture,
+} from '../helpers/fixture.js';
 import { until } from '../helpers/until.js';
 
 let fx: Fixture;
@@ -294,12 +300,10 @@ describe('dlake queue delete', () => {
 });
 
 describe('on a community-edition server', () => {
-  let cx: Fixture;
-  beforeAll(async () => {
-    cx = await startFixture({ edition: 'community' });
-    expect((await cx.login()).code).toBe(0);
+  let cx!: Fixture;
+  useCommunityFixture((f) => {
+    cx = f;
   });
-  afterAll(() => cx.close());
 
   it('every queue command ends with one sentence about the edition (exit 4)', async () => {
     const sentence = "error: this service's edition does not offer workload queues (Enterprise only)";

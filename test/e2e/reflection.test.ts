@@ -1,7 +1,7 @@
 // `dlake reflection list|get|create|update|delete|refresh` against the emulator: field names checked against
 // the dataset before sending, the tag on updates, refresh --wait ending in 0, 6 or 7, community edition.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, type Fixture, startFixture, useCommunityFixture } from '../helpers/fixture.js';
 
 let fx: Fixture;
 const FIELDS = ['id', 'region', 'day', 'amount'];
@@ -314,12 +314,10 @@ describe('dlake reflection refresh and delete', () => {
 });
 
 describe('on a community-edition server', () => {
-  let cx: Fixture;
-  beforeAll(async () => {
-    cx = await startFixture({ edition: 'community' });
-    expect((await cx.login()).code).toBe(0);
+  let cx!: Fixture;
+  useCommunityFixture((f) => {
+    cx = f;
   });
-  afterAll(() => cx.close());
 
   it('listing all and refresh say so in one sentence (exit 4); a dataset’s reflections still list', async () => {
     await seedView(cx);

@@ -1,7 +1,13 @@
 // `dlake role …` against the emulator: output, exit codes, and what the emulator holds afterwards (the
 // roles a PUT must keep, members changed in one request, system roles refused before any write).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ANALYST, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import {
+  ANALYST,
+  expectFailure,
+  type Fixture,
+  startFixture,
+  useCommunityFixture,
+} from '../helpers/fixture.js';
 
 let fx: Fixture;
 beforeAll(async () => {
@@ -148,12 +154,10 @@ describe('dlake role delete', () => {
 });
 
 describe('on a community-edition server', () => {
-  let cx: Fixture;
-  beforeAll(async () => {
-    cx = await startFixture({ edition: 'community' });
-    expect((await cx.login()).code).toBe(0);
+  let cx!: Fixture;
+  useCommunityFixture((f) => {
+    cx = f;
   });
-  afterAll(() => cx.close());
 
   it('every role command says so in one sentence (exit 4)', async () => {
     const sentence = "error: this service's edition does not offer roles (Enterprise only)";

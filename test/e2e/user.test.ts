@@ -1,7 +1,13 @@
 // `dlake user create|get|update|delete` against the emulator: output, exit codes, and what the emulator
 // holds and was asked afterwards (only the changes given, the tag just read, nothing half-done).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ANALYST, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import {
+  ANALYST,
+  expectFailure,
+  type Fixture,
+  startFixture,
+  useCommunityFixture,
+} from '../helpers/fixture.js';
 import { until } from '../helpers/until.js';
 
 let fx: Fixture;
@@ -384,12 +390,10 @@ describe('user passwords', () => {
 });
 
 describe('on a community-edition server', () => {
-  let cx: Fixture;
-  beforeAll(async () => {
-    cx = await startFixture({ edition: 'community' });
-    expect((await cx.login()).code).toBe(0);
+  let cx!: Fixture;
+  useCommunityFixture((f) => {
+    cx = f;
   });
-  afterAll(() => cx.close());
 
   it('user create and delete end with one sentence about the edition (exit 4)', async () => {
     const create = await cx.run(['user', 'create', 'zed']);

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Emulator, type EmulatorOptions, startEmulator } from 'dlake-emulator';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type RunOptions, type RunResult, runDlake, tempConfigDir } from './dlake.js';
 import { runInProcess } from './in-process.js';
 
@@ -68,4 +69,15 @@ export function expectFailure(r: RunResult, code: number, message: RegExp | stri
       `expected exit ${code} with one error line matching ${message}\n--- got exit ${r.code}\n--- stdout:\n${r.stdout}\n--- stderr:\n${r.stderr}`,
     );
   }
+}
+
+/** A logged-in fixture of a community-edition server for the tests of one describe block, handed to `set`. */
+export function useCommunityFixture(set: (fx: Fixture) => void): void {
+  let fx: Fixture | undefined;
+  beforeAll(async () => {
+    fx = await startFixture({ edition: 'community' });
+    expect((await fx.login()).code).toBe(0);
+    set(fx);
+  });
+  afterAll(() => fx?.close());
 }
