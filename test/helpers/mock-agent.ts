@@ -3,6 +3,7 @@
 // interceptor was used.
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach } from 'vitest';
+import { ApiClient } from '../../src/api/http.js';
 
 /** Registers the per-test set-up and returns the current test's agent. */
 export function useMockAgent(opts: { allowPending?: () => boolean } = {}): () => MockAgent {
@@ -16,4 +17,16 @@ export function useMockAgent(opts: { allowPending?: () => boolean } = {}): () =>
     await agent?.close();
   });
   return () => agent!;
+}
+
+/** An API client whose requests go to `agent` (no real network) and that never waits between retries. */
+export function mockClient(agent: MockAgent, baseUrl: string, authHeader: string): ApiClient {
+  return new ApiClient({
+    baseUrl,
+    timeoutMs: 5000,
+    env: {},
+    dispatcher: agent,
+    sleep: async () => {},
+    auth: { header: async () => authHeader },
+  });
 }

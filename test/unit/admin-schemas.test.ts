@@ -3,24 +3,15 @@
 // written as strings, and null where the spec shows a value are all accepted.
 import { describe, expect, it } from 'vitest';
 import { getGrants, getLineage } from '../../src/api/grants.js';
-import { ApiClient } from '../../src/api/http.js';
+import type { ApiClient } from '../../src/api/http.js';
 import { listRoles } from '../../src/api/roles.js';
-import { useMockAgent } from '../helpers/mock-agent.js';
+import { mockClient, useMockAgent } from '../helpers/mock-agent.js';
 
 const BASE = 'http://svc.test';
 const json = { headers: { 'content-type': 'application/json' } };
 const mockAgent = useMockAgent();
 
-function client(): ApiClient {
-  return new ApiClient({
-    baseUrl: BASE,
-    timeoutMs: 5000,
-    env: {},
-    dispatcher: mockAgent(),
-    sleep: async () => {},
-    auth: { header: async () => 'Bearer t' },
-  });
-}
+const client = (): ApiClient => mockClient(mockAgent(), BASE, 'Bearer t');
 
 describe('admin answers with the type variants real servers send', () => {
   it('roles: a numeric id, a count as text, null description and type', async () => {

@@ -2,12 +2,12 @@
 // the stale-tag conflict, the bounded tree walk, and the secret merge of source updates.
 import { describe, expect, it } from 'vitest';
 import * as catalog from '../../src/api/catalog.js';
-import { ApiClient } from '../../src/api/http.js';
+import type { ApiClient } from '../../src/api/http.js';
 import type { CatalogSummary } from '../../src/api/schemas.js';
 import { mergeSourceConfig as mergeConfig, sourceUpdateBody } from '../../src/api/sources.js';
 import { applySetPairs } from '../../src/commands/source/set-pairs.js';
 import { ConflictError, type DlakeError, UsageError } from '../../src/errors.js';
-import { useMockAgent } from '../helpers/mock-agent.js';
+import { mockClient, useMockAgent } from '../helpers/mock-agent.js';
 
 /** `source update`'s merge: the file's fields, then the --set pairs. */
 const mergeSourceConfig = (
@@ -23,16 +23,7 @@ const json = { headers: { 'content-type': 'application/json' } };
 
 const mockAgent = useMockAgent();
 
-function client(): ApiClient {
-  return new ApiClient({
-    baseUrl: BASE,
-    timeoutMs: 5000,
-    env: {},
-    dispatcher: mockAgent(),
-    sleep: async () => {},
-    auth: { header: async () => '_servicetoken' },
-  });
-}
+const client = (): ApiClient => mockClient(mockAgent(), BASE, '_servicetoken');
 
 const pool = () => mockAgent().get(BASE);
 

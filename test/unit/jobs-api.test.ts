@@ -1,7 +1,7 @@
 // The job API layer against undici's MockAgent: waits end on every final state and poll through unknown ones,
 // honour the timeout and back off; POST /api/v3/sql is never repeated; results pages keep to 500 rows.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/http.js';
+import type { ApiClient } from '../../src/api/http.js';
 import {
   cancelJob,
   getResults,
@@ -21,7 +21,7 @@ import {
   ServiceError,
   UsageError,
 } from '../../src/errors.js';
-import { useMockAgent } from '../helpers/mock-agent.js';
+import { mockClient, useMockAgent } from '../helpers/mock-agent.js';
 
 const BASE = 'http://svc.test';
 const ID = '2f067496-7cf0-a70e-0222-34d53a5dc800';
@@ -31,16 +31,7 @@ let keepPending = false;
 
 const mockAgent = useMockAgent({ allowPending: () => keepPending });
 
-function client(): ApiClient {
-  return new ApiClient({
-    baseUrl: BASE,
-    timeoutMs: 5000,
-    env: {},
-    dispatcher: mockAgent(),
-    sleep: async () => {},
-    auth: { header: async () => 'Bearer t' },
-  });
-}
+const client = (): ApiClient => mockClient(mockAgent(), BASE, 'Bearer t');
 
 beforeEach(() => {
   keepPending = false;
