@@ -3,9 +3,10 @@
 // The machine is shared and noisy, so each round runs `node -e 0` and then every case in turn (A/B
 // pairs), and a case's ratio is the median over rounds of its time divided by that round's `node -e 0`.
 // BENCH_BASELINE_BIN=/other/checkout/bin/dlake.js adds that build's `api GET` to every round, for a
-// before/after comparison in the same conditions.
+// before/after comparison in the same conditions (with a config folder of its own: each build keeps only
+// its own code cache). `api GET, no code cache` is a first run: its cache is removed before it runs.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from 'dlake-emulator';
@@ -15,10 +16,19 @@ import { median, quantile, table } from './stats.js';
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const PATH = process.env.BENCH_PATH ?? '/api/v3/catalog';
 
-function timeRun(cmd: string, args: string[], env: Record<string, string>): Promise<number> {
+interface Case {
+  cmd: string;
+  args: string[];
+  env?: Record<string, string>;
+  /** Runs before each timed run, untimed. */
+  before?: () => void;
+}
+
+function timeRun({ cmd, args, env, before }: Case): Promise<number> {
+  before?.();
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(cmd, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(cmd, args, { env: env ?? process.env, stdio: ['ignore', 'ignore', 'inherit'] });
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}`));
@@ -44,21 +54,41 @@ export async function benchStartup(): Promise<string> {
       `import http from 'node:http';
 http.get(process.argv[2], { headers: { authorization: 'x' } }, (r) => { r.resume(); r.on('end', () => {}); });`,
     );
-    const cases: Record<string, [string, string[]]> = {
-      'node -e 0': [process.execPath, ['-e', '0']],
-      'bare node:http GET': [process.execPath, [bareGet, `${emu.url}${PATH}`]],
-      'dlake --version': [process.execPath, [BIN, '--version']],
-      [`dlake api GET ${PATH}`]: [process.execPath, [BIN, 'api', 'GET', PATH]],
+    // Each build and the no-cache case get a logged-in config folder of their own.
+    const loggedInCopy = (name: string) => {
+      const copy = join(dir, name);
+      mkdirSync(copy, { mode: 0o700 });
+      for (const f of ['config.json', 'credentials.json']) copyFileSync(join(dir, f), join(copy, f));
+      return { dir: copy, env: { ...env, DLAKE_CONFIG_DIR: copy } };
+    };
+    const { dir: coldDir, env: coldEnv } = loggedInCopy('cold');
+    const baselineEnv = loggedInCopy('baseline').env;
+    const node = process.execPath;
+    const cases: Record<string, Case> = {
+      'node -e 0': { cmd: node, args: ['-e', '0'] },
+      'bare node:http GET': { cmd: node, args: [bareGet, `${emu.url}${PATH}`] },
+      'dlake --version': { cmd: node, args: [BIN, '--version'], env },
+      [`dlake api GET ${PATH}`]: { cmd: node, args: [BIN, 'api', 'GET', PATH], env },
+      [`dlake api GET ${PATH}, no code cache`]: {
+        cmd: node,
+        args: [BIN, 'api', 'GET', PATH],
+        env: coldEnv,
+        before: () => rmSync(join(coldDir, 'cache'), { recursive: true, force: true }),
+      },
     };
     const baseline = process.env.BENCH_BASELINE_BIN;
     if (baseline)
-      cases[`baseline dlake api GET ${PATH}`] = [process.execPath, [baseline, 'api', 'GET', PATH]];
+      cases[`baseline dlake api GET ${PATH}`] = {
+        cmd: node,
+        args: [baseline, 'api', 'GET', PATH],
+        env: baselineEnv,
+      };
     const times: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
     const ratios: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
     for (let i = 0; i < RUNS; i++) {
       let node = 0;
-      for (const [name, [cmd, args]] of Object.entries(cases)) {
-        const ms = await timeRun(cmd, args, env);
+      for (const [name, c] of Object.entries(cases)) {
+        const ms = await timeRun(c);
         if (name === 'node -e 0') node = ms;
         times[name]!.push(ms);
         ratios[name]!.push(ms / node);

@@ -9,8 +9,9 @@ import {
   requireUrl,
   resolveSettings,
 } from './auth/settings.js';
+import { configDir } from './config/dir.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './config/schema.js';
-import { ConfigStore, configDir, type StoreSnapshot } from './config/store.js';
+import { ConfigStore, type StoreSnapshot } from './config/store.js';
 import { type StopSignal, UsageError } from './errors.js';
 import { colorEnabled, type Theme, theme } from './output/color.js';
 import { type Renderable, render } from './output/render.js';

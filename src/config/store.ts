@@ -4,7 +4,6 @@
 // Writes go through conf (atomic write-and-rename, file mode 0600) inside a cross-process lock, re-reading
 // both files under the lock so that concurrent dlake processes never lose each other's changes.
 import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
@@ -13,15 +12,6 @@ import { type ConfigFile, ConfigFileSchema, type CredentialsFile, CredentialsFil
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
-
-/** `DLAKE_CONFIG_DIR`, else the platform's config folder for dlake (`~/.config/dlake` on Linux). */
-export function configDir(env: NodeJS.ProcessEnv): string {
-  if (env.DLAKE_CONFIG_DIR) return env.DLAKE_CONFIG_DIR;
-  const home = homedir();
-  if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', 'dlake');
-  if (process.platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'dlake');
-  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'dlake');
-}
 
 export interface StoreSnapshot {
   config: ConfigFile;

@@ -13,7 +13,7 @@ import {
   TABLE_ROWS,
 } from '../commands/job-output.js';
 import { waitWithFeedback } from '../commands/job-wait.js';
-import { configDir } from '../config/store.js';
+import { configDir } from '../config/dir.js';
 import type { Context } from '../context.js';
 import { DlakeError, InterruptedError, UsageError } from '../errors.js';
 import { render } from '../output/render.js';

@@ -46,14 +46,17 @@ describe('npm pack, then npm install -g of the tarball', () => {
 
   it('holds the bundle, the bin and the completions, nothing else', () => {
     expect(packed.files).toContain('bin/dlake.js');
-    expect(packed.files).toContain('dist/cli.js');
+    expect(packed.files).toContain('bin/package.json');
+    expect(packed.files).toContain('dist/boot.cjs');
+    expect(packed.files).toContain('dist/cli.cjs');
+    expect(packed.files).toContain('dist/vendor/zod.cjs');
     expect(packed.files).toContain('completions/dlake.bash');
     expect(packed.files).toContain('README.md');
     // The bundled dependencies' licence notices travel with their code.
     expect(packed.files).toContain('dist/THIRD-PARTY-LICENSES.txt');
     const unexpected = packed.files.filter(
       (f) =>
-        !/^(bin\/dlake\.js|dist\/[\w-]+\.js|dist\/THIRD-PARTY-LICENSES\.txt|completions\/[\w.]+|README\.md|LICENSE|package\.json)$/.test(
+        !/^(bin\/(dlake\.js|package\.json)|dist\/(boot|cli|vendor\/[\w-]+)\.cjs|dist\/THIRD-PARTY-LICENSES\.txt|completions\/[\w.]+|README\.md|LICENSE|package\.json)$/.test(
           f,
         ),
     );

@@ -2,7 +2,7 @@
 // need for it (see scripts/build-plugins.mjs and the Benchmarks section of the README). Node records each
 // built-in module it loads in process.moduleLoadList; a preload script writes it out at exit.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/dlake.js';
@@ -41,5 +41,52 @@ describe('start of a command that makes one request with a cached token', () => 
     expect(loaded).toContain('http');
     for (const name of ['http2', 'tls', 'crypto', 'child_process', 'dgram', 'zlib'])
       expect(loaded, name).not.toContain(name);
+  });
+});
+
+describe('the code cache (src/util/code-cache.ts)', () => {
+  const cacheDir = () => join(fx.configDir, 'cache');
+  const cacheFile = () => {
+    const files = readdirSync(cacheDir());
+    expect(files).toHaveLength(1);
+    return join(cacheDir(), files[0]!);
+  };
+
+  it('is written by one run and used, untouched, by the next', async () => {
+    rmSync(cacheDir(), { recursive: true, force: true });
+    expect((await fx.spawn(['api', 'GET', '/api/v3/catalog'])).code).toBe(0);
+    const written = statSync(cacheFile());
+    expect(written.mode & 0o777).toBe(0o600);
+
+    const next = await fx.spawn(['api', 'GET', '/api/v3/catalog']);
+    expect(next.code).toBe(0);
+    expect(JSON.parse(next.stdout).data.length).toBeGreaterThan(0);
+    // V8 rejecting the cache would have the run write a new file (a new inode) at exit.
+    const after = statSync(cacheFile());
+    expect([after.ino, after.mtimeMs]).toEqual([written.ino, written.mtimeMs]);
+  });
+
+  it('a damaged cache is ignored and replaced', async () => {
+    writeFileSync(cacheFile(), 'garbage');
+    const r = await fx.spawn(['api', 'GET', '/api/v3/catalog']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(readFileSync(cacheFile(), 'utf8')).not.toBe('garbage');
+  });
+
+  it('creates no folder when the config folder does not exist yet', async () => {
+    const missing = join(fx.configDir, 'not-yet');
+    const r = await fx.spawn(['--help'], { env: { DLAKE_CONFIG_DIR: missing } });
+    expect(r.code).toBe(0);
+    expect(existsSync(missing)).toBe(false);
+  });
+
+  it('a config folder that is a file: the command fails as it would without a cache', async () => {
+    const file = join(fx.configDir, 'a-file');
+    writeFileSync(file, '');
+    const args = ['api', 'GET', '/api/v3/catalog'];
+    const spawned = await fx.spawn(args, { env: { DLAKE_CONFIG_DIR: file } });
+    const inProcess = await fx.run(args, { env: { DLAKE_CONFIG_DIR: file } });
+    expect(spawned.stderr).toMatch(/^error: /);
+    expect([spawned.code, spawned.stderr]).toEqual([inProcess.code, inProcess.stderr]);
   });
 });

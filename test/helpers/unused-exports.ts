@@ -10,10 +10,10 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
  * Exports used through an interface rather than by name: each command module's `register` is called through the
- * group registry (src/commands/registry.ts) or a group's list of verbs; `main` is the bundle's entry, called by
- * bin/dlake.js.
+ * group registry (src/commands/registry.ts) or a group's list of verbs; `boot` is the launcher's entry, called by
+ * bin/dlake.js, and `main` the bundle's, called by the launcher.
  */
-const USED_BY_CONVENTION = [/^src\/commands\/.*:register$/, /^src\/cli\.ts:main$/];
+const USED_BY_CONVENTION = [/^src\/commands\/.*:register$/, /^src\/cli\.ts:main$/, /^src\/boot\.ts:boot$/];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })

@@ -1,0 +1,68 @@
+// The built bundle's libraries in dist/vendor/ (scripts/build.mjs): each is required by dist/cli.cjs as
+// Node requires a CommonJS module, so its `module.exports` must be what src/ imports. In-process tests run
+// src/ against node_modules and cannot see a mistake here; these run the bundle.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, startFixture } from '../helpers/fixture.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: the test probes untyped module.exports
+type Loose = any;
+const vendor = createRequire(resolve(import.meta.dirname, '../../dist/vendor/x.cjs'));
+
+describe('dist/vendor: what src/ imports of each library', () => {
+  it.each([
+    ['./conf.cjs', (m: Loose) => m.prototype.set], // import Conf from 'conf'
+    ['./ora.cjs', (m: Loose) => m({ isEnabled: false }).start], // import ora from 'ora'
+    ['./cli-table3.cjs', (m: Loose) => new m({ head: ['a'] }).toString], // import Table from 'cli-table3'
+    ['./jmespath.cjs', (m: Loose) => m.search], // import jmespath from 'jmespath'
+    ['./csv-stringify-sync.cjs', (m: Loose) => m.stringify],
+    ['./yaml.cjs', (m: Loose) => m.parse && m.stringify],
+    ['./hyparquet-writer.cjs', (m: Loose) => m.ParquetWriter && m.ByteWriter],
+    ['./zod.cjs', (m: Loose) => m.z.object],
+  ])('%s', (file, member) => {
+    expect(member(vendor(file))).toBeTypeOf('function');
+  });
+});
+
+describe('commands through the bundle, one per library', () => {
+  let fx: Fixture;
+  beforeAll(async () => {
+    fx = await startFixture();
+  });
+  afterAll(() => fx.close());
+
+  it('login (conf), lists (zod, cli-table3, csv-stringify, jmespath), pull (yaml), Parquet', async () => {
+    const login = await fx.spawn(['login', '-u', 'admin', '--password-stdin'], { input: 'admin-pass-1\n' });
+    expect([login.code, login.stderr]).toEqual([0, expect.stringMatching(/^Logged in to /)]);
+    expect(fx.readJson('credentials.json')).toBeTruthy();
+
+    const space = JSON.stringify({ entityType: 'space', name: 'Bundled' });
+    expect((await fx.run(['catalog', 'create', '--file', '-'], { input: space })).code).toBe(0);
+    const table = await fx.spawn(['catalog', 'ls']);
+    expect(table.stdout).toMatch(/^PATH\s+TYPE/);
+    const csv = await fx.spawn(['catalog', 'ls', '-o', 'csv']);
+    expect(csv.stdout).toMatch(/^PATH,TYPE,ID,TAG\n/);
+    const query = await fx.spawn([
+      'catalog',
+      'ls',
+      '--query',
+      '[?containerType==`SPACE`].path',
+      '-o',
+      'json',
+    ]);
+    expect(JSON.stringify(JSON.parse(query.stdout))).toContain('Bundled');
+
+    const dir = join(fx.configDir, 'defs');
+    const pull = await fx.spawn(['pull', '--dir', dir]);
+    expect([pull.code, pull.stderr]).toEqual([0, expect.stringMatching(/^Pulled 1 definition/)]);
+    expect(readFileSync(join(dir, 'Bundled.yaml'), 'utf8')).toMatch(/^kind: space$/m);
+    const plan = await fx.spawn(['plan', '--dir', dir, '--exit-code']);
+    expect([plan.code, plan.stderr]).toEqual([0, '']);
+
+    const parquet = join(fx.configDir, 'one.parquet');
+    const sql = await fx.spawn(['sql', 'SELECT 1 AS a', '--out', parquet]);
+    expect([sql.code, sql.stderr]).toEqual([0, expect.stringContaining('wrote 1 row')]);
+  });
+});

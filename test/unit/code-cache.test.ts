@@ -1,0 +1,89 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type CodeCache, CodeCacheLoader } from '../../src/util/code-cache.js';
+
+let dir: string;
+let cacheDir: string;
+let file: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'dlake-code-cache-'));
+  cacheDir = join(dir, 'cache');
+  file = join(dir, 'bundle.cjs');
+  writeFileSync(join(dir, 'helper.cjs'), 'module.exports = 40;');
+  // A source of its own in every test: V8 keeps what this process compiled and would not even read the cache.
+  writeFileSync(
+    file,
+    `// ${dir}\nmodule.exports = () => ({ answer: require("./helper.cjs") + 2, file: __filename });`,
+  );
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+type Bundle = () => { answer: number; file: string };
+const cacheFiles = () => readdirSync(cacheDir).sort();
+/** A loader as in a new process: loads the bundle, runs it, and saves at "exit". */
+function run(cache: Partial<CodeCache> | undefined): ReturnType<Bundle> {
+  const loader = new CodeCacheLoader(cache && { dir: cacheDir, buildId: 'b1', variant: 'api', ...cache });
+  const result = (loader.require(file) as Bundle)();
+  loader.save();
+  return result;
+}
+
+describe('CodeCacheLoader', () => {
+  it('runs a file as a CommonJS module: require relative to it, __filename, module.exports', () => {
+    expect(run(undefined)).toEqual({ answer: 42, file });
+  });
+
+  // That the next process uses the caches is seen from outside: test/e2e/startup.test.ts.
+  it('writes a cache (folder 0700, files 0600) for the file and each relative .cjs file it requires', () => {
+    expect(run({}).answer).toBe(42);
+    expect(cacheFiles()).toEqual([
+      expect.stringMatching(/^code-b1-api-bundle-v8-/),
+      expect.stringMatching(/^code-b1-api-helper-v8-/),
+    ]);
+    expect(statSync(cacheDir).mode & 0o777).toBe(0o700);
+    for (const f of cacheFiles()) expect(statSync(join(cacheDir, f)).mode & 0o777).toBe(0o600);
+  });
+
+  it('loads a file once however often it is required; other modules the usual way', () => {
+    writeFileSync(join(dir, 'count.cjs'), 'globalThis.__loads = (globalThis.__loads ?? 0) + 1;');
+    writeFileSync(
+      file,
+      `// ${dir}\nrequire("./count.cjs"); require("./count.cjs");\nmodule.exports = () => ({ answer: globalThis.__loads, file: require("node:path").basename(__filename) });`,
+    );
+    expect(run({})).toEqual({ answer: 1, file: 'bundle.cjs' });
+  });
+
+  it('never applies the cache of another build, even to a file of the same length', () => {
+    // V8 checks only the length of the source: the build id in the file name is what tells builds apart.
+    run({ variant: 'api' });
+    run({ variant: 'catalog' });
+    writeFileSync(file, readFileSync(file, 'utf8').replace('+ 2', '+ 3'));
+
+    expect(run({ buildId: 'b2', variant: 'api' }).answer).toBe(43);
+    // The other build's caches are removed, whatever their variant.
+    expect(cacheFiles().every((f) => f.startsWith('code-b2-api-'))).toBe(true);
+  });
+
+  it('keeps one cache per variant of a build', () => {
+    run({ variant: 'api' });
+    run({ variant: 'catalog' });
+    expect(cacheFiles().map((f) => f.split('-')[2])).toEqual(['api', 'api', 'catalog', 'catalog']);
+  });
+
+  it('ignores a damaged cache file and replaces it', () => {
+    mkdirSync(cacheDir);
+    const cached = join(cacheDir, `code-b1-api-bundle-v8-${process.versions.v8}-${process.arch}`);
+    writeFileSync(cached, 'not a code cache');
+    expect(run({}).answer).toBe(42);
+    expect(readFileSync(cached).toString()).not.toBe('not a code cache');
+  });
+
+  it('is silent when the cache cannot be written, and creates no folder but its own', () => {
+    const loader = new CodeCacheLoader({ dir: join(dir, 'missing', 'cache'), buildId: 'b1', variant: 'api' });
+    loader.require(file);
+    expect(() => loader.save()).not.toThrow();
+    expect(readdirSync(dir).sort()).toEqual(['bundle.cjs', 'helper.cjs']);
+  });
+});
