@@ -429,7 +429,7 @@ function __dlake_opts --argument-names cmd
         case 'queue help'
             true
         case 'pull'
-            printf '%s\t%s\n' '--dir' 'the folder of definition files (*.yaml)' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '--dir' 'the folder of definition files (*.yaml)' '--kinds' 'also pull these kinds, comma-separated: queue, rule, reflection, grant (reflections and grants of the entities pulled)' '-h' 'show help' '--help' 'show help'
         case 'plan'
             printf '%s\t%s\n' '--dir' 'the folder of definition files (*.yaml)' '--exit-code' 'exit 8 when there are changes' '-h' 'show help' '--help' 'show help'
         case 'apply'
@@ -753,6 +753,9 @@ function __dlake_opt --argument-names cmd opt
             return
         case 'pull/--dir'
             printf '%s\n' value '@files'
+            return
+        case 'pull/--kinds'
+            printf '%s\n' value ''
             return
         case 'plan/--dir'
             printf '%s\n' value '@files'
