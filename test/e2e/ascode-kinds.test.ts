@@ -339,6 +339,58 @@ describe('conflicts and order', () => {
     expect(a.emu.queues!.byName('etl')!.cpuTier).toBe('CRITICAL');
   });
 
+  it('through the command: a queue and the ruleset changed after the plan read them are exit 5, one line each', async () => {
+    const d = dir('stale-cli');
+    ok(await a.run(['pull', '--dir', d, '--kinds', 'queue,rule']));
+    const edit = (file: string, change: (text: string) => string) =>
+      writeFileSync(join(d, file), change(readFileSync(join(d, file), 'utf8')));
+    edit('.queues/etl.yaml', (t) => t.replace(/cpuTier: \w+/, 'cpuTier: LOW'));
+    edit('.queues/adhoc.yaml', (t) => t.replace(/cpuTier: \w+/, 'cpuTier: BACKGROUND'));
+    edit('.rules.yaml', (t) => t.replace('name: nightly', 'name: nightly-2'));
+    // Someone else writes right after apply's plan has read the queues and the ruleset, before any write:
+    // the emulator logs a request before handling it and sets its status once the answer is made.
+    const queues = a.emu.queues!;
+    const log = a.emu.log;
+    const add = log.add.bind(log);
+    const read = new Set<string>();
+    const bump = () => {
+      const etl = queues.byName('etl')!;
+      etl.tag = String(Number(etl.tag) + 1);
+      queues.ruleset.tag = String(Number(queues.ruleset.tag) + 1);
+    };
+    log.add = (e) => {
+      add(e);
+      if (e.method !== 'GET' || (e.path !== '/api/v3/wlm/queue' && e.path !== '/api/v3/wlm/rule')) return;
+      let status = e.status;
+      Object.defineProperty(e, 'status', {
+        get: () => status,
+        set: (v: number) => {
+          status = v;
+          if (read.size === 2) return;
+          read.add(e.path);
+          if (read.size === 2) bump();
+        },
+      });
+    };
+    try {
+      const r = await a.run(['apply', '--dir', d]);
+      expect(r.code).toBe(5);
+      const errors = r.stderr.split('\n').filter((l) => l.startsWith('error:'));
+      expect(errors, r.stderr).toHaveLength(2);
+      // The first failure in apply order (the queue, written before the ruleset) ends the command, last.
+      expect(errors[0]).toMatch(/^error: the ruleset: the ruleset was changed since tag "\d+" was read/);
+      expect(errors[1]).toMatch(
+        /^error: queue etl: queue "etl" was changed by someone else since it was read/,
+      );
+      expect(r.stderr).toContain('Applied: 0 created, 1 updated, 2 failed.');
+    } finally {
+      log.add = add;
+    }
+    expect(queues.byName('adhoc')!.cpuTier).toBe('BACKGROUND');
+    expect(queues.byName('etl')!.cpuTier).not.toBe('LOW');
+    expect(queues.ruleset.rules.map((x) => x.name)).not.toContain('nightly-2');
+  });
+
   it('apply writes a reflection after its dataset, grants after their entity, the ruleset after its queues', async () => {
     const d = dir('order');
     ok(await a.run(['pull', '--dir', d, '--kinds', ALL]));
