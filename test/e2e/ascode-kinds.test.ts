@@ -220,6 +220,7 @@ describe('round trip', () => {
     edit('.queues/etl.yaml', 'maxRunTimeoutMs: 900000', 'maxRunTimeoutMs: 1800000');
     edit('.rules.yaml', "USER in ('etl-bot')", "USER in ('etl-bot', 'loader')");
     edit('.reflections/Sales/orders/by_id.yaml', 'enabled: true', 'enabled: false');
+    edit('.reflections/Sales/orders/by_id.yaml', '  - name: amount\n', '');
     edit('.grants/Sales/orders.yaml', '    - SELECT\n', '    - SELECT\n    - VIEW_REFLECTION\n');
     const plan = await b.run(['plan', '--dir', dir('src'), '--exit-code']);
     expect(plan.code).toBe(8);
@@ -230,6 +231,7 @@ describe('round trip', () => {
         '~ update rule (the ruleset)',
         `    rules.0.conditions: "USER in ('etl-bot')" → "USER in ('etl-bot', 'loader')"`,
         '~ update reflection Sales/orders/by_id',
+        '    displayFields: [{"name":"id"},{"name":"amount"}] → [{"name":"id"}]',
         '    enabled: true → false',
         '~ update grant Sales/orders',
         '    users.bob: ["ALTER","SELECT"] → ["ALTER","SELECT","VIEW_REFLECTION"]',
@@ -254,7 +256,9 @@ describe('round trip', () => {
     ).toEqual(['PUT', 'PUT', 'PUT', 'PUT']);
     expect(b.emu.queues!.byName('etl')).toMatchObject({ maxRunTimeoutMs: 1_800_000, cpuTier: 'HIGH' });
     expect(b.emu.queues!.ruleset.rules[0]!.conditions).toBe("USER in ('etl-bot', 'loader')");
-    expect([...b.emu.reflections.reflections.values()][0]).toMatchObject({ name: 'by_id', enabled: false });
+    const reflection = [...b.emu.reflections.reflections.values()][0]!;
+    expect(reflection).toMatchObject({ name: 'by_id', enabled: false });
+    expect(reflection.lists.displayFields).toEqual([{ name: 'id' }]);
     const grants = JSON.parse(ok(await b.run(['catalog', 'grants', 'Sales/orders', '-o', 'json'])).stdout);
     expect(grants.grants).toMatchObject([
       { name: 'bob', privileges: ['ALTER', 'SELECT', 'VIEW_REFLECTION'] },
@@ -264,9 +268,14 @@ describe('round trip', () => {
     );
   });
 
-  it('a limit or a grant taken out of a file is removed; a rule taken out is gone', async () => {
+  it('a limit or a grant taken out of a file is removed, a rule taken out is gone; a reflection setting changes', async () => {
     writeFileSync(join(dir('src'), '.queues/etl.yaml'), 'kind: queue\npath: [etl]\ncpuTier: HIGH\n');
     writeFileSync(join(dir('src'), '.grants/Sales.yaml'), 'kind: grant\npath: [Sales]\n');
+    const reflectionFile = join(dir('src'), '.reflections/Sales/orders/by_id.yaml');
+    writeFileSync(
+      reflectionFile,
+      readFileSync(reflectionFile, 'utf8').replace('arrowCachingEnabled: false', 'arrowCachingEnabled: true'),
+    );
     const rules = readFileSync(join(dir('src'), '.rules.yaml'), 'utf8');
     writeFileSync(join(dir('src'), '.rules.yaml'), rules.replace(/ {2}- action: REJECT[\s\S]*$/, ''));
     const plan = ok(await b.run(['plan', '--dir', dir('src')]));
@@ -274,6 +283,9 @@ describe('round trip', () => {
       '~ update queue etl\n    maxMemoryPerNodeBytes: 8589934592 → (none)\n    maxRunTimeoutMs: 1800000 → (none)\n',
     );
     expect(plan.stdout).toContain('~ update grant Sales\n    roles.analysts: ["SELECT"] → (none)\n');
+    expect(plan.stdout).toContain(
+      '~ update reflection Sales/orders/by_id\n    arrowCachingEnabled: false → true\n',
+    );
     expect(plan.stdout).toMatch(/~ update rule \(the ruleset\)\n {4}rules: \[.*\] → \[.*\]\n/);
     ok(await b.run(['apply', '--dir', dir('src')]));
     const etl = b.emu.queues!.byName('etl')!;
@@ -282,6 +294,7 @@ describe('round trip', () => {
     expect(b.emu.queues!.ruleset.rules.map((r) => r.name)).toEqual(['nightly']);
     const grants = JSON.parse(ok(await b.run(['catalog', 'grants', 'Sales', '-o', 'json'])).stdout);
     expect(grants.grants).toEqual([]);
+    expect([...b.emu.reflections.reflections.values()][0]!.arrowCachingEnabled).toBe(true);
     expect((await b.run(['plan', '--dir', dir('src')])).stdout).toBe(
       'Plan: 0 to create, 0 to update, 0 to delete.\n',
     );
