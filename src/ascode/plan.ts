@@ -88,7 +88,9 @@ function withoutEmpty(changes: Change[]): Change[] {
 }
 
 function creation(def: Definition): PlanEntry {
-  return { action: 'create', def, changes: withoutEmpty(diffFields({}, comparable(def))) };
+  // No tags and no wiki are nothing to show (not `tags: undefined`).
+  const changes = withoutEmpty(diffFields({}, comparable(def))).filter((c) => 'to' in c);
+  return { action: 'create', def, changes };
 }
 
 async function planOne(client: ApiClient, def: Definition): Promise<PlanEntry | undefined> {

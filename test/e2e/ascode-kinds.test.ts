@@ -195,6 +195,10 @@ describe('round trip', () => {
   it('apply into another service, pull again: identical; plan shows nothing, without --kinds', async () => {
     ok(await a.run(['pull', '--dir', dir('src'), '--kinds', ALL]));
     const first = ok(await b.run(['plan', '--dir', dir('src')]));
+    // A creation lists what it sets, and nothing for the tags and wiki it does not have.
+    expect(first.stdout).toMatch(
+      /^\+ create space Sales\n\+ create view Sales\/orders\n {4}sql: "SELECT 1 AS id, 2 AS amount"\n\+ create queue adhoc\n/,
+    );
     expect(first.stdout).toContain('+ create queue etl\n    cpuTier: "HIGH"\n');
     expect(first.stdout).toContain('~ update rule (the ruleset)\n');
     expect(first.stdout).toContain('+ create grant Sales/orders\n    users: {"bob":["ALTER","SELECT"]}\n');
