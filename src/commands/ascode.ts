@@ -18,7 +18,9 @@ const dirOption = () =>
 export function register(program: Command, rt: Runtime): void {
   program
     .command('pull')
-    .description('Write the definitions of spaces, folders, views, datasets and sources to YAML files')
+    .description(
+      'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections and grants) to YAML files',
+    )
     .argument('[ref...]', 'paths or ids to pull (default: every space and source)')
     .addOption(dirOption())
     .option(
