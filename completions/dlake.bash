@@ -208,7 +208,7 @@ _dlake_opts() {
     'queue delete') REPLY='-y --yes --dry-run -h --help' ;;
     'queue rules') REPLY='--file --dry-run -h --help' ;;
     'queue help') REPLY='' ;;
-    'pull') REPLY='--dir -h --help' ;;
+    'pull') REPLY='--dir --kinds -h --help' ;;
     'plan') REPLY='--dir --exit-code -h --help' ;;
     'apply') REPLY='--dir --dry-run --concurrency -h --help' ;;
     'api') REPLY='--data --paginate -h --help' ;;
@@ -327,6 +327,7 @@ _dlake_opt() {
     'queue update/--max-run-timeout') REPLY=value vals='' ;;
     'queue rules/--file') REPLY=value vals='@files' ;;
     'pull/--dir') REPLY=value vals='@files' ;;
+    'pull/--kinds') REPLY=value vals='' ;;
     'plan/--dir') REPLY=value vals='@files' ;;
     'apply/--dir') REPLY=value vals='@files' ;;
     'apply/--concurrency') REPLY=value vals='' ;;

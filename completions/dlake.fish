@@ -195,7 +195,7 @@ end
 function __dlake_subs --argument-names cmd
     switch "$cmd"
         case ''
-            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'Inspect, wait for, cancel and export SQL jobs' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'api' 'Make an authenticated request to the service and print the response body' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
+            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'Inspect, wait for, cancel and export SQL jobs' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections and grants) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'api' 'Make an authenticated request to the service and print the response body' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
         case 'token'
             printf '%s\t%s\n' 'exchange' 'Get an access token from the token endpoint (<auth-url>/oauth/token) and store it'
         case 'token exchange'
@@ -429,7 +429,7 @@ function __dlake_opts --argument-names cmd
         case 'queue help'
             true
         case 'pull'
-            printf '%s\t%s\n' '--dir' 'the folder of definition files (*.yaml)' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '--dir' 'the folder of definition files (*.yaml)' '--kinds' 'also pull these kinds, comma-separated: queue, rule, reflection, grant (reflections and grants of the entities pulled)' '-h' 'show help' '--help' 'show help'
         case 'plan'
             printf '%s\t%s\n' '--dir' 'the folder of definition files (*.yaml)' '--exit-code' 'exit 8 when there are changes' '-h' 'show help' '--help' 'show help'
         case 'apply'
@@ -753,6 +753,9 @@ function __dlake_opt --argument-names cmd opt
             return
         case 'pull/--dir'
             printf '%s\n' value '@files'
+            return
+        case 'pull/--kinds'
+            printf '%s\n' value ''
             return
         case 'plan/--dir'
             printf '%s\n' value '@files'

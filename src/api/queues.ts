@@ -167,7 +167,8 @@ export function rulesPlacingIn(ruleset: Ruleset, queueId: string): string[] {
 
 // ── The pure part: what to send ─────────────────────────────────────────────────────────────────────
 
-const FIELDS = [
+/** The writable fields of a queue: its name, then its limits. */
+export const QUEUE_FIELDS = [
   'name',
   'cpuTier',
   'maxMemoryPerNodeBytes',
@@ -180,7 +181,7 @@ const FIELDS = [
 /** Only the fields that were given. */
 function given(fields: QueueFields): QueueFields {
   const out: Record<string, unknown> = {};
-  for (const f of FIELDS) if (fields[f] !== undefined) out[f] = fields[f];
+  for (const f of QUEUE_FIELDS) if (fields[f] !== undefined) out[f] = fields[f];
   return out as QueueFields;
 }
 

@@ -6,7 +6,8 @@ import type { ApiClient } from '../api/http.js';
 import { entityUpdateBody } from '../api/sources.js';
 import { ConflictError, UsageError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
-import { type Definition, envReference, secretFields } from './definitions.js';
+import { adminOrder, applyAdmin } from './admin-kinds.js';
+import { type Definition, envReference, isAdminKind, secretFields } from './definitions.js';
 import { orderWaves } from './order.js';
 import type { PlanEntry } from './plan.js';
 
@@ -57,6 +58,8 @@ function newEntity(def: Definition, fields: Record<string, unknown>): Record<str
       return { entityType: 'dataset', type: 'PHYSICAL_DATASET', path: def.path, ...fields };
     case 'source':
       return { entityType: 'source', name: def.path[0], ...fields };
+    default:
+      throw new Error(`not a catalog kind: ${def.kind}`);
   }
 }
 
@@ -64,6 +67,7 @@ const ENTITY_FIELDS = (e: PlanEntry) => e.changes.some((c) => c.field !== 'tags'
 
 async function applyOne(client: ApiClient, entry: PlanEntry, env: ApplyOptions['env']): Promise<void> {
   const { def } = entry;
+  if (isAdminKind(def.kind)) return applyAdmin(client, entry);
   const fields = resolveEnv(def, env);
   const secrets = def.kind === 'source' ? secretFields(fields.type) : undefined;
   let id: string;
@@ -113,6 +117,7 @@ export async function applyPlan(
       path: e.def.path,
       sql: typeof e.def.fields.sql === 'string' ? e.def.fields.sql : undefined,
       sqlContext: Array.isArray(e.def.fields.sqlContext) ? (e.def.fields.sqlContext as string[]) : undefined,
+      ...(isAdminKind(e.def.kind) ? adminOrder(e.def) : {}),
     })),
   );
   const results: ApplyResult[] = [];

@@ -10,9 +10,18 @@ import { findSourceType } from '../api/source-types.js';
 import { UsageError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
 import { describeFsError, readTextFile } from '../util/files.js';
+import { checkAdminDefinition, QUEUE_LIMITS, REFLECTION_FIELDS } from './admin-fields.js';
 
-const KINDS = ['space', 'folder', 'view', 'dataset', 'source'] as const;
+/** The catalog's kinds, always pulled. */
+const CATALOG_KINDS = ['space', 'folder', 'view', 'dataset', 'source'] as const;
+/** The admin kinds, pulled with `--kinds` (src/ascode/admin-kinds.ts); their files are applied whenever present. */
+export const ADMIN_KINDS = ['queue', 'rule', 'reflection', 'grant'] as const;
+const KINDS = [...CATALOG_KINDS, ...ADMIN_KINDS] as const;
 type Kind = (typeof KINDS)[number];
+export type AdminKind = (typeof ADMIN_KINDS)[number];
+
+export const isAdminKind = (kind: Kind): kind is AdminKind =>
+  (ADMIN_KINDS as readonly string[]).includes(kind);
 
 export interface Definition {
   kind: Kind;
@@ -21,6 +30,8 @@ export interface Definition {
   fields: Record<string, unknown>;
   tags?: string[];
   wiki?: string;
+  /** The service's id, when the definition was read from the service (never written to a file). */
+  id?: string;
 }
 
 /** The fields each kind keeps, in the API's names. */
@@ -30,6 +41,10 @@ const KIND_FIELDS: Record<Kind, readonly string[]> = {
   view: ['sql', 'sqlContext'],
   dataset: ['format'],
   source: ['type', 'config', 'metadataPolicy'],
+  queue: QUEUE_LIMITS,
+  rule: ['rules', 'defaultRule'],
+  reflection: REFLECTION_FIELDS,
+  grant: ['users', 'roles'],
 };
 
 /** Kinds that can carry tags (the service refuses them on folders). */
@@ -92,7 +107,7 @@ export function toDefinition(
     }
     fields.config = config;
   }
-  const def: Definition = { kind, path, fields };
+  const def: Definition = { kind, path, fields, id: entity.id };
   if (collab.tags?.length) def.tags = [...collab.tags];
   if (collab.wiki) def.wiki = collab.wiki;
   return def;
@@ -115,6 +130,8 @@ function formatDefinition(def: Definition): string {
   Object.assign(doc, sorted(def.fields));
   if (def.tags) doc.tags = def.tags;
   if (def.wiki !== undefined) doc.wiki = def.wiki;
+  // The ruleset is one per service: its file has no path.
+  if (def.kind === 'rule') delete doc.path;
   return stringify(doc, { lineWidth: 0 });
 }
 
@@ -125,16 +142,32 @@ function fileComponent(component: string): string {
   );
 }
 
-/** Where pull writes a definition: the catalog path as folders, the entity as `<last>.yaml`. */
-function fileFor(dir: string, path: readonly string[]): string {
-  const parts = path.map(fileComponent);
-  return join(dir, ...parts.slice(0, -1), `${parts.at(-1)}.yaml`);
+/**
+ * Where pull writes a definition: the catalog path as folders, the entity as `<last>.yaml`. The admin kinds
+ * go under folders whose names start with a dot, which no catalog path gives (a leading `.` is encoded), so
+ * they never collide with a catalog file: `.queues/<name>.yaml`, `.rules.yaml`,
+ * `.reflections/<dataset path>/<name>.yaml`, `.grants/<entity path>.yaml`.
+ */
+function fileFor(dir: string, def: Pick<Definition, 'kind' | 'path'>): string {
+  const parts = def.path.map(fileComponent);
+  const under: Partial<Record<Kind, string>> = {
+    queue: '.queues',
+    reflection: '.reflections',
+    grant: '.grants',
+  };
+  if (def.kind === 'rule') return join(dir, '.rules.yaml');
+  return join(
+    dir,
+    ...(under[def.kind] ? [under[def.kind]!] : []),
+    ...parts.slice(0, -1),
+    `${parts.at(-1)}.yaml`,
+  );
 }
 
 export function writeDefinitions(dir: string, defs: readonly Definition[]): string[] {
   const written: string[] = [];
   for (const def of defs) {
-    const file = fileFor(dir, def.path);
+    const file = fileFor(dir, def);
     try {
       mkdirSync(join(file, '..'), { recursive: true });
       writeFileSync(file, formatDefinition(def));
@@ -148,7 +181,8 @@ export function writeDefinitions(dir: string, defs: readonly Definition[]): stri
 
 const DefinitionFileSchema = z.looseObject({
   kind: z.enum(KINDS, { error: `must be one of ${KINDS.join(', ')}` }),
-  path: z.array(z.string(), { error: 'must be a list of path components' }).min(1, 'must not be empty'),
+  // Optional here for the ruleset alone, which has no path; every other kind needs one (parseDefinition).
+  path: z.array(z.string(), { error: 'must be a list of path components' }).optional(),
   tags: z.array(z.string(), { error: 'must be a list of strings' }).optional(),
   wiki: z.string({ error: 'must be a string' }).optional(),
 });
@@ -162,7 +196,23 @@ function parseDefinition(value: unknown, where: string): Definition {
       hint: 'a definition needs kind and path, e.g. "kind: space" and "path: [Sales]"',
     });
   }
-  const { kind, path, tags, wiki, ...rest } = parsed.data;
+  const { kind, path: given, tags, wiki, ...rest } = parsed.data;
+  const path = given ?? [];
+  if (kind === 'rule' ? path.length > 0 : path.length === 0) {
+    throw new UsageError(
+      kind === 'rule'
+        ? `${where}: the ruleset has no path (there is one per service)`
+        : `${where} is not a definition`,
+      kind === 'rule'
+        ? {}
+        : {
+            details: [
+              `path: ${parsed.data.path ? 'must not be empty' : 'must be a list of path components'}`,
+            ],
+            hint: 'a definition needs kind and path, e.g. "kind: space" and "path: [Sales]"',
+          },
+    );
+  }
   const fields: Record<string, unknown> = {};
   for (const name of KIND_FIELDS[kind]) if (rest[name] !== undefined) fields[name] = rest[name];
   const unknown = Object.keys(rest).filter((k) => !KIND_FIELDS[kind].includes(k));
@@ -178,6 +228,8 @@ function parseDefinition(value: unknown, where: string): Definition {
   if (kind === 'source' && typeof fields.type !== 'string')
     throw new UsageError(`${where}: a source needs type`);
   if (tags && !TAGGABLE.has(kind)) throw new UsageError(`${where}: a ${kind} cannot have tags`);
+  if (wiki !== undefined && isAdminKind(kind)) throw new UsageError(`${where}: a ${kind} cannot have a wiki`);
+  if (isAdminKind(kind)) checkAdminDefinition(kind, path, fields, where);
   const def: Definition = { kind, path, fields };
   if (tags) def.tags = tags;
   if (wiki !== undefined) def.wiki = wiki;
@@ -213,11 +265,37 @@ export function readDefinitions(dir: string): Definition[] {
       throw new UsageError(`${where} is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
     }
     const def = parseDefinition(value, where);
-    const key = JSON.stringify(def.path.map((c) => c.toLowerCase()));
+    const key = definitionKey(def);
     const other = seen.get(key);
-    if (other) throw new UsageError(`${where} and ${other} both define ${formatPath(def.path)}`);
+    if (other) throw new UsageError(`${where} and ${other} both define ${definitionLabel(def)}`);
     seen.set(key, where);
     defs.push(def);
   }
   return defs;
+}
+
+/**
+ * What identifies a definition: the catalog kinds share one namespace of paths (case-insensitive, as the
+ * catalog); each admin kind has its own (queue names are exact, as the service matches them).
+ */
+function definitionKey(def: Definition): string {
+  if (def.kind === 'queue') return `queue:${JSON.stringify(def.path)}`;
+  const path = JSON.stringify(def.path.map((c) => c.toLowerCase()));
+  return isAdminKind(def.kind) ? `${def.kind}:${path}` : path;
+}
+
+/** How messages name a definition: its path, with the kind in front for the admin kinds. */
+export function definitionLabel(def: Pick<Definition, 'kind' | 'path'>): string {
+  switch (def.kind) {
+    case 'rule':
+      return 'the ruleset';
+    case 'queue':
+      return `queue ${formatPath(def.path)}`;
+    case 'reflection':
+      return `reflection ${def.path.at(-1)} on ${formatPath(def.path.slice(0, -1))}`;
+    case 'grant':
+      return `the grants on ${formatPath(def.path)}`;
+    default:
+      return formatPath(def.path);
+  }
 }

@@ -30,12 +30,16 @@ export function sqlReferences(sql: string): string[][] {
   return refs;
 }
 
-const key = (path: readonly string[]) => JSON.stringify(path.map((c) => c.toLowerCase()));
+/** A catalog path as the order matches it (case-insensitive, as the catalog). */
+export const catalogKey = (path: readonly string[]) => JSON.stringify(path.map((c) => c.toLowerCase()));
 
 interface Orderable {
   path: string[];
   sql?: string;
   sqlContext?: string[];
+  /** Not a catalog entity (an admin kind): its own key, and the keys it comes after. */
+  key?: string;
+  after?: string[];
 }
 
 /**
@@ -43,11 +47,18 @@ interface Orderable {
  * set in a cycle ends up in the last wave.
  */
 export function orderWaves(items: readonly Orderable[]): number[][] {
-  const index = new Map(items.map((it, i) => [key(it.path), i]));
+  const index = new Map(items.map((it, i) => [it.key ?? catalogKey(it.path), i]));
   const deps = items.map((it, i) => {
     const out = new Set<number>();
+    if (it.key !== undefined) {
+      for (const k of it.after ?? []) {
+        const dep = index.get(k);
+        if (dep !== undefined) out.add(dep);
+      }
+      return out;
+    }
     for (let n = 1; n < it.path.length; n++) {
-      const parent = index.get(key(it.path.slice(0, n)));
+      const parent = index.get(catalogKey(it.path.slice(0, n)));
       if (parent !== undefined) out.add(parent);
     }
     if (it.sql) {
@@ -55,7 +66,7 @@ export function orderWaves(items: readonly Orderable[]): number[][] {
         for (const candidate of [[...(it.sqlContext ?? []), ...ref], ref]) {
           // A reference to a dataset inside a promoted folder or a source names its container too.
           for (let n = candidate.length; n >= 1; n--) {
-            const dep = index.get(key(candidate.slice(0, n)));
+            const dep = index.get(catalogKey(candidate.slice(0, n)));
             if (dep !== undefined) {
               out.add(dep);
               break;

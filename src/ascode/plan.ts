@@ -4,7 +4,16 @@ import * as catalog from '../api/catalog.js';
 import type { ApiClient } from '../api/http.js';
 import type { CatalogEntity } from '../api/schemas.js';
 import { NotFoundError } from '../errors.js';
-import { type Definition, kindOf, secretFields, TAGGABLE, toDefinition } from './definitions.js';
+import { adminPlanner } from './admin-kinds.js';
+import {
+  ADMIN_KINDS,
+  type Definition,
+  isAdminKind,
+  kindOf,
+  secretFields,
+  TAGGABLE,
+  toDefinition,
+} from './definitions.js';
 import { comparePaths } from './pull.js';
 
 interface Change {
@@ -22,13 +31,19 @@ export interface PlanEntry {
   current?: CatalogEntity;
   tagsVersion?: string | number;
   wikiVersion?: string | number;
+  /** Admin kinds: what was read when planning (the queue, the ruleset, the reflection, the grants). */
+  state?: unknown;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Field-by-field differences; objects are compared member by member, anything else as a whole. */
-function diffFields(from: Record<string, unknown>, to: Record<string, unknown>, prefix = ''): Change[] {
+export function diffFields(
+  from: Record<string, unknown>,
+  to: Record<string, unknown>,
+  prefix = '',
+): Change[] {
   const changes: Change[] = [];
   for (const key of [...new Set([...Object.keys(from), ...Object.keys(to)])].sort()) {
     const a = from[key];
@@ -73,7 +88,9 @@ function withoutEmpty(changes: Change[]): Change[] {
 }
 
 function creation(def: Definition): PlanEntry {
-  return { action: 'create', def, changes: withoutEmpty(diffFields({}, comparable(def))) };
+  // No tags and no wiki are nothing to show (not `tags: undefined`).
+  const changes = withoutEmpty(diffFields({}, comparable(def))).filter((c) => 'to' in c);
+  return { action: 'create', def, changes };
 }
 
 async function planOne(client: ApiClient, def: Definition): Promise<PlanEntry | undefined> {
@@ -124,10 +141,19 @@ export async function computePlan(
   defs: readonly Definition[],
   concurrency = 8,
 ): Promise<PlanEntry[]> {
-  const entries = await catalog.mapConcurrent(defs, concurrency, (d) => planOne(client, d));
+  const planAdmin = adminPlanner(client);
+  const entries = await catalog.mapConcurrent(defs, concurrency, (d) =>
+    isAdminKind(d.kind) ? planAdmin(d) : planOne(client, d),
+  );
   return entries
     .filter((e): e is PlanEntry => e !== undefined)
-    .sort((x, y) => comparePaths(x.def.path, y.def.path));
+    .sort((x, y) => compareDefinitions(x.def, y.def));
+}
+
+/** The catalog's entities by path, then the admin kinds (queues, the ruleset, reflections, grants) by path. */
+function compareDefinitions(a: Definition, b: Definition): number {
+  const rank = (d: Definition) => (isAdminKind(d.kind) ? 1 + ADMIN_KINDS.indexOf(d.kind) : 0);
+  return rank(a) - rank(b) || comparePaths(a.path, b.path);
 }
 
 /** The plan as `-o json` prints it. */

@@ -18,12 +18,23 @@ const dirOption = () =>
 export function register(program: Command, rt: Runtime): void {
   program
     .command('pull')
-    .description('Write the definitions of spaces, folders, views, datasets and sources to YAML files')
+    .description(
+      'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections and grants) to YAML files',
+    )
     .argument('[ref...]', 'paths or ids to pull (default: every space and source)')
     .addOption(dirOption())
+    .option(
+      '--kinds <kinds>',
+      'also pull these kinds, comma-separated: queue, rule, reflection, grant (reflections and grants of the entities pulled)',
+    )
     .addHelpText(
       'after',
-      examples('dlake pull --dir lake', 'dlake pull Sales Lake --dir lake', 'dlake pull -p prod --dir lake'),
+      examples(
+        'dlake pull --dir lake',
+        'dlake pull Sales Lake --dir lake',
+        'dlake pull -p prod --dir lake',
+        'dlake pull --dir lake --kinds queue,rule,reflection,grant',
+      ),
     )
     .action(rt.action(pull));
   program
@@ -43,12 +54,18 @@ export function register(program: Command, rt: Runtime): void {
     .action(rt.action(apply));
 }
 
-async function pull(ctx: Context, refs: string[], opts: { dir: string }): Promise<void> {
+async function pull(ctx: Context, refs: string[], opts: { dir: string; kinds?: string }): Promise<void> {
   const { pullDefinitions } = await import('../ascode/pull.js');
   const { writeDefinitions } = await import('../ascode/definitions.js');
+  const admin = opts.kinds === undefined ? undefined : await import('../ascode/admin-kinds.js');
+  const kinds = admin?.parseKinds(opts.kinds!) ?? [];
   const parsed = refs.map(parseRef);
   const client = await ctx.client();
-  const defs = await pullDefinitions(client, parsed);
+  const catalogDefs = await pullDefinitions(client, parsed);
+  // Everything is read before the first file is written, so a failure leaves the folder as it was.
+  const defs = admin
+    ? [...catalogDefs, ...(await admin.pullAdminKinds(client, kinds, catalogDefs, DEFAULT_CONCURRENCY))]
+    : catalogDefs;
   writeDefinitions(opts.dir, defs);
   ctx.ui.notice(`Pulled ${defs.length} definition${defs.length === 1 ? '' : 's'} into ${opts.dir}.`);
 }
@@ -66,7 +83,9 @@ const show = (v: unknown) => JSON.stringify(v);
 function planText(plan: readonly PlanEntry[]): string {
   const lines: string[] = [];
   for (const e of plan) {
-    lines.push(`${e.action === 'create' ? '+ create' : '~ update'} ${e.def.kind} ${formatPath(e.def.path)}`);
+    lines.push(
+      `${e.action === 'create' ? '+ create' : '~ update'} ${e.def.kind} ${formatPath(e.def.path) || '(the ruleset)'}`,
+    );
     for (const c of e.changes) {
       if (e.action === 'create') lines.push(`    ${c.field}: ${show(c.to)}`);
       else
@@ -103,9 +122,9 @@ class ApplyFailures extends DlakeError {
   }
 }
 
-function failureLine(r: ApplyResult): string {
+function failureLine(r: ApplyResult, label: (def: ApplyResult['entry']['def']) => string): string {
   const message = r.error instanceof Error ? r.error.message : String(r.error);
-  return `${formatPath(r.entry.def.path)}: ${message}`;
+  return `${label(r.entry.def)}: ${message}`;
 }
 
 async function apply(
@@ -134,8 +153,10 @@ async function apply(
   ctx.ui.notice(`Applied: ${created} created, ${updated} updated, ${failed.length} failed.`);
   if (failed.length === 0) return;
   const { stderr } = ctx.streams;
-  for (const r of failed.slice(1)) stderr.write(`${ctx.theme.danger('error:')} ${failureLine(r)}\n`);
+  const { definitionLabel } = await import('../ascode/definitions.js');
+  for (const r of failed.slice(1))
+    stderr.write(`${ctx.theme.danger('error:')} ${failureLine(r, definitionLabel)}\n`);
   const first = failed[0]!;
   const code = first.error instanceof DlakeError ? first.error.exitCode : ExitCode.bug;
-  throw new ApplyFailures(failureLine(first), code);
+  throw new ApplyFailures(failureLine(first, definitionLabel), code);
 }

@@ -1,15 +1,14 @@
 // `dlake pull`, `plan`, `apply` in-process against two emulators: the round trip between them, an exact plan,
 // one failure among others, secrets kept out of files, and a conflict between plan and apply.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/http.js';
 import { applyPlan } from '../../src/ascode/apply.js';
 import { readDefinitions } from '../../src/ascode/definitions.js';
 import { sqlReferences } from '../../src/ascode/order.js';
 import { computePlan } from '../../src/ascode/plan.js';
-import type { RunResult } from '../helpers/dlake.js';
+import { clientOf, ok, tree } from '../helpers/ascode.js';
 import { type Fixture, startFixture } from '../helpers/fixture.js';
 
 const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');
@@ -18,25 +17,6 @@ const PG_PASSWORD = 'pg-secret-Ascode-77';
 let a: Fixture;
 let b: Fixture;
 let tmp: string;
-
-function ok(r: RunResult): RunResult {
-  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
-  return r;
-}
-
-/** Every file under `dir`, by relative path, with its text. */
-function tree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string, prefix: string) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p, `${prefix}${name}/`);
-      else out[`${prefix}${name}`] = readFileSync(p, 'utf8');
-    }
-  };
-  walk(dir, '');
-  return out;
-}
 
 const dir = (name: string) => join(tmp, name);
 
@@ -252,13 +232,7 @@ describe('failures', () => {
       'kind: view\npath: [Sales, a_top]\nsql: SELECT 42\nsqlContext: [Sales]\ntags: [kpi]\n',
     );
     writeFileSync(join(d, 'Sales', 'new_one.yaml'), 'kind: view\npath: [Sales, new_one]\nsql: SELECT 7\n');
-    const token = [...a.emu.state.tokens.keys()][0]!;
-    const client = new ApiClient({
-      baseUrl: a.emu.url,
-      timeoutMs: 10_000,
-      env: {},
-      auth: { header: async () => `Bearer ${token}` },
-    });
+    const client = clientOf(a);
     const plan = await computePlan(client, readDefinitions(d));
     expect(plan.map((e) => [e.action, e.def.path.join('/')])).toEqual([
       ['update', 'Sales/a_top'],
@@ -336,13 +310,7 @@ describe('order', () => {
     const fx = await startFixture({ samplesDir: SAMPLES });
     try {
       ok(await fx.login());
-      const token = [...fx.emu.state.tokens.keys()][0]!;
-      const client = new ApiClient({
-        baseUrl: fx.emu.url,
-        timeoutMs: 10_000,
-        env: {},
-        auth: { header: async () => `Bearer ${token}` },
-      });
+      const client = clientOf(fx);
       const plan = await computePlan(client, readDefinitions(d));
       const results = await applyPlan(client, plan, { concurrency: 8, env: {}, retryRounds: 0 });
       expect(results.filter((r) => r.error).map((r) => String(r.error))).toEqual([]);

@@ -86,7 +86,7 @@ it('no password, token, client secret or JWT leaks into output or config.json', 
     expect(credentials.includes(never)).toBe(false);
 });
 
-it('no secret leaks from the catalog, source, sql, job, user, pat, queue or reflection commands', async () => {
+it('no secret leaks from the catalog, source, sql, job, user, pat, queue, reflection or pull commands', async () => {
   const sourcePassword = 'pg-secret-Zq81xV';
   const outputs: RunResult[] = [];
   const run = async (args: string[], input?: string) => {
@@ -134,6 +134,10 @@ it('no secret leaks from the catalog, source, sql, job, user, pat, queue or refl
   await run(['pat', 'list', 'eve']);
   await run(['queue', 'create', '--name', 'etl', '--cpu-tier', 'HIGH']);
   await run(['queue', 'list']);
+  await run(['catalog', 'grants', 'S', '--grant', 'user:eve:SELECT']);
+  // Definitions as code, every kind: the source's password must be a ${env:…} reference in the files.
+  const lake = join(fx.configDir, 'lake');
+  await run(['pull', '--dir', lake, '--kinds', 'queue,rule,reflection,grant']);
   await run(['queue', 'delete', 'etl', '-y']);
   await run(['user', 'delete', 'eve', '-y']);
   await run(['source', 'delete', 'pg', '-y']);
@@ -146,6 +150,11 @@ it('no secret leaks from the catalog, source, sql, job, user, pat, queue or refl
     .filter((f) => f.isFile() && f.name !== 'pg.json' && f.name !== 'credentials.json')
     .map((f) => readFileSync(join(fx.configDir, f.name), 'utf8'));
   expect(files.length).toBeGreaterThanOrEqual(3);
+  const pulled = readdirSync(lake, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+  expect(pulled.map((f) => f.name)).toEqual(
+    expect.arrayContaining(['pg.yaml', 'etl.yaml', '.rules.yaml', 'S.yaml']),
+  );
+  files.push(...pulled.map((f) => readFileSync(join(f.parentPath, f.name), 'utf8')));
   const secrets = [ADMIN.password, sourcePassword, newPat, ...fx.emu.state.tokens.keys()];
   for (const secret of secrets) {
     expect(text.includes(secret), `a secret leaked into the output: ${secret.slice(0, 4)}…`).toBe(false);

@@ -204,8 +204,15 @@ export function registerReflections(
     if (body.enabled !== undefined && typeof body.enabled !== 'boolean') throw invalidAt('enabled');
     const lists = parseLists(body, datasets.fieldsOf(r.datasetId) ?? []);
     const wasEnabled = r.enabled;
+    if (body.arrowCachingEnabled !== undefined && typeof body.arrowCachingEnabled !== 'boolean') {
+      throw invalidAt('arrowCachingEnabled');
+    }
     r.name = optionalString(body, 'name') ?? r.name;
     r.enabled = body.enabled === undefined ? r.enabled : (body.enabled as boolean);
+    // A full replace: the settings the body carries are taken too.
+    if (body.arrowCachingEnabled !== undefined) r.arrowCachingEnabled = body.arrowCachingEnabled as boolean;
+    r.partitionDistributionStrategy =
+      optionalString(body, 'partitionDistributionStrategy') ?? r.partitionDistributionStrategy;
     r.lists = lists;
     r.tag = newTag();
     r.updatedAt = state.now();
