@@ -14,9 +14,12 @@ export interface EmulatorProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `dlake-emulator ARGS` and resolves once it prints the URL it listens on. */
-export function startEmulatorCommand(args: string[]): Promise<EmulatorProcess> {
-  const child = spawn(process.execPath, [EMULATOR_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `dlake-emulator ARGS` and resolves once it prints the URL it listens on. `bin`: another
+ * installation's command (default: this repository's).
+ */
+export function startEmulatorCommand(args: string[], bin = EMULATOR_BIN): Promise<EmulatorProcess> {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c: Buffer) => {

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type Emulator, startEmulator } from 'dlake-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EmulatorProcess, startEmulatorCommand } from '../../emulator/test/command.js';
+import { runDlake } from '../helpers/dlake.js';
 import { installGlobally, type Packed, packDlake, REPO, treeSize, userEnv } from '../helpers/package.js';
 
 const run = promisify(execFile);
@@ -83,5 +85,35 @@ describe('npm pack, then npm install -g of the tarball', () => {
     expect(JSON.parse(stdout)).toEqual(
       expect.arrayContaining([expect.objectContaining({ path: ['@admin'] })]),
     );
+  });
+});
+
+// The emulator for users (README "The emulator"): its own tarball, its own dependencies (DuckDB among them).
+describe('npm pack -w emulator, then npm install -g of the tarball', () => {
+  let dir: string;
+  let emulator: EmulatorProcess | undefined;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'dlake-emulator-pack-'));
+    const packed = await packDlake(dir, 'emulator');
+    await installGlobally(packed.tarball, join(dir, 'prefix'), 'from-cache');
+  }, 180_000);
+  afterAll(async () => {
+    await emulator?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('dlake-emulator starts, answers SQL through DuckDB, and stops on SIGTERM', async () => {
+    emulator = await startEmulatorCommand(['--port', '0'], join(dir, 'prefix', 'bin', 'dlake-emulator'));
+    const env = { DLAKE_CONFIG_DIR: join(dir, 'config'), DLAKE_URL: emulator.url };
+    const login = await runDlake(['login', '-u', 'admin', '--password-stdin'], {
+      env,
+      input: 'admin-pass-1\n',
+    });
+    expect(login.code).toBe(0);
+    const sql = await runDlake(['sql', 'SELECT 6 * 7 AS answer', '-o', 'json'], { env });
+    expect([sql.code, JSON.parse(sql.stdout)]).toEqual([0, [{ answer: 42 }]]);
+    expect(await emulator.stop()).toBe(0);
+    emulator = undefined;
   });
 });

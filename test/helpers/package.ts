@@ -25,9 +25,13 @@ export interface Packed {
   files: string[];
 }
 
-/** `npm pack` of the dlake package into `dest`. dist/ is already built (the tests' global set-up). */
-export async function packDlake(dest: string): Promise<Packed> {
-  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dest], {
+/**
+ * `npm pack` of the dlake package (or of a workspace, `emulator`) into `dest`. dist/ is already built (the
+ * tests' global set-up).
+ */
+export async function packDlake(dest: string, workspace?: string): Promise<Packed> {
+  const args = ['pack', '--ignore-scripts', '--json', '--pack-destination', dest];
+  const { stdout } = await run('npm', workspace ? [...args, '-w', workspace] : args, {
     cwd: REPO,
     env: userEnv(),
   });
@@ -45,11 +49,20 @@ export async function packDlake(dest: string): Promise<Packed> {
   };
 }
 
-/** `npm install -g --omit=dev TARBALL` into `prefix` (its `bin/` gets `dlake`), offline: it needs nothing else. */
-export async function installGlobally(tarball: string, prefix: string): Promise<string> {
+/**
+ * `npm install -g --omit=dev TARBALL` into `prefix` (its `bin/` gets the package's commands). `--offline` by
+ * default: dlake needs nothing else. With `dependencies: 'from-cache'`, what it needs comes from npm's cache
+ * (filled by `npm ci`), or else the registry.
+ */
+export async function installGlobally(
+  tarball: string,
+  prefix: string,
+  dependencies: 'none' | 'from-cache' = 'none',
+): Promise<string> {
+  const mode = dependencies === 'none' ? '--offline' : '--prefer-offline';
   const { stdout, stderr } = await run(
     'npm',
-    ['install', '-g', '--prefix', prefix, '--omit=dev', '--offline', '--no-audit', '--no-fund', tarball],
+    ['install', '-g', '--prefix', prefix, '--omit=dev', mode, '--no-audit', '--no-fund', tarball],
     { cwd: dirname(tarball), env: userEnv() },
   );
   return `${stdout}${stderr}`;
