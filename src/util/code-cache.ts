@@ -6,7 +6,7 @@
 // V8 accepts a cache only for the same V8 version and flags and a source of the same length; it does not
 // compare the text. The cache file's name therefore carries a hash of the bundle's content (the build id),
 // so that a cache is never applied to another build.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
@@ -33,7 +33,11 @@ export class CodeCacheLoader {
   private readonly loaded = new Map<string, unknown>();
   private readonly unsaved: Array<{ file: string; script: Script }> = [];
 
-  constructor(private readonly cache: CodeCache | undefined) {}
+  private readonly cache: CodeCache | undefined;
+
+  constructor(cache: CodeCache | undefined) {
+    this.cache = cache && isPrivate(cache.dir) ? cache : undefined;
+  }
 
   require(file: string): unknown {
     if (this.loaded.has(file)) return this.loaded.get(file);
@@ -88,6 +92,23 @@ export class CodeCacheLoader {
     const { dir, buildId, variant } = this.cache;
     const name = basename(file, '.cjs');
     return join(dir, `${PREFIX}${buildId}-${variant}-${name}-v8-${process.versions.v8}-${process.arch}`);
+  }
+}
+
+/**
+ * A cache is code that will run: only from a folder that is missing (it will be created 0700) or that
+ * belongs to this user and no one else may write to, as ssh treats its files.
+ */
+function isPrivate(dir: string): boolean {
+  try {
+    const st = statSync(dir);
+    return (
+      st.isDirectory() &&
+      (process.getuid === undefined || st.uid === process.getuid()) &&
+      (st.mode & 0o022) === 0
+    );
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT';
   }
 }
 

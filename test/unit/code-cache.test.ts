@@ -1,6 +1,15 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CodeCache, CodeCacheLoader } from '../../src/util/code-cache.js';
 
@@ -78,6 +87,16 @@ describe('CodeCacheLoader', () => {
     writeFileSync(cached, 'not a code cache');
     expect(run({}).answer).toBe(42);
     expect(readFileSync(cached).toString()).not.toBe('not a code cache');
+  });
+
+  it('neither reads nor writes a cache in a folder others may write to', () => {
+    mkdirSync(cacheDir);
+    chmodSync(cacheDir, 0o777);
+    const planted = join(cacheDir, `code-b1-api-bundle-v8-${process.versions.v8}-${process.arch}`);
+    writeFileSync(planted, 'planted');
+    expect(run({}).answer).toBe(42);
+    expect(cacheFiles()).toEqual([basename(planted)]);
+    expect(readFileSync(planted, 'utf8')).toBe('planted');
   });
 
   it('is silent when the cache cannot be written, and creates no folder but its own', () => {
