@@ -1,6 +1,7 @@
 // Carrying a plan out: waves in dependency order, entities of one wave concurrently, each failure kept for the
-// end rather than stopping the rest. Updates send the tag (and tag and wiki versions) read when planning, so
-// an entity changed since is a conflict for it alone.
+// end rather than stopping the rest. Updates and deletes send the tag (and tag and wiki versions) read when
+// planning, so an entity changed since is a conflict for it alone. Deletes (`--prune`) come after every create
+// and update, in the reverse order: contents before their container, a view before the views it reads.
 import * as catalog from '../api/catalog.js';
 import type { ApiClient } from '../api/http.js';
 import { entityUpdateBody } from '../api/sources.js';
@@ -65,7 +66,28 @@ function newEntity(def: Definition, fields: Record<string, unknown>): Record<str
 
 const ENTITY_FIELDS = (e: PlanEntry) => e.changes.some((c) => c.field !== 'tags' && c.field !== 'wiki');
 
+/**
+ * Deletes the entity read when planning. A container's tag does not change when its contents do, so a container
+ * is first checked to be empty (its listed contents were deleted before it): one holding anything else, added
+ * meanwhile or no definition, is a conflict, since deleting it would take that along.
+ */
+async function deleteOne(client: ApiClient, entry: PlanEntry): Promise<void> {
+  const current = entry.current!;
+  if (catalog.isContainerEntity(current)) {
+    const listing = await catalog.getById(client, current.id, { maxChildren: 1 });
+    const left = listing.children?.[0];
+    if (left) {
+      throw new ConflictError(
+        `not deleted: it holds ${formatPath(left.path)}, which the plan does not delete`,
+        { hint: 'plan again with --prune to see what is there now' },
+      );
+    }
+  }
+  await catalog.remove(client, current.id, current.tag);
+}
+
 async function applyOne(client: ApiClient, entry: PlanEntry, env: ApplyOptions['env']): Promise<void> {
+  if (entry.action === 'delete') return deleteOne(client, entry);
   const { def } = entry;
   if (isAdminKind(def.kind)) return applyAdmin(client, entry);
   const fields = resolveEnv(def, env);
@@ -112,14 +134,8 @@ export async function applyPlan(
   plan: readonly PlanEntry[],
   opts: ApplyOptions,
 ): Promise<ApplyResult[]> {
-  const waves = orderWaves(
-    plan.map((e) => ({
-      path: e.def.path,
-      sql: typeof e.def.fields.sql === 'string' ? e.def.fields.sql : undefined,
-      sqlContext: Array.isArray(e.def.fields.sqlContext) ? (e.def.fields.sqlContext as string[]) : undefined,
-      ...(isAdminKind(e.def.kind) ? adminOrder(e.def) : {}),
-    })),
-  );
+  const waves = wavesOf(plan, (e) => e.action !== 'delete');
+  const deleteWaves = wavesOf(plan, (e) => e.action === 'delete').reverse();
   const results: ApplyResult[] = [];
   const run = async (indexes: number[]) => {
     const out = await catalog.mapConcurrent(indexes, opts.concurrency, async (i) => {
@@ -141,7 +157,13 @@ export async function applyPlan(
   for (let round = 0; round < (opts.retryRounds ?? 3); round++) {
     const again = results
       .map((r, i) => ({ r, i }))
-      .filter(({ r }) => r.error && r.entry.def.kind === 'view' && !(r.error instanceof ConflictError));
+      .filter(
+        ({ r }) =>
+          r.error &&
+          r.entry.def.kind === 'view' &&
+          r.entry.action !== 'delete' &&
+          !(r.error instanceof ConflictError),
+      );
     if (again.length === 0) break;
     const retried = await run(again.map(({ r }) => plan.indexOf(r.entry)));
     let progress = false;
@@ -151,5 +173,24 @@ export async function applyPlan(
     });
     if (!progress) break;
   }
+  for (const wave of deleteWaves) results.push(...(await run(wave)));
   return results;
+}
+
+/** Dependency waves of the entries `pick` selects, as indexes into `plan`. */
+function wavesOf(plan: readonly PlanEntry[], pick: (e: PlanEntry) => boolean): number[][] {
+  const picked = plan.flatMap((e, i) => (pick(e) ? [i] : []));
+  const waves = orderWaves(
+    picked.map((i) => {
+      const { def } = plan[i]!;
+      const { fields, path } = def;
+      return {
+        path,
+        sql: typeof fields.sql === 'string' ? fields.sql : undefined,
+        sqlContext: Array.isArray(fields.sqlContext) ? (fields.sqlContext as string[]) : undefined,
+        ...(isAdminKind(def.kind) ? adminOrder(def) : {}),
+      };
+    }),
+  );
+  return waves.map((wave) => wave.map((n) => picked[n]!));
 }

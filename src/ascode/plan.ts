@@ -24,10 +24,11 @@ interface Change {
 }
 
 export interface PlanEntry {
-  action: 'create' | 'update';
+  action: 'create' | 'update' | 'delete';
+  /** For a delete (`--prune`): the entity as read from the service. */
   def: Definition;
   changes: Change[];
-  /** Updates: the entity as read when planning. */
+  /** Updates and deletes: the entity as read when planning. */
   current?: CatalogEntity;
   tagsVersion?: string | number;
   wikiVersion?: string | number;

@@ -1,0 +1,78 @@
+// `--prune`: the entities under the files' roots that no file names, as `delete` plan entries. A root is an
+// entity a file names whose container no file names: after a full `pull`, every space and source; after
+// `pull Sales/reports`, that folder. Nothing outside a root is ever a candidate, so a space or source is never
+// pruned (they are roots, or outside every root), nor is a home, a source's folder or file, or anything that is
+// no definition kind. A container that holds something a file names is kept.
+import * as catalog from '../api/catalog.js';
+import type { ApiClient } from '../api/http.js';
+import type { CatalogEntity } from '../api/schemas.js';
+import { NotFoundError } from '../errors.js';
+import { type Definition, kindOf, toDefinition } from './definitions.js';
+import type { PlanEntry } from './plan.js';
+import { collect, comparePaths } from './pull.js';
+
+/** Paths compare as the service does: without regard to case. */
+const key = (path: readonly string[]) => JSON.stringify(path.map((c) => c.toLowerCase()));
+
+/** The definitions whose container no definition names. */
+function pruneRoots(defs: readonly Definition[]): Definition[] {
+  const named = new Set(defs.map((d) => key(d.path)));
+  return defs.filter((d) => d.path.length === 1 || !named.has(key(d.path.slice(0, -1))));
+}
+
+/** The root as it is on the service, or undefined when it is not there yet or cannot hold definitions. */
+async function readRoot(client: ApiClient, def: Definition): Promise<CatalogEntity | undefined> {
+  try {
+    const entity = await catalog.getByPath(client, def.path, { exclude: ['children'] });
+    const kind = kindOf(entity);
+    return kind === 'space' || kind === 'folder' || kind === 'source' ? entity : undefined;
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * One `delete` entry per entity under a root that no file names, sorted by path. Each carries the entity as
+ * read now (its tag, so that apply deletes that version only) and, for a view, its SQL (for the delete order).
+ */
+export async function planDeletes(
+  client: ApiClient,
+  defs: readonly Definition[],
+  concurrency = 8,
+): Promise<PlanEntry[]> {
+  const named = new Set(defs.map((d) => key(d.path)));
+  // A container of something a file names stays, even when no file names the container itself.
+  const holding = new Set(defs.flatMap((d) => d.path.slice(1).map((_, n) => key(d.path.slice(0, n + 1)))));
+  const roots = (
+    await catalog.mapConcurrent(pruneRoots(defs), concurrency, (d) => readRoot(client, d))
+  ).filter((r): r is CatalogEntity => r !== undefined);
+  const candidates: Parameters<typeof collect>[2] = [];
+  for (const root of roots) {
+    const below = await catalog.walkTree(client, { id: root.id }, { concurrency });
+    collect(below, root.entityType === 'source', candidates);
+  }
+  const unnamed = candidates.filter((c) => !named.has(key(c.path)) && !holding.has(key(c.path)));
+  const entries = await catalog.mapConcurrent(
+    unnamed,
+    concurrency,
+    async (c): Promise<PlanEntry | undefined> => {
+      let entity: CatalogEntity;
+      try {
+        entity = await catalog.getById(client, c.id, { exclude: ['children'] });
+      } catch (err) {
+        // Gone since the listing: nothing to delete.
+        if (err instanceof NotFoundError) return undefined;
+        throw err;
+      }
+      const kind = kindOf(entity);
+      // Inside a source only promoted datasets are definitions; its folders and files are its data.
+      if (!kind || (c.inSource && kind !== 'dataset')) return undefined;
+      const def = toDefinition(entity, catalog.entityPath(entity), {});
+      return def && { action: 'delete', def, changes: [], current: entity };
+    },
+  );
+  return entries
+    .filter((e): e is PlanEntry => e !== undefined)
+    .sort((x, y) => comparePaths(x.def.path, y.def.path));
+}
