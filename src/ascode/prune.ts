@@ -20,16 +20,32 @@ function pruneRoots(defs: readonly Definition[]): Definition[] {
   return defs.filter((d) => d.path.length === 1 || !named.has(key(d.path.slice(0, -1))));
 }
 
-/** The root as it is on the service, or undefined when it is not there yet or cannot hold definitions. */
-async function readRoot(client: ApiClient, def: Definition): Promise<CatalogEntity | undefined> {
+interface Root {
+  entity: CatalogEntity;
+  /** Below a source only promoted datasets are definitions. */
+  inSource: boolean;
+}
+
+const read = async (client: ApiClient, path: readonly string[]) => {
   try {
-    const entity = await catalog.getByPath(client, def.path, { exclude: ['children'] });
-    const kind = kindOf(entity);
-    return kind === 'space' || kind === 'folder' || kind === 'source' ? entity : undefined;
+    return await catalog.getByPath(client, path, { exclude: ['children'] });
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
     throw err;
   }
+};
+
+/**
+ * The root as it is on the service, or undefined when it is not there yet or cannot hold definitions: only a
+ * space, a source, or a folder in one of them (never a home or what is in it).
+ */
+async function readRoot(client: ApiClient, def: Definition): Promise<Root | undefined> {
+  const entity = await read(client, def.path);
+  const kind = entity && kindOf(entity);
+  if (!entity || (kind !== 'space' && kind !== 'folder' && kind !== 'source')) return undefined;
+  const top = def.path.length === 1 ? entity : await read(client, def.path.slice(0, 1));
+  if (top?.entityType !== 'space' && top?.entityType !== 'source') return undefined;
+  return { entity, inSource: top.entityType === 'source' };
 }
 
 /**
@@ -46,11 +62,11 @@ export async function planDeletes(
   const holding = new Set(defs.flatMap((d) => d.path.slice(1).map((_, n) => key(d.path.slice(0, n + 1)))));
   const roots = (
     await catalog.mapConcurrent(pruneRoots(defs), concurrency, (d) => readRoot(client, d))
-  ).filter((r): r is CatalogEntity => r !== undefined);
+  ).filter((r): r is Root => r !== undefined);
   const candidates: Parameters<typeof collect>[2] = [];
   for (const root of roots) {
-    const below = await catalog.walkTree(client, { id: root.id }, { concurrency });
-    collect(below, root.entityType === 'source', candidates);
+    const below = await catalog.walkTree(client, { id: root.entity.id }, { concurrency });
+    collect(below, root.inSource, candidates);
   }
   const unnamed = candidates.filter((c) => !named.has(key(c.path)) && !holding.has(key(c.path)));
   const entries = await catalog.mapConcurrent(

@@ -153,6 +153,15 @@ describe('plan --prune', () => {
       '- delete view Sales/holder/x\nPlan: 0 to create, 0 to update, 1 to delete.\n',
     );
   });
+  it('a root a file names inside a source or a home: its folders, files and contents are never deletes', async () => {
+    await create({ entityType: 'folder', path: ['@admin', 'stuff'] });
+    await view(['@admin', 'stuff', 'mine'], 'SELECT 1 AS m');
+    const d = mkdtempSync(join(tmp, 'odd-roots-'));
+    writeFileSync(join(d, 'nested.yaml'), 'kind: folder\npath: [Samples, nested]\n');
+    writeFileSync(join(d, 'stuff.yaml'), 'kind: folder\npath: ["@admin", stuff]\n');
+    const plan = ok(await fx.run(['plan', '--dir', d, '--prune', '-o', 'json']));
+    expect(JSON.parse(plan.stdout).filter((e: { action: string }) => e.action === 'delete')).toEqual([]);
+  });
 });
 
 describe('apply --prune', () => {
