@@ -2,22 +2,33 @@
 // entity a file names whose container no file names: after a full `pull`, every space and source; after
 // `pull Sales/reports`, that folder. Nothing outside a root is ever a candidate, so a space or source is never
 // pruned (they are roots, or outside every root), nor is a home, a source's folder or file, or anything that is
-// no definition kind. A container that holds something a file names is kept.
+// no definition kind. A container that holds something a file names is kept. The admin kinds (queue, rule,
+// reflection, grant) are never pruned and make no root, but the dataset a reflection file is on, or the entity a
+// grant file is for, counts as named: deleting it would fail that file.
 import * as catalog from '../api/catalog.js';
 import type { ApiClient } from '../api/http.js';
 import type { CatalogEntity } from '../api/schemas.js';
 import { NotFoundError } from '../errors.js';
-import { type Definition, kindOf, toDefinition } from './definitions.js';
+import { type Definition, isAdminKind, kindOf, toDefinition } from './definitions.js';
+import { catalogKey } from './order.js';
 import type { PlanEntry } from './plan.js';
 import { collect, comparePaths } from './pull.js';
 
-/** Paths compare as the service does: without regard to case. */
-const key = (path: readonly string[]) => JSON.stringify(path.map((c) => c.toLowerCase()));
+const key = catalogKey;
 
-/** The definitions whose container no definition names. */
+/** The catalog path a definition names: its own, a reflection's dataset's, a grant's entity's; none for the rest. */
+function catalogPath(def: Definition): string[] | undefined {
+  if (!isAdminKind(def.kind)) return def.path;
+  if (def.kind === 'reflection') return def.path.slice(0, -1);
+  if (def.kind === 'grant') return def.path;
+  return undefined;
+}
+
+/** The catalog definitions whose container no catalog definition names. */
 function pruneRoots(defs: readonly Definition[]): Definition[] {
-  const named = new Set(defs.map((d) => key(d.path)));
-  return defs.filter((d) => d.path.length === 1 || !named.has(key(d.path.slice(0, -1))));
+  const own = defs.filter((d) => !isAdminKind(d.kind));
+  const named = new Set(own.map((d) => key(d.path)));
+  return own.filter((d) => d.path.length === 1 || !named.has(key(d.path.slice(0, -1))));
 }
 
 interface Root {
@@ -57,9 +68,10 @@ export async function planDeletes(
   defs: readonly Definition[],
   concurrency = 8,
 ): Promise<PlanEntry[]> {
-  const named = new Set(defs.map((d) => key(d.path)));
+  const paths = defs.map(catalogPath).filter((p): p is string[] => p !== undefined);
+  const named = new Set(paths.map(key));
   // A container of something a file names stays, even when no file names the container itself.
-  const holding = new Set(defs.flatMap((d) => d.path.slice(1).map((_, n) => key(d.path.slice(0, n + 1)))));
+  const holding = new Set(paths.flatMap((p) => p.slice(1).map((_, n) => key(p.slice(0, n + 1)))));
   const roots = (
     await catalog.mapConcurrent(pruneRoots(defs), concurrency, (d) => readRoot(client, d))
   ).filter((r): r is Root => r !== undefined);

@@ -5,12 +5,12 @@ import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/http.js';
 import { applyPlan } from '../../src/ascode/apply.js';
 import { readDefinitions } from '../../src/ascode/definitions.js';
 import { computePlan } from '../../src/ascode/plan.js';
 import { planDeletes } from '../../src/ascode/prune.js';
-import { expectFailure, type Fixture, expectOk as ok, startFixture } from '../helpers/fixture.js';
+import { clientOf, ok } from '../helpers/ascode.js';
+import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
 import { KEY, startPty } from '../helpers/pty.js';
 
 const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');
@@ -79,16 +79,6 @@ const PLAN_TEXT = [
 
 const at = (path: string[]) => fx.emu.catalog.store.at(path);
 const writes = () => fx.emu.log.entries.filter((e) => e.method !== 'GET');
-
-function client(): ApiClient {
-  const token = [...fx.emu.state.tokens.keys()][0]!;
-  return new ApiClient({
-    baseUrl: fx.emu.url,
-    timeoutMs: 10_000,
-    env: {},
-    auth: { header: async () => `Bearer ${token}` },
-  });
-}
 
 beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), 'dlake-prune-'));
@@ -162,6 +152,21 @@ describe('plan --prune', () => {
     const plan = ok(await fx.run(['plan', '--dir', d, '--prune', '-o', 'json']));
     expect(JSON.parse(plan.stdout).filter((e: { action: string }) => e.action === 'delete')).toEqual([]);
   });
+  it('admin kinds make no root and are never deletes; the entity a grant is for counts as named', async () => {
+    const defs = [
+      ...readDefinitions(files),
+      { kind: 'grant' as const, path: ['Sales', 'gone'], fields: {} },
+      // A queue's path is no catalog path: it makes no root of the space Other.
+      { kind: 'queue' as const, path: ['Other'], fields: {} },
+    ];
+    const deletes = await planDeletes(clientOf(fx), defs);
+    expect(deletes.map((e) => e.def.path.join('/'))).toEqual([
+      'Sales/old',
+      'Sales/old/a_base',
+      'Sales/old/z_top',
+      'Samples/sales/2024.csv',
+    ]);
+  });
 });
 
 describe('apply --prune', () => {
@@ -205,7 +210,7 @@ describe('apply --prune', () => {
   });
 
   it('an entity changed or filled between plan and apply is a conflict for it alone (exit 5)', async () => {
-    const api = client();
+    const api = clientOf(fx);
     const defs = readDefinitions(files);
     const plan = [...(await planDeletes(api, defs)), ...(await computePlan(api, defs))];
     // Meanwhile someone edits Sales/gone and adds a view to Sales/old.

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGraph } from '../../src/ascode/order.js';
-import { type Fixture, expectOk as ok, startFixture } from '../helpers/fixture.js';
+import { ok } from '../helpers/ascode.js';
+import { type Fixture, startFixture } from '../helpers/fixture.js';
 
 /** A task per node that ends when the test says so; `started` lists the nodes in the order they began. */
 function controlled() {

@@ -56,12 +56,6 @@ export async function startFixture(options: EmulatorOptions = {}): Promise<Fixtu
   return fx;
 }
 
-/** Asserts a run succeeded (its output in the message otherwise) and hands it back. */
-export function expectOk(r: RunResult): RunResult {
-  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
-  return r;
-}
-
 /** Asserts a failed run: exit code, exactly one `error:` line, and nothing on stdout. */
 export function expectFailure(r: RunResult, code: number, message: RegExp | string): void {
   const errors = r.stderr.split('\n').filter((l) => l.startsWith('error:'));
