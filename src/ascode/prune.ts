@@ -14,8 +14,6 @@ import { catalogKey } from './order.js';
 import type { PlanEntry } from './plan.js';
 import { collect, comparePaths } from './pull.js';
 
-const key = catalogKey;
-
 /** The catalog path a definition names: its own, a reflection's dataset's, a grant's entity's; none for the rest. */
 function catalogPath(def: Definition): string[] | undefined {
   if (!isAdminKind(def.kind)) return def.path;
@@ -27,8 +25,8 @@ function catalogPath(def: Definition): string[] | undefined {
 /** The catalog definitions whose container no catalog definition names. */
 function pruneRoots(defs: readonly Definition[]): Definition[] {
   const own = defs.filter((d) => !isAdminKind(d.kind));
-  const named = new Set(own.map((d) => key(d.path)));
-  return own.filter((d) => d.path.length === 1 || !named.has(key(d.path.slice(0, -1))));
+  const named = new Set(own.map((d) => catalogKey(d.path)));
+  return own.filter((d) => d.path.length === 1 || !named.has(catalogKey(d.path.slice(0, -1))));
 }
 
 interface Root {
@@ -69,9 +67,9 @@ export async function planDeletes(
   concurrency = 8,
 ): Promise<PlanEntry[]> {
   const paths = defs.map(catalogPath).filter((p): p is string[] => p !== undefined);
-  const named = new Set(paths.map(key));
+  const named = new Set(paths.map((p) => catalogKey(p)));
   // A container of something a file names stays, even when no file names the container itself.
-  const holding = new Set(paths.flatMap((p) => p.slice(1).map((_, n) => key(p.slice(0, n + 1)))));
+  const holding = new Set(paths.flatMap((p) => p.slice(1).map((_, n) => catalogKey(p.slice(0, n + 1)))));
   const roots = (
     await catalog.mapConcurrent(pruneRoots(defs), concurrency, (d) => readRoot(client, d))
   ).filter((r): r is Root => r !== undefined);
@@ -80,7 +78,9 @@ export async function planDeletes(
     const below = await catalog.walkTree(client, { id: root.entity.id }, { concurrency });
     collect(below, root.inSource, candidates);
   }
-  const unnamed = candidates.filter((c) => !named.has(key(c.path)) && !holding.has(key(c.path)));
+  const unnamed = candidates.filter(
+    (c) => !named.has(catalogKey(c.path)) && !holding.has(catalogKey(c.path)),
+  );
   const entries = await catalog.mapConcurrent(
     unnamed,
     concurrency,
