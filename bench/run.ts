@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark, one after the other, as markdown ready for the README.
+import { benchAscode } from './ascode.js';
 import { benchExport } from './export.js';
 import { benchStartup } from './startup.js';
 import { benchTree } from './tree.js';
@@ -8,3 +9,4 @@ console.log(`# dlake benchmarks (${started}, Node ${process.versions.node})\n`);
 console.log(`## Startup\n\n${await benchStartup()}\n`);
 console.log(`## catalog tree\n\n${await benchTree()}\n`);
 console.log(`## Export\n\n${await benchExport()}\n`);
+console.log(`## apply\n\n${await benchAscode()}\n`);

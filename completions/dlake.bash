@@ -209,8 +209,8 @@ _dlake_opts() {
     'queue rules') REPLY='--file --dry-run -h --help' ;;
     'queue help') REPLY='' ;;
     'pull') REPLY='--dir --kinds -h --help' ;;
-    'plan') REPLY='--dir --exit-code -h --help' ;;
-    'apply') REPLY='--dir --dry-run --concurrency -h --help' ;;
+    'plan') REPLY='--dir --prune --exit-code -h --help' ;;
+    'apply') REPLY='--dir --prune --dry-run -y --yes --concurrency -h --help' ;;
     'api') REPLY='--data --paginate -h --help' ;;
     'completion') REPLY='-h --help' ;;
     'help') REPLY='' ;;

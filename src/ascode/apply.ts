@@ -1,6 +1,7 @@
-// Carrying a plan out: waves in dependency order, entities of one wave concurrently, each failure kept for the
-// end rather than stopping the rest. Updates send the tag (and tag and wiki versions) read when planning, so
-// an entity changed since is a conflict for it alone.
+// Carrying a plan out: each entity as soon as what it depends on is written, several at once, each failure kept
+// for the end rather than stopping the rest. Updates and deletes send the tag (and tag and wiki versions) read when
+// planning, so an entity changed since is a conflict for it alone. Deletes (`--prune`) come after every create
+// and update, in the reverse order: contents before their container, a view before the views it reads.
 import * as catalog from '../api/catalog.js';
 import type { ApiClient } from '../api/http.js';
 import { entityUpdateBody } from '../api/sources.js';
@@ -8,7 +9,7 @@ import { ConflictError, UsageError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
 import { adminOrder, applyAdmin } from './admin-kinds.js';
 import { type Definition, envReference, isAdminKind, secretFields } from './definitions.js';
-import { orderWaves } from './order.js';
+import { dependencies, runGraph } from './order.js';
 import type { PlanEntry } from './plan.js';
 
 export interface ApplyResult {
@@ -65,7 +66,28 @@ function newEntity(def: Definition, fields: Record<string, unknown>): Record<str
 
 const ENTITY_FIELDS = (e: PlanEntry) => e.changes.some((c) => c.field !== 'tags' && c.field !== 'wiki');
 
+/**
+ * Deletes the entity read when planning. A container's tag does not change when its contents do, so a container
+ * is first checked to be empty (its listed contents were deleted before it): one holding anything else, added
+ * meanwhile or no definition, is a conflict, since deleting it would take that along.
+ */
+async function deleteOne(client: ApiClient, entry: PlanEntry): Promise<void> {
+  const current = entry.current!;
+  if (catalog.isContainerEntity(current)) {
+    const listing = await catalog.getById(client, current.id, { maxChildren: 1 });
+    const left = listing.children?.[0];
+    if (left) {
+      throw new ConflictError(
+        `not deleted: it holds ${formatPath(left.path)}, which the plan does not delete`,
+        { hint: 'plan again with --prune to see what is there now' },
+      );
+    }
+  }
+  await catalog.remove(client, current.id, current.tag);
+}
+
 async function applyOne(client: ApiClient, entry: PlanEntry, env: ApplyOptions['env']): Promise<void> {
+  if (entry.action === 'delete') return deleteOne(client, entry);
   const { def } = entry;
   if (isAdminKind(def.kind)) return applyAdmin(client, entry);
   const fields = resolveEnv(def, env);
@@ -106,50 +128,62 @@ async function applyOne(client: ApiClient, entry: PlanEntry, env: ApplyOptions['
   }
 }
 
-/** Applies every entry; the results come back in apply order, failures included. */
+/** Applies every entry; the results come back in the order they were started, failures included. */
 export async function applyPlan(
   client: ApiClient,
   plan: readonly PlanEntry[],
   opts: ApplyOptions,
 ): Promise<ApplyResult[]> {
-  const waves = orderWaves(
-    plan.map((e) => ({
-      path: e.def.path,
-      sql: typeof e.def.fields.sql === 'string' ? e.def.fields.sql : undefined,
-      sqlContext: Array.isArray(e.def.fields.sqlContext) ? (e.def.fields.sqlContext as string[]) : undefined,
-      ...(isAdminKind(e.def.kind) ? adminOrder(e.def) : {}),
-    })),
-  );
-  const results: ApplyResult[] = [];
-  const run = async (indexes: number[]) => {
-    const out = await catalog.mapConcurrent(indexes, opts.concurrency, async (i) => {
-      const entry = plan[i]!;
-      let result: ApplyResult;
-      try {
-        await applyOne(client, entry, opts.env);
-        result = { entry };
-      } catch (error) {
-        result = { entry, error };
-      }
-      opts.onDone?.(result);
-      return result;
-    });
-    return out;
+  const attempt = async (entry: PlanEntry): Promise<ApplyResult> => {
+    let result: ApplyResult;
+    try {
+      await applyOne(client, entry, opts.env);
+      result = { entry };
+    } catch (error) {
+      result = { entry, error };
+    }
+    opts.onDone?.(result);
+    return result;
   };
-  for (const wave of waves) results.push(...(await run(wave)));
+  const run = (entries: PlanEntry[], reverse = false) =>
+    runGraph(dependencyGraph(entries, reverse), opts.concurrency, (n) => attempt(entries[n]!));
+  const results = await run(plan.filter((e) => e.action !== 'delete'));
   // A view whose reference could not be read from its SQL may have failed for a dependency written after it.
   for (let round = 0; round < (opts.retryRounds ?? 3); round++) {
-    const again = results
-      .map((r, i) => ({ r, i }))
-      .filter(({ r }) => r.error && r.entry.def.kind === 'view' && !(r.error instanceof ConflictError));
+    const again = results.filter(
+      (r) => r.error && r.entry.def.kind === 'view' && !(r.error instanceof ConflictError),
+    );
     if (again.length === 0) break;
-    const retried = await run(again.map(({ r }) => plan.indexOf(r.entry)));
-    let progress = false;
-    retried.forEach((r, n) => {
-      if (!r.error) progress = true;
-      results[again[n]!.i] = r;
-    });
-    if (!progress) break;
+    const retried = await run(again.map((r) => r.entry));
+    for (const r of retried) results[results.findIndex((old) => old.entry === r.entry)] = r;
+    if (retried.every((r) => r.error)) break;
   }
+  results.push(
+    ...(await run(
+      plan.filter((e) => e.action === 'delete'),
+      true,
+    )),
+  );
   return results;
+}
+
+/**
+ * What each entry waits for: its containers and what its SQL reads (an admin kind: what it names); `reverse`
+ * for deletes, where each waits for what is inside it and for the views that read it.
+ */
+function dependencyGraph(entries: readonly PlanEntry[], reverse: boolean): Set<number>[] {
+  const deps = dependencies(
+    entries.map(({ def }) => ({
+      path: def.path,
+      sql: typeof def.fields.sql === 'string' ? def.fields.sql : undefined,
+      sqlContext: Array.isArray(def.fields.sqlContext) ? (def.fields.sqlContext as string[]) : undefined,
+      ...(isAdminKind(def.kind) ? adminOrder(def) : {}),
+    })),
+  );
+  if (!reverse) return deps;
+  const inverted = deps.map(() => new Set<number>());
+  deps.forEach((d, n) => {
+    for (const m of d) inverted[m]!.add(n);
+  });
+  return inverted;
 }

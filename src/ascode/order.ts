@@ -42,13 +42,10 @@ interface Orderable {
   after?: string[];
 }
 
-/**
- * Waves of indexes into `items`: each wave only depends on earlier ones. What depends on something of the same
- * set in a cycle ends up in the last wave.
- */
-export function orderWaves(items: readonly Orderable[]): number[][] {
+/** For each of `items`, the indexes of the others it comes after: its containers, and what its SQL reads. */
+export function dependencies(items: readonly Orderable[]): Set<number>[] {
   const index = new Map(items.map((it, i) => [it.key ?? catalogKey(it.path), i]));
-  const deps = items.map((it, i) => {
+  return items.map((it, i) => {
     const out = new Set<number>();
     if (it.key !== undefined) {
       for (const k of it.after ?? []) {
@@ -78,15 +75,55 @@ export function orderWaves(items: readonly Orderable[]): number[][] {
     out.delete(i);
     return out;
   });
-  const done = new Set<number>();
-  const waves: number[][] = [];
-  let left = items.map((_, i) => i);
-  while (left.length) {
-    let wave = left.filter((i) => [...deps[i]!].every((d) => done.has(d)));
-    if (wave.length === 0) wave = left;
-    for (const i of wave) done.add(i);
-    waves.push(wave);
-    left = left.filter((i) => !done.has(i));
-  }
-  return waves;
+}
+
+/**
+ * Runs `fn` for every node of a dependency graph (`deps[n]`: the nodes n comes after), at most `max` at once,
+ * each as soon as what it comes after has finished (failed or not), rather than in waves that wait for their
+ * slowest member. When only nodes waiting on a cycle are left, the first of them starts anyway. Results come in
+ * the order the nodes started.
+ */
+export function runGraph<R>(
+  deps: ReadonlyArray<ReadonlySet<number>>,
+  max: number,
+  fn: (node: number) => Promise<R>,
+): Promise<R[]> {
+  const dependents = deps.map(() => [] as number[]);
+  const blocked = deps.map((d, n) => {
+    for (const m of d) dependents[m]!.push(n);
+    return d.size;
+  });
+  const queued = deps.map((d) => d.size === 0);
+  const ready = deps.flatMap((d, n) => (d.size === 0 ? [n] : []));
+  const results: R[] = [];
+  let running = 0;
+  return new Promise((resolve, reject) => {
+    const pump = () => {
+      if (ready.length === 0 && running === 0) {
+        // Nothing can run: what is left waits on a cycle. Its first node starts, which unblocks the rest.
+        const next = queued.indexOf(false);
+        if (next === -1) return resolve(results);
+        queued[next] = true;
+        ready.push(next);
+      }
+      while (running < max && ready.length) {
+        const n = ready.shift()!;
+        const slot = results.length;
+        results.length++;
+        running++;
+        fn(n).then((r) => {
+          results[slot] = r;
+          running--;
+          for (const m of dependents[n]!) {
+            if (--blocked[m]! === 0 && !queued[m]) {
+              queued[m] = true;
+              ready.push(m);
+            }
+          }
+          pump();
+        }, reject);
+      }
+    };
+    pump();
+  });
 }

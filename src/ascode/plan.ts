@@ -14,6 +14,7 @@ import {
   TAGGABLE,
   toDefinition,
 } from './definitions.js';
+import { catalogKey } from './order.js';
 import { comparePaths } from './pull.js';
 
 interface Change {
@@ -24,10 +25,11 @@ interface Change {
 }
 
 export interface PlanEntry {
-  action: 'create' | 'update';
+  action: 'create' | 'update' | 'delete';
+  /** For a delete (`--prune`): the entity as read from the service. */
   def: Definition;
   changes: Change[];
-  /** Updates: the entity as read when planning. */
+  /** Updates and deletes: the entity as read when planning. */
   current?: CatalogEntity;
   tagsVersion?: string | number;
   wikiVersion?: string | number;
@@ -93,12 +95,18 @@ function creation(def: Definition): PlanEntry {
   return { action: 'create', def, changes };
 }
 
-async function planOne(client: ApiClient, def: Definition): Promise<PlanEntry | undefined> {
+/** `missing` collects the paths found absent. */
+async function planOne(
+  client: ApiClient,
+  def: Definition,
+  missing: Set<string>,
+): Promise<PlanEntry | undefined> {
   let current: CatalogEntity;
   try {
     current = await catalog.getByPath(client, def.path, { exclude: ['children'] });
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;
+    missing.add(catalogKey(def.path));
     return creation(def);
   }
   const kind = kindOf(current);
@@ -135,15 +143,47 @@ async function planOne(client: ApiClient, def: Definition): Promise<PlanEntry | 
   return { action: 'update', def, changes, current, tagsVersion: tags?.version, wikiVersion: wiki?.version };
 }
 
-/** The changes that would make the service match `defs`, in the order of `defs`. */
+/**
+ * The changes that would make the service match `defs`, in plan order (compareDefinitions). What lies below a
+ * container found absent is absent too and is not read: applying into an empty service reads only its spaces
+ * and sources.
+ */
 export async function computePlan(
   client: ApiClient,
   defs: readonly Definition[],
   concurrency = 8,
 ): Promise<PlanEntry[]> {
   const planAdmin = adminPlanner(client);
-  const entries = await catalog.mapConcurrent(defs, concurrency, (d) =>
-    isAdminKind(d.kind) ? planAdmin(d) : planOne(client, d),
+  const limit = catalog.limiter(concurrency);
+  const missing = new Set<string>();
+  const planned = new Map<string, Promise<unknown>>();
+  const nearestDefined = (path: readonly string[]) => {
+    for (let n = path.length - 1; n >= 1; n--) {
+      const key = catalogKey(path.slice(0, n));
+      const found = planned.get(key);
+      if (found) return { key, found };
+    }
+    return undefined;
+  };
+  // Containers before their contents, so that each finds its container's read under way.
+  const ordered = [...defs].sort((x, y) => comparePaths(x.path, y.path));
+  const entries = await Promise.all(
+    ordered.map((def) => {
+      if (isAdminKind(def.kind)) return limit(() => planAdmin(def));
+      const container = nearestDefined(def.path);
+      const task = (async () => {
+        if (container) {
+          await container.found.catch(() => undefined);
+          if (missing.has(container.key)) {
+            missing.add(catalogKey(def.path));
+            return creation(def);
+          }
+        }
+        return limit(() => planOne(client, def, missing));
+      })();
+      planned.set(catalogKey(def.path), task);
+      return task;
+    }),
   );
   return entries
     .filter((e): e is PlanEntry => e !== undefined)

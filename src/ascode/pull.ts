@@ -8,16 +8,19 @@ import { type Definition, kindOf, TAGGABLE, toDefinition } from './definitions.j
 
 interface Candidate {
   id: string;
+  path: string[];
   /** Inside a source: only promoted datasets are definitions. */
   inSource: boolean;
 }
 
-function collect(nodes: catalog.TreeNode[], inSource: boolean, out: Candidate[]): void {
+/** The entities of a walked tree that may be definitions (prune reads them too). */
+export function collect(nodes: catalog.TreeNode[], inSource: boolean, out: Candidate[]): void {
   for (const n of nodes) {
     const isSource = n.type === 'CONTAINER' && n.containerType === 'SOURCE';
     const isHome = n.type === 'CONTAINER' && n.containerType === 'HOME';
     if (isHome) continue;
-    if (n.type === 'DATASET' || (n.type === 'CONTAINER' && !inSource)) out.push({ id: n.id, inSource });
+    if (n.type === 'DATASET' || (n.type === 'CONTAINER' && !inSource))
+      out.push({ id: n.id, path: n.path, inSource });
     if (n.children) collect(n.children, inSource || isSource, out);
   }
 }

@@ -7,13 +7,15 @@ import type { Context } from '../context.js';
 import { DlakeError, ExitCode, QuietExit } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { formatPath, parseRef } from '../util/catalog-ref.js';
-import { examples } from './common.js';
+import { confirmDestructive, examples } from './common.js';
 import { concurrencyOption } from './options.js';
 
 const DEFAULT_CONCURRENCY = 8;
 
 const dirOption = () =>
   new Option('--dir <dir>', 'the folder of definition files (*.yaml)').makeOptionMandatory();
+const pruneOption = () =>
+  new Option('--prune', "also delete what no file names under the files' roots (see the README)");
 
 export function register(program: Command, rt: Runtime): void {
   program
@@ -41,16 +43,33 @@ export function register(program: Command, rt: Runtime): void {
     .command('plan')
     .description('Show what apply would change to make the service match the definition files')
     .addOption(dirOption())
+    .addOption(pruneOption())
     .option('--exit-code', 'exit 8 when there are changes')
-    .addHelpText('after', examples('dlake plan --dir lake', 'dlake plan --dir lake --exit-code -o json'))
+    .addHelpText(
+      'after',
+      examples(
+        'dlake plan --dir lake',
+        'dlake plan --dir lake --exit-code -o json',
+        'dlake plan --dir lake --prune',
+      ),
+    )
     .action(rt.action(plan));
   program
     .command('apply')
     .description('Create and update entities so that the service matches the definition files')
     .addOption(dirOption())
+    .addOption(pruneOption())
     .option('--dry-run', 'print the plan and change nothing')
+    .option('-y, --yes', 'delete (--prune) without asking; needed without a terminal')
     .addOption(concurrencyOption('writes', DEFAULT_CONCURRENCY))
-    .addHelpText('after', examples('dlake apply --dir lake', 'dlake apply -p prod --dir lake --dry-run'))
+    .addHelpText(
+      'after',
+      examples(
+        'dlake apply --dir lake',
+        'dlake apply -p prod --dir lake --dry-run',
+        'dlake apply --dir lake --prune --yes',
+      ),
+    )
     .action(rt.action(apply));
 }
 
@@ -70,22 +89,29 @@ async function pull(ctx: Context, refs: string[], opts: { dir: string; kinds?: s
   ctx.ui.notice(`Pulled ${defs.length} definition${defs.length === 1 ? '' : 's'} into ${opts.dir}.`);
 }
 
-async function readPlan(ctx: Context, dir: string): Promise<PlanEntry[]> {
+/** The plan for the files in `dir`; with `prune`, its deletes come first (see planText). */
+async function readPlan(ctx: Context, dir: string, prune: boolean | undefined): Promise<PlanEntry[]> {
   const { readDefinitions } = await import('../ascode/definitions.js');
   const { computePlan } = await import('../ascode/plan.js');
   const defs = readDefinitions(dir);
-  return computePlan(await ctx.client(), defs);
+  const client = await ctx.client();
+  const writes = await computePlan(client, defs);
+  if (!prune) return writes;
+  const { planDeletes } = await import('../ascode/prune.js');
+  return [...(await planDeletes(client, defs)), ...writes];
 }
+
+const ACTION_MARK = { create: '+ create', update: '~ update', delete: '- delete' } as const;
+
+const entityLine = (e: PlanEntry) => `${e.def.kind} ${formatPath(e.def.path) || '(the ruleset)'}`;
 
 const show = (v: unknown) => JSON.stringify(v);
 
-/** The plan as a person reads a diff, then the summary line. */
+/** The plan as a person reads a diff (deletes first, so that they are not missed), then the summary line. */
 function planText(plan: readonly PlanEntry[]): string {
   const lines: string[] = [];
   for (const e of plan) {
-    lines.push(
-      `${e.action === 'create' ? '+ create' : '~ update'} ${e.def.kind} ${formatPath(e.def.path) || '(the ruleset)'}`,
-    );
+    lines.push(`${ACTION_MARK[e.action]} ${entityLine(e)}`);
     for (const c of e.changes) {
       if (e.action === 'create') lines.push(`    ${c.field}: ${show(c.to)}`);
       else
@@ -94,8 +120,10 @@ function planText(plan: readonly PlanEntry[]): string {
         );
     }
   }
-  const creates = plan.filter((e) => e.action === 'create').length;
-  lines.push(`Plan: ${creates} to create, ${plan.length - creates} to update, 0 to delete.`);
+  const count = (action: PlanEntry['action']) => plan.filter((e) => e.action === action).length;
+  lines.push(
+    `Plan: ${count('create')} to create, ${count('update')} to update, ${count('delete')} to delete.`,
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -106,8 +134,8 @@ async function printPlan(ctx: Context, plan: readonly PlanEntry[]): Promise<void
   } else ctx.streams.stdout.write(planText(plan));
 }
 
-async function plan(ctx: Context, opts: { dir: string; exitCode?: boolean }): Promise<void> {
-  const entries = await readPlan(ctx, opts.dir);
+async function plan(ctx: Context, opts: { dir: string; prune?: boolean; exitCode?: boolean }): Promise<void> {
+  const entries = await readPlan(ctx, opts.dir, opts.prune);
   await printPlan(ctx, entries);
   if (opts.exitCode && entries.length) throw new QuietExit(ExitCode.changes);
 }
@@ -127,15 +155,31 @@ function failureLine(r: ApplyResult, label: (def: ApplyResult['entry']['def']) =
   return `${label(r.entry.def)}: ${message}`;
 }
 
+/**
+ * Deletes are confirmed before anything is written, as `terraform apply` asks before it starts: without a
+ * terminal and without --yes, or when the answer is no, the whole apply stops and nothing changes.
+ */
+async function confirmDeletes(ctx: Context, entries: readonly PlanEntry[], yes: boolean | undefined) {
+  const deletes = entries.filter((e) => e.action === 'delete');
+  if (deletes.length === 0) return;
+  if (!yes && ctx.ui.interactive) {
+    const list = deletes.map((e) => `  - ${entityLine(e)}\n`).join('');
+    ctx.streams.stderr.write(`No file names these, under the files' roots:\n${list}`);
+  }
+  const n = deletes.length;
+  await confirmDestructive(ctx, `delete ${n === 1 ? 'this entity' : `these ${n} entities`}?`, yes);
+}
+
 async function apply(
   ctx: Context,
-  opts: { dir: string; dryRun?: boolean; concurrency?: number },
+  opts: { dir: string; prune?: boolean; dryRun?: boolean; yes?: boolean; concurrency?: number },
 ): Promise<void> {
-  const entries = await readPlan(ctx, opts.dir);
+  const entries = await readPlan(ctx, opts.dir, opts.prune);
   if (opts.dryRun || entries.length === 0) {
     await printPlan(ctx, entries);
     return;
   }
+  await confirmDeletes(ctx, entries, opts.yes);
   const { applyPlan } = await import('../ascode/apply.js');
   let done = 0;
   const results = await applyPlan(await ctx.client(), entries, {
@@ -148,9 +192,12 @@ async function apply(
   });
   if (ctx.ui.interactive) ctx.streams.stderr.write('\n');
   const failed = results.filter((r) => r.error !== undefined);
-  const created = results.filter((r) => !r.error && r.entry.action === 'create').length;
-  const updated = results.length - failed.length - created;
-  ctx.ui.notice(`Applied: ${created} created, ${updated} updated, ${failed.length} failed.`);
+  const succeeded = (action: PlanEntry['action']) =>
+    results.filter((r) => !r.error && r.entry.action === action).length;
+  const deleted = opts.prune ? `${succeeded('delete')} deleted, ` : '';
+  ctx.ui.notice(
+    `Applied: ${succeeded('create')} created, ${succeeded('update')} updated, ${deleted}${failed.length} failed.`,
+  );
   if (failed.length === 0) return;
   const { stderr } = ctx.streams;
   const { definitionLabel } = await import('../ascode/definitions.js');
