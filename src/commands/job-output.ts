@@ -172,8 +172,7 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
     ? target.stdoutTarget(ctx.streams.stdout)
     : await target.openFileTarget(req.out, {
         gzip: req.gzip,
-        // A Parquet file needs its footer to be read at all: it is not kept for --resume.
-        record: req.format === 'parquet' ? undefined : { jobId: req.id, format: req.format },
+        record: { jobId: req.id, format: req.format },
         resume: req.resume,
       });
   const kept = req.resume?.rows ?? 0;
@@ -194,6 +193,7 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
       concurrency: req.concurrency,
       startOffset: kept,
       continuing: kept > 0,
+      resumeState: req.resume && { state: req.resume.writer, bytes: req.resume.bytes },
       signal: req.signal ?? ctx.interrupt.signal,
       onProgress: bar ? (rows, total) => bar.update(kept + rows, kept + total) : undefined,
       resumeHint: `resume with: dlake job export ${req.id} --out ${shellWord(req.out)} --resume`,

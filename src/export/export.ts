@@ -19,6 +19,8 @@ interface ExportRequest {
   startOffset?: number;
   /** The target already holds the rows before `startOffset` (a resumed export): no head, no first row. */
   continuing?: boolean;
+  /** Of a resumed export: the formatter's state and the bytes kept at its checkpoint (from the sidecar). */
+  resumeState?: { state?: unknown; bytes: number };
   maxRows?: number;
   signal?: AbortSignal;
   /** JSON indented for a reader, as every other command prints it (standard output, not files). */
@@ -62,6 +64,7 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
         formatter = await loadFormatter(req.format, page.schema, {
           continuing: req.continuing,
           pretty: req.pretty,
+          ...req.resumeState,
         });
         rowCount = page.rowCount;
         total = Math.max(0, Math.min(page.rowCount - start, req.maxRows ?? Number.POSITIVE_INFINITY));
@@ -69,7 +72,8 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
       }
       await target.write(formatter.page(page.rows, page.exact), signal);
       written += page.rows.length;
-      await target.checkpoint(start + written);
+      // A point to resume from only once every row so far is in the bytes (not in a row group being filled).
+      if (!formatter.held) await target.checkpoint(start + written, formatter.state?.());
       // Ctrl-C between pages: stop here rather than after the requests in flight.
       if (signal?.aborted) throw new InterruptedError('interrupted');
       req.onProgress?.(written, Math.max(total, written));

@@ -19,10 +19,11 @@ export interface Target {
   /** Resolves once the stream can take more. */
   write(chunk: string | Uint8Array, signal?: AbortSignal): Promise<void>;
   /**
-   * Everything written so far holds `rows` complete rows: a point a resumed export may restart from. A
-   * gzipped file closes its gzip member here (every MEMBER_ROWS rows) so the bytes before it stand alone.
+   * Everything written so far holds `rows` complete rows: a point a resumed export may restart from, with
+   * what the formatter needs besides the bytes (`state`, Parquet's row groups). A gzipped file closes its
+   * gzip member here (every MEMBER_ROWS rows) so the bytes before it stand alone.
    */
-  checkpoint(rows: number): Promise<void>;
+  checkpoint(rows: number, state?: unknown): Promise<void>;
   /** Everything written: flush, close and (for a file) rename into place. */
   commit(): Promise<void>;
   /** Give up: nothing is left behind (the partial file is removed). Never throws. */
@@ -42,7 +43,11 @@ export interface ResumeRecord {
   /** Complete rows in the first `bytes` bytes of FILE.partial. */
   rows: number;
   bytes: number;
+  /** Parquet: the metadata of the row groups in those bytes, which the footer will list. */
+  writer?: unknown;
 }
+
+type Checkpoint = Pick<ResumeRecord, 'rows' | 'bytes' | 'writer'>;
 
 /** Rows in one gzip member: the granularity at which a gzipped export can be resumed. */
 const MEMBER_ROWS = 50_000;
@@ -119,7 +124,7 @@ class StreamTarget implements Target {
     await this.drained(this.into(), signal);
   }
 
-  async checkpoint(_rows: number): Promise<void> {}
+  async checkpoint(_rows: number, _state?: unknown): Promise<void> {}
 
   async commit(): Promise<void> {
     this.check();
@@ -162,8 +167,8 @@ class FileTarget extends StreamTarget {
   private queued: number;
   /** Rows at the start of the current gzip member. */
   private memberStart: number;
-  /** The last checkpoint, and the last one known to be on disk. */
-  private last: { rows: number; bytes: number };
+  /** The last checkpoint. */
+  private last: Checkpoint;
   private recordedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -175,7 +180,7 @@ class FileTarget extends StreamTarget {
     this.stream_ = stream;
     this.queued = opts.resume?.bytes ?? 0;
     this.memberStart = opts.resume?.rows ?? 0;
-    this.last = { rows: this.memberStart, bytes: this.queued };
+    this.last = { rows: this.memberStart, bytes: this.queued, writer: opts.resume?.writer };
     const count = stream.write.bind(stream);
     // Every byte that reaches the file passes here: count it.
     stream.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
@@ -196,13 +201,13 @@ class FileTarget extends StreamTarget {
     return this.member;
   }
 
-  override async checkpoint(rows: number): Promise<void> {
+  override async checkpoint(rows: number, state?: unknown): Promise<void> {
     if (this.opts.gzip) {
       if (rows - this.memberStart < MEMBER_ROWS) return;
       await this.endMember();
       this.memberStart = rows;
     }
-    this.last = { rows, bytes: this.queued };
+    this.last = { rows, bytes: this.queued, writer: state };
     if (this.opts.record && performance.now() - this.recordedAt > RECORD_EVERY_MS) {
       // Only what is on disk may be recorded: a process killed now keeps exactly that.
       this.recordedAt = performance.now();
@@ -263,7 +268,7 @@ class FileTarget extends StreamTarget {
     this.check();
   }
 
-  private async writeRecord(at: { rows: number; bytes: number }): Promise<void> {
+  private async writeRecord(at: Checkpoint): Promise<void> {
     const record: ResumeRecord = { ...this.opts.record!, gzip: !!this.opts.gzip, ...at };
     const tmp = `${sidecarOf(this.name)}.tmp`;
     await writeFile(tmp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });

@@ -184,11 +184,14 @@ describe('--resume', () => {
     return r;
   }
 
-  // Three cut points, one format each: early, middle, late.
+  // Three cut points, one format each: early, middle, late; Parquet (a row group is ~40,000 of these rows)
+  // after its first and after its second row group.
   it.each([
     ['csv', 0.1],
     ['ndjson', 0.45],
     ['json', 0.8],
+    ['parquet', 0.2],
+    ['parquet', 0.6],
   ] as const)(
     '%s: SIGTERM %s of the way through, then --resume: byte for byte the uninterrupted export',
     async (ext, cut) => {
@@ -207,7 +210,12 @@ describe('--resume', () => {
       const record = JSON.parse(readFileSync(`${file}.partial.json`, 'utf8'));
       expect(record).toMatchObject({ jobId: id, format: ext, gzip: false });
       expect(record.rows).toBeGreaterThan(0);
+      // Another format is refused, nothing fetched.
+      const other = ext === 'csv' ? 'ndjson' : 'csv';
       fx.emu.log.clear();
+      const refused = await fx.run(['job', 'export', id, '--out', file, '--resume', '--format', other]);
+      expectFailure(refused, 2, `it holds ${ext.toUpperCase()}, not ${other.toUpperCase()}`);
+      expect(fx.emu.log.find('GET', /\/results$/)).toHaveLength(0);
       const resumed = await fx.run(['job', 'export', id, '--out', file, '--resume']);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stderr).toContain(`resumed after ${record.rows.toLocaleString('en-US')} rows`);
