@@ -260,6 +260,8 @@ function column(field: ResultField): Column {
 const textOf = (v: unknown): string => (v instanceof JsonNumber ? v.text : String(v));
 
 function integer(name: string, v: unknown): bigint {
+  // Most ids are plain numbers: no trip through their text.
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
   const text = textOf(v);
   if (!/^-?\d+$/.test(text)) throw badValue(name, v, 'an integer');
   return BigInt(text);
