@@ -165,7 +165,7 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
     import('../export/export.js'),
     import('../export/target.js'),
     import('../export/progress.js'),
-    pageFetcher(req.client, req.id),
+    pageFetcher(req.client, req.id, req.format === 'csv'),
   ]);
   const toStdout = req.out === '-';
   const sink = toStdout
@@ -216,9 +216,25 @@ function shellWord(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Fetches one page of the job's results, keeping to the service's page limit. */
-async function pageFetcher(client: ApiClient, id: string) {
-  const { getResults } = await import('../api/jobs.js');
-  return (offset: number, limit: number, signal: AbortSignal) =>
-    getResults(client, id, offset, limit, signal);
+/**
+ * Fetches one page of the job's results, keeping to the service's page limit. For a CSV export (`csv`), a
+ * flat page goes straight from its text to CSV lines, without row objects (export/json-csv.ts).
+ */
+async function pageFetcher(client: ApiClient, id: string, csv = false) {
+  const jobs = await import('../api/jobs.js');
+  if (!csv)
+    return (offset: number, limit: number, signal: AbortSignal) =>
+      jobs.getResults(client, id, offset, limit, signal);
+  const [{ csvFromResultsPage }, { flatColumns }] = await Promise.all([
+    import('../export/json-csv.js'),
+    import('../export/writers.js'),
+  ]);
+  const endpoint = jobs.resultsEndpoint(id);
+  return async (offset: number, limit: number, signal: AbortSignal) => {
+    const text = await jobs.getResultsText(client, id, offset, limit, signal);
+    const direct = csvFromResultsPage(text, limit, flatColumns);
+    if (!direct) return jobs.parseResultsPage(text, endpoint);
+    const page = jobs.resultsPageOf({ ...direct.envelope, rows: [] }, endpoint, false);
+    return { ...page, rows: new Array(direct.rows), csv: direct.csv };
+  };
 }

@@ -2,6 +2,7 @@
 // each write waiting for the target to drain. The rows written must add up to the job's rowCount. On a
 // failure or Ctrl-C the file is either removed or, when the rows so far can be resumed, kept as
 // FILE.partial with its sidecar; the error says how many rows had been written and how to go on.
+import type { ResultField } from '../api/jobs.js';
 import { DlakeError, InterruptedError, ServiceError } from '../errors.js';
 import { type FetchPage, pagesInOrder } from './pages.js';
 import { OutputClosedError, type Target } from './target.js';
@@ -51,6 +52,7 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
   let total = 0;
   let rowCount = 0;
   let formatter: RowFormatter | undefined;
+  let firstSchema: readonly ResultField[] = [];
   try {
     for await (const page of pagesInOrder({
       fetchPage: req.fetchPage,
@@ -67,10 +69,13 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
           ...req.resumeState,
         });
         rowCount = page.rowCount;
+        firstSchema = page.schema;
         total = Math.max(0, Math.min(page.rowCount - start, req.maxRows ?? Number.POSITIVE_INFINITY));
         await target.write(formatter.head, signal);
       }
-      await target.write(formatter.page(page.rows, page.exact), signal);
+      // A CSV page read straight from its text (api/jobs.ts `csv`) is written as it is.
+      if (page.csv !== undefined) checkColumns(page.schema, firstSchema);
+      await target.write(page.csv ?? formatter.page(page.rows, page.exact), signal);
       written += page.rows.length;
       // A point to resume from only once every row so far is in the bytes (not in a row group being filled).
       if (!formatter.held) await target.checkpoint(start + written, formatter.state?.());
@@ -95,6 +100,13 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
     const kept = resumable(err) ? await target.suspend() : await target.discard().then(() => 0);
     throw stoppedAfter(err, (req.continuing ? start : 0) + written, target, kept, req.resumeHint);
   }
+}
+
+/** The columns a page was written in are the export's (the first page's): a page's CSV follows its own. */
+function checkColumns(schema: readonly ResultField[], first: readonly ResultField[]): void {
+  if (schema === first) return;
+  if (schema.length === first.length && schema.every((f, i) => f.name === first[i]!.name)) return;
+  throw new ServiceError("the service changed the result's columns between pages");
 }
 
 const countOf = (n: number): string => `${n.toLocaleString('en-US')} row${n === 1 ? '' : 's'}`;

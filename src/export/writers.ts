@@ -158,6 +158,18 @@ export function csvCell(v: unknown): string | null {
 /** Types whose values are objects or arrays: their rows are written value by value. */
 const NESTED = /^(LIST|STRUCT|MAP|UNION|ARRAY|ROW)\b/i;
 
+/** The column names of a results `schema` (as the service sent it) whose columns are all flat, else undefined. */
+export function flatColumns(schema: unknown): string[] | undefined {
+  if (!Array.isArray(schema)) return undefined;
+  const names: string[] = [];
+  for (const f of schema as Array<{ name?: unknown; type?: { name?: unknown } } | null>) {
+    const type = f?.type?.name;
+    if (typeof f?.name !== 'string' || typeof type !== 'string' || NESTED.test(type)) return undefined;
+    names.push(f.name);
+  }
+  return names;
+}
+
 class JsonFormatter implements RowFormatter {
   readonly head: string;
   private readonly keys: string[];
