@@ -81,41 +81,73 @@ class Scanner {
     const quoted = names.map((n) => JSON.stringify(n));
     const index = new Map(names.map((n, i) => [n, i]));
     const cells = new Array<string>(width);
-    const text = this.text;
     let out = '';
     let count = 0;
     this.expect(91 /* [ */);
     if (this.eat(93 /* ] */)) return ['', 0];
     do {
       if (++count > limit) giveUp();
-      cells.fill('');
-      this.expect(123 /* { */);
-      if (!this.eat(125 /* } */)) {
-        let expected = 0;
-        do {
-          this.skipWs();
-          // Keys usually come in the schema's order: try the next one before reading the key.
-          let c: number | undefined;
-          const q = quoted[expected];
-          if (q !== undefined && text.startsWith(q, this.pos)) {
-            this.pos += q.length;
-            c = expected;
-          } else c = index.get(this.key(false));
-          this.expect(58 /* : */);
-          if (c === undefined) {
-            this.skipWs();
-            this.skipValue();
-          } else {
-            cells[c] = this.cell();
-            expected = c + 1;
-          }
-        } while (this.eat(44 /* , */));
-        this.expect(125 /* } */);
-      }
-      out += width === 0 ? '' : `${cells.join(',')}\n`;
+      const start = this.pos;
+      // Most rows hold every column in the schema's order: written as they are read. Any other row is
+      // read again from its start, into cells by name.
+      const line = this.orderedRow(quoted) ?? this.anyRow(start, quoted, index, cells);
+      if (width > 0) out += line;
     } while (this.eat(44 /* , */));
     this.expect(93 /* ] */);
-    return [width === 0 ? '' : out, count];
+    return [out, count];
+  }
+
+  /** A row whose keys are exactly the columns, in order: its CSV line; else undefined. */
+  private orderedRow(quoted: readonly string[]): string | undefined {
+    const text = this.text;
+    this.expect(123 /* { */);
+    let line = '';
+    for (let c = 0; c < quoted.length; c++) {
+      if (c > 0 && !this.eat(44 /* , */)) return undefined;
+      const q = quoted[c]!;
+      if (!text.startsWith(q, this.skipWs())) return undefined;
+      this.pos += q.length;
+      this.expect(58 /* : */);
+      line += c === 0 ? this.cell() : `,${this.cell()}`;
+    }
+    if (!this.eat(125 /* } */)) return undefined;
+    return `${line}\n`;
+  }
+
+  /** Any row, from `start` (its `{`): keys in any order, missing, unknown or repeated (the last wins). */
+  private anyRow(
+    start: number,
+    quoted: readonly string[],
+    index: Map<string, number>,
+    cells: string[],
+  ): string {
+    const text = this.text;
+    this.pos = start;
+    cells.fill('');
+    this.expect(123 /* { */);
+    if (!this.eat(125 /* } */)) {
+      let expected = 0;
+      do {
+        this.skipWs();
+        // Try the next column's key before reading the key.
+        let c: number | undefined;
+        const q = quoted[expected];
+        if (q !== undefined && text.startsWith(q, this.pos)) {
+          this.pos += q.length;
+          c = expected;
+        } else c = index.get(this.key(false));
+        this.expect(58 /* : */);
+        if (c === undefined) {
+          this.skipWs();
+          this.skipValue();
+        } else {
+          cells[c] = this.cell();
+          expected = c + 1;
+        }
+      } while (this.eat(44 /* , */));
+      this.expect(125 /* } */);
+    }
+    return `${cells.join(',')}\n`;
   }
 
   /** One value as a CSV field: strings quoted where needed, numbers as written, null as empty. */
