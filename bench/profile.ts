@@ -32,7 +32,12 @@ const STAGES: Array<[string, (f: ProfileNode['callFrame']) => boolean]> = [
     (f) => f.functionName === 'test' || f.functionName === 'exec',
   ],
   ['JSON parsing', (f) => /parseJsonExact|parseResultsPage/.test(f.functionName)],
-  ['pages read straight to CSV (json-csv)', (f) => /json-csv/.test(f.url)],
+  [
+    'pages read straight to CSV (json-csv)',
+    (f) =>
+      /json-csv/.test(f.url) ||
+      /^(orderedRow|anyRow|rows|cell|string|skipWs|skipValue|eat|expect|key)$/.test(f.functionName),
+  ],
   [
     'CSV writing (csv-stringify)',
     (f) => /csv-stringify/.test(f.url) || /^(stringify|csvCell)$/.test(f.functionName),
