@@ -33,6 +33,12 @@ const STAGES: Array<[string, (f: ProfileNode['callFrame']) => boolean]> = [
   ],
   ['JSON parsing', (f) => /parseJsonExact|parseResultsPage/.test(f.functionName)],
   [
+    'pages read straight to CSV (json-csv)',
+    (f) =>
+      /json-csv/.test(f.url) ||
+      /^(orderedRow|anyRow|rows|cell|string|skipWs|skipValue|eat|expect|key)$/.test(f.functionName),
+  ],
+  [
     'CSV writing (csv-stringify)',
     (f) => /csv-stringify/.test(f.url) || /^(stringify|csvCell)$/.test(f.functionName),
   ],
@@ -40,8 +46,12 @@ const STAGES: Array<[string, (f: ProfileNode['callFrame']) => boolean]> = [
   ['JSON/NDJSON writing', (f) => /JsonFormatter|rowText|inSchemaOrder|stringifyExact/.test(f.functionName)],
   [
     'file writes',
-    (f) => /node:fs|node:internal\/fs|WriteStream|writeOrBuffer|_write/.test(`${f.url} ${f.functionName}`),
+    (f) =>
+      /node:fs|node:internal\/fs|WriteStream|writeOrBuffer|_write|file-writer/.test(
+        `${f.url} ${f.functionName}`,
+      ) || /^(append|appendBytes|rotate|enqueue|utf8Write)$/.test(f.functionName),
   ],
+  ['HTTP requests sent (socket writes)', (f) => f.functionName === 'writeLatin1String'],
   ['HTTP (undici: requests, body reading)', (f) => /undici/.test(f.url)],
   ['format writer, other', (f) => /Formatter|page$/.test(f.functionName)],
 ];

@@ -31,6 +31,11 @@ export interface ResultsPage {
   rows: ResultRow[];
   /** Some number in the page was kept as exact text (a JsonNumber). */
   exact: boolean;
+  /**
+   * The rows already as CSV lines (a CSV export reads flat pages straight from their text): `rows` then
+   * only counts them (an array of that length, without row objects).
+   */
+  csv?: string;
 }
 
 const jobPath = (id: string): string => `${PATHS.job}/${segment(id, 'job id')}`;
@@ -100,12 +105,25 @@ export async function getResults(
 ): Promise<ResultsPage> {
   checkPageLimit(limit);
   if (!Number.isInteger(offset) || offset < 0) throw new UsageError(`invalid results offset ${offset}`);
-  const path = `${jobPath(id)}/results`;
-  let text: string;
+  return parseResultsPage(await getResultsText(client, id, offset, limit, signal), resultsEndpoint(id));
+}
+
+export const resultsEndpoint = (id: string): string => `GET ${jobPath(id)}/results`;
+
+/** One page of results as the service's JSON text, for a reader of its own (a CSV export's direct path). */
+export async function getResultsText(
+  client: ApiClient,
+  id: string,
+  offset: number,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<string> {
+  checkPageLimit(limit);
+  if (!Number.isInteger(offset) || offset < 0) throw new UsageError(`invalid results offset ${offset}`);
   try {
-    text = (await client.request({
+    return (await client.request({
       method: 'GET',
-      path,
+      path: `${jobPath(id)}/results`,
       query: { offset, limit },
       responseType: 'text',
       signal,
@@ -113,7 +131,6 @@ export async function getResults(
   } catch (err) {
     throw explainNotReady(err, id);
   }
-  return parseResultsPage(text, `GET ${path}`);
 }
 
 /** The spec's 400 for results of an unfinished job, said in words that tell what to do. */
@@ -140,7 +157,12 @@ export function parseResultsPage(text: string, endpoint: string): ResultsPage {
   } catch {
     throw new ServiceError(`the service answered ${endpoint} with a body that is not JSON`);
   }
-  const body = parsed.value as Record<string, unknown> | null;
+  return resultsPageOf(parsed.value, endpoint, parsed.exact);
+}
+
+/** A parsed results body checked and typed as a page (what every reader of results pages accepts). */
+export function resultsPageOf(value: unknown, endpoint: string, exact: boolean): ResultsPage {
+  const body = value as Record<string, unknown> | null;
   const bad = (field: string, what: string): never => {
     throw new ServiceError(`unexpected answer from ${endpoint}: ${field}: ${what}`);
   };
@@ -161,7 +183,7 @@ export function parseResultsPage(text: string, endpoint: string): ResultsPage {
     rowCount: rowCount as number,
     schema: fields.data as ResultField[],
     rows: rows as ResultRow[],
-    exact: parsed.exact,
+    exact,
   };
 }
 

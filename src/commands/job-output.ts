@@ -165,15 +165,14 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
     import('../export/export.js'),
     import('../export/target.js'),
     import('../export/progress.js'),
-    pageFetcher(req.client, req.id),
+    pageFetcher(req.client, req.id, req.format === 'csv'),
   ]);
   const toStdout = req.out === '-';
   const sink = toStdout
     ? target.stdoutTarget(ctx.streams.stdout)
     : await target.openFileTarget(req.out, {
         gzip: req.gzip,
-        // A Parquet file needs its footer to be read at all: it is not kept for --resume.
-        record: req.format === 'parquet' ? undefined : { jobId: req.id, format: req.format },
+        record: { jobId: req.id, format: req.format },
         resume: req.resume,
       });
   const kept = req.resume?.rows ?? 0;
@@ -194,6 +193,7 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
       concurrency: req.concurrency,
       startOffset: kept,
       continuing: kept > 0,
+      resumeState: req.resume && { state: req.resume.writer, bytes: req.resume.bytes },
       signal: req.signal ?? ctx.interrupt.signal,
       onProgress: bar ? (rows, total) => bar.update(kept + rows, kept + total) : undefined,
       resumeHint: `resume with: dlake job export ${req.id} --out ${shellWord(req.out)} --resume`,
@@ -216,9 +216,25 @@ function shellWord(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Fetches one page of the job's results, keeping to the service's page limit. */
-async function pageFetcher(client: ApiClient, id: string) {
-  const { getResults } = await import('../api/jobs.js');
-  return (offset: number, limit: number, signal: AbortSignal) =>
-    getResults(client, id, offset, limit, signal);
+/**
+ * Fetches one page of the job's results, keeping to the service's page limit. For a CSV export (`csv`), a
+ * flat page goes straight from its text to CSV lines, without row objects (export/json-csv.ts).
+ */
+async function pageFetcher(client: ApiClient, id: string, csv = false) {
+  const jobs = await import('../api/jobs.js');
+  if (!csv)
+    return (offset: number, limit: number, signal: AbortSignal) =>
+      jobs.getResults(client, id, offset, limit, signal);
+  const [{ csvFromResultsPage }, { flatColumns }] = await Promise.all([
+    import('../export/json-csv.js'),
+    import('../export/writers.js'),
+  ]);
+  const endpoint = jobs.resultsEndpoint(id);
+  return async (offset: number, limit: number, signal: AbortSignal) => {
+    const text = await jobs.getResultsText(client, id, offset, limit, signal);
+    const direct = csvFromResultsPage(text, limit, flatColumns);
+    if (!direct) return jobs.parseResultsPage(text, endpoint);
+    const page = jobs.resultsPageOf({ ...direct.envelope, rows: [] }, endpoint, false);
+    return { ...page, rows: new Array(direct.rows), csv: direct.csv };
+  };
 }

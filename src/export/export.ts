@@ -2,6 +2,7 @@
 // each write waiting for the target to drain. The rows written must add up to the job's rowCount. On a
 // failure or Ctrl-C the file is either removed or, when the rows so far can be resumed, kept as
 // FILE.partial with its sidecar; the error says how many rows had been written and how to go on.
+import type { ResultField } from '../api/jobs.js';
 import { DlakeError, InterruptedError, ServiceError } from '../errors.js';
 import { type FetchPage, pagesInOrder } from './pages.js';
 import { OutputClosedError, type Target } from './target.js';
@@ -19,6 +20,8 @@ interface ExportRequest {
   startOffset?: number;
   /** The target already holds the rows before `startOffset` (a resumed export): no head, no first row. */
   continuing?: boolean;
+  /** Of a resumed export: the formatter's state and the bytes kept at its checkpoint (from the sidecar). */
+  resumeState?: { state?: unknown; bytes: number };
   maxRows?: number;
   signal?: AbortSignal;
   /** JSON indented for a reader, as every other command prints it (standard output, not files). */
@@ -49,6 +52,7 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
   let total = 0;
   let rowCount = 0;
   let formatter: RowFormatter | undefined;
+  let firstSchema: readonly ResultField[] = [];
   try {
     for await (const page of pagesInOrder({
       fetchPage: req.fetchPage,
@@ -62,14 +66,19 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
         formatter = await loadFormatter(req.format, page.schema, {
           continuing: req.continuing,
           pretty: req.pretty,
+          ...req.resumeState,
         });
         rowCount = page.rowCount;
+        firstSchema = page.schema;
         total = Math.max(0, Math.min(page.rowCount - start, req.maxRows ?? Number.POSITIVE_INFINITY));
         await target.write(formatter.head, signal);
       }
-      await target.write(formatter.page(page.rows, page.exact), signal);
+      // A CSV page read straight from its text (api/jobs.ts `csv`) is written as it is.
+      if (page.csv !== undefined) checkColumns(page.schema, firstSchema);
+      await target.write(page.csv ?? formatter.page(page.rows, page.exact), signal);
       written += page.rows.length;
-      await target.checkpoint(start + written);
+      // A point to resume from only once every row so far is in the bytes (not in a row group being filled).
+      if (!formatter.held) await target.checkpoint(start + written, formatter.state?.());
       // Ctrl-C between pages: stop here rather than after the requests in flight.
       if (signal?.aborted) throw new InterruptedError('interrupted');
       req.onProgress?.(written, Math.max(total, written));
@@ -91,6 +100,13 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
     const kept = resumable(err) ? await target.suspend() : await target.discard().then(() => 0);
     throw stoppedAfter(err, (req.continuing ? start : 0) + written, target, kept, req.resumeHint);
   }
+}
+
+/** The columns a page was written in are the export's (the first page's): a page's CSV follows its own. */
+function checkColumns(schema: readonly ResultField[], first: readonly ResultField[]): void {
+  if (schema === first) return;
+  if (schema.length === first.length && schema.every((f, i) => f.name === first[i]!.name)) return;
+  throw new ServiceError("the service changed the result's columns between pages");
 }
 
 const countOf = (n: number): string => `${n.toLocaleString('en-US')} row${n === 1 ? '' : 's'}`;

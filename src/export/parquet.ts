@@ -1,6 +1,9 @@
 // Parquet export (docs: README "Export at scale"): typed columns from the job's schema, written a row group at
 // a time as pages arrive, so memory holds one row group whatever the row count. hyparquet-writer encodes; this
-// module maps the service's types and values onto Parquet's and hands out each row group's bytes.
+// module maps the service's types and values onto Parquet's and hands out each row group's bytes. A row group
+// ends once its cells hold about GROUP_BYTES of data, so a wide or text-heavy result does not hold more.
+// For --resume, `state()` is the metadata of the row groups written so far (the footer lists them at the end);
+// a formatter given it back continues the file after them, byte for byte as if it had never stopped.
 //   VARCHAR → string · BIGINT → int64 · INTEGER/SMALLINT/TINYINT → int32 · DOUBLE → double · FLOAT → float
 //   BOOLEAN → boolean · DATE → date · TIMESTAMP → timestamp (ms, UTC) · DECIMAL(p,s) → decimal(p,s)
 //   anything else (LIST, STRUCT, TIME, INTERVAL, …) → its JSON text as a string.
@@ -9,11 +12,12 @@ import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { JsonNumber, stringifyExact } from '../api/exact-json.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';
 import { ServiceError } from '../errors.js';
+import { decodeState, encodeState } from './parquet-state.js';
 
 type SchemaElement = ConstructorParameters<typeof ParquetWriter>[0]['schema'][number];
 
-/** Cells buffered before a row group is written: about 20 MB of JS values at the most. */
-const CELLS_PER_GROUP = 500_000;
+/** Data (string lengths, 8 bytes for any other value) buffered before a row group is written. */
+const GROUP_BYTES = 2 * 1024 * 1024;
 const DAY_MS = 86_400_000;
 
 interface Column {
@@ -21,7 +25,28 @@ interface Column {
   element: SchemaElement;
   /** One cell as the encoder wants it (null for SQL NULL). */
   convert: (v: unknown) => unknown;
+  /** Strings are counted by their length, any other value as 8 bytes. */
+  text: boolean;
   values: unknown[];
+}
+
+/** Where a resumed export continues FILE.partial: after `bytes` bytes, the writer's row groups restored. */
+interface ParquetResume {
+  bytes: number;
+  state: unknown;
+}
+
+interface ParquetOptions {
+  /** Data per row group (default GROUP_BYTES). */
+  groupBytes?: number;
+  resume?: ParquetResume;
+}
+
+/** The writer's state that the footer is made of; everything else it holds is its options. */
+interface WriterState {
+  row_groups: ParquetWriter['row_groups'];
+  num_rows: bigint;
+  pendingIndexes: ParquetWriter['pendingIndexes'];
 }
 
 export class ParquetFormatter {
@@ -29,11 +54,12 @@ export class ParquetFormatter {
   private readonly columns: Column[];
   private readonly out = new ByteWriter();
   private readonly writer: ParquetWriter;
-  private readonly groupRows: number;
+  private readonly groupBytes: number;
+  /** Rows and data buffered for the next row group. */
   private buffered = 0;
+  private bufferedBytes = 0;
 
-  /** `groupRows`: rows per row group (default: CELLS_PER_GROUP cells). */
-  constructor(schema: readonly ResultField[], groupRows?: number) {
+  constructor(schema: readonly ResultField[], opts: ParquetOptions = {}) {
     this.columns = schema.map((f) => column(f));
     this.writer = new ParquetWriter({
       writer: this.out,
@@ -41,21 +67,62 @@ export class ParquetFormatter {
       createdBy: 'dlake',
     });
     this.head = this.take();
-    this.groupRows =
-      groupRows ?? Math.max(500, Math.floor(CELLS_PER_GROUP / Math.max(1, this.columns.length)));
+    this.groupBytes = opts.groupBytes ?? GROUP_BYTES;
+    if (opts.resume) {
+      // The magic bytes are already in FILE.partial: go on after its last complete row group.
+      this.head = new Uint8Array(0);
+      this.out.offset = opts.resume.bytes;
+      this.restore(opts.resume.state);
+    }
+  }
+
+  /** Rows given to `page` that are not yet in the bytes it handed out (the row group being filled). */
+  get held(): number {
+    return this.buffered;
   }
 
   /** Rows of one page: buffered, and a row group's bytes once enough are (else an empty string). */
   page(rows: readonly ResultRow[]): Uint8Array | string {
+    let bytes = 0;
     for (const c of this.columns) {
-      const { name, convert, values } = c;
+      const { name, convert, values, text } = c;
       for (let r = 0; r < rows.length; r++) {
         const v = rows[r]![name];
-        values.push(v === null || v === undefined ? null : convert(v));
+        if (v === null || v === undefined) values.push(null);
+        else {
+          const cell = convert(v);
+          values.push(cell);
+          bytes += text ? (cell as string).length : 8;
+        }
       }
     }
     this.buffered += rows.length;
-    return this.buffered >= this.groupRows ? this.flush() : '';
+    this.bufferedBytes += bytes;
+    return this.bufferedBytes >= this.groupBytes ? this.flush() : '';
+  }
+
+  /**
+   * The metadata of the row groups handed out so far, JSON-safe (for the sidecar). Taken between row groups
+   * (`held` is 0), it is all a formatter needs to continue the file.
+   */
+  state(): unknown {
+    const w = this.writer;
+    return encodeState({
+      row_groups: w.row_groups,
+      num_rows: w.num_rows,
+      // Each entry's `chunk` is the column chunk in row_groups (the page indexes fill in its offsets at the
+      // end): kept once, and joined again on restore.
+      pendingIndexes: w.pendingIndexes.map(({ chunk: _, ...rest }) => rest),
+    });
+  }
+
+  private restore(encoded: unknown): void {
+    const s = writerState(encoded, this.columns.length);
+    if (!s) throw new Error('not the state of a Parquet export');
+    const chunks = s.row_groups.flatMap((g) => g.columns);
+    this.writer.row_groups = s.row_groups;
+    this.writer.num_rows = s.num_rows;
+    this.writer.pendingIndexes = s.pendingIndexes.map((p, i) => ({ ...p, chunk: chunks[i]! }));
   }
 
   /** The last row group, the footer. */
@@ -71,6 +138,7 @@ export class ParquetFormatter {
     this.writer.write({ columnData, rowGroupSize: this.buffered });
     for (const c of this.columns) c.values = [];
     this.buffered = 0;
+    this.bufferedBytes = 0;
     return this.take();
   }
 
@@ -80,6 +148,31 @@ export class ParquetFormatter {
     this.out.index = 0;
     return bytes;
   }
+}
+
+/**
+ * The writer state in a sidecar, if it has the shape `state()` gives: row groups of `width` column chunks
+ * each (any width when undefined), one page index entry a chunk, and the row count they add up to.
+ */
+export function writerState(encoded: unknown, width?: number): WriterState | undefined {
+  let s: Partial<WriterState>;
+  try {
+    s = decodeState(encoded) as Partial<WriterState>;
+  } catch {
+    return undefined;
+  }
+  if (!s || !Array.isArray(s.row_groups) || !Array.isArray(s.pendingIndexes)) return undefined;
+  if (typeof s.num_rows !== 'bigint') return undefined;
+  let rows = 0n;
+  let chunks = 0;
+  for (const g of s.row_groups) {
+    if (!g || !Array.isArray(g.columns) || typeof g.num_rows !== 'bigint') return undefined;
+    if (width !== undefined && g.columns.length !== width) return undefined;
+    rows += g.num_rows;
+    chunks += g.columns.length;
+  }
+  if (rows !== s.num_rows || chunks !== s.pendingIndexes.length) return undefined;
+  return s as WriterState;
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
@@ -93,6 +186,7 @@ function column(field: ResultField): Column {
     name,
     element,
     convert,
+    text: element.type === 'BYTE_ARRAY' && element.converted_type === 'UTF8',
     values: [],
   });
   const type = String(field.type?.name ?? '').toUpperCase();
@@ -166,6 +260,8 @@ function column(field: ResultField): Column {
 const textOf = (v: unknown): string => (v instanceof JsonNumber ? v.text : String(v));
 
 function integer(name: string, v: unknown): bigint {
+  // Most ids are plain numbers: no trip through their text.
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
   const text = textOf(v);
   if (!/^-?\d+$/.test(text)) throw badValue(name, v, 'an integer');
   return BigInt(text);

@@ -40,5 +40,16 @@ export async function checkResume(
       { hint: startOver },
     );
   }
+  // Parquet's footer lists the row groups already written: the record must hold them, for as many rows.
+  if (spec.format === 'parquet') {
+    const { writerState } = await import('./parquet.js');
+    const state = writerState(record.writer);
+    if (!state || state.num_rows !== BigInt(record.rows)) {
+      throw new UsageError(
+        `cannot resume ${partialOf(file)}: ${sidecarOf(file)} does not describe its Parquet row groups`,
+        { hint: startOver },
+      );
+    }
+  }
   return record;
 }

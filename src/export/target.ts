@@ -3,14 +3,14 @@
 // stops the page fetching from running ahead of the disk. An export that stops on a failure or Ctrl-C may
 // keep FILE.partial with a sidecar FILE.partial.json (job, format, rows and bytes complete) for --resume.
 import { once } from 'node:events';
-import { constants, type WriteStream } from 'node:fs';
+import { constants } from 'node:fs';
 import { access, type FileHandle, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import { createGzip, type Gzip } from 'node:zlib';
 import { DlakeError, InterruptedError, UsageError } from '../errors.js';
 import { describeFsError } from '../util/files.js';
+import { FileWriter } from './file-writer.js';
 
 export interface Target {
   /** How messages name it: the file, or "standard output". */
@@ -19,10 +19,11 @@ export interface Target {
   /** Resolves once the stream can take more. */
   write(chunk: string | Uint8Array, signal?: AbortSignal): Promise<void>;
   /**
-   * Everything written so far holds `rows` complete rows: a point a resumed export may restart from. A
-   * gzipped file closes its gzip member here (every MEMBER_ROWS rows) so the bytes before it stand alone.
+   * Everything written so far holds `rows` complete rows: a point a resumed export may restart from, with
+   * what the formatter needs besides the bytes (`state`, Parquet's row groups). A gzipped file closes its
+   * gzip member here (every MEMBER_ROWS rows) so the bytes before it stand alone.
    */
-  checkpoint(rows: number): Promise<void>;
+  checkpoint(rows: number, state?: unknown): Promise<void>;
   /** Everything written: flush, close and (for a file) rename into place. */
   commit(): Promise<void>;
   /** Give up: nothing is left behind (the partial file is removed). Never throws. */
@@ -42,7 +43,11 @@ export interface ResumeRecord {
   /** Complete rows in the first `bytes` bytes of FILE.partial. */
   rows: number;
   bytes: number;
+  /** Parquet: the metadata of the row groups in those bytes, which the footer will list. */
+  writer?: unknown;
 }
+
+type Checkpoint = Pick<ResumeRecord, 'rows' | 'bytes' | 'writer'>;
 
 /** Rows in one gzip member: the granularity at which a gzipped export can be resumed. */
 const MEMBER_ROWS = 50_000;
@@ -89,8 +94,7 @@ export async function openFileTarget(file: string, opts: FileTargetOptions = {})
   } catch (e) {
     throw new UsageError(`cannot write ${partial}: ${describeFsError(e)}`, { cause: e });
   }
-  const stream = handle.createWriteStream({ highWaterMark: 256 * 1024, start: opts.resume?.bytes ?? 0 });
-  return new FileTarget(file, stream, opts);
+  return new FileTarget(file, handle, opts);
 }
 
 export function stdoutTarget(stdout: Writable): Target {
@@ -119,7 +123,7 @@ class StreamTarget implements Target {
     await this.drained(this.into(), signal);
   }
 
-  async checkpoint(_rows: number): Promise<void> {}
+  async checkpoint(_rows: number, _state?: unknown): Promise<void> {}
 
   async commit(): Promise<void> {
     this.check();
@@ -155,101 +159,119 @@ class StreamTarget implements Target {
   }
 }
 
-class FileTarget extends StreamTarget {
-  private readonly stream_: WriteStream;
+class FileTarget implements Target {
+  readonly isFile = true;
+  private readonly file: FileWriter;
   private member?: Gzip;
-  /** Bytes handed to the file stream (FILE.partial's size once they are all written). */
-  private queued: number;
+  private failure?: Error;
   /** Rows at the start of the current gzip member. */
   private memberStart: number;
-  /** The last checkpoint, and the last one known to be on disk. */
-  private last: { rows: number; bytes: number };
+  /** The last checkpoint. */
+  private last: Checkpoint;
   private recordedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
-    name: string,
-    stream: WriteStream,
+    readonly name: string,
+    private readonly handle: FileHandle,
     private readonly opts: FileTargetOptions,
   ) {
-    super(name, stream);
-    this.stream_ = stream;
-    this.queued = opts.resume?.bytes ?? 0;
+    this.file = new FileWriter(handle, opts.resume?.bytes ?? 0);
     this.memberStart = opts.resume?.rows ?? 0;
-    this.last = { rows: this.memberStart, bytes: this.queued };
-    const count = stream.write.bind(stream);
-    // Every byte that reaches the file passes here: count it.
-    stream.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
-      this.queued += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
-      return count(chunk, ...rest);
-    }) as typeof stream.write;
+    this.last = { rows: this.memberStart, bytes: this.file.bytes, writer: opts.resume?.writer };
   }
 
-  protected override into(): Writable {
-    if (!this.opts.gzip) return this.stream;
-    if (!this.member) {
-      this.member = createGzip();
-      this.member.on('error', (e) => {
-        this.failure ??= e;
-      });
-      this.member.pipe(this.stream, { end: false });
-    }
-    return this.member;
+  async write(chunk: string | Uint8Array, signal?: AbortSignal): Promise<void> {
+    this.check();
+    if (chunk.length === 0) return;
+    if (this.opts.gzip) {
+      const member = this.gzipMember();
+      if (!member.write(chunk)) await this.drained(member, signal);
+    } else this.file.append(chunk);
+    await this.file.ready().catch((e) => this.fail(e));
+    this.check();
   }
 
-  override async checkpoint(rows: number): Promise<void> {
+  async checkpoint(rows: number, state?: unknown): Promise<void> {
     if (this.opts.gzip) {
       if (rows - this.memberStart < MEMBER_ROWS) return;
       await this.endMember();
       this.memberStart = rows;
     }
-    this.last = { rows, bytes: this.queued };
+    this.last = { rows, bytes: this.file.bytes, writer: state };
     if (this.opts.record && performance.now() - this.recordedAt > RECORD_EVERY_MS) {
-      // Only what is on disk may be recorded: a process killed now keeps exactly that.
+      // Only what is on disk may be recorded (a process killed now keeps exactly that): write it out first.
       this.recordedAt = performance.now();
-      if (this.stream_.bytesWritten + (this.opts.resume?.bytes ?? 0) >= this.last.bytes)
-        await this.writeRecord(this.last);
+      await this.file.flush().catch((e) => this.fail(e));
+      this.check();
+      await this.writeRecord(this.last);
     }
   }
 
-  override async commit(): Promise<void> {
+  async commit(): Promise<void> {
     this.check();
     try {
       await this.endMember();
-      this.stream.end();
-      await finished(this.stream);
+      await this.file.flush();
+      await this.handle.close();
       await rename(partialOf(this.name), this.name);
       await rm(sidecarOf(this.name), { force: true });
     } catch (e) {
-      this.failure ??= e as Error;
+      this.fail(e);
     }
     this.check();
   }
 
-  override async discard(): Promise<void> {
+  async discard(): Promise<void> {
     this.member?.destroy();
-    this.stream.destroy();
-    await finished(this.stream).catch(() => {});
+    await this.file.flush().catch(() => {});
+    await this.handle.close().catch(() => {});
     await rm(partialOf(this.name), { force: true }).catch(() => {});
     await rm(sidecarOf(this.name), { force: true }).catch(() => {});
   }
 
-  override async suspend(): Promise<number> {
+  async suspend(): Promise<number> {
     const keep = this.last;
     if (!this.opts.record || keep.rows === 0 || this.failure) {
       await this.discard();
       return 0;
     }
     try {
-      // What is queued reaches the disk; the bytes after the last checkpoint are cut off on resume.
-      this.member?.unpipe(this.stream);
+      // What is taken reaches the disk; the bytes after the last checkpoint are cut off on resume.
       this.member?.destroy();
-      this.stream.end();
-      await finished(this.stream);
+      this.member = undefined;
+      await this.file.flush();
+      await this.handle.close();
       await this.writeRecord(keep);
       return keep.rows;
     } catch {
       await this.discard();
       return 0;
+    }
+  }
+
+  /** The gzip member being written: its output goes into the file as it comes. */
+  private gzipMember(): Gzip {
+    if (!this.member) {
+      const m = createGzip();
+      m.on('error', (e) => this.fail(e));
+      m.on('data', (bytes: Buffer) => {
+        try {
+          this.file.append(bytes);
+        } catch (e) {
+          this.fail(e);
+        }
+      });
+      this.member = m;
+    }
+    return this.member;
+  }
+
+  private async drained(w: Writable, signal?: AbortSignal): Promise<void> {
+    try {
+      await once(w, 'drain', { signal });
+    } catch (e) {
+      if ((e as Error).name === 'AbortError') throw new InterruptedError('interrupted');
+      this.fail(e);
     }
   }
 
@@ -263,7 +285,16 @@ class FileTarget extends StreamTarget {
     this.check();
   }
 
-  private async writeRecord(at: { rows: number; bytes: number }): Promise<void> {
+  private fail(e: unknown): void {
+    this.failure ??= e as Error;
+  }
+
+  private check(): void {
+    const e = this.failure;
+    if (e) throw new DlakeError(`cannot write ${this.name}: ${describeFsError(e)}`, { cause: e });
+  }
+
+  private async writeRecord(at: Checkpoint): Promise<void> {
     const record: ResumeRecord = { ...this.opts.record!, gzip: !!this.opts.gzip, ...at };
     const tmp = `${sidecarOf(this.name)}.tmp`;
     await writeFile(tmp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });

@@ -18,6 +18,10 @@ export interface RowFormatter {
   page(rows: readonly ResultRow[], exact: boolean): string | Uint8Array;
   /** What comes after the last row. */
   tail(): string | Uint8Array;
+  /** Rows given to `page` whose bytes are not handed out yet (Parquet's row group being filled); else 0. */
+  readonly held?: number;
+  /** What a resumed export needs besides the bytes to continue them (Parquet's row groups), JSON-safe. */
+  state?(): unknown;
 }
 
 /** How a text format writes: after rows already written (a resumed export), indented for a reader. */
@@ -26,6 +30,10 @@ interface FormatterOptions {
   continuing?: boolean;
   /** JSON indented for a reader, as every other command prints it (standard output, not files). */
   pretty?: boolean;
+  /** The formatter's `state()` at the checkpoint a resumed export continues from (Parquet). */
+  state?: unknown;
+  /** The bytes of FILE.partial kept up to that checkpoint. */
+  bytes?: number;
 }
 
 /** The formatter of any export format; Parquet's encoder is loaded only for a Parquet export. */
@@ -36,7 +44,8 @@ export async function loadFormatter(
 ): Promise<RowFormatter> {
   if (format !== 'parquet') return createFormatter(format, schema, opts);
   const { ParquetFormatter } = await import('./parquet.js');
-  return new ParquetFormatter(schema);
+  const resume = opts.continuing ? { bytes: opts.bytes ?? 0, state: opts.state } : undefined;
+  return new ParquetFormatter(schema, { resume });
 }
 
 /** The formatter of a text format. */
@@ -123,7 +132,7 @@ const NEEDS_QUOTES = /[",\r\n]/;
  * rather than by csv-stringify, which cost a fifth of an export's CPU in its per-field option handling
  * (bench/profile.ts); the strict RFC 4180 reader of the tests and a property test hold it to the format.
  */
-function csvField(text: string | null): string {
+export function csvField(text: string | null): string {
   if (text === null) return '';
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
@@ -148,6 +157,18 @@ export function csvCell(v: unknown): string | null {
 
 /** Types whose values are objects or arrays: their rows are written value by value. */
 const NESTED = /^(LIST|STRUCT|MAP|UNION|ARRAY|ROW)\b/i;
+
+/** The column names of a results `schema` (as the service sent it) whose columns are all flat, else undefined. */
+export function flatColumns(schema: unknown): string[] | undefined {
+  if (!Array.isArray(schema)) return undefined;
+  const names: string[] = [];
+  for (const f of schema as Array<{ name?: unknown; type?: { name?: unknown } } | null>) {
+    const type = f?.type?.name;
+    if (typeof f?.name !== 'string' || typeof type !== 'string' || NESTED.test(type)) return undefined;
+    names.push(f.name);
+  }
+  return names;
+}
 
 class JsonFormatter implements RowFormatter {
   readonly head: string;

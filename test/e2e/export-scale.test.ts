@@ -8,7 +8,6 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -167,28 +166,32 @@ describe('verified counts', () => {
 });
 
 describe('--resume', () => {
-  /** Starts an export slowed down by the service, and SIGTERMs it once FILE.partial holds `bytes`. */
-  async function interruptAt(id: string, file: string, bytes: number, extra: string[] = []) {
+  /**
+   * Starts an export slowed down by the service, and SIGTERMs it once the service has been asked for the
+   * page at `cut` of the rows (the file itself grows a MiB at a time).
+   */
+  async function interruptAt(id: string, file: string, cut: number, extra: string[] = []) {
+    fx.emu.log.clear();
     fx.emu.fault({ kind: 'latency', path: /\/results$/, latencyMs: 15 });
     const child = startDlake(['job', 'export', id, '--out', file, '--concurrency', '2', ...extra], {
       env: { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url },
     });
-    await until(
-      () => (existsSync(`${file}.partial`) ? statSync(`${file}.partial`).size : 0) >= bytes,
-      'the partial file grows',
-      60_000,
-    );
+    const asked = () => fx.emu.log.find('GET', /\/results$/).map((e) => Number(e.query.offset));
+    await until(() => asked().some((o) => o >= cut * ROWS), 'the export goes on', 60_000);
     child.terminate();
     const r = await child.done;
     fx.emu.faults.clear();
     return r;
   }
 
-  // Three cut points, one format each: early, middle, late.
+  // Three cut points, one format each: early, middle, late; Parquet (a row group is ~40,000 of these rows)
+  // after its first and after its second row group.
   it.each([
     ['csv', 0.1],
     ['ndjson', 0.45],
     ['json', 0.8],
+    ['parquet', 0.45],
+    ['parquet', 0.8],
   ] as const)(
     '%s: SIGTERM %s of the way through, then --resume: byte for byte the uninterrupted export',
     async (ext, cut) => {
@@ -196,7 +199,7 @@ describe('--resume', () => {
       const whole = join(dir, `whole.${ext}`);
       expect((await fx.run(['job', 'export', id, '--out', whole])).code).toBe(0);
       const file = join(dir, `resumed.${ext}`);
-      const stopped = await interruptAt(id, file, Math.floor(statSync(whole).size * cut));
+      const stopped = await interruptAt(id, file, cut);
       expectFailure(
         stopped,
         143,
@@ -207,7 +210,12 @@ describe('--resume', () => {
       const record = JSON.parse(readFileSync(`${file}.partial.json`, 'utf8'));
       expect(record).toMatchObject({ jobId: id, format: ext, gzip: false });
       expect(record.rows).toBeGreaterThan(0);
+      // Another format is refused, nothing fetched.
+      const other = ext === 'csv' ? 'ndjson' : 'csv';
       fx.emu.log.clear();
+      const refused = await fx.run(['job', 'export', id, '--out', file, '--resume', '--format', other]);
+      expectFailure(refused, 2, `it holds ${ext.toUpperCase()}, not ${other.toUpperCase()}`);
+      expect(fx.emu.log.find('GET', /\/results$/)).toHaveLength(0);
       const resumed = await fx.run(['job', 'export', id, '--out', file, '--resume']);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stderr).toContain(`resumed after ${record.rows.toLocaleString('en-US')} rows`);
@@ -224,7 +232,7 @@ describe('--resume', () => {
     const whole = join(dir, 'whole.csv.gz');
     expect((await fx.run(['job', 'export', id, '--out', whole])).code).toBe(0);
     const file = join(dir, 'resumed.csv.gz');
-    const stopped = await interruptAt(id, file, Math.floor(statSync(whole).size * 0.6));
+    const stopped = await interruptAt(id, file, 0.6);
     expect(stopped.code).toBe(143);
     const record = JSON.parse(readFileSync(`${file}.partial.json`, 'utf8'));
     expect(record).toMatchObject({ jobId: id, format: 'csv', gzip: true, rows: 50_000 });
@@ -237,7 +245,7 @@ describe('--resume', () => {
     const id = await completedJob(QUERY);
     const other = await completedJob('SELECT * FROM big ORDER BY id LIMIT 5');
     const file = join(dir, 'rows.csv');
-    expect((await interruptAt(id, file, 200_000)).code).toBe(143);
+    expect((await interruptAt(id, file, 0.3)).code).toBe(143);
     const before = readFileSync(`${file}.partial`);
     fx.emu.log.clear();
     const wrongJob = await fx.run(['job', 'export', other, '--out', file, '--resume']);

@@ -349,8 +349,9 @@ describe('Parquet', () => {
     expect(() => unscaled('c', 'abc', 2)).toThrow(/column "c".*"abc" is not a decimal/);
   });
 
-  it('hands out a row group only once enough rows are buffered, the rest and the footer at the end', () => {
-    const f = new ParquetFormatter(SCHEMA, 1000);
+  it('hands out a row group only once enough data is buffered, the rest and the footer at the end', () => {
+    // A page of these rows is about 5,300 bytes of data (8 an id, the names' lengths): two make a group.
+    const f = new ParquetFormatter(SCHEMA, { groupBytes: 9000 });
     expect(Buffer.from(f.head).toString()).toBe('PAR1');
     const page = (from: number) =>
       Array.from({ length: 500 }, (_, i) => ({ id: from + i, name: i % 3 ? `n${i}` : i % 2 ? null : '' }));

@@ -1,0 +1,174 @@
+// A CSV export's direct path: a results page's JSON text straight to CSV lines. Held to the ordinary path
+// (JSON.parse with exact numbers, then the CSV formatter) on generated pages: keys in any order, missing,
+// unknown or repeated, strings with quotes, separators, line breaks, escapes and any Unicode, numbers in every
+// form, whitespace anywhere. Pages off the common shape are given back to the ordinary path.
+import { Writable } from 'node:stream';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseResultsPage, type ResultField, type ResultsPage } from '../../src/api/jobs.js';
+import { ServiceError } from '../../src/errors.js';
+import { exportRows } from '../../src/export/export.js';
+import { csvFromResultsPage } from '../../src/export/json-csv.js';
+import { stdoutTarget } from '../../src/export/target.js';
+import { createFormatter, flatColumns } from '../../src/export/writers.js';
+
+// (`__proto__` has its own test: the ordinary path writes a row without it as `{}`, the prototype.)
+const NAMES = ['id', 'name', 'b c', 'é', 'x"y', 'amount'];
+const TYPES = ['VARCHAR', 'BIGINT', 'DOUBLE', 'BOOLEAN', 'DATE'];
+/** Numbers as a service may write them; both paths write each as it is written. */
+const NUMBERS = [
+  '0',
+  '-0',
+  '7',
+  '-12',
+  '3.25',
+  '1.50',
+  '2.0',
+  '1e5',
+  '-2.5E-3',
+  '12345678901234567890',
+  '9007199254740993',
+  '0.1234567890123456789',
+  '100',
+  '-492.08',
+];
+
+/** JSON text of a string, some characters written as \u escapes (as some servers do). */
+const jsonString = (s: string, escapeAll: boolean) =>
+  escapeAll
+    ? `"${[...s].map((ch) => (ch.charCodeAt(0) > 126 || ch === '"' || ch === '\\' || ch < ' ' ? [...ch].map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join('') : ch)).join('')}"`
+    : JSON.stringify(s);
+
+const value = fc.oneof(
+  fc
+    .string({
+      unit: fc.constantFrom('a', ',', '"', '\n', '\r', '\\', 'é', '東', '🚀', ' ', '\t', '\u0001'),
+      maxLength: 12,
+    })
+    .chain((s) => fc.boolean().map((esc) => jsonString(s, esc))),
+  fc.string({ maxLength: 20 }).map((s) => JSON.stringify(s)),
+  fc.constantFrom(...NUMBERS),
+  fc.constantFrom('true', 'false', 'null'),
+);
+
+const page = fc
+  .record({
+    columns: fc.uniqueArray(fc.constantFrom(...NAMES), { minLength: 0, maxLength: 5 }),
+    types: fc.array(fc.constantFrom(...TYPES), { minLength: 5, maxLength: 5 }),
+    rows: fc.array(fc.array(fc.tuple(fc.constantFrom(...NAMES, 'unknown'), value), { maxLength: 8 }), {
+      maxLength: 12,
+    }),
+    ordered: fc.boolean(),
+    space: fc.constantFrom('', ' ', '\n  ', '\t'),
+  })
+  .map(({ columns, types, rows, ordered, space }) => {
+    const schema: ResultField[] = columns.map((name, i) => ({ name, type: { name: types[i]! } }));
+    // Rows with the schema's keys in order (the common case) or anything generated.
+    const members = (row: Array<[string, string]>) =>
+      ordered ? columns.map((c, i) => [c, row[i]?.[1] ?? 'null'] as [string, string]) : row;
+    const s = space;
+    const rowText = (row: Array<[string, string]>) =>
+      `{${s}${members(row)
+        .map(([k, v]) => `${JSON.stringify(k)}${s}:${s}${v}`)
+        .join(`${s},${s}`)}${s}}`;
+    const text = `{${s}"rowCount"${s}:${s}${rows.length},${s}"schema":${s}${JSON.stringify(schema)},${s}"rows"${s}:${s}[${s}${rows.map(rowText).join(`,${s}`)}${s}]${s}}${s}`;
+    return { text, schema, count: rows.length };
+  });
+
+describe('results page JSON straight to CSV', () => {
+  it('gives what JSON.parse and the CSV formatter give, on any flat page', () => {
+    fc.assert(
+      fc.property(page, ({ text, schema, count }) => {
+        const ordinary = parseResultsPage(text, 'GET /results');
+        const expected = createFormatter('csv', schema).page(ordinary.rows, ordinary.exact);
+        const direct = csvFromResultsPage(text, 500, flatColumns);
+        expect(direct).toBeDefined();
+        expect(direct!.csv).toBe(expected);
+        expect(direct!.rows).toBe(count);
+        expect(direct!.envelope).toEqual({ rowCount: count, schema: JSON.parse(JSON.stringify(schema)) });
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('writes a number exactly as the service wrote it, even where a double would print it otherwise', () => {
+    const text = '{"rowCount":1,"schema":[{"name":"n","type":{"name":"DOUBLE"}}],"rows":[{"n":0.0000001}]}';
+    expect(csvFromResultsPage(text, 500, flatColumns)!.csv).toBe('0.0000001\n');
+  });
+
+  it('a column named __proto__ is a column like any other, empty where a row lacks it', () => {
+    const text =
+      '{"rowCount":2,"schema":[{"name":"__proto__","type":{"name":"VARCHAR"}}],"rows":[{"__proto__":"x"},{}]}';
+    expect(csvFromResultsPage(text, 500, flatColumns)!.csv).toBe('x\n\n');
+  });
+
+  it('gives back to the ordinary path what it does not read: nested values and types, odd shapes, bad JSON', () => {
+    const schema = '[{"name":"a","type":{"name":"VARCHAR"}}]';
+    const cases = [
+      `{"rowCount":1,"schema":${schema},"rows":[{"a":{"x":1}}]}`,
+      `{"rowCount":1,"schema":${schema},"rows":[{"a":[1,2]}]}`,
+      `{"rowCount":1,"schema":[{"name":"a","type":{"name":"LIST"}}],"rows":[{"a":"x"}]}`,
+      `{"rowCount":1,"rows":[{"a":"x"}],"schema":${schema}}`,
+      `{"rowCount":2,"schema":${schema},"rows":[{"a":"x"},{"a":"y"}]}`,
+      `{"rowCount":1,"schema":${schema},"rows":[["x"]]}`,
+      `{"rowCount":1,"schema":${schema},"rows":[{"a":"x"}]`,
+      `{"rowCount":1,"schema":${schema},"rows":[{"a":01}]}`,
+      `{"rowCount":1,"schema":${schema},"rows":[{"a":tru}]}`,
+      `{"rowCount":1,"schema":${schema},"rows":[{"a":"x"}]} extra`,
+      `{"rowCount":1,"schema":${schema},"rows":[{"a":"x"}],"rows":[]}`,
+      `{"rowCount":1,"schema":${schema},"rows":[{"a":"line\nbreak"}]}`,
+      `{"rowCount":1,"schema":${schema},"rows":[{"a":"x"}],"more":[1,}`,
+    ];
+    for (const text of cases) expect(csvFromResultsPage(text, 1, flatColumns), text).toBeUndefined();
+  });
+});
+
+describe('exportRows with pages read straight to CSV', () => {
+  const schema: ResultField[] = [{ name: 'a', type: { name: 'VARCHAR' } }];
+  const direct = (csv: string, n: number, s = schema): ResultsPage => ({
+    rowCount: 3,
+    schema: s,
+    rows: new Array(n),
+    exact: false,
+    csv,
+  });
+  const sink = () => {
+    let text = '';
+    const out = new Writable({
+      write(chunk, _enc, cb) {
+        text += chunk;
+        cb();
+      },
+    });
+    return { out, text: () => text };
+  };
+
+  it('writes the header from the schema, then the CSV of each page as it is', async () => {
+    const pages = [direct('x\ny\n', 2), direct('z\n', 1)];
+    const { out, text } = sink();
+    const r = await exportRows({
+      fetchPage: async (offset) => pages[offset / 2]!,
+      format: 'csv',
+      target: stdoutTarget(out),
+      pageSize: 2,
+      concurrency: 1,
+    });
+    expect(r.rows).toBe(3);
+    expect(text()).toBe('a\nx\ny\nz\n');
+  });
+
+  it('a page in other columns than the first is refused, not written under the wrong header', async () => {
+    const other: ResultField[] = [{ name: 'b', type: { name: 'VARCHAR' } }];
+    const pages = [direct('x\ny\n', 2), direct('z\n', 1, other)];
+    const { out } = sink();
+    const err = await exportRows({
+      fetchPage: async (offset) => pages[offset / 2]!,
+      format: 'csv',
+      target: stdoutTarget(out),
+      pageSize: 2,
+      concurrency: 1,
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ServiceError);
+    expect(String(err)).toMatch(/changed the result's columns between pages/);
+  });
+});
