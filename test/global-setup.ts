@@ -1,4 +1,4 @@
-// The end-to-end tests spawn dist/cli.js through bin/dlake.js, and the emulator's tests its dlake-emulator
+// The end-to-end tests spawn bin/dlake.js (dist/boot.cjs, dist/cli.cjs), and the emulator's tests its dlake-emulator
 // command (emulator/dist): build both once before any test runs.
 import { execFileSync } from 'node:child_process';
 
