@@ -4,7 +4,8 @@
 // format writer (CSV, JSON or Parquet), file writes, HTTP, garbage collection, the rest.
 //
 //   npx tsx bench/profile.ts            BENCH_ROWS=1000000 BENCH_FORMAT=csv
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+//   BENCH_TOP=N prints the N functions with the most self time; BENCH_PROFILE_OUT=FILE keeps the profile.
+import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchSession, run } from './session.js';
 import { table } from './stats.js';
@@ -115,6 +116,7 @@ export async function benchProfile(format = process.env.BENCH_FORMAT ?? 'csv'): 
     );
     const name = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!;
     const profile = JSON.parse(readFileSync(join(dir, name), 'utf8')) as Profile;
+    if (process.env.BENCH_PROFILE_OUT) copyFileSync(join(dir, name), process.env.BENCH_PROFILE_OUT);
     if (process.env.BENCH_TOP) console.error(topFunctions(profile, Number(process.env.BENCH_TOP)));
     const parts = split(profile);
     rmSync(file, { force: true });

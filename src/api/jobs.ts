@@ -1,5 +1,7 @@
 // SQL jobs (docs/api-facts.md §4): submit a query, read a job's status, cancel it, read pages of
 // its results, and wait until it settles. No printing, prompting or exiting here.
+
+import type { z } from 'zod';
 import { FINAL_JOB_STATES, MAX_RESULTS_PAGE, PATHS } from '../constants.js';
 import {
   type DlakeError,
@@ -9,9 +11,10 @@ import {
   ServiceError,
   UsageError,
 } from '../errors.js';
+import type { BufferPool } from '../util/buffer-pool.js';
 import { formatDuration } from '../util/units.js';
 import { parseJsonExact } from './exact-json.js';
-import type { ApiClient } from './http.js';
+import type { ApiClient, RequestSpec } from './http.js';
 import { FieldSchemaSchema, type JobStatus, JobStatusSchema, SubmittedJobSchema } from './schemas.js';
 import { segment } from './url-segment.js';
 
@@ -32,10 +35,12 @@ export interface ResultsPage {
   /** Some number in the page was kept as exact text (a JsonNumber). */
   exact: boolean;
   /**
-   * The rows already as CSV lines (a CSV export reads flat pages straight from their text): `rows` then
-   * only counts them (an array of that length, without row objects).
+   * The rows already as CSV lines, UTF-8 (a CSV export reads flat pages straight from their bytes): `rows`
+   * then only counts them (an array of that length, without row objects).
    */
-  csv?: string;
+  csv?: Uint8Array;
+  /** Once `csv` is written (and no longer needed): its buffer may be reused. */
+  release?: () => void;
 }
 
 const jobPath = (id: string): string => `${PATHS.job}/${segment(id, 'job id')}`;
@@ -103,31 +108,52 @@ export async function getResults(
   limit: number,
   signal?: AbortSignal,
 ): Promise<ResultsPage> {
-  checkPageLimit(limit);
-  if (!Number.isInteger(offset) || offset < 0) throw new UsageError(`invalid results offset ${offset}`);
-  return parseResultsPage(await getResultsText(client, id, offset, limit, signal), resultsEndpoint(id));
+  const text = (await resultsBody(client, id, offset, limit, { responseType: 'text' }, signal)) as string;
+  return parseResultsPage(text, resultsEndpoint(id));
 }
 
 export const resultsEndpoint = (id: string): string => `GET ${jobPath(id)}/results`;
 
-/** One page of results as the service's JSON text, for a reader of its own (a CSV export's direct path). */
-export async function getResultsText(
+/**
+ * One page of results as the service's JSON bytes, for a reader of its own (a CSV export's direct path),
+ * read into a buffer of `buffers` (given back by the caller).
+ */
+export async function getResultsBytes(
   client: ApiClient,
   id: string,
   offset: number,
   limit: number,
+  buffers: BufferPool,
   signal?: AbortSignal,
-): Promise<string> {
+): Promise<Buffer> {
+  return (await resultsBody(
+    client,
+    id,
+    offset,
+    limit,
+    { responseType: 'bytes', bodyBuffers: buffers },
+    signal,
+  )) as Buffer;
+}
+
+async function resultsBody(
+  client: ApiClient,
+  id: string,
+  offset: number,
+  limit: number,
+  as: Pick<RequestSpec, 'responseType' | 'bodyBuffers'>,
+  signal?: AbortSignal,
+): Promise<unknown> {
   checkPageLimit(limit);
   if (!Number.isInteger(offset) || offset < 0) throw new UsageError(`invalid results offset ${offset}`);
   try {
-    return (await client.request({
+    return await client.request({
       method: 'GET',
       path: `${jobPath(id)}/results`,
       query: { offset, limit },
-      responseType: 'text',
+      ...as,
       signal,
-    })) as string;
+    });
   } catch (err) {
     throw explainNotReady(err, id);
   }
@@ -160,6 +186,9 @@ export function parseResultsPage(text: string, endpoint: string): ResultsPage {
   return resultsPageOf(parsed.value, endpoint, parsed.exact);
 }
 
+/** Made once: built at each page, it was a tenth of checking a page. */
+let fieldsSchema: z.ZodArray<typeof FieldSchemaSchema> | undefined;
+
 /** A parsed results body checked and typed as a page (what every reader of results pages accepts). */
 export function resultsPageOf(value: unknown, endpoint: string, exact: boolean): ResultsPage {
   const body = value as Record<string, unknown> | null;
@@ -169,7 +198,8 @@ export function resultsPageOf(value: unknown, endpoint: string, exact: boolean):
   if (!body || typeof body !== 'object' || Array.isArray(body)) bad('(body)', 'expected an object');
   const { rowCount, schema, rows } = body as Record<string, unknown>;
   if (typeof rowCount !== 'number' || !Number.isFinite(rowCount)) bad('rowCount', 'expected a number');
-  const fields = FieldSchemaSchema.array().safeParse(schema);
+  fieldsSchema ??= FieldSchemaSchema.array();
+  const fields = fieldsSchema.safeParse(schema);
   if (!fields.success) {
     const issue = fields.error.issues[0]!;
     bad(['schema', ...issue.path].join('.'), issue.message);

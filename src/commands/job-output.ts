@@ -10,6 +10,7 @@ import type { ResumeRecord } from '../export/target.js';
 import type { ExportFormat, ExportSpec } from '../export/writers.js';
 import type { View } from '../output/view.js';
 import { terminalWidth } from '../output/width.js';
+import { BufferPool } from '../util/buffer-pool.js';
 import { formatDuration } from '../util/units.js';
 import { choiceOption, concurrencyOption, duration } from './options.js';
 
@@ -218,7 +219,7 @@ function shellWord(s: string): string {
 
 /**
  * Fetches one page of the job's results, keeping to the service's page limit. For a CSV export (`csv`), a
- * flat page goes straight from its text to CSV lines, without row objects (export/json-csv.ts).
+ * flat page goes straight from its bytes to CSV lines, without row objects (export/json-csv.ts).
  */
 async function pageFetcher(client: ApiClient, id: string, csv = false) {
   const jobs = await import('../api/jobs.js');
@@ -230,11 +231,22 @@ async function pageFetcher(client: ApiClient, id: string, csv = false) {
     import('../export/writers.js'),
   ]);
   const endpoint = jobs.resultsEndpoint(id);
+  // Pages held at once: those in flight and those waiting their turn (export/pages.ts), a body and a CSV each.
+  const buffers = new BufferPool(64);
   return async (offset: number, limit: number, signal: AbortSignal) => {
-    const text = await jobs.getResultsText(client, id, offset, limit, signal);
-    const direct = csvFromResultsPage(text, limit, flatColumns);
-    if (!direct) return jobs.parseResultsPage(text, endpoint);
-    const page = jobs.resultsPageOf({ ...direct.envelope, rows: [] }, endpoint, false);
-    return { ...page, rows: new Array(direct.rows), csv: direct.csv };
+    const body = await jobs.getResultsBytes(client, id, offset, limit, buffers, signal);
+    try {
+      const direct = csvFromResultsPage(body, limit, flatColumns, buffers);
+      if (!direct) return jobs.parseResultsPage(new TextDecoder().decode(body), endpoint);
+      const page = jobs.resultsPageOf({ ...direct.envelope, rows: [] }, endpoint, false);
+      return {
+        ...page,
+        rows: new Array(direct.rows),
+        csv: direct.csv,
+        release: () => buffers.give(direct.csv),
+      };
+    } finally {
+      buffers.give(body);
+    }
   };
 }

@@ -16,7 +16,7 @@ export interface Target {
   /** How messages name it: the file, or "standard output". */
   readonly name: string;
   readonly isFile: boolean;
-  /** Resolves once the stream can take more. */
+  /** Resolves once the stream can take more; `chunk` is copied (its buffer may be reused after). */
   write(chunk: string | Uint8Array, signal?: AbortSignal): Promise<void>;
   /**
    * Everything written so far holds `rows` complete rows: a point a resumed export may restart from, with
@@ -119,7 +119,8 @@ class StreamTarget implements Target {
   async write(chunk: string | Uint8Array, signal?: AbortSignal): Promise<void> {
     this.check();
     if (chunk.length === 0) return;
-    if (this.into().write(chunk)) return;
+    // A stream keeps what it is given until it is written out.
+    if (this.into().write(typeof chunk === 'string' ? chunk : Buffer.from(chunk))) return;
     await this.drained(this.into(), signal);
   }
 
@@ -185,7 +186,9 @@ class FileTarget implements Target {
     if (chunk.length === 0) return;
     if (this.opts.gzip) {
       const member = this.gzipMember();
-      if (!member.write(chunk)) await this.drained(member, signal);
+      // gzip keeps what it is given until it has compressed it.
+      if (!member.write(typeof chunk === 'string' ? chunk : Buffer.from(chunk)))
+        await this.drained(member, signal);
     } else this.file.append(chunk);
     await this.file.ready().catch((e) => this.fail(e));
     this.check();

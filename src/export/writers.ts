@@ -132,7 +132,7 @@ const NEEDS_QUOTES = /[",\r\n]/;
  * rather than by csv-stringify, which cost a fifth of an export's CPU in its per-field option handling
  * (bench/profile.ts); the strict RFC 4180 reader of the tests and a property test hold it to the format.
  */
-export function csvField(text: string | null): string {
+function csvField(text: string | null): string {
   if (text === null) return '';
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

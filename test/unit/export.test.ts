@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hasLongDigitRun, JsonNumber, parseJsonExact, stringifyExact } from '../../src/api/exact-json.js';
@@ -532,6 +533,46 @@ describe('exportRows to a file', () => {
     // One page of ~12 KB at most is queued in the stream, never the whole result (~250 KB).
     expect(maxBuffered).toBeLessThan(40_000);
     expect(svc.requests).toHaveLength(20);
+  });
+
+  it("gives each page's CSV buffer back only once it is written, and every target keeps its own copy", async () => {
+    // Pages whose CSV buffer is filled with junk once released, as a reused buffer would be.
+    const events: string[] = [];
+    const fetchPage: FetchPage = async (offset) => {
+      const csv = Buffer.from(`${offset}\n`);
+      return {
+        rowCount: 4,
+        schema: [{ name: 'n', type: { name: 'BIGINT' } }],
+        rows: new Array(2),
+        exact: false,
+        csv,
+        release: () => {
+          events.push(`release ${offset}`);
+          csv.fill('#');
+        },
+      };
+    };
+    const held: Buffer[] = [];
+    const slow = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        held.push(chunk);
+        setTimeout(cb, 5);
+      },
+    });
+    const file = join(dir, 'out.csv.gz');
+    for (const target of [stdoutTarget(slow), await openFileTarget(file, { gzip: true })]) {
+      const write = target.write.bind(target);
+      target.write = async (chunk, signal) => {
+        await write(chunk, signal);
+        events.push(`write ${String(chunk).trim() || Buffer.from(chunk).toString().trim()}`);
+      };
+      events.length = 0;
+      await exportRows({ fetchPage, format: 'csv', target, pageSize: 2, concurrency: 1 });
+      expect(events).toEqual(['write n', 'write 0', 'release 0', 'write 2', 'release 2', 'write ']);
+    }
+    await new Promise((r) => slow.end(r));
+    expect(Buffer.concat(held).toString()).toBe('n\n0\n2\n');
+    expect(gunzipSync(readFileSync(file)).toString()).toBe('n\n0\n2\n');
   });
 
   it('refuses an --out in a missing folder or that is a folder, before any request', async () => {

@@ -13,6 +13,7 @@ import {
   ServiceError,
   UsageError,
 } from '../../src/errors.js';
+import { BufferPool } from '../../src/util/buffer-pool.js';
 import { useMockAgent } from '../helpers/mock-agent.js';
 
 const BASE = 'http://svc.test';
@@ -271,5 +272,80 @@ describe('ApiClient', () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     }
+  });
+
+  it('reads a body as bytes into pooled buffers, across chunks and past the first buffer, and gives back the ones it outgrew', async () => {
+    // 200 KiB in three chunks and no Content-Length: more than the first 64 KiB buffer holds.
+    const body = Buffer.alloc(200 * 1024, 'é');
+    const server = createServer((req, res) => {
+      if (req.url?.startsWith('/missing')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end('{"errorMessage":"no such job"}');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(body.subarray(0, 1000));
+      res.write(body.subarray(1000, 150_000));
+      res.end(body.subarray(150_000));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const real = new ApiClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 5000, env: {} });
+    const buffers = new BufferPool(8);
+    const given: number[] = [];
+    const give = buffers.give.bind(buffers);
+    buffers.give = (view) => {
+      given.push(view.buffer.byteLength);
+      give(view);
+    };
+    try {
+      const bytes = (await real.request({
+        method: 'GET',
+        path: '/page',
+        responseType: 'bytes',
+        bodyBuffers: buffers,
+      })) as Buffer;
+      expect(bytes.equals(body)).toBe(true);
+      // Outgrown on the way: 64 KiB, then 128 KiB; the one returned is the caller's to give back.
+      expect(given).toEqual([64 * 1024, 128 * 1024]);
+      expect(bytes.buffer.byteLength).toBe(256 * 1024);
+      const err = await fails(
+        real.request({ method: 'GET', path: '/missing', responseType: 'bytes', bodyBuffers: buffers }),
+      );
+      expect(err).toBeInstanceOf(NotFoundError);
+      expect(err.message).toMatch(/no such job/);
+    } finally {
+      await real.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe('BufferPool', () => {
+  it('reuses what is given back, in sizes rounded up to 64 KiB, and never hands one buffer to two takers', () => {
+    const pool = new BufferPool(2);
+    const a = pool.take(10);
+    expect(a.length).toBe(64 * 1024);
+    expect(pool.take(100_000).length).toBe(128 * 1024);
+    a.fill(7);
+    pool.give(a.subarray(5, 20));
+    pool.give(a);
+    const b = pool.take(1000);
+    expect(b.buffer).toBe(a.buffer);
+    // Given twice, kept once: the next take is a new buffer.
+    expect(pool.take(1000).buffer).not.toBe(a.buffer);
+    // Too small for what is asked: a new one.
+    pool.give(b);
+    expect(pool.take(70_000).buffer).not.toBe(a.buffer);
+  });
+
+  it('keeps at most `keep` free buffers', () => {
+    const pool = new BufferPool(1);
+    const [a, b] = [pool.take(1), pool.take(1)];
+    pool.give(a);
+    pool.give(b);
+    expect(pool.take(1).buffer).toBe(a.buffer);
+    expect(pool.take(1).buffer).not.toBe(b.buffer);
   });
 });

@@ -75,15 +75,19 @@ const page = fc
     return { text, schema, count: rows.length };
   });
 
+const csvOf = (text: string) =>
+  Buffer.from(csvFromResultsPage(Buffer.from(text), 500, flatColumns)!.csv).toString();
+
 describe('results page JSON straight to CSV', () => {
   it('gives what JSON.parse and the CSV formatter give, on any flat page', () => {
     fc.assert(
       fc.property(page, ({ text, schema, count }) => {
         const ordinary = parseResultsPage(text, 'GET /results');
         const expected = createFormatter('csv', schema).page(ordinary.rows, ordinary.exact);
-        const direct = csvFromResultsPage(text, 500, flatColumns);
+        const direct = csvFromResultsPage(Buffer.from(text), 500, flatColumns);
         expect(direct).toBeDefined();
-        expect(direct!.csv).toBe(expected);
+        // As bytes: both reach the file as UTF-8 (a lone surrogate from a \ud83d escape becomes U+FFFD in both).
+        expect(Buffer.from(direct!.csv).toString()).toBe(Buffer.from(expected).toString());
         expect(direct!.rows).toBe(count);
         expect(direct!.envelope).toEqual({ rowCount: count, schema: JSON.parse(JSON.stringify(schema)) });
       }),
@@ -93,13 +97,13 @@ describe('results page JSON straight to CSV', () => {
 
   it('writes a number exactly as the service wrote it, even where a double would print it otherwise', () => {
     const text = '{"rowCount":1,"schema":[{"name":"n","type":{"name":"DOUBLE"}}],"rows":[{"n":0.0000001}]}';
-    expect(csvFromResultsPage(text, 500, flatColumns)!.csv).toBe('0.0000001\n');
+    expect(csvOf(text)).toBe('0.0000001\n');
   });
 
   it('a column named __proto__ is a column like any other, empty where a row lacks it', () => {
     const text =
       '{"rowCount":2,"schema":[{"name":"__proto__","type":{"name":"VARCHAR"}}],"rows":[{"__proto__":"x"},{}]}';
-    expect(csvFromResultsPage(text, 500, flatColumns)!.csv).toBe('x\n\n');
+    expect(csvOf(text)).toBe('x\n\n');
   });
 
   it('gives back to the ordinary path what it does not read: nested values and types, odd shapes, bad JSON', () => {
@@ -119,7 +123,27 @@ describe('results page JSON straight to CSV', () => {
       `{"rowCount":1,"schema":${schema},"rows":[{"a":"line\nbreak"}]}`,
       `{"rowCount":1,"schema":${schema},"rows":[{"a":"x"}],"more":[1,}`,
     ];
-    for (const text of cases) expect(csvFromResultsPage(text, 1, flatColumns), text).toBeUndefined();
+    for (const text of cases)
+      expect(csvFromResultsPage(Buffer.from(text), 1, flatColumns), text).toBeUndefined();
+  });
+
+  it('gives back bytes a decoder would change: a byte-order mark, bytes that are not UTF-8', () => {
+    const text = '{"rowCount":1,"schema":[{"name":"a","type":{"name":"VARCHAR"}}],"rows":[{"a":"x"}]}';
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+    // é as the one byte 0xE9 (ISO 8859-1), not UTF-8.
+    const latin1 = Buffer.from(text.replace('"x"', '"é"'), 'latin1');
+    expect(csvFromResultsPage(Buffer.from(text), 1, flatColumns)).toBeDefined();
+    expect(csvFromResultsPage(bom, 1, flatColumns)).toBeUndefined();
+    expect(csvFromResultsPage(latin1, 1, flatColumns)).toBeUndefined();
+  });
+
+  it('reads a page from a view into a larger buffer, and leaves the body as it was', () => {
+    const text = '{"rowCount":1,"schema":[{"name":"a","type":{"name":"VARCHAR"}}],"rows":[{"a":"x,y"}]}';
+    const whole = Buffer.from(`padding${text}padding`);
+    const body = whole.subarray(7, 7 + text.length);
+    const page = csvFromResultsPage(body, 1, flatColumns)!;
+    expect(Buffer.from(page.csv).toString()).toBe('"x,y"\n');
+    expect(whole.toString()).toBe(`padding${text}padding`);
   });
 });
 
@@ -130,7 +154,7 @@ describe('exportRows with pages read straight to CSV', () => {
     schema: s,
     rows: new Array(n),
     exact: false,
-    csv,
+    csv: Buffer.from(csv),
   });
   const sink = () => {
     let text = '';
