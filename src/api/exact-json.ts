@@ -20,11 +20,13 @@ export class JsonNumber {
 
 /**
  * Cheap gate: could the body hold a number that changes through a double? A run of 16 digits (and dots), a
- * fraction ending in 0, an exponent, or -0; the last three only where a number ends (before `,` `}` `]` or
- * space), so timestamps and ids inside strings do not trip it. A false alarm only costs the careful parse.
+ * fraction ending in 0, an exponent, -0, or a fraction below 0.000001 (which a double prints as 1e-7); the
+ * last four only where a number ends (before `,` `}` `]` or space), so timestamps and ids inside strings do
+ * not trip it. A false alarm only costs the careful parse.
  */
 const LONG_RUN = 16;
-const REFORMATTED_NUMBER = /\.\d*0(?=[,}\]\s])|\d[eE][+-]?\d+(?=[,}\]\s])|-0(?=[,}\]\s])/;
+const REFORMATTED_NUMBER =
+  /\.\d*0(?=[,}\]\s])|\d[eE][+-]?\d+(?=[,}\]\s])|-0(?=[,}\]\s])|\b0\.0{6}\d*(?=[,}\]\s])/;
 /** Strings (skipped whole) or numbers outside strings. */
 const TOKENS = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 /** Marks a kept number inside the rewritten text; the random part keeps it from meeting real data. */

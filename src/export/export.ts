@@ -46,7 +46,7 @@ interface ExportOutcome {
 class RowCountMismatchError extends ServiceError {}
 
 export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
-  keepYoungGenerationSmall();
+  if (req.format !== 'parquet') keepYoungGenerationSmall();
   const { target, signal } = req;
   const start = req.startOffset ?? 0;
   let written = 0;

@@ -13,6 +13,7 @@ import { JsonNumber, stringifyExact } from '../api/exact-json.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';
 import { ServiceError } from '../errors.js';
 import { decodeState, encodeState } from './parquet-state.js';
+import { cellOf } from './writers.js';
 
 type SchemaElement = ConstructorParameters<typeof ParquetWriter>[0]['schema'][number];
 
@@ -87,7 +88,7 @@ export class ParquetFormatter {
     for (const c of this.columns) {
       const { name, convert, values, text } = c;
       for (let r = 0; r < rows.length; r++) {
-        const v = rows[r]![name];
+        const v = cellOf(rows[r]!, name);
         if (v === null || v === undefined) values.push(null);
         else {
           const cell = convert(v);

@@ -112,8 +112,8 @@ class CsvFormatter implements RowFormatter {
     let out = '';
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r]!;
-      out += csvField(csvCell(row[names[0]!]));
-      for (let c = 1; c < width; c++) out += `,${csvField(csvCell(row[names[c]!]))}`;
+      out += csvField(csvCell(cellOf(row, names[0]!)));
+      for (let c = 1; c < width; c++) out += `,${csvField(csvCell(cellOf(row, names[c]!)))}`;
       out += '\n';
     }
     return out;
@@ -135,6 +135,14 @@ const NEEDS_QUOTES = /[",\r\n]/;
 function csvField(text: string | null): string {
   if (text === null) return '';
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/**
+ * A row's cell. A row without a column named `__proto__` would give the prototype for it (written as `{}`):
+ * undefined instead, as for any missing column.
+ */
+export function cellOf(row: ResultRow, name: string): unknown {
+  return name === '__proto__' && !Object.hasOwn(row, name) ? undefined : row[name];
 }
 
 /** A value as CSV text before quoting; null for an empty field. */
@@ -221,14 +229,18 @@ class JsonFormatter implements RowFormatter {
   /** The row with its keys in the schema's order. */
   private ordered(row: ResultRow): ResultRow {
     const out: ResultRow = {};
-    for (const name of this.names) out[name] = row[name] === undefined ? null : row[name];
+    for (const name of this.names) {
+      const value = cellOf(row, name) ?? null;
+      // Assigned, a key named __proto__ would set the prototype instead.
+      Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+    }
     return out;
   }
 
   private rowText(row: ResultRow): string {
     const parts = new Array<string>(this.names.length);
     for (let c = 0; c < this.names.length; c++)
-      parts[c] = this.keys[c]! + stringifyExact(row[this.names[c]!]);
+      parts[c] = this.keys[c]! + stringifyExact(cellOf(row, this.names[c]!));
     return `{${parts.join(',')}}`;
   }
 }

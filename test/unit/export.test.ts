@@ -624,6 +624,24 @@ describe('ProgressBar', () => {
   });
 });
 
+describe('a column named __proto__', () => {
+  it('is a column like any other in every format: its value where a row has it, empty or null where not', () => {
+    const schema: ResultField[] = [
+      { name: '__proto__', type: { name: 'VARCHAR' } },
+      { name: 'n', type: { name: 'BIGINT' } },
+    ];
+    const rows = parseJsonExact('[{"__proto__":"x","n":1},{"n":2}]').value as ResultRow[];
+    expect(createFormatter('csv', schema).page(rows, false)).toBe('x,1\n,2\n');
+    expect(createFormatter('ndjson', schema).page(rows, false)).toBe(
+      '{"__proto__":"x","n":1}\n{"__proto__":null,"n":2}\n',
+    );
+    const pretty = createFormatter('json', schema, { pretty: true }).page(rows, false);
+    expect(JSON.parse(`[${pretty}]`)).toEqual(
+      JSON.parse('[{"__proto__":"x","n":1},{"__proto__":null,"n":2}]'),
+    );
+  });
+});
+
 describe('pretty JSON rows (sql -o json on standard output)', () => {
   it('lays rows out as JSON.stringify(rows, null, 2) would, numbers exactly as the API wrote them', () => {
     const schema: ResultField[] = [

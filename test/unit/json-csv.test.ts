@@ -12,8 +12,8 @@ import { csvFromResultsPage } from '../../src/export/json-csv.js';
 import { stdoutTarget } from '../../src/export/target.js';
 import { createFormatter, flatColumns } from '../../src/export/writers.js';
 
-// (`__proto__` has its own test: the ordinary path writes a row without it as `{}`, the prototype.)
-const NAMES = ['id', 'name', 'b c', 'é', 'x"y', 'amount'];
+// `__proto__` among them: a row without it is an empty field on both paths, not the prototype written as `{}`.
+const NAMES = ['id', 'name', 'b c', 'é', 'x"y', 'amount', '__proto__'];
 const TYPES = ['VARCHAR', 'BIGINT', 'DOUBLE', 'BOOLEAN', 'DATE'];
 /** Numbers as a service may write them; both paths write each as it is written. */
 const NUMBERS = [
@@ -31,6 +31,9 @@ const NUMBERS = [
   '0.1234567890123456789',
   '100',
   '-492.08',
+  '0.0000001',
+  '-0.00000012',
+  '0.000001',
 ];
 
 /** JSON text of a string, some characters written as \u escapes (as some servers do). */
