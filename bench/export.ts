@@ -7,7 +7,9 @@
 // another build to the same rotation (how the README's "what each change bought" was measured).
 //
 // The emulator runs in this process; dlake and both baselines run as child processes, so each has its own
-// event loop, as in real use. Two scenarios: plain loopback, where the service answers a page in well under
+// event loop, as in real use. A baseline times its own loop (no process start), dlake is timed as a whole
+// process (start-up, login state, the job's status, then the pages): the goal is read against the former, the
+// stricter; the table also gives (b) timed as a whole process, as dlake is. Two scenarios: plain loopback, where the service answers a page in well under
 // a millisecond, and a per-page latency (BENCH_LATENCY_MS, default 5 ms) standing for a real service's
 // network round trip and result-store read.
 //
@@ -75,12 +77,13 @@ export async function benchExport(): Promise<string> {
     const small = await s.job(`SELECT * FROM big WHERE id <= ${SMALL_ROWS}`);
     const csv = join(s.dir, 'out.csv');
     const parquet = join(s.dir, 'out.parquet');
+    /** The loop's own time (it prints it), and the time of its whole process, as dlake's is taken. */
     const fetchAll = (conc: number) =>
       run(
         process.execPath,
         [baseline, s.emu.url, `_service${s.token}`, s.big, String(ROWS), String(conc)],
         s.env,
-      ).then((r) => Number(r.out));
+      ).then((r) => ({ loop: Number(r.out), process: r.ms }));
 
     const speed: string[][] = [];
     const compared: string[][] = [];
@@ -90,14 +93,22 @@ export async function benchExport(): Promise<string> {
     for (const latency of [0, LATENCY_MS]) {
       s.emu.faults.clear();
       if (latency > 0) s.emu.fault({ kind: 'latency', path: /\/results$/, latencyMs: latency });
-      const t = { seq: [] as number[], conc: [] as number[], dlake: [] as number[], other: [] as number[] };
+      const t = {
+        seq: [] as number[],
+        conc: [] as number[],
+        concProcess: [] as number[],
+        dlake: [] as number[],
+        other: [] as number[],
+      };
       const pq: number[] = [];
       // One warm-up of each, not counted.
       await fetchAll(CONCURRENCY);
       await dlakeExport(s, s.big, csv);
       for (let i = 0; i < RUNS; i++) {
-        t.seq.push(await fetchAll(1));
-        t.conc.push(await fetchAll(CONCURRENCY));
+        t.seq.push((await fetchAll(1)).loop);
+        const conc = await fetchAll(CONCURRENCY);
+        t.conc.push(conc.loop);
+        t.concProcess.push(conc.process);
         const m = await dlakeExport(s, s.big, csv);
         t.dlake.push(m.ms);
         if (COMPARE_BIN) t.other.push((await dlakeExport(s, s.big, csv, COMPARE_BIN)).ms);
@@ -109,6 +120,7 @@ export async function benchExport(): Promise<string> {
         }
       }
       const [a, b, d] = [median(t.seq), median(t.conc), median(t.dlake)];
+      const bProcess = median(t.concProcess);
       const goal = latency ? 0.8 : 0.5;
       speed.push([
         latency ? `${latency} ms a page` : 'loopback',
@@ -117,6 +129,7 @@ export async function benchExport(): Promise<string> {
         rate(ROWS, b),
         `${(a / d).toFixed(2)}×`,
         `${(b / d).toFixed(2)}×`,
+        `${(bProcess / d).toFixed(2)}×`,
         `≥ ${goal}× (b): ${check(b / d >= goal)}`,
       ]);
       if (COMPARE_BIN) {
@@ -162,6 +175,7 @@ export async function benchExport(): Promise<string> {
           `(b) concurrent bare node:http (${CONCURRENCY}) rows/s`,
           'dlake vs (a)',
           'dlake vs (b)',
+          'dlake vs (b) timed as a whole process',
           'goal',
         ],
         speed,

@@ -170,6 +170,10 @@ export class ApiClient {
   }
 
   urlFor(spec: Pick<RequestSpec, 'path' | 'query' | 'base'>): string {
+    return this.url(spec).toString();
+  }
+
+  private url(spec: Pick<RequestSpec, 'path' | 'query' | 'base'>): URL {
     const base = spec.base === 'auth' ? this.authUrl : this.baseUrl;
     const url = new URL(base + spec.path);
     for (const [k, v] of Object.entries(spec.query ?? {})) {
@@ -177,11 +181,12 @@ export class ApiClient {
       if (Array.isArray(v)) for (const item of v) url.searchParams.append(k, item);
       else url.searchParams.set(k, String(v));
     }
-    return url.toString();
+    return url;
   }
 
   private async sendOnce(spec: RequestSpec<z.ZodType | undefined>): Promise<Omit<RawResponse, 'attempts'>> {
-    const url = this.urlFor(spec);
+    const target = this.url(spec);
+    const url = target.toString();
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.opts.userAgent ?? 'dlake',
@@ -204,46 +209,55 @@ export class ApiClient {
         trace(`>   body: ${JSON.stringify(redactJson(spec.json, spec.secretFields))}`);
       if (spec.form) trace(`>   body: ${new URLSearchParams(redactForm(spec.form)).toString()}`);
     }
-    const { origin, pathname, search } = new URL(url);
     // undici checks its own timeouts on a clock that ticks about once a second, so `--timeout 2s` used to
     // fire up to a second late on every attempt. A timer of our own bounds the wait for the connection
     // and the answer's headers to --timeout itself; undici's bodyTimeout still bounds each pause in the body.
+    // The caller's signal aborts the same controller, through a listener removed once the body is read:
+    // AbortSignal.any left a reference in the caller's signal for every request (a 1M-row export makes 2,000).
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(headersTimeout()), this.opts.timeoutMs);
-    let res: Awaited<ReturnType<Dispatcher['request']>>;
+    const outer = spec.signal;
+    const relay = (): void => deadline.abort(outer?.reason);
+    if (outer?.aborted) relay();
+    else outer?.addEventListener('abort', relay, { once: true });
     try {
-      res = await this.dispatcher.request({
-        origin,
-        path: pathname + search,
-        method: spec.method,
-        headers,
-        body,
-        headersTimeout: this.opts.timeoutMs,
-        bodyTimeout: this.opts.timeoutMs,
-        signal: spec.signal ? AbortSignal.any([spec.signal, deadline.signal]) : deadline.signal,
-      });
-    } catch (err) {
-      // undici may reject with its own abort error: the deadline's reason says what happened.
-      if (deadline.signal.aborted && !spec.signal?.aborted) throw deadline.signal.reason;
-      throw err;
+      let res: Awaited<ReturnType<Dispatcher['request']>>;
+      try {
+        res = await this.dispatcher.request({
+          origin: target.origin,
+          path: target.pathname + target.search,
+          method: spec.method,
+          headers,
+          body,
+          headersTimeout: this.opts.timeoutMs,
+          bodyTimeout: this.opts.timeoutMs,
+          signal: deadline.signal,
+        });
+      } catch (err) {
+        // undici may reject with its own abort error: the deadline's reason says what happened.
+        if (deadline.signal.aborted && !outer?.aborted) throw deadline.signal.reason;
+        throw err;
+      } finally {
+        clearTimeout(timer);
+      }
+      // A body that is not wanted is still read on an error: it carries the service's message.
+      let text = '';
+      let bytes: Buffer | undefined;
+      if (spec.responseType === 'none' && res.statusCode < 400) await res.body.dump();
+      else if (spec.responseType === 'bytes' && res.statusCode < 400)
+        bytes = spec.bodyBuffers
+          ? await readInto(res.body, spec.bodyBuffers, Number(res.headers['content-length']))
+          : Buffer.from(await res.body.arrayBuffer());
+      else text = await res.body.text();
+      const contentType = String(res.headers['content-type'] ?? '');
+      if (trace) {
+        trace(`< ${res.statusCode} ${spec.method} ${url} (${Math.round(performance.now() - started)} ms)`);
+        for (const [k, v] of Object.entries(res.headers)) trace(`<   ${k}: ${redactHeader(k, String(v))}`);
+      }
+      return { status: res.statusCode, headers: res.headers, contentType, text, bytes };
     } finally {
-      clearTimeout(timer);
+      outer?.removeEventListener('abort', relay);
     }
-    // A body that is not wanted is still read on an error: it carries the service's message.
-    let text = '';
-    let bytes: Buffer | undefined;
-    if (spec.responseType === 'none' && res.statusCode < 400) await res.body.dump();
-    else if (spec.responseType === 'bytes' && res.statusCode < 400)
-      bytes = spec.bodyBuffers
-        ? await readInto(res.body, spec.bodyBuffers, Number(res.headers['content-length']))
-        : Buffer.from(await res.body.arrayBuffer());
-    else text = await res.body.text();
-    const contentType = String(res.headers['content-type'] ?? '');
-    if (trace) {
-      trace(`< ${res.statusCode} ${spec.method} ${url} (${Math.round(performance.now() - started)} ms)`);
-      for (const [k, v] of Object.entries(res.headers)) trace(`<   ${k}: ${redactHeader(k, String(v))}`);
-    }
-    return { status: res.statusCode, headers: res.headers, contentType, text, bytes };
   }
 
   private decode(spec: RequestSpec<z.ZodType | undefined>, raw: RawResponse): unknown {

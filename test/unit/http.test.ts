@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import {
   AuthError,
   ConflictError,
   type DlakeError,
+  InterruptedError,
   NotFoundError,
   ServiceError,
   UsageError,
@@ -267,6 +269,38 @@ describe('ApiClient', () => {
       delays.forEach((d, i) => {
         expect(d).toBeLessThanOrEqual(250 * 2 ** i);
       });
+    } finally {
+      await real.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  it("leaves nothing behind on the caller's signal, however many requests it served", async () => {
+    for (let i = 0; i < 3; i++)
+      pool()
+        .intercept({ path: '/api/v3/thing', method: 'GET' })
+        .reply(200, { id: `${i}` }, json);
+    const controller = new AbortController();
+    const c = client();
+    for (let i = 0; i < 3; i++)
+      await c.request({ method: 'GET', path: '/api/v3/thing', schema: Thing, signal: controller.signal });
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it("the caller's signal aborts a request waiting for its answer (exit 130), and is let go", async () => {
+    const server = createServer(() => {});
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const real = new ApiClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 5000, env: {} });
+    const controller = new AbortController();
+    try {
+      const pending = fails(real.request({ method: 'GET', path: '/slow', signal: controller.signal }));
+      setTimeout(() => controller.abort(), 50);
+      const err = await pending;
+      expect(err).toBeInstanceOf(InterruptedError);
+      expect(err.exitCode).toBe(130);
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
     } finally {
       await real.close();
       server.closeAllConnections();
