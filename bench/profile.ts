@@ -53,7 +53,15 @@ const STAGES: Array<[string, (f: ProfileNode['callFrame']) => boolean]> = [
       ) || /^(append|appendBytes|rotate|enqueue|utf8Write)$/.test(f.functionName),
   ],
   ['HTTP requests sent (socket writes)', (f) => f.functionName === 'writeLatin1String'],
-  ['HTTP (undici: requests, body reading)', (f) => /undici/.test(f.url)],
+  [
+    'HTTP (undici: requests, parsing answers, body reading)',
+    // In the bundle undici's frames name dist/cli.cjs, not undici: known by their function names.
+    (f) =>
+      /undici|^wasm/.test(f.url) ||
+      /^(writeH1|_resume|resume|onHttpSocketReadable|readMore|execute|onHeadersComplete|onBody|onMessageComplete|wasm_on_\w+|RequestHandler|consumeEnd|consumePush|chunksDecode|Client\.<computed>|dispatch|readInto|sendOnce)$/.test(
+        f.functionName,
+      ),
+  ],
   ['format writer, other', (f) => /Formatter|page$/.test(f.functionName)],
 ];
 
