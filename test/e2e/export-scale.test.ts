@@ -137,6 +137,35 @@ describe('Parquet', () => {
   });
 });
 
+describe('CSV pages read straight from their bytes', () => {
+  it('a page off the common shape (a nested value) is written the ordinary way, the others straight', async () => {
+    const id = await completedJob('SELECT * FROM big ORDER BY id LIMIT 1500');
+    const plain = join(dir, 'plain.csv');
+    expect((await fx.run(['job', 'export', id, '--out', plain])).code).toBe(0);
+    // The first page again, its first note an object: JSON text in the CSV, as `-o csv` writes it.
+    const rows = await engine('SELECT * FROM big ORDER BY id LIMIT 500');
+    rows[0]!.note = { x: [1, 'a,b'] };
+    const schema = ['id BIGINT', 'name VARCHAR', 'amount DOUBLE', 'flag BOOLEAN', 'note VARCHAR'].map((c) => {
+      const [name, type] = c.split(' ');
+      return { name, type: { name: type } };
+    });
+    fx.emu.log.clear();
+    fx.emu.fault({ kind: 'schema', path: /\/results$/, times: 1, body: { rowCount: 1500, schema, rows } });
+    const file = join(dir, 'mixed.csv');
+    const r = await fx.run(['job', 'export', id, '--out', file]);
+    expect(r.code, r.stderr).toBe(0);
+    const expected = parseCsv(readFileSync(plain, 'utf8'));
+    expected[1]![4] = '{"x":[1,"a,b"]}';
+    expect(parseCsv(readFileSync(file, 'utf8'))).toEqual(expected);
+    const pages = fx.emu.log.entries.filter((e) => e.path.endsWith('/results'));
+    expect(pages.map((e) => [e.query.offset, e.fault])).toEqual([
+      ['0', 'schema'],
+      ['500', undefined],
+      ['1000', undefined],
+    ]);
+  });
+});
+
 describe('verified counts', () => {
   it('a service that returns fewer rows than rowCount: exit 7 naming both numbers, no FILE', async () => {
     const id = await completedJob('SELECT * FROM big ORDER BY id LIMIT 2000');
