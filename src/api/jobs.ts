@@ -1,6 +1,5 @@
 // SQL jobs (docs/api-facts.md §4): submit a query, read a job's status, cancel it, read pages of
 // its results, and wait until it settles. No printing, prompting or exiting here.
-
 import type { z } from 'zod';
 import { FINAL_JOB_STATES, MAX_RESULTS_PAGE, PATHS } from '../constants.js';
 import {
@@ -186,7 +185,7 @@ export function parseResultsPage(text: string, endpoint: string): ResultsPage {
   return resultsPageOf(parsed.value, endpoint, parsed.exact);
 }
 
-/** Made once: built at each page, it was a tenth of checking a page. */
+/** The check of a page's `schema`, made once rather than at every page. */
 let fieldsSchema: z.ZodArray<typeof FieldSchemaSchema> | undefined;
 
 /** A parsed results body checked and typed as a page (what every reader of results pages accepts). */

@@ -255,7 +255,7 @@ async function pageFetcher(client: ApiClient, id: string, csv = false) {
       const page = jobs.resultsPageOf({ ...direct.envelope, rows: [] }, endpoint, false);
       return {
         ...page,
-        rows: new Array(direct.rows),
+        rows: placeholders(direct.rows),
         csv: direct.csv,
         release: () => buffers.give(direct.csv),
       };

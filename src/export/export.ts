@@ -74,7 +74,7 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
         total = Math.max(0, Math.min(page.rowCount - start, req.maxRows ?? Number.POSITIVE_INFINITY));
         await target.write(formatter.head, signal);
       }
-      // A CSV page read straight from its text (api/jobs.ts `csv`) is written as it is.
+      // A CSV page read straight from its bytes (api/jobs.ts `csv`) is written as it is, then its buffer freed.
       if (page.csv !== undefined) checkColumns(page.schema, firstSchema);
       await target.write(page.csv ?? formatter.page(page.rows, page.exact), signal);
       page.release?.();
