@@ -3,7 +3,17 @@
 // Reads are plain file reads validated with zod, so commands that only read the store never load conf.
 // Writes go through conf (atomic write-and-rename, file mode 0600) inside a cross-process lock, re-reading
 // both files under the lock so that concurrent dlake processes never lose each other's changes.
-import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
@@ -18,6 +28,19 @@ export interface StoreSnapshot {
   credentials: CredentialsFile;
   /** Set when credentials.json could not be read: the store then counts as logged out. */
   credentialsProblem?: string;
+}
+
+/** The name of the file that proves the folder is writable, before the process id. */
+const PROBE = '.probe-';
+
+/** Whether a process of this id exists (one that belongs to another user counts: EPERM). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 export class ConfigStore {
@@ -83,11 +106,25 @@ export class ConfigStore {
       if ((statSync(this.dir).mode & 0o777) !== DIR_MODE) chmodSync(this.dir, DIR_MODE);
       // Only a real write proves the folder is writable: access() says yes to root on a read-only
       // permission mode, and some file systems refuse writes that permissions allow (immutable, read-only mounts).
-      const probe = join(this.dir, `.probe-${process.pid}`);
+      const probe = join(this.dir, `${PROBE}${process.pid}`);
       closeSync(openSync(probe, 'wx', FILE_MODE));
       unlinkSync(probe);
     } catch (err) {
       throw this.unusable(err as NodeJS.ErrnoException);
+    }
+    this.sweepProbes();
+  }
+
+  /** The probe of a dlake killed between creating and removing it stays behind: removed by the next one. */
+  private sweepProbes(): void {
+    try {
+      for (const name of readdirSync(this.dir)) {
+        const pid = name.startsWith(PROBE) ? Number(name.slice(PROBE.length)) : Number.NaN;
+        if (Number.isSafeInteger(pid) && pid > 0 && !isRunning(pid))
+          rmSync(join(this.dir, name), { force: true });
+      }
+    } catch {
+      // Tidying only: a probe left behind is an empty private file, never an error.
     }
   }
 

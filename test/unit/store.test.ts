@@ -1,4 +1,13 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -109,6 +118,15 @@ describe('ConfigStore', () => {
       s.config.currentProfile = 'a';
     });
     expect(JSON.parse(readFileSync(store.configPath, 'utf8')).futureSetting).toEqual({ on: true });
+  });
+
+  it("removes the write probe a killed dlake left behind, and only that: not a live process's, not other files", () => {
+    store.checkUsable();
+    // A process id that cannot exist (above Linux's largest), a live one (this test's parent), other names.
+    const left = ['.probe-99999999', `.probe-${process.ppid}`, '.probe-x', 'notes.txt'];
+    for (const f of left) writeFileSync(join(dir, f), '');
+    store.checkUsable();
+    expect(readdirSync(dir).sort()).toEqual([`.probe-${process.ppid}`, '.probe-x', 'notes.txt']);
   });
 
   it('loses no write when many updates race', async () => {
