@@ -5,7 +5,7 @@
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { type Advice, DlakeError, InterruptedError, ServiceError, UsageError } from '../errors.js';
-import type { BufferPool } from '../util/buffer-pool.js';
+import { BufferPool } from '../util/buffer-pool.js';
 import { readTextFile } from '../util/files.js';
 import { rememberReceived } from '../util/received.js';
 import { redactForm, redactHeader, redactJson } from '../util/redact.js';
@@ -71,7 +71,7 @@ export interface RequestSpec<S extends z.ZodType | undefined = undefined> {
    * parsed by `schema`.
    */
   responseType?: 'json' | 'text' | 'bytes' | 'none';
-  /** With `bytes`: the buffers the body is read into (the caller gives the returned one back). */
+  /** With `bytes`: the buffers the body is read into (the caller gives the returned one back); else new. */
   bodyBuffers?: BufferPool;
   /** Extra body field names to hide from traces (e.g. a source type's secret fields). */
   secretFields?: readonly string[];
@@ -244,11 +244,10 @@ export class ApiClient {
       let text = '';
       let bytes: Buffer | undefined;
       if (spec.responseType === 'none' && res.statusCode < 400) await res.body.dump();
-      else if (spec.responseType === 'bytes' && res.statusCode < 400)
-        bytes = spec.bodyBuffers
-          ? await readInto(res.body, spec.bodyBuffers, Number(res.headers['content-length']))
-          : Buffer.from(await res.body.arrayBuffer());
-      else text = await res.body.text();
+      else if (spec.responseType === 'bytes' && res.statusCode < 400) {
+        const buffers = spec.bodyBuffers ?? new BufferPool(0);
+        bytes = await readInto(res.body, buffers, Number(res.headers['content-length']));
+      } else text = await res.body.text();
       const contentType = String(res.headers['content-type'] ?? '');
       if (trace) {
         trace(`< ${res.statusCode} ${spec.method} ${url} (${Math.round(performance.now() - started)} ms)`);
