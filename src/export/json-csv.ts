@@ -154,10 +154,9 @@ class Scanner {
         this.out[this.w++] = COMMA;
       }
       const q = quoted[c]!;
-      const p = this.skipWs();
-      if (p + q.length > b.length) return false;
-      for (let k = 0; k < q.length; k++) if (b[p + k] !== q[k]) return false;
-      this.pos = p + q.length;
+      this.skipWs();
+      if (!this.at(q)) return false;
+      this.pos += q.length;
       this.expect(COLON);
       this.value();
       this.write(this.kind, this.from, this.to);
