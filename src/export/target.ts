@@ -54,6 +54,13 @@ const MEMBER_ROWS = 50_000;
 /** The sidecar is rewritten at most this often while an export runs (for a process killed outright). */
 const RECORD_EVERY_MS = 2000;
 
+/**
+ * What a stream (standard output, a gzip member) may keep until it has used it: bytes copied, since the
+ * caller may reuse its buffer once `write` resolves (strings cannot change).
+ */
+const ownCopy = (chunk: string | Uint8Array): string | Uint8Array =>
+  typeof chunk === 'string' ? chunk : Buffer.from(chunk);
+
 /** Raised when standard output is closed by its reader (`| head`): the export stops without an error. */
 export class OutputClosedError extends Error {}
 
@@ -119,8 +126,7 @@ class StreamTarget implements Target {
   async write(chunk: string | Uint8Array, signal?: AbortSignal): Promise<void> {
     this.check();
     if (chunk.length === 0) return;
-    // A stream keeps what it is given until it is written out.
-    if (this.into().write(typeof chunk === 'string' ? chunk : Buffer.from(chunk))) return;
+    if (this.into().write(ownCopy(chunk))) return;
     await this.drained(this.into(), signal);
   }
 
@@ -186,9 +192,7 @@ class FileTarget implements Target {
     if (chunk.length === 0) return;
     if (this.opts.gzip) {
       const member = this.gzipMember();
-      // gzip keeps what it is given until it has compressed it.
-      if (!member.write(typeof chunk === 'string' ? chunk : Buffer.from(chunk)))
-        await this.drained(member, signal);
+      if (!member.write(ownCopy(chunk))) await this.drained(member, signal);
     } else this.file.append(chunk);
     await this.file.ready().catch((e) => this.fail(e));
     this.check();
