@@ -18,3 +18,5 @@ Object.assign(DispatcherImpl.prototype, api);
 export const Agent = AgentImpl as typeof Undici.Agent;
 export const EnvHttpProxyAgent = EnvHttpProxyAgentImpl as typeof Undici.EnvHttpProxyAgent;
 export type Dispatcher = Undici.Dispatcher;
+export type DispatchOptions = Undici.Dispatcher.DispatchOptions;
+export type DispatchController = Undici.Dispatcher.DispatchController;

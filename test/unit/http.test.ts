@@ -243,38 +243,44 @@ describe('ApiClient', () => {
     expect(all).toMatch(/< 200 POST/);
   });
 
-  it('a server that never answers: each attempt ends at --timeout, and the error says how many were made', async () => {
-    const requests: unknown[] = [];
-    // Accepts every request and never answers it.
-    const server = createServer((req) => requests.push(req.url));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const { port } = server.address() as AddressInfo;
-    const real = new ApiClient({
-      baseUrl: `http://127.0.0.1:${port}`,
-      timeoutMs: 100,
-      env: {},
-      sleep: async (ms) => {
-        delays.push(ms);
-      },
-    });
-    try {
-      const err = await fails(real.request({ method: 'GET', path: '/api/v3/catalog' }));
-      expect(err).toBeInstanceOf(ServiceError);
-      expect(err.message).toBe(
-        `cannot reach http://127.0.0.1:${port}/api/v3/catalog: no answer within the per-request timeout of 100ms; gave up after 4 attempts`,
-      );
-      expect(requests).toHaveLength(4);
-      // The documented worst case: 4 × --timeout plus at most 0.25 + 0.5 + 1 s of backoff.
-      expect(delays).toHaveLength(3);
-      delays.forEach((d, i) => {
-        expect(d).toBeLessThanOrEqual(250 * 2 ** i);
+  // Both ways a body is read: parsed as JSON (undici's `request`), and as bytes (its handler interface).
+  const READS = [{ responseType: 'json' as const }, { responseType: 'bytes' as const }];
+
+  it.each(READS)(
+    'a server that never answers ($responseType): each attempt ends at --timeout, and the error says how many were made',
+    async ({ responseType }) => {
+      const requests: unknown[] = [];
+      // Accepts every request and never answers it.
+      const server = createServer((req) => requests.push(req.url));
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const { port } = server.address() as AddressInfo;
+      const real = new ApiClient({
+        baseUrl: `http://127.0.0.1:${port}`,
+        timeoutMs: 100,
+        env: {},
+        sleep: async (ms) => {
+          delays.push(ms);
+        },
       });
-    } finally {
-      await real.close();
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    }
-  });
+      try {
+        const err = await fails(real.request({ method: 'GET', path: '/api/v3/catalog', responseType }));
+        expect(err).toBeInstanceOf(ServiceError);
+        expect(err.message).toBe(
+          `cannot reach http://127.0.0.1:${port}/api/v3/catalog: no answer within the per-request timeout of 100ms; gave up after 4 attempts`,
+        );
+        expect(requests).toHaveLength(4);
+        // The documented worst case: 4 × --timeout plus at most 0.25 + 0.5 + 1 s of backoff.
+        expect(delays).toHaveLength(3);
+        delays.forEach((d, i) => {
+          expect(d).toBeLessThanOrEqual(250 * 2 ** i);
+        });
+      } finally {
+        await real.close();
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
+      }
+    },
+  );
 
   it("leaves nothing behind on the caller's signal, however many requests it served", async () => {
     for (let i = 0; i < 3; i++)
@@ -288,18 +294,63 @@ describe('ApiClient', () => {
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
-  it("the caller's signal aborts a request waiting for its answer (exit 130), and is let go", async () => {
-    const server = createServer(() => {});
+  it.each(READS)(
+    "the caller's signal aborts a request waiting for its answer ($responseType, exit 130), and is let go",
+    async ({ responseType }) => {
+      const server = createServer(() => {});
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const { port } = server.address() as AddressInfo;
+      const real = new ApiClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 5000, env: {} });
+      const controller = new AbortController();
+      try {
+        const pending = fails(
+          real.request({ method: 'GET', path: '/slow', responseType, signal: controller.signal }),
+        );
+        setTimeout(() => controller.abort(), 50);
+        const err = await pending;
+        expect(err).toBeInstanceOf(InterruptedError);
+        expect(err.exitCode).toBe(130);
+        expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+      } finally {
+        await real.close();
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
+      }
+    },
+  );
+
+  it("the caller's signal aborts a body being read as bytes (exit 130); its buffer goes back to the pool", async () => {
+    // Headers and the first part of the body, then nothing.
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"rows":[');
+    });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as AddressInfo;
     const real = new ApiClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 5000, env: {} });
+    const buffers = new BufferPool(8);
+    const given: Uint8Array[] = [];
+    const give = buffers.give.bind(buffers);
+    buffers.give = (view) => {
+      given.push(view);
+      give(view);
+    };
     const controller = new AbortController();
     try {
-      const pending = fails(real.request({ method: 'GET', path: '/slow', signal: controller.signal }));
-      setTimeout(() => controller.abort(), 50);
+      const pending = fails(
+        real.request({
+          method: 'GET',
+          path: '/page',
+          responseType: 'bytes',
+          bodyBuffers: buffers,
+          signal: controller.signal,
+        }),
+      );
+      setTimeout(() => controller.abort(), 100);
       const err = await pending;
       expect(err).toBeInstanceOf(InterruptedError);
       expect(err.exitCode).toBe(130);
+      expect(given).toHaveLength(1);
       expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
     } finally {
       await real.close();
