@@ -46,7 +46,7 @@ interface ExportOutcome {
 class RowCountMismatchError extends ServiceError {}
 
 export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
-  if (req.format !== 'parquet') boundHeapGrowth();
+  if (req.format !== 'parquet') keepYoungGenerationSmall();
   const { target, signal } = req;
   const start = req.startOffset ?? 0;
   let written = 0;
@@ -72,6 +72,7 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
         rowCount = page.rowCount;
         firstSchema = page.schema;
         total = Math.max(0, Math.min(page.rowCount - start, req.maxRows ?? Number.POSITIVE_INFINITY));
+        if (page.csv !== undefined) collectOldGenerationSooner();
         await target.write(formatter.head, signal);
       }
       // A CSV page read straight from its bytes (api/jobs.ts `csv`) is written as it is, then its buffer freed.
@@ -104,24 +105,32 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
   }
 }
 
+// Two bounds on V8's own memory policy for a long export (README "Benchmarks"). Neither forces a
+// collection; the export's own buffers are bounded by the pages held, whatever the row count. Measured on
+// Node 20 (V8 11.3), the oldest Node dlake supports.
+const v8Flags = (flags: string): void => process.getBuiltinModule('node:v8').setFlagsFromString(flags);
+
 /**
- * Two bounds on V8's own memory policy for a long export, set when it starts (README "Benchmarks"); neither
- * forces a collection, and the export's own buffers are bounded by the pages held whatever the row count.
- * - The young generation held at its size: every page lives through a few young-generation collections (it
- *   waits in the window of pages), and V8 doubles the young generation, up to 16 MiB a semi-space, each time
- *   that much has survived them, and does not shrink it while allocation goes on: the peak RSS of a long
- *   export grew by ~30 MiB that way. Held at the size it has when the export starts, collections are more
- *   frequent and each as cheap.
- * - `--optimize-for-size`: V8 lets the old generation grow by a smaller factor before its next full
- *   collection, so what pages in flight left there (promoted while they waited) is collected sooner: −5 MiB
- *   peak RSS at 1M rows, no slower (7 runs each).
- * Not for Parquet, whose row group's values all live until it is written: collected in a small young
- * generation they cost more time than the memory saved (3.7 s against 3.5 s at 1M rows). Measured on Node 20
- * (V8 11.3); later V8 versions (12.x, for one) hold the growth factor at 2 at least: there the first bound
- * has no effect.
+ * Every page lives through a few of V8's young-generation collections (it waits in the window of pages), and
+ * V8 doubles the young generation, up to 16 MiB a semi-space, each time that much has survived them, and
+ * does not shrink it while allocation goes on: the peak RSS of a long export grew by ~30 MiB that way. Held
+ * at the size it has when the export starts, collections are more frequent and each as cheap. Not for
+ * Parquet, whose row group's values all live until it is written: collected in a small young generation they
+ * cost more time than the memory saved (3.7 s against 3.5 s at 1M rows). Later V8 versions (12.x, for one)
+ * hold the growth factor at 2 at least: there this has no effect.
  */
-function boundHeapGrowth(): void {
-  process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1 --optimize-for-size');
+function keepYoungGenerationSmall(): void {
+  v8Flags('--semi-space-growth-factor=1');
+}
+
+/**
+ * With `--optimize-for-size`, V8 lets the old generation grow by a smaller factor before its next full
+ * collection, so what pages in flight left there (promoted while they waited) is collected sooner: −5 MiB
+ * peak RSS at 1M rows, no slower. Only where pages are read straight to CSV, which makes little garbage: an
+ * export that builds row objects (JSON, Parquet) was 1.5 to 1.7 times slower with it.
+ */
+function collectOldGenerationSooner(): void {
+  v8Flags('--optimize-for-size');
 }
 
 /** The columns a page was written in are the export's (the first page's): a page's CSV follows its own. */
