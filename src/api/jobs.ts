@@ -10,7 +10,7 @@ import {
   ServiceError,
   UsageError,
 } from '../errors.js';
-import type { BufferPool } from '../util/buffer-pool.js';
+import { BufferPool } from '../util/buffer-pool.js';
 import { formatDuration } from '../util/units.js';
 import { parseJsonExact } from './exact-json.js';
 import type { ApiClient, RequestSpec } from './http.js';
@@ -106,16 +106,27 @@ export async function getResults(
   offset: number,
   limit: number,
   signal?: AbortSignal,
+  /** Where the body is read before it is parsed (it is given back after); else a new buffer. */
+  buffers = new BufferPool(0),
 ): Promise<ResultsPage> {
-  const text = (await resultsBody(client, id, offset, limit, { responseType: 'text' }, signal)) as string;
-  return parseResultsPage(text, resultsEndpoint(id));
+  const body = await getResultsBytes(client, id, offset, limit, buffers, signal);
+  try {
+    return parseResultsBytes(body, id);
+  } finally {
+    buffers.give(body);
+  }
+}
+
+/** A results page from its body's bytes (decoded as UTF-8, as any text body), parsed and checked. */
+export function parseResultsBytes(body: Uint8Array, id: string): ResultsPage {
+  return parseResultsPage(new TextDecoder().decode(body), resultsEndpoint(id));
 }
 
 export const resultsEndpoint = (id: string): string => `GET ${jobPath(id)}/results`;
 
 /**
- * One page of results as the service's JSON bytes, for a reader of its own (a CSV export's direct path),
- * read into a buffer of `buffers` (given back by the caller).
+ * One page of results as the service's JSON bytes (for the parse above, or a reader of its own: a CSV
+ * export's direct path), read into a buffer of `buffers` (given back by the caller).
  */
 export async function getResultsBytes(
   client: ApiClient,

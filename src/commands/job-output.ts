@@ -232,26 +232,27 @@ function shellWord(s: string): string {
 }
 
 /**
- * Fetches one page of the job's results, keeping to the service's page limit. For a CSV export (`csv`), a
- * flat page goes straight from its bytes to CSV lines, without row objects (export/json-csv.ts).
+ * Fetches one page of the job's results, keeping to the service's page limit, its body read into reused
+ * buffers. For a CSV export (`csv`), a flat page goes straight from its bytes to CSV lines, without row
+ * objects (export/json-csv.ts).
  */
 async function pageFetcher(client: ApiClient, id: string, csv = false) {
   const jobs = await import('../api/jobs.js');
+  // Pages held at once: those in flight and those waiting their turn (export/pages.ts), a body and a CSV each.
+  const buffers = new BufferPool(64);
   if (!csv)
     return (offset: number, limit: number, signal: AbortSignal) =>
-      jobs.getResults(client, id, offset, limit, signal);
+      jobs.getResults(client, id, offset, limit, signal, buffers);
   const [{ csvFromResultsPage }, { flatColumns }] = await Promise.all([
     import('../export/json-csv.js'),
     import('../export/writers.js'),
   ]);
   const endpoint = jobs.resultsEndpoint(id);
-  // Pages held at once: those in flight and those waiting their turn (export/pages.ts), a body and a CSV each.
-  const buffers = new BufferPool(64);
   return async (offset: number, limit: number, signal: AbortSignal) => {
     const body = await jobs.getResultsBytes(client, id, offset, limit, buffers, signal);
     try {
       const direct = csvFromResultsPage(body, limit, flatColumns, buffers);
-      if (!direct) return jobs.parseResultsPage(new TextDecoder().decode(body), endpoint);
+      if (!direct) return jobs.parseResultsBytes(body, id);
       const page = jobs.resultsPageOf({ ...direct.envelope, rows: [] }, endpoint, false);
       return {
         ...page,
