@@ -412,9 +412,7 @@ function requestBytes(
         headers = h;
         if (status >= 400) return;
         const length = Number(h['content-length']);
-        if (buf) pool.give(buf);
         buf = pool.take(Number.isSafeInteger(length) && length > 0 ? length : 0);
-        n = 0;
       },
       onResponseData(_c, chunk) {
         if (!buf) {
