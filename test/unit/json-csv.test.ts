@@ -3,8 +3,9 @@
 // unknown or repeated, strings with quotes, separators, line breaks, escapes and any Unicode, numbers in every
 // form, whitespace anywhere. Pages off the common shape are given back to the ordinary path.
 import { Writable } from 'node:stream';
+import v8 from 'node:v8';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseResultsPage, type ResultField, type ResultsPage } from '../../src/api/jobs.js';
 import { ServiceError } from '../../src/errors.js';
 import { exportRows } from '../../src/export/export.js';
@@ -182,6 +183,42 @@ describe('exportRows with pages read straight to CSV', () => {
     });
     expect(r.rows).toBe(3);
     expect(text()).toBe('a\nx\ny\nz\n');
+  });
+
+  it("sets V8's memory flags for the export and puts the defaults back after it, also when it fails", async () => {
+    // The same module object `process.getBuiltinModule('node:v8')` gives.
+    const setFlags = vi.spyOn(v8, 'setFlagsFromString').mockImplementation(() => {});
+    try {
+      const run = (pages: ResultsPage[], format: 'csv' | 'json') =>
+        exportRows({
+          fetchPage: async (offset) => pages[offset / 2]!,
+          format,
+          target: stdoutTarget(sink().out),
+          pageSize: 2,
+          concurrency: 1,
+        }).catch((e: unknown) => e);
+      await run([direct('x\ny\n', 2), direct('z\n', 1)], 'csv');
+      expect(setFlags.mock.calls.map(([f]) => f)).toEqual([
+        '--semi-space-growth-factor=1',
+        '--optimize-for-size',
+        '--semi-space-growth-factor=2 --no-optimize-for-size',
+      ]);
+      setFlags.mockClear();
+      // Row objects (JSON): no --optimize-for-size. 3 rows of a job of 4 fail the export (exit 7).
+      const rows = (n: number): ResultsPage => ({
+        rowCount: 4,
+        schema,
+        rows: new Array(n).fill({ a: 'x' }),
+        exact: false,
+      });
+      expect(await run([rows(2), rows(1)], 'json')).toBeInstanceOf(ServiceError);
+      expect(setFlags.mock.calls.map(([f]) => f)).toEqual([
+        '--semi-space-growth-factor=1',
+        '--semi-space-growth-factor=2',
+      ]);
+    } finally {
+      setFlags.mockRestore();
+    }
   });
 
   it('a page in other columns than the first is refused, not written under the wrong header', async () => {
