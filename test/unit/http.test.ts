@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -47,6 +47,40 @@ beforeEach(() => {
 const pool = () => mockAgent().get(BASE);
 const json = { headers: { 'content-type': 'application/json' } };
 const Thing = z.looseObject({ id: z.string() });
+/**
+ * A real server on loopback, for what MockAgent cannot show (answers that never come, bodies that stall or
+ * arrive in chunks), and a client of it; both closed after `run`.
+ */
+async function withServer(
+  handler: RequestListener,
+  run: (real: ApiClient, port: number) => Promise<void>,
+  extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {},
+): Promise<void> {
+  const server = createServer(handler);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  const real = new ApiClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 5000, env: {}, ...extra });
+  try {
+    await run(real, port);
+  } finally {
+    await real.close();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+}
+
+/** A pool that records the buffers given back to it. */
+function watchedPool(): { buffers: BufferPool; given: Uint8Array[] } {
+  const buffers = new BufferPool(8);
+  const given: Uint8Array[] = [];
+  const give = buffers.give.bind(buffers);
+  buffers.give = (view) => {
+    given.push(view);
+    give(view);
+  };
+  return { buffers, given };
+}
+
 async function fails(p: Promise<unknown>): Promise<DlakeError> {
   try {
     await p;
@@ -251,34 +285,27 @@ describe('ApiClient', () => {
     async ({ responseType }) => {
       const requests: unknown[] = [];
       // Accepts every request and never answers it.
-      const server = createServer((req) => requests.push(req.url));
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-      const { port } = server.address() as AddressInfo;
-      const real = new ApiClient({
-        baseUrl: `http://127.0.0.1:${port}`,
-        timeoutMs: 100,
-        env: {},
-        sleep: async (ms) => {
-          delays.push(ms);
+      const neverAnswers: RequestListener = (req) => requests.push(req.url);
+      const sleep = async (ms: number) => {
+        delays.push(ms);
+      };
+      await withServer(
+        neverAnswers,
+        async (real, port) => {
+          const err = await fails(real.request({ method: 'GET', path: '/api/v3/catalog', responseType }));
+          expect(err).toBeInstanceOf(ServiceError);
+          expect(err.message).toBe(
+            `cannot reach http://127.0.0.1:${port}/api/v3/catalog: no answer within the per-request timeout of 100ms; gave up after 4 attempts`,
+          );
+          expect(requests).toHaveLength(4);
+          // The documented worst case: 4 × --timeout plus at most 0.25 + 0.5 + 1 s of backoff.
+          expect(delays).toHaveLength(3);
+          delays.forEach((d, i) => {
+            expect(d).toBeLessThanOrEqual(250 * 2 ** i);
+          });
         },
-      });
-      try {
-        const err = await fails(real.request({ method: 'GET', path: '/api/v3/catalog', responseType }));
-        expect(err).toBeInstanceOf(ServiceError);
-        expect(err.message).toBe(
-          `cannot reach http://127.0.0.1:${port}/api/v3/catalog: no answer within the per-request timeout of 100ms; gave up after 4 attempts`,
-        );
-        expect(requests).toHaveLength(4);
-        // The documented worst case: 4 × --timeout plus at most 0.25 + 0.5 + 1 s of backoff.
-        expect(delays).toHaveLength(3);
-        delays.forEach((d, i) => {
-          expect(d).toBeLessThanOrEqual(250 * 2 ** i);
-        });
-      } finally {
-        await real.close();
-        server.closeAllConnections();
-        await new Promise((r) => server.close(r));
-      }
+        { timeoutMs: 100, sleep },
+      );
     },
   );
 
@@ -297,46 +324,32 @@ describe('ApiClient', () => {
   it.each(READS)(
     "the caller's signal aborts a request waiting for its answer ($responseType, exit 130), and is let go",
     async ({ responseType }) => {
-      const server = createServer(() => {});
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-      const { port } = server.address() as AddressInfo;
-      const real = new ApiClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 5000, env: {} });
       const controller = new AbortController();
-      try {
-        const pending = fails(
-          real.request({ method: 'GET', path: '/slow', responseType, signal: controller.signal }),
-        );
-        setTimeout(() => controller.abort(), 50);
-        const err = await pending;
-        expect(err).toBeInstanceOf(InterruptedError);
-        expect(err.exitCode).toBe(130);
-        expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
-      } finally {
-        await real.close();
-        server.closeAllConnections();
-        await new Promise((r) => server.close(r));
-      }
+      await withServer(
+        () => {},
+        async (real) => {
+          const pending = fails(
+            real.request({ method: 'GET', path: '/slow', responseType, signal: controller.signal }),
+          );
+          setTimeout(() => controller.abort(), 50);
+          const err = await pending;
+          expect(err).toBeInstanceOf(InterruptedError);
+          expect(err.exitCode).toBe(130);
+          expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+        },
+      );
     },
   );
 
   it("the caller's signal aborts a body being read as bytes (exit 130); its buffer goes back to the pool", async () => {
     // Headers and the first part of the body, then nothing.
-    const server = createServer((_req, res) => {
+    const stalls: RequestListener = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
       res.write('{"rows":[');
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const { port } = server.address() as AddressInfo;
-    const real = new ApiClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 5000, env: {} });
-    const buffers = new BufferPool(8);
-    const given: Uint8Array[] = [];
-    const give = buffers.give.bind(buffers);
-    buffers.give = (view) => {
-      given.push(view);
-      give(view);
     };
+    const { buffers, given } = watchedPool();
     const controller = new AbortController();
-    try {
+    await withServer(stalls, async (real) => {
       const pending = fails(
         real.request({
           method: 'GET',
@@ -352,17 +365,13 @@ describe('ApiClient', () => {
       expect(err.exitCode).toBe(130);
       expect(given).toHaveLength(1);
       expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
-    } finally {
-      await real.close();
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    }
+    });
   });
 
   it('reads a body as bytes into pooled buffers, across chunks and past the first buffer, and gives back the ones it outgrew', async () => {
     // 200 KiB in three chunks and no Content-Length: more than the first 64 KiB buffer holds.
     const body = Buffer.alloc(200 * 1024, 'é');
-    const server = createServer((req, res) => {
+    const chunked: RequestListener = (req, res) => {
       if (req.url?.startsWith('/missing')) {
         res.writeHead(404, { 'content-type': 'application/json' });
         res.end('{"errorMessage":"no such job"}');
@@ -372,18 +381,9 @@ describe('ApiClient', () => {
       res.write(body.subarray(0, 1000));
       res.write(body.subarray(1000, 150_000));
       res.end(body.subarray(150_000));
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const { port } = server.address() as AddressInfo;
-    const real = new ApiClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 5000, env: {} });
-    const buffers = new BufferPool(8);
-    const given: number[] = [];
-    const give = buffers.give.bind(buffers);
-    buffers.give = (view) => {
-      given.push(view.buffer.byteLength);
-      give(view);
     };
-    try {
+    const { buffers, given } = watchedPool();
+    await withServer(chunked, async (real) => {
       const bytes = (await real.request({
         method: 'GET',
         path: '/page',
@@ -392,18 +392,14 @@ describe('ApiClient', () => {
       })) as Buffer;
       expect(bytes.equals(body)).toBe(true);
       // Outgrown on the way: 64 KiB, then 128 KiB; the one returned is the caller's to give back.
-      expect(given).toEqual([64 * 1024, 128 * 1024]);
+      expect(given.map((view) => view.buffer.byteLength)).toEqual([64 * 1024, 128 * 1024]);
       expect(bytes.buffer.byteLength).toBe(256 * 1024);
       const err = await fails(
         real.request({ method: 'GET', path: '/missing', responseType: 'bytes', bodyBuffers: buffers }),
       );
       expect(err).toBeInstanceOf(NotFoundError);
       expect(err.message).toMatch(/no such job/);
-    } finally {
-      await real.close();
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    }
+    });
   });
 });
 
