@@ -226,10 +226,6 @@ export class ApiClient {
     if (outer?.aborted) relay();
     else outer?.addEventListener('abort', relay, { once: true });
     try {
-      let res: { statusCode: number; headers: RawResponse['headers'] };
-      // A body that is not wanted is still read on an error: it carries the service's message.
-      let text = '';
-      let bytes: Buffer | undefined;
       const options: DispatchOptions = {
         origin: target.origin,
         path: target.pathname + target.search,
@@ -239,24 +235,25 @@ export class ApiClient {
         headersTimeout: this.opts.timeoutMs,
         bodyTimeout: this.opts.timeoutMs,
       };
+      const headersIn = (): void => clearTimeout(timer);
+      let res: Answer;
       try {
-        if (spec.responseType === 'bytes') {
-          const answer = await requestBytes(
-            this.dispatcher,
-            options,
-            spec.bodyBuffers ?? new BufferPool(0),
-            deadline.signal,
-            () => clearTimeout(timer),
-          );
-          ({ bytes, text } = answer);
-          res = answer;
-        } else {
-          const answer = await this.dispatcher.request({ ...options, signal: deadline.signal });
-          clearTimeout(timer);
-          if (spec.responseType === 'none' && answer.statusCode < 400) await answer.body.dump();
-          else text = await answer.body.text();
-          res = answer;
-        }
+        res =
+          spec.responseType === 'bytes'
+            ? await requestBytes(
+                this.dispatcher,
+                options,
+                spec.bodyBuffers ?? new BufferPool(0),
+                deadline.signal,
+                headersIn,
+              )
+            : await requestText(
+                this.dispatcher,
+                options,
+                deadline.signal,
+                headersIn,
+                spec.responseType === 'none',
+              );
       } catch (err) {
         // undici may reject with its own abort error: the deadline's reason says what happened.
         if (deadline.signal.aborted && !outer?.aborted) throw deadline.signal.reason;
@@ -269,7 +266,7 @@ export class ApiClient {
         trace(`< ${res.statusCode} ${spec.method} ${url} (${Math.round(performance.now() - started)} ms)`);
         for (const [k, v] of Object.entries(res.headers)) trace(`<   ${k}: ${redactHeader(k, String(v))}`);
       }
-      return { status: res.statusCode, headers: res.headers, contentType, text, bytes };
+      return { status: res.statusCode, headers: res.headers, contentType, text: res.text, bytes: res.bytes };
     } finally {
       outer?.removeEventListener('abort', relay);
     }
@@ -278,7 +275,7 @@ export class ApiClient {
   private decode(spec: RequestSpec<z.ZodType | undefined>, raw: RawResponse): unknown {
     if (spec.responseType === 'none') return undefined;
     if (spec.responseType === 'text') return raw.text;
-    if (spec.responseType === 'bytes') return raw.bytes ?? Buffer.from(raw.text);
+    if (spec.responseType === 'bytes') return raw.bytes;
     const endpoint = `${spec.method} ${spec.path}`;
     if (raw.status === 204 || raw.text === '') {
       if (!spec.schema) return undefined;
@@ -378,6 +375,36 @@ function createDispatcher(
   return new Agent(common);
 }
 
+/** An answer as the requests below give it: its body as text, or (a success read as bytes) as bytes. */
+interface Answer {
+  statusCode: number;
+  headers: RawResponse['headers'];
+  text: string;
+  bytes?: Buffer;
+}
+
+/**
+ * A request through undici's `request`, its body read as text; with `discard`, a success's body is read and
+ * dropped. A body that is not wanted is still read on an error: it carries the service's message. `signal`
+ * aborts it; `onHeaders` is called once the answer's headers are in.
+ */
+async function requestText(
+  dispatcher: Dispatcher,
+  options: DispatchOptions,
+  signal: AbortSignal,
+  onHeaders: () => void,
+  discard: boolean,
+): Promise<Answer> {
+  const res = await dispatcher.request({ ...options, signal });
+  onHeaders();
+  const { statusCode, headers } = res;
+  if (discard && statusCode < 400) {
+    await res.body.dump();
+    return { statusCode, headers, text: '' };
+  }
+  return { statusCode, headers, text: await res.body.text() };
+}
+
 /**
  * A request whose body is read into a buffer of `pool` (as big as its content-length says, grown where that
  * says too little), or as text on an error status. Through undici's handler interface rather than `request`:
@@ -390,7 +417,7 @@ function requestBytes(
   pool: BufferPool,
   signal: AbortSignal,
   onHeaders: () => void,
-): Promise<{ statusCode: number; headers: RawResponse['headers']; bytes?: Buffer; text: string }> {
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     let controller: DispatchController | undefined;
     let statusCode = 0;

@@ -13,7 +13,7 @@ import {
 import { BufferPool } from '../util/buffer-pool.js';
 import { formatDuration } from '../util/units.js';
 import { parseJsonExact } from './exact-json.js';
-import type { ApiClient, RequestSpec } from './http.js';
+import type { ApiClient } from './http.js';
 import { FieldSchemaSchema, type JobStatus, JobStatusSchema, SubmittedJobSchema } from './schemas.js';
 import { segment } from './url-segment.js';
 
@@ -136,34 +136,17 @@ export async function getResultsBytes(
   buffers: BufferPool,
   signal?: AbortSignal,
 ): Promise<Buffer> {
-  return (await resultsBody(
-    client,
-    id,
-    offset,
-    limit,
-    { responseType: 'bytes', bodyBuffers: buffers },
-    signal,
-  )) as Buffer;
-}
-
-async function resultsBody(
-  client: ApiClient,
-  id: string,
-  offset: number,
-  limit: number,
-  as: Pick<RequestSpec, 'responseType' | 'bodyBuffers'>,
-  signal?: AbortSignal,
-): Promise<unknown> {
   checkPageLimit(limit);
   if (!Number.isInteger(offset) || offset < 0) throw new UsageError(`invalid results offset ${offset}`);
   try {
-    return await client.request({
+    return (await client.request({
       method: 'GET',
       path: `${jobPath(id)}/results`,
       query: { offset, limit },
-      ...as,
+      responseType: 'bytes',
+      bodyBuffers: buffers,
       signal,
-    });
+    })) as Buffer;
   } catch (err) {
     throw explainNotReady(err, id);
   }
