@@ -9,9 +9,9 @@
 // The emulator runs in this process; dlake and both baselines run as child processes, so each has its own
 // event loop, as in real use. A baseline times its own loop (no process start), dlake is timed as a whole
 // process (start-up, login state, the job's status, then the pages): the goal is read against the former, the
-// stricter; the table also gives (b) timed as a whole process, as dlake is. Two scenarios: plain loopback, where the service answers a page in well under
-// a millisecond, and a per-page latency (BENCH_LATENCY_MS, default 5 ms) standing for a real service's
-// network round trip and result-store read.
+// stricter; the table also gives (b) timed as a whole process, as dlake is. Two scenarios: plain loopback,
+// where the service answers a page in well under a millisecond, and a per-page latency (BENCH_LATENCY_MS,
+// default 5 ms) standing for a real service's network round trip and result-store read.
 //
 //   npx tsx bench/export.ts            BENCH_ROWS=1000000 BENCH_RUNS=3 BENCH_CONCURRENCY=4 BENCH_LATENCY_MS=5
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
