@@ -1,9 +1,15 @@
 // The CLI bundle's entry (dist/cli.cjs), started by src/boot.ts: the process-level duties around runCli.
+import { ExitCode } from './errors.js';
+import { fileWriteError } from './util/files.js';
+
 export async function main(argv: string[]): Promise<void> {
   // `dlake … | head`: once the reader is gone there is nobody left to tell; stop quietly, as Unix tools do.
+  // Any other failure to write it (standard output redirected to a full disk) is a local I/O failure:
+  // one line, exit 9 (docs/cli-contract.md "Exit codes").
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
-    throw err;
+    process.stderr.write(`error: ${fileWriteError('standard output', err).message}\n`);
+    process.exit(ExitCode.localIO);
   });
   const { runCli } = await import('./runtime.js');
   const code = await runCli(argv, { env: process.env, streams: process });

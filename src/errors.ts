@@ -12,6 +12,8 @@ export const ExitCode = {
   service: 7,
   /** `plan --exit-code` found changes to make. */
   changes: 8,
+  /** A local file could not be written: disk full, quota, I/O error, permission, read-only file system. */
+  localIO: 9,
   interrupted: 130,
   /** SIGHUP (128 + 1), after the same clean-up as Ctrl-C. */
   hangup: 129,
@@ -116,6 +118,14 @@ export class JobFailedError extends DlakeError {
 /** The service or the network failed: 5xx after retries, refused connection, timeout, a body we cannot read. */
 export class ServiceError extends DlakeError {
   override readonly exitCode = ExitCode.service;
+}
+
+/**
+ * A file dlake writes (an export, a definition, the config store, standard output redirected to a file)
+ * could not be written: the disk is full, a quota is reached, the device fails, permission is refused.
+ */
+export class LocalIOError extends DlakeError {
+  override readonly exitCode = ExitCode.localIO;
 }
 
 /** Ctrl-C. */

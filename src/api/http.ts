@@ -8,7 +8,7 @@ import { BufferPool } from '../util/buffer-pool.js';
 import { readTextFile } from '../util/files.js';
 import { rememberReceived } from '../util/received.js';
 import { redactForm, redactHeader, redactJson } from '../util/redact.js';
-import { formatDuration } from '../util/units.js';
+import { formatDuration, formatSize } from '../util/units.js';
 import { errorFromResponse } from './errors.js';
 import {
   Agent,
@@ -78,6 +78,11 @@ export interface RequestSpec<S extends z.ZodType | undefined = undefined> {
   responseType?: 'json' | 'text' | 'bytes' | 'none';
   /** With `bytes`: the buffers the body is read into (the caller gives the returned one back); else new. */
   bodyBuffers?: BufferPool;
+  /**
+   * A results page: its body has bounds of its own (RESULTS_PAGE_TIMEOUTS × --timeout, RESULTS_PAGE_MAX_BYTES)
+   * instead of --timeout and MAX_BODY_BYTES.
+   */
+  resultsPage?: boolean;
   /** Extra body field names to hide from traces (e.g. a source type's secret fields). */
   secretFields?: readonly string[];
   signal?: AbortSignal;
@@ -97,6 +102,17 @@ interface RawResponse {
 }
 
 const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 250, maxDelayMs: 8_000 };
+/**
+ * The bounds of one exchange (docs/cli-contract.md "Retries"): --timeout bounds each attempt whole, from
+ * the connection to the body's last byte, and a body larger than MAX_BODY_BYTES is refused (exit 7). A
+ * results page (at most 500 rows, some of them wide) has RESULTS_PAGE_TIMEOUTS × --timeout and
+ * RESULTS_PAGE_MAX_BYTES; each pause in its body is still bounded by --timeout.
+ */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+export const RESULTS_PAGE_MAX_BYTES = 256 * 1024 * 1024;
+export const RESULTS_PAGE_TIMEOUTS = 4;
+/** Same-origin redirects of a GET or HEAD followed in one exchange, at most. */
+const MAX_REDIRECTS = 5;
 /** A server asking for a longer wait than this is not waited for: the error is reported instead. */
 const MAX_RETRY_AFTER_MS = 30_000;
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
@@ -129,10 +145,13 @@ export class ApiClient {
   async send(spec: RequestSpec<z.ZodType | undefined>): Promise<RawResponse> {
     const idempotent = spec.idempotent ?? (spec.method === 'GET' || spec.method === 'HEAD');
     let renewed = false;
+    /** Where a same-origin redirect sent the request (else the spec's own URL), and how many there were. */
+    let at: URL | undefined;
+    let redirects = 0;
     for (let attempt = 0; ; attempt++) {
       let raw: RawResponse;
       try {
-        raw = { ...(await this.sendOnce(spec)), attempts: attempt + 1 };
+        raw = { ...(await this.sendOnce(spec, at)), attempts: attempt + 1 };
       } catch (err) {
         const code = errorCode(err);
         const retryable = idempotent || NEVER_SENT.has(code ?? '');
@@ -141,6 +160,15 @@ export class ApiClient {
           continue;
         }
         throw this.networkError(spec, err, attempt + 1);
+      }
+      if (isRedirect(raw.status)) {
+        const from = at ?? this.url(spec);
+        const to = this.redirectTarget(spec, raw, from, redirects);
+        at = to;
+        redirects++;
+        // A redirect is not a failed attempt: the retries stay for failures.
+        attempt--;
+        continue;
       }
       if (raw.status === 401 && spec.auth !== false && !renewed && this.opts.auth?.renew) {
         // A 401 means the request was refused before it ran, so sending it again is safe.
@@ -156,6 +184,49 @@ export class ApiClient {
       }
       return raw;
     }
+  }
+
+  /**
+   * Where a 3xx answer sends the request, if dlake follows it: only a GET or HEAD, only within the origin it
+   * was sent to (so credentials never go elsewhere), at most MAX_REDIRECTS times. Otherwise the answer is
+   * an error that names where it pointed (exit 7).
+   */
+  private redirectTarget(
+    spec: RequestSpec<z.ZodType | undefined>,
+    raw: RawResponse,
+    from: URL,
+    redirects: number,
+  ): URL {
+    const header = raw.headers.location;
+    const location = Array.isArray(header) ? header[0] : header;
+    const endpoint = `${spec.method} ${spec.path}`;
+    if (!location)
+      return fail(
+        new ServiceError(`the service answered ${endpoint} with a redirect (${raw.status}) to nowhere`),
+      );
+    let to: URL;
+    try {
+      to = new URL(location, from);
+    } catch {
+      return fail(new ServiceError(`${endpoint} was redirected to ${printable(location)} (${raw.status})`));
+    }
+    const safe = spec.method === 'GET' || spec.method === 'HEAD';
+    if (safe && to.origin === from.origin && redirects < MAX_REDIRECTS) {
+      this.opts.trace?.(`following the redirect (${raw.status}) to ${to.pathname}${to.search}`);
+      return to;
+    }
+    // Userinfo in a Location is a credential of someone's: never printed.
+    to.username = '';
+    to.password = '';
+    const why = redirects >= MAX_REDIRECTS ? `, after ${redirects} redirects` : '';
+    return fail(
+      new ServiceError(`${endpoint} was redirected to ${printable(to.toString())} (${raw.status}${why})`, {
+        hint:
+          to.origin === from.origin
+            ? undefined
+            : "dlake follows redirects only within the service URL's origin; if the service has moved, use its new URL",
+      }),
+    );
   }
 
   /** The typed error for an error answer; one that survived retries says how often it was tried. */
@@ -189,8 +260,12 @@ export class ApiClient {
     return url;
   }
 
-  private async sendOnce(spec: RequestSpec<z.ZodType | undefined>): Promise<Omit<RawResponse, 'attempts'>> {
-    const target = this.url(spec);
+  private async sendOnce(
+    spec: RequestSpec<z.ZodType | undefined>,
+    /** Where a same-origin redirect sent the request, instead of the spec's URL. */
+    at?: URL,
+  ): Promise<Omit<RawResponse, 'attempts'>> {
+    const target = at ?? this.url(spec);
     const url = target.toString();
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -215,12 +290,14 @@ export class ApiClient {
       if (spec.form) trace(`>   body: ${new URLSearchParams(redactForm(spec.form)).toString()}`);
     }
     // undici checks its own timeouts on a clock that ticks about once a second, so `--timeout 2s` used to
-    // fire up to a second late on every attempt. A timer of our own bounds the wait for the connection
-    // and the answer's headers to --timeout itself; undici's bodyTimeout still bounds each pause in the body.
+    // fire up to a second late on every attempt. A timer of our own bounds the whole exchange (connection,
+    // headers and body) to --timeout itself, or a results page's body to its own bound; undici's bodyTimeout
+    // still bounds each pause in a body. A body that trickles or never ends stops there.
     // The caller's signal aborts the same controller, through a listener removed once the body is read:
     // AbortSignal.any left a reference in the caller's signal for every request (a 1M-row export makes 2,000).
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(headersTimeout()), this.opts.timeoutMs);
+    const timeoutMs = this.opts.timeoutMs;
+    let timer = setTimeout(() => deadline.abort(headersTimeout()), timeoutMs);
     const outer = spec.signal;
     const relay = (): void => deadline.abort(outer?.reason);
     if (outer?.aborted) relay();
@@ -235,7 +312,22 @@ export class ApiClient {
         headersTimeout: this.opts.timeoutMs,
         bodyTimeout: this.opts.timeoutMs,
       };
-      const headersIn = (): void => clearTimeout(timer);
+      const headersIn = (): void => {
+        clearTimeout(timer);
+        const bodyMs = spec.resultsPage
+          ? timeoutMs * RESULTS_PAGE_TIMEOUTS
+          : timeoutMs - (performance.now() - started);
+        timer = setTimeout(
+          () =>
+            deadline.abort(
+              bodyDeadline(
+                spec.resultsPage ? timeoutMs * RESULTS_PAGE_TIMEOUTS : timeoutMs,
+                !!spec.resultsPage,
+              ),
+            ),
+          Math.max(0, bodyMs),
+        );
+      };
       let res: Answer;
       try {
         res =
@@ -244,8 +336,10 @@ export class ApiClient {
                 this.dispatcher,
                 options,
                 spec.bodyBuffers ?? new BufferPool(0),
-                deadline.signal,
+                deadline,
                 headersIn,
+                spec.resultsPage ? RESULTS_PAGE_MAX_BYTES : MAX_BODY_BYTES,
+                `${spec.method} ${spec.path}`,
               )
             : await requestText(
                 this.dispatcher,
@@ -253,6 +347,7 @@ export class ApiClient {
                 deadline.signal,
                 headersIn,
                 spec.responseType === 'none',
+                `${spec.method} ${spec.path}`,
               );
       } catch (err) {
         // undici may reject with its own abort error: the deadline's reason says what happened.
@@ -394,6 +489,7 @@ async function requestText(
   signal: AbortSignal,
   onHeaders: () => void,
   discard: boolean,
+  endpoint: string,
 ): Promise<Answer> {
   const res = await dispatcher.request({ ...options, signal });
   onHeaders();
@@ -402,7 +498,28 @@ async function requestText(
     await res.body.dump();
     return { statusCode, headers, text: '' };
   }
-  return { statusCode, headers, text: await res.body.text() };
+  if (Number(headers['content-length']) > MAX_BODY_BYTES) {
+    res.body.destroy();
+    throw tooLarge(endpoint, MAX_BODY_BYTES);
+  }
+  const chunks: Buffer[] = [];
+  let n = 0;
+  for await (const chunk of res.body) {
+    n += (chunk as Buffer).length;
+    if (n > MAX_BODY_BYTES) {
+      res.body.destroy();
+      throw tooLarge(endpoint, MAX_BODY_BYTES);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return { statusCode, headers, text: new TextDecoder().decode(Buffer.concat(chunks, n)) };
+}
+
+/** A body past its cap: the service (or whatever answers in its place) sends more than any answer holds. */
+function tooLarge(endpoint: string, cap: number): ServiceError {
+  return new ServiceError(
+    `the answer to ${endpoint} is larger than ${formatSize(cap)}, the most dlake reads of it; it was not read`,
+  );
 }
 
 /**
@@ -415,9 +532,12 @@ function requestBytes(
   dispatcher: Dispatcher,
   options: DispatchOptions,
   pool: BufferPool,
-  signal: AbortSignal,
+  deadline: AbortController,
   onHeaders: () => void,
+  cap: number,
+  endpoint: string,
 ): Promise<Answer> {
+  const signal = deadline.signal;
   return new Promise((resolve, reject) => {
     let controller: DispatchController | undefined;
     let statusCode = 0;
@@ -437,12 +557,15 @@ function requestBytes(
         onHeaders();
         statusCode = status;
         headers = h;
-        if (status >= 400) return;
         const length = Number(h['content-length']);
+        if (length > cap) return deadline.abort(tooLarge(endpoint, cap));
+        if (status >= 400) return;
         buf = pool.take(Number.isSafeInteger(length) && length > 0 ? length : 0);
       },
       onResponseData(_c, chunk) {
+        if (n + chunk.length > cap) return deadline.abort(tooLarge(endpoint, cap));
         if (!buf) {
+          n += chunk.length;
           errorBody.push(chunk);
           return;
         }
@@ -473,6 +596,31 @@ function headersTimeout(): Error {
   return Object.assign(new Error('headers timeout'), { code: 'UND_ERR_HEADERS_TIMEOUT' });
 }
 
+/** The error of a body still arriving at the end of its bound (a page's, or --timeout's): retried as a timeout. */
+function bodyDeadline(limitMs: number, resultsPage: boolean): Error {
+  const bound = resultsPage
+    ? `${formatDuration(limitMs)} (${RESULTS_PAGE_TIMEOUTS} × the per-request timeout), a results page's bound`
+    : `the per-request timeout of ${formatDuration(limitMs)}`;
+  return Object.assign(new Error(`the answer did not arrive whole within ${bound}`), {
+    code: 'DLAKE_BODY_DEADLINE',
+  });
+}
+
+const isRedirect = (status: number): boolean => status >= 300 && status < 400 && status !== 304;
+
+/** Throws `err` (for a function that returns on its other paths). */
+function fail(err: Error): never {
+  throw err;
+}
+
+/** Text from a header, safe to print on one line: control characters escaped. */
+function printable(text: string): string {
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
+}
+
 /** How hard dlake tried before giving up (1 attempt + the retries). */
 function attemptsText(attempts: number): string {
   return `gave up after ${attempts} attempts`;
@@ -491,7 +639,7 @@ function isTransient(err: unknown): boolean {
   const code = errorCode(err) ?? '';
   return (
     NEVER_SENT.has(code) ||
-    /^(ECONNRESET|EPIPE|ETIMEDOUT|UND_ERR_SOCKET|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT|UND_ERR_RES_CONTENT_LENGTH_MISMATCH|UND_ERR_CLOSED)$/.test(
+    /^(ECONNRESET|EPIPE|ETIMEDOUT|UND_ERR_SOCKET|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT|DLAKE_BODY_DEADLINE|UND_ERR_RES_CONTENT_LENGTH_MISMATCH|UND_ERR_CLOSED)$/.test(
       code,
     )
   );
@@ -510,6 +658,8 @@ function describeNetworkError(err: unknown, timeoutMs: number): string {
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
       return `no answer within the per-request timeout of ${formatDuration(timeoutMs)}`;
+    case 'DLAKE_BODY_DEADLINE':
+      return (err as Error).message;
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
       return 'the connection was closed before the answer was complete';
@@ -546,7 +696,8 @@ function networkAdvice(code: string | undefined, err: unknown): Advice | undefin
   if (
     code === 'UND_ERR_CONNECT_TIMEOUT' ||
     code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT'
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'DLAKE_BODY_DEADLINE'
   )
     return { kind: 'timed-out' };
   return undefined;

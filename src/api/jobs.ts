@@ -145,6 +145,7 @@ export async function getResultsBytes(
       query: { offset, limit },
       responseType: 'bytes',
       bodyBuffers: buffers,
+      resultsPage: true,
       signal,
     })) as Buffer;
   } catch (err) {

@@ -1,7 +1,7 @@
 // Definitions as code (docs: README "Definitions as code"): the mapping between catalog entities and the
 // YAML files that describe them. A definition holds `kind`, `path` and the entity's fields as the API names
 // them, less what the server generates; secrets are `${env:NAME}` references, never values.
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
@@ -9,7 +9,7 @@ import type { CatalogEntity } from '../api/schemas.js';
 import { findSourceType } from '../api/source-types.js';
 import { UsageError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
-import { describeFsError, readTextFile } from '../util/files.js';
+import { describeFsError, fileWriteError, readTextFile } from '../util/files.js';
 import { checkAdminDefinition, QUEUE_LIMITS, REFLECTION_FIELDS } from './admin-fields.js';
 
 /** The catalog's kinds, always pulled. */
@@ -170,9 +170,18 @@ export function writeDefinitions(dir: string, defs: readonly Definition[]): stri
     const file = fileFor(dir, def);
     try {
       mkdirSync(join(file, '..'), { recursive: true });
-      writeFileSync(file, formatDefinition(def));
     } catch (e) {
       throw new UsageError(`cannot write ${file}: ${describeFsError(e)}`);
+    }
+    try {
+      writeFileSync(file, formatDefinition(def));
+    } catch (e) {
+      // A folder that is a file is the user's to fix (exit 2); a full disk or a failing device is exit 9.
+      if (['EISDIR', 'ENOTDIR', 'ENAMETOOLONG'].includes((e as NodeJS.ErrnoException).code ?? ''))
+        throw new UsageError(`cannot write ${file}: ${describeFsError(e)}`);
+      // A definition cut short would read as another one: it goes (the files written before it are whole).
+      rmSync(file, { force: true });
+      throw fileWriteError(file, e);
     }
     written.push(file);
   }

@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type * as z from 'zod/mini';
-import { UsageError } from '../errors.js';
+import { LocalIOError, UsageError } from '../errors.js';
 import { describeFsError } from '../util/files.js';
 import { type ConfigFile, ConfigFileSchema, type CredentialsFile, CredentialsFileSchema } from './schema.js';
 
@@ -84,10 +84,16 @@ export class ConfigStore {
     try {
       return await this.lockedUpdate(change, opts);
     } catch (err) {
-      // The folder was usable a moment ago; a write that fails now (disk full, changed permissions) is
-      // still about the folder, not a bug in dlake.
+      // The folder was usable a moment ago: a write that fails now (disk full, quota, a failing device,
+      // changed permissions) is a local I/O failure, exit 9, not a bug in dlake (docs/cli-contract.md
+      // "Exit codes").
       const code = (err as NodeJS.ErrnoException)?.code;
-      if (code && STORE_ERRNO.has(code)) throw this.unusable(err as NodeJS.ErrnoException);
+      if (code && STORE_ERRNO.has(code)) {
+        throw new LocalIOError(
+          `cannot write the config folder ${this.dir}: ${fsProblem(err as NodeJS.ErrnoException)}`,
+          { hint: 'free some space or fix the folder, then run the command again', cause: err },
+        );
+      }
       throw err;
     }
   }
@@ -233,8 +239,11 @@ function fsProblem(err: NodeJS.ErrnoException): string {
     case 'EROFS':
       return 'it is on a read-only file system';
     case 'ENOSPC':
-    case 'EDQUOT':
       return 'no space left on the device';
+    case 'EDQUOT':
+      return 'disk quota exceeded';
+    case 'EIO':
+      return 'input/output error on the device';
     case 'ENOTDIR':
       return 'it, or a part of its path, is a file, not a folder';
     case 'ENOENT':

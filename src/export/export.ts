@@ -3,7 +3,7 @@
 // failure or Ctrl-C the file is either removed or, when the rows so far can be resumed, kept as
 // FILE.partial with its sidecar; the error says how many rows had been written and how to go on.
 import type { ResultField } from '../api/jobs.js';
-import { DlakeError, InterruptedError, ServiceError } from '../errors.js';
+import { DlakeError, InterruptedError, LocalIOError, ServiceError } from '../errors.js';
 import { type FetchPage, pagesInOrder } from './pages.js';
 import { OutputClosedError, type Target } from './target.js';
 import { type ExportFormat, loadFormatter, type RowFormatter } from './writers.js';
@@ -102,7 +102,9 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
       await target.discard();
       return { rows: written, total, rowCount, truncated: true };
     }
-    const kept = resumable(err) ? await target.suspend() : await target.discard().then(() => 0);
+    // A resumed export keeps FILE.partial whatever stopped it: it held rows before this run.
+    const kept =
+      resumable(err) || target.resumed ? await target.suspend() : await target.discard().then(() => 0);
     throw stoppedAfter(err, (req.continuing ? start : 0) + written, target, kept, req.resumeHint);
   } finally {
     if (restore.length > 0) v8Flags(restore.join(' '));
@@ -148,9 +150,13 @@ function checkColumns(schema: readonly ResultField[], first: readonly ResultFiel
 
 const countOf = (n: number): string => `${n.toLocaleString('en-US')} row${n === 1 ? '' : 's'}`;
 
-/** Ctrl-C, SIGTERM and the network losing the service: what was written so far is worth keeping. */
+/**
+ * Ctrl-C, SIGTERM, the network losing the service and a full (or failing) disk: what was written so far is
+ * worth keeping.
+ */
 function resumable(err: unknown): boolean {
   if ((err as Error)?.name === 'AbortError' || err instanceof InterruptedError) return true;
+  if (err instanceof LocalIOError) return true;
   return err instanceof ServiceError && !(err instanceof RowCountMismatchError);
 }
 
@@ -173,9 +179,11 @@ function stoppedAfter(
   if (!target.isFile && rows === 0) return e;
   const what = !target.isFile
     ? `export stopped after ${countOf(rows)} written to standard output`
-    : kept > 0
-      ? `export stopped after ${countOf(rows)}; ${target.name} was not written, the first ${countOf(kept)} are kept in ${target.name}.partial`
-      : `export stopped after ${countOf(rows)}; ${target.name} was not written`;
+    : target.partial === undefined
+      ? `export stopped after ${countOf(rows)} written into ${target.name}`
+      : kept > 0
+        ? `export stopped after ${countOf(rows)}; ${target.name} was not written, the first ${countOf(kept)} are kept in ${target.partial}`
+        : `export stopped after ${countOf(rows)}; ${target.name} was not written`;
   const Same = e.constructor as new (
     message: string,
     opts: ConstructorParameters<typeof DlakeError>[1],

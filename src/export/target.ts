@@ -1,21 +1,37 @@
 // Where an export goes: a file, written as `FILE.partial` and renamed on success (so a FILE that exists is
-// always complete), or standard output. Writes wait for the stream to drain: that backpressure is what
-// stops the page fetching from running ahead of the disk. An export that stops on a failure or Ctrl-C may
-// keep FILE.partial with a sidecar FILE.partial.json (job, format, rows and bytes complete) for --resume.
+// always complete), a device, pipe or socket written into as it is, or standard output. Writes wait for the
+// stream to drain: that backpressure is what stops the page fetching from running ahead of the disk. An export
+// that stops on a failure or Ctrl-C may keep FILE.partial with a sidecar FILE.partial.json (job, format, rows,
+// bytes and their CRC-32) for --resume. `--out` never replaces what is not a regular file, and a symbolic link
+// stays: the file it points to is written (docs/cli-contract.md "Jobs, results and export").
 import { once } from 'node:events';
-import { constants } from 'node:fs';
-import { access, type FileHandle, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { constants, type Stats } from 'node:fs';
+import {
+  access,
+  type FileHandle,
+  open,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
+import { dirname, isAbsolute, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { createGzip, type Gzip } from 'node:zlib';
 import { DlakeError, InterruptedError, UsageError } from '../errors.js';
-import { describeFsError } from '../util/files.js';
-import { FileWriter } from './file-writer.js';
+import { describeFsError, fileWriteError } from '../util/files.js';
+import { FileWriter, type WriteHandle } from './file-writer.js';
 
 export interface Target {
   /** How messages name it: the file, or "standard output". */
   readonly name: string;
   readonly isFile: boolean;
+  /** Where a kept FILE.partial is (undefined for standard output, a device, a pipe or a socket). */
+  readonly partial?: string;
+  /** It continues an earlier export's FILE.partial, which a failure must never remove. */
+  readonly resumed: boolean;
   /** Resolves once the stream can take more; `chunk` is copied (its buffer may be reused after). */
   write(chunk: string | Uint8Array, signal?: AbortSignal): Promise<void>;
   /**
@@ -26,7 +42,10 @@ export interface Target {
   checkpoint(rows: number, state?: unknown): Promise<void>;
   /** Everything written: flush, close and (for a file) rename into place. */
   commit(): Promise<void>;
-  /** Give up: nothing is left behind (the partial file is removed). Never throws. */
+  /**
+   * Give up: nothing is left behind (the partial file is removed), except by a resumed export, which keeps
+   * FILE.partial and its sidecar as they were. Never throws.
+   */
   discard(): Promise<void>;
   /**
    * Stop, but keep FILE.partial up to the last checkpoint with its sidecar for `--resume`. Returns the rows
@@ -43,11 +62,13 @@ export interface ResumeRecord {
   /** Complete rows in the first `bytes` bytes of FILE.partial. */
   rows: number;
   bytes: number;
+  /** CRC-32 of those bytes: --resume checks FILE.partial against it before it trusts the record. */
+  crc32: number;
   /** Parquet: the metadata of the row groups in those bytes, which the footer will list. */
   writer?: unknown;
 }
 
-type Checkpoint = Pick<ResumeRecord, 'rows' | 'bytes' | 'writer'>;
+type Checkpoint = Pick<ResumeRecord, 'rows' | 'bytes' | 'crc32' | 'writer'>;
 
 /** Rows in one gzip member: the granularity at which a gzipped export can be resumed. */
 const MEMBER_ROWS = 50_000;
@@ -64,15 +85,54 @@ const ownCopy = (chunk: string | Uint8Array): string | Uint8Array =>
 /** Raised when standard output is closed by its reader (`| head`): the export stops without an error. */
 export class OutputClosedError extends Error {}
 
+/**
+ * What `--out FILE` names. A regular file (or none yet) is written the safe way, as `path` (FILE itself, or
+ * the file its symbolic links lead to) through `path.partial`; a device, a named pipe or a socket that exists
+ * is written into as it is (`/dev/null`, `/dev/stdout`, a FIFO a reader waits on), never replaced.
+ */
+export type OutPath = { kind: 'file'; path: string } | { kind: 'special'; path: string; what: string };
+
+export async function resolveOut(file: string): Promise<OutPath> {
+  // stat follows every link: `/dev/stdout` is whatever standard output is.
+  const info = await stat(file).catch(() => undefined);
+  if (info && !info.isFile() && !info.isDirectory())
+    return { kind: 'special', path: file, what: kindOf(info) };
+  return { kind: 'file', path: await followLinks(file) };
+}
+
+function kindOf(info: Stats): string {
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isFIFO()) return 'a named pipe';
+  if (info.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/** The file FILE's symbolic links lead to, whether it exists or not (the link itself is never replaced). */
+async function followLinks(file: string): Promise<string> {
+  let path = file;
+  // The kernel's own bound on a chain of links (ELOOP is then reported when the file is opened).
+  for (let hops = 0; hops < 40; hops++) {
+    const link = await readlink(path).catch(() => undefined);
+    if (link === undefined) return path;
+    path = isAbsolute(link) ? link : join(dirname(path), link);
+  }
+  return path;
+}
+
 /** A file that cannot be written is a usage error (exit 2), said before any request is made. */
 export async function checkWritable(file: string): Promise<void> {
-  const info = await stat(file).catch(() => undefined);
+  const out = await resolveOut(file);
+  // A device or pipe is written into as it is: opening it says whether it can be.
+  if (out.kind === 'special') return;
+  const path = out.path;
+  const info = await stat(path).catch(() => undefined);
   if (info?.isDirectory()) throw new UsageError(`cannot write ${file}: it is a folder, not a file`);
-  const dir = await stat(dirname(file)).catch(() => undefined);
-  if (!dir) throw new UsageError(`cannot write ${file}: the folder ${dirname(file)} does not exist`);
-  if (!dir.isDirectory()) throw new UsageError(`cannot write ${file}: ${dirname(file)} is not a folder`);
+  const dir = await stat(dirname(path)).catch(() => undefined);
+  if (!dir) throw new UsageError(`cannot write ${file}: the folder ${dirname(path)} does not exist`);
+  if (!dir.isDirectory()) throw new UsageError(`cannot write ${file}: ${dirname(path)} is not a folder`);
   try {
-    await access(dirname(file), constants.W_OK);
+    await access(dirname(path), constants.W_OK);
   } catch (e) {
     throw new UsageError(`cannot write ${file}: ${describeFsError(e)}`, { cause: e });
   }
@@ -92,16 +152,67 @@ interface FileTargetOptions {
 
 export async function openFileTarget(file: string, opts: FileTargetOptions = {}): Promise<Target> {
   await checkWritable(file);
-  const partial = partialOf(file);
+  const out = await resolveOut(file);
+  if (out.kind === 'special') {
+    if (opts.resume) throw cannotResumeInto(file, out.what);
+    let handle: SpecialHandle;
+    try {
+      handle = await openSpecial(out);
+    } catch (e) {
+      throw fileWriteError(file, e);
+    }
+    return new FileTarget(file, handle, { gzip: opts.gzip }, undefined);
+  }
+  const partial = partialOf(out.path);
   let handle: FileHandle;
   try {
     handle = await open(partial, opts.resume ? 'r+' : 'w', 0o666);
     // Whatever follows the last checkpoint is a row cut in half: it goes.
     if (opts.resume) await handle.truncate(opts.resume.bytes);
   } catch (e) {
-    throw new UsageError(`cannot write ${partial}: ${describeFsError(e)}`, { cause: e });
+    throw fileWriteError(partial, e);
   }
-  return new FileTarget(file, handle, opts);
+  return new FileTarget(file, handle, opts, out.path);
+}
+
+/** `--resume` into a device or pipe: nothing of an earlier export was kept there to continue. */
+export function cannotResumeInto(file: string, what: string): UsageError {
+  return new UsageError(
+    `cannot resume into ${file}: it is ${what}, written into as it is, with no ${file}.partial to continue`,
+    { hint: 'export again without --resume' },
+  );
+}
+
+type SpecialHandle = WriteHandle & Pick<FileHandle, 'close'>;
+
+/**
+ * A device or named pipe opened for writing as `>` would (no O_CREAT, no O_TRUNC: nothing is created or
+ * replaced); a named pipe waits here for its reader. A socket is connected to, and written into.
+ */
+async function openSpecial(out: OutPath & { kind: 'special' }): Promise<SpecialHandle> {
+  if (out.what !== 'a socket') return open(out.path, constants.O_WRONLY | constants.O_NOCTTY);
+  const { createConnection } = await import('node:net');
+  const socket = createConnection({ path: out.path });
+  await once(socket, 'connect');
+  let failure: Error | undefined;
+  socket.on('error', (e) => {
+    failure ??= e;
+  });
+  return {
+    // The caller reuses the buffer once this resolves: the socket's callback says it has been handed on.
+    write: ((buffer: Uint8Array, offset: number, length: number) =>
+      new Promise((resolve, reject) => {
+        if (failure) return reject(failure);
+        const bytes = buffer.subarray(offset, offset + length);
+        socket.write(bytes, (e) => (e ? reject(e) : resolve({ bytesWritten: length, buffer })));
+      })) as WriteHandle['write'],
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (socket.destroyed) return resolve();
+        socket.end(() => resolve());
+        socket.once('error', () => resolve());
+      }),
+  };
 }
 
 export function stdoutTarget(stdout: Writable): Target {
@@ -110,6 +221,7 @@ export function stdoutTarget(stdout: Writable): Target {
 
 class StreamTarget implements Target {
   readonly isFile: boolean;
+  readonly resumed = false;
   protected failure?: Error;
 
   constructor(
@@ -162,12 +274,13 @@ class StreamTarget implements Target {
     const e = this.failure;
     if (!e) return;
     if (!this.isFile && (e as NodeJS.ErrnoException).code === 'EPIPE') throw new OutputClosedError();
-    throw new DlakeError(`cannot write ${this.name}: ${describeFsError(e)}`, { cause: e });
+    throw fileWriteError(this.name, e);
   }
 }
 
 class FileTarget implements Target {
   readonly isFile = true;
+  readonly resumed: boolean;
   private readonly file: FileWriter;
   private member?: Gzip;
   private failure?: Error;
@@ -176,15 +289,38 @@ class FileTarget implements Target {
   /** The last checkpoint. */
   private last: Checkpoint;
   private recordedAt = Number.NEGATIVE_INFINITY;
+  /** Rows the sidecar on disk holds (written only once its bytes were): what a failure may still keep. */
+  private recorded: number;
 
+  /**
+   * `path`: the regular file written through `path.partial` (FILE, or where its links lead); undefined for a
+   * device, pipe or socket, written into as it is.
+   */
   constructor(
     readonly name: string,
-    private readonly handle: FileHandle,
+    private readonly handle: SpecialHandle,
     private readonly opts: FileTargetOptions,
+    private readonly path: string | undefined,
   ) {
-    this.file = new FileWriter(handle, opts.resume?.bytes ?? 0);
+    this.file = new FileWriter(handle, {
+      start: opts.resume?.bytes,
+      crc: opts.resume?.crc32,
+      sequential: path === undefined,
+    });
+    this.resumed = opts.resume !== undefined;
     this.memberStart = opts.resume?.rows ?? 0;
-    this.last = { rows: this.memberStart, bytes: this.file.bytes, writer: opts.resume?.writer };
+    this.recorded = this.memberStart;
+    this.last = {
+      rows: this.memberStart,
+      bytes: this.file.bytes,
+      crc32: this.file.crc,
+      writer: opts.resume?.writer,
+    };
+  }
+
+  /** Where a kept FILE.partial is, for messages. */
+  get partial(): string | undefined {
+    return this.path === undefined ? undefined : partialOf(this.path);
   }
 
   async write(chunk: string | Uint8Array, signal?: AbortSignal): Promise<void> {
@@ -204,8 +340,8 @@ class FileTarget implements Target {
       await this.endMember();
       this.memberStart = rows;
     }
-    this.last = { rows, bytes: this.file.bytes, writer: state };
-    if (this.opts.record && performance.now() - this.recordedAt > RECORD_EVERY_MS) {
+    this.last = { rows, bytes: this.file.bytes, crc32: this.file.crc, writer: state };
+    if (this.opts.record && this.path && performance.now() - this.recordedAt > RECORD_EVERY_MS) {
       // Only what is on disk may be recorded (a process killed now keeps exactly that): write it out first.
       this.recordedAt = performance.now();
       await this.file.flush().catch((e) => this.fail(e));
@@ -216,14 +352,18 @@ class FileTarget implements Target {
 
   async commit(): Promise<void> {
     this.check();
+    let step = this.partial ?? this.name;
     try {
       await this.endMember();
       await this.file.flush();
       await this.handle.close();
-      await rename(partialOf(this.name), this.name);
-      await rm(sidecarOf(this.name), { force: true });
+      if (this.path) {
+        step = this.path;
+        await rename(partialOf(this.path), this.path);
+        await rm(sidecarOf(this.path), { force: true });
+      }
     } catch (e) {
-      this.fail(e);
+      this.fail(e, step);
     }
     this.check();
   }
@@ -232,17 +372,21 @@ class FileTarget implements Target {
     this.member?.destroy();
     await this.file.flush().catch(() => {});
     await this.handle.close().catch(() => {});
-    await rm(partialOf(this.name), { force: true }).catch(() => {});
-    await rm(sidecarOf(this.name), { force: true }).catch(() => {});
+    // A device is left as it is; a resumed export's FILE.partial was there before it, and stays with its
+    // sidecar (which only ever describes bytes already written).
+    if (!this.path || this.opts.resume) return;
+    await rm(partialOf(this.path), { force: true }).catch(() => {});
+    await rm(sidecarOf(this.path), { force: true }).catch(() => {});
   }
 
   async suspend(): Promise<number> {
     const keep = this.last;
-    if (!this.opts.record || keep.rows === 0 || this.failure) {
+    if (!this.path || !this.opts.record || keep.rows === 0) {
       await this.discard();
       return 0;
     }
     try {
+      if (this.failure) throw this.failure;
       // What is taken reaches the disk; the bytes after the last checkpoint are cut off on resume.
       this.member?.destroy();
       this.member = undefined;
@@ -251,6 +395,13 @@ class FileTarget implements Target {
       await this.writeRecord(keep);
       return keep.rows;
     } catch {
+      // A full disk or a failing device: the sidecar already on disk still describes bytes that were
+      // written, and is kept with them; without one, nothing can be resumed.
+      if (this.recorded > 0) {
+        this.member?.destroy();
+        await this.handle.close().catch(() => {});
+        return this.recorded;
+      }
       await this.discard();
       return 0;
     }
@@ -292,20 +443,33 @@ class FileTarget implements Target {
     this.check();
   }
 
-  private fail(e: unknown): void {
-    this.failure ??= e as Error;
+  /** `file`: the file the failure was about (FILE.partial while writing, its sidecar, FILE at the rename). */
+  private fail(e: unknown, file = this.partial ?? this.name): void {
+    if (this.failure) return;
+    this.failure = e as Error;
+    this.failedFile = file;
   }
+
+  private failedFile?: string;
 
   private check(): void {
     const e = this.failure;
-    if (e) throw new DlakeError(`cannot write ${this.name}: ${describeFsError(e)}`, { cause: e });
+    if (e) throw e instanceof DlakeError ? e : fileWriteError(this.failedFile ?? this.name, e);
   }
 
   private async writeRecord(at: Checkpoint): Promise<void> {
+    const path = this.path!;
     const record: ResumeRecord = { ...this.opts.record!, gzip: !!this.opts.gzip, ...at };
-    const tmp = `${sidecarOf(this.name)}.tmp`;
-    await writeFile(tmp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
-    await rename(tmp, sidecarOf(this.name));
+    const tmp = `${sidecarOf(path)}.tmp`;
+    try {
+      await writeFile(tmp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+      await rename(tmp, sidecarOf(path));
+      this.recorded = at.rows;
+    } catch (e) {
+      await rm(tmp, { force: true }).catch(() => {});
+      this.fail(e, sidecarOf(path));
+      this.check();
+    }
   }
 }
 
@@ -326,7 +490,8 @@ export async function readResumeRecord(file: string): Promise<ResumeRecord | und
     typeof r.format === 'string' &&
     typeof r.gzip === 'boolean' &&
     Number.isSafeInteger(r.rows) &&
-    Number.isSafeInteger(r.bytes);
+    Number.isSafeInteger(r.bytes) &&
+    Number.isSafeInteger(r.crc32);
   if (!ok)
     throw new UsageError(`cannot resume from ${sidecarOf(file)}: it is not a dlake export record`, {
       hint: `remove ${partialOf(file)} and ${sidecarOf(file)} and export again`,

@@ -1,7 +1,7 @@
 // File errors said in words ("no such file or folder", not ENOENT), and the one way commands read a file
 // the user named: a failure is one UsageError naming the file and what went wrong.
 import { readFileSync } from 'node:fs';
-import { UsageError } from '../errors.js';
+import { LocalIOError, UsageError } from '../errors.js';
 
 /** What a file-system error means, in words; the system's own message for anything unusual. */
 export function describeFsError(e: unknown): string {
@@ -30,9 +30,24 @@ export function describeFsError(e: unknown): string {
       return 'too many open files';
     case 'EPIPE':
       return 'the reader closed the pipe';
+    case 'EIO':
+      return 'input/output error on the device';
+    case 'EFBIG':
+      return 'the file is too large for the file system';
+    case 'ENXIO':
+      return 'no device or reader behind it';
     default:
       return (e as Error)?.message ?? String(e);
   }
+}
+
+/**
+ * The error for a file dlake could not write (or create, or rename into place): one line naming the file and
+ * the cause, exit 9 (docs/cli-contract.md "Exit codes"). `file` is how the user knows it (a path, or
+ * "standard output").
+ */
+export function fileWriteError(file: string, e: unknown): LocalIOError {
+  return new LocalIOError(`cannot write ${file}: ${describeFsError(e)}`, { cause: e });
 }
 
 /** The UsageError for a file that could not be read: `cannot read the CA file ca.pem: no such file or folder`. */

@@ -479,7 +479,7 @@ describe('exportRows to a file', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('a disk that fills up is an error (exit 1), and nothing is left behind', async () => {
+  it('a disk that fills up is a local I/O failure (exit 9), and nothing is left behind', async () => {
     const svc = fakeService(3000);
     let removed = false;
     const full = new Writable({
@@ -497,12 +497,17 @@ describe('exportRows to a file', () => {
       discard: async () => {
         removed = true;
       },
+      // Handled as Ctrl-C is: what can be resumed is kept (here nothing can).
+      suspend: async () => {
+        removed = true;
+        return 0;
+      },
     };
     const err = await exportRows({ fetchPage: svc.fetchPage, format: 'csv', target, pageSize: 500 }).catch(
       (e: unknown) => e as DlakeError,
     );
     expect(err).toBeInstanceOf(DlakeError);
-    expect((err as DlakeError).exitCode).toBe(ExitCode.bug);
+    expect((err as DlakeError).exitCode).toBe(ExitCode.localIO);
     expect((err as Error).message).toMatch(/no space left on the device: export stopped after/);
     expect(removed).toBe(true);
   });

@@ -29,7 +29,7 @@ describe('FileWriter', () => {
         async (chunks, size) => {
           const file = join(dir, `f${n++}`);
           const fh = await open(file, 'w');
-          const w = new FileWriter(fh, 0, size);
+          const w = new FileWriter(fh, { size });
           for (const c of chunks) {
             w.append(c);
             await w.ready();
@@ -52,7 +52,7 @@ describe('FileWriter', () => {
     const file = join(dir, 'kept');
     const fh = await open(file, 'w+');
     await fh.write('kept|cut off');
-    const w = new FileWriter(fh, 5);
+    const w = new FileWriter(fh, { start: 5 });
     w.append('new');
     expect(w.bytes).toBe(8);
     expect(w.written).toBe(5);
@@ -71,7 +71,7 @@ describe('FileWriter', () => {
         throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
       },
     } as unknown as FileHandle;
-    const w = new FileWriter(full, 0, 8);
+    const w = new FileWriter(full, { size: 8 });
     w.append('0123456789');
     await expect(w.flush()).rejects.toThrow(/ENOSPC/);
     expect(() => w.append('more')).toThrow(/ENOSPC/);
