@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { errorFromResponse } from '../../src/api/errors.js';
-import { ApiClient } from '../../src/api/http.js';
+import { ApiClient, MAX_BODY_BYTES } from '../../src/api/http.js';
 import { hintFor } from '../../src/commands/hints.js';
 import {
   AuthError,
@@ -428,5 +428,186 @@ describe('BufferPool', () => {
     pool.give(b);
     expect(pool.take(1).buffer).toBe(a.buffer);
     expect(pool.take(1).buffer).not.toBe(b.buffer);
+  });
+});
+
+describe('the bounds of a body', () => {
+  const sleep = async (ms: number) => {
+    delays.push(ms);
+  };
+
+  it.each([{ responseType: 'json' as const }, { responseType: 'text' as const }])(
+    'a body trickled a byte at a time ($responseType) ends at --timeout, each attempt whole, and is retried',
+    async ({ responseType }) => {
+      const requests: unknown[] = [];
+      const trickles: RequestListener = (req, res) => {
+        requests.push(req.url);
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '72' });
+        res.write('{');
+        const tick = setInterval(() => (res.writableEnded ? clearInterval(tick) : res.write(' ')), 40);
+        res.on('close', () => clearInterval(tick));
+      };
+      await withServer(
+        trickles,
+        async (real, port) => {
+          const err = await fails(real.request({ method: 'GET', path: '/api/v3/catalog', responseType }));
+          expect(err).toBeInstanceOf(ServiceError);
+          expect(err.exitCode).toBe(7);
+          expect(err.message).toBe(
+            `cannot reach http://127.0.0.1:${port}/api/v3/catalog: the answer did not arrive whole within the per-request timeout of 300ms; gave up after 4 attempts`,
+          );
+          expect(requests).toHaveLength(4);
+          expect(hintFor(err)).toMatch(/--timeout/);
+          // A body not wanted (`none`): the status is the answer, and the body is read no longer than that.
+          requests.length = 0;
+          await real.request({ method: 'DELETE', path: '/api/v3/thing', responseType: 'none' });
+          expect(requests).toHaveLength(1);
+        },
+        { timeoutMs: 300, sleep },
+      );
+    },
+  );
+
+  it('a body that never ends is cut at 64 MiB (exit 7), read once, never retried', async () => {
+    let requests = 0;
+    let sent = 0;
+    const chunk = Buffer.alloc(1024 * 1024, 'x');
+    const endless: RequestListener = (_req, res) => {
+      requests++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const more = (): void => {
+        while (!res.destroyed && res.write(chunk)) sent += chunk.length;
+        if (!res.destroyed) res.once('drain', more);
+      };
+      more();
+    };
+    await withServer(
+      endless,
+      async (real) => {
+        const err = await fails(real.request({ method: 'GET', path: '/api/v3/catalog' }));
+        expect(err).toBeInstanceOf(ServiceError);
+        expect(err.message).toBe(
+          'the answer to GET /api/v3/catalog is larger than 64 MiB, the most dlake reads of it; it was not read',
+        );
+        expect(requests).toBe(1);
+        expect(sent).toBeLessThan(MAX_BODY_BYTES + 16 * 1024 * 1024);
+      },
+      { timeoutMs: 60_000, sleep },
+    );
+  });
+
+  it('a Content-Length past the cap is refused before the body is read, as text and as bytes', async () => {
+    const huge: RequestListener = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(2 ** 40) });
+      res.write('{');
+    };
+    await withServer(huge, async (real) => {
+      const text = await fails(real.request({ method: 'GET', path: '/a' }));
+      expect(text.message).toMatch(/^the answer to GET \/a is larger than 64 MiB/);
+      const page = await fails(
+        real.request({ method: 'GET', path: '/page', responseType: 'bytes', resultsPage: true }),
+      );
+      expect(page.message).toMatch(/^the answer to GET \/page is larger than 256 MiB/);
+    });
+  });
+
+  it('a results page has its own bound: 4 × --timeout for the whole page, --timeout for each pause', async () => {
+    // Ten pieces 60 ms apart: longer than --timeout (300 ms) in all, well within a page's bound (1.2 s).
+    const slowPage: RequestListener = (req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      let left = req.url?.startsWith('/endless') ? Number.POSITIVE_INFINITY : 10;
+      const tick = setInterval(() => {
+        if (--left <= 0) {
+          clearInterval(tick);
+          res.end(' ');
+        } else res.write(' ');
+      }, 60);
+      res.on('close', () => clearInterval(tick));
+    };
+    await withServer(
+      slowPage,
+      async (real, port) => {
+        const bytes = (await real.request({
+          method: 'GET',
+          path: '/page',
+          responseType: 'bytes',
+          resultsPage: true,
+        })) as Buffer;
+        expect(bytes.length).toBe(10);
+        const err = await fails(
+          real.request({ method: 'GET', path: '/endless', responseType: 'bytes', resultsPage: true }),
+        );
+        expect(err.message).toBe(
+          `cannot reach http://127.0.0.1:${port}/endless: the answer did not arrive whole within 1s 200ms (4 × the per-request timeout), a results page's bound`,
+        );
+        // Any other request is bounded by --timeout itself.
+        const other = await fails(real.request({ method: 'GET', path: '/page', responseType: 'text' }));
+        expect(other.message).toMatch(/within the per-request timeout of 300ms/);
+      },
+      { timeoutMs: 300, sleep, retry: { retries: 0 } },
+    );
+  });
+});
+
+describe('redirects', () => {
+  it('a same-origin redirect of a GET is followed, with its credentials; the answer is the new one', async () => {
+    pool()
+      .intercept({ path: '/api/v3/catalog', method: 'GET' })
+      .reply(302, '', { headers: { location: '/api/v3/catalog/?x=1' } });
+    pool()
+      .intercept({
+        path: '/api/v3/catalog/?x=1',
+        method: 'GET',
+        headers: { authorization: '_servicesecret-token' },
+      })
+      .reply(200, { id: 'root' }, json);
+    const got = await client().request({ method: 'GET', path: '/api/v3/catalog', schema: Thing });
+    expect(got).toEqual({ id: 'root' });
+    expect(trace).toContain('following the redirect (302) to /api/v3/catalog/?x=1');
+  });
+
+  it('a redirect to another origin is exit 7 naming where it points, and nothing is sent there', async () => {
+    const elsewhere: string[] = [];
+    await withServer(
+      (req, res) => {
+        elsewhere.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
+        res.end('{}');
+      },
+      async (_other, otherPort) => {
+        const to = `http://user:pw@127.0.0.1:${otherPort}/login?next=%2F`;
+        await withServer(
+          (_req, res) => {
+            res.writeHead(302, { location: to });
+            res.end();
+          },
+          async (real) => {
+            const err = await fails(real.request({ method: 'GET', path: '/api/v3/catalog', schema: Thing }));
+            expect(err).toBeInstanceOf(ServiceError);
+            expect(err.exitCode).toBe(7);
+            expect(err.message).toBe(
+              `GET /api/v3/catalog was redirected to http://127.0.0.1:${otherPort}/login?next=%2F (302)`,
+            );
+            expect(err.message).not.toContain('empty answer');
+            expect(err.hint).toMatch(/only within the service URL's origin/);
+          },
+          { auth: { header: async () => 'Bearer secret-pat' } },
+        );
+      },
+    );
+    expect(elsewhere).toEqual([]);
+  });
+
+  it('a POST is never sent again on a redirect, not even to the same origin; a loop ends', async () => {
+    pool()
+      .intercept({ path: '/api/v3/sql', method: 'POST' })
+      .reply(307, '', { headers: { location: '/api/v3/sql2' } });
+    const post = await fails(client().request({ method: 'POST', path: '/api/v3/sql', json: { sql: 'x' } }));
+    expect(post.message).toBe(`POST /api/v3/sql was redirected to ${BASE}/api/v3/sql2 (307)`);
+    pool()
+      .intercept({ path: '/loop', method: 'GET' })
+      .reply(301, '', { headers: { location: '/loop' } })
+      .times(6);
+    const loop = await fails(client().request({ method: 'GET', path: '/loop' }));
+    expect(loop.message).toBe(`GET /loop was redirected to ${BASE}/loop (301, after 5 redirects)`);
   });
 });
