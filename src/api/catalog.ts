@@ -8,6 +8,7 @@ import { NotFoundError, UsageError } from '../errors.js';
 import type { CatalogRef } from '../util/catalog-ref.js';
 import { explainStaleTag } from './conflicts.js';
 import type { ApiClient, Method } from './http.js';
+import { PageTokens } from './paging.js';
 import {
   type CatalogEntity,
   CatalogEntitySchema,
@@ -114,6 +115,7 @@ export async function listChildren(
   let entity: CatalogEntity | undefined;
   const children: CatalogSummary[] = [];
   let pageToken: string | undefined;
+  let tokens: PageTokens | undefined;
   do {
     const page = await resolveRef(client, ref, { maxChildren, pageToken });
     // Later pages are asked by id: the first page told us which entity this is.
@@ -122,7 +124,8 @@ export async function listChildren(
       ref = { kind: 'id', id: page.id };
     }
     children.push(...(page.children ?? []));
-    pageToken = page.nextPageToken || undefined;
+    tokens ??= new PageTokens(`the children of ${page.id}`);
+    pageToken = tokens.next(page.nextPageToken);
   } while (pageToken);
   const { nextPageToken: _, ...rest } = entity;
   return { entity: { ...rest, children }, children };
@@ -424,6 +427,7 @@ export async function walkTree(
   const listBelow = async (id: string, level: number): Promise<TreeNode[]> => {
     const children: CatalogSummary[] = [];
     let pageToken: string | undefined;
+    const tokens = new PageTokens(`the children of ${id}`);
     do {
       const page = await limit(async () => {
         if (failure) throw failure.error;
@@ -436,7 +440,12 @@ export async function walkTree(
         }
       });
       children.push(...(page.children ?? []));
-      pageToken = page.nextPageToken || undefined;
+      try {
+        pageToken = tokens.next(page.nextPageToken);
+      } catch (error) {
+        failure ??= { error };
+        throw error;
+      }
     } while (pageToken);
     opts.onListed?.(++listed);
     return Promise.all(children.map((c) => expand(c, level)));

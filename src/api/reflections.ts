@@ -1,6 +1,7 @@
 // Reflection summary (docs/api-facts.md §10.3): `GET /api/v3/reflection-summary`, paged with maxResults and
 // an opaque pageToken; `filter` is a JSON object sent URL-encoded, `orderBy` a field name (`-` for
 // descending).
+
 import { z } from 'zod';
 import { PATHS } from '../constants.js';
 import { ConflictError, JobFailedError, ServiceError, UsageError } from '../errors.js';
@@ -8,6 +9,7 @@ import { isUuid } from '../util/catalog-ref.js';
 import { formatDuration } from '../util/units.js';
 import { enterprise } from './editions.js';
 import type { ApiClient } from './http.js';
+import { PageTokens } from './paging.js';
 import { count, optional, ReflectionSummaryPageSchema, text } from './schemas.js';
 import { segment } from './url-segment.js';
 
@@ -52,7 +54,7 @@ export async function* reflectionSummaries(
 ): AsyncGenerator<ReflectionSummary> {
   let left = q.limit ?? Number.POSITIVE_INFINITY;
   let pageToken: string | undefined;
-  const seen = new Set<string>();
+  const tokens = new PageTokens('the reflection summary');
   while (left > 0) {
     const maxResults = Math.min(MAX_SUMMARY_PAGE, left);
     const page = await getSummaryPage(
@@ -61,12 +63,8 @@ export async function* reflectionSummaries(
     );
     for (const item of page.data.slice(0, left)) yield item;
     left -= Math.min(page.data.length, left);
-    if (!page.nextPageToken || page.data.length === 0) return;
-    // A server that hands out the same token twice would page forever.
-    if (seen.has(page.nextPageToken))
-      throw new ServiceError('the reflection summary returned the same page token twice');
-    seen.add(page.nextPageToken);
-    pageToken = page.nextPageToken;
+    pageToken = page.data.length === 0 ? undefined : tokens.next(page.nextPageToken);
+    if (!pageToken) return;
   }
 }
 

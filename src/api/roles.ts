@@ -8,6 +8,7 @@ import { isUuid } from '../util/catalog-ref.js';
 import { nameTaken } from './conflicts.js';
 import { EditionError, enterprise } from './editions.js';
 import type { ApiClient } from './http.js';
+import { PageTokens } from './paging.js';
 import { count, optional, type RoleRef, RoleRefSchema, RoleSchema, text } from './schemas.js';
 import { segment } from './url-segment.js';
 
@@ -76,7 +77,7 @@ export function rolePath(id: string): string {
 export async function listRoles(client: ApiClient, filter?: string): Promise<Role[]> {
   const roles: Role[] = [];
   let pageToken: string | undefined;
-  const seen = new Set<string>();
+  const tokens = new PageTokens(`GET ${ROLE_PATH}`);
   for (;;) {
     const page = await enterprise('roles', () =>
       client.request({
@@ -87,9 +88,8 @@ export async function listRoles(client: ApiClient, filter?: string): Promise<Rol
       }),
     );
     roles.push(...page.data);
-    if (!page.nextPageToken || page.data.length === 0 || seen.has(page.nextPageToken)) return roles;
-    seen.add(page.nextPageToken);
-    pageToken = page.nextPageToken;
+    pageToken = page.data.length === 0 ? undefined : tokens.next(page.nextPageToken);
+    if (!pageToken) return roles;
   }
 }
 

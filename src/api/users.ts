@@ -9,6 +9,7 @@ import { isUuid } from '../util/catalog-ref.js';
 import { explainStaleTag, nameTaken } from './conflicts.js';
 import { enterprise } from './editions.js';
 import type { ApiClient } from './http.js';
+import { PageTokens } from './paging.js';
 import { PUBLIC_ROLE } from './roles.js';
 import { count, optional, type RoleRef, text, type User, UserSchema } from './schemas.js';
 import { segment } from './url-segment.js';
@@ -92,7 +93,7 @@ const UserListSchema = z.looseObject({
 export async function listUsers(client: ApiClient, filter?: string): Promise<User[]> {
   const users: User[] = [];
   let pageToken: string | undefined;
-  const seen = new Set<string>();
+  const tokens = new PageTokens(`GET ${USER_PATH}`);
   for (;;) {
     const page = await enterprise('listing users', () =>
       client.request({
@@ -103,9 +104,8 @@ export async function listUsers(client: ApiClient, filter?: string): Promise<Use
       }),
     );
     users.push(...page.data);
-    if (!page.nextPageToken || page.data.length === 0 || seen.has(page.nextPageToken)) return users;
-    seen.add(page.nextPageToken);
-    pageToken = page.nextPageToken;
+    pageToken = page.data.length === 0 ? undefined : tokens.next(page.nextPageToken);
+    if (!pageToken) return users;
   }
 }
 

@@ -1,6 +1,7 @@
 // `dlake api METHOD PATH [--data …] [--paginate]`: a raw authenticated call, printing the body.
 
 import type { Command } from 'commander';
+import { PageTokens } from '../api/paging.js';
 import { API_PREFIX } from '../constants.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -46,6 +47,7 @@ async function api(ctx: Context, methodArg: string, pathArg: string, opts: ApiOp
   const client = await ctx.client();
 
   let merged: unknown;
+  const tokens = new PageTokens(`GET ${url.pathname}`);
   for (let pageToken: string | undefined, page = 0; page === 0 || pageToken; page++) {
     const spec = { method, path: url.pathname, query: { ...query, pageToken }, json } as const;
     const res = await client.send(spec);
@@ -53,8 +55,7 @@ async function api(ctx: Context, methodArg: string, pathArg: string, opts: ApiOp
     if (!opts.paginate) return printBody(ctx, res.text, res.contentType);
     const body = parseJson(res.text, `${method} ${url.pathname}`);
     merged = page === 0 ? body : mergePages(merged as Record<string, unknown>, body);
-    pageToken =
-      typeof body?.nextPageToken === 'string' && body.nextPageToken ? body.nextPageToken : undefined;
+    pageToken = tokens.next(body?.nextPageToken);
   }
   delete (merged as Record<string, unknown>).nextPageToken;
   await printJson(ctx, merged);

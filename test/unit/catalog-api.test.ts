@@ -6,7 +6,7 @@ import type { ApiClient } from '../../src/api/http.js';
 import type { CatalogSummary } from '../../src/api/schemas.js';
 import { mergeSourceConfig as mergeConfig, sourceUpdateBody } from '../../src/api/sources.js';
 import { applySetPairs } from '../../src/commands/source/set-pairs.js';
-import { ConflictError, type DlakeError, UsageError } from '../../src/errors.js';
+import { ConflictError, type DlakeError, ServiceError, UsageError } from '../../src/errors.js';
 import { mockClient, useMockAgent } from '../helpers/mock-agent.js';
 
 /** `source update`'s merge: the file's fields, then the --set pairs. */
@@ -119,6 +119,37 @@ describe('children paging', () => {
     expect(children.map((c) => c.path.at(-1))).toEqual(['a', 'b', 'c', 'd', 'e']);
     expect(entity.children).toHaveLength(5);
     expect(entity).not.toHaveProperty('nextPageToken');
+  });
+
+  it('a nextPageToken handed out twice is exit 7, in a listing and in a walk, after one repeat', async () => {
+    const parent = ['Big', 'f'];
+    let asked = 0;
+    const again = () => {
+      asked++;
+      return { ...folder(parent), children: [item([...parent, 'a'])], nextPageToken: 'same' };
+    };
+    pool()
+      .intercept({ method: 'GET', path: /^\/api\/v3\/catalog\// })
+      .reply(200, again, json)
+      .persist();
+    const listing = await catalog
+      .listChildren(client(), { kind: 'path', path: parent })
+      .catch((e: DlakeError) => e);
+    expect(listing).toBeInstanceOf(ServiceError);
+    expect((listing as DlakeError).exitCode).toBe(7);
+    expect((listing as Error).message).toBe(
+      'the service sent the same nextPageToken twice while listing the children of id-Big-f: the listing would never end',
+    );
+    expect(asked).toBe(2);
+    asked = 0;
+    const walk = await catalog
+      .walkTree(client(), { id: 'id-Big-f' }, { concurrency: 2 })
+      .catch((e: DlakeError) => e);
+    expect(walk).toBeInstanceOf(ServiceError);
+    expect((walk as Error).message).toMatch(
+      /same nextPageToken twice while listing the children of id-Big-f/,
+    );
+    expect(asked).toBe(2);
   });
 });
 

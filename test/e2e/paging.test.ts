@@ -1,0 +1,71 @@
+// Every listing that follows nextPageToken stops with exit 7 when the service hands out a token it handed
+// out before, after one repeated page and with nothing printed twice: `user list`, `role list`,
+// `reflection summary` and `api --paginate` (the catalog's listings: test/unit/catalog-api.test.ts).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+
+let fx: Fixture;
+
+beforeAll(async () => {
+  fx = await startFixture();
+  expect((await fx.login()).code).toBe(0);
+});
+afterAll(() => fx.close());
+beforeEach(() => {
+  fx.emu.faults.clear();
+  fx.emu.log.clear();
+});
+
+const ROUND = 'the listing would never end';
+const REAL_SUMMARY = join(import.meta.dirname, '..', 'fixtures', 'real', 'docs-reflection-summary.json');
+
+describe('a nextPageToken handed out twice', () => {
+  it.each([
+    {
+      args: ['user', 'list'],
+      path: '/api/v3/user',
+      body: { data: [{ id: 'u-1', name: 'alice', tag: 't' }], nextPageToken: 'again' },
+    },
+    {
+      args: ['role', 'list'],
+      path: '/api/v3/role',
+      body: { data: [{ id: 'r-1', name: 'team', type: 'INTERNAL' }], nextPageToken: 'again' },
+    },
+    {
+      args: ['api', 'GET', '/api/v3/reflection-summary', '--paginate'],
+      path: '/api/v3/reflection-summary',
+      body: { data: [{ id: 'x' }], nextPageToken: 'again' },
+    },
+  ])('$args.0 $args.1: exit 7 after the repeated page, nothing printed', async ({ args, path, body }) => {
+    fx.emu.fault({ kind: 'schema', method: 'GET', path: new RegExp(`^${path}(\\?|$)`), body });
+    const r = await fx.run(args);
+    expectFailure(r, 7, `the service sent the same nextPageToken twice while listing GET ${path}: ${ROUND}`);
+    expect(fx.emu.log.find('GET', path)).toHaveLength(2);
+  });
+
+  it('reflection summary: exit 7 after the repeated page', async () => {
+    fx.emu.fault({
+      kind: 'schema',
+      method: 'GET',
+      path: /^\/api\/v3\/reflection-summary(\?|$)/,
+      body: { data: [], nextPageToken: 'again' },
+    });
+    // An empty page ends a listing whatever its token says; one with rows and the same token does not.
+    expect((await fx.run(['reflection', 'summary'])).code).toBe(0);
+    fx.emu.faults.clear();
+    // A summary as a real service sends it.
+    const one = JSON.parse(readFileSync(REAL_SUMMARY, 'utf8')).data[0];
+    fx.emu.fault({
+      kind: 'schema',
+      method: 'GET',
+      path: /^\/api\/v3\/reflection-summary(\?|$)/,
+      body: { data: [one], nextPageToken: 'again' },
+    });
+    fx.emu.log.clear();
+    const r = await fx.run(['reflection', 'summary', '-o', 'json']);
+    expectFailure(r, 7, `the service sent the same nextPageToken twice while listing the reflection summary`);
+    expect(fx.emu.log.find('GET', '/api/v3/reflection-summary')).toHaveLength(2);
+  });
+});
