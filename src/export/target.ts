@@ -21,7 +21,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { createGzip, type Gzip } from 'node:zlib';
 import { DlakeError, InterruptedError, UsageError } from '../errors.js';
-import { describeFsError, fileWriteError } from '../util/files.js';
+import { fileWriteError } from '../util/files.js';
 import { FileWriter, type WriteHandle } from './file-writer.js';
 
 export interface Target {
@@ -120,7 +120,11 @@ async function followLinks(file: string): Promise<string> {
   return path;
 }
 
-/** A file that cannot be written is a usage error (exit 2), said before any request is made. */
+/**
+ * Said before any request is made: a path that cannot be a file (a folder, a missing folder, below a file) is
+ * a usage error (exit 2); a folder the file system will not let dlake write in (permission, read-only) is a
+ * local I/O failure (exit 9), as it would be later.
+ */
 export async function checkWritable(file: string): Promise<void> {
   const out = await resolveOut(file);
   // A device or pipe is written into as it is: opening it says whether it can be.
@@ -134,7 +138,7 @@ export async function checkWritable(file: string): Promise<void> {
   try {
     await access(dirname(path), constants.W_OK);
   } catch (e) {
-    throw new UsageError(`cannot write ${file}: ${describeFsError(e)}`, { cause: e });
+    throw fileWriteError(file, e);
   }
 }
 
