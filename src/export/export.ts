@@ -102,9 +102,9 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
       await target.discard();
       return { rows: written, total, rowCount, truncated: true };
     }
-    // A resumed export keeps FILE.partial whatever stopped it: it held rows before this run.
-    const kept =
-      resumable(err) || target.resumed ? await target.suspend() : await target.discard().then(() => 0);
+    // A resumed export's FILE.partial held rows before this run: discarding leaves it, and its sidecar, as
+    // they are (the sidecar only ever describes bytes already written).
+    const kept = resumable(err) ? await target.suspend() : await target.discard().then(() => 0);
     throw stoppedAfter(err, (req.continuing ? start : 0) + written, target, kept, req.resumeHint);
   } finally {
     if (restore.length > 0) v8Flags(restore.join(' '));
@@ -183,7 +183,9 @@ function stoppedAfter(
       ? `export stopped after ${countOf(rows)} written into ${target.name}`
       : kept > 0
         ? `export stopped after ${countOf(rows)}; ${target.name} was not written, the first ${countOf(kept)} are kept in ${target.partial}`
-        : `export stopped after ${countOf(rows)}; ${target.name} was not written`;
+        : target.resumed
+          ? `export stopped after ${countOf(rows)}; ${target.name} was not written, ${target.partial} and its sidecar are kept`
+          : `export stopped after ${countOf(rows)}; ${target.name} was not written`;
   const Same = e.constructor as new (
     message: string,
     opts: ConstructorParameters<typeof DlakeError>[1],

@@ -262,6 +262,35 @@ describe('--resume checks before it trusts', () => {
     expect(readdirSync(dir)).toEqual(['rows.csv']);
   });
 
+  it('a resume that the service cuts short keeps the partial file as it was; the next one completes it', async () => {
+    const file = join(dir, 'rows.csv');
+    const record = await stoppedExport(file);
+    const before = snapshot(file);
+    // The first page asked comes back with no rows though the job has more: its rowCount cannot be met.
+    const first = JSON.parse(
+      (await fx.run(['api', 'GET', `/api/v3/job/${jobId}/results?offset=0&limit=1`])).stdout,
+    );
+    fx.emu.log.clear();
+    fx.emu.fault({
+      kind: 'schema',
+      path: /\/results$/,
+      times: 1,
+      body: { rowCount: ROWS, schema: first.schema, rows: [] },
+    });
+    const failed = await fx.run(['job', 'export', jobId, '--out', file, '--resume']);
+    expectFailure(
+      failed,
+      7,
+      `export stopped after ${record.rows.toLocaleString('en-US')} rows; ${file} was not written, ${file}.partial and its sidecar are kept`,
+    );
+    expect(snapshot(file)[1]).toEqual(before[1]);
+    expect(existsSync(file)).toBe(false);
+    const resumed = await fx.run(['job', 'export', jobId, '--out', file, '--resume']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(readFileSync(file).equals(wholeCsv)).toBe(true);
+    expect(readdirSync(dir)).toEqual(['rows.csv']);
+  });
+
   it('through a symbolic link: the partial file lies beside the file the link leads to', async () => {
     mkdirSync(join(dir, 'real'));
     const link = join(dir, 'rows.csv');
