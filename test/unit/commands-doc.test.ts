@@ -9,6 +9,9 @@ describe('docs/commands.md', () => {
     const fresh = await commandsDoc();
     expect(fresh).toContain('### dlake catalog ls');
     expect(fresh).toContain('--out <file>');
-    expect(readFileSync(COMMANDS_DOC, 'utf8') === fresh, 'docs/commands.md is stale: run `npm run docs`').toBe(true);
+    expect(
+      readFileSync(COMMANDS_DOC, 'utf8') === fresh,
+      'docs/commands.md is stale: run `npm run docs`',
+    ).toBe(true);
   });
 });
