@@ -143,7 +143,7 @@ export async function applyGrant(client: ApiClient, entry: PlanEntry): Promise<v
   ]);
   if (missing.length) {
     throw new NotFoundError(
-      `the service has no ${missing.join(', ')}: nothing was granted on ${formatPath(def.path)}`,
+      `the service has no ${missing.sort().join(', ')}: nothing was granted on ${formatPath(def.path)}`,
       { hint: 'create them first (dlake user create, dlake role create), or change the file' },
     );
   }

@@ -11,6 +11,11 @@ import { confirmDestructive, examples } from './common.js';
 import { concurrencyOption } from './options.js';
 
 const DEFAULT_CONCURRENCY = 8;
+/**
+ * Reads at once for pull and plan: a read is cheap for the service, and a plan of 10,000 entities is bound by
+ * round trips (docs/benchmarks.md, "Definitions as code").
+ */
+const READ_CONCURRENCY = 16;
 
 const dirOption = () =>
   new Option('--dir <dir>', 'the folder of definition files (*.yaml)').makeOptionMandatory();
@@ -84,10 +89,10 @@ async function pull(ctx: Context, refs: string[], opts: { dir: string; kinds?: s
   const kinds = admin?.parseKinds(opts.kinds!) ?? [];
   const parsed = refs.map(parseRef);
   const client = await ctx.client();
-  const catalogDefs = await pullDefinitions(client, parsed);
+  const catalogDefs = await pullDefinitions(client, parsed, READ_CONCURRENCY);
   // Everything is read before the first file is written, so a failure leaves the folder as it was.
   const defs = admin
-    ? [...catalogDefs, ...(await admin.pullAdminKinds(client, kinds, catalogDefs, DEFAULT_CONCURRENCY))]
+    ? [...catalogDefs, ...(await admin.pullAdminKinds(client, kinds, catalogDefs, READ_CONCURRENCY))]
     : catalogDefs;
   writeDefinitions(opts.dir, defs);
   ctx.ui.notice(`Pulled ${defs.length} definition${defs.length === 1 ? '' : 's'} into ${opts.dir}.`);
@@ -113,12 +118,12 @@ async function readPlan(ctx: Context, dir: string, prune: boolean | undefined): 
     }
   });
   const client = await ctx.client();
-  const writes = [...(await computePlan(client, resolved)), ...failed].sort((x, y) =>
+  const writes = [...(await computePlan(client, resolved, READ_CONCURRENCY)), ...failed].sort((x, y) =>
     compareDefinitions(x.def, y.def),
   );
   if (!prune) return writes;
   const { markBreaks, planDeletes } = await import('../ascode/prune.js');
-  const deletes = await planDeletes(client, defs);
+  const deletes = await planDeletes(client, defs, READ_CONCURRENCY);
   markBreaks(deletes, [...resolved, ...failed.map((e) => e.def)]);
   return [...deletes, ...writes];
 }
@@ -173,6 +178,12 @@ async function printPlan(ctx: Context, plan: readonly PlanEntry[]): Promise<void
 
 async function plan(ctx: Context, opts: { dir: string; prune?: boolean; exitCode?: boolean }): Promise<void> {
   const entries = await readPlan(ctx, opts.dir, opts.prune);
+  await showPlan(ctx, entries);
+  if (opts.exitCode && entries.length) throw new QuietExit(ExitCode.changes);
+}
+
+/** Prints the plan; an entity that could not be planned then ends the command (exit 2), after the rest. */
+async function showPlan(ctx: Context, entries: readonly PlanEntry[]): Promise<void> {
   await printPlan(ctx, entries);
   const failed = entries.filter((e) => e.error);
   if (failed.length) {
@@ -183,7 +194,6 @@ async function plan(ctx: Context, opts: { dir: string; prune?: boolean; exitCode
       definitionLabel,
     );
   }
-  if (opts.exitCode && entries.length) throw new QuietExit(ExitCode.changes);
 }
 
 /** Failures after the first, reported one line each; the first ends the command with its exit code. */
@@ -259,10 +269,7 @@ async function apply(
   },
 ): Promise<void> {
   const entries = await readPlan(ctx, opts.dir, opts.prune);
-  if (opts.dryRun || entries.length === 0) {
-    await printPlan(ctx, entries);
-    return;
-  }
+  if (opts.dryRun || entries.length === 0) return showPlan(ctx, entries);
   await confirmDeletes(ctx, entries, opts);
   const { applyPlan, SkippedError } = await import('../ascode/apply.js');
   const { definitionLabel } = await import('../ascode/definitions.js');
