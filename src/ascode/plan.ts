@@ -35,6 +35,8 @@ export interface PlanEntry {
   wikiVersion?: string | number;
   /** Admin kinds: what was read when planning (the queue, the ruleset, the reflection, the grants). */
   state?: unknown;
+  /** A source's `${env:…}` secrets sent again (`--refresh-secrets`), by field name; never their values. */
+  secrets?: string[];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -191,12 +193,18 @@ export async function computePlan(
 }
 
 /** The catalog's entities by path, then the admin kinds (queues, the ruleset, reflections, grants) by path. */
-function compareDefinitions(a: Definition, b: Definition): number {
+export function compareDefinitions(a: Definition, b: Definition): number {
   const rank = (d: Definition) => (isAdminKind(d.kind) ? 1 + ADMIN_KINDS.indexOf(d.kind) : 0);
   return rank(a) - rank(b) || comparePaths(a.path, b.path);
 }
 
 /** The plan as `-o json` prints it. */
 export function planJson(plan: readonly PlanEntry[]) {
-  return plan.map((e) => ({ action: e.action, kind: e.def.kind, path: e.def.path, changes: e.changes }));
+  return plan.map((e) => ({
+    action: e.action,
+    kind: e.def.kind,
+    path: e.def.path,
+    changes: e.changes,
+    ...(e.secrets?.length ? { secrets: e.secrets } : {}),
+  }));
 }

@@ -36,11 +36,15 @@ async function readDefinition(client: ApiClient, entity: CatalogEntity): Promise
   return toDefinition(entity, catalog.entityPath(entity), { tags: tags?.tags, wiki: wiki?.text });
 }
 
-/** Definitions of everything under `refs` (every space and source without), sorted by path. */
+/**
+ * Definitions of everything under `refs` (every space and source without), sorted by path; `roots`, when
+ * given, receives the paths the refs name (what `pull --prune` may remove files below).
+ */
 export async function pullDefinitions(
   client: ApiClient,
   refs: readonly CatalogRef[],
   concurrency = 8,
+  roots?: string[][],
 ): Promise<Definition[]> {
   const candidates: Candidate[] = [];
   if (refs.length === 0) {
@@ -57,6 +61,7 @@ export async function pullDefinitions(
         type: entity.entityType === 'dataset' ? 'DATASET' : 'CONTAINER',
         containerType: entity.entityType === 'source' ? 'SOURCE' : undefined,
       };
+      roots?.push(root.path);
       const below = catalog.isContainerEntity(entity)
         ? await catalog.walkTree(client, { id: entity.id }, { concurrency })
         : [];
