@@ -115,7 +115,9 @@ describe('users and roles', () => {
     ok(await a.run(['role', 'add-member', 'etl', '--user', 'carol']));
     ok(await a.run(['role', 'add-member', 'etl', '--role', 'analysts']));
     await entity(a, { entityType: 'space', name: 'Ops' });
-    ok(await a.run(['catalog', 'grants', 'Ops', '--grant', 'user:carol:SELECT', '--grant', 'role:etl:ALTER']));
+    ok(
+      await a.run(['catalog', 'grants', 'Ops', '--grant', 'user:carol:SELECT', '--grant', 'role:etl:ALTER']),
+    );
     const rules = JSON.parse(ok(await a.run(['queue', 'rules', '-o', 'json'])).stdout);
     ok(
       await a.run(['queue', 'rules', '--file', '-'], {
@@ -195,7 +197,9 @@ describe('users and roles', () => {
     const analysts = JSON.parse(ok(await b.run(['role', 'get', 'analysts', '-o', 'json'])).stdout);
     expect(analysts.roles.map((x: { name: string }) => x.name)).toEqual(['etl']);
 
-    expect(ok(await b.run(['plan', '--dir', d])).stdout).toBe('Plan: 0 to create, 0 to update, 0 to delete.\n');
+    expect(ok(await b.run(['plan', '--dir', d])).stdout).toBe(
+      'Plan: 0 to create, 0 to update, 0 to delete.\n',
+    );
     b.emu.log.clear();
     ok(await b.run(['apply', '--dir', d]));
     expect(writes(b)).toEqual([]);
@@ -289,5 +293,159 @@ describe('users and roles', () => {
     c.emu.log.clear();
     expectFailure(await c.run(['plan', '--dir', d, '--map', map]), 2, 'is not a map of users and roles');
     expect(c.emu.log.entries).toEqual([]);
+  });
+});
+
+describe('targets, saved plans and secrets', () => {
+  let s: Fixture;
+  let t: Fixture;
+  let d: string;
+  const stored = (fx: Fixture, path: string[]) =>
+    // biome-ignore lint/suspicious/noExplicitAny: tests inspect the stored JSON freely
+    fx.emu.catalog.store.at(path) as unknown as Record<string, any>;
+  const marks = (text: string) => text.split('\n').filter((l) => /^[+~-] /.test(l));
+
+  beforeAll(async () => {
+    s = await fresh();
+    t = await fresh();
+    await entity(s, { entityType: 'space', name: 'Marketing' });
+    await view(s, ['Marketing', 'x'], 'SELECT 1 AS a');
+    await entity(s, { entityType: 'space', name: 'Sales' });
+    await entity(s, { entityType: 'folder', path: ['Sales', 'reports'] });
+    await view(s, ['Sales', 'reports', 'r1'], 'SELECT * FROM Marketing.x');
+    await view(s, ['Sales', 'reports', 'r2'], 'SELECT 2 AS b');
+    await entity(s, { entityType: 'folder', path: ['Sales', 'other'] });
+    await view(s, ['Sales', 'other', 'c'], 'SELECT 3 AS c');
+    const config = join(tmp, 'pg.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        hostname: 'db.example.com',
+        port: 5432,
+        databaseName: 'sales',
+        authenticationType: 'MASTER',
+        username: 'etl',
+        password: PG_PASSWORD,
+      }),
+    );
+    ok(await s.run(['source', 'create', 'pg', '--type', 'POSTGRES', '--config-file', config]));
+    d = dir('promote');
+    ok(await s.run(['pull', '--dir', d]));
+    await entity(t, { entityType: 'space', name: 'Sales' });
+  });
+
+  it('plan and apply REFs: only what lies below them is planned and written; a missing dependency is named', async () => {
+    t.emu.log.clear();
+    const plan = ok(await t.run(['plan', '--dir', d, 'Sales/reports']));
+    expect(marks(plan.stdout)).toEqual([
+      '+ create folder Sales/reports',
+      '+ create view Sales/reports/r1',
+      '+ create view Sales/reports/r2',
+    ]);
+    expect(plan.stdout).toContain('Plan: 3 to create, 0 to update, 0 to delete.');
+    expect(plan.stderr).toContain(
+      'Sales/reports/r1 reads Marketing/x, which a file defines outside the REFs and the service does not have yet',
+    );
+    expect(writes(t)).toEqual([]);
+
+    ok(await t.run(['apply', '--dir', d, 'Marketing']));
+    expect(writes(t)).toEqual(['POST /api/v3/catalog', 'POST /api/v3/catalog']);
+    t.emu.log.clear();
+    const applied = ok(await t.run(['apply', '--dir', d, 'Sales/reports']));
+    expect(applied.stderr).toContain('Applied: 3 created, 0 updated, 0 failed.');
+    expect(applied.stderr).not.toContain('outside the REFs');
+    expect(writes(t)).toHaveLength(3);
+    expect(stored(t, ['Sales', 'reports', 'r1'])).toMatchObject({ sql: 'SELECT * FROM Marketing.x' });
+    expect(t.emu.catalog.store.at(['Sales', 'other'])).toBeUndefined();
+    expect(t.emu.catalog.store.at(['pg'])).toBeUndefined();
+    // An id names its entity as well as its path does.
+    const id = stored(t, ['Sales', 'reports']).id;
+    expect(ok(await t.run(['plan', '--dir', d, id])).stdout).toBe(
+      'Plan: 0 to create, 0 to update, 0 to delete.\n',
+    );
+  });
+
+  it('plan --out saves the tags read and no secret; apply --plan applies exactly it, a moved tag refused for that entity alone', async () => {
+    ok(await t.run(['apply', '--dir', d], { env: { PG_PASSWORD } }));
+    const edit = (file: string, from: string, to: string) =>
+      writeFileSync(join(d, file), readFileSync(join(d, file), 'utf8').replace(from, to));
+    edit('Sales/reports/r2.yaml', 'SELECT 2 AS b', 'SELECT 22 AS b');
+    edit('Marketing/x.yaml', 'SELECT 1 AS a', 'SELECT 11 AS a');
+    edit('pg.yaml', 'port: 5432', 'port: 5433');
+    const saved = join(tmp, 'plan.json');
+    const plan = ok(await t.run(['plan', '--dir', d, '--out', saved]));
+    expect(marks(plan.stdout)).toEqual([
+      '~ update view Marketing/x',
+      '~ update view Sales/reports/r2',
+      '~ update source pg',
+    ]);
+    expect(plan.stderr).toContain(`Saved the plan to ${saved}: apply it with dlake apply --plan ${saved}`);
+    const text = readFileSync(saved, 'utf8');
+    expect(text).not.toContain(PG_PASSWORD);
+    expect(text).toContain(`\${env:PG_PASSWORD}`);
+    expect(text).toContain(JSON.stringify(stored(t, ['Sales', 'reports', 'r2']).tag));
+
+    // The files change again and someone edits Marketing/x: the saved plan is what is applied, and Marketing/x,
+    // whose tag moved, is refused.
+    edit('Sales/reports/r2.yaml', 'SELECT 22 AS b', 'SELECT 222 AS b');
+    ok(
+      await t.run(['catalog', 'update', 'Marketing/x', '--file', '-'], {
+        input: JSON.stringify({ sql: 'SELECT 5 AS a' }),
+      }),
+    );
+    const bad = await t.run(['apply', '--plan', saved, '--dir', d]);
+    expectFailure(bad, 2, '--plan applies the saved plan as it is: --dir cannot go with it');
+    t.emu.log.clear();
+    const r = await t.run(['apply', '--plan', saved], { env: { PG_PASSWORD: 'rotated-Pw-2' } });
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toContain('Applied: 0 created, 2 updated, 1 failed.');
+    expect(r.stderr).toMatch(/error: Marketing\/x: /);
+    expect(stored(t, ['Marketing', 'x'])).toMatchObject({ sql: 'SELECT 5 AS a' });
+    expect(stored(t, ['Sales', 'reports', 'r2'])).toMatchObject({ sql: 'SELECT 22 AS b' });
+    expect(stored(t, ['pg']).config).toMatchObject({ port: 5433, password: 'rotated-Pw-2' });
+    // Only writes of the plan, and no file read again: nothing was planned.
+    expect(writes(t).filter((w) => w.startsWith('PUT'))).toHaveLength(3);
+
+    // A plan against another service is refused; so is one that would hold a secret.
+    const other = await t.run(['apply', '--plan', saved], { env: { DLAKE_URL: s.emu.url } });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain(`was made against ${t.emu.url}, not ${s.emu.url}`);
+    const literal = dir('literal');
+    mkdirSync(literal);
+    writeFileSync(
+      join(literal, 'pg.yaml'),
+      readFileSync(join(d, 'pg.yaml'), 'utf8')
+        .replace(`\${env:PG_PASSWORD}`, 'Literal-Pw-9')
+        .replace('port: 5433', 'port: 5434'),
+    );
+    const refused = await t.run(['plan', '--dir', literal, '--out', join(tmp, 'never.json')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`config.password of pg is a value, not \${env:NAME}`);
+    expect(refused.stderr).not.toContain('Literal-Pw-9');
+    expect(existsSync(join(tmp, 'never.json'))).toBe(false);
+  });
+
+  it('--refresh-secrets sends the environment secrets though nothing else changed; without it no plan shows them', async () => {
+    ok(await t.run(['apply', '--dir', d], { env: { PG_PASSWORD } }));
+    expect(ok(await t.run(['plan', '--dir', d])).stdout).toBe(
+      'Plan: 0 to create, 0 to update, 0 to delete.\n',
+    );
+    const plan = ok(await t.run(['plan', '--dir', d, '--refresh-secrets']));
+    expect(plan.stdout).toBe('~ update source pg (secrets)\nPlan: 0 to create, 1 to update, 0 to delete.\n');
+    const json = JSON.parse(ok(await t.run(['plan', '--dir', d, '--refresh-secrets', '-o', 'json'])).stdout);
+    expect(json).toEqual([
+      { action: 'update', kind: 'source', path: ['pg'], changes: [], secrets: ['password'] },
+    ]);
+    const before = stored(t, ['pg']).config.password;
+    t.emu.log.clear();
+    ok(await t.run(['apply', '--dir', d], { env: { PG_PASSWORD: 'rotated-Pw-3' } }));
+    expect(writes(t)).toEqual([]);
+    expect(stored(t, ['pg']).config.password).toBe(before);
+    const r = ok(
+      await t.run(['apply', '--dir', d, '--refresh-secrets'], { env: { PG_PASSWORD: 'rotated-Pw-3' } }),
+    );
+    expect(r.stderr).toContain('Applied: 0 created, 1 updated, 0 failed.');
+    expect(writes(t)).toEqual([`PUT /api/v3/catalog/${stored(t, ['pg']).id}`]);
+    expect(stored(t, ['pg']).config).toMatchObject({ password: 'rotated-Pw-3', port: 5433 });
   });
 });
