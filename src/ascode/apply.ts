@@ -89,7 +89,8 @@ function newEntity(def: Definition, fields: Record<string, unknown>): Record<str
   }
 }
 
-const ENTITY_FIELDS = (e: PlanEntry) => e.changes.some((c) => c.field !== 'tags' && c.field !== 'wiki');
+const ENTITY_FIELDS = (e: PlanEntry) =>
+  Boolean(e.secrets?.length) || e.changes.some((c) => c.field !== 'tags' && c.field !== 'wiki');
 
 /**
  * Deletes the entity read when planning. A container's tag does not change when its contents do, so a container
@@ -113,9 +114,9 @@ async function deleteOne(client: ApiClient, entry: PlanEntry): Promise<void> {
 
 async function applyOne(client: ApiClient, entry: PlanEntry, env: ApplyOptions['env']): Promise<void> {
   if (entry.error) throw entry.error;
-  if (entry.action === 'delete') return deleteOne(client, entry);
   const { def } = entry;
   if (isAdminKind(def.kind)) return applyAdmin(client, entry);
+  if (entry.action === 'delete') return deleteOne(client, entry);
   const fields = resolveEnv(def, env);
   const secrets = def.kind === 'source' ? secretFields(fields.type) : undefined;
   let id: string;

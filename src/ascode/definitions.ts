@@ -1,7 +1,7 @@
 // Definitions as code (docs: README "Definitions as code"): the mapping between catalog entities and the
 // YAML files that describe them. A definition holds `kind`, `path` and the entity's fields as the API names
 // them, less what the server generates; secrets are `${env:NAME}` references, never values.
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
@@ -10,14 +10,20 @@ import { findSourceType } from '../api/source-types.js';
 import { UsageError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
 import { describeFsError, readTextFile } from '../util/files.js';
-import { checkAdminDefinition, QUEUE_LIMITS, REFLECTION_FIELDS } from './admin-fields.js';
+import {
+  checkAdminDefinition,
+  QUEUE_LIMITS,
+  REFLECTION_FIELDS,
+  ROLE_FIELDS,
+  USER_FIELDS,
+} from './admin-fields.js';
 
 /** The catalog's kinds, always pulled. */
 const CATALOG_KINDS = ['space', 'folder', 'view', 'dataset', 'source'] as const;
 /** The admin kinds, pulled with `--kinds` (src/ascode/admin-kinds.ts); their files are applied whenever present. */
-export const ADMIN_KINDS = ['queue', 'rule', 'reflection', 'grant'] as const;
-const KINDS = [...CATALOG_KINDS, ...ADMIN_KINDS] as const;
-type Kind = (typeof KINDS)[number];
+export const ADMIN_KINDS = ['queue', 'rule', 'reflection', 'grant', 'user', 'role'] as const;
+export const KINDS = [...CATALOG_KINDS, ...ADMIN_KINDS] as const;
+export type Kind = (typeof KINDS)[number];
 export type AdminKind = (typeof ADMIN_KINDS)[number];
 
 export const isAdminKind = (kind: Kind): kind is AdminKind =>
@@ -45,6 +51,8 @@ const KIND_FIELDS: Record<Kind, readonly string[]> = {
   rule: ['rules', 'defaultRule'],
   reflection: REFLECTION_FIELDS,
   grant: ['users', 'roles'],
+  user: USER_FIELDS,
+  role: ROLE_FIELDS,
 };
 
 /**
@@ -211,14 +219,17 @@ function fileComponent(component: string): string {
  * Where pull writes a definition: the catalog path as folders, the entity as `<last>.yaml`. The admin kinds
  * go under folders whose names start with a dot, which no catalog path gives (a leading `.` is encoded), so
  * they never collide with a catalog file: `.queues/<name>.yaml`, `.rules.yaml`,
- * `.reflections/<dataset path>/<name>.yaml`, `.grants/<entity path>.yaml`.
+ * `.reflections/<dataset path>/<name>.yaml`, `.grants/<entity path>.yaml`, `.users/<name>.yaml`,
+ * `.roles/<name>.yaml`.
  */
-function fileFor(dir: string, def: Pick<Definition, 'kind' | 'path'>): string {
+export function fileFor(dir: string, def: Pick<Definition, 'kind' | 'path'>): string {
   const parts = def.path.map(fileComponent);
   const under: Partial<Record<Kind, string>> = {
     queue: '.queues',
     reflection: '.reflections',
     grant: '.grants',
+    user: '.users',
+    role: '.roles',
   };
   if (def.kind === 'rule') return join(dir, '.rules.yaml');
   return join(
@@ -319,6 +330,25 @@ function yamlFiles(dir: string): string[] {
   return out;
 }
 
+/**
+ * The files under `dir` that hold a definition where `pull` writes it: what `pull --prune` may remove. A file
+ * that is no definition, or sits elsewhere (a layout of the user's), is not one of them.
+ */
+export function pulledFiles(dir: string): { file: string; def: Definition }[] {
+  if (!existsSync(dir)) return [];
+  const out: { file: string; def: Definition }[] = [];
+  for (const file of yamlFiles(dir)) {
+    let def: Definition;
+    try {
+      def = parseDefinition(parse(readTextFile(file)), file);
+    } catch {
+      continue;
+    }
+    if (fileFor(dir, def) === file) out.push({ file, def });
+  }
+  return out;
+}
+
 /** Every `*.yaml` under `dir`, in any layout; two files naming one path are refused. */
 export function readDefinitions(dir: string): Definition[] {
   const seen = new Map<string, string>();
@@ -362,6 +392,9 @@ export function definitionLabel(def: Pick<Definition, 'kind' | 'path'>): string 
       return `reflection ${def.path.at(-1)} on ${formatPath(def.path.slice(0, -1))}`;
     case 'grant':
       return `the grants on ${formatPath(def.path)}`;
+    case 'user':
+    case 'role':
+      return `${def.kind} ${def.path[0]}`;
     default:
       return formatPath(def.path);
   }

@@ -39,6 +39,8 @@ export interface PlanEntry {
   error?: Error;
   /** A delete (`--prune`): the views that remain and read it, which it would break (prune.ts). */
   breaks?: string[][];
+  /** A source's `${env:…}` secrets sent again (`--refresh-secrets`), by field name; never their values. */
+  secrets?: string[];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -279,5 +281,6 @@ export function planJson(plan: readonly PlanEntry[]) {
     changes: e.changes,
     ...(e.error ? { error: e.error.message } : {}),
     ...(e.breaks?.length ? { breaks: e.breaks } : {}),
+    ...(e.secrets?.length ? { secrets: e.secrets } : {}),
   }));
 }

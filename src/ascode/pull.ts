@@ -48,11 +48,15 @@ async function readDefinition(client: ApiClient, c: Candidate): Promise<Definiti
   return toDefinition(entity, catalog.entityPath(entity), { tags: read?.tags, wiki: wiki?.text });
 }
 
-/** Definitions of everything under `refs` (every space and source without), sorted by path. */
+/**
+ * Definitions of everything under `refs` (every space and source without), sorted by path; `roots`, when
+ * given, receives the paths the refs name (what `pull --prune` may remove files below).
+ */
 export async function pullDefinitions(
   client: ApiClient,
   refs: readonly CatalogRef[],
   concurrency = 8,
+  roots?: string[][],
 ): Promise<Definition[]> {
   const candidates: Candidate[] = [];
   if (refs.length === 0) {
@@ -72,6 +76,7 @@ export async function pullDefinitions(
             ? entity.entityType.toUpperCase()
             : undefined,
       };
+      roots?.push(root.path);
       const below = catalog.isContainerEntity(entity)
         ? await catalog.walkTree(client, { id: entity.id }, { concurrency })
         : [];

@@ -21,34 +21,47 @@ const dirOption = () =>
   new Option('--dir <dir>', 'the folder of definition files (*.yaml)').makeOptionMandatory();
 const pruneOption = () =>
   new Option('--prune', "also delete what no file names under the files' roots (see the README)");
+const mapOption = () =>
+  new Option('--map <file>', 'rename users and roles for this environment (YAML: users: {a: b}, roles: {…})');
+const refreshSecretsOption = () =>
+  new Option(
+    '--refresh-secrets',
+    "send the sources' environment-variable secrets again, even when nothing else changed",
+  );
 
 export function register(program: Command, rt: Runtime): void {
   program
     .command('pull')
     .description(
-      'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections and grants) to YAML files',
+      'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files',
     )
     .argument('[ref...]', 'paths or ids to pull (default: every space and source)')
     .addOption(dirOption())
     .option(
       '--kinds <kinds>',
-      'also pull these kinds, comma-separated: queue, rule, reflection, grant (reflections and grants of the entities pulled)',
+      'also pull these kinds, comma-separated: queue, rule, reflection, grant, user, role (reflections and grants of the entities pulled)',
     )
+    .option('--prune', 'also remove the files of entities that no longer exist under what is pulled')
     .addHelpText(
       'after',
       examples(
         'dlake pull --dir lake',
         'dlake pull Sales Lake --dir lake',
         'dlake pull -p prod --dir lake',
-        'dlake pull --dir lake --kinds queue,rule,reflection,grant',
+        'dlake pull --dir lake --kinds queue,rule,reflection,grant,user,role',
+        'dlake pull --dir lake --prune',
       ),
     )
     .action(rt.action(pull));
   program
     .command('plan')
     .description('Show what apply would change to make the service match the definition files')
+    .argument('[ref...]', 'plan only these paths (or ids) and what lies below them (default: every file)')
     .addOption(dirOption())
     .addOption(pruneOption())
+    .addOption(mapOption())
+    .addOption(refreshSecretsOption())
+    .option('--out <file>', 'also save the plan to FILE, for apply --plan (no secret value is saved)')
     .option('--exit-code', 'exit 8 when there are changes')
     .addHelpText(
       'after',
@@ -56,14 +69,20 @@ export function register(program: Command, rt: Runtime): void {
         'dlake plan --dir lake',
         'dlake plan --dir lake --exit-code -o json',
         'dlake plan --dir lake --prune',
+        'dlake plan --dir lake Sales/reports',
+        'dlake plan -p prod --dir lake --map prod-names.yaml --out plan.json',
       ),
     )
     .action(rt.action(plan));
   program
     .command('apply')
     .description('Create and update entities so that the service matches the definition files')
-    .addOption(dirOption())
+    .argument('[ref...]', 'apply only these paths (or ids) and what lies below them (default: every file)')
+    .addOption(new Option('--dir <dir>', 'the folder of definition files (*.yaml)'))
+    .option('--plan <file>', 'apply this saved plan (plan --out) exactly, instead of reading --dir')
     .addOption(pruneOption())
+    .addOption(mapOption())
+    .addOption(refreshSecretsOption())
     .option('--dry-run', 'print the plan and change nothing')
     .option('-y, --yes', 'delete (--prune) without asking; needed without a terminal')
     .option(
@@ -77,38 +96,72 @@ export function register(program: Command, rt: Runtime): void {
         'dlake apply --dir lake',
         'dlake apply -p prod --dir lake --dry-run',
         'dlake apply --dir lake --prune --yes',
+        'dlake apply --dir lake Sales/reports',
+        'dlake apply -p prod --plan plan.json',
+        'dlake apply --dir lake --refresh-secrets',
       ),
     )
     .action(rt.action(apply));
 }
 
-async function pull(ctx: Context, refs: string[], opts: { dir: string; kinds?: string }): Promise<void> {
+async function pull(
+  ctx: Context,
+  refs: string[],
+  opts: { dir: string; kinds?: string; prune?: boolean },
+): Promise<void> {
   const { pullDefinitions } = await import('../ascode/pull.js');
   const { writeDefinitions } = await import('../ascode/definitions.js');
   const admin = opts.kinds === undefined ? undefined : await import('../ascode/admin-kinds.js');
   const kinds = admin?.parseKinds(opts.kinds!) ?? [];
   const parsed = refs.map(parseRef);
   const client = await ctx.client();
-  const catalogDefs = await pullDefinitions(client, parsed, READ_CONCURRENCY);
+  const roots: string[][] = [];
+  const catalogDefs = await pullDefinitions(client, parsed, READ_CONCURRENCY, roots);
   // Everything is read before the first file is written, so a failure leaves the folder as it was.
   const defs = admin
     ? [...catalogDefs, ...(await admin.pullAdminKinds(client, kinds, catalogDefs, READ_CONCURRENCY))]
     : catalogDefs;
-  writeDefinitions(opts.dir, defs);
+  const written = writeDefinitions(opts.dir, defs);
   ctx.ui.notice(`Pulled ${defs.length} definition${defs.length === 1 ? '' : 's'} into ${opts.dir}.`);
+  if (!opts.prune) return;
+  const { removeFiles, staleFiles } = await import('../ascode/pull-prune.js');
+  const stale = staleFiles(opts.dir, written, new Set(kinds), parsed.length ? roots : undefined);
+  const removed = removeFiles(opts.dir, stale);
+  for (const file of removed) ctx.ui.notice(`removed ${file} (no longer on the service)`);
+  ctx.ui.notice(`Removed ${removed.length} file${removed.length === 1 ? '' : 's'}.`);
+}
+
+interface PlanOptions {
+  dir: string;
+  prune?: boolean;
+  map?: string;
+  refreshSecrets?: boolean;
 }
 
 /**
- * The plan for the files in `dir`; with `prune`, its deletes come first (see planText). `${env:NAME}` values are
- * substituted first, so that the plan compares what apply would send; a file whose variable is unset is an
- * entry that failed (failedEntry), for that entity alone.
+ * The plan for the files in `dir` (those under `refs`, when given); with `prune`, its deletes come first (see
+ * planText). `${env:NAME}` values are substituted first, so that the plan compares what apply would send; a
+ * file whose variable is unset is an entry that failed (failedEntry), for that entity alone.
  */
-async function readPlan(ctx: Context, dir: string, prune: boolean | undefined): Promise<PlanEntry[]> {
+async function readPlan(ctx: Context, refs: readonly string[], opts: PlanOptions): Promise<PlanEntry[]> {
   const { readDefinitions, substituteEnv } = await import('../ascode/definitions.js');
   const { compareDefinitions, computePlan, failedEntry } = await import('../ascode/plan.js');
-  const defs = readDefinitions(dir);
+  let defs = readDefinitions(opts.dir);
+  if (opts.map !== undefined) {
+    const { applyNameMap, readNameMap } = await import('../ascode/mapping.js');
+    defs = applyNameMap(defs, readNameMap(opts.map));
+  }
+  const client = await ctx.client();
+  let scoped = defs;
+  if (refs.length) {
+    const { inTargets, outsideDependencies, targetPaths } = await import('../ascode/targets.js');
+    const targets = await targetPaths(client, refs.map(parseRef));
+    scoped = inTargets(defs, targets);
+    if (scoped.length === 0) ctx.ui.warn(`no file defines anything under ${refs.join(', ')}`);
+    for (const line of await outsideDependencies(client, defs, scoped)) ctx.ui.warn(line);
+  }
   const failed: PlanEntry[] = [];
-  const resolved = defs.flatMap((def) => {
+  const resolved = scoped.flatMap((def) => {
     try {
       return [substituteEnv(def, ctx.env)];
     } catch (err) {
@@ -117,15 +170,19 @@ async function readPlan(ctx: Context, dir: string, prune: boolean | undefined): 
       return [];
     }
   });
-  const client = await ctx.client();
-  const writes = [...(await computePlan(client, resolved, READ_CONCURRENCY)), ...failed].sort((x, y) =>
-    compareDefinitions(x.def, y.def),
-  );
-  if (!prune) return writes;
+  let writes = await computePlan(client, resolved, READ_CONCURRENCY);
+  if (opts.refreshSecrets) {
+    const { withSecretsRefreshed } = await import('../ascode/secrets.js');
+    writes = await withSecretsRefreshed(client, resolved, writes);
+  }
+  writes = [...writes, ...failed].sort((x, y) => compareDefinitions(x.def, y.def));
+  if (!opts.prune) return writes;
   const { markBreaks, planDeletes } = await import('../ascode/prune.js');
-  const deletes = await planDeletes(client, defs, READ_CONCURRENCY);
-  markBreaks(deletes, [...resolved, ...failed.map((e) => e.def)]);
-  return [...deletes, ...writes];
+  const { planPrincipalDeletes, principalReader } = await import('../ascode/principals.js');
+  const deletes = await planDeletes(client, scoped, READ_CONCURRENCY);
+  // The views that remain are every file's, in scope or not.
+  markBreaks(deletes, defs);
+  return [...deletes, ...(await planPrincipalDeletes(principalReader(client), scoped)), ...writes];
 }
 
 const ACTION_MARK = { create: '+ create', update: '~ update', delete: '- delete' } as const;
@@ -151,7 +208,7 @@ function planText(plan: readonly PlanEntry[]): string {
       lines.push(`! error ${entityLine(e)}: ${e.error.message}`);
       continue;
     }
-    lines.push(`${ACTION_MARK[e.action]} ${entityLine(e)}`);
+    lines.push(`${ACTION_MARK[e.action]} ${entityLine(e)}${e.secrets?.length ? ' (secrets)' : ''}`);
     if (e.breaks?.length) lines.push(`    ! breaks ${pathList(e.breaks)}`);
     for (const c of e.changes) {
       if (e.action === 'create') lines.push(`    ${c.field}: ${show(c.to)}`);
@@ -176,9 +233,18 @@ async function printPlan(ctx: Context, plan: readonly PlanEntry[]): Promise<void
   } else ctx.streams.stdout.write(planText(plan));
 }
 
-async function plan(ctx: Context, opts: { dir: string; prune?: boolean; exitCode?: boolean }): Promise<void> {
-  const entries = await readPlan(ctx, opts.dir, opts.prune);
+async function plan(
+  ctx: Context,
+  refs: string[],
+  opts: PlanOptions & { exitCode?: boolean; out?: string },
+): Promise<void> {
+  const entries = await readPlan(ctx, refs, opts);
   await showPlan(ctx, entries);
+  if (opts.out !== undefined) {
+    const { writeSavedPlan } = await import('../ascode/saved-plan.js');
+    writeSavedPlan(opts.out, entries, (await ctx.client()).baseUrl);
+    ctx.ui.notice(`Saved the plan to ${opts.out}: apply it with dlake apply --plan ${opts.out}`);
+  }
   if (opts.exitCode && entries.length) throw new QuietExit(ExitCode.changes);
 }
 
@@ -257,18 +323,46 @@ async function confirmDeletes(
   await confirmDestructive(ctx, `delete ${n === 1 ? 'this entity' : `these ${n} entities`}?`, opts.yes);
 }
 
+/** The plan apply carries out: the saved one (`--plan`), or the one made now from `--dir`. */
+async function planToApply(
+  ctx: Context,
+  refs: readonly string[],
+  opts: Partial<PlanOptions> & { plan?: string },
+): Promise<PlanEntry[]> {
+  if (opts.plan === undefined) {
+    if (opts.dir === undefined) {
+      throw new UsageError('apply needs --dir DIR (the definition files) or --plan FILE (a saved plan)');
+    }
+    return readPlan(ctx, refs, { ...opts, dir: opts.dir });
+  }
+  const given = [
+    opts.dir !== undefined && '--dir',
+    refs.length > 0 && 'REFs',
+    opts.prune && '--prune',
+    opts.map !== undefined && '--map',
+    opts.refreshSecrets && '--refresh-secrets',
+  ].filter(Boolean);
+  if (given.length) {
+    throw new UsageError(`--plan applies the saved plan as it is: ${given.join(', ')} cannot go with it`, {
+      hint: 'give them to the plan command that saves it (dlake plan … --out FILE)',
+    });
+  }
+  const { readSavedPlan } = await import('../ascode/saved-plan.js');
+  return readSavedPlan(opts.plan, (await ctx.client()).baseUrl);
+}
+
 async function apply(
   ctx: Context,
-  opts: {
-    dir: string;
-    prune?: boolean;
+  refs: string[],
+  opts: Partial<PlanOptions> & {
+    plan?: string;
     dryRun?: boolean;
     yes?: boolean;
     allowBreaking?: boolean;
     concurrency?: number;
   },
 ): Promise<void> {
-  const entries = await readPlan(ctx, opts.dir, opts.prune);
+  const entries = await planToApply(ctx, refs, opts);
   if (opts.dryRun || entries.length === 0) return showPlan(ctx, entries);
   await confirmDeletes(ctx, entries, opts);
   const { applyPlan, SkippedError } = await import('../ascode/apply.js');
@@ -311,12 +405,19 @@ async function apply(
   const notStarted = results.filter((r) => r.notStarted).length;
   const succeeded = (action: PlanEntry['action']) =>
     results.filter((r) => !r.error && !r.notStarted && r.entry.action === action).length;
-  const deleted = opts.prune ? `${succeeded('delete')} deleted, ` : '';
+  const deleted = entries.some((e) => e.action === 'delete') ? `${succeeded('delete')} deleted, ` : '';
   const stopped = ctx.interrupt.signal.aborted;
   ctx.ui.notice(
     `Applied: ${succeeded('create')} created, ${succeeded('update')} updated, ${deleted}${failed.length} failed` +
       `${skipped.length ? `, ${skipped.length} skipped` : ''}${stopped ? `; ${notStarted} not started` : ''}.`,
   );
+  for (const r of results) {
+    if (r.error || r.notStarted || r.entry.action !== 'create' || r.entry.def.kind !== 'user') continue;
+    const name = r.entry.def.path[0]!;
+    ctx.ui.notice(
+      `user ${name} was created without a password: set one with dlake user update ${name} --password-stdin, unless it signs in through an external identity provider`,
+    );
+  }
   const all = [...failed, ...skipped];
   if (stopped) {
     for (const r of all)
