@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import { ADMIN_KINDS, type AdminKind, type Definition } from './definitions.js';
 import { applyGrant, planGrant, pullGrants } from './grants.js';
 import { catalogKey } from './order.js';
-import type { PlanEntry } from './plan.js';
+import { type EntityReader, entityReader, type PlanEntry } from './plan.js';
 import {
   applyRole,
   applyUser,
@@ -18,7 +18,7 @@ import {
   pullRoles,
   pullUsers,
 } from './principals.js';
-import { applyReflection, planReflection, pullReflections } from './reflections.js';
+import { applyReflection, planReflection, pullReflections, reflectionLister } from './reflections.js';
 import {
   applyQueue,
   applyRules,
@@ -71,10 +71,17 @@ export async function pullAdminKinds(
   return parts.flat();
 }
 
-/** What the plans of one run share (the queues and the ruleset are read once). */
-export function adminPlanner(client: ApiClient): (def: Definition) => Promise<PlanEntry | undefined> {
+/**
+ * What the plans of one run share: the queues and the ruleset are read once, and each catalog entity and each
+ * dataset's reflections once (`read`: the catalog plan's reader, so that a plan reads no entity twice).
+ */
+export function adminPlanner(
+  client: ApiClient,
+  read: EntityReader = entityReader(client),
+): (def: Definition) => Promise<PlanEntry | undefined> {
   const reader: WlmReader = wlmReader(client);
   const people = principalReader(client);
+  const reflections = reflectionLister(client);
   return (def) => {
     switch (def.kind as AdminKind) {
       case 'queue':
@@ -82,9 +89,9 @@ export function adminPlanner(client: ApiClient): (def: Definition) => Promise<Pl
       case 'rule':
         return planRules(reader, def);
       case 'reflection':
-        return planReflection(client, def);
+        return planReflection(read, reflections, def);
       case 'grant':
-        return planGrant(client, def);
+        return planGrant(client, read, def);
       case 'user':
         return planUser(people, def);
       case 'role':

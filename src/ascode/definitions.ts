@@ -55,6 +55,31 @@ const KIND_FIELDS: Record<Kind, readonly string[]> = {
   role: ROLE_FIELDS,
 };
 
+/**
+ * Fields inside a kind's fields that the server generates and that differ between environments even for the same
+ * definition, left out of files and never compared (docs/cli-contract.md, "Definitions as code"): a promoted
+ * dataset's `format.ctime` (the file's time), `format.location` (the absolute path under the source's root) and
+ * `format.isFolder` (what the source holds at that path).
+ */
+const GENERATED: Partial<Record<Kind, Record<string, readonly string[]>>> = {
+  dataset: { format: ['ctime', 'location', 'isFolder'] },
+};
+
+/** `fields` without what the server generates for `kind` (a copy; the given object is left as it is). */
+export function withoutGenerated(kind: Kind, fields: Record<string, unknown>): Record<string, unknown> {
+  const generated = GENERATED[kind];
+  if (!generated) return fields;
+  const out = { ...fields };
+  for (const [field, names] of Object.entries(generated)) {
+    const value = out[field];
+    if (!value || typeof value !== 'object' || Array.isArray(value)) continue;
+    const kept = { ...(value as Record<string, unknown>) };
+    for (const name of names) delete kept[name];
+    out[field] = kept;
+  }
+  return out;
+}
+
 /** Kinds that can carry tags (the service refuses them on folders). */
 export const TAGGABLE: ReadonlySet<Kind> = new Set(['space', 'view', 'dataset', 'source']);
 
@@ -81,10 +106,49 @@ function secretVariable(source: string, field: string): string {
 }
 
 const ENV_REF = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
+/** A `${env:NAME}` anywhere in a string. */
+const ENV_REFS = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** The variable a `${env:NAME}` value names, or undefined for any other value. */
 export function envReference(value: unknown): string | undefined {
   return typeof value === 'string' ? ENV_REF.exec(value)?.[1] : undefined;
+}
+
+/**
+ * The definition with every `${env:NAME}` in its fields replaced by the variable's value, at any depth and
+ * anywhere in a string (`jdbc:${env:HOST}:5432`), so that plan compares what apply would send. A source's
+ * secret fields are left as references: they are never compared, and apply reads them when it writes. `path`,
+ * `tags` and `wiki` are taken as written. A variable that is unset (or empty) is a usage error naming the field.
+ */
+export function substituteEnv(def: Definition, env: Record<string, string | undefined>): Definition {
+  const secrets = new Set(def.kind === 'source' ? secretFields(def.fields.type) : []);
+  const walk = (value: unknown, field: string): unknown => {
+    if (typeof value === 'string') {
+      if (!value.includes('${env:')) return value;
+      return value.replace(ENV_REFS, (_, name: string) => {
+        const found = env[name];
+        if (found === undefined || found === '') {
+          throw new UsageError(
+            `${field} of ${formatPath(def.path) || definitionLabel(def)} needs the environment variable ${name}, which is not set`,
+            { hint: `set ${name}; nothing was planned or sent for ${definitionLabel(def)}` },
+          );
+        }
+        return found;
+      });
+    }
+    if (Array.isArray(value)) return value.map((v, i) => walk(v, `${field}.${i}`));
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) =>
+          field === 'config' && secrets.has(k) ? [k, v] : [k, walk(v, `${field}.${k}`)],
+        ),
+      );
+    }
+    return value;
+  };
+  if (!JSON.stringify(def.fields).includes('${env:')) return def;
+  const fields = Object.fromEntries(Object.entries(def.fields).map(([k, v]) => [k, walk(v, k)]));
+  return { ...def, fields };
 }
 
 /** The secret fields of a source type (none for a type dlake does not know). */
@@ -101,11 +165,12 @@ export function toDefinition(
 ): Definition | undefined {
   const kind = kindOf(entity);
   if (!kind) return undefined;
-  const fields: Record<string, unknown> = {};
+  let fields: Record<string, unknown> = {};
   const raw = entity as Record<string, unknown>;
   for (const name of KIND_FIELDS[kind]) {
     if (raw[name] !== undefined && raw[name] !== null) fields[name] = raw[name];
   }
+  fields = withoutGenerated(kind, fields);
   if (kind === 'source' && fields.config && typeof fields.config === 'object') {
     const config = { ...(fields.config as Record<string, unknown>) };
     for (const name of secretFields(entity.type)) {
@@ -224,8 +289,10 @@ function parseDefinition(value: unknown, where: string): Definition {
           },
     );
   }
-  const fields: Record<string, unknown> = {};
+  let fields: Record<string, unknown> = {};
   for (const name of KIND_FIELDS[kind]) if (rest[name] !== undefined) fields[name] = rest[name];
+  // A file pulled by an older dlake may hold them: they are not the file's to manage.
+  fields = withoutGenerated(kind, fields);
   const unknown = Object.keys(rest).filter((k) => !KIND_FIELDS[kind].includes(k));
   if (unknown.length) {
     throw new UsageError(

@@ -4,7 +4,7 @@ import { type Command, Option } from 'commander';
 import type { ApplyResult } from '../ascode/apply.js';
 import type { PlanEntry } from '../ascode/plan.js';
 import type { Context } from '../context.js';
-import { DlakeError, ExitCode, QuietExit, UsageError } from '../errors.js';
+import { DlakeError, ExitCode, InterruptedError, QuietExit, UsageError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { formatPath, parseRef } from '../util/catalog-ref.js';
 import { confirmDestructive, examples } from './common.js';
@@ -80,6 +80,10 @@ export function register(program: Command, rt: Runtime): void {
     .addOption(refreshSecretsOption())
     .option('--dry-run', 'print the plan and change nothing')
     .option('-y, --yes', 'delete (--prune) without asking; needed without a terminal')
+    .option(
+      '--allow-breaking',
+      'with --prune: delete views and datasets even when views that remain read them (see the plan: ! breaks)',
+    )
     .addOption(concurrencyOption('writes', DEFAULT_CONCURRENCY))
     .addHelpText(
       'after',
@@ -131,38 +135,52 @@ interface PlanOptions {
 
 /**
  * The plan for the files in `dir` (those under `refs`, when given); with `prune`, its deletes come first (see
- * planText).
+ * planText). `${env:NAME}` values are substituted first, so that the plan compares what apply would send; a
+ * file whose variable is unset is an entry that failed (failedEntry), for that entity alone.
  */
 async function readPlan(ctx: Context, refs: readonly string[], opts: PlanOptions): Promise<PlanEntry[]> {
-  const { readDefinitions } = await import('../ascode/definitions.js');
-  const { computePlan } = await import('../ascode/plan.js');
+  const { readDefinitions, substituteEnv } = await import('../ascode/definitions.js');
+  const { compareDefinitions, computePlan, failedEntry } = await import('../ascode/plan.js');
   let defs = readDefinitions(opts.dir);
   if (opts.map !== undefined) {
     const { applyNameMap, readNameMap } = await import('../ascode/mapping.js');
     defs = applyNameMap(defs, readNameMap(opts.map));
   }
   const client = await ctx.client();
-  let scoped = defs;
   if (refs.length) {
     const { inTargets, outsideDependencies, targetPaths } = await import('../ascode/targets.js');
     const targets = await targetPaths(client, refs.map(parseRef));
-    scoped = inTargets(defs, targets);
-    if (scoped.length === 0) ctx.ui.warn(`no file defines anything under ${refs.join(', ')}`);
-    for (const line of await outsideDependencies(client, defs, scoped)) ctx.ui.warn(line);
+    const all = defs;
+    defs = inTargets(all, targets);
+    if (defs.length === 0) ctx.ui.warn(`no file defines anything under ${refs.join(', ')}`);
+    for (const line of await outsideDependencies(client, all, defs)) ctx.ui.warn(line);
   }
-  let writes = await computePlan(client, scoped);
+  const failed: PlanEntry[] = [];
+  const resolved = defs.flatMap((def) => {
+    try {
+      return [substituteEnv(def, ctx.env)];
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      failed.push(failedEntry(def, err));
+      return [];
+    }
+  });
+  let writes = [...(await computePlan(client, resolved)), ...failed].sort((x, y) =>
+    compareDefinitions(x.def, y.def),
+  );
   if (opts.refreshSecrets) {
     const { withSecretsRefreshed } = await import('../ascode/secrets.js');
-    writes = await withSecretsRefreshed(client, scoped, writes);
+    writes = await withSecretsRefreshed(client, resolved, writes);
   }
   if (!opts.prune) return writes;
-  const { planDeletes } = await import('../ascode/prune.js');
+  const { markBreaks, planDeletes } = await import('../ascode/prune.js');
   const { planPrincipalDeletes, principalReader } = await import('../ascode/principals.js');
-  return [
-    ...(await planDeletes(client, scoped)),
-    ...(await planPrincipalDeletes(principalReader(client), scoped)),
-    ...writes,
+  const deletes = [
+    ...(await planDeletes(client, defs)),
+    ...(await planPrincipalDeletes(principalReader(client), defs)),
   ];
+  markBreaks(deletes, [...resolved, ...failed.map((e) => e.def)]);
+  return [...deletes, ...writes];
 }
 
 const ACTION_MARK = { create: '+ create', update: '~ update', delete: '- delete' } as const;
@@ -171,11 +189,25 @@ const entityLine = (e: PlanEntry) => `${e.def.kind} ${formatPath(e.def.path) || 
 
 const show = (v: unknown) => JSON.stringify(v);
 
-/** The plan as a person reads a diff (deletes first, so that they are not missed), then the summary line. */
+/** At most `max` paths, then how many more. */
+function pathList(paths: readonly string[][], max = 5): string {
+  const shown = paths.slice(0, max).map((p) => formatPath(p));
+  return paths.length > max ? `${shown.join(', ')} and ${paths.length - max} more` : shown.join(', ');
+}
+
+/**
+ * The plan as a person reads a diff (deletes first, so that they are not missed; a delete that would break
+ * views that remain says which), then the summary line. An entity that could not be planned is `! error`.
+ */
 function planText(plan: readonly PlanEntry[]): string {
   const lines: string[] = [];
   for (const e of plan) {
+    if (e.error) {
+      lines.push(`! error ${entityLine(e)}: ${e.error.message}`);
+      continue;
+    }
     lines.push(`${ACTION_MARK[e.action]} ${entityLine(e)}${e.secrets?.length ? ' (secrets)' : ''}`);
+    if (e.breaks?.length) lines.push(`    ! breaks ${pathList(e.breaks)}`);
     for (const c of e.changes) {
       if (e.action === 'create') lines.push(`    ${c.field}: ${show(c.to)}`);
       else
@@ -184,9 +216,10 @@ function planText(plan: readonly PlanEntry[]): string {
         );
     }
   }
-  const count = (action: PlanEntry['action']) => plan.filter((e) => e.action === action).length;
+  const count = (action: PlanEntry['action']) => plan.filter((e) => !e.error && e.action === action).length;
+  const errors = plan.filter((e) => e.error).length;
   lines.push(
-    `Plan: ${count('create')} to create, ${count('update')} to update, ${count('delete')} to delete.`,
+    `Plan: ${count('create')} to create, ${count('update')} to update, ${count('delete')} to delete${errors ? `; ${errors} cannot be planned` : ''}.`,
   );
   return `${lines.join('\n')}\n`;
 }
@@ -205,6 +238,15 @@ async function plan(
 ): Promise<void> {
   const entries = await readPlan(ctx, refs, opts);
   await printPlan(ctx, entries);
+  const failed = entries.filter((e) => e.error);
+  if (failed.length) {
+    const { definitionLabel } = await import('../ascode/definitions.js');
+    throw failures(
+      ctx,
+      failed.map((e) => ({ entry: e, error: e.error })),
+      definitionLabel,
+    );
+  }
   if (opts.out !== undefined) {
     const { writeSavedPlan } = await import('../ascode/saved-plan.js');
     writeSavedPlan(opts.out, entries, (await ctx.client()).baseUrl);
@@ -229,18 +271,49 @@ function failureLine(r: ApplyResult, label: (def: ApplyResult['entry']['def']) =
 }
 
 /**
- * Deletes are confirmed before anything is written, as `terraform apply` asks before it starts: without a
- * terminal and without --yes, or when the answer is no, the whole apply stops and nothing changes.
+ * Every failure but the first as an `error:` line, and the first as the error that ends the command with its
+ * exit code (a skipped entry's is that of the failure it names).
  */
-async function confirmDeletes(ctx: Context, entries: readonly PlanEntry[], yes: boolean | undefined) {
+function failures(
+  ctx: Context,
+  failed: readonly ApplyResult[],
+  label: (def: ApplyResult['entry']['def']) => string,
+): ApplyFailures {
+  for (const r of failed.slice(1))
+    ctx.streams.stderr.write(`${ctx.theme.danger('error:')} ${failureLine(r, label)}\n`);
+  const first = failed[0]!;
+  const code = first.error instanceof DlakeError ? first.error.exitCode : ExitCode.bug;
+  return new ApplyFailures(failureLine(first, label), code);
+}
+
+/**
+ * Deletes are confirmed before anything is written, as `terraform apply` asks before it starts: without a
+ * terminal and without --yes, or when the answer is no, the whole apply stops and nothing changes. So does a
+ * delete that would break views that remain, unless --allow-breaking says so.
+ */
+async function confirmDeletes(
+  ctx: Context,
+  entries: readonly PlanEntry[],
+  opts: { yes?: boolean; allowBreaking?: boolean },
+) {
   const deletes = entries.filter((e) => e.action === 'delete');
   if (deletes.length === 0) return;
-  if (!yes && ctx.ui.interactive) {
+  const breaking = deletes.filter((e) => e.breaks?.length);
+  if (breaking.length && !opts.allowBreaking) {
+    throw new UsageError(
+      `nothing was applied: ${breaking.length === 1 ? 'a delete' : `${breaking.length} deletes`} would break views that remain`,
+      {
+        details: breaking.map((e) => `${entityLine(e)} is read by ${pathList(e.breaks!)}`),
+        hint: 'delete the files of those views too (or change what they read), or pass --allow-breaking',
+      },
+    );
+  }
+  if (!opts.yes && ctx.ui.interactive) {
     const list = deletes.map((e) => `  - ${entityLine(e)}\n`).join('');
     ctx.streams.stderr.write(`No file names these, under the files' roots:\n${list}`);
   }
   const n = deletes.length;
-  await confirmDestructive(ctx, `delete ${n === 1 ? 'this entity' : `these ${n} entities`}?`, yes);
+  await confirmDestructive(ctx, `delete ${n === 1 ? 'this entity' : `these ${n} entities`}?`, opts.yes);
 }
 
 /** The plan apply carries out: the saved one (`--plan`), or the one made now from `--dir`. */
@@ -274,45 +347,82 @@ async function planToApply(
 async function apply(
   ctx: Context,
   refs: string[],
-  opts: Partial<PlanOptions> & { plan?: string; dryRun?: boolean; yes?: boolean; concurrency?: number },
+  opts: Partial<PlanOptions> & {
+    plan?: string;
+    dryRun?: boolean;
+    yes?: boolean;
+    allowBreaking?: boolean;
+    concurrency?: number;
+  },
 ): Promise<void> {
   const entries = await planToApply(ctx, refs, opts);
   if (opts.dryRun || entries.length === 0) {
     await printPlan(ctx, entries);
     return;
   }
-  await confirmDeletes(ctx, entries, opts.yes);
-  const { applyPlan } = await import('../ascode/apply.js');
+  await confirmDeletes(ctx, entries, opts);
+  const { applyPlan, SkippedError } = await import('../ascode/apply.js');
+  const { definitionLabel } = await import('../ascode/definitions.js');
   let done = 0;
-  const results = await applyPlan(await ctx.client(), entries, {
-    concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
-    env: ctx.env,
-    onDone: () => {
-      done++;
-      if (ctx.ui.interactive) ctx.streams.stderr.write(`\rApplied ${done} of ${entries.length}`);
-    },
-  });
-  if (ctx.ui.interactive) ctx.streams.stderr.write('\n');
-  const failed = results.filter((r) => r.error !== undefined);
+  // A signal stops new writes; those under way finish (each has the client's timeout), then the summary says
+  // where the apply stopped and dlake ends with the signal's code.
+  ctx.interruptible = true;
+  const under = new Set<PlanEntry>();
+  const onStop = () => {
+    if (ctx.ui.interactive) ctx.streams.stderr.write('\n');
+    const names = [...under].map((e) => definitionLabel(e.def));
+    if (names.length)
+      ctx.streams.stderr.write(
+        `Stopping: waiting for the ${names.length === 1 ? 'write' : `${names.length} writes`} under way (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}).\n`,
+      );
+  };
+  ctx.interrupt.signal.addEventListener('abort', onStop, { once: true });
+  let results: ApplyResult[];
+  try {
+    results = await applyPlan(await ctx.client(), entries, {
+      concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
+      env: ctx.env,
+      stop: ctx.interrupt.signal,
+      onStart: (entry) => under.add(entry),
+      onDone: (r) => {
+        under.delete(r.entry);
+        done++;
+        if (ctx.ui.interactive && !ctx.interrupt.signal.aborted)
+          ctx.streams.stderr.write(`\rApplied ${done} of ${entries.length}`);
+      },
+    });
+  } finally {
+    ctx.interrupt.signal.removeEventListener('abort', onStop);
+    ctx.interruptible = false;
+  }
+  if (ctx.ui.interactive && !ctx.interrupt.signal.aborted) ctx.streams.stderr.write('\n');
+  const skipped = results.filter((r) => r.error instanceof SkippedError);
+  const failed = results.filter((r) => r.error !== undefined && !(r.error instanceof SkippedError));
+  const notStarted = results.filter((r) => r.notStarted).length;
   const succeeded = (action: PlanEntry['action']) =>
-    results.filter((r) => !r.error && r.entry.action === action).length;
+    results.filter((r) => !r.error && !r.notStarted && r.entry.action === action).length;
   const deleted = entries.some((e) => e.action === 'delete') ? `${succeeded('delete')} deleted, ` : '';
+  const stopped = ctx.interrupt.signal.aborted;
   ctx.ui.notice(
-    `Applied: ${succeeded('create')} created, ${succeeded('update')} updated, ${deleted}${failed.length} failed.`,
+    `Applied: ${succeeded('create')} created, ${succeeded('update')} updated, ${deleted}${failed.length} failed` +
+      `${skipped.length ? `, ${skipped.length} skipped` : ''}${stopped ? `; ${notStarted} not started` : ''}.`,
   );
   for (const r of results) {
-    if (r.error || r.entry.action !== 'create' || r.entry.def.kind !== 'user') continue;
+    if (r.error || r.notStarted || r.entry.action !== 'create' || r.entry.def.kind !== 'user') continue;
     const name = r.entry.def.path[0]!;
     ctx.ui.notice(
       `user ${name} was created without a password: set one with dlake user update ${name} --password-stdin, unless it signs in through an external identity provider`,
     );
   }
-  if (failed.length === 0) return;
-  const { stderr } = ctx.streams;
-  const { definitionLabel } = await import('../ascode/definitions.js');
-  for (const r of failed.slice(1))
-    stderr.write(`${ctx.theme.danger('error:')} ${failureLine(r, definitionLabel)}\n`);
-  const first = failed[0]!;
-  const code = first.error instanceof DlakeError ? first.error.exitCode : ExitCode.bug;
-  throw new ApplyFailures(failureLine(first, definitionLabel), code);
+  const all = [...failed, ...skipped];
+  if (stopped) {
+    for (const r of all)
+      ctx.streams.stderr.write(`${ctx.theme.danger('error:')} ${failureLine(r, definitionLabel)}\n`);
+    throw new InterruptedError(
+      `interrupted: the apply stopped, ${notStarted} ${notStarted === 1 ? 'entity was' : 'entities were'} not started`,
+      { hint: 'run plan to see what is left, then apply again' },
+    );
+  }
+  if (all.length === 0) return;
+  throw failures(ctx, all, definitionLabel);
 }
