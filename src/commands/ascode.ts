@@ -147,10 +147,10 @@ async function readPlan(ctx: Context, refs: readonly string[], opts: PlanOptions
     defs = applyNameMap(defs, readNameMap(opts.map));
   }
   const client = await ctx.client();
+  const all = defs;
   if (refs.length) {
     const { inTargets, outsideDependencies, targetPaths } = await import('../ascode/targets.js');
     const targets = await targetPaths(client, refs.map(parseRef));
-    const all = defs;
     defs = inTargets(all, targets);
     if (defs.length === 0) ctx.ui.warn(`no file defines anything under ${refs.join(', ')}`);
     for (const line of await outsideDependencies(client, all, defs)) ctx.ui.warn(line);
@@ -179,7 +179,9 @@ async function readPlan(ctx: Context, refs: readonly string[], opts: PlanOptions
     ...(await planDeletes(client, defs)),
     ...(await planPrincipalDeletes(principalReader(client), defs)),
   ];
-  markBreaks(deletes, [...resolved, ...failed.map((e) => e.def)]);
+  // Views outside the REFs remain too: a delete they read breaks them as well.
+  const outside = all.filter((d) => !defs.includes(d));
+  markBreaks(deletes, [...resolved, ...failed.map((e) => e.def), ...outside]);
   return [...deletes, ...writes];
 }
 

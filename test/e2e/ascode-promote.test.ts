@@ -448,4 +448,30 @@ describe('targets, saved plans and secrets', () => {
     expect(writes(t)).toEqual([`PUT /api/v3/catalog/${stored(t, ['pg']).id}`]);
     expect(stored(t, ['pg']).config).toMatchObject({ password: 'rotated-Pw-3', port: 5433 });
   });
+
+  it('--prune under REFs deletes only below them, and a delete read by a view outside them is refused', async () => {
+    await view(t, ['Marketing', 'stray'], 'SELECT 8 AS s');
+    await view(t, ['Sales', 'reports', 'legacy'], 'SELECT 7 AS l');
+    await view(t, ['Sales', 'other', 'uses'], 'SELECT * FROM Sales.reports.legacy');
+    writeFileSync(
+      join(d, 'Sales', 'other', 'uses.yaml'),
+      'kind: view\npath: [Sales, other, uses]\nsql: SELECT * FROM Sales.reports.legacy\n',
+    );
+    const plan = ok(await t.run(['plan', '--dir', d, 'Sales/reports', '--prune']));
+    expect(plan.stdout).toBe(
+      [
+        '- delete view Sales/reports/legacy',
+        '    ! breaks Sales/other/uses',
+        'Plan: 0 to create, 0 to update, 1 to delete.',
+        '',
+      ].join('\n'),
+    );
+    t.emu.log.clear();
+    const r = await t.run(['apply', '--dir', d, 'Sales/reports', '--prune', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('would break views that remain');
+    expect(writes(t)).toEqual([]);
+    expect(t.emu.catalog.store.at(['Sales', 'reports', 'legacy'])).toBeDefined();
+    expect(t.emu.catalog.store.at(['Marketing', 'stray'])).toBeDefined();
+  });
 });
