@@ -22,7 +22,7 @@ interface Members {
 }
 
 /** What several plans share: the users and the roles, each listed once. */
-export interface PrincipalReader {
+interface PrincipalReader {
   users(): Promise<User[]>;
   roles(): Promise<roles.Role[]>;
 }

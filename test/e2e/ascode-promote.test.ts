@@ -263,6 +263,43 @@ describe('users and roles', () => {
     );
   });
 
+  it('a saved plan of users and roles: a user whose tag moved, or a role changed since, is refused alone', async () => {
+    const b = await fresh();
+    await entity(b, { entityType: 'space', name: 'Ops' });
+    ok(await b.run(['apply', '--dir', d]));
+    const e = dir('people-saved');
+    ok(await a.run(['pull', '--dir', e, '--kinds', 'user,role']));
+    writeFileSync(join(e, '.users', 'carol.yaml'), 'kind: user\npath: [carol]\nfirstName: Caro\n');
+    writeFileSync(join(e, '.users', 'dave.yaml'), 'kind: user\npath: [dave]\nlastName: Davis\n');
+    writeFileSync(
+      join(e, '.roles', 'etl.yaml'),
+      'kind: role\npath: [etl]\ndescription: Loads\nmembers:\n  users: [carol]\n',
+    );
+    const saved = join(tmp, 'people-plan.json');
+    ok(await b.run(['plan', '--dir', e, '--out', saved]));
+    const text = readFileSync(saved, 'utf8');
+    expect(text).not.toMatch(/password/i);
+    // Meanwhile: dave is edited, and a member is added to etl.
+    ok(await b.run(['user', 'update', 'dave', '--first-name', 'Dave']));
+    ok(await b.run(['role', 'add-member', 'etl', '--user', 'dave']));
+    b.emu.log.clear();
+    const r = await b.run(['apply', '--plan', saved]);
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toContain('Applied: 0 created, 1 updated, 2 failed.');
+    expect(r.stderr).toMatch(/error: user dave: /);
+    expect(r.stderr).toContain('role etl was changed since the plan was made');
+    const users = [...b.emu.state.users.values()];
+    expect(users.find((u) => u.name === 'carol')).toMatchObject({ firstName: 'Caro' });
+    expect(users.find((u) => u.name === 'dave')).toMatchObject({ firstName: 'Dave', roles: ['etl'] });
+    // Two user PUTs (dave's refused by the service for its tag), nothing sent for the role.
+    const sent = b.emu.log.entries.filter((x) => x.method !== 'GET');
+    expect(sent.map((x) => `${x.method} ${x.path.replace(/[^/]+$/, 'ID')} ${x.status}`).sort()).toEqual([
+      'PUT /api/v3/user/ID 200',
+      'PUT /api/v3/user/ID 409',
+    ]);
+    expectFailure(await b.run(['apply']), 2, 'apply needs --dir DIR (the definition files) or --plan FILE');
+  });
+
   it('--map renames users and roles in their files, members, grants and rule conditions', async () => {
     const c = await fresh();
     await entity(c, { entityType: 'space', name: 'Ops' });
