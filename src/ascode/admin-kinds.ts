@@ -80,8 +80,8 @@ export function adminPlanner(
   read: EntityReader = entityReader(client),
 ): (def: Definition) => Promise<PlanEntry | undefined> {
   const reader: WlmReader = wlmReader(client);
-  const people = principalReader(client);
   const reflections = reflectionLister(client);
+  const people = principalReader(client);
   return (def) => {
     switch (def.kind as AdminKind) {
       case 'queue':

@@ -128,8 +128,10 @@ async function applyOne(client: ApiClient, entry: PlanEntry, env: ApplyOptions['
     } else {
       id = (await catalog.create(client, body, secrets)).id;
     }
-    if (def.tags?.length) await catalog.setTags(client, id, def.tags);
-    if (def.wiki) await catalog.setWiki(client, id, def.wiki);
+    await Promise.all([
+      def.tags?.length ? catalog.setTags(client, id, def.tags) : undefined,
+      def.wiki ? catalog.setWiki(client, id, def.wiki) : undefined,
+    ]);
     return;
   }
   const current = entry.current!;
@@ -147,12 +149,14 @@ async function applyOne(client: ApiClient, entry: PlanEntry, env: ApplyOptions['
     }
     await catalog.update(client, id, entityUpdateBody(current, patch), secrets);
   }
-  if (entry.changes.some((c) => c.field === 'tags')) {
-    await catalog.setTags(client, id, def.tags ?? [], entry.tagsVersion);
-  }
-  if (entry.changes.some((c) => c.field === 'wiki')) {
-    await catalog.setWiki(client, id, def.wiki ?? '', entry.wikiVersion);
-  }
+  await Promise.all([
+    entry.changes.some((c) => c.field === 'tags')
+      ? catalog.setTags(client, id, def.tags ?? [], entry.tagsVersion)
+      : undefined,
+    entry.changes.some((c) => c.field === 'wiki')
+      ? catalog.setWiki(client, id, def.wiki ?? '', entry.wikiVersion)
+      : undefined,
+  ]);
 }
 
 /**
@@ -193,8 +197,12 @@ export async function applyPlan(
     const deps = dependencyGraph(entries, reverse);
     const done: ApplyResult[] = [];
     return runGraph(deps, opts.concurrency, async (n) => {
-      // What it depends on that failed or was skipped (none, when a cycle made it start first).
-      const blocker = [...deps[n]!].map((m) => done[m]).find((r) => r?.error !== undefined);
+      // What it depends on that is missing for it: a create that failed or was skipped, a delete (of what reads
+      // it) that did not happen, an entity that could not be planned. An update that failed leaves its entity
+      // there, so what depends on it is still tried. None when a cycle made it start first.
+      const blocker = [...deps[n]!]
+        .map((m) => done[m])
+        .find((r) => r?.error !== undefined && (r.entry.action !== 'update' || r.entry.error !== undefined));
       done[n] = await attempt(entries[n]!, blocker);
       return done[n];
     });
@@ -203,17 +211,24 @@ export async function applyPlan(
   // A view whose reference could not be read from its SQL may have failed for a dependency written after it;
   // what was skipped for a failure is tried again with it.
   for (let round = 0; round < (opts.retryRounds ?? 3); round++) {
-    const again = results.filter(
+    const failedViews = results.filter(
       (r) =>
         r.error &&
         !r.entry.error &&
-        (r.error instanceof SkippedError ||
-          (r.entry.def.kind === 'view' && !(r.error instanceof ConflictError))),
+        !(r.error instanceof SkippedError) &&
+        r.entry.def.kind === 'view' &&
+        !(r.error instanceof ConflictError),
     );
+    const retried = new Set(failedViews.map((r) => r.entry));
+    // What was skipped goes again only with the failure it was skipped for; the rest stays skipped.
+    const again = [
+      ...failedViews,
+      ...results.filter((r) => r.error instanceof SkippedError && retried.has(r.error.failed)),
+    ];
     if (again.length === 0 || opts.stop?.aborted) break;
-    const retried = await run(again.map((r) => r.entry));
-    for (const r of retried) results[results.findIndex((old) => old.entry === r.entry)] = r;
-    if (retried.every((r) => r.error)) break;
+    const outcome = await run(again.map((r) => r.entry));
+    for (const r of outcome) results[results.findIndex((old) => old.entry === r.entry)] = r;
+    if (outcome.every((r) => r.error)) break;
   }
   results.push(
     ...(await run(

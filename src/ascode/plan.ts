@@ -35,12 +35,12 @@ export interface PlanEntry {
   wikiVersion?: string | number;
   /** Admin kinds: what was read when planning (the queue, the ruleset, the reflection, the grants). */
   state?: unknown;
-  /** A source's `${env:…}` secrets sent again (`--refresh-secrets`), by field name; never their values. */
-  secrets?: string[];
   /** Set when the entity could not be planned (failedEntry): apply reports it as failed and writes nothing. */
   error?: Error;
   /** A delete (`--prune`): the views that remain and read it, which it would break (prune.ts). */
   breaks?: string[][];
+  /** A source's `${env:…}` secrets sent again (`--refresh-secrets`), by field name; never their values. */
+  secrets?: string[];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -279,8 +279,8 @@ export function planJson(plan: readonly PlanEntry[]) {
     kind: e.def.kind,
     path: e.def.path,
     changes: e.changes,
-    ...(e.secrets?.length ? { secrets: e.secrets } : {}),
     ...(e.error ? { error: e.error.message } : {}),
     ...(e.breaks?.length ? { breaks: e.breaks } : {}),
+    ...(e.secrets?.length ? { secrets: e.secrets } : {}),
   }));
 }

@@ -11,6 +11,11 @@ import { confirmDestructive, examples } from './common.js';
 import { concurrencyOption } from './options.js';
 
 const DEFAULT_CONCURRENCY = 8;
+/**
+ * Reads at once for pull and plan: a read is cheap for the service, and a plan of 10,000 entities is bound by
+ * round trips (docs/benchmarks.md, "Definitions as code").
+ */
+const READ_CONCURRENCY = 16;
 
 const dirOption = () =>
   new Option('--dir <dir>', 'the folder of definition files (*.yaml)').makeOptionMandatory();
@@ -111,10 +116,10 @@ async function pull(
   const parsed = refs.map(parseRef);
   const client = await ctx.client();
   const roots: string[][] = [];
-  const catalogDefs = await pullDefinitions(client, parsed, undefined, roots);
+  const catalogDefs = await pullDefinitions(client, parsed, READ_CONCURRENCY, roots);
   // Everything is read before the first file is written, so a failure leaves the folder as it was.
   const defs = admin
-    ? [...catalogDefs, ...(await admin.pullAdminKinds(client, kinds, catalogDefs, DEFAULT_CONCURRENCY))]
+    ? [...catalogDefs, ...(await admin.pullAdminKinds(client, kinds, catalogDefs, READ_CONCURRENCY))]
     : catalogDefs;
   const written = writeDefinitions(opts.dir, defs);
   ctx.ui.notice(`Pulled ${defs.length} definition${defs.length === 1 ? '' : 's'} into ${opts.dir}.`);
@@ -147,16 +152,16 @@ async function readPlan(ctx: Context, refs: readonly string[], opts: PlanOptions
     defs = applyNameMap(defs, readNameMap(opts.map));
   }
   const client = await ctx.client();
-  const all = defs;
+  let scoped = defs;
   if (refs.length) {
     const { inTargets, outsideDependencies, targetPaths } = await import('../ascode/targets.js');
     const targets = await targetPaths(client, refs.map(parseRef));
-    defs = inTargets(all, targets);
-    if (defs.length === 0) ctx.ui.warn(`no file defines anything under ${refs.join(', ')}`);
-    for (const line of await outsideDependencies(client, all, defs)) ctx.ui.warn(line);
+    scoped = inTargets(defs, targets);
+    if (scoped.length === 0) ctx.ui.warn(`no file defines anything under ${refs.join(', ')}`);
+    for (const line of await outsideDependencies(client, defs, scoped)) ctx.ui.warn(line);
   }
   const failed: PlanEntry[] = [];
-  const resolved = defs.flatMap((def) => {
+  const resolved = scoped.flatMap((def) => {
     try {
       return [substituteEnv(def, ctx.env)];
     } catch (err) {
@@ -165,24 +170,19 @@ async function readPlan(ctx: Context, refs: readonly string[], opts: PlanOptions
       return [];
     }
   });
-  let writes = [...(await computePlan(client, resolved)), ...failed].sort((x, y) =>
-    compareDefinitions(x.def, y.def),
-  );
+  let writes = await computePlan(client, resolved, READ_CONCURRENCY);
   if (opts.refreshSecrets) {
     const { withSecretsRefreshed } = await import('../ascode/secrets.js');
     writes = await withSecretsRefreshed(client, resolved, writes);
   }
+  writes = [...writes, ...failed].sort((x, y) => compareDefinitions(x.def, y.def));
   if (!opts.prune) return writes;
   const { markBreaks, planDeletes } = await import('../ascode/prune.js');
   const { planPrincipalDeletes, principalReader } = await import('../ascode/principals.js');
-  const deletes = [
-    ...(await planDeletes(client, defs)),
-    ...(await planPrincipalDeletes(principalReader(client), defs)),
-  ];
-  // Views outside the REFs remain too: a delete they read breaks them as well.
-  const outside = all.filter((d) => !defs.includes(d));
-  markBreaks(deletes, [...resolved, ...failed.map((e) => e.def), ...outside]);
-  return [...deletes, ...writes];
+  const deletes = await planDeletes(client, scoped, READ_CONCURRENCY);
+  // The views that remain are every file's, in scope or not.
+  markBreaks(deletes, defs);
+  return [...deletes, ...(await planPrincipalDeletes(principalReader(client), scoped)), ...writes];
 }
 
 const ACTION_MARK = { create: '+ create', update: '~ update', delete: '- delete' } as const;
@@ -239,6 +239,17 @@ async function plan(
   opts: PlanOptions & { exitCode?: boolean; out?: string },
 ): Promise<void> {
   const entries = await readPlan(ctx, refs, opts);
+  await showPlan(ctx, entries);
+  if (opts.out !== undefined) {
+    const { writeSavedPlan } = await import('../ascode/saved-plan.js');
+    writeSavedPlan(opts.out, entries, (await ctx.client()).baseUrl);
+    ctx.ui.notice(`Saved the plan to ${opts.out}: apply it with dlake apply --plan ${opts.out}`);
+  }
+  if (opts.exitCode && entries.length) throw new QuietExit(ExitCode.changes);
+}
+
+/** Prints the plan; an entity that could not be planned then ends the command (exit 2), after the rest. */
+async function showPlan(ctx: Context, entries: readonly PlanEntry[]): Promise<void> {
   await printPlan(ctx, entries);
   const failed = entries.filter((e) => e.error);
   if (failed.length) {
@@ -249,12 +260,6 @@ async function plan(
       definitionLabel,
     );
   }
-  if (opts.out !== undefined) {
-    const { writeSavedPlan } = await import('../ascode/saved-plan.js');
-    writeSavedPlan(opts.out, entries, (await ctx.client()).baseUrl);
-    ctx.ui.notice(`Saved the plan to ${opts.out}: apply it with dlake apply --plan ${opts.out}`);
-  }
-  if (opts.exitCode && entries.length) throw new QuietExit(ExitCode.changes);
 }
 
 /** Failures after the first, reported one line each; the first ends the command with its exit code. */
@@ -358,10 +363,7 @@ async function apply(
   },
 ): Promise<void> {
   const entries = await planToApply(ctx, refs, opts);
-  if (opts.dryRun || entries.length === 0) {
-    await printPlan(ctx, entries);
-    return;
-  }
+  if (opts.dryRun || entries.length === 0) return showPlan(ctx, entries);
   await confirmDeletes(ctx, entries, opts);
   const { applyPlan, SkippedError } = await import('../ascode/apply.js');
   const { definitionLabel } = await import('../ascode/definitions.js');

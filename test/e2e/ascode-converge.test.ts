@@ -1,7 +1,8 @@
 // After apply, the plan is empty: a realistic estate (spaces, nested folders, views reading views across
-// spaces, tags, wiki, a promoted dataset, raw and aggregation reflections, queues and rules, grants, a source
-// with a secret and `${env:…}` references) pulled from one service and applied to another that differs as
-// environments do (another samples root, another database host). In-process against two Enterprise emulators.
+// spaces, tags, wiki, a promoted dataset, raw and aggregation reflections, queues and rules, users, roles and
+// grants, a source with a secret and `${env:…}` references) pulled from one service and applied to another that
+// differs as environments do (another samples root, another database host). In-process against two Enterprise
+// emulators.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,6 +12,7 @@ import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js
 
 const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');
 const PG_PASSWORD = 'pg-secret-Converge-51';
+const KINDS = 'queue,rule,reflection,grant,user,role';
 
 let a: Fixture;
 let b: Fixture;
@@ -118,7 +120,10 @@ async function seed(fx: Fixture): Promise<void> {
       }),
     }),
   );
+  ok(await fx.run(['role', 'create', 'auditors', '--description', 'Read-only audit']));
+  ok(await fx.run(['role', 'add-member', 'auditors', '--user', 'bob']));
   ok(await fx.run(['catalog', 'grants', 'Sales', '--grant', 'role:analysts:SELECT']));
+  ok(await fx.run(['catalog', 'grants', 'Finance', '--grant', 'role:auditors:SELECT']));
   ok(await fx.run(['catalog', 'grants', 'Sales/orders', '--grant', 'user:bob:SELECT,ALTER']));
 }
 
@@ -138,7 +143,7 @@ beforeAll(async () => {
   envA = { SAMPLES_ROOT: SAMPLES, PG_HOST: 'db.staging.example.com', PG_PASSWORD };
   envB = { SAMPLES_ROOT: samplesB, PG_HOST: 'db.prod.example.com', PG_PASSWORD };
   lake = join(tmp, 'lake');
-  ok(await a.run(['pull', '--dir', lake, '--kinds', 'queue,rule,reflection,grant']));
+  ok(await a.run(['pull', '--dir', lake, '--kinds', KINDS]));
   // What differs between environments by nature is written by the user as a reference.
   const edit = (file: string, from: string, to: string) => {
     const text = readFileSync(join(lake, file), 'utf8');
@@ -201,7 +206,7 @@ describe('a realistic estate, promoted to another environment', () => {
 
   it('pulling the second environment gives the same files, but for the references', async () => {
     const pulled = join(tmp, 'from-b');
-    ok(await b.run(['pull', '--dir', pulled, '--kinds', 'queue,rule,reflection,grant']));
+    ok(await b.run(['pull', '--dir', pulled, '--kinds', KINDS]));
     const want = tree(lake);
     want['Samples.yaml'] = want['Samples.yaml']!.replace(`\${env:SAMPLES_ROOT}`, samplesB);
     want['pg.yaml'] = want['pg.yaml']!.replace(`\${env:PG_HOST}`, 'db.prod.example.com');

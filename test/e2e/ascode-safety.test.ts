@@ -133,6 +133,23 @@ describe('failures say why', () => {
     expect((await fx.run(['catalog', 'get', 'Skip/reads_bad'])).code).toBe(4);
   });
 
+  it('what lies in a folder that failed stays skipped through the retry rounds', async () => {
+    const lake = files(join(tmp, 'skip-folder'), [
+      [['Skip2'], 'kind: space\n'],
+      // The service refuses a folder name with a period.
+      [['Skip2', 'bad.folder'], 'kind: folder\n'],
+      [['Skip2', 'bad.folder', 'inside'], 'kind: view\nsql: SELECT 1 AS x\n'],
+    ]);
+    fx.emu.log.clear();
+    const r = await fx.run(['apply', '--dir', lake]);
+    expect(r.stderr).toContain('Applied: 1 created, 0 updated, 1 failed, 1 skipped.');
+    expect(r.stderr).toMatch(
+      /^error: Skip2\/bad\.folder\/inside: skipped: Skip2\/bad\.folder, which it depends on, failed \(/m,
+    );
+    // Two POSTs: the space and the folder; the view was never sent.
+    expect(writes().map((e) => e.method)).toEqual(['POST', 'POST']);
+  });
+
   it('a grant failure names every grantee the service lacks, and writes nothing for it', async () => {
     const lake = files(join(tmp, 'grants'), [[['Granted'], 'kind: space\n']]);
     mkdirSync(join(lake, '.grants'));
