@@ -210,7 +210,7 @@ _dlake_opts() {
     'queue help') REPLY='' ;;
     'pull') REPLY='--dir --kinds --prune -h --help' ;;
     'plan') REPLY='--dir --prune --map --refresh-secrets --out --exit-code -h --help' ;;
-    'apply') REPLY='--dir --plan --prune --map --refresh-secrets --dry-run -y --yes --concurrency -h --help' ;;
+    'apply') REPLY='--dir --plan --prune --map --refresh-secrets --dry-run -y --yes --allow-breaking --concurrency -h --help' ;;
     'api') REPLY='--data --paginate -h --help' ;;
     'completion') REPLY='-h --help' ;;
     'help') REPLY='' ;;

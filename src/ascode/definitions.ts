@@ -222,7 +222,7 @@ function fileComponent(component: string): string {
  * `.reflections/<dataset path>/<name>.yaml`, `.grants/<entity path>.yaml`, `.users/<name>.yaml`,
  * `.roles/<name>.yaml`.
  */
-export function fileFor(dir: string, def: Pick<Definition, 'kind' | 'path'>): string {
+function fileFor(dir: string, def: Pick<Definition, 'kind' | 'path'>): string {
   const parts = def.path.map(fileComponent);
   const under: Partial<Record<Kind, string>> = {
     queue: '.queues',

@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { readTextFile } from '../util/files.js';
 import type { Definition } from './definitions.js';
 
-export interface NameMap {
+interface NameMap {
   users: Map<string, string>;
   roles: Map<string, string>;
 }

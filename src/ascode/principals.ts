@@ -22,7 +22,7 @@ interface Members {
 }
 
 /** What several plans share: the users and the roles, each listed once. */
-export interface PrincipalReader {
+interface PrincipalReader {
   users(): Promise<User[]>;
   roles(): Promise<roles.Role[]>;
 }
@@ -155,9 +155,11 @@ export async function planPrincipalDeletes(
   const named = (kind: 'user' | 'role') =>
     new Set(defs.filter((d) => d.kind === kind).map((d) => d.path[0]!.toLowerCase()));
   const out: PlanEntry[] = [];
+  const byName = <T extends { name: string }>(list: T[]) =>
+    [...list].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
   const userNames = named('user');
   if (userNames.size) {
-    for (const u of (await reader.users()).filter(isLocalUser)) {
+    for (const u of byName((await reader.users()).filter(isLocalUser))) {
       if (userNames.has(u.name.toLowerCase())) continue;
       out.push({
         action: 'delete',
@@ -169,7 +171,7 @@ export async function planPrincipalDeletes(
   }
   const roleNames = named('role');
   if (roleNames.size) {
-    for (const r of (await reader.roles()).filter(isLocalRole)) {
+    for (const r of byName((await reader.roles()).filter(isLocalRole))) {
       if (roleNames.has(r.name.toLowerCase())) continue;
       out.push({
         action: 'delete',

@@ -10,7 +10,7 @@ import { catalogKey } from './order.js';
 import { compareDefinitions, type PlanEntry } from './plan.js';
 
 /** The secret fields of a source file that name an environment variable. */
-export function envSecrets(def: Definition): string[] {
+function envSecrets(def: Definition): string[] {
   if (def.kind !== 'source') return [];
   const config = def.fields.config;
   if (!config || typeof config !== 'object') return [];

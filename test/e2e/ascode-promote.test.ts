@@ -263,6 +263,43 @@ describe('users and roles', () => {
     );
   });
 
+  it('a saved plan of users and roles: a user whose tag moved, or a role changed since, is refused alone', async () => {
+    const b = await fresh();
+    await entity(b, { entityType: 'space', name: 'Ops' });
+    ok(await b.run(['apply', '--dir', d]));
+    const e = dir('people-saved');
+    ok(await a.run(['pull', '--dir', e, '--kinds', 'user,role']));
+    writeFileSync(join(e, '.users', 'carol.yaml'), 'kind: user\npath: [carol]\nfirstName: Caro\n');
+    writeFileSync(join(e, '.users', 'dave.yaml'), 'kind: user\npath: [dave]\nlastName: Davis\n');
+    writeFileSync(
+      join(e, '.roles', 'etl.yaml'),
+      'kind: role\npath: [etl]\ndescription: Loads\nmembers:\n  users: [carol]\n',
+    );
+    const saved = join(tmp, 'people-plan.json');
+    ok(await b.run(['plan', '--dir', e, '--out', saved]));
+    const text = readFileSync(saved, 'utf8');
+    expect(text).not.toMatch(/password/i);
+    // Meanwhile: dave is edited, and a member is added to etl.
+    ok(await b.run(['user', 'update', 'dave', '--first-name', 'Dave']));
+    ok(await b.run(['role', 'add-member', 'etl', '--user', 'dave']));
+    b.emu.log.clear();
+    const r = await b.run(['apply', '--plan', saved]);
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toContain('Applied: 0 created, 1 updated, 2 failed.');
+    expect(r.stderr).toMatch(/error: user dave: /);
+    expect(r.stderr).toContain('role etl was changed since the plan was made');
+    const users = [...b.emu.state.users.values()];
+    expect(users.find((u) => u.name === 'carol')).toMatchObject({ firstName: 'Caro' });
+    expect(users.find((u) => u.name === 'dave')).toMatchObject({ firstName: 'Dave', roles: ['etl'] });
+    // Two user PUTs (dave's refused by the service for its tag), nothing sent for the role.
+    const sent = b.emu.log.entries.filter((x) => x.method !== 'GET');
+    expect(sent.map((x) => `${x.method} ${x.path.replace(/[^/]+$/, 'ID')} ${x.status}`).sort()).toEqual([
+      'PUT /api/v3/user/ID 200',
+      'PUT /api/v3/user/ID 409',
+    ]);
+    expectFailure(await b.run(['apply']), 2, 'apply needs --dir DIR (the definition files) or --plan FILE');
+  });
+
   it('--map renames users and roles in their files, members, grants and rule conditions', async () => {
     const c = await fresh();
     await entity(c, { entityType: 'space', name: 'Ops' });
@@ -447,5 +484,31 @@ describe('targets, saved plans and secrets', () => {
     expect(r.stderr).toContain('Applied: 0 created, 1 updated, 0 failed.');
     expect(writes(t)).toEqual([`PUT /api/v3/catalog/${stored(t, ['pg']).id}`]);
     expect(stored(t, ['pg']).config).toMatchObject({ password: 'rotated-Pw-3', port: 5433 });
+  });
+
+  it('--prune under REFs deletes only below them, and a delete read by a view outside them is refused', async () => {
+    await view(t, ['Marketing', 'stray'], 'SELECT 8 AS s');
+    await view(t, ['Sales', 'reports', 'legacy'], 'SELECT 7 AS l');
+    await view(t, ['Sales', 'other', 'uses'], 'SELECT * FROM Sales.reports.legacy');
+    writeFileSync(
+      join(d, 'Sales', 'other', 'uses.yaml'),
+      'kind: view\npath: [Sales, other, uses]\nsql: SELECT * FROM Sales.reports.legacy\n',
+    );
+    const plan = ok(await t.run(['plan', '--dir', d, 'Sales/reports', '--prune']));
+    expect(plan.stdout).toBe(
+      [
+        '- delete view Sales/reports/legacy',
+        '    ! breaks Sales/other/uses',
+        'Plan: 0 to create, 0 to update, 1 to delete.',
+        '',
+      ].join('\n'),
+    );
+    t.emu.log.clear();
+    const r = await t.run(['apply', '--dir', d, 'Sales/reports', '--prune', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('would break views that remain');
+    expect(writes(t)).toEqual([]);
+    expect(t.emu.catalog.store.at(['Sales', 'reports', 'legacy'])).toBeDefined();
+    expect(t.emu.catalog.store.at(['Marketing', 'stray'])).toBeDefined();
   });
 });
