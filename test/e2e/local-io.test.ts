@@ -127,6 +127,30 @@ describe('a disk that fills up', () => {
     },
   );
 
+  it.skipIf(!allowed.mount)(
+    'under pull --dir: exit 9 naming the file, and no definition is left cut short',
+    async () => {
+      const disk = tmpfs('defs', 'size=4k')!;
+      try {
+        execFileSync('dd', ['if=/dev/zero', `of=${join(disk, 'filler')}`, 'bs=4k', 'count=2'], {
+          stdio: 'ignore',
+        });
+      } catch {}
+      const space = await fx.run([
+        'api',
+        'POST',
+        '/api/v3/catalog',
+        '--data',
+        '{"entityType":"space","name":"Sales"}',
+      ]);
+      expect(space.code, space.stderr).toBe(0);
+      const r = await fx.run(['pull', '--dir', join(disk, 'lake')]);
+      expectFailure(r, 9, /^error: cannot write .*\.yaml: no space left on the device$/);
+      const left = execFileSync('find', [disk, '-type', 'f'], { encoding: 'utf8' }).trim().split('\n');
+      expect(left).toEqual([join(disk, 'filler')]);
+    },
+  );
+
   it.skipIf(!allowed.mknod)(
     'standard output redirected to a full device: exit 9, one line naming standard output',
     async () => {
