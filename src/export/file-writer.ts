@@ -5,7 +5,6 @@
 // is two buffers whatever the row count, and there is one write per 256 KiB. (Buffers of 1 MiB cost 4 MiB more
 // peak RSS at 1M rows than at 10k, and were no faster: docs/benchmarks.md.)
 import type { FileHandle } from 'node:fs/promises';
-import { crc32 } from 'node:zlib';
 
 const BUFFER_BYTES = 256 * 1024;
 
@@ -15,8 +14,6 @@ export type WriteHandle = Pick<FileHandle, 'write'>;
 export interface FileWriterOptions {
   /** Where writing starts (the kept bytes of a resumed export). */
   start?: number;
-  /** The CRC-32 of the bytes before `start` (from the resume record), continued by what is appended. */
-  crc?: number;
   /** Bytes a buffer holds. */
   size?: number;
   /** Written in order without file positions: a device, a pipe or a socket, which have none. */
@@ -36,8 +33,6 @@ export class FileWriter {
   private position: number;
   /** Bytes whose writes have finished: on disk (in the page cache) from `start`. */
   private done: number;
-  /** CRC-32 of every byte taken from the file's start: what a resumed export checks the kept bytes with. */
-  private checksum: number;
   private readonly size: number;
   private readonly sequential: boolean;
 
@@ -50,12 +45,6 @@ export class FileWriter {
     this.current = Buffer.allocUnsafe(this.size);
     this.position = opts.start ?? 0;
     this.done = this.position;
-    this.checksum = opts.crc ?? 0;
-  }
-
-  /** The CRC-32 of the bytes taken so far (`bytes` of them), counted from the file's start. */
-  get crc(): number {
-    return this.checksum;
   }
 
   /** Bytes taken so far, counted from the start of the file (what the file's size will be). */
@@ -77,11 +66,9 @@ export class FileWriter {
     if (chunk.length === 0) return;
     if (typeof chunk !== 'string') this.appendBytes(chunk);
     // At most 3 bytes a UTF-16 unit: below that it surely fits, without measuring it first.
-    else if (chunk.length * 3 <= this.size - this.used || Buffer.byteLength(chunk) <= this.size - this.used) {
-      const from = this.used;
+    else if (chunk.length * 3 <= this.size - this.used || Buffer.byteLength(chunk) <= this.size - this.used)
       this.used += this.current.write(chunk, this.used);
-      this.checksum = crc32(this.current.subarray(from, this.used), this.checksum);
-    } else this.appendBytes(Buffer.from(chunk));
+    else this.appendBytes(Buffer.from(chunk));
   }
 
   /** Resolves once at most one buffer is being written (so there is one to fill). */
@@ -98,7 +85,6 @@ export class FileWriter {
   }
 
   private appendBytes(bytes: Uint8Array): void {
-    this.checksum = crc32(bytes, this.checksum);
     if (bytes.length <= this.size - this.used) {
       this.current.set(bytes, this.used);
       this.used += bytes.length;

@@ -1,12 +1,12 @@
 // `job export --resume`: whether FILE.partial may be continued for this job and format. The sidecar
-// FILE.partial.json says whose rows the partial file holds, how many and in how many bytes, and their CRC-32;
-// the data itself is never marked. Nothing is trusted before it is checked: a partial file that does not
+// FILE.partial.json says whose rows the partial file holds, how many and in how many bytes, and the CRC-32
+// of those bytes' end; the data itself is never marked. Nothing is trusted before it is checked: a partial file that does not
 // match its sidecar is refused (exit 2) and both are left as they are (docs/cli-contract.md "Jobs, results
 // and export").
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { crc32, createGunzip } from 'node:zlib';
+import { createGunzip } from 'node:zlib';
 import { UsageError } from '../errors.js';
 import {
   cannotResumeInto,
@@ -15,6 +15,7 @@ import {
   readResumeRecord,
   resolveOut,
   sidecarOf,
+  tailCrc,
 } from './target.js';
 import type { ExportSpec } from './writers.js';
 
@@ -54,11 +55,11 @@ export async function checkResume(
     if (!state || state.num_rows !== BigInt(record.rows))
       throw refuse(`${sidecarOf(path)} does not describe its Parquet row groups`);
   }
-  const scan = await scanKept(partial, record, spec).catch(() => undefined);
-  if (!scan) throw refuse(`its first ${record.bytes} bytes cannot be read back`);
-  if (scan.crc32 !== record.crc32)
+  const crc = await readTailCrc(partial, record.bytes).catch(() => undefined);
+  if (crc !== record.crc32)
     throw refuse(`its first ${record.bytes} bytes are not those ${sidecarOf(path)} describes`);
-  const rows = scan.rows;
+  const rows = await countRows(partial, record, spec).catch(() => null);
+  if (rows === null) throw refuse(`its first ${record.bytes} bytes cannot be read back`);
   if (rows !== undefined && rows !== record.rows)
     throw refuse(
       `it holds ${rows.toLocaleString('en-US')} rows, but ${sidecarOf(path)} says ${record.rows.toLocaleString('en-US')}`,
@@ -66,19 +67,29 @@ export async function checkResume(
   return record;
 }
 
+/** The CRC-32 of the end of the kept bytes, as the sidecar took it (target.ts tailCrc). */
+async function readTailCrc(partial: string, bytes: number): Promise<number> {
+  const handle = await open(partial, 'r');
+  try {
+    return await tailCrc(handle, bytes);
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
- * The CRC-32 of the kept bytes of FILE.partial, and the rows in them counted (CSV, JSON, NDJSON: a row a
- * line, a CSV line break inside quotes excepted, after the CSV header; gzip members decompressed). Parquet's
- * rows are those of its row groups, checked above.
+ * The rows in the kept bytes of FILE.partial (CSV, JSON, NDJSON: a row a line, a CSV line break inside quotes
+ * excepted, after the CSV header; gzip members decompressed). Parquet's rows are those of its row groups,
+ * checked above: undefined.
  */
-async function scanKept(
+async function countRows(
   partial: string,
   record: ResumeRecord,
   spec: ExportSpec,
-): Promise<{ crc32: number; rows?: number }> {
-  if (record.bytes === 0) return { crc32: 0, rows: spec.format === 'parquet' ? undefined : 0 };
+): Promise<number | undefined> {
+  if (spec.format === 'parquet') return undefined;
+  if (record.bytes === 0) return 0;
   const raw = createReadStream(partial, { start: 0, end: record.bytes - 1 });
-  let crc = 0;
   let lines = 0;
   let quoted = false;
   const count =
@@ -93,21 +104,9 @@ async function scanKept(
       : (chunk: Buffer) => {
           for (let i = chunk.indexOf(0x0a); i >= 0; i = chunk.indexOf(0x0a, i + 1)) lines++;
         };
-  raw.on('data', (chunk) => {
-    crc = crc32(chunk as Buffer, crc);
-  });
-  if (spec.format === 'parquet') {
-    await drain(raw);
-    return { crc32: crc };
-  }
   const text: Readable = spec.gzip ? raw.pipe(createGunzip()) : raw;
   if (spec.gzip) raw.on('error', (e) => text.destroy(e));
   for await (const chunk of text) count(chunk as Buffer);
   // The CSV header is a line of its own, unless the result had no columns (and the file no bytes of text).
-  const rows = spec.format === 'csv' ? Math.max(0, lines - 1) : lines;
-  return { crc32: crc, rows };
-}
-
-async function drain(stream: Readable): Promise<void> {
-  for await (const _ of stream);
+  return spec.format === 'csv' ? Math.max(0, lines - 1) : lines;
 }
