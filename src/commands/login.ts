@@ -65,7 +65,7 @@ async function login(ctx: Context, opts: LoginOptions): Promise<void> {
       obtainedVia: 'pat',
       ...(userName ? { username: userName } : {}),
     } as const;
-    ctx.refreshSnapshot(await storeToken(ctx.store, name, client.baseUrl, record, { authMethod: 'pat' }));
+    ctx.refreshSnapshot(await storeToken(ctx.store, name, client, record, { authMethod: 'pat' }));
     ctx.ui.notice(
       `Verified and stored the personal access token${userName ? ` of ${userName}` : ''} for profile "${name}" (${client.baseUrl}).`,
     );
@@ -95,7 +95,7 @@ async function login(ctx: Context, opts: LoginOptions): Promise<void> {
     await storeToken(
       ctx.store,
       name,
-      client.baseUrl,
+      client,
       { kind: 'session', token: res.token, expiresAt, obtainedVia: 'password', username: res.userName },
       { authMethod: 'password', username: res.userName },
     ),

@@ -48,6 +48,11 @@ const StoredTokenSchema = z.looseObject({
   clientId: z.optional(z.string()),
   /** The service the token was issued for: a token is never sent to another URL. */
   url: z.optional(z.string()),
+  /**
+   * The token endpoint in force when the token was stored (the service URL when none was set apart): its
+   * refresh token or PAT is never sent to another (docs/cli-contract.md "Identity").
+   */
+  authUrl: z.optional(z.string()),
 });
 export type StoredToken = z.infer<typeof StoredTokenSchema>;
 
