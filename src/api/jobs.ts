@@ -191,6 +191,7 @@ export function resultsPageOf(value: unknown, endpoint: string, exact: boolean):
   if (!body || typeof body !== 'object' || Array.isArray(body)) bad('(body)', 'expected an object');
   const { rowCount, schema, rows } = body as Record<string, unknown>;
   if (typeof rowCount !== 'number' || !Number.isFinite(rowCount)) bad('rowCount', 'expected a number');
+  if ((rowCount as number) < 0) bad('rowCount', `expected 0 or more, not ${rowCount}`);
   fieldsSchema ??= FieldSchemaSchema.array();
   const fields = fieldsSchema.safeParse(schema);
   if (!fields.success) {

@@ -1,10 +1,11 @@
 // `dlake pull`, `dlake plan`, `dlake apply`: definitions as code. The work is in src/ascode; these commands
 // read options, print and choose the exit code.
+import { statSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import type { ApplyResult } from '../ascode/apply.js';
 import type { PlanEntry } from '../ascode/plan.js';
 import type { Context } from '../context.js';
-import { DlakeError, ExitCode, QuietExit } from '../errors.js';
+import { DlakeError, ExitCode, QuietExit, UsageError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { formatPath, parseRef } from '../util/catalog-ref.js';
 import { confirmDestructive, examples } from './common.js';
@@ -79,6 +80,7 @@ async function pull(ctx: Context, refs: string[], opts: { dir: string; kinds?: s
   const admin = opts.kinds === undefined ? undefined : await import('../ascode/admin-kinds.js');
   const kinds = admin?.parseKinds(opts.kinds!) ?? [];
   const parsed = refs.map(parseRef);
+  refuseFile(opts.dir);
   const client = await ctx.client();
   const catalogDefs = await pullDefinitions(client, parsed);
   // Everything is read before the first file is written, so a failure leaves the folder as it was.
@@ -87,6 +89,21 @@ async function pull(ctx: Context, refs: string[], opts: { dir: string; kinds?: s
     : catalogDefs;
   writeDefinitions(opts.dir, defs);
   ctx.ui.notice(`Pulled ${defs.length} definition${defs.length === 1 ? '' : 's'} into ${opts.dir}.`);
+}
+
+/** `--dir` naming a file (not a folder, nor nothing yet) is refused before anything is read from the service. */
+function refuseFile(dir: string): void {
+  let isFolder = true;
+  try {
+    isFolder = statSync(dir).isDirectory();
+  } catch {
+    // Nothing there yet (pull creates it), or a path that writeDefinitions reports with its cause.
+  }
+  if (!isFolder) {
+    throw new UsageError(`--dir ${dir} is a file, not a folder`, {
+      hint: 'give a folder for the definition files (pull creates it if it does not exist)',
+    });
+  }
 }
 
 /** The plan for the files in `dir`; with `prune`, its deletes come first (see planText). */

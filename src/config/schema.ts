@@ -63,3 +63,5 @@ export const CredentialsFileSchema = z.looseObject({
 export type CredentialsFile = z.infer<typeof CredentialsFileSchema>;
 
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+export const PROFILE_NAME_HINT =
+  'use letters, digits, ".", "_" and "-" (at most 64), starting with a letter or digit';
