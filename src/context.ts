@@ -71,6 +71,8 @@ export class Context {
   interruptedBy?: StopSignal;
   /** Set by commands that handle Ctrl-C themselves; otherwise Ctrl-C ends dlake at once with 130. */
   interruptible = false;
+  /** The job being waited on, until it has ended or been cancelled: a second signal names it as it stops. */
+  jobInFlight?: string;
   private snapshotCache?: StoreSnapshot;
   private settingsCache?: ResolvedSettings;
   private clients: ApiClient[] = [];

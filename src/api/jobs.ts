@@ -75,13 +75,13 @@ type CancelOutcome = { requested: true } | { requested: false; status: JobStatus
  * `POST /api/v3/job/{id}/cancel` (204). The service answers 404 both for an unknown job and for one that has
  * already ended (docs/api-facts.md §4.4); the job's status tells the two apart.
  */
-export async function cancelJob(client: ApiClient, id: string): Promise<CancelOutcome> {
+export async function cancelJob(client: ApiClient, id: string, signal?: AbortSignal): Promise<CancelOutcome> {
   try {
-    await client.request({ ...cancelJobRequest(id), responseType: 'none' });
+    await client.request({ ...cancelJobRequest(id), responseType: 'none', signal });
     return { requested: true };
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;
-    const status = await getJob(client, id);
+    const status = await getJob(client, id, signal);
     if (isFinalState(status.jobState)) return { requested: false, status };
     throw err;
   }

@@ -6,6 +6,7 @@ import type { ApplyResult } from '../ascode/apply.js';
 import type { PlanEntry } from '../ascode/plan.js';
 import type { Context } from '../context.js';
 import { DlakeError, ExitCode, QuietExit, UsageError } from '../errors.js';
+import { stderrSafe } from '../output/safe-text.js';
 import type { Runtime } from '../runtime.js';
 import { formatPath, parseRef } from '../util/catalog-ref.js';
 import { confirmDestructive, examples } from './common.js';
@@ -181,7 +182,7 @@ async function confirmDeletes(ctx: Context, entries: readonly PlanEntry[], yes: 
   if (deletes.length === 0) return;
   if (!yes && ctx.ui.interactive) {
     const list = deletes.map((e) => `  - ${entityLine(e)}\n`).join('');
-    ctx.streams.stderr.write(`No file names these, under the files' roots:\n${list}`);
+    ctx.streams.stderr.write(stderrSafe(`No file names these, under the files' roots:\n${list}`));
   }
   const n = deletes.length;
   await confirmDestructive(ctx, `delete ${n === 1 ? 'this entity' : `these ${n} entities`}?`, yes);
@@ -216,10 +217,8 @@ async function apply(
     `Applied: ${succeeded('create')} created, ${succeeded('update')} updated, ${deleted}${failed.length} failed.`,
   );
   if (failed.length === 0) return;
-  const { stderr } = ctx.streams;
   const { definitionLabel } = await import('../ascode/definitions.js');
-  for (const r of failed.slice(1))
-    stderr.write(`${ctx.theme.danger('error:')} ${failureLine(r, definitionLabel)}\n`);
+  for (const r of failed.slice(1)) ctx.ui.error(failureLine(r, definitionLabel));
   const first = failed[0]!;
   const code = first.error instanceof DlakeError ? first.error.exitCode : ExitCode.bug;
   throw new ApplyFailures(failureLine(first, definitionLabel), code);
