@@ -23,7 +23,7 @@ export function stderrSafe(text: string): string {
 }
 
 /** How much of an error or warning is shown without -v: a service can send a page of text as a message. */
-export const MESSAGE_LIMIT = 2000;
+const MESSAGE_LIMIT = 2000;
 
 /** `text` cut at `limit` characters, saying how much more -v shows; whole with `verbose`. */
 export function bounded(text: string, verbose: boolean, limit = MESSAGE_LIMIT): string {
