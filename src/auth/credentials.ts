@@ -234,6 +234,9 @@ export function storeToken(
       s.config.profiles[name] = {
         ...existing,
         ...(existing.url ? {} : { url }),
+        // As with the URL: a token endpoint given once (--auth-url) stays the profile's, so that the next
+        // command, without the flag, is still logged in there.
+        ...(existing.authUrl || sameServiceUrl(endpoints.authUrl, url) ? {} : { authUrl: endpoints.authUrl }),
         ...(record.username ? { username: record.username } : {}),
         ...(record.clientId ? { clientId: record.clientId } : {}),
         ...profilePatch,

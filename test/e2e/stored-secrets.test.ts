@@ -90,6 +90,22 @@ describe('the token endpoint is bound into a stored token', () => {
     expect(fx.emu.log.find('POST', '/oauth/token').length).toBe(1);
   });
 
+  it('a token endpoint given once with --auth-url stays the profile’s, as a URL given once does', async () => {
+    const got = await fx.run(
+      [
+        ...['-p', 'idp', '--auth-url', other.url, 'token', 'exchange', 'client-credentials'],
+        ...['--client-id', SERVICE_USER.clientId, '--client-secret-stdin'],
+      ],
+      { input: SERVICE_USER.clientSecret },
+    );
+    expect(got.code, got.stderr).toBe(0);
+    expect(other.log.find('POST', '/oauth/token').map((e) => e.grant)).toEqual(['client_credentials']);
+    expect(fx.readJson('config.json').profiles.idp).toMatchObject({ url: fx.emu.url, authUrl: other.url });
+    expect(fx.readJson('credentials.json').tokens.idp).toMatchObject({ url: fx.emu.url, authUrl: other.url });
+    const who = await fx.run(['whoami', '-p', 'idp', '-o', 'json']);
+    expect(JSON.parse(who.stdout)['auth-url']).toMatchObject({ value: other.url, source: 'profile' });
+  });
+
   it('a token stored before the endpoint was recorded belongs to the profile’s auth URL, else its service URL', async () => {
     expect((await fx.login()).code).toBe(0);
     await writeCreds((c) => {
