@@ -17,6 +17,7 @@ import { ConfigStore, type StoreSnapshot } from './config/store.js';
 import { type StopSignal, UsageError } from './errors.js';
 import { colorEnabled, type Theme, theme } from './output/color.js';
 import { type Renderable, render } from './output/render.js';
+import { stderrSafe } from './output/safe-text.js';
 import { type Streams, Ui } from './output/ui.js';
 import { terminalWidth } from './output/width.js';
 import { parseDuration } from './util/units.js';
@@ -213,7 +214,7 @@ export class Context {
       insecure: this.opts.insecure,
       env: this.env,
       auth: provider,
-      trace: this.debugging ? (line) => this.streams.stderr.write(`debug: ${line}\n`) : undefined,
+      trace: this.debugging ? (line) => this.streams.stderr.write(`debug: ${stderrSafe(line)}\n`) : undefined,
       userAgent: `dlake/${__DLAKE_VERSION__} node/${process.versions.node}`,
       dispatcher: this.dispatcher,
     });
