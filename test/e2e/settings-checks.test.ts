@@ -116,6 +116,14 @@ describe('values the service or the user gets wrong', () => {
     });
     const r = await fx.run(['job', 'results', id]);
     expectFailure(r, 7, /rowCount: expected 0 or more, not -1/);
+    fx.emu.fault({
+      kind: 'schema',
+      path: /\/api\/v3\/job\/[^/]+$/,
+      times: 1,
+      body: { jobState: 'COMPLETED', rowCount: -5 },
+    });
+    const status = await fx.run(['job', 'get', id]);
+    expectFailure(status, 7, /rowCount/);
     fx.emu.faults.clear();
   });
 
