@@ -28,7 +28,8 @@ export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
 const StoredTokenSchema = z.looseObject({
   kind: z.enum(['session', 'bearer']),
-  token: z.string().check(z.minLength(1)),
+  // A token no HTTP header can carry (a control character: a hand-edited file) makes the file not valid.
+  token: z.string().check(z.minLength(1), z.regex(/^[\x21-\x7e]+$/, 'not printable ASCII')),
   /** ISO 8601; absent for a PAT whose expiry is unknown. */
   expiresAt: z.optional(z.iso.datetime({ offset: true })),
   obtainedVia: z.enum(AUTH_METHODS),

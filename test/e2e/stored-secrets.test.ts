@@ -106,6 +106,18 @@ describe('the token endpoint is bound into a stored token', () => {
     expect(JSON.parse(who.stdout)['auth-url']).toMatchObject({ value: other.url, source: 'profile' });
   });
 
+  it('a stored token that no header can carry makes the credentials file not valid: logged out, nothing sent', async () => {
+    expect((await fx.login()).code).toBe(0);
+    await writeCreds((c) => {
+      c.tokens.default.token = 'abc\r\nX-Injected: 1';
+    });
+    fx.emu.log.clear();
+    const r = await fx.run(['catalog', 'ls']);
+    expectFailure(r, 3, 'the credentials file is not valid');
+    expect(r.stderr).toContain('not printable ASCII');
+    expect(fx.emu.log.entries).toEqual([]);
+  });
+
   it('a token stored before the endpoint was recorded belongs to the profile’s auth URL, else its service URL', async () => {
     expect((await fx.login()).code).toBe(0);
     await writeCreds((c) => {
