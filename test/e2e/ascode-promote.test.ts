@@ -304,9 +304,10 @@ describe('users and roles', () => {
     const c = await fresh();
     await entity(c, { entityType: 'space', name: 'Ops' });
     const map = join(tmp, 'prod-names.yaml');
-    writeFileSync(map, 'users:\n  carol: carol.prod\nroles:\n  ETL: etl_prod\n');
+    writeFileSync(map, 'users:\n  carol: carol.prod\n  carl: carl.prod\nroles:\n  ETL: etl_prod\n');
     c.emu.log.clear();
-    ok(await c.run(['apply', '--dir', d, '--map', map]));
+    const applied = ok(await c.run(['apply', '--dir', d, '--map', map]));
+    expect(applied.stderr).toContain(`no file names the user carl of ${map}`);
     const names = [...c.emu.state.users.values()].map((u) => u.name);
     expect(names).toContain('carol.prod');
     expect(names).not.toContain('carol');
