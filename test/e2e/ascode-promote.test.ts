@@ -298,6 +298,16 @@ describe('users and roles', () => {
       'PUT /api/v3/user/ID 409',
     ]);
     expectFailure(await b.run(['apply']), 2, 'apply needs --dir DIR (the definition files) or --plan FILE');
+    const system = dir('system-role');
+    mkdirSync(system);
+    writeFileSync(join(system, 'admin.yaml'), 'kind: role\npath: [Admin]\nmembers:\n  users: [carol]\n');
+    b.emu.log.clear();
+    expectFailure(
+      await b.run(['plan', '--dir', system]),
+      2,
+      'admin.yaml: Admin is a system role, built into the service: it cannot be defined in a file',
+    );
+    expect(b.emu.log.entries).toEqual([]);
   });
 
   it('--map renames users and roles in their files, members, grants and rule conditions', async () => {
