@@ -240,6 +240,73 @@ function fileFor(dir: string, def: Pick<Definition, 'kind' | 'path'>): string {
   );
 }
 
+/** `value` with each `${env:NAME}` replaced, or undefined when a variable it names is unset (or empty). */
+function substituted(value: string, env: Record<string, string | undefined>): string | undefined {
+  let unset = false;
+  const out = value.replace(ENV_REFS, (_, name: string) => {
+    const found = env[name];
+    if (found === undefined || found === '') unset = true;
+    return found ?? '';
+  });
+  return unset ? undefined : out;
+}
+
+/** `pulled`, with the references of `existing` wherever they give the pulled value (see keepReferences). */
+function withReferences(
+  pulled: unknown,
+  existing: unknown,
+  env: Record<string, string | undefined>,
+): unknown {
+  if (typeof existing === 'string' && typeof pulled === 'string' && existing.includes('${env:')) {
+    // A secret is pulled as a reference, never a value: the file's own reference for it stays.
+    if (envReference(pulled) && envReference(existing)) return existing;
+    return substituted(existing, env) === pulled ? existing : pulled;
+  }
+  if (Array.isArray(pulled) && Array.isArray(existing) && pulled.length === existing.length) {
+    return pulled.map((v, i) => withReferences(v, existing[i], env));
+  }
+  if (pulled && existing && typeof pulled === 'object' && typeof existing === 'object') {
+    const from = existing as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.entries(pulled).map(([k, v]) => [k, k in from ? withReferences(v, from[k], env) : v]),
+    );
+  }
+  return pulled;
+}
+
+/**
+ * The pulled definitions, each keeping the `${env:NAME}` references that its file in `dir` (where pull writes
+ * it) already holds, wherever the reference with the variable's value in `env` gives what the service has; a
+ * secret's reference is kept as it is. So pulling again does not write an environment's values over the
+ * references a user wrote; a value that differs (or a variable that is unset) is written as the service has it.
+ */
+export function keepReferences(
+  dir: string,
+  defs: readonly Definition[],
+  env: Record<string, string | undefined>,
+): Definition[] {
+  return defs.map((def) => {
+    const file = fileFor(dir, def);
+    if (!existsSync(file)) return def;
+    let text: string;
+    try {
+      text = readTextFile(file);
+    } catch {
+      return def;
+    }
+    if (!text.includes('${env:')) return def;
+    let existing: unknown;
+    try {
+      existing = parse(text, { prettyErrors: false });
+    } catch {
+      return def;
+    }
+    if (!existing || typeof existing !== 'object') return def;
+    const fields = withReferences(def.fields, existing, env) as Record<string, unknown>;
+    return { ...def, fields };
+  });
+}
+
 export function writeDefinitions(dir: string, defs: readonly Definition[]): string[] {
   const written: string[] = [];
   for (const def of defs) {

@@ -110,7 +110,7 @@ async function pull(
   opts: { dir: string; kinds?: string; prune?: boolean },
 ): Promise<void> {
   const { pullDefinitions } = await import('../ascode/pull.js');
-  const { writeDefinitions } = await import('../ascode/definitions.js');
+  const { keepReferences, writeDefinitions } = await import('../ascode/definitions.js');
   const admin = opts.kinds === undefined ? undefined : await import('../ascode/admin-kinds.js');
   const kinds = admin?.parseKinds(opts.kinds!) ?? [];
   const parsed = refs.map(parseRef);
@@ -121,7 +121,7 @@ async function pull(
   const defs = admin
     ? [...catalogDefs, ...(await admin.pullAdminKinds(client, kinds, catalogDefs, READ_CONCURRENCY))]
     : catalogDefs;
-  const written = writeDefinitions(opts.dir, defs);
+  const written = writeDefinitions(opts.dir, keepReferences(opts.dir, defs, ctx.env));
   ctx.ui.notice(`Pulled ${defs.length} definition${defs.length === 1 ? '' : 's'} into ${opts.dir}.`);
   if (!opts.prune) return;
   const { removeFiles, staleFiles } = await import('../ascode/pull-prune.js');

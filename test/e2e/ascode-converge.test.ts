@@ -213,6 +213,20 @@ describe('a realistic estate, promoted to another environment', () => {
     expect(tree(pulled)).toEqual(want);
   });
 
+  it('pulling again over the files keeps the references that give what each service has', async () => {
+    const before = tree(lake);
+    ok(await a.run(['pull', '--dir', lake, '--kinds', KINDS], { env: envA }));
+    expect(tree(lake)).toEqual(before);
+    const copy = join(tmp, 'lake-b');
+    cpSync(lake, copy, { recursive: true });
+    ok(await b.run(['pull', '--dir', copy, '--kinds', KINDS], { env: envB }));
+    expect(tree(copy)).toEqual(before);
+    // A reference whose value is not the service's gives way to the service's value.
+    ok(await b.run(['pull', '--dir', copy, '--kinds', KINDS], { env: { ...envB, PG_HOST: 'elsewhere' } }));
+    expect(tree(copy)['pg.yaml']).toContain('hostname: db.prod.example.com');
+    expect(tree(copy)['Samples.yaml']).toBe(before['Samples.yaml']);
+  });
+
   it('a reference in any field is compared after substitution: another value is a change', async () => {
     const r = await b.run(['plan', '--dir', lake, '--exit-code'], {
       env: { ...envB, PG_HOST: 'db.other.example.com' },
