@@ -166,8 +166,11 @@ async function readPlan(ctx: Context, refs: readonly string[], opts: PlanOptions
   const { compareDefinitions, computePlan, failedEntry } = await import('../ascode/plan.js');
   let defs = readDefinitions(opts.dir);
   if (opts.map !== undefined) {
-    const { applyNameMap, readNameMap } = await import('../ascode/mapping.js');
-    defs = applyNameMap(defs, readNameMap(opts.map));
+    const { applyNameMap, readNameMap, unusedNames } = await import('../ascode/mapping.js');
+    const map = readNameMap(opts.map);
+    defs = applyNameMap(defs, map);
+    const unused = unusedNames(map);
+    if (unused.length) ctx.ui.warn(`no file names the ${unused.join(', ')} of ${opts.map}`);
   }
   const client = await ctx.client();
   let scoped = defs;
