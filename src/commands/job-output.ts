@@ -168,7 +168,9 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
     import('../export/progress.js'),
     pageFetcher(req.client, req.id, req.format === 'csv'),
   ]);
-  const toStdout = req.out === '-';
+  // `/dev/stdout` is dlake's own standard output, whatever it is (a pipe, a socket, a file the shell opened):
+  // written as `-` is, as a shell does for `>/dev/stdout`, rather than opened again by name (a socket cannot be).
+  const toStdout = req.out === '-' || OWN_STDOUT.has(req.out);
   const sink = toStdout
     ? target.stdoutTarget(ctx.streams.stdout)
     : await target.openFileTarget(req.out, {
@@ -225,6 +227,9 @@ function placeholders(n: number): ResultRow[] {
   }
   return rows;
 }
+
+/** The names of a process's own standard output. */
+const OWN_STDOUT = new Set(['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']);
 
 /** A file name as one word of a shell command line (quoted only when it needs to be). */
 function shellWord(s: string): string {

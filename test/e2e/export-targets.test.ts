@@ -137,6 +137,13 @@ describe('--out that is not a regular file', () => {
     expect(readdirSync(dir).sort()).toEqual(['pipe', 'stdout']);
   });
 
+  it('--out /dev/stdout is the standard output, whatever it is (here a socket pair): the rows come down it', async () => {
+    const r = await fx.spawn(['job', 'export', jobId, '--out', '/dev/stdout']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(wholeCsv.toString('utf8'));
+    expect(lstatSync('/dev/stdout').isSymbolicLink()).toBe(true);
+  });
+
   it('a socket is connected to and written into, never replaced', async () => {
     const sock = join(dir, 'sock');
     const chunks: Buffer[] = [];
