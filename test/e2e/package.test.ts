@@ -1,7 +1,7 @@
 // The published package: `npm pack` gives a tarball that installs with `npm install -g` on a clean machine,
 // with no build step, no dependencies to download and no dev dependencies, and whose `dlake` works.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,6 +12,14 @@ import { runDlake } from '../helpers/dlake.js';
 import { installGlobally, type Packed, packDlake, REPO, treeSize, userEnv } from '../helpers/package.js';
 
 const run = promisify(execFile);
+
+/** The scripts of an installed package that npm would run (or warn about) when installing it. */
+function installTimeScripts(dir: string): string[] {
+  const { scripts = {} } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
+  return Object.keys(scripts).filter((k) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(k));
+}
 const MiB = 1024 * 1024;
 const { version } = (await import(join(REPO, 'package.json'), { with: { type: 'json' } })).default as {
   version: string;
@@ -68,9 +76,23 @@ describe('npm pack, then npm install -g of the tarball', () => {
   // --offline: had it needed anything from a registry (a dependency, a build tool), the install would fail.
   it('installs without a dependency or a build step, in under 5 MiB', () => {
     expect(installLog).toMatch(/added 1 package/);
+    // npm lists a package's install-time scripts (`prepare` included, for a tarball) in a warning.
+    expect(installLog).not.toMatch(/warn/i);
+    expect(installTimeScripts(installed())).toEqual([]);
     expect(existsSync(join(installed(), 'node_modules'))).toBe(false);
     expect(treeSize(installed())).toBeLessThan(5 * MiB);
     expect(packed.size).toBeLessThan(1 * MiB);
+  });
+
+  it('the tarballs npm pack writes are ignored by git', async () => {
+    const ignored = await run(
+      'git',
+      ['check-ignore', 'dlake-0.1.0.tgz', 'emulator/dlake-emulator-0.1.0.tgz'],
+      {
+        cwd: REPO,
+      },
+    );
+    expect(ignored.stdout.trim().split('\n')).toHaveLength(2);
   });
 
   it('dlake --version prints the version', async () => {
@@ -93,14 +115,21 @@ describe('npm pack -w emulator, then npm install -g of the tarball', () => {
   let dir: string;
   let emulator: EmulatorProcess | undefined;
 
+  let installLog: string;
+
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'dlake-emulator-pack-'));
     const packed = await packDlake(dir, 'emulator');
-    await installGlobally(packed.tarball, join(dir, 'prefix'), 'from-cache');
+    installLog = await installGlobally(packed.tarball, join(dir, 'prefix'), 'from-cache');
   }, 180_000);
   afterAll(async () => {
     await emulator?.stop();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('installs without a warning and carries no install-time script', () => {
+    expect(installLog).not.toMatch(/warn/i);
+    expect(installTimeScripts(join(dir, 'prefix', 'lib', 'node_modules', 'dlake-emulator'))).toEqual([]);
   });
 
   it('dlake-emulator starts, answers SQL through DuckDB, and stops on SIGTERM', async () => {
