@@ -1,7 +1,7 @@
 // The published package: `npm pack` gives a tarball that installs with `npm install -g` on a clean machine,
 // with no build step, no dependencies to download and no dev dependencies, and whose `dlake` works.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,6 +12,7 @@ import { runDlake } from '../helpers/dlake.js';
 import { installGlobally, type Packed, packDlake, REPO, treeSize, userEnv } from '../helpers/package.js';
 
 const run = promisify(execFile);
+const README = readFileSync(join(REPO, 'README.md'), 'utf8');
 
 /** The scripts of an installed package that npm would run (or warn about) when installing it. */
 function installTimeScripts(dir: string): string[] {
@@ -132,8 +133,21 @@ describe('npm pack -w emulator, then npm install -g of the tarball', () => {
     expect(installTimeScripts(join(dir, 'prefix', 'lib', 'node_modules', 'dlake-emulator'))).toEqual([]);
   });
 
-  it('dlake-emulator starts, answers SQL through DuckDB, and stops on SIGTERM', async () => {
-    emulator = await startEmulatorCommand(['--port', '0'], join(dir, 'prefix', 'bin', 'dlake-emulator'));
+  it('is what the README tells a user with only the release tarballs to install', () => {
+    const install = README.split(/^## Install$/m)[1]?.split(/^## /m)[0] ?? '';
+    expect(install).toContain(`npm install -g ./dlake-emulator-${version}.tgz\n`);
+    // Not on a registry: an `npx dlake-emulator` would fail.
+    expect(README).not.toMatch(/npx dlake-emulator/);
+  });
+
+  it('dlake-emulator starts, serves --samples, answers SQL through DuckDB, and stops on SIGTERM', async () => {
+    const samples = join(dir, 'csv-files');
+    mkdirSync(samples);
+    writeFileSync(join(samples, 'sales.csv'), 'region,units\nNorth,3\n');
+    emulator = await startEmulatorCommand(
+      ['--port', '0', '--samples', samples],
+      join(dir, 'prefix', 'bin', 'dlake-emulator'),
+    );
     const env = { DLAKE_CONFIG_DIR: join(dir, 'config'), DLAKE_URL: emulator.url };
     const login = await runDlake(['login', '-u', 'admin', '--password-stdin'], {
       env,
@@ -142,6 +156,8 @@ describe('npm pack -w emulator, then npm install -g of the tarball', () => {
     expect(login.code).toBe(0);
     const sql = await runDlake(['sql', 'SELECT 6 * 7 AS answer', '-o', 'json'], { env });
     expect([sql.code, JSON.parse(sql.stdout)]).toEqual([0, [{ answer: 42 }]]);
+    const ls = await runDlake(['catalog', 'ls', 'Samples', '-o', 'json'], { env });
+    expect(JSON.parse(ls.stdout)).toEqual([expect.objectContaining({ path: ['Samples', 'sales.csv'] })]);
     expect(await emulator.stop()).toBe(0);
     emulator = undefined;
   });
