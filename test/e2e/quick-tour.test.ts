@@ -93,7 +93,8 @@ describe('README Quick tour', () => {
       DLAKE_URL: emu.url,
       DLAKE_CONFIG_DIR: cfg.dir,
     };
-    const link = await bash('npm link --offline --no-audit --no-fund', env, REPO);
+    // The setup's first line as written; offline and without the audit, which would ask the registry.
+    const link = await bash(`${tourBlocks()[0]![0]} --offline --no-audit --no-fund`, env, REPO);
     expect(link.code, link.stderr).toBe(0);
     expect(link.stderr).not.toMatch(/warn/i);
     const found = await bash('command -v dlake', env, cfg.dir);
