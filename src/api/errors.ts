@@ -91,7 +91,14 @@ export function errorFromResponse(r: ErrorResponse): DlakeError {
       // "Errors"): `not found: user "bob"`; the service's own words are its moreInfo.
       // Only where the service named what is missing: a bare `HTTP 404 Not Found` or an empty body is an
       // endpoint this server lacks (api/editions.ts tells editions apart by it).
-      const named = message !== undefined && !/^HTTP 404 Not Found$/.test(message);
+      // And only where its words say something is missing: real servers also answer 404 to a change they
+      // refuse (`Space name is immutable.`), which must keep its own words.
+      const named =
+        message !== undefined &&
+        !/^HTTP 404 Not Found$/.test(message) &&
+        /not found|could not find|cannot find|can't find|does not exist|doesn't exist|no such|unknown/i.test(
+          message,
+        );
       const missing = named ? missingEntity(r.path) : undefined;
       if (!missing) return new NotFoundError(message ?? `not found (404): ${endpoint}`, opts);
       return new NotFoundError(`not found: ${missing.what}`, {
