@@ -25,6 +25,7 @@ _dlake_sub() {
     '/plan') REPLY='plan' ;;
     '/apply') REPLY='apply' ;;
     '/api') REPLY='api' ;;
+    '/version') REPLY='version' ;;
     '/completion') REPLY='completion' ;;
     '/help') REPLY='help' ;;
     'token/exchange') REPLY='exchange' ;;
@@ -104,7 +105,7 @@ _dlake_sub() {
 # $1: command path. REPLY: its subcommands; more: aliases, offered when no subcommand matches. Status 1 if none.
 _dlake_subs() {
   case "$1" in
-    '') REPLY='login logout whoami token profile catalog source sql job reflection user role pat queue pull plan apply api completion help' more='' ;;
+    '') REPLY='login logout whoami token profile catalog source sql job reflection user role pat queue pull plan apply api version completion help' more='' ;;
     'token') REPLY='exchange' more='help' ;;
     'token exchange') REPLY='client-credentials jwt pat' more='help' ;;
     'profile') REPLY='list show use set delete' more='ls rm help' ;;
@@ -212,6 +213,7 @@ _dlake_opts() {
     'plan') REPLY='--dir --prune --map --refresh-secrets --out --exit-code -h --help' ;;
     'apply') REPLY='--dir --plan --prune --map --refresh-secrets --dry-run -y --yes --allow-breaking --concurrency -h --help' ;;
     'api') REPLY='--data --paginate -h --help' ;;
+    'version') REPLY='-h --help' ;;
     'completion') REPLY='-h --help' ;;
     'help') REPLY='' ;;
     *) REPLY='' ;;
@@ -370,7 +372,7 @@ _dlake_arg() {
     'pat help/'0) REPLY='list create delete' ;;
     'queue help/'0) REPLY='list get create update delete rules' ;;
     'completion/'0) REPLY='bash zsh fish' ;;
-    'help/'0) REPLY='login logout whoami token profile catalog source sql job reflection user role pat queue pull plan apply api completion' ;;
+    'help/'0) REPLY='login logout whoami token profile catalog source sql job reflection user role pat queue pull plan apply api version completion' ;;
     *) REPLY='' ;;
   esac
 }

@@ -42,6 +42,8 @@ function __dlake_sub --argument-names cmd word
             echo 'apply'
         case '/api'
             echo 'api'
+        case '/version'
+            echo 'version'
         case '/completion'
             echo 'completion'
         case '/help'
@@ -195,7 +197,7 @@ end
 function __dlake_subs --argument-names cmd
     switch "$cmd"
         case ''
-            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'Inspect, wait for, cancel and export SQL jobs' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'api' 'Make an authenticated request to the service and print the response body' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
+            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'Inspect, wait for, cancel and export SQL jobs' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'api' 'Make an authenticated request to the service and print the response body' 'version' 'Print the version (as --version does)' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
         case 'token'
             printf '%s\t%s\n' 'exchange' 'Get an access token from the token endpoint (<auth-url>/oauth/token) and store it'
         case 'token exchange'
@@ -337,7 +339,7 @@ function __dlake_opts --argument-names cmd
         case 'source help'
             true
         case 'sql'
-            printf '%s\t%s\n' '-f' 'run the statements of a script, separated by ; (- for standard input)' '--file' 'run the statements of a script, separated by ; (- for standard input)' '--continue-on-error' 'with --file: run every statement, then exit with the first failure\'s code' '--context' 'catalog path that unqualified names resolve in, e.g. Sales/curated' '--no-wait' 'print the job id and return without waiting' '--max-rows' 'print at most N rows (default: 100 in a table, all rows in json, ndjson and csv)' '--out' 'stream every row to FILE (- for standard output) instead of printing them' '--into' 'write the result on the service as a new table REF (CREATE TABLE REF AS QUERY), e.g. Lake/exports/orders' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '--concurrency' 'results pages fetched at once (default 4, at most 32)' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '-y' 'on Ctrl-C while waiting, cancel the job without asking' '--yes' 'on Ctrl-C while waiting, cancel the job without asking' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '-f' 'run the statements of a script, separated by ; (- for standard input)' '--file' 'run the statements of a script, separated by ; (- for standard input)' '--continue-on-error' 'with several statements: run every one, then exit with the first failure\'s code' '--context' 'catalog path that unqualified names resolve in, e.g. Sales/curated' '--no-wait' 'print the job id and return without waiting' '--max-rows' 'print at most N rows (default: 100 in a table, all rows in json, ndjson and csv)' '--out' 'stream every row to FILE (- for standard output) instead of printing them' '--into' 'write the result on the service as a new table REF (CREATE TABLE REF AS QUERY), e.g. Lake/exports/orders' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '--concurrency' 'results pages fetched at once (default 4, at most 32)' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '-y' 'on Ctrl-C while waiting, cancel the job without asking' '--yes' 'on Ctrl-C while waiting, cancel the job without asking' '-h' 'show help' '--help' 'show help'
         case 'job'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'job get'
@@ -436,6 +438,8 @@ function __dlake_opts --argument-names cmd
             printf '%s\t%s\n' '--dir' 'the folder of definition files (*.yaml)' '--plan' 'apply this saved plan (plan --out) exactly, instead of reading --dir' '--prune' 'also delete what no file names under the files\' roots (see the README)' '--map' 'rename users and roles for this environment (YAML: users: {a: b}, roles: {…})' '--refresh-secrets' 'send the sources\' environment-variable secrets again, even when nothing else changed' '--dry-run' 'print the plan and change nothing' '-y' 'delete (--prune) without asking; needed without a terminal' '--yes' 'delete (--prune) without asking; needed without a terminal' '--allow-breaking' 'with --prune: delete views and datasets even when views that remain read them (see the plan: ! breaks)' '--concurrency' 'writes at once (default 8, at most 32)' '-h' 'show help' '--help' 'show help'
         case 'api'
             printf '%s\t%s\n' '--data' 'request body: JSON text, @FILE, or @- for standard input' '--paginate' 'follow nextPageToken and print one merged JSON document (GET only)' '-h' 'show help' '--help' 'show help'
+        case 'version'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'completion'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'help'
@@ -847,7 +851,7 @@ function __dlake_arg --argument-names cmd index
         case 'completion/0'
             echo 'bash zsh fish'
         case 'help/0'
-            echo 'login logout whoami token profile catalog source sql job reflection user role pat queue pull plan apply api completion'
+            echo 'login logout whoami token profile catalog source sql job reflection user role pat queue pull plan apply api version completion'
         case '*'
             return 1
     end

@@ -52,7 +52,12 @@ export type Advice =
   | { kind: 'list-reflections' }
   | { kind: 'reflection-refresh-pending'; id: string }
   | { kind: 'source-types'; type?: string }
-  | { kind: 'list-sources' };
+  | { kind: 'list-sources' }
+  /** A missing entity: where entities of its kind are listed (for the catalog, in its parent `parent`). */
+  | { kind: 'list-entities'; list: EntityList; parent?: readonly string[] };
+
+/** The kinds of entity a command lists. */
+export type EntityList = 'catalog' | 'user' | 'role' | 'reflection' | 'queue';
 
 /** The signals that stop dlake after a clean-up, and the exit code each ends with. */
 export const STOP_SIGNALS = {

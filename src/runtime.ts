@@ -1,6 +1,6 @@
 // Builds the commander tree with the global options of docs/cli-contract.md "Global options, environment and
 // precedence", runs it, and is the one place that turns errors into `error:`/`hint:` lines and exit codes.
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, type HelpContext, Option } from 'commander';
 import { hintFor } from './commands/hints.js';
 import { choiceOption } from './commands/options.js';
 import { GROUPS, registerGroups } from './commands/registry.js';
@@ -17,6 +17,7 @@ import {
 import { colorEnabled, theme } from './output/color.js';
 import { bounded, stderrSafe } from './output/safe-text.js';
 import { nearest } from './util/nearest.js';
+import { tryNormalizeServiceUrl } from './util/url.js';
 
 /** What one run of dlake remembers about its commander tree. */
 interface RunState {
@@ -40,6 +41,40 @@ class DlakeCommand extends Command {
   override error(message: string, errorOptions?: { code?: string; exitCode?: number }): never {
     this.run.failed = this;
     return super.error(message, errorOptions);
+  }
+
+  /**
+   * A group named without a verb (`dlake catalog`) asks for its help: printed to stdout with exit 0, as
+   * `dlake` alone and `--help` are (commander would print it to stderr, as an error).
+   */
+  override help(context?: HelpContext | ((text: string) => string)): never {
+    if (typeof context === 'function') return super.help(context);
+    return super.help(context?.error ? undefined : context);
+  }
+
+  /**
+   * An unknown verb: the nearest verb of the group when one is close, else the verbs it has
+   * (`dlake job list` names `job`'s verbs).
+   */
+  unknownCommand(): never {
+    return this.unknownVerb(this.args[0] ?? '');
+  }
+
+  /** `word` names none of this command's verbs (also for `dlake help WORDS…`). */
+  unknownVerb(word: string): never {
+    const verbs = this.createHelp()
+      .visibleCommands(this)
+      .filter((c) => c.name() !== 'help');
+    const names = verbs.flatMap((c) => [c.name(), ...c.aliases()]);
+    const near = nearest(word, names);
+    const path = commandPath(this);
+    const tail = near
+      ? `\n(Did you mean ${path} ${near}?)`
+      : `\n${path} has: ${verbs.map((c) => c.name()).join(', ')}`;
+    return this.error(`unknown command '${word}' for '${path}'${tail}`, {
+      code: 'commander.unknownCommand',
+      exitCode: ExitCode.usage,
+    });
   }
 
   /**
@@ -91,6 +126,13 @@ class DlakeCommand extends Command {
     }
     return undefined;
   }
+}
+
+/** `dlake catalog ls` for the `ls` command of `catalog`. */
+function commandPath(cmd: Command): string {
+  const path: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) path.unshift(c.name());
+  return path.join(' ');
 }
 
 /** Options of a subcommand that share a global option's name, by command path (see parseOptions). */
@@ -152,6 +194,8 @@ export function buildRoot(rt: Runtime, withVersion = true): Command {
     .addOption(new Option('--timeout <duration>', 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)'))
     .addOption(new Option('--ca-file <path>', 'extra trusted CA certificates, PEM (env: DLAKE_CA_FILE)'))
     .addOption(new Option('--insecure', 'skip TLS certificate verification (prints a warning)'))
+    // Every command's help lists the options it inherits from dlake itself (as gh's "INHERITED FLAGS").
+    .configureHelp({ showGlobalOptions: true })
     .commandsGroup('Other:')
     .helpCommand('help [command]', 'show help for a command')
     .showSuggestionAfterError(true)
@@ -248,16 +292,17 @@ function helpFor(program: Command, words: string[]): void {
       cmd = sub;
       continue;
     }
-    const near = nearest(
-      word,
-      cmd.commands.map((c) => c.name()),
-    );
-    cmd.error(`unknown command '${word}'${near ? `\n(Did you mean ${near}?)` : ''}`, {
-      code: 'commander.unknownCommand',
-      exitCode: ExitCode.usage,
-    });
+    (cmd as DlakeCommand).unknownVerb(word);
   }
   cmd.outputHelp();
+}
+
+/** `dlake login` with the --profile and --url given on the command line, for hints. */
+function loginCommand(opts: GlobalOptions | undefined): string {
+  let words = 'dlake login';
+  if (opts?.profile) words += ` -p ${opts.profile}`;
+  if (opts?.url) words += ` --url ${tryNormalizeServiceUrl(opts.url)}`;
+  return words;
 }
 
 /** `interrupted` for Ctrl-C, `terminated (SIGTERM)`, `hung up (SIGHUP)`. */
@@ -290,10 +335,9 @@ function reportError(err: unknown, rt: Runtime, world: World, args: string[]): n
     line(t.danger('error:'), err.message.replace(/^error:\s*/, ''));
     const cmd = rt.state.failed;
     if (cmd) {
-      const path: string[] = [];
-      for (let c: Command | null = cmd; c; c = c.parent) path.unshift(c.name());
-      stderr.write(`usage: ${path.join(' ')} ${cmd.usage()}\n`);
-      line(t.accent('hint:'), `run \`${path.join(' ')} --help\` for options and examples`);
+      const path = commandPath(cmd);
+      stderr.write(`usage: ${path} ${cmd.usage()}\n`);
+      line(t.accent('hint:'), `run \`${path} --help\` for options and examples`);
     }
     return ExitCode.usage;
   }
@@ -311,7 +355,7 @@ function reportError(err: unknown, rt: Runtime, world: World, args: string[]): n
     for (const d of err.details) stderr.write(`  ${stderrSafe(bounded(d, verbose))}\n`);
     if (err.moreInfo && (ctx?.opts.verbose || ctx?.debugging))
       stderr.write(`  ${stderrSafe(err.moreInfo)}\n`);
-    const hint = hintFor(err);
+    const hint = hintFor(err, loginCommand(ctx?.opts));
     if (hint) line(t.accent('hint:'), hint);
     if (ctx?.debugging && err.cause) stderr.write(`${String((err.cause as Error)?.stack ?? err.cause)}\n`);
     return err.exitCode;

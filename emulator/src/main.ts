@@ -2,7 +2,7 @@
 //   dlake-emulator --port 9047 [--host H] [--edition community] [--samples DIR] [--big-rows N]
 //                  [--jwt-public-key FILE] [--no-pats] [--fault WHAT:[METHOD:]PATH[:TIMES]]…
 //                  [--strict-spec] [--secret-placeholder TEXT]
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { describeFault, FAULT_FLAG_SYNTAX, type FaultSpec, parseFaultFlag } from './faults.js';
 import { type EmulatorOptions, startEmulator } from './server.js';
@@ -37,6 +37,25 @@ function fail(msg: string): never {
   process.exit(2);
 }
 
+/** A start that cannot go on, said in one line (exit 2): no usage text, no stack. */
+function refuse(msg: string): never {
+  process.stderr.write(`emulator: ${msg}\n`);
+  process.exit(2);
+}
+
+/** `--samples DIR`: a folder that exists (a mistyped one would serve an empty source without a word). */
+function samplesOption(dir: string | undefined): string | undefined {
+  if (dir === undefined) return undefined;
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(dir).isDirectory();
+  } catch {
+    refuse(`--samples "${dir}": no such folder`);
+  }
+  if (!isFolder) refuse(`--samples "${dir}": not a folder`);
+  return dir;
+}
+
 function intOption(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value)) fail(`--${name} needs a non-negative integer, got "${value}"`);
@@ -68,7 +87,7 @@ function parseOptions(argv: string[]): EmulatorOptions {
     port: intOption(values.port, 'port', 9047),
     host: values.host,
     edition,
-    samplesDir: values.samples,
+    samplesDir: samplesOption(values.samples),
     bigRows: values['big-rows'] === undefined ? undefined : intOption(values['big-rows'], 'big-rows', 1000),
     jwtPublicKeyPem: values['jwt-public-key'] ? readFileSync(values['jwt-public-key'], 'utf8') : undefined,
     patsEnabled: !values['no-pats'],
@@ -107,9 +126,28 @@ function describeUsers(): string {
   }).join('\n');
 }
 
+/** Why the server could not listen, in words, for the errors a user can fix with --port or --host. */
+function listenFailure(e: unknown, options: EmulatorOptions): string | undefined {
+  const where = `${options.host ?? '127.0.0.1'}:${options.port}`;
+  switch ((e as NodeJS.ErrnoException)?.code) {
+    case 'EADDRINUSE':
+      return `cannot listen on ${where}: the port is already in use (another emulator?); choose another with --port (0 picks a free one)`;
+    case 'EACCES':
+      return `cannot listen on ${where}: permission denied; choose a port above 1023 with --port`;
+    case 'EADDRNOTAVAIL':
+      return `cannot listen on ${where}: ${options.host} is not an address of this machine (--host)`;
+    default:
+      return undefined;
+  }
+}
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
-  const emu = await startEmulator(options);
+  const emu = await startEmulator(options).catch((e: unknown) => {
+    const why = listenFailure(e, options);
+    if (why) refuse(why);
+    throw e;
+  });
   const faults = options.faults ?? [];
   const armed = faults.length
     ? `Faults armed:\n${faults.map((f) => `  ${describeFault(f)}`).join('\n')}\n`

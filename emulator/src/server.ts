@@ -114,9 +114,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     : createHttpServer(onRequest);
   // Keep-alive like the real Jetty server, but let close() end idle sockets at once.
   server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) =>
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
-  );
+  try {
+    // A port in use (EADDRINUSE) or refused (EACCES) is an error of the listen, not an event nobody hears.
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    for (const fn of closers) await fn();
+    throw err;
+  }
   const { port } = server.address() as AddressInfo;
   const host = options.host ?? '127.0.0.1';
 

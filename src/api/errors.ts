@@ -1,16 +1,19 @@
 // Turns the service's error answers into the CLI's typed errors. Real servers answer 401 with an empty
 // body, a malformed request with a text/plain 400, OAuth errors in the RFC 6749 shape, and add
 // `stackTrace`, `context` or `validationErrorMessages` to the usual {errorMessage, moreInfo} body.
+import { API_PREFIX } from '../constants.js';
 import {
   type Advice,
   AuthError,
   ConflictError,
   type DlakeError,
+  type EntityList,
   type ErrorDetails,
   NotFoundError,
   ServiceError,
   UsageError,
 } from '../errors.js';
+import { formatPath } from '../util/catalog-ref.js';
 
 interface ErrorResponse {
   status: number;
@@ -83,8 +86,27 @@ export function errorFromResponse(r: ErrorResponse): DlakeError {
         message ? `permission denied: ${message}` : `permission denied (403) at ${endpoint}`,
         opts,
       );
-    case 404:
-      return new NotFoundError(message ?? `not found (404): ${endpoint}`, opts);
+    case 404: {
+      // A missing entity reads alike whatever the command and the server's wording (docs/cli-contract.md
+      // "Errors"): `not found: user "bob"`; the service's own words are its moreInfo.
+      // Only where the service named what is missing: a bare `HTTP 404 Not Found` or an empty body is an
+      // endpoint this server lacks (api/editions.ts tells editions apart by it).
+      // And only where its words say something is missing: real servers also answer 404 to a change they
+      // refuse (`Space name is immutable.`), which must keep its own words.
+      const named =
+        message !== undefined &&
+        !/^HTTP 404 Not Found$/.test(message) &&
+        /not found|could not find|cannot find|can't find|does not exist|doesn't exist|no such|unknown/i.test(
+          message,
+        );
+      const missing = named ? missingEntity(r.path) : undefined;
+      if (!missing) return new NotFoundError(message ?? `not found (404): ${endpoint}`, opts);
+      return new NotFoundError(`not found: ${missing.what}`, {
+        ...opts,
+        moreInfo: message ?? opts.moreInfo,
+        ...(missing.advice ? { advice: missing.advice } : {}),
+      });
+    }
     case 409:
       return new ConflictError(message ?? `conflict (409) at ${endpoint}`, opts);
     default:
@@ -98,6 +120,72 @@ export function errorFromResponse(r: ErrorResponse): DlakeError {
       }
       return new UsageError(message ?? `the service answered ${r.status} at ${endpoint}`, opts);
   }
+}
+
+/** The entity a request path names (`/api/v3/user/by-name/bob`: user "bob"), and where its kind is listed. */
+function missingEntity(requestPath: string): { what: string; advice?: Advice } | undefined {
+  const rest = requestPath.split('?')[0]!;
+  if (!rest.startsWith(`${API_PREFIX}/`)) return undefined;
+  let parts: string[];
+  try {
+    parts = rest
+      .slice(API_PREFIX.length + 1)
+      .split('/')
+      .map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+  const [area, first, second] = parts;
+  if (first === undefined || first === '') return undefined;
+  // `<kind>/<id>` or `<kind>/by-name/<name>` only: a 404 below them (a user's tokens) is about something else.
+  const named = (kind: string, list: EntityList) => {
+    const byName = first === 'by-name' && second !== undefined && parts.length === 3;
+    if (!byName && parts.length !== 2) return undefined;
+    const what = byName ? `${kind} "${second}"` : `${kind} ${first}`;
+    return { what, advice: { kind: 'list-entities', list } as Advice };
+  };
+  switch (area) {
+    case 'catalog':
+      if (first === 'by-path' && parts.length > 2) {
+        const path = parts.slice(2);
+        return {
+          what: formatPath(path),
+          advice: { kind: 'list-entities', list: 'catalog', parent: path.slice(0, -1) },
+        };
+      }
+      return {
+        what: `catalog entity ${first}`,
+        advice: { kind: 'list-entities', list: 'catalog', parent: [] },
+      };
+    case 'dataset':
+      return { what: `dataset ${first}`, advice: { kind: 'list-entities', list: 'catalog', parent: [] } };
+    case 'user':
+      return named('user', 'user');
+    case 'role':
+      return named('role', 'role');
+    case 'reflection':
+      return named('reflection', 'reflection');
+    case 'wlm':
+      if (first !== 'queue' || second === undefined) return undefined;
+      parts.shift();
+      return missingQueue(parts);
+    case 'job':
+      // The job itself, its results or its cancel: the job is what is missing.
+      return { what: `job ${first}` };
+    default:
+      return undefined;
+  }
+}
+
+/** `queue/<id>` or `queue/by-name/<name>`. */
+function missingQueue(parts: string[]): { what: string; advice: Advice } | undefined {
+  const [, first, second] = parts;
+  const byName = first === 'by-name' && second !== undefined && parts.length === 3;
+  if (!byName && parts.length !== 2) return undefined;
+  return {
+    what: byName ? `queue "${second}"` : `queue ${first}`,
+    advice: { kind: 'list-entities', list: 'queue' },
+  };
 }
 
 /**

@@ -12,7 +12,7 @@ import {
 } from '../errors.js';
 import { BufferPool } from '../util/buffer-pool.js';
 import { formatDuration } from '../util/units.js';
-import { parseJsonExact } from './exact-json.js';
+import { JsonNumber, parseJsonExact } from './exact-json.js';
 import type { ApiClient } from './http.js';
 import { FieldSchemaSchema, type JobStatus, JobStatusSchema, SubmittedJobSchema } from './schemas.js';
 import { segment } from './url-segment.js';
@@ -193,16 +193,26 @@ export function resultsPageOf(value: unknown, endpoint: string, exact: boolean):
   const { rowCount, schema, rows } = body as Record<string, unknown>;
   if (typeof rowCount !== 'number' || !Number.isFinite(rowCount)) bad('rowCount', 'expected a number');
   if ((rowCount as number) < 0) bad('rowCount', `expected 0 or more, not ${rowCount}`);
+  if (!Array.isArray(rows)) bad('rows', 'expected an array');
+  for (let i = 0; i < (rows as unknown[]).length; i++) {
+    const r = (rows as unknown[])[i];
+    if (!r || typeof r !== 'object' || Array.isArray(r)) bad(`rows.${i}`, 'expected an object');
+  }
+  // A page without a schema (none, null or []) still has rows: their own keys are the columns
+  // (docs/cli-contract.md "Jobs, results and export").
+  if (schema == null || (Array.isArray(schema) && schema.length === 0)) {
+    return {
+      rowCount: rowCount as number,
+      schema: fieldsOfRows(rows as ResultRow[]),
+      rows: rows as ResultRow[],
+      exact,
+    };
+  }
   fieldsSchema ??= FieldSchemaSchema.array();
   const fields = fieldsSchema.safeParse(schema);
   if (!fields.success) {
     const issue = fields.error.issues[0]!;
     bad(['schema', ...issue.path].join('.'), issue.message);
-  }
-  if (!Array.isArray(rows)) bad('rows', 'expected an array');
-  for (let i = 0; i < (rows as unknown[]).length; i++) {
-    const r = (rows as unknown[])[i];
-    if (!r || typeof r !== 'object' || Array.isArray(r)) bad(`rows.${i}`, 'expected an object');
   }
   return {
     rowCount: rowCount as number,
@@ -210,6 +220,38 @@ export function resultsPageOf(value: unknown, endpoint: string, exact: boolean):
     rows: rows as ResultRow[],
     exact,
   };
+}
+
+/**
+ * The columns of rows that came without a schema: every key, in the order the rows first show it, typed by
+ * its first value that is not null (VARCHAR when there is none), so that every format, Parquet's typed
+ * columns included, has the columns the rows hold.
+ */
+function fieldsOfRows(rows: readonly ResultRow[]): ResultField[] {
+  const types = new Map<string, string | undefined>();
+  for (const row of rows) {
+    for (const name of Object.keys(row)) {
+      if (types.get(name) !== undefined) continue;
+      types.set(name, typeOfValue(row[name]));
+    }
+  }
+  return [...types].map(([name, type]) => ({ name, type: { name: type ?? 'VARCHAR' } }));
+}
+
+/** The SQL type a JSON value reads as; undefined for null (the next row may tell). */
+function typeOfValue(v: unknown): string | undefined {
+  if (v === null || v === undefined) return undefined;
+  if (v instanceof JsonNumber) return /[.eE]/.test(v.text) ? 'DOUBLE' : 'BIGINT';
+  switch (typeof v) {
+    case 'boolean':
+      return 'BOOLEAN';
+    case 'number':
+      return Number.isInteger(v) ? 'BIGINT' : 'DOUBLE';
+    case 'string':
+      return 'VARCHAR';
+    default:
+      return Array.isArray(v) ? 'LIST' : 'STRUCT';
+  }
 }
 
 interface WaitOptions {

@@ -28,7 +28,7 @@ async function getRoleByName(client: ApiClient, name: string, feature = 'user ro
     }),
   ).catch((err: unknown) => {
     if (err instanceof NotFoundError && !(err instanceof EditionError)) {
-      throw new NotFoundError(`unknown role "${name}"`, {
+      throw new NotFoundError(`not found: role "${name}"`, {
         moreInfo: err.message,
         advice: { kind: 'list-roles' },
       });
@@ -93,13 +93,13 @@ export async function listRoles(client: ApiClient, filter?: string): Promise<Rol
   }
 }
 
-/** A role by id (a UUID) or by name (case-insensitive); an unknown one is "unknown role". */
+/** A role by id (a UUID) or by name (case-insensitive); an unknown one is "not found: role …". */
 export async function resolveRole(client: ApiClient, ref: string): Promise<Role> {
   const path = isUuid(ref) ? rolePath(ref) : `${ROLE_PATH}/by-name/${segment(ref, 'role name')}`;
   return enterprise('roles', () => client.request({ method: 'GET', path, schema: RoleDetailSchema })).catch(
     (err: unknown) => {
       if (err instanceof NotFoundError && !(err instanceof EditionError)) {
-        throw new NotFoundError(`unknown role "${ref}"`, {
+        throw new NotFoundError(`not found: role "${ref}"`, {
           moreInfo: err.message,
           advice: { kind: 'list-roles' },
         });

@@ -20,7 +20,13 @@ export async function listSources(client: ApiClient, concurrency = 8): Promise<C
 
 /** The source called `name` (one path component, taken literally); anything else by that name is a 404. */
 export async function getSource(client: ApiClient, name: string): Promise<CatalogEntity> {
-  const entity = await catalog.getByPath(client, [name], { exclude: ['children'] });
+  const entity = await catalog.getByPath(client, [name], { exclude: ['children'] }).catch((err: unknown) => {
+    if (!(err instanceof NotFoundError)) throw err;
+    throw new NotFoundError(`not found: source "${name}"`, {
+      moreInfo: err.moreInfo,
+      advice: { kind: 'list-sources' },
+    });
+  });
   if (entity.entityType !== 'source') {
     throw new NotFoundError(`"${name}" is a ${entity.entityType}, not a source`, {
       advice: { kind: 'list-sources' },

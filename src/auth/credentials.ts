@@ -119,7 +119,10 @@ export class CredentialProvider implements AuthProvider {
   private missingCredentials(stored: StoredToken | undefined): AuthError {
     const { settings } = this.deps;
     const name = settings.profileName.value;
-    const p = settings.profileName.source === 'flag' || name !== 'default' ? ` -p ${name}` : '';
+    // The profile and a --url given on the command line: the command named logs in where this one went.
+    const p =
+      (settings.profileName.source === 'flag' || name !== 'default' ? ` -p ${name}` : '') +
+      (settings.url?.source === 'flag' ? ` --url ${this.deps.url}` : '');
     const method = stored?.obtainedVia ?? settings.profile?.authMethod;
     const clientId = settings.envClientId ?? stored?.clientId ?? settings.profile?.clientId;
     const username = stored?.username ?? settings.profile?.username;

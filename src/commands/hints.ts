@@ -1,16 +1,21 @@
 // What to do next after an error, in the command line's words. The API layer says what happened in the
 // service's terms and, where a next step exists, which one (an `Advice`); this module words it as the `hint:`
 // line, naming dlake commands and options, which src/api must not know (docs/architecture.md).
-import type { Advice, DlakeError } from '../errors.js';
+import type { Advice, DlakeError, EntityList } from '../errors.js';
+import { formatPath } from '../util/catalog-ref.js';
 
-export function hintFor(err: DlakeError): string | undefined {
-  return err.hint ?? (err.advice ? adviceText(err.advice) : undefined);
+/**
+ * `login`: the login command to name, with the profile and URL the user gave on the command line (`dlake login
+ * -p prod --url https://lake.example.com`), so that running it logs in where the failed command went.
+ */
+export function hintFor(err: DlakeError, login = 'dlake login'): string | undefined {
+  return err.hint ?? (err.advice ? adviceText(err.advice, login) : undefined);
 }
 
-function adviceText(a: Advice): string {
+function adviceText(a: Advice, login: string): string {
   switch (a.kind) {
     case 'log-in-again':
-      return 'log in again with `dlake login` (or check DLAKE_TOKEN / DLAKE_CLIENT_ID)';
+      return `log in again with \`${login}\` (or check DLAKE_TOKEN / DLAKE_CLIENT_ID)`;
     case 'wrong-client-secret':
       return 'the client id or its secret is wrong: check the secret given (or DLAKE_CLIENT_ID and DLAKE_CLIENT_SECRET)';
     case 'no-external-token-provider':
@@ -20,7 +25,7 @@ function adviceText(a: Advice): string {
     case 'jwt-not-accepted':
       return 'the JWT was not accepted: check that it comes from the identity provider the service trusts (and --audience for a service user)';
     case 'pat-refused':
-      return 'the personal access token is wrong or expired: create a new one and store it with `dlake login --token-stdin`';
+      return `the personal access token is wrong or expired: create a new one and store it with \`${login} --token-stdin\``;
     case 'not-the-service':
       return 'check --url: it must point at the service itself, not a proxy or login page';
     case 'untrusted-certificate':
@@ -50,7 +55,7 @@ function adviceText(a: Advice): string {
     case 'pat-lifetime':
       return `give a lifetime of ${a.max} or less, e.g. --expires 90d`;
     case 'list-roles':
-      return 'role names are listed by `dlake role list`';
+      return 'list the roles with: dlake role list';
     case 'stale-ruleset-tag':
       return `its current tag is "${a.currentTag}": check the rules (dlake queue rules), then set "tag": "${a.currentTag}" in the file and retry`;
     case 'stale-reflection-tag':
@@ -65,5 +70,21 @@ function adviceText(a: Advice): string {
         : 'see the fields of each type with: dlake source types';
     case 'list-sources':
       return 'list the sources with: dlake source list';
+    case 'list-entities':
+      return listHint(a.list, a.parent);
   }
+}
+
+/** Where to look for what is there instead: the parent's listing, for the catalog. */
+function listHint(list: EntityList, parent: readonly string[] = []): string {
+  if (list !== 'catalog')
+    return `list the ${list === 'queue' ? 'queues' : `${list}s`} with: dlake ${list} list`;
+  if (parent.length === 0) return 'list the top level with: dlake catalog ls';
+  const where = formatPath(parent);
+  return `see what ${where} holds with: dlake catalog ls ${shellWord(where)}`;
+}
+
+/** A word as a shell reads it: quoted only when it needs to be. */
+function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

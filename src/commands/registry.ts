@@ -124,6 +124,12 @@ export const GROUPS: GroupDef[] = [
     load: () => import('./api.js'),
   },
   {
+    name: 'version',
+    topic: 'Other',
+    summary: 'Print the version (as --version does)',
+    load: () => import('./version.js'),
+  },
+  {
     name: 'completion',
     topic: 'Other',
     summary: 'Print a shell completion script (bash, zsh, fish)',

@@ -168,7 +168,8 @@ const NESTED = /^(LIST|STRUCT|MAP|UNION|ARRAY|ROW)\b/i;
 
 /** The column names of a results `schema` (as the service sent it) whose columns are all flat, else undefined. */
 export function flatColumns(schema: unknown): string[] | undefined {
-  if (!Array.isArray(schema)) return undefined;
+  // No schema, or an empty one: the ordinary path takes the rows' own keys (api/jobs.ts fieldsOfRows).
+  if (!Array.isArray(schema) || schema.length === 0) return undefined;
   const names: string[] = [];
   for (const f of schema as Array<{ name?: unknown; type?: { name?: unknown } } | null>) {
     const type = f?.type?.name;

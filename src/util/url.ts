@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 
 /**
  * The normalised form of an http(s) base URL: scheme and host lower-case, default port dropped, no trailing
- * slash, no query or fragment. Anything else (no scheme, `ftp://`, no host) is a UsageError naming `what`.
+ * slash nor trailing `/api/v3`, no query or fragment. Anything else (no scheme, `ftp://`, no host) is a UsageError naming `what`.
  */
 export function normalizeServiceUrl(value: string, what: string): string {
   const text = value.trim();
@@ -25,8 +25,11 @@ export function normalizeServiceUrl(value: string, what: string): string {
       hint: 'give the service base URL, e.g. https://lake.example.com',
     });
   }
-  // URL already lower-cases scheme and host and drops the default port; the path keeps its case.
-  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+  // URL already lower-cases scheme and host and drops the default port; the path keeps its case. The REST
+  // API's own prefix, pasted from an API address (`https://lake.example.com/api/v3`), is dlake's to add: it
+  // is dropped, so that the login and token endpoints, beside it, are found (docs/cli-contract.md).
+  const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v3$/, '');
+  return `${url.protocol}//${url.host}${path}`;
 }
 
 /** The normalised URL, or the text unchanged when it is not a valid URL (for display and comparison). */

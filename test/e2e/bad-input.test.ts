@@ -109,7 +109,7 @@ describe('bad input', () => {
     expectFailure(missing, 2, "missing required argument 'path'");
     const typo = await fx.run(['whoamy']);
     expectFailure(typo, 2, "unknown command 'whoamy'");
-    expect(typo.stderr).toContain('(Did you mean whoami?)');
+    expect(typo.stderr).toContain('(Did you mean dlake whoami?)');
   });
 
   it('an unknown HTTP method: exit 2', async () => {

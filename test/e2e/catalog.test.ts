@@ -194,19 +194,11 @@ describe('get and paths', () => {
     expect(fx.emu.log.entries.at(-1)!.query).toEqual({ include: 'permissions', exclude: 'children' });
   });
 
-  it('an unknown path or id: exit 4 with the service message', async () => {
-    expectFailure(
-      await run(['catalog', 'get', 'Nope/x']),
-      4,
-      'error: Could not find entity with path [[Nope, x]]',
-    );
+  it('an unknown path or id: exit 4, "not found: …" and where to look', async () => {
+    expectFailure(await run(['catalog', 'get', 'Nope/x']), 4, 'error: not found: Nope/x');
     const uuid = '0b5c7d55-8f6e-4a5e-9c1e-0d1f2a3b4c5d';
-    expectFailure(await run(['catalog', 'ls', uuid]), 4, `error: Could not find entity with id [${uuid}]`);
-    expectFailure(
-      await run(['catalog', 'delete', 'Nope', '-y']),
-      4,
-      'Could not find entity with path [[Nope]]',
-    );
+    expectFailure(await run(['catalog', 'ls', uuid]), 4, `error: not found: catalog entity ${uuid}`);
+    expectFailure(await run(['catalog', 'delete', 'Nope', '-y']), 4, 'error: not found: Nope');
     expect(writes()).toEqual([]);
   });
 

@@ -38,6 +38,37 @@ describe('service URLs', () => {
     expect(fx.emu.log.find('GET', '/api/v3/catalog')).toHaveLength(1);
   });
 
+  it('a URL pasted with /api/v3 on its end is the service URL: login and every command work with it', async () => {
+    writeFileSync(join(fx.configDir, 'credentials.json'), '{}');
+    fx.emu.log.clear();
+    const login = await fx.run(
+      ['login', '-u', 'admin', '--password-stdin', '--url', `${fx.emu.url}/api/v3`],
+      {
+        url: false,
+        input: 'admin-pass-1\n',
+      },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    expect(fx.emu.log.find('POST', '/apiv2/login')).toHaveLength(1);
+    expect(fx.readJson('config.json').profiles.default.url).toBe(fx.emu.url);
+    const ls = await fx.run(['catalog', 'ls', '-o', 'json'], { env: { DLAKE_URL: `${fx.emu.url}/api/v3/` } });
+    expect([ls.code, ls.stderr]).toEqual([0, '']);
+    expect(fx.emu.log.entries.map((e) => e.path)).toEqual(['/apiv2/login', '/api/v3/catalog']);
+  });
+
+  it('the login hint after a failure keeps the --url given', async () => {
+    const other = 'http://127.0.0.1:9';
+    const r = await fx.run(['catalog', 'ls', '--url', `${other}/`]);
+    expectFailure(r, 3, 'not logged in');
+    expect(r.stderr).toContain(`hint: run \`dlake login --url ${other} -u admin\``);
+    // A token the service refuses (401): the hint logs in at that URL too.
+    const refused = await fx.run(['catalog', 'ls', '--url', fx.emu.url], {
+      env: { DLAKE_TOKEN: 'not-a-token' },
+    });
+    expectFailure(refused, 3, '');
+    expect(refused.stderr).toContain(`hint: log in again with \`dlake login --url ${fx.emu.url}\``);
+  });
+
   it('login without a URL complains about the URL first, before asking for a password', async () => {
     writeFileSync(join(fx.configDir, 'config.json'), '{}');
     const r = await fx.run(['login', '-u', 'admin'], { url: false });
@@ -103,5 +134,46 @@ describe('input checks, before any request', () => {
       '--max-rows "99999999999999999999" is too large',
     );
     expect(fx.emu.log.entries).toEqual([]);
+  });
+});
+
+describe('a missing entity', () => {
+  it('reads alike in every command: "not found: …", exit 4, and where to look', async () => {
+    const cases: Array<[string[], string, string]> = [
+      [
+        ['catalog', 'get', 'Samples/nope'],
+        'not found: Samples/nope',
+        'see what Samples holds with: dlake catalog ls Samples',
+      ],
+      [['catalog', 'ls', 'Nope'], 'not found: Nope', 'list the top level with: dlake catalog ls'],
+      [
+        ['catalog', 'tags', 'Samples/a b/c'],
+        'not found: Samples/a b/c',
+        "see what Samples/a b holds with: dlake catalog ls 'Samples/a b'",
+      ],
+      [['source', 'get', 'nope'], 'not found: source "nope"', 'list the sources with: dlake source list'],
+      [['user', 'get', 'nobody'], 'not found: user "nobody"', 'list the users with: dlake user list'],
+      [['pat', 'list', 'nobody'], 'not found: user "nobody"', 'list the users with: dlake user list'],
+      [['role', 'get', 'nope'], 'not found: role "nope"', 'list the roles with: dlake role list'],
+      [['queue', 'get', 'nope'], 'not found: queue "nope"', 'list the queues with: dlake queue list'],
+      [
+        ['reflection', 'get', '00000000-0000-4000-8000-000000000001'],
+        'not found: reflection 00000000-0000-4000-8000-000000000001',
+        'list the reflections with: dlake reflection list',
+      ],
+    ];
+    for (const [args, error, hint] of cases) {
+      const r = await fx.run(args);
+      expectFailure(r, 4, `error: ${error}`);
+      expect(r.stderr, args.join(' ')).toBe(`error: ${error}\nhint: ${hint}\n`);
+    }
+    const job = await fx.run(['job', 'get', '00000000-0000-4000-8000-000000000002']);
+    expect([job.code, job.stderr]).toEqual([
+      4,
+      'error: not found: job 00000000-0000-4000-8000-000000000002\n',
+    ]);
+    // The service's own words stay at hand with -v.
+    const verbose = await fx.run(['queue', 'get', 'nope', '-v']);
+    expect(verbose.stderr).toContain('  Queue [nope] not found.\n');
   });
 });

@@ -113,12 +113,12 @@ describe('dlake catalog grants', () => {
     expectFailure(
       await fx.run(['catalog', 'grants', 'Sales/orders', '--grant', 'user:nobody:SELECT']),
       4,
-      "User 'nobody' not found",
+      'error: not found: user "nobody"',
     );
     expectFailure(
       await fx.run(['catalog', 'grants', 'Sales/orders', '--grant', 'role:ghost:SELECT']),
       4,
-      'unknown role "ghost"',
+      'error: not found: role "ghost"',
     );
     expectFailure(await fx.run(['catalog', 'grants', 'Sales/nope']), 4, 'nope');
     expect(puts()).toEqual([]);

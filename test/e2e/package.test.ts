@@ -1,7 +1,7 @@
 // The published package: `npm pack` gives a tarball that installs with `npm install -g` on a clean machine,
 // with no build step, no dependencies to download and no dev dependencies, and whose `dlake` works.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,6 +12,15 @@ import { runDlake } from '../helpers/dlake.js';
 import { installGlobally, type Packed, packDlake, REPO, treeSize, userEnv } from '../helpers/package.js';
 
 const run = promisify(execFile);
+const README = readFileSync(join(REPO, 'README.md'), 'utf8');
+
+/** The scripts of an installed package that npm would run (or warn about) when installing it. */
+function installTimeScripts(dir: string): string[] {
+  const { scripts = {} } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
+  return Object.keys(scripts).filter((k) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(k));
+}
 const MiB = 1024 * 1024;
 const { version } = (await import(join(REPO, 'package.json'), { with: { type: 'json' } })).default as {
   version: string;
@@ -68,9 +77,23 @@ describe('npm pack, then npm install -g of the tarball', () => {
   // --offline: had it needed anything from a registry (a dependency, a build tool), the install would fail.
   it('installs without a dependency or a build step, in under 5 MiB', () => {
     expect(installLog).toMatch(/added 1 package/);
+    // npm lists a package's install-time scripts (`prepare` included, for a tarball) in a warning.
+    expect(installLog).not.toMatch(/warn/i);
+    expect(installTimeScripts(installed())).toEqual([]);
     expect(existsSync(join(installed(), 'node_modules'))).toBe(false);
     expect(treeSize(installed())).toBeLessThan(5 * MiB);
     expect(packed.size).toBeLessThan(1 * MiB);
+  });
+
+  it('the tarballs npm pack writes are ignored by git', async () => {
+    const ignored = await run(
+      'git',
+      ['check-ignore', 'dlake-0.1.0.tgz', 'emulator/dlake-emulator-0.1.0.tgz'],
+      {
+        cwd: REPO,
+      },
+    );
+    expect(ignored.stdout.trim().split('\n')).toHaveLength(2);
   });
 
   it('dlake --version prints the version', async () => {
@@ -93,18 +116,38 @@ describe('npm pack -w emulator, then npm install -g of the tarball', () => {
   let dir: string;
   let emulator: EmulatorProcess | undefined;
 
+  let installLog: string;
+
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'dlake-emulator-pack-'));
     const packed = await packDlake(dir, 'emulator');
-    await installGlobally(packed.tarball, join(dir, 'prefix'), 'from-cache');
+    installLog = await installGlobally(packed.tarball, join(dir, 'prefix'), 'from-cache');
   }, 180_000);
   afterAll(async () => {
     await emulator?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('dlake-emulator starts, answers SQL through DuckDB, and stops on SIGTERM', async () => {
-    emulator = await startEmulatorCommand(['--port', '0'], join(dir, 'prefix', 'bin', 'dlake-emulator'));
+  it('installs without a warning and carries no install-time script', () => {
+    expect(installLog).not.toMatch(/warn/i);
+    expect(installTimeScripts(join(dir, 'prefix', 'lib', 'node_modules', 'dlake-emulator'))).toEqual([]);
+  });
+
+  it('is what the README tells a user with only the release tarballs to install', () => {
+    const install = README.split(/^## Install$/m)[1]?.split(/^## /m)[0] ?? '';
+    expect(install).toContain(`npm install -g ./dlake-emulator-${version}.tgz\n`);
+    // Not on a registry: an `npx dlake-emulator` would fail.
+    expect(README).not.toMatch(/npx dlake-emulator/);
+  });
+
+  it('dlake-emulator starts, serves --samples, answers SQL through DuckDB, and stops on SIGTERM', async () => {
+    const samples = join(dir, 'csv-files');
+    mkdirSync(samples);
+    writeFileSync(join(samples, 'sales.csv'), 'region,units\nNorth,3\n');
+    emulator = await startEmulatorCommand(
+      ['--port', '0', '--samples', samples],
+      join(dir, 'prefix', 'bin', 'dlake-emulator'),
+    );
     const env = { DLAKE_CONFIG_DIR: join(dir, 'config'), DLAKE_URL: emulator.url };
     const login = await runDlake(['login', '-u', 'admin', '--password-stdin'], {
       env,
@@ -113,6 +156,8 @@ describe('npm pack -w emulator, then npm install -g of the tarball', () => {
     expect(login.code).toBe(0);
     const sql = await runDlake(['sql', 'SELECT 6 * 7 AS answer', '-o', 'json'], { env });
     expect([sql.code, JSON.parse(sql.stdout)]).toEqual([0, [{ answer: 42 }]]);
+    const ls = await runDlake(['catalog', 'ls', 'Samples', '-o', 'json'], { env });
+    expect(JSON.parse(ls.stdout)).toEqual([expect.objectContaining({ path: ['Samples', 'sales.csv'] })]);
     expect(await emulator.stop()).toBe(0);
     emulator = undefined;
   });

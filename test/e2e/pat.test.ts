@@ -134,7 +134,11 @@ describe('dlake pat create', () => {
 
   it('an unknown user: exit 4 and nothing created', async () => {
     const before = fx.emu.state.tokens.size;
-    expectFailure(await fx.run(['pat', 'create', 'nobody', '--label', 'x']), 4, "User 'nobody' not found");
+    expectFailure(
+      await fx.run(['pat', 'create', 'nobody', '--label', 'x']),
+      4,
+      'error: not found: user "nobody"',
+    );
     expect(fx.emu.state.tokens.size).toBe(before);
   });
 });
@@ -178,7 +182,7 @@ describe('dlake pat list', () => {
   });
 
   it('an unknown user: exit 4', async () => {
-    expectFailure(await fx.run(['pat', 'list', 'nobody']), 4, "User 'nobody' not found");
+    expectFailure(await fx.run(['pat', 'list', 'nobody']), 4, 'error: not found: user "nobody"');
   });
 });
 
@@ -246,7 +250,11 @@ describe('dlake pat delete', () => {
   it('an unknown token or user: exit 4', async () => {
     const r = await fx.run(['pat', 'delete', 'bob', '6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b', '-y']);
     expectFailure(r, 4, 'not found');
-    expectFailure(await fx.run(['pat', 'delete', 'nobody', '--all', '-y']), 4, "User 'nobody' not found");
+    expectFailure(
+      await fx.run(['pat', 'delete', 'nobody', '--all', '-y']),
+      4,
+      'error: not found: user "nobody"',
+    );
   });
 });
 

@@ -152,7 +152,7 @@ describe('dlake queue list and get', () => {
   });
 
   it('an unknown queue: exit 4', async () => {
-    expectFailure(await fx.run(['queue', 'get', 'nope']), 4, 'Queue [nope] not found.');
+    expectFailure(await fx.run(['queue', 'get', 'nope']), 4, 'error: not found: queue "nope"');
     expectFailure(await fx.run(['queue', 'get', '00000000-0000-4000-8000-00000000dead']), 4, 'not found');
   });
 
@@ -237,7 +237,7 @@ describe('dlake queue update', () => {
     expectFailure(
       await fx.run(['queue', 'update', 'nope', '--max-running-jobs', '1']),
       4,
-      'Queue [nope] not found.',
+      'error: not found: queue "nope"',
     );
     expect(writes()).toEqual([]);
   });
@@ -294,7 +294,7 @@ describe('dlake queue delete', () => {
   });
 
   it('an unknown queue: exit 4', async () => {
-    expectFailure(await fx.run(['queue', 'delete', 'nope', '-y']), 4, 'Queue [nope] not found.');
+    expectFailure(await fx.run(['queue', 'delete', 'nope', '-y']), 4, 'error: not found: queue "nope"');
     expect(writes()).toEqual([]);
   });
 });

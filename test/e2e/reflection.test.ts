@@ -215,13 +215,9 @@ describe('dlake reflection list and get', () => {
     expect(get.stdout).toMatch(/^name\s+listed$/m);
   });
 
-  it('an unknown id: exit 4 with the service text; a non-UUID: exit 2 before any request', async () => {
+  it('an unknown id: exit 4, "not found: reflection …"; a non-UUID: exit 2 before any request', async () => {
     const unknown = '6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b';
-    expectFailure(
-      await fx.run(['reflection', 'get', unknown]),
-      4,
-      `reflection at with id [${unknown}] not found`,
-    );
+    expectFailure(await fx.run(['reflection', 'get', unknown]), 4, `error: not found: reflection ${unknown}`);
     fx.emu.log.clear();
     expectFailure(await fx.run(['reflection', 'get', '../catalog']), 2, 'is not a reflection id');
     expect(fx.emu.log.entries).toEqual([]);

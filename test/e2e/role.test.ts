@@ -52,7 +52,7 @@ describe('dlake role create, list, get', () => {
     expectFailure(await fx.run(['role', 'create', 'loaders']), 5, 'a role named "loaders" already exists');
     const dry = await fx.run(['role', 'create', 'dry-role', '--dry-run', '-o', 'json']);
     expect(JSON.parse(dry.stdout)).toMatchObject({ method: 'POST', body: { name: 'dry-role' } });
-    expectFailure(await fx.run(['role', 'get', 'no-such-role']), 4, 'unknown role "no-such-role"');
+    expectFailure(await fx.run(['role', 'get', 'no-such-role']), 4, 'error: not found: role "no-such-role"');
     expect(writes().filter((w) => w.status < 400)).toEqual([]);
   });
 });
@@ -89,16 +89,24 @@ describe('dlake role add-member, remove-member', () => {
     expectFailure(
       await fx.run(['role', 'add-member', 'team', '--user', 'nobody']),
       4,
-      "User 'nobody' not found",
+      'error: not found: user "nobody"',
     );
-    expectFailure(await fx.run(['role', 'add-member', 'team', '--role', 'nope']), 4, 'unknown role "nope"');
+    expectFailure(
+      await fx.run(['role', 'add-member', 'team', '--role', 'nope']),
+      4,
+      'error: not found: role "nope"',
+    );
     expectFailure(await fx.run(['role', 'add-member', 'PUBLIC', '--user', 'bob']), 2, 'it is a system role');
     expectFailure(
       await fx.run(['role', 'add-member', 'team', '--role', 'team']),
       2,
       'cannot be a member of itself',
     );
-    expectFailure(await fx.run(['role', 'add-member', 'ghost', '--user', 'bob']), 4, 'unknown role "ghost"');
+    expectFailure(
+      await fx.run(['role', 'add-member', 'ghost', '--user', 'bob']),
+      4,
+      'error: not found: role "ghost"',
+    );
     expect(writes()).toEqual([]);
   });
 });
@@ -126,7 +134,11 @@ describe('dlake role update', () => {
     const admin = await fx.run(['role', 'update', 'ADMIN', '--description', 'x']);
     expectFailure(admin, 2, 'cannot change "ADMIN": it is a system role');
     expectFailure(await fx.run(['role', 'update', 'loaders']), 2, 'nothing to change');
-    expectFailure(await fx.run(['role', 'update', 'ghost', '--description', 'x']), 4, 'unknown role "ghost"');
+    expectFailure(
+      await fx.run(['role', 'update', 'ghost', '--description', 'x']),
+      4,
+      'error: not found: role "ghost"',
+    );
     expect(writes()).toEqual([]);
   });
 });
@@ -141,7 +153,7 @@ describe('dlake role delete', () => {
     expect(writes()).toEqual([]);
     const r = await fx.run(['role', 'rm', 'doomed', '-y']);
     expect(r.code, r.stderr).toBe(0);
-    expectFailure(await fx.run(['role', 'get', 'doomed']), 4, 'unknown role');
+    expectFailure(await fx.run(['role', 'get', 'doomed']), 4, 'not found: role');
   });
 
   it('a system role is refused in one sentence; a non-admin gets exit 3', async () => {

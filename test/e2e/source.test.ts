@@ -390,7 +390,7 @@ describe('update', () => {
     expectFailure(
       await run(['source', 'update', 'nope', '--set', 'fetchSize=1']),
       4,
-      'Could not find entity with path [[nope]]',
+      'error: not found: source "nope"',
     );
     expect(writes()).toEqual([]);
     expect(store().sourceConfig('pg')).toEqual({

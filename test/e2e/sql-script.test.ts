@@ -129,3 +129,58 @@ describe('dlake sql -f', () => {
     expectFailure(await fx.run(['sql']), 2, 'no query given');
   });
 });
+
+describe('dlake sql with several statements in one argument', () => {
+  it('runs them one after the other and prints each result, as -f does', async () => {
+    const r = await fx.run(['sql', 'SELECT 1 AS x; SELECT 2 AS y', '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('{"x":1}\n{"y":2}\n');
+    expect(newlySubmitted()).toEqual(['SELECT 1 AS x', 'SELECT 2 AS y']);
+  });
+
+  it('the same on standard input, tables one after the other', async () => {
+    const r = await fx.run(['sql', '-'], { input: 'SELECT 1 AS x;\nSELECT 2 AS y;\n' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('x\n1\n\ny\n2\n');
+    expect(newlySubmitted()).toEqual(['SELECT 1 AS x', 'SELECT 2 AS y']);
+  });
+
+  it('the first failure stops the run, naming the statement; --continue-on-error runs the rest', async () => {
+    const stop = await fx.run(['sql', 'SELECT * FROM nope_1; SELECT 2 AS y', '-o', 'csv']);
+    expect(stop.code).toBe(6);
+    expect(stop.stderr).toMatch(/^error: statement 1 \(line 1\): .*nope_1/m);
+    expect(stop.stdout).toBe('');
+    expect(newlySubmitted()).toEqual(['SELECT * FROM nope_1']);
+    before = submitted().length;
+    const all = await fx.run([
+      'sql',
+      'SELECT * FROM nope_1; SELECT 2 AS y',
+      '-o',
+      'csv',
+      '--continue-on-error',
+    ]);
+    expect(all.code).toBe(6);
+    expect(all.stdout).toBe('y\n2\n');
+    expect(newlySubmitted()).toHaveLength(2);
+  });
+
+  it('--out takes one statement; an unclosed quote is refused; nothing is sent', async () => {
+    expectFailure(
+      await fx.run(['sql', 'SELECT 1; SELECT 2', '--out', join(dir, 'two.csv')]),
+      2,
+      '--out takes one statement; the query holds 2',
+    );
+    expectFailure(
+      await fx.run(['sql', "SELECT 1; SELECT 'open"]),
+      2,
+      'the query: statement 2 (line 1) has an unclosed string literal',
+    );
+    expect(newlySubmitted()).toEqual([]);
+  });
+
+  it('one statement is sent as it was given, its ; included', async () => {
+    const r = await fx.run(['sql', 'SELECT 1 AS x; -- done', '-o', 'csv']);
+    expect([r.code, r.stdout]).toEqual([0, 'x\n1\n']);
+    expect(newlySubmitted()).toEqual(['SELECT 1 AS x; -- done']);
+  });
+});

@@ -286,7 +286,7 @@ describe('dlake job', () => {
   });
 
   it('an unknown job id: exit 4 from get, wait, results, export and cancel', async () => {
-    const message = `Could not find a job with id [${UNKNOWN}]`;
+    const message = `error: not found: job ${UNKNOWN}`;
     expectFailure(await fx.run(['job', 'get', UNKNOWN]), 4, message);
     expectFailure(await fx.run(['job', 'wait', UNKNOWN]), 4, message);
     expectFailure(await fx.run(['job', 'results', UNKNOWN]), 4, message);

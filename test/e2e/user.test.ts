@@ -91,7 +91,7 @@ describe('dlake user create', () => {
 
   it('an unknown role: exit 4 before anything is created', async () => {
     const r = await fx.run(['user', 'create', 'norole', '--role', 'nope']);
-    expectFailure(r, 4, 'unknown role "nope"');
+    expectFailure(r, 4, 'error: not found: role "nope"');
     expect(writes()).toEqual([]);
     expect(user('norole')).toBeUndefined();
   });
@@ -120,7 +120,7 @@ describe('dlake user get', () => {
   });
 
   it('an unknown user: exit 4', async () => {
-    expectFailure(await fx.run(['user', 'get', 'nobody']), 4, "User 'nobody' not found");
+    expectFailure(await fx.run(['user', 'get', 'nobody']), 4, 'error: not found: user "nobody"');
     expectFailure(await fx.run(['user', 'get', '00000000-0000-4000-8000-00000000dead']), 4, 'not found');
   });
 });
@@ -216,10 +216,14 @@ describe('dlake user update', () => {
     expectFailure(
       await fx.run(['user', 'update', 'nobody', '--email', 'x@y.z']),
       4,
-      "User 'nobody' not found",
+      'error: not found: user "nobody"',
     );
     await createUser('rita');
-    expectFailure(await fx.run(['user', 'update', 'rita', '--add-role', 'nope']), 4, 'unknown role "nope"');
+    expectFailure(
+      await fx.run(['user', 'update', 'rita', '--add-role', 'nope']),
+      4,
+      'error: not found: role "nope"',
+    );
     expect(writes()).toEqual([]);
   });
 });
@@ -282,7 +286,7 @@ describe('dlake user delete', () => {
   });
 
   it('an unknown user: exit 4', async () => {
-    expectFailure(await fx.run(['user', 'delete', 'nobody', '-y']), 4, "User 'nobody' not found");
+    expectFailure(await fx.run(['user', 'delete', 'nobody', '-y']), 4, 'error: not found: user "nobody"');
     expect(writes()).toEqual([]);
   });
 });

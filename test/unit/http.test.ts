@@ -221,7 +221,7 @@ describe('ApiClient', () => {
         refusal('invalid_client', 'Invalid client credentials'),
         refusal('invalid_grant', 'Invalid JWT: "exp" claim timestamp check failed'),
         refusal('invalid_grant', 'No external token provider is configured'),
-      ].map(hintFor),
+      ].map((e) => hintFor(e)),
     );
     expect(hints.size).toBe(3);
   });
