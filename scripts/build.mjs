@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
-import { lazyCommanderChildProcess, leaveOutHttp2 } from './build-plugins.mjs';
+import { leaveOutHttp2 } from './build-plugins.mjs';
 import { writeThirdPartyLicenses } from './third-party-licenses.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -61,7 +61,7 @@ const cli = await build({
   entryPoints: { cli: 'src/cli.ts' },
   outdir: out,
   outExtension: { '.js': '.cjs' },
-  plugins: [leaveOutHttp2, lazyCommanderChildProcess, requireVendorFiles],
+  plugins: [leaveOutHttp2, requireVendorFiles],
 });
 const vendors = await Promise.all(
   VENDOR.map((specifier) =>
