@@ -18,3 +18,17 @@ module.exports = function connectH2 () {
     }));
   },
 };
+
+// zod's classic and mini entries export every locale of its error messages (371 KB) as `z.locales`, which
+// dlake never uses: its messages are its own, in English, and zod's English locale is imported on its own
+// by the entry that configures it. test/unit/undici-lite.test.ts checks that path.
+export const ZOD_LOCALES = /node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.c?js$/;
+export const leaveOutZodLocales = {
+  name: 'leave-out-zod-locales',
+  setup(b) {
+    b.onLoad({ filter: ZOD_LOCALES }, (args) => ({
+      loader: 'js',
+      contents: args.path.endsWith('.cjs') ? 'module.exports = {};' : 'export {};',
+    }));
+  },
+};
