@@ -1,40 +1,56 @@
-// Startup benchmark: wall time of `dlake --version` and of `dlake api GET
-// /api/v3/catalog` with a cached token, side by side with a bare `node -e 0` and a bare node:http GET.
-// The machine is shared and noisy, so each round runs `node -e 0` and then every case in turn (A/B
-// pairs), and a case's ratio is the median over rounds of its time divided by that round's `node -e 0`.
-// BENCH_BASELINE_BIN=/other/checkout/bin/dlake.js adds that build's `api GET` to every round, for a
-// before/after comparison in the same conditions (with a config folder of its own: each build keeps only
-// its own code cache). `api GET, no code cache` is a first run: its cache is removed before it runs.
-import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// Start-up benchmark, per supported Node major: `dlake catalog ls -o json` with a cached token (and its code
+// cache) against a bare node:http GET of the same endpoint that prints the same JSON, beside `node -e 0`,
+// `dlake --version` and a first run (no code cache). Each Node is the machine's own or the official binary of
+// that major (scripts/node-major.sh, installed once into a cache outside the clone); BENCH_NODE_MAJORS picks
+// them (default "20 22 24 26"). The machine is shared and noisy, so each round runs every case in turn, and
+// a ratio is the median over rounds of the two cases' times in that round.
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { startEmulator } from 'dlake-emulator';
 import { BIN, cleanEnv, runDlake } from '../test/helpers/dlake.js';
 import { median, quantile, table } from './stats.js';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 30);
-const PATH = process.env.BENCH_PATH ?? '/api/v3/catalog';
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const MAJORS = (process.env.BENCH_NODE_MAJORS ?? '20 22 24 26').split(/\s+/).filter(Boolean);
+const NODE_MAJOR = resolve(import.meta.dirname, '../scripts/node-major.sh');
 
 interface Case {
-  cmd: string;
   args: string[];
   env?: Record<string, string>;
   /** Runs before each timed run, untimed. */
   before?: () => void;
 }
 
-function timeRun({ cmd, args, env, before }: Case): Promise<number> {
+function timeRun(node: string, { args, env, before }: Case): Promise<{ ms: number; out: string }> {
   before?.();
-  return new Promise((resolve, reject) => {
+  return new Promise((done, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(cmd, args, { env: env ?? process.env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(node, args, { env: env ?? process.env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+    });
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}`));
-      else resolve(Number(process.hrtime.bigint() - start) / 1e6);
+      else done({ ms: Number(process.hrtime.bigint() - start) / 1e6, out });
     });
   });
+}
+
+/** The machine's node for its own major, else the official binary of that major. */
+function nodeOf(major: string): string | undefined {
+  if (process.versions.node.split('.')[0] === major) return process.execPath;
+  try {
+    return execFileSync('bash', [NODE_MAJOR, major], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }).trim();
+  } catch {
+    return undefined;
+  }
 }
 
 export async function benchStartup(): Promise<string> {
@@ -47,62 +63,75 @@ export async function benchStartup(): Promise<string> {
       env,
     });
     if (login.code !== 0) throw new Error(login.stderr);
-    const bareGet = join(dir, 'bare-get.mjs');
-    // The reference a CLI cannot beat: node:http with the header already at hand.
+    const token = JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')).tokens.default
+      .token as string;
+    const bareGet = join(dir, 'bare-get.cjs');
+    // The reference a CLI cannot beat: node:http with the token at hand, printing what `catalog ls -o json`
+    // prints (the listing's entries, indented by two).
     writeFileSync(
       bareGet,
-      `import http from 'node:http';
-http.get(process.argv[2], { headers: { authorization: 'x' } }, (r) => { r.resume(); r.on('end', () => {}); });`,
+      `const http = require('node:http');
+http.get(process.argv[2], { headers: { authorization: 'Bearer ' + process.argv[3] } }, (r) => {
+  let body = '';
+  r.setEncoding('utf8').on('data', (d) => { body += d; });
+  r.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(body).data, null, 2) + '\\n'));
+});`,
     );
-    // Each build and the no-cache case get a logged-in config folder of their own.
-    const loggedInCopy = (name: string) => {
-      const copy = join(dir, name);
-      mkdirSync(copy, { mode: 0o700 });
-      for (const f of ['config.json', 'credentials.json']) copyFileSync(join(dir, f), join(copy, f));
-      return { dir: copy, env: { ...env, DLAKE_CONFIG_DIR: copy } };
-    };
-    const { dir: coldDir, env: coldEnv } = loggedInCopy('cold');
-    const baselineEnv = loggedInCopy('baseline').env;
-    const node = process.execPath;
-    const cases: Record<string, Case> = {
-      'node -e 0': { cmd: node, args: ['-e', '0'] },
-      'bare node:http GET': { cmd: node, args: [bareGet, `${emu.url}${PATH}`] },
-      'dlake --version': { cmd: node, args: [BIN, '--version'], env },
-      [`dlake api GET ${PATH}`]: { cmd: node, args: [BIN, 'api', 'GET', PATH], env },
-      [`dlake api GET ${PATH}, no code cache`]: {
-        cmd: node,
-        args: [BIN, 'api', 'GET', PATH],
-        env: coldEnv,
-        before: () => rmSync(join(coldDir, 'cache'), { recursive: true, force: true }),
-      },
-    };
-    const baseline = process.env.BENCH_BASELINE_BIN;
-    if (baseline)
-      cases[`baseline dlake api GET ${PATH}`] = {
-        cmd: node,
-        args: [baseline, 'api', 'GET', PATH],
-        env: baselineEnv,
-      };
-    const times: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
-    const ratios: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
-    for (let i = 0; i < RUNS; i++) {
-      let node = 0;
-      for (const [name, c] of Object.entries(cases)) {
-        const ms = await timeRun(c);
-        if (name === 'node -e 0') node = ms;
-        times[name]!.push(ms);
-        ratios[name]!.push(ms / node);
+    const sections: string[] = [];
+    for (const major of MAJORS) {
+      const node = nodeOf(major);
+      if (!node) {
+        sections.push(`Node ${major}: the official binary could not be had; not measured.`);
+        continue;
       }
+      // A logged-in config folder per Node (each keeps its own code caches) and one for first runs.
+      const folder = (name: string) => {
+        const copy = join(dir, `${major}-${name}`);
+        mkdirSync(copy, { mode: 0o700 });
+        for (const f of ['config.json', 'credentials.json']) copyFileSync(join(dir, f), join(copy, f));
+        return { DLAKE_CONFIG_DIR: copy };
+      };
+      const cached = { ...env, ...folder('cached') };
+      const cold = { ...env, ...folder('cold') };
+      const cases: Record<string, Case> = {
+        'node -e 0': { args: ['-e', '0'] },
+        'bare node:http GET, printing the same JSON': { args: [bareGet, `${emu.url}/api/v3/catalog`, token] },
+        'dlake --version': { args: [BIN, '--version'], env: cached },
+        'dlake catalog ls -o json': { args: [BIN, 'catalog', 'ls', '-o', 'json'], env: cached },
+        'dlake catalog ls -o json, no code cache (a first run)': {
+          args: [BIN, 'catalog', 'ls', '-o', 'json'],
+          env: cold,
+          before: () => rmSync(join(cold.DLAKE_CONFIG_DIR, 'cache'), { recursive: true, force: true }),
+        },
+      };
+      const names = Object.keys(cases);
+      const [, bare, , dlake] = names as [string, string, string, string];
+      // The same output, and a code cache written, before anything is timed.
+      const first = await timeRun(node, cases[dlake]!);
+      if (first.out !== (await timeRun(node, cases[bare]!)).out) throw new Error('the outputs differ');
+      const times: Record<string, number[]> = Object.fromEntries(names.map((k) => [k, []]));
+      const ratios: Record<string, number[]> = Object.fromEntries(names.map((k) => [k, []]));
+      for (let i = 0; i < RUNS; i++) {
+        const round: Record<string, number> = {};
+        for (const name of names) round[name] = (await timeRun(node, cases[name]!)).ms;
+        for (const name of names) {
+          times[name]!.push(round[name]!);
+          ratios[name]!.push(round[name]! / round[bare]!);
+        }
+      }
+      sections.push(
+        `Node ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()}, ${RUNS} rounds:\n\n${table(
+          ['command', 'median ms', 'ratio to the bare GET (median of rounds)', 'middle half of the ratios'],
+          names.map((name) => [
+            name,
+            median(times[name]!).toFixed(1),
+            `${median(ratios[name]!).toFixed(2)}×`,
+            `${quantile(ratios[name]!, 0.25).toFixed(2)}–${quantile(ratios[name]!, 0.75).toFixed(2)}`,
+          ]),
+        )}`,
+      );
     }
-    return table(
-      ['command', 'median ms', 'ratio to node -e 0 (median of pairs)', 'middle half of the ratios'],
-      Object.keys(cases).map((name) => [
-        name,
-        median(times[name]!).toFixed(1),
-        `${median(ratios[name]!).toFixed(2)}×`,
-        `${quantile(ratios[name]!, 0.25).toFixed(2)}–${quantile(ratios[name]!, 0.75).toFixed(2)}`,
-      ]),
-    );
+    return sections.join('\n\n');
   } finally {
     await emu.close();
     rmSync(dir, { recursive: true, force: true });
@@ -110,5 +139,5 @@ http.get(process.argv[2], { headers: { authorization: 'x' } }, (r) => { r.resume
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(`## Startup (${RUNS} rounds of A/B pairs)\n\n${await benchStartup()}`);
+  console.log(`## Start-up\n\n${await benchStartup()}`);
 }

@@ -1,5 +1,4 @@
 // esbuild plugins that keep modules dlake does not use from loading at every start (bench/startup.ts).
-import { readFile } from 'node:fs/promises';
 
 // dlake never negotiates HTTP/2: undici offers `h2` only with `allowH2` (off by default, and dlake never
 // sets it), and picks its HTTP/2 client only for a socket that negotiated `h2`. That client module requires
@@ -20,24 +19,16 @@ module.exports = function connectH2 () {
   },
 };
 
-// commander requires node:child_process when it loads, for executable subcommands (`git-style` separate
-// programs) that dlake does not have: require it only when a subcommand would be spawned. The build fails
-// if commander's line changes, rather than bundling a silently different commander.
-const COMMANDER_CHILD_PROCESS = "const childProcess = require('node:child_process');";
-export const lazyCommanderChildProcess = {
-  name: 'lazy-commander-child-process',
+// zod's classic and mini entries export every locale of its error messages (371 KB) as `z.locales`, which
+// dlake never uses: its messages are its own, in English, and zod's English locale is imported on its own
+// by the entry that configures it. test/unit/undici-lite.test.ts checks that path.
+export const ZOD_LOCALES = /node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.c?js$/;
+export const leaveOutZodLocales = {
+  name: 'leave-out-zod-locales',
   setup(b) {
-    b.onLoad({ filter: /node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      if (!source.includes(COMMANDER_CHILD_PROCESS))
-        throw new Error(`commander changed: "${COMMANDER_CHILD_PROCESS}" is gone from ${args.path}`);
-      return {
-        loader: 'js',
-        contents: source.replace(
-          COMMANDER_CHILD_PROCESS,
-          "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
-        ),
-      };
-    });
+    b.onLoad({ filter: ZOD_LOCALES }, (args) => ({
+      loader: 'js',
+      contents: args.path.endsWith('.cjs') ? 'module.exports = {};' : 'export {};',
+    }));
   },
 };

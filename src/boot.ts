@@ -13,11 +13,12 @@ export function boot(argv: string[]): Promise<void> {
     process.stdout.write(`${__DLAKE_VERSION__}\n`);
     return Promise.resolve();
   }
-  // undici parses HTTP with llhttp compiled to WebAssembly. V8 then optimizes it on background threads, and
-  // Node waits for that work before it exits: ~170 ms on every command that made a request (bench/startup.ts).
-  // V8's baseline WebAssembly compiler alone is ample for a CLI's requests. Set before the bundle is
-  // compiled: V8 accepts a code cache only under the flags it was made with.
-  setFlagsFromString('--liftoff-only');
+  // Node 20 only (V8 11.3): undici parses HTTP with llhttp compiled to WebAssembly, V8 optimizes it on
+  // background threads, and Node waits for that work before it exits. V8's baseline WebAssembly compiler
+  // alone made a request command 1.6 times quicker there; on Node 22 to 26 the flag makes it slower
+  // (docs/benchmarks.md "Start-up"). Set before the bundle is compiled: V8 accepts a code cache only under
+  // the flags it was made with.
+  if (process.versions.node.startsWith('20.')) setFlagsFromString('--liftoff-only');
   const loader = new CodeCacheLoader(codeCache(args));
   process.once('exit', () => loader.save());
   const cli = loader.require(join(__dirname, 'cli.cjs')) as typeof import('./cli.js');
@@ -25,15 +26,50 @@ export function boot(argv: string[]): Promise<void> {
 }
 
 /**
+ * The command groups that get a code cache: every group of src/commands/registry.ts (a test holds the two
+ * lists equal). A command line that names none (a typo, `--help`) gets none, so that what the folder holds is bounded
+ * by the groups, not by what was typed.
+ */
+export const CACHED_GROUPS = new Set([
+  'login',
+  'logout',
+  'whoami',
+  'token',
+  'profile',
+  'catalog',
+  'source',
+  'sql',
+  'job',
+  'reflection',
+  'user',
+  'role',
+  'pat',
+  'queue',
+  'pull',
+  'plan',
+  'apply',
+  'api',
+  'completion',
+]);
+
+/**
+ * The most the cache folder holds: the config folder stays under 3 MiB whatever commands run (about two
+ * groups' caches; the least recently used go first).
+ */
+const CACHE_MAX_BYTES = 2.5 * 1024 * 1024;
+
+/**
  * The cache folder inside the config folder, once that exists (a first `--help` creates nothing); one
- * cache per command group, named by the first word of the command line.
+ * cache per command group, named by the group (the first word of the command line).
  */
 function codeCache(args: string[]): CodeCache | undefined {
   try {
+    // The first word that names a group: global options may come before it.
+    const variant = args.find((a) => CACHED_GROUPS.has(a));
+    if (variant === undefined) return undefined;
     const config = configDir(process.env);
     if (!statSync(config).isDirectory()) return undefined;
-    const variant = /^[a-z][a-z-]{0,39}$/.test(args[0] ?? '') ? args[0]! : 'other';
-    return { dir: join(config, 'cache'), buildId: __DLAKE_BUILD_ID__, variant };
+    return { dir: join(config, 'cache'), buildId: __DLAKE_BUILD_ID__, variant, maxBytes: CACHE_MAX_BYTES };
   } catch {
     return undefined;
   }

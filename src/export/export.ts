@@ -74,7 +74,6 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
         rowCount = page.rowCount;
         firstSchema = page.schema;
         total = Math.max(0, Math.min(page.rowCount - start, req.maxRows ?? Number.POSITIVE_INFINITY));
-        if (page.csv !== undefined) restore.push(collectOldGenerationSooner());
         await target.write(formatter.head, signal);
       }
       // A CSV page read straight from its bytes (api/jobs.ts `csv`) is written as it is, then its buffer freed.
@@ -111,9 +110,8 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
   }
 }
 
-// Two bounds on V8's own memory policy for a long export (docs/benchmarks.md). Neither forces a
-// collection; the export's own buffers are bounded by the pages held, whatever the row count. Measured on
-// Node 20 (V8 11.3), the oldest Node dlake supports.
+// A bound on V8's own memory policy for a long export (docs/benchmarks.md). It forces no collection; the
+// export's own buffers are bounded by the pages held, whatever the row count.
 const v8Flags = (flags: string): void => process.getBuiltinModule('node:v8').setFlagsFromString(flags);
 
 /**
@@ -122,23 +120,12 @@ const v8Flags = (flags: string): void => process.getBuiltinModule('node:v8').set
  * does not shrink it while allocation goes on: the peak RSS of a long export grew by ~30 MiB that way. Held
  * at the size it has when the export starts, collections are more frequent and each as cheap. Not for
  * Parquet, whose row group's values all live until it is written: collected in a small young generation they
- * cost more time than the memory saved (3.7 s against 3.5 s at 1M rows). Later V8 versions (12.x, for one)
- * hold the growth factor at 2 at least: there this has no effect.
+ * cost more time than the memory saved (3.7 s against 3.5 s at 1M rows). On Node 24 a CSV export of 400k
+ * rows peaks at 105 MiB with it, 120 MiB without (docs/benchmarks.md).
  */
 function keepYoungGenerationSmall(): string {
   v8Flags('--semi-space-growth-factor=1');
   return '--semi-space-growth-factor=2'; // V8's default
-}
-
-/**
- * With `--optimize-for-size`, V8 lets the old generation grow by a smaller factor before its next full
- * collection, so what pages in flight left there (promoted while they waited) is collected sooner: −5 MiB
- * peak RSS at 1M rows, no slower. Only where pages are read straight to CSV, which makes little garbage: an
- * export that builds row objects (JSON, Parquet) was 1.5 to 1.7 times slower with it.
- */
-function collectOldGenerationSooner(): string {
-  v8Flags('--optimize-for-size');
-  return '--no-optimize-for-size';
 }
 
 /** The columns a page was written in are the export's (the first page's): a page's CSV follows its own. */

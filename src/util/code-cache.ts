@@ -6,7 +6,17 @@
 // V8 accepts a cache only for the same V8 version and flags and a source of the same length; it does not
 // compare the text. The cache file's name therefore carries a hash of the bundle's content (the build id),
 // so that a cache is never applied to another build.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
@@ -21,9 +31,16 @@ export interface CodeCache {
    * so a cache per variant holds what that variant needs.
    */
   variant: string;
+  /**
+   * The most the folder may hold, in bytes. Writing a cache that would pass it first removes the caches of
+   * the variants least recently used; a cache that alone would pass it is not written.
+   */
+  maxBytes: number;
 }
 
 const PREFIX = 'code-';
+/** A temporary file older than this was left by a process that died while writing it. */
+const STALE_TEMPORARY_MS = 60_000;
 
 /**
  * `require()` for CommonJS files, each compiled from the code cache when there is a usable one. The
@@ -66,24 +83,29 @@ export class CodeCacheLoader {
    */
   save(): void {
     if (!this.cache || this.unsaved.length === 0) return;
-    const { dir, buildId } = this.cache;
+    const { dir, buildId, maxBytes } = this.cache;
+    const written: string[] = [];
     try {
       try {
         mkdirSync(dir, { mode: 0o700 });
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return;
       }
-      for (const { file, script } of this.unsaved) {
+      const caches = this.unsaved.map(({ file, script }) => ({ file, data: script.createCachedData() }));
+      const size = caches.reduce((sum, c) => sum + c.data.length, 0);
+      const replaced = new Set(caches.map((c) => c.file));
+      if (!makeRoom(dir, `${PREFIX}${buildId}-`, replaced, size, maxBytes)) return;
+      for (const { file, data } of caches) {
         // Written beside and renamed: a concurrent dlake reads a whole file or none.
         const temporary = `${file}.${process.pid}.tmp`;
-        writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+        written.push(temporary);
+        writeFileSync(temporary, data, { mode: 0o600 });
         renameSync(temporary, file);
+        written.pop();
       }
-      for (const name of readdirSync(dir))
-        if (name.startsWith(PREFIX) && !name.startsWith(`${PREFIX}${buildId}-`))
-          rmSync(join(dir, name), { force: true });
     } catch {
-      // An unwritable or full folder: the next run compiles again.
+      // An unwritable or full folder: the next run compiles again, and nothing half-written stays behind.
+      for (const temporary of written) rmSync(temporary, { force: true });
     }
   }
 
@@ -112,10 +134,67 @@ function isPrivate(dir: string): boolean {
   }
 }
 
+/** Reads a cache, and marks it used: the caches least recently used are the first to go. */
 function readCache(file: string): Buffer | undefined {
   try {
-    return readFileSync(file);
+    const data = readFileSync(file);
+    const now = new Date();
+    utimesSync(file, now, now);
+    return data;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Makes room for new caches of `size` bytes in all, replacing the files `replaced`: removes other builds'
+ * caches and temporary files that processes which died left, then other variants' caches, least recently
+ * used first, until the folder holds at most `maxBytes` with the new ones. False when the new caches alone
+ * pass the bound: then nothing is removed but what is stale.
+ */
+function makeRoom(
+  dir: string,
+  build: string,
+  replaced: Set<string>,
+  size: number,
+  maxBytes: number,
+): boolean {
+  const now = Date.now();
+  const kept: Array<{ path: string; variant: string; bytes: number; used: number }> = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    let st: Stats;
+    try {
+      st = statSync(path);
+    } catch {
+      continue; // removed meanwhile by a concurrent dlake
+    }
+    const temporary = name.endsWith('.tmp');
+    if (replaced.has(path)) continue;
+    if (
+      (name.startsWith(PREFIX) && !name.startsWith(build) && !temporary) ||
+      (temporary && now - st.mtimeMs > STALE_TEMPORARY_MS)
+    )
+      rmSync(path, { force: true });
+    else
+      kept.push({ path, variant: name.slice(build.length).split('-')[0]!, bytes: st.size, used: st.mtimeMs });
+  }
+  if (size > maxBytes) return false;
+  // A variant's files go together: a half cache would be rewritten on its next run anyway.
+  const variants = new Map<string, { bytes: number; used: number; paths: string[] }>();
+  let total = size;
+  for (const k of kept) {
+    total += k.bytes;
+    const v = variants.get(k.variant) ?? { bytes: 0, used: 0, paths: [] };
+    v.bytes += k.bytes;
+    v.used = Math.max(v.used, k.used);
+    v.paths.push(k.path);
+    variants.set(k.variant, v);
+  }
+  for (const v of [...variants.values()].sort((a, b) => a.used - b.used)) {
+    if (total <= maxBytes) break;
+    for (const path of v.paths) rmSync(path, { force: true });
+    total -= v.bytes;
+  }
+  return total <= maxBytes;
 }

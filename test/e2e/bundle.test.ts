@@ -1,7 +1,7 @@
 // The built bundle's libraries in dist/vendor/ (scripts/build.mjs): each is required by dist/cli.cjs as
 // Node requires a CommonJS module, so its `module.exports` must be what src/ imports. In-process tests run
 // src/ against node_modules and cannot see a mistake here; these run the bundle.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { type Fixture, startFixture } from '../helpers/fixture.js';
 // biome-ignore lint/suspicious/noExplicitAny: the test probes untyped module.exports
 type Loose = any;
 const vendor = createRequire(resolve(import.meta.dirname, '../../dist/vendor/x.cjs'));
+const REPO_SRC = resolve(import.meta.dirname, '../../src');
 
 describe('dist/vendor: what src/ imports of each library', () => {
   it.each([
@@ -23,6 +24,25 @@ describe('dist/vendor: what src/ imports of each library', () => {
     ['./zod.cjs', (m: Loose) => m.z.object],
   ])('%s', (file, member) => {
     expect(member(vendor(file))).toBeTypeOf('function');
+  });
+});
+
+describe("zod's locales, left out of the bundle (scripts/build-plugins.mjs)", () => {
+  it('the files the build plugin replaces exist, and src/ never reads z.locales', async () => {
+    // @ts-expect-error a plain .mjs build script, without declarations
+    const { ZOD_LOCALES } = (await import('../../scripts/build-plugins.mjs')) as { ZOD_LOCALES: RegExp };
+    const zod = join(createRequire(import.meta.url).resolve('zod'), '..');
+    for (const file of ['v4/locales/index.js', 'v4/locales/index.cjs'])
+      expect(ZOD_LOCALES.test(join(zod, file)), file).toBe(true);
+    expect(readFileSync(vendor.resolve('./zod.cjs'), 'utf8')).not.toMatch(/Ungültig|無効な入力/);
+    const grep = readdirSync(join(REPO_SRC), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+      .filter((e) =>
+        /\bz\.locales\b|zod\/v4\/locales|from 'zod\/locales/.test(
+          readFileSync(join(e.parentPath, e.name), 'utf8'),
+        ),
+      );
+    expect(grep.map((e) => e.name)).toEqual([]);
   });
 });
 

@@ -195,11 +195,26 @@ describe('verified counts', () => {
 });
 
 describe('--resume', () => {
+  // One completed job of every row for all these tests, and its uninterrupted export once per file name: an
+  // export never changes the job, and each test still stops and resumes an export of its own.
+  let id: string;
+  let wholes: string;
+  beforeAll(async () => {
+    id = await completedJob(QUERY);
+    wholes = mkdtempSync(join(tmpdir(), 'dlake-export-whole-'));
+  });
+  afterAll(() => rmSync(wholes, { recursive: true, force: true }));
+  async function wholeExport(name: string): Promise<string> {
+    const whole = join(wholes, name);
+    if (!existsSync(whole)) expect((await fx.run(['job', 'export', id, '--out', whole])).code).toBe(0);
+    return whole;
+  }
+
   /**
    * Starts an export slowed down by the service, and SIGTERMs it once the service has been asked for the
    * page at `cut` of the rows (the file itself grows a MiB at a time).
    */
-  async function interruptAt(id: string, file: string, cut: number, extra: string[] = []) {
+  async function interruptAt(file: string, cut: number, extra: string[] = []) {
     fx.emu.log.clear();
     fx.emu.fault({ kind: 'latency', path: /\/results$/, latencyMs: 15 });
     const child = startDlake(['job', 'export', id, '--out', file, '--concurrency', '2', ...extra], {
@@ -224,11 +239,9 @@ describe('--resume', () => {
   ] as const)(
     '%s: SIGTERM %s of the way through, then --resume: byte for byte the uninterrupted export',
     async (ext, cut) => {
-      const id = await completedJob(QUERY);
-      const whole = join(dir, `whole.${ext}`);
-      expect((await fx.run(['job', 'export', id, '--out', whole])).code).toBe(0);
+      const whole = await wholeExport(`whole.${ext}`);
       const file = join(dir, `resumed.${ext}`);
-      const stopped = await interruptAt(id, file, cut);
+      const stopped = await interruptAt(file, cut);
       expectFailure(
         stopped,
         143,
@@ -257,11 +270,9 @@ describe('--resume', () => {
   );
 
   it('a gzipped export resumes from its last complete gzip member, byte for byte', async () => {
-    const id = await completedJob(QUERY);
-    const whole = join(dir, 'whole.csv.gz');
-    expect((await fx.run(['job', 'export', id, '--out', whole])).code).toBe(0);
+    const whole = await wholeExport('whole.csv.gz');
     const file = join(dir, 'resumed.csv.gz');
-    const stopped = await interruptAt(id, file, 0.6);
+    const stopped = await interruptAt(file, 0.6);
     expect(stopped.code).toBe(143);
     const record = JSON.parse(readFileSync(`${file}.partial.json`, 'utf8'));
     expect(record).toMatchObject({ jobId: id, format: 'csv', gzip: true, rows: 50_000 });
@@ -271,10 +282,9 @@ describe('--resume', () => {
   });
 
   it('a partial export of another job or another format is refused (exit 2), and left as it was', async () => {
-    const id = await completedJob(QUERY);
     const other = await completedJob('SELECT * FROM big ORDER BY id LIMIT 5');
     const file = join(dir, 'rows.csv');
-    expect((await interruptAt(id, file, 0.3)).code).toBe(143);
+    expect((await interruptAt(file, 0.3)).code).toBe(143);
     const before = readFileSync(`${file}.partial`);
     fx.emu.log.clear();
     const wrongJob = await fx.run(['job', 'export', other, '--out', file, '--resume']);

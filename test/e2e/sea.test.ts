@@ -1,0 +1,73 @@
+// The single executable (npm run build:sea, scripts/build-sea.mjs): built into a folder of its own, then run
+// as a user without Node runs it, with no `node` on the PATH, against the emulator. Skipped only when the
+// official Node binary it is built from cannot be had (the build exits 3).
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type Emulator, startEmulator } from 'dlake-emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCsv } from '../helpers/csv.js';
+
+const REPO = resolve(import.meta.dirname, '../..');
+const dir = mkdtempSync(join(tmpdir(), 'dlake-sea-test-'));
+const exe = join(dir, 'dlake-linux-x64');
+// Built before the tests are collected, so that a missing binary skips them rather than failing them.
+const built = spawnSync(process.execPath, [join(REPO, 'scripts', 'build-sea.mjs'), exe], {
+  cwd: REPO,
+  encoding: 'utf8',
+});
+if (built.status !== 0 && built.status !== 3) throw new Error(`build:sea failed: ${built.stderr}`);
+
+describe.skipIf(built.status === 3)('dlake-linux-x64, the single executable', () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await startEmulator({ bigRows: 2500 });
+  });
+  afterAll(async () => {
+    await emu?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Runs the executable with a PATH that holds no `node` (an empty folder) and a config folder of its own. */
+  const run = (args: string[], input?: string) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+      const child = execFile(
+        exe,
+        args,
+        {
+          env: {
+            PATH: join(dir, 'empty-path'),
+            HOME: dir,
+            NO_COLOR: '1',
+            DLAKE_CONFIG_DIR: join(dir, 'config'),
+            DLAKE_URL: emu.url,
+          },
+        },
+        (err, stdout, stderr) => done({ code: err ? (err.code as number) : 0, stdout, stderr }),
+      );
+      child.stdin!.end(input ?? '');
+    });
+
+  it('prints its version, logs in, lists the catalog and exports a result, with no node on the PATH', async () => {
+    const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
+    expect(await run(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+
+    const login = await run(['login', '-u', 'admin', '--password-stdin'], 'admin-pass-1\n');
+    expect([login.code, login.stderr]).toEqual([0, expect.stringMatching(/^Logged in to /)]);
+    expect(emu.log.find('POST', '/apiv2/login')).toHaveLength(1);
+
+    const ls = await run(['catalog', 'ls', '-o', 'json']);
+    expect(ls.code).toBe(0);
+    expect(JSON.parse(ls.stdout)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: ['@admin'] })]),
+    );
+
+    const out = join(dir, 'big.csv');
+    const exported = await run(['sql', 'SELECT * FROM big', '--out', out]);
+    expect([exported.code, exported.stderr]).toEqual([0, expect.stringMatching(/wrote 2,500 rows/)]);
+    const rows = parseCsv(readFileSync(out, 'utf8'));
+    expect([rows.length, rows[0]![0]]).toEqual([2501, 'id']);
+    expect(emu.log.find('GET', /^\/api\/v3\/job\/[^/]+\/results/).length).toBeGreaterThanOrEqual(5);
+  });
+});
