@@ -4,6 +4,7 @@
 //                  [--strict-spec] [--secret-placeholder TEXT]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { DEFAULT_PROJECT_ID, RATE_LIMIT_NAMES, type RateLimitName } from './cloud.js';
 import { describeFault, FAULT_FLAG_SYNTAX, type FaultSpec, parseFaultFlag } from './faults.js';
 import { type EmulatorOptions, startEmulator } from './server.js';
 import { DEFAULT_USERS } from './state.js';
@@ -12,7 +13,11 @@ const USAGE = `Usage: dlake-emulator [options]   (in this repository: npm run em
 
   --port N              port to listen on (default 9047; 0 picks a free one)
   --host H              address to bind (default 127.0.0.1)
-  --edition E           enterprise (default) or community
+  --edition E           enterprise (default), community, or cloud (the hosted edition's roots)
+  --project-id UUID     with --edition cloud: the project served (default ${DEFAULT_PROJECT_ID})
+  --rate-limit NAME=N   with --edition cloud: lower a published limit (api, results, status, cancel:
+                        requests per window; repeatable); above it the answer is 429 with Retry-After
+  --rate-window MS      with --edition cloud: the window of the limits (default 60000, as published)
   --samples DIR         serve DIR as the NAS source "Samples"
   --big-rows N          rows of the generated table "big" (default 1000)
   --jwt-public-key FILE PEM public key (SPKI, RS256 or ES256) that external JWTs are verified against
@@ -63,8 +68,23 @@ function parseOptions(argv: string[]): EmulatorOptions {
     process.exit(0);
   }
   const edition = values.edition ?? 'enterprise';
-  if (edition !== 'enterprise' && edition !== 'community') fail(`unknown edition "${edition}"`);
+  if (edition !== 'enterprise' && edition !== 'community' && edition !== 'cloud')
+    fail(`unknown edition "${edition}"`);
+  const rateLimits: Partial<Record<RateLimitName, number>> = {};
+  for (const pair of values['rate-limit'] ?? []) {
+    const [name, n] = pair.split('=');
+    if (!RATE_LIMIT_NAMES.includes(name as RateLimitName)) fail(`unknown limit "${name}"`);
+    rateLimits[name as RateLimitName] = intOption(n, 'rate-limit', 0);
+  }
   return {
+    cloud: {
+      projectId: values['project-id'],
+      rateLimits,
+      rateWindowMs:
+        values['rate-window'] === undefined
+          ? undefined
+          : intOption(values['rate-window'], 'rate-window', 60000),
+    },
     port: intOption(values.port, 'port', 9047),
     host: values.host,
     edition,
@@ -86,6 +106,9 @@ function parse(argv: string[]) {
       port: { type: 'string' },
       host: { type: 'string' },
       edition: { type: 'string' },
+      'project-id': { type: 'string' },
+      'rate-limit': { type: 'string', multiple: true },
+      'rate-window': { type: 'string' },
       samples: { type: 'string' },
       'big-rows': { type: 'string' },
       'jwt-public-key': { type: 'string' },
