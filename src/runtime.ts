@@ -151,6 +151,13 @@ export function buildRoot(rt: Runtime, withVersion = true): Command {
     .addOption(new Option('--timeout <duration>', 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)'))
     .addOption(new Option('--ca-file <path>', 'extra trusted CA certificates, PEM (env: DLAKE_CA_FILE)'))
     .addOption(new Option('--insecure', 'skip TLS certificate verification (prints a warning)'))
+    .addOption(
+      choiceOption('--edition <edition>', 'service edition: software or cloud (env: DLAKE_EDITION)', [
+        'software',
+        'cloud',
+      ]),
+    )
+    .addOption(new Option('--project-id <uuid>', "the hosted edition's project (env: DLAKE_PROJECT_ID)"))
     .commandsGroup('Other:')
     .helpCommand('help [command]', 'show help for a command')
     .showSuggestionAfterError(true)

@@ -7,6 +7,7 @@
 // issued for, and only while DLAKE_CLIENT_ID (and the profile's client id and user) are the ones it was
 // obtained with. `DLAKE_CLIENT_ID=B` never runs as the A whose token is cached.
 import type { ApiClient, AuthProvider } from '../api/http.js';
+import type { Root } from '../api/roots.js';
 import type { OAuthToken } from '../api/schemas.js';
 import type { Profile, StoredToken } from '../config/schema.js';
 import type { ConfigStore, StoreSnapshot } from '../config/store.js';
@@ -15,6 +16,11 @@ import { AuthError, UsageError } from '../errors.js';
 import { sameServiceUrl } from '../util/url.js';
 import { expiryFromNow, isExpired } from './expiry.js';
 import type { ResolvedSettings } from './settings.js';
+
+/** The edition and project of the settings in force. */
+export function rootOf(settings: ResolvedSettings): Root {
+  return { edition: settings.edition.value, projectId: settings.projectId?.value };
+}
 
 function headerFor(token: Pick<StoredToken, 'kind' | 'token'>): string {
   return token.kind === 'session' ? `${SESSION_AUTH_PREFIX}${token.token}` : `Bearer ${token.token}`;
@@ -106,9 +112,14 @@ export class CredentialProvider implements AuthProvider {
     const { store, settings, url } = this.deps;
     this.current = headerFor(record);
     try {
-      this.deps.snapshot = await storeToken(store, settings.profileName.value, url, record, {
-        authMethod: record.obtainedVia,
-      });
+      this.deps.snapshot = await storeToken(
+        store,
+        settings.profileName.value,
+        url,
+        record,
+        { authMethod: record.obtainedVia },
+        rootOf(settings),
+      );
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
       this.deps.notice?.(`the renewed token is used for this command only: ${err.message}`);
@@ -168,6 +179,11 @@ function identityMismatch(
 ): string | undefined {
   // A token is only ever sent to the service it was issued for.
   if (stored.url && !(url && sameServiceUrl(stored.url, url))) return `to ${url ?? 'this URL'}`;
+  // …and on the edition and hosted project it was issued for (docs/cli-contract.md "The hosted edition").
+  const edition = settings.edition.value;
+  if ((stored.edition ?? 'software') !== edition) return `on the ${edition} edition`;
+  const project = settings.projectId?.value;
+  if (edition === 'cloud' && stored.projectId !== project) return `to project ${project ?? '(none set)'}`;
   const obtainedWith = tokenClientId(stored, settings.profile);
   if (settings.envClientId !== undefined && settings.envClientId !== obtainedWith) {
     return `as client ${settings.envClientId} (DLAKE_CLIENT_ID)`;
@@ -212,16 +228,21 @@ export function storeToken(
   url: string,
   record: StoredToken,
   profilePatch: Partial<Profile> = {},
+  root?: Root,
 ): Promise<StoreSnapshot> {
+  // The hosted edition's tokens remember their edition and project, and so does the profile (login stores them).
+  const scope =
+    root?.edition === 'cloud' ? { edition: root.edition, projectId: root.projectId } : ({} as Partial<Root>);
   return store.update(
     (s) => {
-      s.credentials.tokens[name] = { ...record, url };
+      s.credentials.tokens[name] = { ...record, ...scope, url };
       const { username: _u, clientId: _c, ...existing } = s.config.profiles[name] ?? {};
       s.config.profiles[name] = {
         ...existing,
         ...(existing.url ? {} : { url }),
         ...(record.username ? { username: record.username } : {}),
         ...(record.clientId ? { clientId: record.clientId } : {}),
+        ...scope,
         ...profilePatch,
       };
       s.config.currentProfile ??= name;

@@ -32,6 +32,8 @@ async function whoami(ctx: Context, opts: { check?: boolean }): Promise<void> {
   };
   add('profile', s.profileName);
   add('url', s.url);
+  add('edition', s.edition);
+  add('project-id', s.projectId);
   add('auth-url', s.authUrl);
   add('timeout', s.timeout);
   add('ca-file', s.caFile);
