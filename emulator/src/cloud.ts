@@ -216,8 +216,14 @@ export class CloudEdition {
         const wait = this.limiter.take(limitsOf(rest), Date.now());
         if (wait !== undefined) return { response: tooMany(wait) };
         if (PROJECT_RESOURCES.has(segs[3]!)) {
-          if (segs[3] === 'catalog' && method === 'POST' && isSpace(body)) {
-            throw badRequest('The hosted catalog has no spaces: create a folder instead.');
+          if (segs[3] === 'catalog' && method === 'POST') {
+            const entity = parse(body);
+            if (entity.entityType === 'space') {
+              throw badRequest('The hosted catalog has no spaces: create a folder instead.');
+            }
+            if (entity.entityType === 'source' && NOT_HOSTED_SOURCES.has(String(entity.type))) {
+              throw badRequest(`Source type [${String(entity.type)}] is not available.`);
+            }
           }
           return { path: `/api/v3/${rest}` };
         }
@@ -401,11 +407,15 @@ function engineFields(b: Json): Partial<EmuEngine> {
   return out;
 }
 
-function isSpace(body: string): boolean {
+/** File systems beside a self-hosted cluster, which the hosted edition has no use for (§13.5, inferred). */
+const NOT_HOSTED_SOURCES = new Set(['NAS', 'HDFS']);
+
+function parse(body: string): { entityType?: unknown; type?: unknown } {
   try {
-    return (JSON.parse(body) as { entityType?: unknown }).entityType === 'space';
+    const v = JSON.parse(body) as unknown;
+    return v && typeof v === 'object' ? (v as { entityType?: unknown; type?: unknown }) : {};
   } catch {
-    return false;
+    return {};
   }
 }
 

@@ -79,6 +79,19 @@ const NOT_HOSTED: Array<{ prefix: string; what: string; instead?: string }> = [
   { prefix: `${API_PREFIX}/info`, what: 'the server information endpoint' },
 ];
 
+/**
+ * Source types of file systems that live beside a self-hosted cluster (a NAS mount, HDFS): the hosted edition,
+ * which runs in the vendor's cloud, has none (docs/api-facts.md §13.5, inferred).
+ */
+const NOT_HOSTED_SOURCE_TYPES = new Set(['NAS', 'HDFS']);
+
+/** Why a source of `type` is not carried over to the hosted edition, or undefined when it is. */
+export function notCarriedSourceType(type: unknown): string | undefined {
+  return typeof type === 'string' && NOT_HOSTED_SOURCE_TYPES.has(type.toUpperCase())
+    ? `the hosted edition has no ${type.toUpperCase()} sources`
+    : undefined;
+}
+
 /** Resources of the organisation rather than of a project (§13.1). */
 const ORGANISATION = new Set(['user', 'role', 'projects']);
 

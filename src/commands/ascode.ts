@@ -93,7 +93,10 @@ async function pull(ctx: Context, refs: string[], opts: { dir: string; kinds?: s
 async function readPlan(ctx: Context, dir: string, prune: boolean | undefined): Promise<PlanEntry[]> {
   const { readDefinitions } = await import('../ascode/definitions.js');
   const { computePlan } = await import('../ascode/plan.js');
-  const defs = readDefinitions(dir);
+  const { labelOf, portableTo } = await import('../ascode/editions.js');
+  // Files pulled from the other edition: what this one cannot take is set aside, each with why.
+  const { defs, setAside } = portableTo(ctx.root(), readDefinitions(dir));
+  for (const s of setAside) ctx.ui.warn(`not carried over: ${labelOf(s.def)} (${s.reason})`);
   const client = await ctx.client();
   const writes = await computePlan(client, defs);
   if (!prune) return writes;
