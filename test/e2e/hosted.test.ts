@@ -1,9 +1,13 @@
 // The hosted edition against the emulator's `--edition cloud`: the edition and project settings, login with a
 // PAT proved by a project-scoped call, every command on the hosted roots, and what that edition lacks refused
 // before anything is sent (docs/cli-contract.md "The hosted edition").
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
 
+const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');
 const PID = '11111111-2222-4333-8444-555555555555';
 const OTHER = '99999999-2222-4333-8444-555555555555';
 let fx: Fixture;
@@ -14,7 +18,8 @@ const pat = (name: string): string =>
 const hosted = { DLAKE_EDITION: 'cloud', DLAKE_PROJECT_ID: PID };
 
 beforeAll(async () => {
-  fx = await startFixture({ edition: 'cloud', cloud: { projectId: PID } });
+  // The project's sample source, as a hosted project has one from the start.
+  fx = await startFixture({ edition: 'cloud', samplesDir: SAMPLES, cloud: { projectId: PID } });
   adminPat = pat('admin');
 });
 afterAll(() => fx.close());
@@ -125,5 +130,66 @@ describe('commands on the hosted roots', () => {
       expectFailure(r, 2, 'the hosted edition (--edition cloud) has no');
     }
     expect(fx.emu.log.entries).toEqual([]);
+  });
+});
+
+describe('the commands of both editions, on the hosted one', () => {
+  const run = (args: string[], input?: string) => fx.run(['-p', 'cloud', ...args], { input });
+  const onHostedRoots = () =>
+    fx.emu.log.entries.every(
+      (e) => e.path.startsWith(`/v0/projects/${PID}/`) || /^\/v0\/(user|role)/.test(e.path),
+    );
+
+  it('promotes a dataset and creates, lists and summarises a reflection on it', async () => {
+    const promote = await run(
+      ['catalog', 'create', '--file', '-'],
+      JSON.stringify({
+        entityType: 'dataset',
+        type: 'PHYSICAL_DATASET',
+        path: ['Samples', 'sales', '2024.csv'],
+        format: { type: 'Text', extractHeader: true },
+      }),
+    );
+    expect(promote.code, promote.stderr).toBe(0);
+    const create = await run([
+      'reflection',
+      'create',
+      'Samples/sales/2024.csv',
+      '--type',
+      'raw',
+      '--display',
+      'region,units',
+      '--name',
+      'by_region',
+    ]);
+    expect(create.code, create.stderr).toBe(0);
+    const list = await run(['reflection', 'list', 'Samples/sales/2024.csv', '-o', 'json']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout).map((r: { name: string }) => r.name)).toEqual(['by_region']);
+    const summary = await run(['reflection', 'summary', '-o', 'json']);
+    expect(summary.code, summary.stderr).toBe(0);
+    expect(onHostedRoots()).toBe(true);
+  });
+
+  it('creates and lists roles at the organisation root', async () => {
+    const create = await run(['role', 'create', 'loaders', '--description', 'Nightly ETL']);
+    expect(create.code, create.stderr).toBe(0);
+    const list = await run(['role', 'list', '-o', 'json']);
+    expect(JSON.parse(list.stdout).some((r: { name: string }) => r.name === 'loaders')).toBe(true);
+    expect(fx.emu.log.entries.filter((e) => e.method === 'POST').map((e) => e.path)).toEqual(['/v0/role']);
+  });
+
+  it('exports a job to a file, and waits for it, below the project', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dlake-hosted-'));
+    try {
+      const out = join(dir, 'rows.csv');
+      const r = await run(['sql', 'SELECT * FROM big ORDER BY id LIMIT 1000', '--out', out]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(readFileSync(out, 'utf8').split('\n')[0]).toBe('id,name,amount,flag,note');
+      expect(fx.emu.log.entries.filter((e) => e.path.endsWith('/results'))).toHaveLength(2);
+      expect(onHostedRoots()).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
