@@ -11,8 +11,8 @@
 import { UsageError } from '../errors.js';
 import { parseDuration } from '../util/units.js';
 
-export const LIMIT_NAMES = ['api', 'results', 'status', 'cancel'] as const;
-export type LimitName = (typeof LIMIT_NAMES)[number];
+const LIMIT_NAMES = ['api', 'results', 'status', 'cancel'] as const;
+type LimitName = (typeof LIMIT_NAMES)[number];
 
 /** Requests per minute per IP address, as published (§13.5). */
 const PUBLISHED: Record<LimitName, number> = { api: 1200, results: 1000, status: 100, cancel: 100 };
@@ -20,7 +20,7 @@ const MINUTE_MS = 60_000;
 /** The share of each limit dlake allows itself. */
 const PACE_SHARE = 0.8;
 
-export interface PaceLimits {
+interface PaceLimits {
   limits: Record<LimitName, number>;
   windowMs: number;
 }
@@ -54,7 +54,7 @@ export function limitsOf(path: string): LimitName[] {
 }
 
 /** Says that (and how long) a request waits for a limit; a progress display shows it. */
-export type PaceListener = (event: { limit: LimitName; waitMs: number } | { done: true }) => void;
+type PaceListener = (event: { limit: LimitName; waitMs: number } | { done: true }) => void;
 
 export class Pacer {
   private readonly sent = new Map<LimitName, number[]>();

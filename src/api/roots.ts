@@ -9,7 +9,7 @@ import { API_PREFIX, LOGIN_PATH } from '../constants.js';
 import { UsageError } from '../errors.js';
 import { segment } from './url-segment.js';
 
-export const EDITIONS = ['software', 'cloud'] as const;
+const EDITIONS = ['software', 'cloud'] as const;
 export type Edition = (typeof EDITIONS)[number];
 
 /** The hosted edition's published API hosts, and their login services (§13.1, §13.2). */
@@ -96,7 +96,7 @@ export function notCarriedSourceType(type: unknown): string | undefined {
 const ORGANISATION = new Set(['user', 'role', 'projects']);
 
 /** The usage error of a feature the hosted edition does not have (exit 2, nothing sent). */
-export function notOnHosted(what: string, instead?: string): UsageError {
+function notOnHosted(what: string, instead?: string): UsageError {
   return new UsageError(`the hosted edition (--edition cloud) has no ${what}`, { hint: instead });
 }
 

@@ -12,7 +12,7 @@ export function labelOf(def: Definition): string {
   return isAdminKind(def.kind) ? definitionLabel(def) : `${def.kind} ${formatPath(def.path)}`;
 }
 
-export interface SetAside {
+interface SetAside {
   def: Definition;
   reason: string;
 }
