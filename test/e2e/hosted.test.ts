@@ -80,6 +80,27 @@ describe('login on the hosted edition', () => {
     expect(JSON.parse(env.stdout).edition).toEqual({ value: 'cloud', source: 'environment (DLAKE_EDITION)' });
   });
 
+  it('takes the edition and the login service from the published host, without a request', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dlake-hosted-cfg-'));
+    try {
+      const r = await fx.run(['whoami', '-o', 'json'], {
+        url: false,
+        env: { DLAKE_CONFIG_DIR: dir, DLAKE_URL: 'https://api.dremio.cloud', DLAKE_PROJECT_ID: PID },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const data = JSON.parse(r.stdout);
+      expect(data.edition).toEqual({ value: 'cloud', source: 'default' });
+      expect(data['project-id']).toEqual({ value: PID, source: 'environment (DLAKE_PROJECT_ID)' });
+      expect(data['auth-url']).toEqual({ value: 'https://login.dremio.cloud', source: 'default' });
+      const other = await fx.run(['whoami', '-o', 'json', '--edition', 'nonsense'], {
+        env: { DLAKE_CONFIG_DIR: dir },
+      });
+      expect(other.code).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('never uses the token on another project or edition', async () => {
     const other = await fx.run(['catalog', 'ls', '-p', 'cloud'], { env: { DLAKE_PROJECT_ID: OTHER } });
     // An explicit --profile wins over the environment: the stored project is used.

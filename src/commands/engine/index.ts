@@ -110,7 +110,11 @@ function addEngineOptions(cmd: Command): Command {
     .option('--runtime-limit <duration>', 'longest run time of a job, e.g. 2h (0: none)')
     .option('--drain-time-limit <duration>', 'time a stopping replica may finish its jobs, e.g. 10m')
     .option('--description <text>', 'description')
-    .option('--cloud-tag <key=value>', 'a cloud tag of its instances (repeatable)', collect, [])
+    .option(
+      '--cloud-tag <key=value>',
+      'a cloud tag of its instances (repeatable)',
+      options.repeatable('--cloud-tag'),
+    )
     .option('--dry-run', 'print the request instead of sending it');
 }
 
@@ -125,10 +129,6 @@ const SIZES = [
   'XX_LARGE_V1',
   'XXX_LARGE_V1',
 ] as const;
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
 
 /** The options in the API's units; a value that does not parse is a usage error before any request. */
 function engineFields(opts: EngineOptions): EngineFields {
