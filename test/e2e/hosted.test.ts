@@ -112,6 +112,36 @@ describe('login on the hosted edition', () => {
   });
 });
 
+describe('OAuth on the hosted edition', () => {
+  it('exchanges the stored PAT at the login service and uses the access token on the hosted roots', async () => {
+    const other = 'oauth';
+    const token = pat('analyst');
+    const login = await fx.run(
+      ['--edition', 'cloud', '--project-id', PID, 'login', '-p', other, '--token-stdin'],
+      {
+        input: `${token}\n`,
+      },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    fx.emu.log.clear();
+    const r = await fx.run(['token', 'exchange', 'pat', '-p', other]);
+    expect(r.code, r.stderr).toBe(0);
+    const grant = fx.emu.log.entries.find((e) => e.path === '/oauth/token');
+    expect(grant?.grant).toBe('urn:ietf:params:oauth:grant-type:token-exchange');
+    expect(fx.readJson('credentials.json').tokens[other]).toMatchObject({
+      obtainedVia: 'pat-exchange',
+      edition: 'cloud',
+      projectId: PID,
+    });
+    fx.emu.log.clear();
+    const ls = await fx.run(['catalog', 'ls', '-p', other]);
+    expect(ls.code, ls.stderr).toBe(0);
+    expect(fx.emu.log.entries.map((e) => `${e.path} ${e.tokenKind}`)).toEqual([
+      `/v0/projects/${PID}/catalog oauth`,
+    ]);
+  });
+});
+
 describe('commands on the hosted roots', () => {
   const run = (args: string[]) => fx.run(['-p', 'cloud', ...args]);
 
