@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_PROJECT_ID, RATE_LIMIT_NAMES, type RateLimitName } from './cloud.js';
 import { describeFault, FAULT_FLAG_SYNTAX, type FaultSpec, parseFaultFlag } from './faults.js';
-import { type EmulatorOptions, startEmulator } from './server.js';
+import { type Emulator, type EmulatorOptions, startEmulator } from './server.js';
 import { DEFAULT_USERS } from './state.js';
 
 const USAGE = `Usage: dlake-emulator [options]   (in this repository: npm run emulator -- [options])
@@ -130,6 +130,20 @@ function describeUsers(): string {
   }).join('\n');
 }
 
+/** One PAT per seeded user of the hosted edition, valid a year (emulator-only test credentials). */
+function hostedPats(emu: Emulator): string {
+  const lines = [
+    `Project: ${emu.cloud!.projectId}`,
+    'Personal access tokens (log in with `dlake login --token-stdin`):',
+  ];
+  for (const u of emu.state.users.values()) {
+    if (u.clientId) continue;
+    const pat = emu.state.issueToken(u.id, 'pat', 365 * 24 * 3_600_000, { label: 'emulator' });
+    lines.push(`  ${u.name}: ${pat.token}`);
+  }
+  return lines.join('\n');
+}
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const emu = await startEmulator(options);
@@ -138,8 +152,10 @@ async function main(): Promise<void> {
     ? `Faults armed:\n${faults.map((f) => `  ${describeFault(f)}`).join('\n')}\n`
     : '';
   // One write, so that whoever waits for "listening on" has the whole banner.
+  // The hosted edition has no password login: its users get a PAT each to log in with.
+  const pats = emu.cloud ? `${hostedPats(emu)}\n` : '';
   process.stdout.write(
-    `Data Lake Query Service emulator (${options.edition}) listening on ${emu.url}\nUsers:\n${describeUsers()}\n${armed}`,
+    `Data Lake Query Service emulator (${options.edition}) listening on ${emu.url}\nUsers:\n${describeUsers()}\n${pats}${armed}`,
   );
   // A reader that went away (`dlake-emulator | head`) must not crash the server.
   process.stdout.on('error', () => {});
