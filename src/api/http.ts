@@ -112,6 +112,8 @@ const MAX_RETRY_AFTER_MS = 30_000;
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 /** The longest Retry-After of a 429 waited for under the hosted edition's per-minute limits. */
 const MAX_RATE_LIMIT_WAIT_MS = 90_000;
+/** Attempts after a 429 of the hosted edition's limits (src/api/pacing.ts). */
+const RATE_LIMIT_RETRIES = 8;
 /** Errors that prove the request never reached the server, so even a POST may be sent again. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
@@ -163,11 +165,17 @@ export class ApiClient {
       }
       // A 429 refused the request before it ran, so even a POST may be sent again; the hosted edition's limits
       // count per minute, so its waits may be longer (docs/api-facts.md §13.5).
-      const retryable = idempotent || (raw.status === 429 && this.opts.pacer !== undefined);
-      if (retryable && RETRYABLE_STATUS.has(raw.status) && attempt < this.retry.retries) {
+      // The pacer then holds every request of that limit back until the answer's Retry-After, and a limit's
+      // 429s get more attempts than other failures: a long export must not be throttled into failure.
+      const limited = raw.status === 429 && this.opts.pacer !== undefined;
+      const retryable = idempotent || limited;
+      const retries = limited ? Math.max(this.retry.retries, RATE_LIMIT_RETRIES) : this.retry.retries;
+      if (retryable && RETRYABLE_STATUS.has(raw.status) && attempt < retries) {
         const wait = retryAfterMs(raw.headers['retry-after']);
-        const longest = raw.status === 429 && this.opts.pacer ? MAX_RATE_LIMIT_WAIT_MS : MAX_RETRY_AFTER_MS;
+        const longest = limited ? MAX_RATE_LIMIT_WAIT_MS : MAX_RETRY_AFTER_MS;
         if (wait === undefined || wait <= longest) {
+          if (limited)
+            this.opts.pacer!.hold(this.routed(spec), wait ?? this.retry.baseDelayMs * 2 ** attempt);
           await this.backoff(attempt, wait, `${raw.status}`);
           continue;
         }

@@ -58,6 +58,8 @@ type PaceListener = (event: { limit: LimitName; waitMs: number } | { done: true 
 
 export class Pacer {
   private readonly sent = new Map<LimitName, number[]>();
+  /** Limits held back after a 429, until these times. */
+  private readonly heldUntil = new Map<LimitName, number>();
   private readonly allowed: Record<LimitName, number>;
   private readonly listeners = new Set<PaceListener>();
   /** How long requests waited in total, in ms (shown by --debug, asserted by tests). */
@@ -99,9 +101,25 @@ export class Pacer {
     if (waited) for (const l of this.listeners) l({ done: true });
   }
 
+  /**
+   * A 429 came for `path` anyway (another client behind the same address, or limits lower than known): every
+   * request of its limits waits `ms` from now.
+   */
+  hold(path: string, ms: number): void {
+    const until = this.now() + ms;
+    for (const n of limitsOf(path)) {
+      if (n === 'api' && limitsOf(path).length > 1) continue;
+      this.heldUntil.set(n, Math.max(this.heldUntil.get(n) ?? 0, until));
+    }
+  }
+
   private waitFor(names: LimitName[]): { limit: LimitName; ms: number } | undefined {
     const t = this.now();
     let worst: { limit: LimitName; ms: number } | undefined;
+    for (const n of names) {
+      const held = (this.heldUntil.get(n) ?? 0) - t;
+      if (held > 0 && (!worst || held > worst.ms)) worst = { limit: n, ms: held };
+    }
     for (const n of names) {
       const times = this.window(n, t);
       if (times.length < this.allowed[n]) continue;

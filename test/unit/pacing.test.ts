@@ -46,6 +46,16 @@ describe('Pacer', () => {
     expect(() => paceLimits({ DLAKE_RATE_LIMITS: 'results=x' })).toThrow(/DLAKE_RATE_LIMITS/);
   });
 
+  it('holds a limit back after a 429 until its Retry-After, and only that limit', async () => {
+    const clock = fakeClock();
+    const pacer = new Pacer(paceLimits({}), clock.now, clock.sleep);
+    pacer.hold('/v0/projects/p/job/j/results', 3000);
+    await pacer.take('/v0/projects/p/catalog');
+    expect(clock.slept).toEqual([]);
+    await pacer.take('/v0/projects/p/job/j/results');
+    expect(clock.slept).toEqual([3000]);
+  });
+
   it('sorts paths into limits', () => {
     expect(limitsOf('/v0/projects/p/job/j')).toEqual(['api', 'status']);
     expect(limitsOf('/v0/projects/p/job/j/cancel')).toEqual(['api', 'cancel']);
