@@ -34,7 +34,8 @@ export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
 const StoredTokenSchema = z.looseObject({
   kind: z.enum(['session', 'bearer']),
-  token: z.string().check(z.minLength(1)),
+  // A token no HTTP header can carry (a control character: a hand-edited file) makes the file not valid.
+  token: z.string().check(z.minLength(1), z.regex(/^[\x21-\x7e]+$/, 'not printable ASCII')),
   /** ISO 8601; absent for a PAT whose expiry is unknown. */
   expiresAt: z.optional(z.iso.datetime({ offset: true })),
   obtainedVia: z.enum(AUTH_METHODS),
@@ -57,6 +58,11 @@ const StoredTokenSchema = z.looseObject({
   /** The edition and hosted project it was issued for: never used on another (docs/cli-contract.md "Identity"). */
   edition: z.optional(z.enum(EDITIONS)),
   projectId: z.optional(z.string()),
+  /**
+   * The token endpoint in force when the token was stored (the service URL when none was set apart): its
+   * refresh token or PAT is never sent to another (docs/cli-contract.md "Identity").
+   */
+  authUrl: z.optional(z.string()),
 });
 export type StoredToken = z.infer<typeof StoredTokenSchema>;
 
@@ -67,3 +73,5 @@ export const CredentialsFileSchema = z.looseObject({
 export type CredentialsFile = z.infer<typeof CredentialsFileSchema>;
 
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+export const PROFILE_NAME_HINT =
+  'use letters, digits, ".", "_" and "-" (at most 64), starting with a letter or digit';
