@@ -21,6 +21,8 @@ _dlake_sub() {
     '/role') REPLY='role' ;;
     '/pat') REPLY='pat' ;;
     '/queue') REPLY='queue' ;;
+    '/project') REPLY='project' ;;
+    '/engine') REPLY='engine' ;;
     '/pull') REPLY='pull' ;;
     '/plan') REPLY='plan' ;;
     '/apply') REPLY='apply' ;;
@@ -98,6 +100,18 @@ _dlake_sub() {
     'queue/delete'|'queue/rm') REPLY='delete' ;;
     'queue/rules') REPLY='rules' ;;
     'queue/help') REPLY='help' ;;
+    'project/list'|'project/ls') REPLY='list' ;;
+    'project/get') REPLY='get' ;;
+    'project/help') REPLY='help' ;;
+    'engine/list'|'engine/ls') REPLY='list' ;;
+    'engine/get') REPLY='get' ;;
+    'engine/create') REPLY='create' ;;
+    'engine/update') REPLY='update' ;;
+    'engine/delete'|'engine/rm') REPLY='delete' ;;
+    'engine/enable') REPLY='enable' ;;
+    'engine/disable') REPLY='disable' ;;
+    'engine/rules') REPLY='rules' ;;
+    'engine/help') REPLY='help' ;;
     *) return 1 ;;
   esac
 }
@@ -105,7 +119,7 @@ _dlake_sub() {
 # $1: command path. REPLY: its subcommands; more: aliases, offered when no subcommand matches. Status 1 if none.
 _dlake_subs() {
   case "$1" in
-    '') REPLY='login logout whoami token profile catalog source sql job reflection user role pat queue pull plan apply api version completion help' more='' ;;
+    '') REPLY='login logout whoami token profile catalog source sql job reflection user role pat queue project engine pull plan apply api version completion help' more='' ;;
     'token') REPLY='exchange' more='help' ;;
     'token exchange') REPLY='client-credentials jwt pat' more='help' ;;
     'profile') REPLY='list show use set delete' more='ls rm help' ;;
@@ -117,6 +131,8 @@ _dlake_subs() {
     'role') REPLY='list get create update delete add-member remove-member' more='ls rm help' ;;
     'pat') REPLY='list create delete' more='ls revoke help' ;;
     'queue') REPLY='list get create update delete rules' more='ls rm help' ;;
+    'project') REPLY='list get' more='ls help' ;;
+    'engine') REPLY='list get create update delete enable disable rules' more='ls rm help' ;;
     *) return 1 ;;
   esac
 }
@@ -124,7 +140,7 @@ _dlake_subs() {
 # $1: command path. REPLY: the options of that command itself.
 _dlake_opts() {
   case "$1" in
-    '') REPLY='-V --version -p --profile --url --auth-url -o --output --json --query -q --quiet -v --verbose --debug --no-color --timeout --ca-file --insecure -h --help' ;;
+    '') REPLY='-V --version -p --profile --url --auth-url -o --output --json --query -q --quiet -v --verbose --debug --no-color --timeout --ca-file --insecure --edition --project-id -h --help' ;;
     'login') REPLY='-u --username --password-stdin --token-stdin -h --help' ;;
     'logout') REPLY='-h --help' ;;
     'whoami') REPLY='--check -h --help' ;;
@@ -209,6 +225,20 @@ _dlake_opts() {
     'queue delete') REPLY='-y --yes --dry-run -h --help' ;;
     'queue rules') REPLY='--file --dry-run -h --help' ;;
     'queue help') REPLY='' ;;
+    'project') REPLY='-h --help' ;;
+    'project list') REPLY='-h --help' ;;
+    'project get') REPLY='-h --help' ;;
+    'project help') REPLY='' ;;
+    'engine') REPLY='-h --help' ;;
+    'engine list') REPLY='-h --help' ;;
+    'engine get') REPLY='-h --help' ;;
+    'engine create') REPLY='--name --size --min-replicas --max-replicas --max-concurrency --auto-stop-delay --queue-time-limit --runtime-limit --drain-time-limit --description --cloud-tag --dry-run -h --help' ;;
+    'engine update') REPLY='--name --size --min-replicas --max-replicas --max-concurrency --auto-stop-delay --queue-time-limit --runtime-limit --drain-time-limit --description --cloud-tag --dry-run -h --help' ;;
+    'engine delete') REPLY='-y --yes --dry-run -h --help' ;;
+    'engine enable') REPLY='--dry-run -h --help' ;;
+    'engine disable') REPLY='--dry-run -h --help' ;;
+    'engine rules') REPLY='--file --dry-run -h --help' ;;
+    'engine help') REPLY='' ;;
     'pull') REPLY='--dir --kinds --prune -h --help' ;;
     'plan') REPLY='--dir --prune --map --refresh-secrets --out --exit-code -h --help' ;;
     'apply') REPLY='--dir --plan --prune --map --refresh-secrets --dry-run -y --yes --allow-breaking --concurrency -h --help' ;;
@@ -222,7 +252,7 @@ _dlake_opts() {
 
 # The root's options, accepted after any subcommand too.
 _dlake_globals() {
-  REPLY='-p --profile --url --auth-url -o --output --json --query -q --quiet -v --verbose --debug --no-color --timeout --ca-file --insecure'
+  REPLY='-p --profile --url --auth-url -o --output --json --query -q --quiet -v --verbose --debug --no-color --timeout --ca-file --insecure --edition --project-id'
 }
 
 # $1: command path, $2: option. REPLY: value or optional; vals: its values (words, @profiles, @files).
@@ -328,6 +358,29 @@ _dlake_opt() {
     'queue update/--max-start-timeout') REPLY=value vals='' ;;
     'queue update/--max-run-timeout') REPLY=value vals='' ;;
     'queue rules/--file') REPLY=value vals='@files' ;;
+    'engine create/--name') REPLY=value vals='' ;;
+    'engine create/--size') REPLY=value vals='XX_SMALL_V1 X_SMALL_V1 SMALL_V1 MEDIUM_V1 LARGE_V1 X_LARGE_V1 XX_LARGE_V1 XXX_LARGE_V1' ;;
+    'engine create/--min-replicas') REPLY=value vals='' ;;
+    'engine create/--max-replicas') REPLY=value vals='' ;;
+    'engine create/--max-concurrency') REPLY=value vals='' ;;
+    'engine create/--auto-stop-delay') REPLY=value vals='' ;;
+    'engine create/--queue-time-limit') REPLY=value vals='' ;;
+    'engine create/--runtime-limit') REPLY=value vals='' ;;
+    'engine create/--drain-time-limit') REPLY=value vals='' ;;
+    'engine create/--description') REPLY=value vals='' ;;
+    'engine create/--cloud-tag') REPLY=value vals='' ;;
+    'engine update/--name') REPLY=value vals='' ;;
+    'engine update/--size') REPLY=value vals='XX_SMALL_V1 X_SMALL_V1 SMALL_V1 MEDIUM_V1 LARGE_V1 X_LARGE_V1 XX_LARGE_V1 XXX_LARGE_V1' ;;
+    'engine update/--min-replicas') REPLY=value vals='' ;;
+    'engine update/--max-replicas') REPLY=value vals='' ;;
+    'engine update/--max-concurrency') REPLY=value vals='' ;;
+    'engine update/--auto-stop-delay') REPLY=value vals='' ;;
+    'engine update/--queue-time-limit') REPLY=value vals='' ;;
+    'engine update/--runtime-limit') REPLY=value vals='' ;;
+    'engine update/--drain-time-limit') REPLY=value vals='' ;;
+    'engine update/--description') REPLY=value vals='' ;;
+    'engine update/--cloud-tag') REPLY=value vals='' ;;
+    'engine rules/--file') REPLY=value vals='@files' ;;
     'pull/--dir') REPLY=value vals='@files' ;;
     'pull/--kinds') REPLY=value vals='' ;;
     'plan/--dir') REPLY=value vals='@files' ;;
@@ -347,6 +400,8 @@ _dlake_opt() {
         '--query') REPLY=value vals='' ;;
         '--timeout') REPLY=value vals='' ;;
         '--ca-file') REPLY=value vals='@files' ;;
+        '--edition') REPLY=value vals='software cloud' ;;
+        '--project-id') REPLY=value vals='' ;;
         *) return 1 ;;
       esac
       ;;
@@ -371,8 +426,10 @@ _dlake_arg() {
     'role help/'0) REPLY='list get create update delete add-member remove-member' ;;
     'pat help/'0) REPLY='list create delete' ;;
     'queue help/'0) REPLY='list get create update delete rules' ;;
+    'project help/'0) REPLY='list get' ;;
+    'engine help/'0) REPLY='list get create update delete enable disable rules' ;;
     'completion/'0) REPLY='bash zsh fish' ;;
-    'help/'0) REPLY='login logout whoami token profile catalog source sql job reflection user role pat queue pull plan apply api version completion' ;;
+    'help/'0) REPLY='login logout whoami token profile catalog source sql job reflection user role pat queue project engine pull plan apply api version completion' ;;
     *) REPLY='' ;;
   esac
 }

@@ -34,6 +34,10 @@ function __dlake_sub --argument-names cmd word
             echo 'pat'
         case '/queue'
             echo 'queue'
+        case '/project'
+            echo 'project'
+        case '/engine'
+            echo 'engine'
         case '/pull'
             echo 'pull'
         case '/plan'
@@ -188,6 +192,30 @@ function __dlake_sub --argument-names cmd word
             echo 'rules'
         case 'queue/help'
             echo 'help'
+        case 'project/list' 'project/ls'
+            echo 'list'
+        case 'project/get'
+            echo 'get'
+        case 'project/help'
+            echo 'help'
+        case 'engine/list' 'engine/ls'
+            echo 'list'
+        case 'engine/get'
+            echo 'get'
+        case 'engine/create'
+            echo 'create'
+        case 'engine/update'
+            echo 'update'
+        case 'engine/delete' 'engine/rm'
+            echo 'delete'
+        case 'engine/enable'
+            echo 'enable'
+        case 'engine/disable'
+            echo 'disable'
+        case 'engine/rules'
+            echo 'rules'
+        case 'engine/help'
+            echo 'help'
         case '*'
             return 1
     end
@@ -197,7 +225,7 @@ end
 function __dlake_subs --argument-names cmd
     switch "$cmd"
         case ''
-            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'Inspect, wait for, cancel and export SQL jobs' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'api' 'Make an authenticated request to the service and print the response body' 'version' 'Print the version (as --version does)' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
+            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'Inspect, wait for, cancel and export SQL jobs' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'project' 'List and inspect the hosted edition\'s projects' 'engine' 'Manage the engines of a hosted project and the rules that route jobs to them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'api' 'Make an authenticated request to the service and print the response body' 'version' 'Print the version (as --version does)' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
         case 'token'
             printf '%s\t%s\n' 'exchange' 'Get an access token from the token endpoint (<auth-url>/oauth/token) and store it'
         case 'token exchange'
@@ -220,6 +248,10 @@ function __dlake_subs --argument-names cmd
             printf '%s\t%s\n' 'list' 'List a user\'s personal access tokens (ids, labels and dates; never the tokens)' 'create' 'Create a personal access token for a user and print it, once, alone on stdout' 'delete' 'Revoke one of a user\'s personal access tokens, or all of them with --all (asks first)'
         case 'queue'
             printf '%s\t%s\n' 'list' 'List the workload queues and their limits' 'get' 'Show a queue by id (a UUID) or by name' 'create' 'Create a queue; limits not given are left unset (CPU tier: the service default, MEDIUM)' 'update' 'Change a queue\'s limits or name; everything not given stays as it is' 'delete' 'Delete a queue (asks first on a terminal); rules must not place jobs in it' 'rules' 'Print the rules that place jobs on queues, in priority order, or replace them all from a file (--file)'
+        case 'project'
+            printf '%s\t%s\n' 'list' 'List the projects of the organisation (hosted edition)' 'get' 'Show a project by id (a UUID) or by name (hosted edition)'
+        case 'engine'
+            printf '%s\t%s\n' 'list' 'List the project\'s engines' 'get' 'Show an engine by id (a UUID) or by name' 'create' 'Create an engine; what is not given takes the service default' 'update' 'Change an engine\'s settings or name; everything not given stays as it is' 'delete' 'Delete an engine (asks first on a terminal); rules must not route jobs to it' 'enable' 'Enable an engine' 'disable' 'Disable an engine: it takes no new jobs' 'rules' 'Print the rules that route jobs to engines, in priority order, or replace them all from a file (--file)'
         case '*'
             return 1
     end
@@ -252,6 +284,10 @@ function __dlake_more --argument-names cmd
             printf '%s\t%s\n' 'ls' 'List a user\'s personal access tokens (ids, labels and dates; never the tokens)' 'revoke' 'Revoke one of a user\'s personal access tokens, or all of them with --all (asks first)' 'help' 'show help for a command'
         case 'queue'
             printf '%s\t%s\n' 'ls' 'List the workload queues and their limits' 'rm' 'Delete a queue (asks first on a terminal); rules must not place jobs in it' 'help' 'show help for a command'
+        case 'project'
+            printf '%s\t%s\n' 'ls' 'List the projects of the organisation (hosted edition)' 'help' 'show help for a command'
+        case 'engine'
+            printf '%s\t%s\n' 'ls' 'List the project\'s engines' 'rm' 'Delete an engine (asks first on a terminal); rules must not route jobs to it' 'help' 'show help for a command'
         case '*'
             return 1
     end
@@ -261,7 +297,7 @@ end
 function __dlake_opts --argument-names cmd
     switch "$cmd"
         case ''
-            printf '%s\t%s\n' '-V' 'print the version' '--version' 'print the version' '-p' 'profile to use (env: DLAKE_PROFILE)' '--profile' 'profile to use (env: DLAKE_PROFILE)' '--url' 'service base URL (env: DLAKE_URL)' '--auth-url' 'base URL of the token endpoint (env: DLAKE_AUTH_URL)' '-o' 'output format' '--output' 'output format' '--json' 'shorthand for -o json' '--query' 'filter the JSON result with a JMESPath expression' '-q' 'print data and errors only' '--quiet' 'print data and errors only' '-v' 'print more detail (e.g. the service\'s moreInfo)' '--verbose' 'print more detail (e.g. the service\'s moreInfo)' '--debug' 'trace HTTP exchanges on stderr, secrets redacted (env: DLAKE_DEBUG=1)' '--no-color' 'disable colour (also NO_COLOR)' '--timeout' 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)' '--ca-file' 'extra trusted CA certificates, PEM (env: DLAKE_CA_FILE)' '--insecure' 'skip TLS certificate verification (prints a warning)' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '-V' 'print the version' '--version' 'print the version' '-p' 'profile to use (env: DLAKE_PROFILE)' '--profile' 'profile to use (env: DLAKE_PROFILE)' '--url' 'service base URL (env: DLAKE_URL)' '--auth-url' 'base URL of the token endpoint (env: DLAKE_AUTH_URL)' '-o' 'output format' '--output' 'output format' '--json' 'shorthand for -o json' '--query' 'filter the JSON result with a JMESPath expression' '-q' 'print data and errors only' '--quiet' 'print data and errors only' '-v' 'print more detail (e.g. the service\'s moreInfo)' '--verbose' 'print more detail (e.g. the service\'s moreInfo)' '--debug' 'trace HTTP exchanges on stderr, secrets redacted (env: DLAKE_DEBUG=1)' '--no-color' 'disable colour (also NO_COLOR)' '--timeout' 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)' '--ca-file' 'extra trusted CA certificates, PEM (env: DLAKE_CA_FILE)' '--insecure' 'skip TLS certificate verification (prints a warning)' '--edition' 'service edition: software or cloud (env: DLAKE_EDITION)' '--project-id' 'the hosted edition\'s project (env: DLAKE_PROJECT_ID)' '-h' 'show help' '--help' 'show help'
         case 'login'
             printf '%s\t%s\n' '-u' 'user name (default: the profile\'s, else prompted)' '--username' 'user name (default: the profile\'s, else prompted)' '--password-stdin' 'read the password from standard input' '--token-stdin' 'read a personal access token (PAT) from standard input instead' '-h' 'show help' '--help' 'show help'
         case 'logout'
@@ -430,6 +466,34 @@ function __dlake_opts --argument-names cmd
             printf '%s\t%s\n' '--file' 'replace the ruleset with the JSON object {tag, rules, defaultRule} in FILE (- for stdin)' '--dry-run' 'with --file: print the request instead of sending it' '-h' 'show help' '--help' 'show help'
         case 'queue help'
             true
+        case 'project'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'project list'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'project get'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'project help'
+            true
+        case 'engine'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'engine list'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'engine get'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'engine create'
+            printf '%s\t%s\n' '--name' 'engine name (unique in the project)' '--size' 'size of each replica' '--min-replicas' 'replicas kept running' '--max-replicas' 'replicas it may grow to' '--max-concurrency' 'jobs one replica runs at once' '--auto-stop-delay' 'idle time before a replica stops, e.g. 5m' '--queue-time-limit' 'longest wait of a job for a replica, e.g. 5m' '--runtime-limit' 'longest run time of a job, e.g. 2h (0: none)' '--drain-time-limit' 'time a stopping replica may finish its jobs, e.g. 10m' '--description' 'description' '--cloud-tag' 'a cloud tag of its instances (repeatable)' '--dry-run' 'print the request instead of sending it' '-h' 'show help' '--help' 'show help'
+        case 'engine update'
+            printf '%s\t%s\n' '--name' 'new name' '--size' 'size of each replica' '--min-replicas' 'replicas kept running' '--max-replicas' 'replicas it may grow to' '--max-concurrency' 'jobs one replica runs at once' '--auto-stop-delay' 'idle time before a replica stops, e.g. 5m' '--queue-time-limit' 'longest wait of a job for a replica, e.g. 5m' '--runtime-limit' 'longest run time of a job, e.g. 2h (0: none)' '--drain-time-limit' 'time a stopping replica may finish its jobs, e.g. 10m' '--description' 'description' '--cloud-tag' 'a cloud tag of its instances (repeatable)' '--dry-run' 'print the request instead of sending it' '-h' 'show help' '--help' 'show help'
+        case 'engine delete'
+            printf '%s\t%s\n' '-y' 'do not ask for confirmation (needed without a terminal)' '--yes' 'do not ask for confirmation (needed without a terminal)' '--dry-run' 'print the request instead of sending it' '-h' 'show help' '--help' 'show help'
+        case 'engine enable'
+            printf '%s\t%s\n' '--dry-run' 'print the request instead of sending it' '-h' 'show help' '--help' 'show help'
+        case 'engine disable'
+            printf '%s\t%s\n' '--dry-run' 'print the request instead of sending it' '-h' 'show help' '--help' 'show help'
+        case 'engine rules'
+            printf '%s\t%s\n' '--file' 'replace the rule set with the JSON object {ruleInfos, ruleInfoDefault, tag} in FILE (- for stdin)' '--dry-run' 'with --file: print the request instead of sending it' '-h' 'show help' '--help' 'show help'
+        case 'engine help'
+            true
         case 'pull'
             printf '%s\t%s\n' '--dir' 'the folder of definition files (*.yaml)' '--kinds' 'also pull these kinds, comma-separated: queue, rule, reflection, grant, user, role (reflections and grants of the entities pulled)' '--prune' 'also remove the files of entities that no longer exist under what is pulled' '-h' 'show help' '--help' 'show help'
         case 'plan'
@@ -451,7 +515,7 @@ end
 
 # The root's options, accepted after any subcommand too.
 function __dlake_globals
-    printf '%s\t%s\n' '-p' 'profile to use (env: DLAKE_PROFILE)' '--profile' 'profile to use (env: DLAKE_PROFILE)' '--url' 'service base URL (env: DLAKE_URL)' '--auth-url' 'base URL of the token endpoint (env: DLAKE_AUTH_URL)' '-o' 'output format' '--output' 'output format' '--json' 'shorthand for -o json' '--query' 'filter the JSON result with a JMESPath expression' '-q' 'print data and errors only' '--quiet' 'print data and errors only' '-v' 'print more detail (e.g. the service\'s moreInfo)' '--verbose' 'print more detail (e.g. the service\'s moreInfo)' '--debug' 'trace HTTP exchanges on stderr, secrets redacted (env: DLAKE_DEBUG=1)' '--no-color' 'disable colour (also NO_COLOR)' '--timeout' 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)' '--ca-file' 'extra trusted CA certificates, PEM (env: DLAKE_CA_FILE)' '--insecure' 'skip TLS certificate verification (prints a warning)'
+    printf '%s\t%s\n' '-p' 'profile to use (env: DLAKE_PROFILE)' '--profile' 'profile to use (env: DLAKE_PROFILE)' '--url' 'service base URL (env: DLAKE_URL)' '--auth-url' 'base URL of the token endpoint (env: DLAKE_AUTH_URL)' '-o' 'output format' '--output' 'output format' '--json' 'shorthand for -o json' '--query' 'filter the JSON result with a JMESPath expression' '-q' 'print data and errors only' '--quiet' 'print data and errors only' '-v' 'print more detail (e.g. the service\'s moreInfo)' '--verbose' 'print more detail (e.g. the service\'s moreInfo)' '--debug' 'trace HTTP exchanges on stderr, secrets redacted (env: DLAKE_DEBUG=1)' '--no-color' 'disable colour (also NO_COLOR)' '--timeout' 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)' '--ca-file' 'extra trusted CA certificates, PEM (env: DLAKE_CA_FILE)' '--insecure' 'skip TLS certificate verification (prints a warning)' '--edition' 'service edition: software or cloud (env: DLAKE_EDITION)' '--project-id' 'the hosted edition\'s project (env: DLAKE_PROJECT_ID)'
 end
 
 # For an option that takes a value: "value" or "optional", then its values (words, @profiles or @files).
@@ -755,6 +819,75 @@ function __dlake_opt --argument-names cmd opt
         case 'queue rules/--file'
             printf '%s\n' value '@files'
             return
+        case 'engine create/--name'
+            printf '%s\n' value ''
+            return
+        case 'engine create/--size'
+            printf '%s\n' value 'XX_SMALL_V1 X_SMALL_V1 SMALL_V1 MEDIUM_V1 LARGE_V1 X_LARGE_V1 XX_LARGE_V1 XXX_LARGE_V1'
+            return
+        case 'engine create/--min-replicas'
+            printf '%s\n' value ''
+            return
+        case 'engine create/--max-replicas'
+            printf '%s\n' value ''
+            return
+        case 'engine create/--max-concurrency'
+            printf '%s\n' value ''
+            return
+        case 'engine create/--auto-stop-delay'
+            printf '%s\n' value ''
+            return
+        case 'engine create/--queue-time-limit'
+            printf '%s\n' value ''
+            return
+        case 'engine create/--runtime-limit'
+            printf '%s\n' value ''
+            return
+        case 'engine create/--drain-time-limit'
+            printf '%s\n' value ''
+            return
+        case 'engine create/--description'
+            printf '%s\n' value ''
+            return
+        case 'engine create/--cloud-tag'
+            printf '%s\n' value ''
+            return
+        case 'engine update/--name'
+            printf '%s\n' value ''
+            return
+        case 'engine update/--size'
+            printf '%s\n' value 'XX_SMALL_V1 X_SMALL_V1 SMALL_V1 MEDIUM_V1 LARGE_V1 X_LARGE_V1 XX_LARGE_V1 XXX_LARGE_V1'
+            return
+        case 'engine update/--min-replicas'
+            printf '%s\n' value ''
+            return
+        case 'engine update/--max-replicas'
+            printf '%s\n' value ''
+            return
+        case 'engine update/--max-concurrency'
+            printf '%s\n' value ''
+            return
+        case 'engine update/--auto-stop-delay'
+            printf '%s\n' value ''
+            return
+        case 'engine update/--queue-time-limit'
+            printf '%s\n' value ''
+            return
+        case 'engine update/--runtime-limit'
+            printf '%s\n' value ''
+            return
+        case 'engine update/--drain-time-limit'
+            printf '%s\n' value ''
+            return
+        case 'engine update/--description'
+            printf '%s\n' value ''
+            return
+        case 'engine update/--cloud-tag'
+            printf '%s\n' value ''
+            return
+        case 'engine rules/--file'
+            printf '%s\n' value '@files'
+            return
         case 'pull/--dir'
             printf '%s\n' value '@files'
             return
@@ -810,6 +943,12 @@ function __dlake_opt --argument-names cmd opt
         case '--ca-file'
             printf '%s\n' value '@files'
             return
+        case '--edition'
+            printf '%s\n' value 'software cloud'
+            return
+        case '--project-id'
+            printf '%s\n' value ''
+            return
         case '*'
             true
     end
@@ -848,10 +987,14 @@ function __dlake_arg --argument-names cmd index
             echo 'list create delete'
         case 'queue help/0'
             echo 'list get create update delete rules'
+        case 'project help/0'
+            echo 'list get'
+        case 'engine help/0'
+            echo 'list get create update delete enable disable rules'
         case 'completion/0'
             echo 'bash zsh fish'
         case 'help/0'
-            echo 'login logout whoami token profile catalog source sql job reflection user role pat queue pull plan apply api version completion'
+            echo 'login logout whoami token profile catalog source sql job reflection user role pat queue project engine pull plan apply api version completion'
         case '*'
             return 1
     end

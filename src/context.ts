@@ -2,6 +2,8 @@
 // Everything heavy is created on first use, so a command only pays for what it touches.
 import type { Dispatcher } from 'undici';
 import type { ApiClient, AuthProvider } from './api/http.js';
+import type { Pacer } from './api/pacing.js';
+import type { Root } from './api/roots.js';
 import {
   authUrlOf,
   checkProxyVariables,
@@ -37,6 +39,9 @@ export interface GlobalOptions {
   timeout?: string;
   caFile?: string;
   insecure?: boolean;
+  /** `software` or `cloud`, and the hosted edition's project (src/api/roots.ts). */
+  edition?: string;
+  projectId?: string;
 }
 
 interface ClientRequest {
@@ -80,6 +85,8 @@ export class Context {
   /** The client with the credentials in force, shared by every call of one command (one connection pool). */
   private defaultClient?: Promise<ApiClient>;
   private settingsNoticeShown = false;
+  /** The hosted edition's pacing, shared by every client of the command (one budget per IP address). */
+  private pacerCache?: Pacer;
   private credentialsWarned = false;
 
   readonly env: NodeJS.ProcessEnv;
@@ -148,6 +155,22 @@ export class Context {
     return value as OutputFormat;
   }
 
+  /** The edition and project in force: where every request goes (src/api/roots.ts). */
+  root(): Root {
+    const s = this.settings();
+    return { edition: s.edition.value, projectId: s.projectId?.value };
+  }
+
+  /** The pacing of the hosted edition's rate limits (undefined on the self-hosted edition). */
+  async pacer(): Promise<Pacer | undefined> {
+    if (this.root().edition !== 'cloud') return undefined;
+    if (!this.pacerCache) {
+      const { Pacer, paceLimits } = await import('./api/pacing.js');
+      this.pacerCache = new Pacer(paceLimits(this.env));
+    }
+    return this.pacerCache;
+  }
+
   /** The per-request timeout: a duration with a unit, longer than 0, named by where it came from if not. */
   timeoutMs(): number {
     const t = this.settings().timeout;
@@ -186,12 +209,15 @@ export class Context {
   private async createClient(req: ClientRequest): Promise<ApiClient> {
     const settings = this.settings(req.resolve);
     const url = requireUrl(settings);
-    const authUrl = authUrlOf(settings);
     this.checkSettings();
-    const [{ ApiClient }, { CredentialProvider }] = await Promise.all([
+    const [{ ApiClient }, { CredentialProvider }, { hostedLoginUrl, routePath }] = await Promise.all([
       import('./api/http.js'),
       import('./auth/credentials.js'),
+      import('./api/roots.js'),
     ]);
+    const root = this.root();
+    // The hosted edition's tokens come from its login service (docs/api-facts.md §13.2).
+    const authUrl = authUrlOf(settings) ?? (root.edition === 'cloud' ? hostedLoginUrl(url) : undefined);
     if (this.opts.insecure && this.clients.length === 0) {
       this.ui.warn('TLS certificate verification is disabled (--insecure)');
     }
@@ -217,6 +243,8 @@ export class Context {
       trace: this.debugging ? (line) => this.streams.stderr.write(`debug: ${stderrSafe(line)}\n`) : undefined,
       userAgent: `dlake/${__DLAKE_VERSION__} node/${process.versions.node}`,
       dispatcher: this.dispatcher,
+      route: root.edition === 'cloud' ? (path) => routePath(root, path) : undefined,
+      pacer: await this.pacer(),
     });
     credentials?.attach(client);
     this.clients.push(client);

@@ -196,6 +196,13 @@ export function buildRoot(rt: Runtime, withVersion = true): Command {
     .addOption(new Option('--insecure', 'skip TLS certificate verification (prints a warning)'))
     // Every command's help lists the options it inherits from dlake itself (as gh's "INHERITED FLAGS").
     .configureHelp({ showGlobalOptions: true })
+    .addOption(
+      choiceOption('--edition <edition>', 'service edition: software or cloud (env: DLAKE_EDITION)', [
+        'software',
+        'cloud',
+      ]),
+    )
+    .addOption(new Option('--project-id <uuid>', "the hosted edition's project (env: DLAKE_PROJECT_ID)"))
     .commandsGroup('Other:')
     .helpCommand('help [command]', 'show help for a command')
     .showSuggestionAfterError(true)

@@ -47,7 +47,11 @@ export async function registerCatalog(area: AreaContext): Promise<CatalogArea> {
   const store = new CatalogStore(() => state.now(), options.secretPlaceholder);
   const probe = new FieldProbe();
   area.onClose(() => probe.close());
-  const cx: CatalogContext = { store, probe, edition: options.edition ?? 'enterprise' };
+  const cx: CatalogContext = {
+    store,
+    probe,
+    edition: options.edition === 'community' ? 'community' : 'enterprise',
+  };
 
   const face: CatalogArea = {
     store,

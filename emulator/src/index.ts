@@ -3,6 +3,13 @@
 export { ADMIN_ROLE_ID, type AdminArea, type EmuQueue, PUBLIC_ROLE_ID, type QueueStore } from './admin.js';
 export type { CatalogArea } from './catalog.js';
 export type { CatalogDataset, CatalogNode, CatalogStore, NsEntity } from './catalog-store.js';
+export {
+  CloudEdition,
+  type CloudOptions,
+  DEFAULT_PROJECT_ID,
+  type EmuEngine,
+  PUBLISHED_LIMITS,
+} from './cloud.js';
 export { type FaultKind, type FaultSpec, Faults } from './faults.js';
 export type { JobInfo, JobState, JobsArea, JobsCatalog, JobsTestApi, RunEngineQuery } from './jobs.js';
 export { RequestLog, type RequestLogEntry } from './log.js';

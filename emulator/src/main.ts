@@ -4,15 +4,20 @@
 //                  [--strict-spec] [--secret-placeholder TEXT]
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { DEFAULT_PROJECT_ID, RATE_LIMIT_NAMES, type RateLimitName } from './cloud.js';
 import { describeFault, FAULT_FLAG_SYNTAX, type FaultSpec, parseFaultFlag } from './faults.js';
-import { type EmulatorOptions, startEmulator } from './server.js';
+import { type Emulator, type EmulatorOptions, startEmulator } from './server.js';
 import { DEFAULT_USERS } from './state.js';
 
 const USAGE = `Usage: dlake-emulator [options]   (in this repository: npm run emulator -- [options])
 
   --port N              port to listen on (default 9047; 0 picks a free one)
   --host H              address to bind (default 127.0.0.1)
-  --edition E           enterprise (default) or community
+  --edition E           enterprise (default), community, or cloud (the hosted edition's roots)
+  --project-id UUID     with --edition cloud: the project served (default ${DEFAULT_PROJECT_ID})
+  --rate-limit NAME=N   with --edition cloud: lower a published limit (api, results, status, cancel:
+                        requests per window; repeatable); above it the answer is 429 with Retry-After
+  --rate-window MS      with --edition cloud: the window of the limits (default 60000, as published)
   --samples DIR         serve DIR as the NAS source "Samples"
   --big-rows N          rows of the generated table "big" (default 1000)
   --jwt-public-key FILE PEM public key (SPKI, RS256 or ES256) that external JWTs are verified against
@@ -82,8 +87,23 @@ function parseOptions(argv: string[]): EmulatorOptions {
     process.exit(0);
   }
   const edition = values.edition ?? 'enterprise';
-  if (edition !== 'enterprise' && edition !== 'community') fail(`unknown edition "${edition}"`);
+  if (edition !== 'enterprise' && edition !== 'community' && edition !== 'cloud')
+    fail(`unknown edition "${edition}"`);
+  const rateLimits: Partial<Record<RateLimitName, number>> = {};
+  for (const pair of values['rate-limit'] ?? []) {
+    const [name, n] = pair.split('=');
+    if (!RATE_LIMIT_NAMES.includes(name as RateLimitName)) fail(`unknown limit "${name}"`);
+    rateLimits[name as RateLimitName] = intOption(n, 'rate-limit', 0);
+  }
   return {
+    cloud: {
+      projectId: values['project-id'],
+      rateLimits,
+      rateWindowMs:
+        values['rate-window'] === undefined
+          ? undefined
+          : intOption(values['rate-window'], 'rate-window', 60000),
+    },
     port: intOption(values.port, 'port', 9047),
     host: values.host,
     edition,
@@ -105,6 +125,9 @@ function parse(argv: string[]) {
       port: { type: 'string' },
       host: { type: 'string' },
       edition: { type: 'string' },
+      'project-id': { type: 'string' },
+      'rate-limit': { type: 'string', multiple: true },
+      'rate-window': { type: 'string' },
       samples: { type: 'string' },
       'big-rows': { type: 'string' },
       'jwt-public-key': { type: 'string' },
@@ -141,6 +164,20 @@ function listenFailure(e: unknown, options: EmulatorOptions): string | undefined
   }
 }
 
+/** One PAT per seeded user of the hosted edition, valid a year (emulator-only test credentials). */
+function hostedPats(emu: Emulator): string {
+  const lines = [
+    `Project: ${emu.cloud!.projectId}`,
+    'Personal access tokens (log in with `dlake login --token-stdin`):',
+  ];
+  for (const u of emu.state.users.values()) {
+    if (u.clientId) continue;
+    const pat = emu.state.issueToken(u.id, 'pat', 365 * 24 * 3_600_000, { label: 'emulator' });
+    lines.push(`  ${u.name}: ${pat.token}`);
+  }
+  return lines.join('\n');
+}
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const emu = await startEmulator(options).catch((e: unknown) => {
@@ -153,8 +190,10 @@ async function main(): Promise<void> {
     ? `Faults armed:\n${faults.map((f) => `  ${describeFault(f)}`).join('\n')}\n`
     : '';
   // One write, so that whoever waits for "listening on" has the whole banner.
+  // The hosted edition has no password login: its users get a PAT each to log in with.
+  const pats = emu.cloud ? `${hostedPats(emu)}\n` : '';
   process.stdout.write(
-    `Data Lake Query Service emulator (${options.edition}) listening on ${emu.url}\nUsers:\n${describeUsers()}\n${armed}`,
+    `Data Lake Query Service emulator (${options.edition}) listening on ${emu.url}\nUsers:\n${describeUsers()}\n${pats}${armed}`,
   );
   // A reader that went away (`dlake-emulator | head`) must not crash the server.
   process.stdout.on('error', () => {});

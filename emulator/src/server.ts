@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { type QueueStore, type ReflectionStore, registerAdmin, registerReflectionArea } from './admin.js';
 import { registerAuth } from './auth.js';
 import { type CatalogArea, registerCatalog } from './catalog.js';
+import { CloudEdition, type CloudOptions } from './cloud.js';
 import { breakSchema, type FaultSpec, Faults } from './faults.js';
 import {
   ApiError,
@@ -29,8 +30,13 @@ import { DEFAULT_USERS, EmuState, type SeedUser } from './state.js';
 export interface EmulatorOptions {
   port?: number;
   host?: string;
-  /** `community` answers the Enterprise endpoints (users, PATs, queues, OAuth) as that edition would. */
-  edition?: 'enterprise' | 'community';
+  /**
+   * `community` answers the Enterprise endpoints (users, PATs, queues, OAuth) as that edition would; `cloud`
+   * serves the hosted edition's roots and shapes instead of the self-hosted ones (src/cloud.ts).
+   */
+  edition?: 'enterprise' | 'community' | 'cloud';
+  /** The hosted edition's project, limits and their window (with `edition: 'cloud'`). */
+  cloud?: CloudOptions;
   users?: SeedUser[];
   /** Whether personal access tokens are enabled (default true). */
   patsEnabled?: boolean;
@@ -73,6 +79,8 @@ export interface Emulator {
   queues: QueueStore | undefined;
   /** The reflections; `nextRefresh` says how the next refreshes end ('succeed', 'fail' or 'hang'). */
   reflections: ReflectionStore;
+  /** The hosted edition's projects, engines, rules and rate limiter; undefined on the self-hosted ones. */
+  cloud: CloudEdition | undefined;
   close(): Promise<void>;
 }
 
@@ -102,9 +110,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const catalog = await registerCatalog(area);
   const reflections = registerReflectionArea(area, catalog, admin.roles);
   const jobs = await registerJobs(area, catalog);
+  const cloud = options.edition === 'cloud' ? new CloudEdition(options.cloud) : undefined;
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    handle(req, res, { router, state, log, faults }).catch((err) => {
+    handle(req, res, { router, state, log, faults, cloud }).catch((err) => {
       if (!res.headersSent) send(res, { status: 500, json: { errorMessage: String(err), moreInfo: '' } });
       else res.destroy();
     });
@@ -142,6 +151,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     runEngineQuery: jobs.runEngineQuery,
     queues: admin.queues,
     reflections,
+    cloud,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -155,10 +165,11 @@ interface ServerParts {
   state: EmuState;
   log: RequestLog;
   faults: Faults;
+  cloud?: CloudEdition;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerParts): Promise<void> {
-  const { router, state, log, faults } = parts;
+  const { router, state, log, faults, cloud } = parts;
   const url = new URL(req.url ?? '/', 'http://emulator');
   const method = req.method ?? 'GET';
   const body = await readBody(req);
@@ -188,8 +199,17 @@ async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerPa
   }
 
   let response: EmuResponse;
+  let path = url.pathname;
+  if (cloud) {
+    const routed = await cloud.route(method, path, auth.principal, auth.scheme, body, url.searchParams);
+    if ('response' in routed) {
+      entry.status = routed.response.status;
+      return send(res, routed.response);
+    }
+    path = routed.path;
+  }
   try {
-    const match = router.match(method, url.pathname);
+    const match = router.match(method, path);
     if (!match) throw new ApiError(404, 'HTTP 404 Not Found');
     if ('allowed' in match) {
       response = {
@@ -200,7 +220,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerPa
     } else {
       const emuReq: EmuRequest = {
         method,
-        rawPath: url.pathname,
+        rawPath: path,
         params: match.params,
         query: url.searchParams,
         headers: req.headers,

@@ -10,6 +10,7 @@ import { rememberReceived } from '../util/received.js';
 import { redactForm, redactHeader, redactJson } from '../util/redact.js';
 import { formatDuration, formatSize } from '../util/units.js';
 import { errorFromResponse } from './errors.js';
+import type { Pacer } from './pacing.js';
 import {
   Agent,
   type DispatchController,
@@ -51,6 +52,10 @@ interface ClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** A dispatcher of the caller's (a test's MockAgent): used as it is, and left open by close(). */
   dispatcher?: Dispatcher;
+  /** Maps a self-hosted path to the edition's root (src/api/roots.ts); may refuse it before anything is sent. */
+  route?: (path: string) => string;
+  /** Keeps requests within the hosted edition's rate limits (src/api/pacing.ts). */
+  pacer?: Pacer;
 }
 
 export interface RequestSpec<S extends z.ZodType | undefined = undefined> {
@@ -121,6 +126,10 @@ const MAX_REDIRECTS = 5;
 /** A server asking for a longer wait than this is not waited for: the error is reported instead. */
 const MAX_RETRY_AFTER_MS = 30_000;
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+/** The longest Retry-After of a 429 waited for under the hosted edition's per-minute limits. */
+const MAX_RATE_LIMIT_WAIT_MS = 90_000;
+/** Attempts after a 429 of the hosted edition's limits (src/api/pacing.ts). */
+const RATE_LIMIT_RETRIES = 8;
 /** Errors that prove the request never reached the server, so even a POST may be sent again. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
@@ -143,7 +152,7 @@ export class ApiClient {
   async request<S extends z.ZodType | undefined = undefined>(spec: RequestSpec<S>): Promise<ResponseOf<S>> {
     const raw = await this.send(spec);
     if (raw.status === 404 && spec.notFoundIsUndefined) return undefined as ResponseOf<S>;
-    if (raw.status >= 400) throw this.failure(raw, spec.method, spec.path);
+    if (raw.status >= 400) throw this.failure(raw, spec.method, this.routed(spec));
     return this.decode(spec, raw) as ResponseOf<S>;
   }
 
@@ -156,6 +165,7 @@ export class ApiClient {
     let redirects = 0;
     for (let attempt = 0; ; attempt++) {
       let raw: RawResponse;
+      if (this.opts.pacer && spec.base !== 'auth') await this.opts.pacer.take(this.routed(spec), spec.signal);
       try {
         raw = { ...(await this.sendOnce(spec, at)), attempts: attempt + 1 };
       } catch (err) {
@@ -181,9 +191,19 @@ export class ApiClient {
         renewed = true;
         if (await this.opts.auth.renew()) continue;
       }
-      if (idempotent && RETRYABLE_STATUS.has(raw.status) && attempt < this.retry.retries) {
+      // A 429 refused the request before it ran, so even a POST may be sent again; the hosted edition's limits
+      // count per minute, so its waits may be longer (docs/api-facts.md §13.5).
+      // The pacer then holds every request of that limit back until the answer's Retry-After, and a limit's
+      // 429s get more attempts than other failures: a long export must not be throttled into failure.
+      const limited = raw.status === 429 && this.opts.pacer !== undefined;
+      const retryable = idempotent || limited;
+      const retries = limited ? Math.max(this.retry.retries, RATE_LIMIT_RETRIES) : this.retry.retries;
+      if (retryable && RETRYABLE_STATUS.has(raw.status) && attempt < retries) {
         const wait = retryAfterMs(raw.headers['retry-after']);
-        if (wait === undefined || wait <= MAX_RETRY_AFTER_MS) {
+        const longest = limited ? MAX_RATE_LIMIT_WAIT_MS : MAX_RETRY_AFTER_MS;
+        if (wait === undefined || wait <= longest) {
+          if (limited)
+            this.opts.pacer!.hold(this.routed(spec), wait ?? this.retry.baseDelayMs * 2 ** attempt);
           await this.backoff(attempt, wait, `${raw.status}`);
           continue;
         }
@@ -255,9 +275,14 @@ export class ApiClient {
     return this.url(spec).toString();
   }
 
+  /** The path as sent: the token endpoint's as given, the service's on the edition's root. */
+  private routed(spec: Pick<RequestSpec, 'path' | 'base'>): string {
+    return spec.base === 'auth' || !this.opts.route ? spec.path : this.opts.route(spec.path);
+  }
+
   private url(spec: Pick<RequestSpec, 'path' | 'query' | 'base'>): URL {
     const base = spec.base === 'auth' ? this.authUrl : this.baseUrl;
-    const url = new URL(base + spec.path);
+    const url = new URL(base + this.routed(spec));
     for (const [k, v] of Object.entries(spec.query ?? {})) {
       if (v === undefined) continue;
       if (Array.isArray(v)) for (const item of v) url.searchParams.append(k, item);

@@ -7,6 +7,7 @@
 // issued for, and only while DLAKE_CLIENT_ID (and the profile's client id and user) are the ones it was
 // obtained with. `DLAKE_CLIENT_ID=B` never runs as the A whose token is cached.
 import type { ApiClient, AuthProvider } from '../api/http.js';
+import { hostedLoginUrl, type Root } from '../api/roots.js';
 import type { OAuthToken } from '../api/schemas.js';
 import type { Profile, StoredToken } from '../config/schema.js';
 import type { ConfigStore, StoreSnapshot } from '../config/store.js';
@@ -15,6 +16,11 @@ import { AuthError, UsageError } from '../errors.js';
 import { sameServiceUrl, tryNormalizeServiceUrl } from '../util/url.js';
 import { expiryFromNow, isExpired } from './expiry.js';
 import type { ResolvedSettings } from './settings.js';
+
+/** The edition and project of the settings in force. */
+export function rootOf(settings: ResolvedSettings): Root {
+  return { edition: settings.edition.value, projectId: settings.projectId?.value };
+}
 
 function headerFor(token: Pick<StoredToken, 'kind' | 'token'>): string {
   return token.kind === 'session' ? `${SESSION_AUTH_PREFIX}${token.token}` : `Bearer ${token.token}`;
@@ -107,9 +113,14 @@ export class CredentialProvider implements AuthProvider {
     this.current = headerFor(record);
     try {
       const endpoints = { baseUrl: url, authUrl: client?.authUrl ?? url };
-      this.deps.snapshot = await storeToken(store, settings.profileName.value, endpoints, record, {
-        authMethod: record.obtainedVia,
-      });
+      this.deps.snapshot = await storeToken(
+        store,
+        settings.profileName.value,
+        endpoints,
+        record,
+        { authMethod: record.obtainedVia },
+        rootOf(settings),
+      );
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
       this.deps.notice?.(`the renewed token is used for this command only: ${err.message}`);
@@ -172,12 +183,19 @@ function identityMismatch(
 ): string | undefined {
   // A token is only ever sent to the service it was issued for.
   if (stored.url && !(url && sameServiceUrl(stored.url, url))) return `to ${url ?? 'this URL'}`;
+  // …and on the edition and hosted project it was issued for (docs/cli-contract.md "The hosted edition").
+  const edition = settings.edition.value;
+  if ((stored.edition ?? 'software') !== edition) return `on the ${edition} edition`;
+  const project = settings.projectId?.value;
+  if (edition === 'cloud' && stored.projectId !== project) return `to project ${project ?? '(none set)'}`;
   // Nor are its refresh token or PAT ever sent to another token endpoint than the one in force when it was
   // stored (docs/cli-contract.md "Identity"). A token stored before dlake recorded it was obtained with the
   // profile's auth URL, if any, else its service URL.
   if (stored.url && url) {
     const issuedBy = stored.authUrl ?? settings.profile?.authUrl ?? stored.url;
-    const inForce = settings.authUrl?.value ?? url;
+    // The hosted edition's default token endpoint is its login service (docs/api-facts.md §13.2).
+    const hostedLogin = settings.edition.value === 'cloud' ? hostedLoginUrl(url) : undefined;
+    const inForce = settings.authUrl?.value ?? hostedLogin ?? url;
     if (!sameServiceUrl(issuedBy, inForce)) {
       const from = settings.authUrl?.source === 'environment' ? ` (${settings.authUrl.name})` : '';
       return `with the token endpoint ${tryNormalizeServiceUrl(inForce)}${from}`;
@@ -228,11 +246,15 @@ export function storeToken(
   endpoints: { baseUrl: string; authUrl: string },
   record: StoredToken,
   profilePatch: Partial<Profile> = {},
+  root?: Root,
 ): Promise<StoreSnapshot> {
   const url = endpoints.baseUrl;
+  // The hosted edition's tokens remember their edition and project, and so does the profile (login stores them).
+  const scope =
+    root?.edition === 'cloud' ? { edition: root.edition, projectId: root.projectId } : ({} as Partial<Root>);
   return store.update(
     (s) => {
-      s.credentials.tokens[name] = { ...record, url, authUrl: endpoints.authUrl };
+      s.credentials.tokens[name] = { ...record, ...scope, url, authUrl: endpoints.authUrl };
       const { username: _u, clientId: _c, ...existing } = s.config.profiles[name] ?? {};
       s.config.profiles[name] = {
         ...existing,
@@ -242,6 +264,7 @@ export function storeToken(
         ...(existing.authUrl || sameServiceUrl(endpoints.authUrl, url) ? {} : { authUrl: endpoints.authUrl }),
         ...(record.username ? { username: record.username } : {}),
         ...(record.clientId ? { clientId: record.clientId } : {}),
+        ...scope,
         ...profilePatch,
       };
       s.config.currentProfile ??= name;

@@ -1,6 +1,7 @@
 // Resolves every setting in force from flags, environment, profile and defaults (docs/cli-contract.md "Global
 // options, environment and precedence"): flag > environment > profile > default, except that an explicit
 // --profile flag makes that profile's stored URL and credentials win over DLAKE_URL and DLAKE_TOKEN.
+import { defaultEdition, type Edition, parseEdition, parseProjectId } from '../api/roots.js';
 import { PROFILE_NAME, PROFILE_NAME_HINT, type Profile } from '../config/schema.js';
 import type { StoreSnapshot } from '../config/store.js';
 import { UsageError } from '../errors.js';
@@ -23,6 +24,8 @@ export interface GlobalFlags {
   caFile?: string;
   insecure?: boolean;
   output?: string;
+  edition?: string;
+  projectId?: string;
 }
 
 export interface ResolvedSettings {
@@ -34,6 +37,10 @@ export interface ResolvedSettings {
   timeout: Setting<string>;
   caFile?: Setting<string>;
   output: Setting<string>;
+  /** `software` or `cloud` (docs/api-facts.md §13): flag, DLAKE_EDITION, profile, else implied by the URL. */
+  edition: Setting<Edition>;
+  /** The hosted edition's project: flag, DLAKE_PROJECT_ID, profile. */
+  projectId?: Setting<string>;
   /** DLAKE_TOKEN, when it is in force. */
   envToken?: string;
   envClientCredentials?: { clientId: string; clientSecret: string };
@@ -113,6 +120,16 @@ export function resolveSettings(
     source: 'default',
   };
 
+  const editionSet = pick(flags.edition, 'DLAKE_EDITION', profile?.edition, profileWins);
+  const edition: Setting<Edition> = editionSet
+    ? { ...editionSet, value: parseEdition(editionSet.value, describe(editionSet, '--edition')) }
+    : { value: defaultEdition(url?.value), source: 'default' };
+  const projectSet = pick(flags.projectId, 'DLAKE_PROJECT_ID', profile?.projectId, profileWins);
+  const projectId = projectSet && {
+    ...projectSet,
+    value: parseProjectId(projectSet.value, describe(projectSet, '--project-id')),
+  };
+
   let envToken = env.DLAKE_TOKEN || undefined;
   if (envToken && profileWins && hasStoredToken) {
     if (store.credentials.tokens[profileName.value]?.token !== envToken) ignoredEnv.push('DLAKE_TOKEN');
@@ -131,11 +148,22 @@ export function resolveSettings(
     timeout,
     caFile,
     output,
+    edition,
+    projectId,
     envToken,
     envClientCredentials,
     envClientId: env.DLAKE_CLIENT_ID || undefined,
     ignoredEnv,
   };
+}
+
+/** Where a setting came from, for an error about its value: `--edition`, `DLAKE_EDITION`, `the profile`. */
+function describe(setting: Setting<string>, flag: string): string {
+  return setting.source === 'flag'
+    ? flag
+    : setting.source === 'environment'
+      ? (setting.name ?? flag)
+      : 'the profile';
 }
 
 /** Where a setting came from, in the words of its error messages: `--url`, `DLAKE_URL`, `profile "prod"`. */

@@ -2,7 +2,6 @@
 
 import type { Command } from 'commander';
 import { PageTokens } from '../api/paging.js';
-import { API_PREFIX } from '../constants.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
@@ -21,7 +20,10 @@ export function register(program: Command, rt: Runtime): void {
     .command('api')
     .description('Make an authenticated request to the service and print the response body')
     .argument('<method>', `HTTP method: ${METHODS.join(', ')}`)
-    .argument('<path>', 'path such as /api/v3/catalog (a path without a leading / is taken below /api/v3/)')
+    .argument(
+      '<path>',
+      'path such as /api/v3/catalog (a path without a leading / is taken below /api/v3/, or below the project on the hosted edition)',
+    )
     .option('--data <json>', 'request body: JSON text, @FILE, or @- for standard input')
     .option('--paginate', 'follow nextPageToken and print one merged JSON document (GET only)')
     .addHelpText(
@@ -31,6 +33,7 @@ export function register(program: Command, rt: Runtime): void {
         'dlake api GET reflection-summary --paginate --query "data[].name"',
         'dlake api POST /api/v3/sql --data \'{"sql": "SELECT 1"}\'',
         'dlake api PUT /api/v3/wlm/queue/ID --data @queue.json',
+        'dlake --edition cloud --project-id UUID api GET catalog     # /v0/projects/UUID/catalog',
       ),
     )
     .action(rt.action(api));
@@ -42,7 +45,9 @@ async function api(ctx: Context, methodArg: string, pathArg: string, opts: ApiOp
     throw new UsageError(`unknown HTTP method "${methodArg}"`, { hint: `use one of: ${METHODS.join(', ')}` });
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
   const json = opts.data === undefined ? undefined : await readJsonArgument(opts.data, ctx.streams.stdin);
-  const url = new URL(pathArg.startsWith('/') ? pathArg : `${API_PREFIX}/${pathArg}`, 'http://placeholder');
+  // A relative path is taken below the edition's root: /api/v3 here, the project on the hosted edition.
+  const { relativeApiPath } = await import('../api/roots.js');
+  const url = new URL(relativeApiPath(ctx.root(), pathArg), 'http://placeholder');
   const query = Object.fromEntries(url.searchParams);
   const client = await ctx.client();
 

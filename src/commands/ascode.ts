@@ -172,6 +172,11 @@ async function readPlan(ctx: Context, refs: readonly string[], opts: PlanOptions
     const unused = unusedNames(map);
     if (unused.length) ctx.ui.warn(`no file names the ${unused.join(', ')} of ${opts.map}`);
   }
+  // Files pulled from the other edition: what this one cannot take is set aside, each with why.
+  const { labelOf, portableTo } = await import('../ascode/editions.js');
+  const portable = portableTo(ctx.root(), defs);
+  defs = portable.defs;
+  for (const s of portable.setAside) ctx.ui.warn(`not carried over: ${labelOf(s.def)} (${s.reason})`);
   const client = await ctx.client();
   let scoped = defs;
   if (refs.length) {

@@ -186,6 +186,12 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
   const bar = showBar ? new ProgressBar({ write: (s) => stderr.write(s), columns }, 'exporting') : undefined;
   const started = performance.now();
   ctx.interruptible = true;
+  // The bar says when the hosted edition's rate limit holds the pages back (src/api/pacing.ts).
+  const pacer = bar ? await ctx.pacer() : undefined;
+  const { describeWait } = await import('../api/pacing.js');
+  const stopListening = pacer?.onWait((e) =>
+    bar?.waiting('limit' in e ? describeWait(e.limit, e.waitMs) : undefined),
+  );
   let outcome: Awaited<ReturnType<typeof exportRows>>;
   try {
     outcome = await exportRows({
@@ -202,6 +208,7 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
       resumeHint: `resume with: dlake job export ${req.id} --out ${shellWord(req.out)} --resume`,
     });
   } finally {
+    stopListening?.();
     bar?.done();
   }
   const secs = (performance.now() - started) / 1000;

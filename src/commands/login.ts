@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { checkTokenText, requireUrl } from '../auth/settings.js';
 import type { Context } from '../context.js';
-import { AuthError, UsageError } from '../errors.js';
+import { AuthError, NotFoundError, UsageError } from '../errors.js';
 import { readHidden, readLine, readStdin } from '../output/prompt.js';
 import type { Runtime } from '../runtime.js';
 import { examples, refuseSecretFlag } from './common.js';
@@ -47,7 +47,17 @@ async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   ctx.checkSettings();
   // Before any prompt or request: a session the service creates must not be lost for want of a place to keep it.
   ctx.store.checkUsable();
-  const { storeToken } = await import('../auth/credentials.js');
+  const { rootOf, storeToken } = await import('../auth/credentials.js');
+  const root = rootOf(settings);
+  if (root.edition === 'cloud' && !opts.tokenStdin) {
+    // Before any prompt: the hosted edition has no password login (docs/api-facts.md §13.2).
+    throw new UsageError(
+      'the hosted edition (--edition cloud) takes a personal access token or OAuth, not a password',
+      {
+        hint: 'pipe a PAT into `dlake login --token-stdin`, or use `dlake token exchange pat|jwt|client-credentials`',
+      },
+    );
+  }
   if (opts.tokenStdin) {
     if (opts.passwordStdin)
       throw new UsageError('--token-stdin and --password-stdin cannot be used together');
@@ -60,16 +70,20 @@ async function login(ctx: Context, opts: LoginOptions): Promise<void> {
       resolve: { allowNewProfile: true },
     });
     const { whoAmI } = await import('../api/identity.js');
-    const { userName } = await whoAmI(client);
+    // On the hosted edition this is a call below the project: it proves the project as well as the token.
+    const { userName } = await whoAmI(client).catch((e: unknown) => {
+      throw root.edition === 'cloud' ? unknownProject(e, root.projectId, client.baseUrl) : e;
+    });
     const record = {
       kind: 'bearer',
       token: pat,
       obtainedVia: 'pat',
       ...(userName ? { username: userName } : {}),
     } as const;
-    ctx.refreshSnapshot(await storeToken(ctx.store, name, client, record, { authMethod: 'pat' }));
+    ctx.refreshSnapshot(await storeToken(ctx.store, name, client, record, { authMethod: 'pat' }, root));
+    const where = root.edition === 'cloud' ? `${client.baseUrl}, project ${root.projectId}` : client.baseUrl;
     ctx.ui.notice(
-      `Verified and stored the personal access token${userName ? ` of ${userName}` : ''} for profile "${name}" (${client.baseUrl}).`,
+      `Verified and stored the personal access token${userName ? ` of ${userName}` : ''} for profile "${name}" (${where}).`,
     );
     return;
   }
@@ -105,6 +119,15 @@ async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   ctx.ui.notice(
     `Logged in to ${client.baseUrl} as ${res.userName} (profile "${name}"); the session lasts until ${expiresAt}.`,
   );
+}
+
+/** A 404 below the project root: the project does not exist (or the token's user cannot see it). */
+function unknownProject(e: unknown, projectId: string | undefined, url: string): unknown {
+  if (!(e instanceof NotFoundError)) return e;
+  return new NotFoundError(`project ${projectId} not found on ${url}`, {
+    moreInfo: e.message,
+    hint: 'check --project-id (list the projects with `dlake project list`); nothing was stored',
+  });
 }
 
 async function promptUsername(ctx: Context): Promise<string> {

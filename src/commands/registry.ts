@@ -100,6 +100,18 @@ export const GROUPS: GroupDef[] = [
     load: () => import('./queue/index.js'),
   },
   {
+    name: 'project',
+    topic: 'Administration',
+    summary: "List and inspect the hosted edition's projects",
+    load: () => import('./project.js'),
+  },
+  {
+    name: 'engine',
+    topic: 'Administration',
+    summary: 'Manage hosted engines and the rules that route jobs to them',
+    load: () => import('./engine/index.js'),
+  },
+  {
     name: 'pull',
     topic: 'Definitions as code',
     summary: 'Write the definitions of spaces, views, datasets and sources to YAML files',

@@ -161,7 +161,7 @@ async function save(
   opts: PrintOption,
   extra: Partial<StoredToken> = {},
 ): Promise<void> {
-  const { storeToken, tokenRecord } = await import('../auth/credentials.js');
+  const { rootOf, storeToken, tokenRecord } = await import('../auth/credentials.js');
   const settings = ctx.settings({ allowNewProfile: true });
   const name = settings.profileName.value;
   const username = await askWho(ctx, t.access_token);
@@ -171,6 +171,7 @@ async function save(
     endpoints,
     { ...tokenRecord(t, via), ...extra, ...(username ? { username } : {}) },
     { authMethod: via },
+    rootOf(settings),
   );
   const who = username ?? (extra.clientId ? `client ${extra.clientId}` : undefined);
   ctx.ui.notice(

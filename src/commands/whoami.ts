@@ -32,7 +32,15 @@ async function whoami(ctx: Context, opts: { check?: boolean }): Promise<void> {
   };
   add('profile', s.profileName);
   add('url', s.url);
+  add('edition', s.edition);
+  add('project-id', s.projectId);
   add('auth-url', s.authUrl);
+  if (!s.authUrl && s.edition.value === 'cloud' && s.url) {
+    // The hosted edition's tokens come from its login service (docs/api-facts.md §13.2).
+    const { hostedLoginUrl } = await import('../api/roots.js');
+    const login = hostedLoginUrl(s.url.value);
+    if (login) rows.push({ setting: 'auth-url', value: login, source: 'default' });
+  }
   add('timeout', s.timeout);
   add('ca-file', s.caFile);
   add(

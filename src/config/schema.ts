@@ -3,6 +3,9 @@
 // ms for classic zod) because every command that talks to the service reads these files first.
 import * as z from 'zod/mini';
 
+/** The editions of the service (src/api/roots.ts keeps its own copy: this module loads with every command). */
+const EDITIONS = ['software', 'cloud'] as const;
+
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
@@ -16,6 +19,9 @@ const ProfileSchema = z.looseObject({
   username: z.optional(z.string()),
   clientId: z.optional(z.string()),
   output: z.optional(z.enum(OUTPUT_FORMATS)),
+  /** `software` or `cloud`, and the hosted edition's project (docs/cli-contract.md "The hosted edition"). */
+  edition: z.optional(z.enum(EDITIONS)),
+  projectId: z.optional(z.string()),
 });
 export type Profile = z.infer<typeof ProfileSchema>;
 
@@ -49,6 +55,9 @@ const StoredTokenSchema = z.looseObject({
   clientId: z.optional(z.string()),
   /** The service the token was issued for: a token is never sent to another URL. */
   url: z.optional(z.string()),
+  /** The edition and hosted project it was issued for: never used on another (docs/cli-contract.md "Identity"). */
+  edition: z.optional(z.enum(EDITIONS)),
+  projectId: z.optional(z.string()),
   /**
    * The token endpoint in force when the token was stored (the service URL when none was set apart): its
    * refresh token or PAT is never sent to another (docs/cli-contract.md "Identity").

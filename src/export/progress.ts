@@ -15,6 +15,8 @@ export class ProgressBar {
   private readonly started: number;
   private lastDraw = 0;
   private drawn = false;
+  /** What the export waits for, when it waits (the hosted edition's rate limit, src/api/pacing.ts). */
+  private note?: string;
 
   constructor(
     private readonly stream: ProgressStream,
@@ -30,6 +32,12 @@ export class ProgressBar {
     this.lastDraw = t;
     this.drawn = true;
     this.stream.write(`\r\x1b[2K${this.line(rows, total, t)}`);
+  }
+
+  /** Says what the export is waiting for (undefined: no longer waiting), at the next redraw. */
+  waiting(note: string | undefined): void {
+    this.note = note;
+    this.lastDraw = Number.NEGATIVE_INFINITY;
   }
 
   /** Clears the bar (the caller then prints its summary line). */
@@ -58,6 +66,9 @@ export class ProgressBar {
     // on a narrow terminal drop the bar, then the rate and time left, and cut what still does not fit.
     const room = (this.stream.columns ?? 80) - 1;
     const candidates = [
+      ...(this.note
+        ? [`${this.label} ${pct}  ${counts}  ${this.note}`, `${this.label} ${pct}  ${this.note}`]
+        : []),
       full,
       `${this.label} ${pct}  ${stats}`,
       `${this.label} ${pct}  ${counts}  ETA ${eta}`,

@@ -30,6 +30,8 @@ interface Case {
   shows: string[];
   /** Not for every format (e.g. the wiki's table format prints the Markdown text itself). */
   formats?: Array<'table' | 'json' | 'csv'>;
+  /** More environment (the hosted edition's answers run with DLAKE_EDITION=cloud). */
+  env?: Record<string, string>;
 }
 
 const get = (path: string, fixture: string): StubRoute & { fixture: string } => ({
@@ -48,6 +50,8 @@ const OTHER_REPLAYS = [
   'docs-error',
 ];
 const UUID = '11111111-2222-4333-8444-555555555555';
+/** The hosted edition, with UUID as its project. */
+const HOSTED = { DLAKE_EDITION: 'cloud', DLAKE_PROJECT_ID: UUID };
 /** A space to hang tags and a wiki on. */
 const entity = get('/api/v3/catalog/by-path/*', 'docs-space');
 
@@ -179,6 +183,36 @@ const CASES: Case[] = [
     printed: (b) => b.data,
     shows: json('docs-reflection-summary').data.map((r: { name: string }) => r.name),
   },
+  // The hosted edition's published examples, on its roots (docs/api-facts.md §13).
+  {
+    fixture: 'cloud-docs-project',
+    args: ['project', 'get', json('cloud-docs-project').id],
+    routes: [get(`/v0/projects/${json('cloud-docs-project').id}`, 'cloud-docs-project')],
+    shows: [json('cloud-docs-project').name, 'ACTIVE'],
+    env: HOSTED,
+  },
+  {
+    fixture: 'cloud-docs-engine',
+    args: ['engine', 'get', json('cloud-docs-engine').id],
+    routes: [get(`/v0/projects/${UUID}/engines/${json('cloud-docs-engine').id}`, 'cloud-docs-engine')],
+    shows: [json('cloud-docs-engine').name, 'XX_SMALL_V1', '5m'],
+    env: HOSTED,
+  },
+  {
+    fixture: 'cloud-docs-engine-rules',
+    args: ['engine', 'rules'],
+    routes: [get(`/v0/projects/${UUID}/rules`, 'cloud-docs-engine-rules')],
+    printed: (b) => b.ruleSet,
+    shows: ['UI Previews', 'Reflections', 'All Other Queries', 'preview'],
+    env: HOSTED,
+  },
+  {
+    fixture: 'cloud-docs-user',
+    args: ['user', 'get', json('cloud-docs-user').id],
+    routes: [get(`/v0/user/${json('cloud-docs-user').id}`, 'cloud-docs-user')],
+    shows: [json('cloud-docs-user').name, 'REGULAR_USER'],
+    env: HOSTED,
+  },
 ];
 
 const FORMATS = ['table', 'json', 'csv'] as const;
@@ -191,7 +225,12 @@ describe('real answers, every read command, every format', () => {
           const stub = await startStub(c.routes ?? [get('/api/v3/*', c.fixture)]);
           try {
             const r = await runInProcess([...c.args, '-o', format], {
-              env: { DLAKE_URL: stub.url, DLAKE_TOKEN: 'replay-token', DLAKE_CONFIG_DIR: configDir },
+              env: {
+                DLAKE_URL: stub.url,
+                DLAKE_TOKEN: 'replay-token',
+                DLAKE_CONFIG_DIR: configDir,
+                ...c.env,
+              },
             });
             expect(r.stderr).not.toMatch(/^error:/m);
             expect(r.code).toBe(0);

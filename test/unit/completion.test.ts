@@ -104,7 +104,7 @@ describe('bash completion', () => {
       'dlake source create lake --type PO',
       'dlake queue create --cpu-tier ',
     ]);
-    expect(got.get('dlake pro')).toEqual(['profile']);
+    expect(got.get('dlake pro')).toEqual(['profile', 'project']);
     expect(got.get('dlake profile ')).toEqual(['delete', 'list', 'set', 'show', 'use']);
     // Aliases are recognized, and offered only when no subcommand matches.
     expect(got.get('dlake profile r')).toEqual(['rm']);
@@ -115,7 +115,7 @@ describe('bash completion', () => {
     expect(got.get('dlake profile use ')).toEqual(['prod', 'staging']);
     expect(got.get('dlake completion ')).toEqual(['bash', 'fish', 'zsh']);
     // The walk skips `-o json`, resolves the alias `ls`, and offers the global options there too.
-    expect(got.get('dlake -o json profile ls --p')).toEqual(['--profile']);
+    expect(got.get('dlake -o json profile ls --p')).toEqual(['--profile', '--project-id']);
     expect(got.get('dlake profile list ')).toEqual([]);
     // Closed sets that the README promises: source types and CPU tiers.
     expect(got.get('dlake source create lake --type ')).toContain('POSTGRES');
@@ -239,7 +239,7 @@ end
       ],
     );
     expect(got.get('dlake source create lake --type PO')).toEqual(['POSTGRES']);
-    expect(got.get('dlake pro')).toEqual(['profile']);
+    expect(got.get('dlake pro')).toEqual(['profile', 'project']);
     expect(got.get('dlake profile ')).toEqual(['delete', 'list', 'set', 'show', 'use']);
     expect(got.get('dlake -o ')).toEqual(['csv', 'json', 'ndjson', 'table']);
     expect(got.get('dlake --output=j')).toEqual(['--output=json']);
