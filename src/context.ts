@@ -34,6 +34,8 @@ export interface GlobalOptions {
   timeout?: string;
   caFile?: string;
   insecure?: boolean;
+  /** The Arrow Flight endpoint of exports (export/flight/endpoint.ts). */
+  flightUrl?: string;
 }
 
 interface ClientRequest {

@@ -151,6 +151,12 @@ export function buildRoot(rt: Runtime, withVersion = true): Command {
     .addOption(new Option('--timeout <duration>', 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)'))
     .addOption(new Option('--ca-file <path>', 'extra trusted CA certificates, PEM (env: DLAKE_CA_FILE)'))
     .addOption(new Option('--insecure', 'skip TLS certificate verification (prints a warning)'))
+    .addOption(
+      new Option(
+        '--flight-url <url>',
+        'Arrow Flight endpoint of exports, grpc[+tls]://HOST:PORT (env: DLAKE_FLIGHT_URL)',
+      ),
+    )
     .commandsGroup('Other:')
     .helpCommand('help [command]', 'show help for a command')
     .showSuggestionAfterError(true)

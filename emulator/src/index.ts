@@ -4,6 +4,7 @@ export { ADMIN_ROLE_ID, type AdminArea, type EmuQueue, PUBLIC_ROLE_ID, type Queu
 export type { CatalogArea } from './catalog.js';
 export type { CatalogDataset, CatalogNode, CatalogStore, NsEntity } from './catalog-store.js';
 export { type FaultKind, type FaultSpec, Faults } from './faults.js';
+export type { FlightCall, FlightFaultKind, FlightFaultSpec, FlightServer } from './flight/server.js';
 export type { JobInfo, JobState, JobsArea, JobsCatalog, JobsTestApi, RunEngineQuery } from './jobs.js';
 export { RequestLog, type RequestLogEntry } from './log.js';
 export { type Emulator, type EmulatorOptions, startEmulator } from './server.js';

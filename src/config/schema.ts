@@ -16,6 +16,8 @@ const ProfileSchema = z.looseObject({
   username: z.optional(z.string()),
   clientId: z.optional(z.string()),
   output: z.optional(z.enum(OUTPUT_FORMATS)),
+  /** The Arrow Flight endpoint exports use (`login --flight-url`): grpc://HOST:PORT or grpc+tls://HOST:PORT. */
+  flightUrl: z.optional(z.string()),
 });
 export type Profile = z.infer<typeof ProfileSchema>;
 
@@ -48,6 +50,12 @@ const StoredTokenSchema = z.looseObject({
   clientId: z.optional(z.string()),
   /** The service the token was issued for: a token is never sent to another URL. */
   url: z.optional(z.string()),
+  /**
+   * Of a password login: the bearer token the Flight handshake answered, for the Flight endpoint `url`. Kept
+   * beside the session it was obtained with, so it goes when the session does (docs/cli-contract.md "Export
+   * over Arrow Flight").
+   */
+  flight: z.optional(z.looseObject({ token: z.string().check(z.minLength(1)), url: z.string() })),
 });
 export type StoredToken = z.infer<typeof StoredTokenSchema>;
 
