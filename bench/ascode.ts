@@ -1,4 +1,4 @@
-// `apply` benchmark (issue 14): 1,000 definitions (spaces, folders, views reading other views) applied into an
+// `apply` benchmark: 1,000 definitions (spaces, folders, views reading other views) applied into an
 // empty service with the default --concurrency, side by side with --concurrency 1 (one write at a time), the
 // two taken in turn so that a shared machine's drifting speed hits both alike. Every catalog request gets 5 ms
 // of latency, as in the tree benchmark: a service across a network, not a local emulator that is itself the

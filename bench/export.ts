@@ -1,4 +1,4 @@
-// Export benchmark (issue 15): `dlake job export` of 1,000,000 rows × 5 columns from the emulator, side by
+// Export benchmark: `dlake job export` of 1,000,000 rows × 5 columns from the emulator, side by
 // side in one run with (a) a sequential loop that downloads the same pages with bare node:http and discards
 // them and (b) a concurrent download-and-discard loop at the same concurrency; then Parquet against CSV, and
 // the peak RSS of the dlake process at 1M and at 10k rows. The machine is shared, so its speed drifts: every

@@ -1,4 +1,4 @@
-// Startup benchmark (issue 2, issue 16): wall time of `dlake --version` and of `dlake api GET
+// Startup benchmark: wall time of `dlake --version` and of `dlake api GET
 // /api/v3/catalog` with a cached token, side by side with a bare `node -e 0` and a bare node:http GET.
 // The machine is shared and noisy, so each round runs `node -e 0` and then every case in turn (A/B
 // pairs), and a case's ratio is the median over rounds of its time divided by that round's `node -e 0`.

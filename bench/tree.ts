@@ -1,4 +1,4 @@
-// `catalog tree` benchmark (issue 3): a walk over ~5,000 entities with bounded concurrent listings over
+// `catalog tree` benchmark: a walk over ~5,000 entities with bounded concurrent listings over
 // keep-alive connections, side by side with the same walk one request at a time (--concurrency 1).
 // Every catalog request gets 5 ms of latency, as a service across a network would: against a local
 // emulator with no latency the emulator itself is the bottleneck and concurrency cannot show.

@@ -409,7 +409,7 @@ async function requestText(
  * A request whose body is read into a buffer of `pool` (as big as its content-length says, grown where that
  * says too little), or as text on an error status. Through undici's handler interface rather than `request`:
  * the Readable stream `request` makes of each body cost ~75 µs of CPU a page, a tenth of a CSV export's
- * (README "Benchmarks"). `signal` aborts it; `onHeaders` is called once the answer's headers are in.
+ * (docs/benchmarks.md). `signal` aborts it; `onHeaders` is called once the answer's headers are in.
  */
 function requestBytes(
   dispatcher: Dispatcher,

@@ -109,7 +109,7 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
   }
 }
 
-// Two bounds on V8's own memory policy for a long export (README "Benchmarks"). Neither forces a
+// Two bounds on V8's own memory policy for a long export (docs/benchmarks.md). Neither forces a
 // collection; the export's own buffers are bounded by the pages held, whatever the row count. Measured on
 // Node 20 (V8 11.3), the oldest Node dlake supports.
 const v8Flags = (flags: string): void => process.getBuiltinModule('node:v8').setFlagsFromString(flags);

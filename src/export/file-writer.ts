@@ -3,7 +3,7 @@
 // every page and a system call (or a writev) per page or two: that was a tenth of an export's CPU
 // (bench/profile.ts), and the Buffers were external memory that V8 frees only when it collects. Here the memory
 // is two buffers whatever the row count, and there is one write per 256 KiB. (Buffers of 1 MiB cost 4 MiB more
-// peak RSS at 1M rows than at 10k, and were no faster: README "Benchmarks".)
+// peak RSS at 1M rows than at 10k, and were no faster: docs/benchmarks.md.)
 import type { FileHandle } from 'node:fs/promises';
 
 const BUFFER_BYTES = 256 * 1024;

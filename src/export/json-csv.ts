@@ -2,7 +2,7 @@
 // fields copied out of it byte for byte, no strings and no row objects. Parsing 500 row objects a page that
 // lived only to be turned into text again was a sixth of an export's CPU and half its garbage collection;
 // decoding the body to a string, building CSV strings and encoding them again was most of the rest
-// (README "Benchmarks").
+// (docs/benchmarks.md).
 // Numbers are copied as the service wrote them (what the exact-number path gave, without its gate), strings
 // are decoded only when they hold a backslash. Anything off the common shape (a nested value, `rows` before
 // `schema`, more rows than asked for, bytes that are not JSON or not UTF-8) gives up: the caller then parses

@@ -1,7 +1,7 @@
 // Byte buffers reused for what an export holds a page at a time: each response body, and the CSV read out of
 // it. A new buffer a page held memory V8 frees only once it collects the buffer's wrapper; a wrapper that
 // outlived two young collections (a page waiting its turn) held its bytes until a full collection, and the
-// freed memory stayed with the allocator: the peak RSS grew with the row count (README "Benchmarks"). Pooled,
+// freed memory stayed with the allocator: the peak RSS grew with the row count (docs/benchmarks.md). Pooled,
 // an export holds as many buffers as pages at once, whatever the row count.
 
 /** Sizes are rounded up to this, so that a page somewhat larger than the last still fits a buffer. */

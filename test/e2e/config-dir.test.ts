@@ -1,4 +1,4 @@
-// A DLAKE_CONFIG_DIR that cannot be used (issue 11): under /proc (where Node's recursive mkdir never
+// A DLAKE_CONFIG_DIR that cannot be used: under /proc (where Node's recursive mkdir never
 // returns), read-only or immutable, or a file. Never a hang, one `error:` line naming the folder, exit 2,
 // and the store is checked before the service is contacted: no session is created that cannot be kept.
 // Spawned: only a process shows a hang (the kill timer below ends it and the exit code says so).

@@ -1,4 +1,4 @@
-// Identity (issue 11, docs/cli-contract.md "Identity"): the user shown comes from the credentials in force, a cached
+// Identity (docs/cli-contract.md "Identity"): the user shown comes from the credentials in force, a cached
 // token is used only by the identity that obtained it, and the client-credentials refresh token renews.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Ids and names are checked before they become URL paths (issue 11): `.`, `..`, empty values and control
+// Ids and names are checked before they become URL paths: `.`, `..`, empty values and control
 // characters are refused with exit 2 and no request at all, in every command that puts one in a path.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

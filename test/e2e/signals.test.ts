@@ -1,4 +1,4 @@
-// Ctrl-C (issue 7, item 5): at a prompt in a real terminal, and during a request. Each ends dlake with exit
+// Ctrl-C: at a prompt in a real terminal, and during a request. Each ends dlake with exit
 // code 130 and `error: interrupted`, leaves the terminal as it found it, and stores nothing.
 // (Ctrl-C during a job wait or an export is covered by the tests of those commands.)
 import { spawn } from 'node:child_process';

@@ -1,5 +1,5 @@
 // `dlake sql`, `dlake job …` and `dlake reflection summary` end to end against the emulator: output formats,
-// waits that end on every final state, timeouts, cancel, Ctrl-C, and every bad input of issue 4.
+// waits that end on every final state, timeouts, cancel, Ctrl-C, and every bad input.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

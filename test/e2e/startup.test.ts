@@ -1,5 +1,5 @@
 // What a command that makes one plain-HTTP request loads at start: none of the Node modules dlake does not
-// need for it (see scripts/build-plugins.mjs and the Benchmarks section of the README). Node records each
+// need for it (see scripts/build-plugins.mjs and docs/benchmarks.md). Node records each
 // built-in module it loads in process.moduleLoadList; a preload script writes it out at exit.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

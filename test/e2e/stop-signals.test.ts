@@ -1,5 +1,5 @@
 // SIGTERM (CI runners, `docker stop`, Kubernetes) and SIGHUP (a closed terminal) get the same clean-up as
-// Ctrl-C (issue 11): the job being waited on is cancelled on the service, an export leaves neither FILE nor
+// Ctrl-C: the job being waited on is cancelled on the service, an export leaves neither FILE nor
 // FILE.partial, and dlake ends with 143 / 129 and one `error:` line. Spawned: signals need a process.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

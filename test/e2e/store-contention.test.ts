@@ -1,4 +1,4 @@
-// The config store under contention (issue 7, item 3): many dlake processes writing at once lose nothing,
+// The config store under contention: many dlake processes writing at once lose nothing,
 // a process killed at any moment (mid-write included) leaves each file either as it was or fully written,
 // a lock held by a live process is respected, and a lock left behind by a killed one is taken over.
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -109,7 +109,7 @@ describe('the command tree uses these parsers', () => {
     }
   });
 
-  it('every repeatable option refuses an empty value, issue 13 admin options included', async () => {
+  it('every repeatable option refuses an empty value', async () => {
     const all = await allOptions();
     const repeatables = all.filter(
       ({ words, option }) =>

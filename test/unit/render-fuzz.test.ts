@@ -1,4 +1,4 @@
-// Property tests for what users and the service feed dlake (issue 7, item 4): the four renderers given any
+// Property tests for what users and the service feed dlake: the four renderers given any
 // JSON, `--data` given any text, and the settings resolver given any mix of flags, environment and profiles.
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
