@@ -348,7 +348,7 @@ class TextBatchFormatter implements BatchFormatter {
 type ParquetCtor = typeof import('../parquet.js').ParquetFormatter;
 
 /** The service's type name of an Arrow column, as the REST schema gives it: what picks its Parquet type. */
-export function serviceField(name: string, type: DataType): ResultField {
+function serviceField(name: string, type: DataType): ResultField {
   const t = type as DataType & { bitWidth?: number; precision?: number; scale?: number };
   switch (type.typeId) {
     case Type.Int:

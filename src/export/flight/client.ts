@@ -28,7 +28,7 @@ interface FlightDataMessage {
   data_body?: Buffer;
 }
 
-export interface FlightInfoAnswer {
+interface FlightInfoAnswer {
   tickets: Buffer[];
   totalRecords: number;
 }

@@ -17,7 +17,7 @@ import type { ExportFormat } from '../writers.js';
 import { type BatchFormatter, loadBatchFormatter } from './batch-writers.js';
 import { type FlightCallError, FlightClient, type FlightClientOptions, STATUS } from './client.js';
 
-export interface FlightExportRequest extends FlightClientOptions {
+interface FlightExportRequest extends FlightClientOptions {
   sql: string;
   /** A file, or `-` for standard output. */
   out: string;
@@ -34,7 +34,7 @@ export interface FlightExportRequest extends FlightClientOptions {
   loginHint?: string;
 }
 
-export interface FlightExportOutcome {
+interface FlightExportOutcome {
   rows: number;
   truncated: boolean;
 }

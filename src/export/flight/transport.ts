@@ -9,10 +9,10 @@ import { AuthError, UsageError } from '../../errors.js';
 import type { ExportSpec } from '../writers.js';
 import { type FlightSetting, flightSetting } from './endpoint.js';
 
-export const TRANSPORTS = ['auto', 'flight', 'rest'] as const;
+const TRANSPORTS = ['auto', 'flight', 'rest'] as const;
 export type Transport = (typeof TRANSPORTS)[number];
 
-export interface FlightAttempt {
+interface FlightAttempt {
   /** The SQL to run over Flight (a job's results: `jobResultsSql`). */
   sql: string;
   out: string;
@@ -40,7 +40,7 @@ export function checkTransport(transport: Transport | undefined, restOnly: strin
 }
 
 /** The Flight endpoint in force (flag > DLAKE_FLIGHT_URL > profile), if any. */
-export function flightEndpoint(ctx: Context): FlightSetting | undefined {
+function flightEndpoint(ctx: Context): FlightSetting | undefined {
   const s = ctx.settings();
   return flightSetting(ctx.opts.flightUrl, ctx.env, s.profile, s.profileName.value);
 }
@@ -146,7 +146,7 @@ function loginHint(ctx: Context, flight: FlightSetting): string {
  * OAuth access token as `Bearer`; for a password login, the bearer token its Flight handshake answered. The
  * REST session token is never sent: the service's Flight session manager refuses it and may end the session.
  */
-export async function flightAuthorization(ctx: Context, flight: FlightSetting): Promise<string> {
+async function flightAuthorization(ctx: Context, flight: FlightSetting): Promise<string> {
   const settings = ctx.settings();
   if (settings.envToken) return `Bearer ${settings.envToken}`;
   const url = settings.url ? requireUrl(settings) : undefined;
