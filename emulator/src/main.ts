@@ -32,7 +32,8 @@ const USAGE = `Usage: dlake-emulator [options]   (in this repository: npm run em
   --flight-fault WHAT[:K][:TIMES]
                         arm a Flight fault (repeatable): refuse-auth (every call unauthenticated),
                         unavailable (GetFlightInfo/DoGet answer UNAVAILABLE), break:K (a stream is cut
-                        after K batches), fail:K (a stream ends with a query error after K batches);
+                        after K batches), fail:K (a stream ends with a query error after K batches),
+                        slow:MS (each batch waits MS);
                         TIMES calls (default: all), e.g. --flight-fault break:2:1
   --strict-spec         serve only the spec's endpoints (others, e.g. GET /api/v3/info, answer 404)
   --secret-placeholder TEXT
@@ -69,6 +70,7 @@ function flightFaultOption(value: string): FlightFaultSpec {
     return { kind, afterBatches: counts[0], times: counts[1] };
   }
   if (kind === 'refuse-auth' || kind === 'unavailable') return { kind, times: counts[0] };
+  if (kind === 'slow') return { kind, latencyMs: counts[0] ?? 100, times: counts[1] };
   fail(`--flight-fault: unknown fault "${kind}"`);
 }
 

@@ -35,11 +35,14 @@ export type FlightFaultKind =
   /** DoGet stops with UNAVAILABLE after `afterBatches` batches (a connection lost mid-stream). */
   | 'break'
   /** DoGet stops with INTERNAL after `afterBatches` batches (a query failing mid-stream). */
-  | 'fail';
+  | 'fail'
+  /** DoGet waits `latencyMs` before each batch (a slow service: time to interrupt a stream). */
+  | 'slow';
 
 export interface FlightFaultSpec {
   kind: FlightFaultKind;
   afterBatches?: number;
+  latencyMs?: number;
   /** How many calls it hits (default: all). */
   times?: number;
 }
@@ -322,6 +325,8 @@ export async function startFlightServer(opts: FlightServerOptions): Promise<Flig
         tickets.delete(id);
         log.sql = pending.sql;
         const broken = takeFault(['break', 'fail']);
+        const slow = takeFault(['slow']);
+        if (slow) log.fault = 'slow';
         call.sendMetadata(answerMetadata(log));
         let batches = 0;
         let rows = 0;
@@ -345,6 +350,7 @@ export async function startFlightServer(opts: FlightServerOptions): Promise<Flig
                       'Query failed while sending results: division by zero',
                     );
               }
+              if (slow) await new Promise((r) => setTimeout(r, slow.latencyMs ?? 100));
               const chunk = await result.fetchChunk();
               if (abort.signal.aborted) throw new FlightError(grpc.status.CANCELLED, 'cancelled');
               if (!chunk || chunk.rowCount === 0) break;
