@@ -6,6 +6,8 @@
 //   BOOLEAN → Bool · TINYINT/SMALLINT/INTEGER → Int8/16/32 · BIGINT → Int64 · FLOAT → Float32 · DOUBLE → Float64
 //   VARCHAR → Utf8 · DATE → Date(DAY) · TIMESTAMP → Timestamp(ms) · DECIMAL(p,s) → Decimal128(p,s)
 //   anything else → Utf8, holding the text the REST results give for it (JSON text for nested values).
+
+import { createRequire } from 'node:module';
 import type { DuckDBDataChunk, DuckDBType, DuckDBVector } from '@duckdb/node-api';
 import { DuckDBTypeId } from '@duckdb/node-api';
 import {
@@ -147,6 +149,68 @@ function strings(text: (v: unknown) => string) {
   };
 }
 
+type Bindings = Pick<typeof import('@duckdb/node-bindings'), 'get_data_from_pointer'>;
+let bindings: Bindings | undefined;
+/** The native bindings @duckdb/node-api itself loaded (the same copy: one native module in the process). */
+function nodeBindings(): Bindings {
+  bindings ??= createRequire(createRequire(import.meta.url).resolve('@duckdb/node-api'))(
+    '@duckdb/node-bindings',
+  ) as Bindings;
+  return bindings;
+}
+
+/**
+ * VARCHAR straight from DuckDB's string vector into Utf8's buffers, bytes copied without decoding them. Each
+ * cell is 16 bytes: its length, then the string itself when it is 12 bytes or fewer, else a pointer to it.
+ * Reading a pointed-to string costs a native call; DuckDB mostly lays a chunk's strings end to end, so a run
+ * of strings each starting where the last ended is read with one call.
+ */
+function varchars(vector: DuckDBVector, rows: number): Data {
+  const { get_data_from_pointer } = nodeBindings();
+  const dv = (vector as unknown as { dataView?: DataView }).dataView;
+  if (!dv || dv.byteLength < rows * 16) return strings(String)(vector, rows);
+  const { bitmap, nulls } = validityOf(vector, rows);
+  const offsets = new Int32Array(rows + 1);
+  for (let i = 0; i < rows; i++) {
+    const valid = (bitmap[i >> 3]! & (1 << (i & 7))) !== 0;
+    offsets[i + 1] = offsets[i]! + (valid ? dv.getUint32(i * 16, true) : 0);
+  }
+  const data = new Uint8Array(offsets[rows]!);
+  const base = dv.byteOffset;
+  for (let i = 0; i < rows; ) {
+    const len = offsets[i + 1]! - offsets[i]!;
+    if (len <= 12) {
+      if (len > 0) data.set(new Uint8Array(dv.buffer, base + i * 16 + 4, len), offsets[i]!);
+      i++;
+      continue;
+    }
+    // A run of pointed-to strings, each starting where the one before ended.
+    let end = i + 1;
+    let next = dv.getBigUint64(i * 16 + 8, true) + BigInt(len);
+    while (end < rows) {
+      const l = offsets[end + 1]! - offsets[end]!;
+      if (l <= 12 || dv.getBigUint64(end * 16 + 8, true) !== next) break;
+      next += BigInt(l);
+      end++;
+    }
+    const bytes = get_data_from_pointer(
+      dv.buffer as ArrayBuffer,
+      base + i * 16 + 8,
+      offsets[end]! - offsets[i]!,
+    );
+    data.set(bytes, offsets[i]!);
+    i = end;
+  }
+  return makeData({
+    type: new Utf8(),
+    length: rows,
+    nullCount: nulls,
+    nullBitmap: nulls ? bitmap : null,
+    valueOffsets: offsets,
+    data,
+  });
+}
+
 /** Timestamps in milliseconds, from DuckDB's `unit`s per millisecond (1000 for its microseconds). */
 function timestamps(perMs: bigint, msPer = 1n) {
   return (vector: DuckDBVector, rows: number): Data => {
@@ -239,7 +303,7 @@ function planColumn(name: string, t: DuckDBType): ColumnPlan {
         fixed(new Float64(), (n) => new Float64Array(n)),
       );
     case DuckDBTypeId.VARCHAR:
-      return col(new Utf8(), strings(String));
+      return col(new Utf8(), varchars);
     case DuckDBTypeId.DATE:
       return col(
         new DateDay(),
