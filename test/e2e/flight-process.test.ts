@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDlake } from '../helpers/dlake.js';
 import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { KEY, startPty } from '../helpers/pty.js';
 import { until } from '../helpers/until.js';
 
 let fx: Fixture;
@@ -38,6 +39,27 @@ describe('the bundle over Flight', () => {
     expect(r.stderr).toContain('wrote 50,000 rows');
     expect(readFileSync(out).subarray(0, 4).toString()).toBe('PAR1');
     expect(fx.emu.log.find('POST', '/api/v3/sql')).toHaveLength(0);
+  });
+});
+
+describe('the SQL shell', () => {
+  it('\\o FILE --transport flight runs the next statement over Flight, no REST job', async () => {
+    fx.emu.log.clear();
+    const out = join(dir, 'next.csv');
+    const sh = startPty(['sql'], { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url });
+    try {
+      await sh.waitFor(/dlake>$/);
+      sh.type(`\\o ${out} --transport flight${KEY.enter}`);
+      await sh.waitFor(`The next result goes to ${out} (over Arrow Flight).`);
+      sh.type(`SELECT id FROM big WHERE id <= 3 ORDER BY id;${KEY.enter}`);
+      await sh.waitFor(/wrote 3 rows to .*next\.csv .*over Arrow Flight[\s\S]*dlake>$/);
+      expect(readFileSync(out, 'utf8')).toBe('id\n1\n2\n3\n');
+      expect(fx.emu.log.find('POST', '/api/v3/sql')).toHaveLength(0);
+      sh.type(`\\q${KEY.enter}`);
+      expect(await sh.exited).toBe(0);
+    } finally {
+      sh.kill();
+    }
   });
 });
 
