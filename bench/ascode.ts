@@ -3,11 +3,12 @@
 // two taken in turn so that a shared machine's drifting speed hits both alike. Every catalog request gets 5 ms
 // of latency, as in the tree benchmark: a service across a network, not a local emulator that is itself the
 // bottleneck. Each run starts from an empty catalog (the spaces of the last run are deleted first).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from 'dlake-emulator';
-import { cleanEnv, runDlake } from '../test/helpers/dlake.js';
+import { BIN, cleanEnv, runDlake } from '../test/helpers/dlake.js';
+import { run } from './session.js';
 import { median, table } from './stats.js';
 
 // 10 spaces × 10 folders × 8 views, and 9 views per space reading views in its folders: 1,000 entities.
@@ -134,6 +135,115 @@ export async function benchAscode(): Promise<string> {
   }
 }
 
+// At scale: 10,000 entities (10 spaces × 20 folders × 49 views, a third of them tagged, one in ten with a wiki;
+// each view reads the one before it in its folder, the first of each folder a view of the folder before), each
+// of pull, plan and apply timed with its peak RSS (GNU time's %M), against the same 5 ms per catalog request.
+const SCALE_SPACES = Number(process.env.BENCH_SCALE_SPACES ?? 10);
+const SCALE_FOLDERS = 20;
+const SCALE_VIEWS = 49;
+const TIME = '/usr/bin/time';
+/** The goals for each of pull, plan and apply at 10,000 entities. */
+const GOAL_MS = 15_000;
+const GOAL_MIB = 200;
+
+function writeScaleFiles(dir: string): number {
+  let count = 0;
+  const put = (path: string[], body: string) => {
+    const file = join(dir, ...path.slice(0, -1), `${path.at(-1)}.yaml`);
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, `kind: ${body}path: ${JSON.stringify(path)}\n`);
+    count++;
+  };
+  for (let s = 0; s < SCALE_SPACES; s++) {
+    const space = `scale${s}`;
+    put([space], 'space\ntags: [bench]\n');
+    for (let f = 0; f < SCALE_FOLDERS; f++) {
+      put([space, `f${f}`], `folder\n${f % 10 === 0 ? 'wiki: "# Folder\\n"\n' : ''}`);
+      for (let v = 0; v < SCALE_VIEWS; v++) {
+        const sql =
+          v > 0
+            ? `SELECT n + 1 AS n FROM ${space}.f${f}.v${v - 1}`
+            : f > 0
+              ? `SELECT n FROM ${space}.f${f - 1}.v0`
+              : `SELECT ${s} AS n`;
+        const extra = `${v % 3 === 0 ? 'tags: [gold]\n' : ''}${v % 10 === 0 ? 'wiki: "# View\\n"\n' : ''}`;
+        put([space, `f${f}`, `v${v}`], `view\nsql: '${sql}'\n${extra}`);
+      }
+    }
+  }
+  return count;
+}
+
+interface Measured {
+  ms: number;
+  mib?: number;
+  out: string;
+}
+
+/** One dlake command, timed from spawn to exit, with its peak RSS where GNU time is installed. */
+async function measured(args: string[], env: Record<string, string>, dir: string): Promise<Measured> {
+  const rss = existsSync(TIME) ? join(dir, 'rss.txt') : undefined;
+  const r = rss
+    ? await run(TIME, ['-f', '%M', '-o', rss, process.execPath, BIN, ...args], env)
+    : await run(process.execPath, [BIN, ...args], env);
+  const mib = rss ? Number(readFileSync(rss, 'utf8').trim().split('\n').at(-1)) / 1024 : undefined;
+  return { ms: r.ms, mib, out: r.out };
+}
+
+export async function benchAscodeScale(): Promise<string> {
+  const emu = await startEmulator();
+  const dir = mkdtempSync(join(tmpdir(), 'dlake-bench-ascode-scale-'));
+  try {
+    const files = join(dir, 'lake');
+    const entities = writeScaleFiles(files);
+    const env = cleanEnv({ DLAKE_CONFIG_DIR: join(dir, 'config'), DLAKE_URL: emu.url });
+    const login = await runDlake(['login', '-u', 'admin', '--password-stdin'], {
+      input: 'admin-pass-1',
+      env,
+    });
+    if (login.code !== 0) throw new Error(login.stderr);
+    if (LATENCY_MS > 0) emu.fault({ kind: 'latency', latencyMs: LATENCY_MS, path: '/api/v3/catalog' });
+    const load = loadavg()[0]!;
+    emu.log.clear();
+    const apply = await measured(['apply', '--dir', files, '-q'], env, dir);
+    const applyRequests = emu.log.entries.length;
+    emu.log.clear();
+    const pulled = join(dir, 'pulled');
+    const pull = await measured(['pull', '--dir', pulled, '-q'], env, dir);
+    const pullRequests = emu.log.entries.length;
+    emu.log.clear();
+    const plan = await measured(['plan', '--dir', pulled, '--exit-code'], env, dir);
+    if (plan.out !== 'Plan: 0 to create, 0 to update, 0 to delete.\n') throw new Error(`plan: ${plan.out}`);
+    const reads = emu.log.entries.map((e) => `${e.method} ${e.path} ${JSON.stringify(e.query)}`);
+    const twice = reads.length - new Set(reads).size;
+    const row = (name: string, m: Measured, requests: number) => [
+      name,
+      (m.ms / 1000).toFixed(1),
+      m.mib === undefined ? 'n/a' : m.mib.toFixed(0),
+      requests.toLocaleString('en-US'),
+      m.ms <= GOAL_MS && (m.mib ?? 0) <= GOAL_MIB ? 'met' : 'missed',
+    ];
+    return (
+      table(
+        ['command', 'seconds', 'peak RSS MiB', 'requests', `goal ≤ ${GOAL_MS / 1000} s, ≤ ${GOAL_MIB} MiB`],
+        [
+          row('apply (into an empty service)', apply, applyRequests),
+          row('pull (everything)', pull, pullRequests),
+          row('plan (unchanged estate)', plan, reads.length),
+        ],
+      ) +
+      `\n\n${entities.toLocaleString('en-US')} entities, ${LATENCY_MS} ms latency per catalog request, ` +
+      `default concurrency; load average ${load.toFixed(1)} at the start. The plan of the unchanged estate ` +
+      `made ${twice} repeated request${twice === 1 ? '' : 's'} (goal: no entity read twice).`
+    );
+  } finally {
+    await emu.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(`## apply (${RUNS} runs each)\n\n${await benchAscode()}`);
+  if (process.env.BENCH_ONLY !== 'scale')
+    console.log(`## apply (${RUNS} runs each)\n\n${await benchAscode()}`);
+  console.log(`## Definitions as code at scale\n\n${await benchAscodeScale()}`);
 }

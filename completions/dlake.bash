@@ -208,9 +208,9 @@ _dlake_opts() {
     'queue delete') REPLY='-y --yes --dry-run -h --help' ;;
     'queue rules') REPLY='--file --dry-run -h --help' ;;
     'queue help') REPLY='' ;;
-    'pull') REPLY='--dir --kinds -h --help' ;;
-    'plan') REPLY='--dir --prune --exit-code -h --help' ;;
-    'apply') REPLY='--dir --prune --dry-run -y --yes --concurrency -h --help' ;;
+    'pull') REPLY='--dir --kinds --prune -h --help' ;;
+    'plan') REPLY='--dir --prune --map --refresh-secrets --out --exit-code -h --help' ;;
+    'apply') REPLY='--dir --plan --prune --map --refresh-secrets --dry-run -y --yes --allow-breaking --concurrency -h --help' ;;
     'api') REPLY='--data --paginate -h --help' ;;
     'completion') REPLY='-h --help' ;;
     'help') REPLY='' ;;
@@ -331,7 +331,11 @@ _dlake_opt() {
     'pull/--dir') REPLY=value vals='@files' ;;
     'pull/--kinds') REPLY=value vals='' ;;
     'plan/--dir') REPLY=value vals='@files' ;;
+    'plan/--map') REPLY=value vals='@files' ;;
+    'plan/--out') REPLY=value vals='@files' ;;
     'apply/--dir') REPLY=value vals='@files' ;;
+    'apply/--plan') REPLY=value vals='@files' ;;
+    'apply/--map') REPLY=value vals='@files' ;;
     'apply/--concurrency') REPLY=value vals='' ;;
     'api/--data') REPLY=value vals='' ;;
     *)

@@ -195,7 +195,7 @@ end
 function __dlake_subs --argument-names cmd
     switch "$cmd"
         case ''
-            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'Inspect, wait for, cancel and export SQL jobs' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections and grants) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'api' 'Make an authenticated request to the service and print the response body' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
+            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'Inspect, wait for, cancel and export SQL jobs' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'api' 'Make an authenticated request to the service and print the response body' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
         case 'token'
             printf '%s\t%s\n' 'exchange' 'Get an access token from the token endpoint (<auth-url>/oauth/token) and store it'
         case 'token exchange'
@@ -429,11 +429,11 @@ function __dlake_opts --argument-names cmd
         case 'queue help'
             true
         case 'pull'
-            printf '%s\t%s\n' '--dir' 'the folder of definition files (*.yaml)' '--kinds' 'also pull these kinds, comma-separated: queue, rule, reflection, grant (reflections and grants of the entities pulled)' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '--dir' 'the folder of definition files (*.yaml)' '--kinds' 'also pull these kinds, comma-separated: queue, rule, reflection, grant, user, role (reflections and grants of the entities pulled)' '--prune' 'also remove the files of entities that no longer exist under what is pulled' '-h' 'show help' '--help' 'show help'
         case 'plan'
-            printf '%s\t%s\n' '--dir' 'the folder of definition files (*.yaml)' '--prune' 'also delete what no file names under the files\' roots (see the README)' '--exit-code' 'exit 8 when there are changes' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '--dir' 'the folder of definition files (*.yaml)' '--prune' 'also delete what no file names under the files\' roots (see the README)' '--map' 'rename users and roles for this environment (YAML: users: {a: b}, roles: {…})' '--refresh-secrets' 'send the sources\' environment-variable secrets again, even when nothing else changed' '--out' 'also save the plan to FILE, for apply --plan (no secret value is saved)' '--exit-code' 'exit 8 when there are changes' '-h' 'show help' '--help' 'show help'
         case 'apply'
-            printf '%s\t%s\n' '--dir' 'the folder of definition files (*.yaml)' '--prune' 'also delete what no file names under the files\' roots (see the README)' '--dry-run' 'print the plan and change nothing' '-y' 'delete (--prune) without asking; needed without a terminal' '--yes' 'delete (--prune) without asking; needed without a terminal' '--concurrency' 'writes at once (default 8, at most 32)' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '--dir' 'the folder of definition files (*.yaml)' '--plan' 'apply this saved plan (plan --out) exactly, instead of reading --dir' '--prune' 'also delete what no file names under the files\' roots (see the README)' '--map' 'rename users and roles for this environment (YAML: users: {a: b}, roles: {…})' '--refresh-secrets' 'send the sources\' environment-variable secrets again, even when nothing else changed' '--dry-run' 'print the plan and change nothing' '-y' 'delete (--prune) without asking; needed without a terminal' '--yes' 'delete (--prune) without asking; needed without a terminal' '--allow-breaking' 'with --prune: delete views and datasets even when views that remain read them (see the plan: ! breaks)' '--concurrency' 'writes at once (default 8, at most 32)' '-h' 'show help' '--help' 'show help'
         case 'api'
             printf '%s\t%s\n' '--data' 'request body: JSON text, @FILE, or @- for standard input' '--paginate' 'follow nextPageToken and print one merged JSON document (GET only)' '-h' 'show help' '--help' 'show help'
         case 'completion'
@@ -766,7 +766,19 @@ function __dlake_opt --argument-names cmd opt
         case 'plan/--dir'
             printf '%s\n' value '@files'
             return
+        case 'plan/--map'
+            printf '%s\n' value '@files'
+            return
+        case 'plan/--out'
+            printf '%s\n' value '@files'
+            return
         case 'apply/--dir'
+            printf '%s\n' value '@files'
+            return
+        case 'apply/--plan'
+            printf '%s\n' value '@files'
+            return
+        case 'apply/--map'
             printf '%s\n' value '@files'
             return
         case 'apply/--concurrency'

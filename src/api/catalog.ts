@@ -253,6 +253,7 @@ export async function getTags(client: ApiClient, id: string): Promise<Tags | und
       method: 'GET',
       path: `${byIdPath(id)}/collaboration/tag`,
       schema: TagsSchema,
+      notFoundIsUndefined: true,
     });
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
@@ -277,6 +278,7 @@ export async function getWiki(client: ApiClient, id: string): Promise<Wiki | und
       method: 'GET',
       path: `${byIdPath(id)}/collaboration/wiki`,
       schema: WikiSchema,
+      notFoundIsUndefined: true,
     });
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;

@@ -81,6 +81,11 @@ export interface RequestSpec<S extends z.ZodType | undefined = undefined> {
   /** Extra body field names to hide from traces (e.g. a source type's secret fields). */
   secretFields?: readonly string[];
   signal?: AbortSignal;
+  /**
+   * A 404 is an answer, not a failure: `request` returns undefined without building an error (an entity with
+   * no wiki or no tags; a plan of 10,000 entities meets thousands of them).
+   */
+  notFoundIsUndefined?: boolean;
 }
 
 type ResponseOf<S> = S extends z.ZodType ? z.infer<S> : unknown;
@@ -121,6 +126,7 @@ export class ApiClient {
   /** Sends a request and returns its parsed body, or throws the typed error for its failure. */
   async request<S extends z.ZodType | undefined = undefined>(spec: RequestSpec<S>): Promise<ResponseOf<S>> {
     const raw = await this.send(spec);
+    if (raw.status === 404 && spec.notFoundIsUndefined) return undefined as ResponseOf<S>;
     if (raw.status >= 400) throw this.failure(raw, spec.method, spec.path);
     return this.decode(spec, raw) as ResponseOf<S>;
   }

@@ -16,12 +16,17 @@ export const REFLECTION_SETTINGS = [
 ] as const;
 export const REFLECTION_FIELDS = [...REFLECTION_SETTINGS, ...FIELD_LISTS] as const;
 
+/** A local user's own fields (its name is its path); never a password, an id or a tag. */
+export const USER_FIELDS = ['firstName', 'lastName', 'email'] as const;
+/** A role's description and its members, users and roles by name (its name is its path). */
+export const ROLE_FIELDS = ['description', 'members'] as const;
+
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Refuses a file whose admin fields have the wrong shape; `where` names the file. */
 export function checkAdminDefinition(
-  kind: 'queue' | 'rule' | 'reflection' | 'grant',
+  kind: 'queue' | 'rule' | 'reflection' | 'grant' | 'user' | 'role',
   path: readonly string[],
   fields: Record<string, unknown>,
   where: string,
@@ -81,5 +86,27 @@ export function checkAdminDefinition(
         }
       }
       return;
+    case 'user':
+    case 'role': {
+      if (path.length !== 1) fail(`a ${kind} path has one component, its name`);
+      const texts = kind === 'user' ? USER_FIELDS : (['description'] as const);
+      for (const f of texts) {
+        if (fields[f] !== undefined && typeof fields[f] !== 'string') fail(`${f} must be a string`);
+      }
+      const members = fields.members;
+      if (kind === 'role' && members !== undefined) {
+        const lists = isObject(members) ? Object.entries(members) : undefined;
+        if (
+          !lists ||
+          lists.some(
+            ([k, v]) =>
+              (k !== 'users' && k !== 'roles') || !Array.isArray(v) || v.some((x) => typeof x !== 'string'),
+          )
+        ) {
+          fail('members must hold users and roles, each a list of names');
+        }
+      }
+      return;
+    }
   }
 }

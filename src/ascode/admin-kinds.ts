@@ -6,8 +6,19 @@ import { UsageError } from '../errors.js';
 import { ADMIN_KINDS, type AdminKind, type Definition } from './definitions.js';
 import { applyGrant, planGrant, pullGrants } from './grants.js';
 import { catalogKey } from './order.js';
-import type { PlanEntry } from './plan.js';
-import { applyReflection, planReflection, pullReflections } from './reflections.js';
+import { type EntityReader, entityReader, type PlanEntry } from './plan.js';
+import {
+  applyRole,
+  applyUser,
+  planRole,
+  planUser,
+  principalKey,
+  principalReader,
+  principalsNamed,
+  pullRoles,
+  pullUsers,
+} from './principals.js';
+import { applyReflection, planReflection, pullReflections, reflectionLister } from './reflections.js';
 import {
   applyQueue,
   applyRules,
@@ -47,19 +58,30 @@ export async function pullAdminKinds(
   concurrency: number,
 ): Promise<Definition[]> {
   const reader = wlmReader(client);
+  const people = principalReader(client);
   const pullers: Record<AdminKind, () => Promise<Definition[]>> = {
     queue: () => pullQueues(reader),
     rule: async () => [await pullRules(reader)],
     reflection: () => pullReflections(client, catalogDefs, concurrency),
     grant: () => pullGrants(client, catalogDefs, concurrency),
+    user: () => pullUsers(people),
+    role: () => pullRoles(people),
   };
   const parts = await Promise.all(kinds.map((kind) => pullers[kind]()));
   return parts.flat();
 }
 
-/** What the plans of one run share (the queues and the ruleset are read once). */
-export function adminPlanner(client: ApiClient): (def: Definition) => Promise<PlanEntry | undefined> {
+/**
+ * What the plans of one run share: the queues and the ruleset are read once, and each catalog entity and each
+ * dataset's reflections once (`read`: the catalog plan's reader, so that a plan reads no entity twice).
+ */
+export function adminPlanner(
+  client: ApiClient,
+  read: EntityReader = entityReader(client),
+): (def: Definition) => Promise<PlanEntry | undefined> {
   const reader: WlmReader = wlmReader(client);
+  const reflections = reflectionLister(client);
+  const people = principalReader(client);
   return (def) => {
     switch (def.kind as AdminKind) {
       case 'queue':
@@ -67,9 +89,13 @@ export function adminPlanner(client: ApiClient): (def: Definition) => Promise<Pl
       case 'rule':
         return planRules(reader, def);
       case 'reflection':
-        return planReflection(client, def);
+        return planReflection(read, reflections, def);
       case 'grant':
-        return planGrant(client, def);
+        return planGrant(client, read, def);
+      case 'user':
+        return planUser(people, def);
+      case 'role':
+        return planRole(people, def);
     }
   };
 }
@@ -84,12 +110,17 @@ export function applyAdmin(client: ApiClient, entry: PlanEntry): Promise<void> {
       return applyReflection(client, entry);
     case 'grant':
       return applyGrant(client, entry);
+    case 'user':
+      return applyUser(client, entry);
+    case 'role':
+      return applyRole(client, entry);
   }
 }
 
 /**
  * An admin definition's place in the order: its own key, and the keys it must come after — a reflection
- * after its dataset, a grant after its entity, the ruleset after the queues it names.
+ * after its dataset, a grant after its entity and its grantees, the ruleset after the queues it names, a role
+ * after its members.
  */
 export function adminOrder(def: Definition): { key: string; after: string[] } {
   const own = `${def.kind}:${JSON.stringify(def.path)}`;
@@ -101,6 +132,10 @@ export function adminOrder(def: Definition): { key: string; after: string[] } {
     case 'reflection':
       return { key: own, after: [catalogKey(def.path.slice(0, -1))] };
     case 'grant':
-      return { key: own, after: [catalogKey(def.path)] };
+      return { key: own, after: [catalogKey(def.path), ...principalsNamed(def)] };
+    case 'user':
+      return { key: principalKey('user', def.path[0]!), after: [] };
+    case 'role':
+      return { key: principalKey('role', def.path[0]!), after: principalsNamed(def) };
   }
 }

@@ -5,25 +5,50 @@
 import * as catalog from '../api/catalog.js';
 import type { ApiClient } from '../api/http.js';
 import { entityUpdateBody } from '../api/sources.js';
-import { ConflictError, UsageError } from '../errors.js';
+import { ConflictError, DlakeError, ExitCode, UsageError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
 import { adminOrder, applyAdmin } from './admin-kinds.js';
-import { type Definition, envReference, isAdminKind, secretFields } from './definitions.js';
+import { type Definition, definitionLabel, envReference, isAdminKind, secretFields } from './definitions.js';
 import { dependencies, runGraph } from './order.js';
 import type { PlanEntry } from './plan.js';
 
 export interface ApplyResult {
   entry: PlanEntry;
+  /** A failure, or a SkippedError: not tried, since what it depends on failed. */
   error?: unknown;
+  /** Not started: the apply was stopped (a signal) before its turn. */
+  notStarted?: boolean;
+}
+
+/**
+ * An entry not tried because one it depends on (its container, what its SQL reads, a reflection's dataset, a
+ * grant's entity; for a delete, what reads it) failed: it would only fail in its turn, for a reason that says
+ * less ("Table not found"). Its exit code is that of the failure.
+ */
+export class SkippedError extends DlakeError {
+  override readonly exitCode: number;
+
+  constructor(
+    readonly failed: PlanEntry,
+    readonly failure: unknown,
+  ) {
+    const why = failure instanceof Error ? failure.message : String(failure);
+    super(`skipped: ${definitionLabel(failed.def)}, which it depends on, failed (${why})`);
+    this.exitCode = failure instanceof DlakeError ? failure.exitCode : ExitCode.bug;
+  }
 }
 
 interface ApplyOptions {
   concurrency: number;
   env: Record<string, string | undefined>;
+  /** Called when an entity's write starts. */
+  onStart?: (entry: PlanEntry) => void;
   /** Called after each entity, e.g. to move a progress line. */
   onDone?: (result: ApplyResult) => void;
   /** Extra rounds for views that failed, in case they read something that was written after them. */
   retryRounds?: number;
+  /** Aborted (a signal): no entity starts after, the writes under way finish. */
+  stop?: AbortSignal;
 }
 
 /** `${env:NAME}` values replaced by the variable's value; a missing variable stops the entity here. */
@@ -64,7 +89,8 @@ function newEntity(def: Definition, fields: Record<string, unknown>): Record<str
   }
 }
 
-const ENTITY_FIELDS = (e: PlanEntry) => e.changes.some((c) => c.field !== 'tags' && c.field !== 'wiki');
+const ENTITY_FIELDS = (e: PlanEntry) =>
+  Boolean(e.secrets?.length) || e.changes.some((c) => c.field !== 'tags' && c.field !== 'wiki');
 
 /**
  * Deletes the entity read when planning. A container's tag does not change when its contents do, so a container
@@ -87,9 +113,10 @@ async function deleteOne(client: ApiClient, entry: PlanEntry): Promise<void> {
 }
 
 async function applyOne(client: ApiClient, entry: PlanEntry, env: ApplyOptions['env']): Promise<void> {
-  if (entry.action === 'delete') return deleteOne(client, entry);
+  if (entry.error) throw entry.error;
   const { def } = entry;
   if (isAdminKind(def.kind)) return applyAdmin(client, entry);
+  if (entry.action === 'delete') return deleteOne(client, entry);
   const fields = resolveEnv(def, env);
   const secrets = def.kind === 'source' ? secretFields(fields.type) : undefined;
   let id: string;
@@ -101,8 +128,10 @@ async function applyOne(client: ApiClient, entry: PlanEntry, env: ApplyOptions['
     } else {
       id = (await catalog.create(client, body, secrets)).id;
     }
-    if (def.tags?.length) await catalog.setTags(client, id, def.tags);
-    if (def.wiki) await catalog.setWiki(client, id, def.wiki);
+    await Promise.all([
+      def.tags?.length ? catalog.setTags(client, id, def.tags) : undefined,
+      def.wiki ? catalog.setWiki(client, id, def.wiki) : undefined,
+    ]);
     return;
   }
   const current = entry.current!;
@@ -120,43 +149,86 @@ async function applyOne(client: ApiClient, entry: PlanEntry, env: ApplyOptions['
     }
     await catalog.update(client, id, entityUpdateBody(current, patch), secrets);
   }
-  if (entry.changes.some((c) => c.field === 'tags')) {
-    await catalog.setTags(client, id, def.tags ?? [], entry.tagsVersion);
-  }
-  if (entry.changes.some((c) => c.field === 'wiki')) {
-    await catalog.setWiki(client, id, def.wiki ?? '', entry.wikiVersion);
-  }
+  await Promise.all([
+    entry.changes.some((c) => c.field === 'tags')
+      ? catalog.setTags(client, id, def.tags ?? [], entry.tagsVersion)
+      : undefined,
+    entry.changes.some((c) => c.field === 'wiki')
+      ? catalog.setWiki(client, id, def.wiki ?? '', entry.wikiVersion)
+      : undefined,
+  ]);
 }
 
-/** Applies every entry; the results come back in the order they were started, failures included. */
+/**
+ * Applies every entry; the results come back in the order they were started, failures included, then those
+ * skipped for a failure and (after `stop`) those not started.
+ */
 export async function applyPlan(
   client: ApiClient,
   plan: readonly PlanEntry[],
   opts: ApplyOptions,
 ): Promise<ApplyResult[]> {
-  const attempt = async (entry: PlanEntry): Promise<ApplyResult> => {
+  const attempt = async (entry: PlanEntry, blocker: ApplyResult | undefined): Promise<ApplyResult> => {
+    if (opts.stop?.aborted) return { entry, notStarted: true };
     let result: ApplyResult;
-    try {
-      await applyOne(client, entry, opts.env);
-      result = { entry };
-    } catch (error) {
-      result = { entry, error };
+    if (blocker) {
+      // Named by the failure itself, not by an entry skipped for it.
+      const { error } = blocker;
+      result = {
+        entry,
+        error:
+          error instanceof SkippedError
+            ? new SkippedError(error.failed, error.failure)
+            : new SkippedError(blocker.entry, error),
+      };
+    } else {
+      try {
+        opts.onStart?.(entry);
+        await applyOne(client, entry, opts.env);
+        result = { entry };
+      } catch (error) {
+        result = { entry, error };
+      }
     }
     opts.onDone?.(result);
     return result;
   };
-  const run = (entries: PlanEntry[], reverse = false) =>
-    runGraph(dependencyGraph(entries, reverse), opts.concurrency, (n) => attempt(entries[n]!));
+  const run = (entries: PlanEntry[], reverse = false) => {
+    const deps = dependencyGraph(entries, reverse);
+    const done: ApplyResult[] = [];
+    return runGraph(deps, opts.concurrency, async (n) => {
+      // What it depends on that is missing for it: a create that failed or was skipped, a delete (of what reads
+      // it) that did not happen, an entity that could not be planned. An update that failed leaves its entity
+      // there, so what depends on it is still tried. None when a cycle made it start first.
+      const blocker = [...deps[n]!]
+        .map((m) => done[m])
+        .find((r) => r?.error !== undefined && (r.entry.action !== 'update' || r.entry.error !== undefined));
+      done[n] = await attempt(entries[n]!, blocker);
+      return done[n];
+    });
+  };
   const results = await run(plan.filter((e) => e.action !== 'delete'));
-  // A view whose reference could not be read from its SQL may have failed for a dependency written after it.
+  // A view whose reference could not be read from its SQL may have failed for a dependency written after it;
+  // what was skipped for a failure is tried again with it.
   for (let round = 0; round < (opts.retryRounds ?? 3); round++) {
-    const again = results.filter(
-      (r) => r.error && r.entry.def.kind === 'view' && !(r.error instanceof ConflictError),
+    const failedViews = results.filter(
+      (r) =>
+        r.error &&
+        !r.entry.error &&
+        !(r.error instanceof SkippedError) &&
+        r.entry.def.kind === 'view' &&
+        !(r.error instanceof ConflictError),
     );
-    if (again.length === 0) break;
-    const retried = await run(again.map((r) => r.entry));
-    for (const r of retried) results[results.findIndex((old) => old.entry === r.entry)] = r;
-    if (retried.every((r) => r.error)) break;
+    const retried = new Set(failedViews.map((r) => r.entry));
+    // What was skipped goes again only with the failure it was skipped for; the rest stays skipped.
+    const again = [
+      ...failedViews,
+      ...results.filter((r) => r.error instanceof SkippedError && retried.has(r.error.failed)),
+    ];
+    if (again.length === 0 || opts.stop?.aborted) break;
+    const outcome = await run(again.map((r) => r.entry));
+    for (const r of outcome) results[results.findIndex((old) => old.entry === r.entry)] = r;
+    if (outcome.every((r) => r.error)) break;
   }
   results.push(
     ...(await run(

@@ -1,7 +1,7 @@
 // Definitions as code (docs: README "Definitions as code"): the mapping between catalog entities and the
 // YAML files that describe them. A definition holds `kind`, `path` and the entity's fields as the API names
 // them, less what the server generates; secrets are `${env:NAME}` references, never values.
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
@@ -10,14 +10,20 @@ import { findSourceType } from '../api/source-types.js';
 import { UsageError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
 import { describeFsError, readTextFile } from '../util/files.js';
-import { checkAdminDefinition, QUEUE_LIMITS, REFLECTION_FIELDS } from './admin-fields.js';
+import {
+  checkAdminDefinition,
+  QUEUE_LIMITS,
+  REFLECTION_FIELDS,
+  ROLE_FIELDS,
+  USER_FIELDS,
+} from './admin-fields.js';
 
 /** The catalog's kinds, always pulled. */
 const CATALOG_KINDS = ['space', 'folder', 'view', 'dataset', 'source'] as const;
 /** The admin kinds, pulled with `--kinds` (src/ascode/admin-kinds.ts); their files are applied whenever present. */
-export const ADMIN_KINDS = ['queue', 'rule', 'reflection', 'grant'] as const;
-const KINDS = [...CATALOG_KINDS, ...ADMIN_KINDS] as const;
-type Kind = (typeof KINDS)[number];
+export const ADMIN_KINDS = ['queue', 'rule', 'reflection', 'grant', 'user', 'role'] as const;
+export const KINDS = [...CATALOG_KINDS, ...ADMIN_KINDS] as const;
+export type Kind = (typeof KINDS)[number];
 export type AdminKind = (typeof ADMIN_KINDS)[number];
 
 export const isAdminKind = (kind: Kind): kind is AdminKind =>
@@ -45,7 +51,34 @@ const KIND_FIELDS: Record<Kind, readonly string[]> = {
   rule: ['rules', 'defaultRule'],
   reflection: REFLECTION_FIELDS,
   grant: ['users', 'roles'],
+  user: USER_FIELDS,
+  role: ROLE_FIELDS,
 };
+
+/**
+ * Fields inside a kind's fields that the server generates and that differ between environments even for the same
+ * definition, left out of files and never compared (docs/cli-contract.md, "Definitions as code"): a promoted
+ * dataset's `format.ctime` (the file's time), `format.location` (the absolute path under the source's root) and
+ * `format.isFolder` (what the source holds at that path).
+ */
+const GENERATED: Partial<Record<Kind, Record<string, readonly string[]>>> = {
+  dataset: { format: ['ctime', 'location', 'isFolder'] },
+};
+
+/** `fields` without what the server generates for `kind` (a copy; the given object is left as it is). */
+export function withoutGenerated(kind: Kind, fields: Record<string, unknown>): Record<string, unknown> {
+  const generated = GENERATED[kind];
+  if (!generated) return fields;
+  const out = { ...fields };
+  for (const [field, names] of Object.entries(generated)) {
+    const value = out[field];
+    if (!value || typeof value !== 'object' || Array.isArray(value)) continue;
+    const kept = { ...(value as Record<string, unknown>) };
+    for (const name of names) delete kept[name];
+    out[field] = kept;
+  }
+  return out;
+}
 
 /** Kinds that can carry tags (the service refuses them on folders). */
 export const TAGGABLE: ReadonlySet<Kind> = new Set(['space', 'view', 'dataset', 'source']);
@@ -73,10 +106,49 @@ function secretVariable(source: string, field: string): string {
 }
 
 const ENV_REF = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
+/** A `${env:NAME}` anywhere in a string. */
+const ENV_REFS = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** The variable a `${env:NAME}` value names, or undefined for any other value. */
 export function envReference(value: unknown): string | undefined {
   return typeof value === 'string' ? ENV_REF.exec(value)?.[1] : undefined;
+}
+
+/**
+ * The definition with every `${env:NAME}` in its fields replaced by the variable's value, at any depth and
+ * anywhere in a string (`jdbc:${env:HOST}:5432`), so that plan compares what apply would send. A source's
+ * secret fields are left as references: they are never compared, and apply reads them when it writes. `path`,
+ * `tags` and `wiki` are taken as written. A variable that is unset (or empty) is a usage error naming the field.
+ */
+export function substituteEnv(def: Definition, env: Record<string, string | undefined>): Definition {
+  const secrets = new Set(def.kind === 'source' ? secretFields(def.fields.type) : []);
+  const walk = (value: unknown, field: string): unknown => {
+    if (typeof value === 'string') {
+      if (!value.includes('${env:')) return value;
+      return value.replace(ENV_REFS, (_, name: string) => {
+        const found = env[name];
+        if (found === undefined || found === '') {
+          throw new UsageError(
+            `${field} of ${formatPath(def.path) || definitionLabel(def)} needs the environment variable ${name}, which is not set`,
+            { hint: `set ${name}; nothing was planned or sent for ${definitionLabel(def)}` },
+          );
+        }
+        return found;
+      });
+    }
+    if (Array.isArray(value)) return value.map((v, i) => walk(v, `${field}.${i}`));
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) =>
+          field === 'config' && secrets.has(k) ? [k, v] : [k, walk(v, `${field}.${k}`)],
+        ),
+      );
+    }
+    return value;
+  };
+  if (!JSON.stringify(def.fields).includes('${env:')) return def;
+  const fields = Object.fromEntries(Object.entries(def.fields).map(([k, v]) => [k, walk(v, k)]));
+  return { ...def, fields };
 }
 
 /** The secret fields of a source type (none for a type dlake does not know). */
@@ -93,11 +165,12 @@ export function toDefinition(
 ): Definition | undefined {
   const kind = kindOf(entity);
   if (!kind) return undefined;
-  const fields: Record<string, unknown> = {};
+  let fields: Record<string, unknown> = {};
   const raw = entity as Record<string, unknown>;
   for (const name of KIND_FIELDS[kind]) {
     if (raw[name] !== undefined && raw[name] !== null) fields[name] = raw[name];
   }
+  fields = withoutGenerated(kind, fields);
   if (kind === 'source' && fields.config && typeof fields.config === 'object') {
     const config = { ...(fields.config as Record<string, unknown>) };
     for (const name of secretFields(entity.type)) {
@@ -146,7 +219,8 @@ function fileComponent(component: string): string {
  * Where pull writes a definition: the catalog path as folders, the entity as `<last>.yaml`. The admin kinds
  * go under folders whose names start with a dot, which no catalog path gives (a leading `.` is encoded), so
  * they never collide with a catalog file: `.queues/<name>.yaml`, `.rules.yaml`,
- * `.reflections/<dataset path>/<name>.yaml`, `.grants/<entity path>.yaml`.
+ * `.reflections/<dataset path>/<name>.yaml`, `.grants/<entity path>.yaml`, `.users/<name>.yaml`,
+ * `.roles/<name>.yaml`.
  */
 function fileFor(dir: string, def: Pick<Definition, 'kind' | 'path'>): string {
   const parts = def.path.map(fileComponent);
@@ -154,6 +228,8 @@ function fileFor(dir: string, def: Pick<Definition, 'kind' | 'path'>): string {
     queue: '.queues',
     reflection: '.reflections',
     grant: '.grants',
+    user: '.users',
+    role: '.roles',
   };
   if (def.kind === 'rule') return join(dir, '.rules.yaml');
   return join(
@@ -162,6 +238,73 @@ function fileFor(dir: string, def: Pick<Definition, 'kind' | 'path'>): string {
     ...parts.slice(0, -1),
     `${parts.at(-1)}.yaml`,
   );
+}
+
+/** `value` with each `${env:NAME}` replaced, or undefined when a variable it names is unset (or empty). */
+function substituted(value: string, env: Record<string, string | undefined>): string | undefined {
+  let unset = false;
+  const out = value.replace(ENV_REFS, (_, name: string) => {
+    const found = env[name];
+    if (found === undefined || found === '') unset = true;
+    return found ?? '';
+  });
+  return unset ? undefined : out;
+}
+
+/** `pulled`, with the references of `existing` wherever they give the pulled value (see keepReferences). */
+function withReferences(
+  pulled: unknown,
+  existing: unknown,
+  env: Record<string, string | undefined>,
+): unknown {
+  if (typeof existing === 'string' && typeof pulled === 'string' && existing.includes('${env:')) {
+    // A secret is pulled as a reference, never a value: the file's own reference for it stays.
+    if (envReference(pulled) && envReference(existing)) return existing;
+    return substituted(existing, env) === pulled ? existing : pulled;
+  }
+  if (Array.isArray(pulled) && Array.isArray(existing) && pulled.length === existing.length) {
+    return pulled.map((v, i) => withReferences(v, existing[i], env));
+  }
+  if (pulled && existing && typeof pulled === 'object' && typeof existing === 'object') {
+    const from = existing as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.entries(pulled).map(([k, v]) => [k, k in from ? withReferences(v, from[k], env) : v]),
+    );
+  }
+  return pulled;
+}
+
+/**
+ * The pulled definitions, each keeping the `${env:NAME}` references that its file in `dir` (where pull writes
+ * it) already holds, wherever the reference with the variable's value in `env` gives what the service has; a
+ * secret's reference is kept as it is. So pulling again does not write an environment's values over the
+ * references a user wrote; a value that differs (or a variable that is unset) is written as the service has it.
+ */
+export function keepReferences(
+  dir: string,
+  defs: readonly Definition[],
+  env: Record<string, string | undefined>,
+): Definition[] {
+  return defs.map((def) => {
+    const file = fileFor(dir, def);
+    if (!existsSync(file)) return def;
+    let text: string;
+    try {
+      text = readTextFile(file);
+    } catch {
+      return def;
+    }
+    if (!text.includes('${env:')) return def;
+    let existing: unknown;
+    try {
+      existing = parse(text, { prettyErrors: false });
+    } catch {
+      return def;
+    }
+    if (!existing || typeof existing !== 'object') return def;
+    const fields = withReferences(def.fields, existing, env) as Record<string, unknown>;
+    return { ...def, fields };
+  });
 }
 
 export function writeDefinitions(dir: string, defs: readonly Definition[]): string[] {
@@ -213,8 +356,10 @@ function parseDefinition(value: unknown, where: string): Definition {
           },
     );
   }
-  const fields: Record<string, unknown> = {};
+  let fields: Record<string, unknown> = {};
   for (const name of KIND_FIELDS[kind]) if (rest[name] !== undefined) fields[name] = rest[name];
+  // A file pulled by an older dlake may hold them: they are not the file's to manage.
+  fields = withoutGenerated(kind, fields);
   const unknown = Object.keys(rest).filter((k) => !KIND_FIELDS[kind].includes(k));
   if (unknown.length) {
     throw new UsageError(
@@ -252,17 +397,43 @@ function yamlFiles(dir: string): string[] {
   return out;
 }
 
+/**
+ * The files under `dir` that hold a definition where `pull` writes it: what `pull --prune` may remove. A file
+ * that is no definition, or sits elsewhere (a layout of the user's), is not one of them.
+ */
+export function pulledFiles(dir: string): { file: string; def: Definition }[] {
+  if (!existsSync(dir)) return [];
+  const out: { file: string; def: Definition }[] = [];
+  for (const file of yamlFiles(dir)) {
+    let def: Definition;
+    try {
+      def = parseDefinition(parse(readTextFile(file)), file);
+    } catch {
+      continue;
+    }
+    if (fileFor(dir, def) === file) out.push({ file, def });
+  }
+  return out;
+}
+
 /** Every `*.yaml` under `dir`, in any layout; two files naming one path are refused. */
 export function readDefinitions(dir: string): Definition[] {
   const seen = new Map<string, string>();
   const defs: Definition[] = [];
   for (const file of yamlFiles(dir)) {
     const where = relative(dir, file) || file;
+    const text = readTextFile(file);
     let value: unknown;
     try {
-      value = parse(readTextFile(file));
-    } catch (e) {
-      throw new UsageError(`${where} is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+      // Without the line and column in messages, parsing is a quarter faster (10,000 files: seconds); a file
+      // that fails is parsed again for the message that says where.
+      value = parse(text, { prettyErrors: false });
+    } catch {
+      try {
+        parse(text);
+      } catch (e) {
+        throw new UsageError(`${where} is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+      }
     }
     const def = parseDefinition(value, where);
     const key = definitionKey(def);
@@ -295,6 +466,9 @@ export function definitionLabel(def: Pick<Definition, 'kind' | 'path'>): string 
       return `reflection ${def.path.at(-1)} on ${formatPath(def.path.slice(0, -1))}`;
     case 'grant':
       return `the grants on ${formatPath(def.path)}`;
+    case 'user':
+    case 'role':
+      return `${def.kind} ${def.path[0]}`;
     default:
       return formatPath(def.path);
   }

@@ -3,6 +3,7 @@
 // the entity. Apply reads, merges and writes back whole, as `dlake catalog grants` does; the service's PUT
 // has no tag, so the grants are read again first and a change since the plan is a conflict.
 import * as catalog from '../api/catalog.js';
+import { EditionError } from '../api/editions.js';
 import * as api from '../api/grants.js';
 import type { ApiClient } from '../api/http.js';
 import { resolveRole } from '../api/roles.js';
@@ -10,7 +11,7 @@ import { lookupUser } from '../api/users.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
 import type { Definition } from './definitions.js';
-import { diffFields, type PlanEntry } from './plan.js';
+import { diffFields, type EntityReader, type PlanEntry } from './plan.js';
 
 type Named = Record<'users' | 'roles', Record<string, string[]>>;
 
@@ -64,10 +65,14 @@ interface GrantState {
   grants: api.Grants;
 }
 
-async function readGrants(client: ApiClient, path: readonly string[]): Promise<GrantState | undefined> {
+async function readGrants(
+  client: ApiClient,
+  path: readonly string[],
+  read: EntityReader = (p) => catalog.getByPath(client, p, { exclude: ['children'] }),
+): Promise<GrantState | undefined> {
   let entity: { id: string };
   try {
-    entity = await catalog.getByPath(client, path, { exclude: ['children'] });
+    entity = await read(path);
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
     throw err;
@@ -75,9 +80,13 @@ async function readGrants(client: ApiClient, path: readonly string[]): Promise<G
   return { entityId: entity.id, grants: await api.getGrants(client, entity.id) };
 }
 
-export async function planGrant(client: ApiClient, def: Definition): Promise<PlanEntry | undefined> {
+export async function planGrant(
+  client: ApiClient,
+  read: EntityReader,
+  def: Definition,
+): Promise<PlanEntry | undefined> {
   const want = wanted(def);
-  const state = await readGrants(client, def.path);
+  const state = await readGrants(client, def.path, read);
   if (!state) return { action: 'create', def, changes: diffFields({}, fileFields(want)) };
   const changes = diffFields(named(state.grants), want);
   return changes.length ? { action: 'update', def, changes, state } : undefined;
@@ -98,6 +107,19 @@ export async function applyGrant(client: ApiClient, entry: PlanEntry): Promise<v
   const ids = new Map(
     now.grants.grants.map((g) => [`${g.granteeType.toUpperCase()}:${g.name ?? g.id}`, g.id]),
   );
+  // Every grantee's id, all looked up before anything is written, so that a failure names every one missing.
+  const missing: string[] = [];
+  const idOf = async (kind: 'user' | 'role', name: string): Promise<string> => {
+    const known = ids.get(`${kind.toUpperCase()}:${name}`);
+    if (known !== undefined) return known;
+    try {
+      return (kind === 'user' ? await lookupUser(client, name) : await resolveRole(client, name)).id;
+    } catch (err) {
+      if (!(err instanceof NotFoundError) || err instanceof EditionError) throw err;
+      missing.push(`${kind} ${name}`);
+      return '';
+    }
+  };
   const specs = async (
     kind: 'user' | 'role',
     from: Record<string, string[]>,
@@ -109,9 +131,7 @@ export async function applyGrant(client: ApiClient, entry: PlanEntry): Promise<v
       const add = (to[name] ?? []).filter((p) => !(from[name] ?? []).includes(p));
       const drop = (from[name] ?? []).filter((p) => !(to[name] ?? []).includes(p));
       if (!add.length && !drop.length) continue;
-      const id =
-        ids.get(`${kind.toUpperCase()}:${name}`) ??
-        (kind === 'user' ? await lookupUser(client, name) : await resolveRole(client, name)).id;
+      const id = await idOf(kind, name);
       if (add.length) grant.push({ kind, name, id, privileges: add });
       if (drop.length) revoke.push({ kind, name, id, privileges: drop });
     }
@@ -121,6 +141,12 @@ export async function applyGrant(client: ApiClient, entry: PlanEntry): Promise<v
     specs('user', before.users, want.users),
     specs('role', before.roles, want.roles),
   ]);
+  if (missing.length) {
+    throw new NotFoundError(
+      `the service has no ${missing.sort().join(', ')}: nothing was granted on ${formatPath(def.path)}`,
+      { hint: 'create them first (dlake user create, dlake role create), or change the file' },
+    );
+  }
   const merged = api.mergeGrants(now.grants, [...u.grant, ...r.grant], [...u.revoke, ...r.revoke]);
   await api.setGrants(client, now.entityId, merged.body);
 }

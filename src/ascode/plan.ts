@@ -35,12 +35,49 @@ export interface PlanEntry {
   wikiVersion?: string | number;
   /** Admin kinds: what was read when planning (the queue, the ruleset, the reflection, the grants). */
   state?: unknown;
+  /** Set when the entity could not be planned (failedEntry): apply reports it as failed and writes nothing. */
+  error?: Error;
+  /** A delete (`--prune`): the views that remain and read it, which it would break (prune.ts). */
+  breaks?: string[][];
+  /** A source's `${env:…}` secrets sent again (`--refresh-secrets`), by field name; never their values. */
+  secrets?: string[];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Field-by-field differences; objects are compared member by member, anything else as a whole. */
+/**
+ * The lists whose order the API gives a meaning, compared item by item in order: a view's `sqlContext` (a path),
+ * the ruleset's `rules` (their priority), a reflection's `sortFields` and `partitionFields` (the sort and the
+ * partition hierarchy). Any other list (tags, a reflection's display, dimension and measure fields, a measure's
+ * `measureTypeList`, a source's host lists) is compared as a set (docs/cli-contract.md, "Definitions as code").
+ */
+const ORDERED_LISTS: ReadonlySet<string> = new Set(['sqlContext', 'rules', 'sortFields', 'partitionFields']);
+
+/**
+ * A value as one string whatever the order of its keys, at every depth; `key` is the name the value has in its
+ * object, which says whether a list's order counts (ORDERED_LISTS). Absent (undefined) members are no members.
+ */
+function canonical(value: unknown, key = ''): string {
+  if (Array.isArray(value)) {
+    const items = value.map((v) => canonical(v ?? null));
+    if (!ORDERED_LISTS.has(key)) items.sort();
+    return `[${items.join(',')}]`;
+  }
+  if (isObject(value)) {
+    const members = Object.keys(value)
+      .filter((k) => value[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k], k)}`);
+    return `{${members.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+/**
+ * Field-by-field differences; objects are compared member by member, anything else as a whole, in a canonical
+ * form: the order of an object's keys never counts, a list's order only where the API gives it a meaning.
+ */
 export function diffFields(
   from: Record<string, unknown>,
   to: Record<string, unknown>,
@@ -52,11 +89,53 @@ export function diffFields(
     const b = to[key];
     const field = prefix + key;
     if (isObject(a) && isObject(b)) changes.push(...diffFields(a, b, `${field}.`));
-    else if (JSON.stringify(a) !== JSON.stringify(b)) {
+    else if (canonical(a, key) !== canonical(b, key)) {
       changes.push({ field, ...(a === undefined ? {} : { from: a }), ...(b === undefined ? {} : { to: b }) });
     }
   }
   return changes;
+}
+
+/**
+ * What the service has, less what the file does not manage: a field the file leaves out (at any depth of its
+ * objects: `config.port`, `format.fieldDelimiter`, `metadataPolicy`) keeps the service's value, so it is not
+ * compared. Tags and wiki are always compared: left out, they are none.
+ */
+function managedBy(have: Record<string, unknown>, want: Record<string, unknown>, top = true) {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(have)) {
+    if (top && (key === 'tags' || key === 'wiki')) out[key] = value;
+    else if (!(key in want)) continue;
+    else if (isObject(value) && isObject(want[key])) out[key] = managedBy(value, want[key], false);
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** A planning that could not be made, e.g. an `${env:NAME}` that is not set: apply fails it, and what needs it. */
+export function failedEntry(def: Definition, error: Error): PlanEntry {
+  return { action: 'update', def, changes: [], error };
+}
+
+/**
+ * One read per catalog path for a whole plan: an entity's own plan, its reflections' and its grants' share it,
+ * so a plan reads no entity twice. A path found absent is a NotFoundError each time it is asked for.
+ */
+export type EntityReader = (path: readonly string[]) => Promise<CatalogEntity>;
+
+export function entityReader(client: ApiClient): EntityReader {
+  const reads = new Map<string, Promise<CatalogEntity>>();
+  return (path) => {
+    const key = catalogKey(path);
+    let read = reads.get(key);
+    if (!read) {
+      read = catalog.getByPath(client, path, { exclude: ['children'] });
+      // Marked as handled here: each caller handles the rejection it is given.
+      read.catch(() => undefined);
+      reads.set(key, read);
+    }
+    return read;
+  };
 }
 
 /** What a definition says, flattened for comparison; secrets cannot be compared and are left out. */
@@ -98,12 +177,13 @@ function creation(def: Definition): PlanEntry {
 /** `missing` collects the paths found absent. */
 async function planOne(
   client: ApiClient,
+  read: EntityReader,
   def: Definition,
   missing: Set<string>,
 ): Promise<PlanEntry | undefined> {
   let current: CatalogEntity;
   try {
-    current = await catalog.getByPath(client, def.path, { exclude: ['children'] });
+    current = await read(def.path);
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;
     missing.add(catalogKey(def.path));
@@ -122,23 +202,18 @@ async function planOne(
     kind && TAGGABLE.has(kind) ? catalog.getTags(client, current.id) : undefined,
     catalog.getWiki(client, current.id),
   ]);
-  const read = toDefinition(current, def.path, { tags: tags?.tags, wiki: wiki?.text });
-  const have = read ? comparable(read) : {};
-  if (def.kind === 'source' && isObject(have.config) && isObject(def.fields.config)) {
-    // Config fields the file leaves out are not managed by it (the service fills in defaults).
-    const want = def.fields.config;
-    have.config = Object.fromEntries(Object.entries(have.config).filter(([k]) => k in want));
-  }
-  if (def.kind === 'source' && def.fields.metadataPolicy === undefined) delete have.metadataPolicy;
-  if (read && read.kind !== def.kind) {
+  const found = toDefinition(current, def.path, { tags: tags?.tags, wiki: wiki?.text });
+  if (found && found.kind !== def.kind) {
     return {
       action: 'update',
       def,
       current,
-      changes: [{ field: 'kind', from: read.kind, to: def.kind }],
+      changes: [{ field: 'kind', from: found.kind, to: def.kind }],
     };
   }
-  const changes = withoutEmpty(diffFields(have, comparable(def)));
+  const want = comparable(def);
+  const have = found ? managedBy(comparable(found), want) : {};
+  const changes = withoutEmpty(diffFields(have, want));
   if (changes.length === 0) return undefined;
   return { action: 'update', def, changes, current, tagsVersion: tags?.version, wikiVersion: wiki?.version };
 }
@@ -153,7 +228,8 @@ export async function computePlan(
   defs: readonly Definition[],
   concurrency = 8,
 ): Promise<PlanEntry[]> {
-  const planAdmin = adminPlanner(client);
+  const read = entityReader(client);
+  const planAdmin = adminPlanner(client, read);
   const limit = catalog.limiter(concurrency);
   const missing = new Set<string>();
   const planned = new Map<string, Promise<unknown>>();
@@ -179,7 +255,7 @@ export async function computePlan(
             return creation(def);
           }
         }
-        return limit(() => planOne(client, def, missing));
+        return limit(() => planOne(client, read, def, missing));
       })();
       planned.set(catalogKey(def.path), task);
       return task;
@@ -191,12 +267,20 @@ export async function computePlan(
 }
 
 /** The catalog's entities by path, then the admin kinds (queues, the ruleset, reflections, grants) by path. */
-function compareDefinitions(a: Definition, b: Definition): number {
+export function compareDefinitions(a: Definition, b: Definition): number {
   const rank = (d: Definition) => (isAdminKind(d.kind) ? 1 + ADMIN_KINDS.indexOf(d.kind) : 0);
   return rank(a) - rank(b) || comparePaths(a.path, b.path);
 }
 
 /** The plan as `-o json` prints it. */
 export function planJson(plan: readonly PlanEntry[]) {
-  return plan.map((e) => ({ action: e.action, kind: e.def.kind, path: e.def.path, changes: e.changes }));
+  return plan.map((e) => ({
+    action: e.action,
+    kind: e.def.kind,
+    path: e.def.path,
+    changes: e.changes,
+    ...(e.error ? { error: e.error.message } : {}),
+    ...(e.breaks?.length ? { breaks: e.breaks } : {}),
+    ...(e.secrets?.length ? { secrets: e.secrets } : {}),
+  }));
 }

@@ -10,7 +10,7 @@ import type { ApiClient } from '../api/http.js';
 import type { CatalogEntity } from '../api/schemas.js';
 import { NotFoundError } from '../errors.js';
 import { type Definition, isAdminKind, kindOf, toDefinition } from './definitions.js';
-import { catalogKey } from './order.js';
+import { catalogKey, dependencies } from './order.js';
 import type { PlanEntry } from './plan.js';
 import { collect, comparePaths } from './pull.js';
 
@@ -104,3 +104,32 @@ export async function planDeletes(
     .filter((e): e is PlanEntry => e !== undefined)
     .sort((x, y) => comparePaths(x.def.path, y.def.path));
 }
+
+/**
+ * Marks each delete with the views that remain (a file names them) and read it, by their SQL as apply orders
+ * them (order.ts): deleting it would break them. A reader deleted in the same plan is no reader. Views that no
+ * file names and that lie outside the files' roots are not seen.
+ */
+export function markBreaks(deletes: readonly PlanEntry[], defs: readonly Definition[]): void {
+  const readers = defs.filter((d) => d.kind === 'view' && typeof d.fields.sql === 'string');
+  const deps = dependencies([
+    ...deletes.map((e) => ({ path: e.def.path })),
+    ...readers.map((d) => ({
+      path: d.path,
+      sql: d.fields.sql as string,
+      sqlContext: Array.isArray(d.fields.sqlContext) ? (d.fields.sqlContext as string[]) : undefined,
+    })),
+  ]);
+  readers.forEach((reader, i) => {
+    for (const m of deps[deletes.length + i]!) {
+      const entry = deletes[m];
+      if (!entry || isAncestor(entry.def.path, reader.path)) continue;
+      entry.breaks ??= [];
+      entry.breaks.push(reader.path);
+    }
+  });
+  for (const e of deletes) e.breaks?.sort(comparePaths);
+}
+
+const isAncestor = (a: readonly string[], b: readonly string[]) =>
+  a.length < b.length && catalogKey(a) === catalogKey(b.slice(0, a.length));

@@ -8,7 +8,7 @@ import { NotFoundError, UsageError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
 import { REFLECTION_FIELDS, REFLECTION_SETTINGS } from './admin-fields.js';
 import type { Definition } from './definitions.js';
-import { diffFields, type PlanEntry } from './plan.js';
+import { diffFields, type EntityReader, type PlanEntry } from './plan.js';
 
 const LISTS: readonly string[] = api.FIELD_LISTS;
 
@@ -41,11 +41,31 @@ export async function pullReflections(
   return lists.flat();
 }
 
+/** A dataset's reflections, listed once per plan however many files name one of them. */
+export type ReflectionLister = (datasetId: string) => Promise<api.Reflection[]>;
+
+export function reflectionLister(client: ApiClient): ReflectionLister {
+  const lists = new Map<string, Promise<api.Reflection[]>>();
+  return (datasetId) => {
+    let list = lists.get(datasetId);
+    if (!list) {
+      list = api.listReflections(client, datasetId);
+      list.catch(() => undefined);
+      lists.set(datasetId, list);
+    }
+    return list;
+  };
+}
+
 /** The reflection a definition names, or undefined when it (or its dataset) does not exist yet. */
-async function findReflection(client: ApiClient, def: Definition): Promise<api.Reflection | undefined> {
+async function findReflection(
+  read: EntityReader,
+  list: ReflectionLister,
+  def: Definition,
+): Promise<api.Reflection | undefined> {
   let dataset: { id: string; entityType?: string };
   try {
-    dataset = await catalog.getByPath(client, def.path.slice(0, -1), { exclude: ['children'] });
+    dataset = await read(def.path.slice(0, -1));
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
     throw err;
@@ -53,7 +73,7 @@ async function findReflection(client: ApiClient, def: Definition): Promise<api.R
   // A source's file or folder not promoted yet: apply promotes it first, then creates the reflection.
   if (dataset.entityType !== 'dataset') return undefined;
   const name = def.path.at(-1);
-  const found = (await api.listReflections(client, dataset.id)).filter((r) => r.name === name);
+  const found = (await list(dataset.id)).filter((r) => r.name === name);
   if (found.length > 1) {
     throw new UsageError(
       `${formatPath(def.path.slice(0, -1))} has ${found.length} reflections named "${name}"; a definition cannot tell them apart`,
@@ -64,8 +84,12 @@ async function findReflection(client: ApiClient, def: Definition): Promise<api.R
 }
 
 /** Settings the file leaves out are not compared (the service keeps them); lists it leaves out are removed. */
-export async function planReflection(client: ApiClient, def: Definition): Promise<PlanEntry | undefined> {
-  const current = await findReflection(client, def);
+export async function planReflection(
+  read: EntityReader,
+  list: ReflectionLister,
+  def: Definition,
+): Promise<PlanEntry | undefined> {
+  const current = await findReflection(read, list, def);
   if (!current) return { action: 'create', def, changes: diffFields({}, def.fields) };
   const have = reflectionFields(current);
   for (const f of REFLECTION_SETTINGS) if (def.fields[f] === undefined) delete have[f];

@@ -4,46 +4,64 @@ import { type Command, Option } from 'commander';
 import type { ApplyResult } from '../ascode/apply.js';
 import type { PlanEntry } from '../ascode/plan.js';
 import type { Context } from '../context.js';
-import { DlakeError, ExitCode, QuietExit } from '../errors.js';
+import { DlakeError, ExitCode, InterruptedError, QuietExit, UsageError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { formatPath, parseRef } from '../util/catalog-ref.js';
 import { confirmDestructive, examples } from './common.js';
 import { concurrencyOption } from './options.js';
 
 const DEFAULT_CONCURRENCY = 8;
+/**
+ * Reads at once for pull and plan: a read is cheap for the service, and a plan of 10,000 entities is bound by
+ * round trips (docs/benchmarks.md, "Definitions as code").
+ */
+const READ_CONCURRENCY = 16;
 
 const dirOption = () =>
   new Option('--dir <dir>', 'the folder of definition files (*.yaml)').makeOptionMandatory();
 const pruneOption = () =>
   new Option('--prune', "also delete what no file names under the files' roots (see the README)");
+const mapOption = () =>
+  new Option('--map <file>', 'rename users and roles for this environment (YAML: users: {a: b}, roles: {…})');
+const refreshSecretsOption = () =>
+  new Option(
+    '--refresh-secrets',
+    "send the sources' environment-variable secrets again, even when nothing else changed",
+  );
 
 export function register(program: Command, rt: Runtime): void {
   program
     .command('pull')
     .description(
-      'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections and grants) to YAML files',
+      'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files',
     )
     .argument('[ref...]', 'paths or ids to pull (default: every space and source)')
     .addOption(dirOption())
     .option(
       '--kinds <kinds>',
-      'also pull these kinds, comma-separated: queue, rule, reflection, grant (reflections and grants of the entities pulled)',
+      'also pull these kinds, comma-separated: queue, rule, reflection, grant, user, role (reflections and grants of the entities pulled)',
     )
+    .option('--prune', 'also remove the files of entities that no longer exist under what is pulled')
     .addHelpText(
       'after',
       examples(
         'dlake pull --dir lake',
         'dlake pull Sales Lake --dir lake',
         'dlake pull -p prod --dir lake',
-        'dlake pull --dir lake --kinds queue,rule,reflection,grant',
+        'dlake pull --dir lake --kinds queue,rule,reflection,grant,user,role',
+        'dlake pull --dir lake --prune',
       ),
     )
     .action(rt.action(pull));
   program
     .command('plan')
     .description('Show what apply would change to make the service match the definition files')
+    .argument('[ref...]', 'plan only these paths (or ids) and what lies below them (default: every file)')
     .addOption(dirOption())
     .addOption(pruneOption())
+    .addOption(mapOption())
+    .addOption(refreshSecretsOption())
+    .option('--out <file>', 'also save the plan to FILE, for apply --plan (no secret value is saved)')
     .option('--exit-code', 'exit 8 when there are changes')
     .addHelpText(
       'after',
@@ -51,16 +69,26 @@ export function register(program: Command, rt: Runtime): void {
         'dlake plan --dir lake',
         'dlake plan --dir lake --exit-code -o json',
         'dlake plan --dir lake --prune',
+        'dlake plan --dir lake Sales/reports',
+        'dlake plan -p prod --dir lake --map prod-names.yaml --out plan.json',
       ),
     )
     .action(rt.action(plan));
   program
     .command('apply')
     .description('Create and update entities so that the service matches the definition files')
-    .addOption(dirOption())
+    .argument('[ref...]', 'apply only these paths (or ids) and what lies below them (default: every file)')
+    .addOption(new Option('--dir <dir>', 'the folder of definition files (*.yaml)'))
+    .option('--plan <file>', 'apply this saved plan (plan --out) exactly, instead of reading --dir')
     .addOption(pruneOption())
+    .addOption(mapOption())
+    .addOption(refreshSecretsOption())
     .option('--dry-run', 'print the plan and change nothing')
     .option('-y, --yes', 'delete (--prune) without asking; needed without a terminal')
+    .option(
+      '--allow-breaking',
+      'with --prune: delete views and datasets even when views that remain read them (see the plan: ! breaks)',
+    )
     .addOption(concurrencyOption('writes', DEFAULT_CONCURRENCY))
     .addHelpText(
       'after',
@@ -68,37 +96,93 @@ export function register(program: Command, rt: Runtime): void {
         'dlake apply --dir lake',
         'dlake apply -p prod --dir lake --dry-run',
         'dlake apply --dir lake --prune --yes',
+        'dlake apply --dir lake Sales/reports',
+        'dlake apply -p prod --plan plan.json',
+        'dlake apply --dir lake --refresh-secrets',
       ),
     )
     .action(rt.action(apply));
 }
 
-async function pull(ctx: Context, refs: string[], opts: { dir: string; kinds?: string }): Promise<void> {
+async function pull(
+  ctx: Context,
+  refs: string[],
+  opts: { dir: string; kinds?: string; prune?: boolean },
+): Promise<void> {
   const { pullDefinitions } = await import('../ascode/pull.js');
-  const { writeDefinitions } = await import('../ascode/definitions.js');
+  const { keepReferences, writeDefinitions } = await import('../ascode/definitions.js');
   const admin = opts.kinds === undefined ? undefined : await import('../ascode/admin-kinds.js');
   const kinds = admin?.parseKinds(opts.kinds!) ?? [];
   const parsed = refs.map(parseRef);
   const client = await ctx.client();
-  const catalogDefs = await pullDefinitions(client, parsed);
+  const roots: string[][] = [];
+  const catalogDefs = await pullDefinitions(client, parsed, READ_CONCURRENCY, roots);
   // Everything is read before the first file is written, so a failure leaves the folder as it was.
   const defs = admin
-    ? [...catalogDefs, ...(await admin.pullAdminKinds(client, kinds, catalogDefs, DEFAULT_CONCURRENCY))]
+    ? [...catalogDefs, ...(await admin.pullAdminKinds(client, kinds, catalogDefs, READ_CONCURRENCY))]
     : catalogDefs;
-  writeDefinitions(opts.dir, defs);
+  const written = writeDefinitions(opts.dir, keepReferences(opts.dir, defs, ctx.env));
   ctx.ui.notice(`Pulled ${defs.length} definition${defs.length === 1 ? '' : 's'} into ${opts.dir}.`);
+  if (!opts.prune) return;
+  const { removeFiles, staleFiles } = await import('../ascode/pull-prune.js');
+  const stale = staleFiles(opts.dir, written, new Set(kinds), parsed.length ? roots : undefined);
+  const removed = removeFiles(opts.dir, stale);
+  for (const file of removed) ctx.ui.notice(`removed ${file} (no longer on the service)`);
+  ctx.ui.notice(`Removed ${removed.length} file${removed.length === 1 ? '' : 's'}.`);
 }
 
-/** The plan for the files in `dir`; with `prune`, its deletes come first (see planText). */
-async function readPlan(ctx: Context, dir: string, prune: boolean | undefined): Promise<PlanEntry[]> {
-  const { readDefinitions } = await import('../ascode/definitions.js');
-  const { computePlan } = await import('../ascode/plan.js');
-  const defs = readDefinitions(dir);
+interface PlanOptions {
+  dir: string;
+  prune?: boolean;
+  map?: string;
+  refreshSecrets?: boolean;
+}
+
+/**
+ * The plan for the files in `dir` (those under `refs`, when given); with `prune`, its deletes come first (see
+ * planText). `${env:NAME}` values are substituted first, so that the plan compares what apply would send; a
+ * file whose variable is unset is an entry that failed (failedEntry), for that entity alone.
+ */
+async function readPlan(ctx: Context, refs: readonly string[], opts: PlanOptions): Promise<PlanEntry[]> {
+  const { readDefinitions, substituteEnv } = await import('../ascode/definitions.js');
+  const { compareDefinitions, computePlan, failedEntry } = await import('../ascode/plan.js');
+  let defs = readDefinitions(opts.dir);
+  if (opts.map !== undefined) {
+    const { applyNameMap, readNameMap } = await import('../ascode/mapping.js');
+    defs = applyNameMap(defs, readNameMap(opts.map));
+  }
   const client = await ctx.client();
-  const writes = await computePlan(client, defs);
-  if (!prune) return writes;
-  const { planDeletes } = await import('../ascode/prune.js');
-  return [...(await planDeletes(client, defs)), ...writes];
+  let scoped = defs;
+  if (refs.length) {
+    const { inTargets, outsideDependencies, targetPaths } = await import('../ascode/targets.js');
+    const targets = await targetPaths(client, refs.map(parseRef));
+    scoped = inTargets(defs, targets);
+    if (scoped.length === 0) ctx.ui.warn(`no file defines anything under ${refs.join(', ')}`);
+    for (const line of await outsideDependencies(client, defs, scoped)) ctx.ui.warn(line);
+  }
+  const failed: PlanEntry[] = [];
+  const resolved = scoped.flatMap((def) => {
+    try {
+      return [substituteEnv(def, ctx.env)];
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      failed.push(failedEntry(def, err));
+      return [];
+    }
+  });
+  let writes = await computePlan(client, resolved, READ_CONCURRENCY);
+  if (opts.refreshSecrets) {
+    const { withSecretsRefreshed } = await import('../ascode/secrets.js');
+    writes = await withSecretsRefreshed(client, resolved, writes);
+  }
+  writes = [...writes, ...failed].sort((x, y) => compareDefinitions(x.def, y.def));
+  if (!opts.prune) return writes;
+  const { markBreaks, planDeletes } = await import('../ascode/prune.js');
+  const { planPrincipalDeletes, principalReader } = await import('../ascode/principals.js');
+  const deletes = await planDeletes(client, scoped, READ_CONCURRENCY);
+  // The views that remain are every file's, in scope or not.
+  markBreaks(deletes, defs);
+  return [...deletes, ...(await planPrincipalDeletes(principalReader(client), scoped)), ...writes];
 }
 
 const ACTION_MARK = { create: '+ create', update: '~ update', delete: '- delete' } as const;
@@ -107,11 +191,25 @@ const entityLine = (e: PlanEntry) => `${e.def.kind} ${formatPath(e.def.path) || 
 
 const show = (v: unknown) => JSON.stringify(v);
 
-/** The plan as a person reads a diff (deletes first, so that they are not missed), then the summary line. */
+/** At most `max` paths, then how many more. */
+function pathList(paths: readonly string[][], max = 5): string {
+  const shown = paths.slice(0, max).map((p) => formatPath(p));
+  return paths.length > max ? `${shown.join(', ')} and ${paths.length - max} more` : shown.join(', ');
+}
+
+/**
+ * The plan as a person reads a diff (deletes first, so that they are not missed; a delete that would break
+ * views that remain says which), then the summary line. An entity that could not be planned is `! error`.
+ */
 function planText(plan: readonly PlanEntry[]): string {
   const lines: string[] = [];
   for (const e of plan) {
-    lines.push(`${ACTION_MARK[e.action]} ${entityLine(e)}`);
+    if (e.error) {
+      lines.push(`! error ${entityLine(e)}: ${e.error.message}`);
+      continue;
+    }
+    lines.push(`${ACTION_MARK[e.action]} ${entityLine(e)}${e.secrets?.length ? ' (secrets)' : ''}`);
+    if (e.breaks?.length) lines.push(`    ! breaks ${pathList(e.breaks)}`);
     for (const c of e.changes) {
       if (e.action === 'create') lines.push(`    ${c.field}: ${show(c.to)}`);
       else
@@ -120,9 +218,10 @@ function planText(plan: readonly PlanEntry[]): string {
         );
     }
   }
-  const count = (action: PlanEntry['action']) => plan.filter((e) => e.action === action).length;
+  const count = (action: PlanEntry['action']) => plan.filter((e) => !e.error && e.action === action).length;
+  const errors = plan.filter((e) => e.error).length;
   lines.push(
-    `Plan: ${count('create')} to create, ${count('update')} to update, ${count('delete')} to delete.`,
+    `Plan: ${count('create')} to create, ${count('update')} to update, ${count('delete')} to delete${errors ? `; ${errors} cannot be planned` : ''}.`,
   );
   return `${lines.join('\n')}\n`;
 }
@@ -134,10 +233,33 @@ async function printPlan(ctx: Context, plan: readonly PlanEntry[]): Promise<void
   } else ctx.streams.stdout.write(planText(plan));
 }
 
-async function plan(ctx: Context, opts: { dir: string; prune?: boolean; exitCode?: boolean }): Promise<void> {
-  const entries = await readPlan(ctx, opts.dir, opts.prune);
-  await printPlan(ctx, entries);
+async function plan(
+  ctx: Context,
+  refs: string[],
+  opts: PlanOptions & { exitCode?: boolean; out?: string },
+): Promise<void> {
+  const entries = await readPlan(ctx, refs, opts);
+  await showPlan(ctx, entries);
+  if (opts.out !== undefined) {
+    const { writeSavedPlan } = await import('../ascode/saved-plan.js');
+    writeSavedPlan(opts.out, entries, (await ctx.client()).baseUrl);
+    ctx.ui.notice(`Saved the plan to ${opts.out}: apply it with dlake apply --plan ${opts.out}`);
+  }
   if (opts.exitCode && entries.length) throw new QuietExit(ExitCode.changes);
+}
+
+/** Prints the plan; an entity that could not be planned then ends the command (exit 2), after the rest. */
+async function showPlan(ctx: Context, entries: readonly PlanEntry[]): Promise<void> {
+  await printPlan(ctx, entries);
+  const failed = entries.filter((e) => e.error);
+  if (failed.length) {
+    const { definitionLabel } = await import('../ascode/definitions.js');
+    throw failures(
+      ctx,
+      failed.map((e) => ({ entry: e, error: e.error })),
+      definitionLabel,
+    );
+  }
 }
 
 /** Failures after the first, reported one line each; the first ends the command with its exit code. */
@@ -156,54 +278,155 @@ function failureLine(r: ApplyResult, label: (def: ApplyResult['entry']['def']) =
 }
 
 /**
- * Deletes are confirmed before anything is written, as `terraform apply` asks before it starts: without a
- * terminal and without --yes, or when the answer is no, the whole apply stops and nothing changes.
+ * Every failure but the first as an `error:` line, and the first as the error that ends the command with its
+ * exit code (a skipped entry's is that of the failure it names).
  */
-async function confirmDeletes(ctx: Context, entries: readonly PlanEntry[], yes: boolean | undefined) {
+function failures(
+  ctx: Context,
+  failed: readonly ApplyResult[],
+  label: (def: ApplyResult['entry']['def']) => string,
+): ApplyFailures {
+  for (const r of failed.slice(1))
+    ctx.streams.stderr.write(`${ctx.theme.danger('error:')} ${failureLine(r, label)}\n`);
+  const first = failed[0]!;
+  const code = first.error instanceof DlakeError ? first.error.exitCode : ExitCode.bug;
+  return new ApplyFailures(failureLine(first, label), code);
+}
+
+/**
+ * Deletes are confirmed before anything is written, as `terraform apply` asks before it starts: without a
+ * terminal and without --yes, or when the answer is no, the whole apply stops and nothing changes. So does a
+ * delete that would break views that remain, unless --allow-breaking says so.
+ */
+async function confirmDeletes(
+  ctx: Context,
+  entries: readonly PlanEntry[],
+  opts: { yes?: boolean; allowBreaking?: boolean },
+) {
   const deletes = entries.filter((e) => e.action === 'delete');
   if (deletes.length === 0) return;
-  if (!yes && ctx.ui.interactive) {
+  const breaking = deletes.filter((e) => e.breaks?.length);
+  if (breaking.length && !opts.allowBreaking) {
+    throw new UsageError(
+      `nothing was applied: ${breaking.length === 1 ? 'a delete' : `${breaking.length} deletes`} would break views that remain`,
+      {
+        details: breaking.map((e) => `${entityLine(e)} is read by ${pathList(e.breaks!)}`),
+        hint: 'delete the files of those views too (or change what they read), or pass --allow-breaking',
+      },
+    );
+  }
+  if (!opts.yes && ctx.ui.interactive) {
     const list = deletes.map((e) => `  - ${entityLine(e)}\n`).join('');
     ctx.streams.stderr.write(`No file names these, under the files' roots:\n${list}`);
   }
   const n = deletes.length;
-  await confirmDestructive(ctx, `delete ${n === 1 ? 'this entity' : `these ${n} entities`}?`, yes);
+  await confirmDestructive(ctx, `delete ${n === 1 ? 'this entity' : `these ${n} entities`}?`, opts.yes);
+}
+
+/** The plan apply carries out: the saved one (`--plan`), or the one made now from `--dir`. */
+async function planToApply(
+  ctx: Context,
+  refs: readonly string[],
+  opts: Partial<PlanOptions> & { plan?: string },
+): Promise<PlanEntry[]> {
+  if (opts.plan === undefined) {
+    if (opts.dir === undefined) {
+      throw new UsageError('apply needs --dir DIR (the definition files) or --plan FILE (a saved plan)');
+    }
+    return readPlan(ctx, refs, { ...opts, dir: opts.dir });
+  }
+  const given = [
+    opts.dir !== undefined && '--dir',
+    refs.length > 0 && 'REFs',
+    opts.prune && '--prune',
+    opts.map !== undefined && '--map',
+    opts.refreshSecrets && '--refresh-secrets',
+  ].filter(Boolean);
+  if (given.length) {
+    throw new UsageError(`--plan applies the saved plan as it is: ${given.join(', ')} cannot go with it`, {
+      hint: 'give them to the plan command that saves it (dlake plan … --out FILE)',
+    });
+  }
+  const { readSavedPlan } = await import('../ascode/saved-plan.js');
+  return readSavedPlan(opts.plan, (await ctx.client()).baseUrl);
 }
 
 async function apply(
   ctx: Context,
-  opts: { dir: string; prune?: boolean; dryRun?: boolean; yes?: boolean; concurrency?: number },
+  refs: string[],
+  opts: Partial<PlanOptions> & {
+    plan?: string;
+    dryRun?: boolean;
+    yes?: boolean;
+    allowBreaking?: boolean;
+    concurrency?: number;
+  },
 ): Promise<void> {
-  const entries = await readPlan(ctx, opts.dir, opts.prune);
-  if (opts.dryRun || entries.length === 0) {
-    await printPlan(ctx, entries);
-    return;
-  }
-  await confirmDeletes(ctx, entries, opts.yes);
-  const { applyPlan } = await import('../ascode/apply.js');
-  let done = 0;
-  const results = await applyPlan(await ctx.client(), entries, {
-    concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
-    env: ctx.env,
-    onDone: () => {
-      done++;
-      if (ctx.ui.interactive) ctx.streams.stderr.write(`\rApplied ${done} of ${entries.length}`);
-    },
-  });
-  if (ctx.ui.interactive) ctx.streams.stderr.write('\n');
-  const failed = results.filter((r) => r.error !== undefined);
-  const succeeded = (action: PlanEntry['action']) =>
-    results.filter((r) => !r.error && r.entry.action === action).length;
-  const deleted = opts.prune ? `${succeeded('delete')} deleted, ` : '';
-  ctx.ui.notice(
-    `Applied: ${succeeded('create')} created, ${succeeded('update')} updated, ${deleted}${failed.length} failed.`,
-  );
-  if (failed.length === 0) return;
-  const { stderr } = ctx.streams;
+  const entries = await planToApply(ctx, refs, opts);
+  if (opts.dryRun || entries.length === 0) return showPlan(ctx, entries);
+  await confirmDeletes(ctx, entries, opts);
+  const { applyPlan, SkippedError } = await import('../ascode/apply.js');
   const { definitionLabel } = await import('../ascode/definitions.js');
-  for (const r of failed.slice(1))
-    stderr.write(`${ctx.theme.danger('error:')} ${failureLine(r, definitionLabel)}\n`);
-  const first = failed[0]!;
-  const code = first.error instanceof DlakeError ? first.error.exitCode : ExitCode.bug;
-  throw new ApplyFailures(failureLine(first, definitionLabel), code);
+  let done = 0;
+  // A signal stops new writes; those under way finish (each has the client's timeout), then the summary says
+  // where the apply stopped and dlake ends with the signal's code.
+  ctx.interruptible = true;
+  const under = new Set<PlanEntry>();
+  const onStop = () => {
+    if (ctx.ui.interactive) ctx.streams.stderr.write('\n');
+    const names = [...under].map((e) => definitionLabel(e.def));
+    if (names.length)
+      ctx.streams.stderr.write(
+        `Stopping: waiting for the ${names.length === 1 ? 'write' : `${names.length} writes`} under way (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}).\n`,
+      );
+  };
+  ctx.interrupt.signal.addEventListener('abort', onStop, { once: true });
+  let results: ApplyResult[];
+  try {
+    results = await applyPlan(await ctx.client(), entries, {
+      concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
+      env: ctx.env,
+      stop: ctx.interrupt.signal,
+      onStart: (entry) => under.add(entry),
+      onDone: (r) => {
+        under.delete(r.entry);
+        done++;
+        if (ctx.ui.interactive && !ctx.interrupt.signal.aborted)
+          ctx.streams.stderr.write(`\rApplied ${done} of ${entries.length}`);
+      },
+    });
+  } finally {
+    ctx.interrupt.signal.removeEventListener('abort', onStop);
+    ctx.interruptible = false;
+  }
+  if (ctx.ui.interactive && !ctx.interrupt.signal.aborted) ctx.streams.stderr.write('\n');
+  const skipped = results.filter((r) => r.error instanceof SkippedError);
+  const failed = results.filter((r) => r.error !== undefined && !(r.error instanceof SkippedError));
+  const notStarted = results.filter((r) => r.notStarted).length;
+  const succeeded = (action: PlanEntry['action']) =>
+    results.filter((r) => !r.error && !r.notStarted && r.entry.action === action).length;
+  const deleted = entries.some((e) => e.action === 'delete') ? `${succeeded('delete')} deleted, ` : '';
+  const stopped = ctx.interrupt.signal.aborted;
+  ctx.ui.notice(
+    `Applied: ${succeeded('create')} created, ${succeeded('update')} updated, ${deleted}${failed.length} failed` +
+      `${skipped.length ? `, ${skipped.length} skipped` : ''}${stopped ? `; ${notStarted} not started` : ''}.`,
+  );
+  for (const r of results) {
+    if (r.error || r.notStarted || r.entry.action !== 'create' || r.entry.def.kind !== 'user') continue;
+    const name = r.entry.def.path[0]!;
+    ctx.ui.notice(
+      `user ${name} was created without a password: set one with dlake user update ${name} --password-stdin, unless it signs in through an external identity provider`,
+    );
+  }
+  const all = [...failed, ...skipped];
+  if (stopped) {
+    for (const r of all)
+      ctx.streams.stderr.write(`${ctx.theme.danger('error:')} ${failureLine(r, definitionLabel)}\n`);
+    throw new InterruptedError(
+      `interrupted: the apply stopped, ${notStarted} ${notStarted === 1 ? 'entity was' : 'entities were'} not started`,
+      { hint: 'run plan to see what is left, then apply again' },
+    );
+  }
+  if (all.length === 0) return;
+  throw failures(ctx, all, definitionLabel);
 }

@@ -184,7 +184,7 @@ describe('pull --kinds', () => {
     a.emu.log.clear();
     for (const value of ['queue,tables', 'view', ' , ']) {
       const r = await a.run(['pull', '--dir', dir('never'), '--kinds', value]);
-      expectFailure(r, 2, 'in --kinds: the kinds are queue, rule, reflection, grant');
+      expectFailure(r, 2, 'in --kinds: the kinds are queue, rule, reflection, grant, user, role');
     }
     expect(a.emu.log.entries).toEqual([]);
     expect(() => readdirSync(dir('never'))).toThrow();

@@ -254,11 +254,13 @@ function parseLists(body: Json, fields: readonly string[]): EmuReflection['lists
       if (!item || typeof item !== 'object' || typeof (item as Json).name !== 'string') {
         throw invalidAt(`${key}[${i}].name`);
       }
-      const name = (item as Json).name as string;
+      const { name, ...rest } = item as Json & { name: string };
       if (fields.length && !known.has(name.toLowerCase())) {
         throw badRequest(`Invalid reflection: field [${name}] not found in dataset`);
       }
-      return omitUndefined({ ...(item as Json) }) as Record<string, unknown>;
+      // The service answers with its own key order (name first, as its field classes declare them), whatever
+      // order the request had: a client must not compare the keys' order.
+      return omitUndefined({ name, ...rest }) as Record<string, unknown>;
     });
   }
   return out;
