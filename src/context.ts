@@ -4,6 +4,8 @@ import type { Dispatcher } from 'undici';
 import type { ApiClient, AuthProvider } from './api/http.js';
 import {
   authUrlOf,
+  checkProxyVariables,
+  checkTokenText,
   type ResolvedSettings,
   type ResolveOptions,
   requireUrl,
@@ -15,6 +17,7 @@ import { ConfigStore, type StoreSnapshot } from './config/store.js';
 import { type StopSignal, UsageError } from './errors.js';
 import { colorEnabled, type Theme, theme } from './output/color.js';
 import { type Renderable, render } from './output/render.js';
+import { stderrSafe } from './output/safe-text.js';
 import { type Streams, Ui } from './output/ui.js';
 import { terminalWidth } from './output/width.js';
 import { parseDuration } from './util/units.js';
@@ -71,6 +74,8 @@ export class Context {
   interruptedBy?: StopSignal;
   /** Set by commands that handle Ctrl-C themselves; otherwise Ctrl-C ends dlake at once with 130. */
   interruptible = false;
+  /** The job being waited on, until it has ended or been cancelled: a second signal names it as it stops. */
+  jobInFlight?: string;
   private snapshotCache?: StoreSnapshot;
   private settingsCache?: ResolvedSettings;
   private clients: ApiClient[] = [];
@@ -134,17 +139,43 @@ export class Context {
 
   get format(): OutputFormat {
     if (this.opts.json) return 'json';
-    const value = this.opts.output ?? this.settings().output.value;
+    const setting = this.settings().output;
+    const value = this.opts.output ?? setting.value;
     if (!(OUTPUT_FORMATS as readonly string[]).includes(value)) {
-      throw new UsageError(`unknown output format "${value}"`, {
+      const from = setting.source === 'environment' ? `${setting.name}: ` : '';
+      throw new UsageError(`${from}unknown output format "${value}"`, {
         hint: `use one of: ${OUTPUT_FORMATS.join(', ')}`,
       });
     }
     return value as OutputFormat;
   }
 
+  /** The per-request timeout: a duration with a unit, longer than 0, named by where it came from if not. */
   timeoutMs(): number {
-    return parseDuration(this.settings().timeout.value);
+    const t = this.settings().timeout;
+    const what = t.source === 'environment' ? (t.name ?? 'DLAKE_TIMEOUT') : '--timeout';
+    let ms: number;
+    try {
+      ms = parseDuration(t.value);
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      throw new UsageError(`${what}: ${e.message}`, { hint: e.hint });
+    }
+    if (ms <= 0) throw new UsageError(`${what} must be longer than 0`, { hint: 'e.g. 30s' });
+    return ms;
+  }
+
+  /**
+   * Checks every setting in force that a request depends on, whether it came from a flag, the environment or
+   * the profile, before the first request (docs/cli-contract.md "Global options, environment and
+   * precedence"): a bad DLAKE_OUTPUT must not fail a command after it has changed something.
+   */
+  checkSettings(): void {
+    const settings = this.settings();
+    void this.format;
+    this.timeoutMs();
+    if (settings.envToken) checkTokenText(settings.envToken, 'DLAKE_TOKEN');
+    if (!this.dispatcher) checkProxyVariables(this.env);
   }
 
   /** An API client for the settings in force; with `auth`, it sends (and renews) the credentials. */
@@ -158,6 +189,7 @@ export class Context {
     const settings = this.settings(req.resolve);
     const url = requireUrl(settings);
     const authUrl = authUrlOf(settings);
+    this.checkSettings();
     const [{ ApiClient }, { CredentialProvider }] = await Promise.all([
       import('./api/http.js'),
       import('./auth/credentials.js'),
@@ -184,7 +216,7 @@ export class Context {
       insecure: this.opts.insecure,
       env: this.env,
       auth: provider,
-      trace: this.debugging ? (line) => this.streams.stderr.write(`debug: ${line}\n`) : undefined,
+      trace: this.debugging ? (line) => this.streams.stderr.write(`debug: ${stderrSafe(line)}\n`) : undefined,
       userAgent: `dlake/${__DLAKE_VERSION__} node/${process.versions.node}`,
       dispatcher: this.dispatcher,
     });

@@ -15,6 +15,7 @@ import {
   type StopSignal,
 } from './errors.js';
 import { colorEnabled, theme } from './output/color.js';
+import { bounded, stderrSafe } from './output/safe-text.js';
 import { nearest } from './util/nearest.js';
 
 /** What one run of dlake remembers about its commander tree. */
@@ -205,8 +206,15 @@ export async function runCli(argv: string[], world: World): Promise<number> {
       ctx.interruptedBy = signal;
       return ctx.interrupt.abort();
     }
-    // Nothing to clean up (or a second signal): stop now, as a shell user expects.
+    // Nothing to clean up (or a second signal): stop now, as a shell user expects, naming the job that the
+    // clean-up may not have cancelled yet.
+    const job = ctx?.jobInFlight;
     world.streams.stderr.write(`\nerror: ${interruptedWord(signal)}\n`);
+    if (job) {
+      world.streams.stderr.write(
+        `hint: job ${job} may still be running on the service; cancel it with \`dlake job cancel ${job}\`\n`,
+      );
+    }
     process.exit(STOP_SIGNALS[signal]);
   };
   // A CI job stopped (SIGTERM) cleans up as Ctrl-C does: an export keeps what it can for --resume.
@@ -271,7 +279,12 @@ function reportError(err: unknown, rt: Runtime, world: World, args: string[]): n
   const { stderr } = world.streams;
   const ctx = rt.current;
   const t = ctx?.theme ?? theme(colorEnabled(Boolean(stderr.isTTY), world.env, args.includes('--no-color')));
-  const line = (label: string, text: string) => stderr.write(`${label} ${text}\n`);
+  // The service's words and the user's input are made safe for the terminal; long texts are cut without -v
+  // (docs/cli-contract.md "Errors").
+  const verbose =
+    Boolean(ctx?.opts.verbose || ctx?.debugging) || args.includes('-v') || args.includes('--verbose');
+  const line = (label: string, text: string) =>
+    stderr.write(`${label} ${stderrSafe(bounded(text, verbose))}\n`);
   if (err instanceof CommanderError) {
     if (
       err.code === 'commander.helpDisplayed' ||
@@ -301,8 +314,9 @@ function reportError(err: unknown, rt: Runtime, world: World, args: string[]): n
       return STOP_SIGNALS[signal];
     }
     line(t.danger('error:'), err.message);
-    for (const d of err.details) stderr.write(`  ${d}\n`);
-    if (err.moreInfo && (ctx?.opts.verbose || ctx?.debugging)) stderr.write(`  ${err.moreInfo}\n`);
+    for (const d of err.details) stderr.write(`  ${stderrSafe(bounded(d, verbose))}\n`);
+    if (err.moreInfo && (ctx?.opts.verbose || ctx?.debugging))
+      stderr.write(`  ${stderrSafe(err.moreInfo)}\n`);
     const hint = hintFor(err);
     if (hint) line(t.accent('hint:'), hint);
     if (ctx?.debugging && err.cause) stderr.write(`${String((err.cause as Error)?.stack ?? err.cause)}\n`);

@@ -75,13 +75,13 @@ type CancelOutcome = { requested: true } | { requested: false; status: JobStatus
  * `POST /api/v3/job/{id}/cancel` (204). The service answers 404 both for an unknown job and for one that has
  * already ended (docs/api-facts.md §4.4); the job's status tells the two apart.
  */
-export async function cancelJob(client: ApiClient, id: string): Promise<CancelOutcome> {
+export async function cancelJob(client: ApiClient, id: string, signal?: AbortSignal): Promise<CancelOutcome> {
   try {
-    await client.request({ ...cancelJobRequest(id), responseType: 'none' });
+    await client.request({ ...cancelJobRequest(id), responseType: 'none', signal });
     return { requested: true };
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;
-    const status = await getJob(client, id);
+    const status = await getJob(client, id, signal);
     if (isFinalState(status.jobState)) return { requested: false, status };
     throw err;
   }
@@ -191,6 +191,7 @@ export function resultsPageOf(value: unknown, endpoint: string, exact: boolean):
   if (!body || typeof body !== 'object' || Array.isArray(body)) bad('(body)', 'expected an object');
   const { rowCount, schema, rows } = body as Record<string, unknown>;
   if (typeof rowCount !== 'number' || !Number.isFinite(rowCount)) bad('rowCount', 'expected a number');
+  if ((rowCount as number) < 0) bad('rowCount', `expected 0 or more, not ${rowCount}`);
   fieldsSchema ??= FieldSchemaSchema.array();
   const fields = fieldsSchema.safeParse(schema);
   if (!fields.success) {

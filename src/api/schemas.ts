@@ -208,7 +208,8 @@ export const JobStatusSchema = z.looseObject({
   queryType: optional(z.string()),
   startedAt: optional(time),
   endedAt: optional(time),
-  rowCount: optional(count),
+  // A count of rows below 0 breaks the contract (exit 7), whatever a later page would say.
+  rowCount: optional(count.pipe(z.number().nonnegative())),
   acceleration: optional(
     z.looseObject({ reflectionRelationships: optional(z.array(ReflectionRelationshipSchema)) }),
   ),

@@ -89,6 +89,10 @@ export function checkAdminDefinition(
     case 'user':
     case 'role': {
       if (path.length !== 1) fail(`a ${kind} path has one component, its name`);
+      // The system roles are built into the service, which refuses to change them (docs/api-facts.md §8).
+      if (kind === 'role' && ['PUBLIC', 'ADMIN'].includes(path[0]!.toUpperCase())) {
+        fail(`${path[0]} is a system role, built into the service: it cannot be defined in a file`);
+      }
       const texts = kind === 'user' ? USER_FIELDS : (['description'] as const);
       for (const f of texts) {
         if (fields[f] !== undefined && typeof fields[f] !== 'string') fail(`${f} must be a string`);

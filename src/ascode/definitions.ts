@@ -66,7 +66,7 @@ const GENERATED: Partial<Record<Kind, Record<string, readonly string[]>>> = {
 };
 
 /** `fields` without what the server generates for `kind` (a copy; the given object is left as it is). */
-export function withoutGenerated(kind: Kind, fields: Record<string, unknown>): Record<string, unknown> {
+function withoutGenerated(kind: Kind, fields: Record<string, unknown>): Record<string, unknown> {
   const generated = GENERATED[kind];
   if (!generated) return fields;
   const out = { ...fields };

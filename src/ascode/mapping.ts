@@ -8,15 +8,28 @@ import { UsageError } from '../errors.js';
 import { readTextFile } from '../util/files.js';
 import type { Definition } from './definitions.js';
 
-interface NameMap {
-  users: Map<string, string>;
-  roles: Map<string, string>;
+/** Names by their lower case; remembers which were looked up, so that a name no file holds can be told. */
+class Names extends Map<string, string> {
+  readonly used = new Set<string>();
+  /** Each name as the map file spells it. */
+  readonly spelled = new Map<string, string>();
+
+  override get(key: string): string | undefined {
+    const found = super.get(key);
+    if (found !== undefined) this.used.add(key);
+    return found;
+  }
 }
 
-const Names = z.record(z.string(), z.string({ error: 'must be a name' }), {
+interface NameMap {
+  users: Names;
+  roles: Names;
+}
+
+const NamesSchema = z.record(z.string(), z.string({ error: 'must be a name' }), {
   error: 'must map each name to its name in this environment',
 });
-const MapFileSchema = z.strictObject({ users: Names.optional(), roles: Names.optional() });
+const MapFileSchema = z.strictObject({ users: NamesSchema.optional(), roles: NamesSchema.optional() });
 
 /** Reads and checks a map file; a bad one is exit 2, naming the file. */
 export function readNameMap(file: string): NameMap {
@@ -34,8 +47,14 @@ export function readNameMap(file: string): NameMap {
       hint: 'e.g. "users: {alice: alice.prod}" and "roles: {analysts: analysts_prod}"',
     });
   }
-  const lower = (m: Record<string, string> | undefined) =>
-    new Map(Object.entries(m ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  const lower = (m: Record<string, string> | undefined) => {
+    const names = new Names();
+    for (const [k, v] of Object.entries(m ?? {})) {
+      names.set(k.toLowerCase(), v);
+      names.spelled.set(k.toLowerCase(), k);
+    }
+    return names;
+  };
   return { users: lower(parsed.data.users), roles: lower(parsed.data.roles) };
 }
 
@@ -124,4 +143,11 @@ export function applyNameMap(defs: readonly Definition[], map: NameMap): Definit
         return def;
     }
   });
+}
+
+/** The names of the map that no definition held (after applyNameMap): a misspelt name renames nothing. */
+export function unusedNames(map: NameMap): string[] {
+  const unused = (kind: string, names: Names) =>
+    [...names.keys()].filter((k) => !names.used.has(k)).map((k) => `${kind} ${names.spelled.get(k)}`);
+  return [...unused('user', map.users), ...unused('role', map.roles)];
 }

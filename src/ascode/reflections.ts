@@ -42,7 +42,7 @@ export async function pullReflections(
 }
 
 /** A dataset's reflections, listed once per plan however many files name one of them. */
-export type ReflectionLister = (datasetId: string) => Promise<api.Reflection[]>;
+type ReflectionLister = (datasetId: string) => Promise<api.Reflection[]>;
 
 export function reflectionLister(client: ApiClient): ReflectionLister {
   const lists = new Map<string, Promise<api.Reflection[]>>();

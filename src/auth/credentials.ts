@@ -12,7 +12,7 @@ import type { Profile, StoredToken } from '../config/schema.js';
 import type { ConfigStore, StoreSnapshot } from '../config/store.js';
 import { SESSION_AUTH_PREFIX } from '../constants.js';
 import { AuthError, UsageError } from '../errors.js';
-import { sameServiceUrl } from '../util/url.js';
+import { sameServiceUrl, tryNormalizeServiceUrl } from '../util/url.js';
 import { expiryFromNow, isExpired } from './expiry.js';
 import type { ResolvedSettings } from './settings.js';
 
@@ -103,10 +103,11 @@ export class CredentialProvider implements AuthProvider {
    * command: the token is used for it alone, and a warning says why the next command must renew again.
    */
   private async save(record: StoredToken): Promise<void> {
-    const { store, settings, url } = this.deps;
+    const { store, settings, url, client } = this.deps;
     this.current = headerFor(record);
     try {
-      this.deps.snapshot = await storeToken(store, settings.profileName.value, url, record, {
+      const endpoints = { baseUrl: url, authUrl: client?.authUrl ?? url };
+      this.deps.snapshot = await storeToken(store, settings.profileName.value, endpoints, record, {
         authMethod: record.obtainedVia,
       });
     } catch (err) {
@@ -168,6 +169,17 @@ function identityMismatch(
 ): string | undefined {
   // A token is only ever sent to the service it was issued for.
   if (stored.url && !(url && sameServiceUrl(stored.url, url))) return `to ${url ?? 'this URL'}`;
+  // Nor are its refresh token or PAT ever sent to another token endpoint than the one in force when it was
+  // stored (docs/cli-contract.md "Identity"). A token stored before dlake recorded it was obtained with the
+  // profile's auth URL, if any, else its service URL.
+  if (stored.url && url) {
+    const issuedBy = stored.authUrl ?? settings.profile?.authUrl ?? stored.url;
+    const inForce = settings.authUrl?.value ?? url;
+    if (!sameServiceUrl(issuedBy, inForce)) {
+      const from = settings.authUrl?.source === 'environment' ? ` (${settings.authUrl.name})` : '';
+      return `with the token endpoint ${tryNormalizeServiceUrl(inForce)}${from}`;
+    }
+  }
   const obtainedWith = tokenClientId(stored, settings.profile);
   if (settings.envClientId !== undefined && settings.envClientId !== obtainedWith) {
     return `as client ${settings.envClientId} (DLAKE_CLIENT_ID)`;
@@ -203,23 +215,28 @@ export function tokenRecord(t: OAuthToken, obtainedVia: StoredToken['obtainedVia
 
 /**
  * Stores a token for a profile and merges `profilePatch` into the profile, creating it (and making it the
- * current profile when none is) if needed. The token remembers the URL it is valid for. The profile's
- * identity (user, client id) becomes the token's: what an earlier login stored never outlives it.
+ * current profile when none is) if needed. The token remembers the URL it is valid for and the token endpoint
+ * in force (its refresh token or PAT is never sent to another). The profile's identity (user, client id)
+ * becomes the token's: what an earlier login stored never outlives it.
  */
 export function storeToken(
   store: ConfigStore,
   name: string,
-  url: string,
+  endpoints: { baseUrl: string; authUrl: string },
   record: StoredToken,
   profilePatch: Partial<Profile> = {},
 ): Promise<StoreSnapshot> {
+  const url = endpoints.baseUrl;
   return store.update(
     (s) => {
-      s.credentials.tokens[name] = { ...record, url };
+      s.credentials.tokens[name] = { ...record, url, authUrl: endpoints.authUrl };
       const { username: _u, clientId: _c, ...existing } = s.config.profiles[name] ?? {};
       s.config.profiles[name] = {
         ...existing,
         ...(existing.url ? {} : { url }),
+        // As with the URL: a token endpoint given once (--auth-url) stays the profile's, so that the next
+        // command, without the flag, is still logged in there.
+        ...(existing.authUrl || sameServiceUrl(endpoints.authUrl, url) ? {} : { authUrl: endpoints.authUrl }),
         ...(record.username ? { username: record.username } : {}),
         ...(record.clientId ? { clientId: record.clientId } : {}),
         ...profilePatch,

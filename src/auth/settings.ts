@@ -1,7 +1,7 @@
 // Resolves every setting in force from flags, environment, profile and defaults (docs/cli-contract.md "Global
 // options, environment and precedence"): flag > environment > profile > default, except that an explicit
 // --profile flag makes that profile's stored URL and credentials win over DLAKE_URL and DLAKE_TOKEN.
-import type { Profile } from '../config/schema.js';
+import { PROFILE_NAME, PROFILE_NAME_HINT, type Profile } from '../config/schema.js';
 import type { StoreSnapshot } from '../config/store.js';
 import { UsageError } from '../errors.js';
 import { normalizeServiceUrl, tryNormalizeServiceUrl } from '../util/url.js';
@@ -62,7 +62,13 @@ export function resolveSettings(
         ? { value: store.config.currentProfile, source: 'profile' }
         : { value: 'default', source: 'default' };
 
-  const profile = store.config.profiles[profileName.value];
+  const profile = Object.hasOwn(store.config.profiles, profileName.value)
+    ? store.config.profiles[profileName.value]
+    : undefined;
+  if (!profile && opts.allowNewProfile && !PROFILE_NAME.test(profileName.value)) {
+    // A profile that `login` or `token exchange` is about to create gets a name `profile set` would accept.
+    throw new UsageError(`invalid profile name "${profileName.value}"`, { hint: PROFILE_NAME_HINT });
+  }
   if (!profile && profileName.source !== 'default' && !opts.allowNewProfile) {
     const known = Object.keys(store.config.profiles);
     throw new UsageError(`unknown profile "${profileName.value}"`, {
@@ -74,7 +80,7 @@ export function resolveSettings(
 
   // The explicit-profile exception: a profile named on the command line means "use what it stores".
   const profileWins = profileName.source === 'flag';
-  const hasStoredToken = Boolean(store.credentials.tokens[profileName.value]);
+  const hasStoredToken = Object.hasOwn(store.credentials.tokens, profileName.value);
   const ignoredEnv: string[] = [];
 
   const pick = (
@@ -150,4 +156,47 @@ export function requireUrl(s: ResolvedSettings): string {
 /** The token endpoint's base URL, normalised, when one is set apart from the base URL. */
 export function authUrlOf(s: ResolvedSettings): string | undefined {
   return s.authUrl && normalizeServiceUrl(s.authUrl.value, origin(s, s.authUrl, '--auth-url'));
+}
+
+/**
+ * Refuses a token that no HTTP header can carry (a control character, a space, a non-ASCII letter), before
+ * it is sent: a usage error naming where it came from, never the token itself.
+ */
+export function checkTokenText(token: string, what: string): void {
+  if (/[^\x21-\x7e]/.test(token)) {
+    throw new UsageError(
+      `${what} holds a control character, a space or a non-ASCII character: a token is printable ASCII`,
+      { hint: 'copy the token again without line breaks or other characters around it' },
+    );
+  }
+}
+
+/** The proxy URL schemes undici's proxy agent speaks. */
+const PROXY_SCHEMES = new Set(['http:', 'https:', 'socks:', 'socks5:']);
+
+/**
+ * Checks the proxy variables the HTTP client will read (docs/cli-contract.md "Global options, environment and
+ * precedence") before anything is sent. The value is not repeated: a proxy URL may carry a password.
+ */
+export function checkProxyVariables(env: NodeJS.ProcessEnv): void {
+  for (const [upper, lower] of [
+    ['HTTP_PROXY', 'http_proxy'],
+    ['HTTPS_PROXY', 'https_proxy'],
+  ] as const) {
+    // The client reads the upper-case name first, even when it is empty (src/api/http.ts).
+    const name = env[upper] !== undefined ? upper : lower;
+    const value = env[name];
+    if (!value) continue;
+    let url: URL | undefined;
+    try {
+      url = new URL(value.trim());
+    } catch {
+      url = undefined;
+    }
+    if (!url || !PROXY_SCHEMES.has(url.protocol) || !url.hostname) {
+      throw new UsageError(`${name} is not a proxy URL`, {
+        hint: `set it to a URL such as http://proxy.example.com:3128, or unset it (unset ${name})`,
+      });
+    }
+  }
 }

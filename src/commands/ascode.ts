@@ -1,10 +1,12 @@
 // `dlake pull`, `dlake plan`, `dlake apply`: definitions as code. The work is in src/ascode; these commands
 // read options, print and choose the exit code.
+import { statSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import type { ApplyResult } from '../ascode/apply.js';
 import type { PlanEntry } from '../ascode/plan.js';
 import type { Context } from '../context.js';
 import { DlakeError, ExitCode, InterruptedError, QuietExit, UsageError } from '../errors.js';
+import { stderrSafe } from '../output/safe-text.js';
 import type { Runtime } from '../runtime.js';
 import { formatPath, parseRef } from '../util/catalog-ref.js';
 import { confirmDestructive, examples } from './common.js';
@@ -114,6 +116,7 @@ async function pull(
   const admin = opts.kinds === undefined ? undefined : await import('../ascode/admin-kinds.js');
   const kinds = admin?.parseKinds(opts.kinds!) ?? [];
   const parsed = refs.map(parseRef);
+  refuseFile(opts.dir);
   const client = await ctx.client();
   const roots: string[][] = [];
   const catalogDefs = await pullDefinitions(client, parsed, READ_CONCURRENCY, roots);
@@ -129,6 +132,21 @@ async function pull(
   const removed = removeFiles(opts.dir, stale);
   for (const file of removed) ctx.ui.notice(`removed ${file} (no longer on the service)`);
   ctx.ui.notice(`Removed ${removed.length} file${removed.length === 1 ? '' : 's'}.`);
+}
+
+/** `--dir` naming a file (not a folder, nor nothing yet) is refused before anything is read from the service. */
+function refuseFile(dir: string): void {
+  let isFolder = true;
+  try {
+    isFolder = statSync(dir).isDirectory();
+  } catch {
+    // Nothing there yet (pull creates it), or a path that writeDefinitions reports with its cause.
+  }
+  if (!isFolder) {
+    throw new UsageError(`--dir ${dir} is a file, not a folder`, {
+      hint: 'give a folder for the definition files (pull creates it if it does not exist)',
+    });
+  }
 }
 
 interface PlanOptions {
@@ -148,8 +166,11 @@ async function readPlan(ctx: Context, refs: readonly string[], opts: PlanOptions
   const { compareDefinitions, computePlan, failedEntry } = await import('../ascode/plan.js');
   let defs = readDefinitions(opts.dir);
   if (opts.map !== undefined) {
-    const { applyNameMap, readNameMap } = await import('../ascode/mapping.js');
-    defs = applyNameMap(defs, readNameMap(opts.map));
+    const { applyNameMap, readNameMap, unusedNames } = await import('../ascode/mapping.js');
+    const map = readNameMap(opts.map);
+    defs = applyNameMap(defs, map);
+    const unused = unusedNames(map);
+    if (unused.length) ctx.ui.warn(`no file names the ${unused.join(', ')} of ${opts.map}`);
   }
   const client = await ctx.client();
   let scoped = defs;
@@ -286,8 +307,7 @@ function failures(
   failed: readonly ApplyResult[],
   label: (def: ApplyResult['entry']['def']) => string,
 ): ApplyFailures {
-  for (const r of failed.slice(1))
-    ctx.streams.stderr.write(`${ctx.theme.danger('error:')} ${failureLine(r, label)}\n`);
+  for (const r of failed.slice(1)) ctx.ui.error(failureLine(r, label));
   const first = failed[0]!;
   const code = first.error instanceof DlakeError ? first.error.exitCode : ExitCode.bug;
   return new ApplyFailures(failureLine(first, label), code);
@@ -317,7 +337,7 @@ async function confirmDeletes(
   }
   if (!opts.yes && ctx.ui.interactive) {
     const list = deletes.map((e) => `  - ${entityLine(e)}\n`).join('');
-    ctx.streams.stderr.write(`No file names these, under the files' roots:\n${list}`);
+    ctx.streams.stderr.write(stderrSafe(`No file names these, under the files' roots:\n${list}`));
   }
   const n = deletes.length;
   await confirmDestructive(ctx, `delete ${n === 1 ? 'this entity' : `these ${n} entities`}?`, opts.yes);
@@ -377,7 +397,9 @@ async function apply(
     const names = [...under].map((e) => definitionLabel(e.def));
     if (names.length)
       ctx.streams.stderr.write(
-        `Stopping: waiting for the ${names.length === 1 ? 'write' : `${names.length} writes`} under way (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}).\n`,
+        stderrSafe(
+          `Stopping: waiting for the ${names.length === 1 ? 'write' : `${names.length} writes`} under way (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}).\n`,
+        ),
       );
   };
   ctx.interrupt.signal.addEventListener('abort', onStop, { once: true });
@@ -420,8 +442,7 @@ async function apply(
   }
   const all = [...failed, ...skipped];
   if (stopped) {
-    for (const r of all)
-      ctx.streams.stderr.write(`${ctx.theme.danger('error:')} ${failureLine(r, definitionLabel)}\n`);
+    for (const r of all) ctx.ui.error(failureLine(r, definitionLabel));
     throw new InterruptedError(
       `interrupted: the apply stopped, ${notStarted} ${notStarted === 1 ? 'entity was' : 'entities were'} not started`,
       { hint: 'run plan to see what is left, then apply again' },

@@ -26,6 +26,8 @@ export async function waitWithFeedback(
   const { waitForJob } = await import('../api/jobs.js');
   const signal = flags.signal ?? ctx.interrupt.signal;
   ctx.interruptible = true;
+  // Named if dlake is stopped for good before the job is known to have ended or to be cancelled.
+  ctx.jobInFlight = id;
   let since = Date.now();
   let state = 'WAITING';
   const line = (): string => `${state}  ${elapsedText(Date.now() - since)}  job ${id}`;
@@ -50,14 +52,17 @@ export async function waitWithFeedback(
   } catch (err) {
     stop();
     if (err instanceof InterruptedError && signal.aborted) {
-      await offerCancel(ctx, client, id, flags.yes);
-      throw new InterruptedError(`interrupted while waiting for job ${id}`);
+      const cancelled = await offerCancel(ctx, client, id, flags.yes);
+      throw new InterruptedError(`interrupted while waiting for job ${id}`, {
+        hint: cancelled ? undefined : stillRunning(id),
+      });
     }
     throw err;
   } finally {
     stop();
     // What comes next (printing, an export) listens to Ctrl-C only if it says so.
     ctx.interruptible = false;
+    ctx.jobInFlight = undefined;
   }
 
   function stop(): void {
@@ -72,7 +77,12 @@ export async function waitWithFeedback(
  * terminal (no one to ask), or after SIGTERM/SIGHUP (the process is being stopped, or its terminal is
  * gone) the job is cancelled at once: a job nobody waits for any more must not run on.
  */
-async function offerCancel(ctx: Context, client: ApiClient, id: string, yes: boolean | undefined) {
+async function offerCancel(
+  ctx: Context,
+  client: ApiClient,
+  id: string,
+  yes: boolean | undefined,
+): Promise<boolean> {
   const canAsk = ctx.ui.interactive && (ctx.interruptedBy ?? 'SIGINT') === 'SIGINT';
   let cancel = Boolean(yes) || !canAsk;
   if (!cancel) {
@@ -81,21 +91,34 @@ async function offerCancel(ctx: Context, client: ApiClient, id: string, yes: boo
     // A second Ctrl-C at the prompt means "just stop".
     cancel = await confirm(ctx.streams, `Cancel job ${id} on the service?`).catch(() => false);
   }
-  if (!cancel) {
-    ctx.ui.notice(`job ${id} is still running on the service; cancel it with \`dlake job cancel ${id}\``);
-    return;
-  }
+  if (!cancel) return false;
   const { cancelJob } = await import('../api/jobs.js');
+  // A process being stopped must end soon (`docker stop` kills after 10 s): the cancel request gets a few
+  // seconds, not the whole per-request timeout (docs/cli-contract.md "Jobs, results and export").
+  const bound = AbortSignal.timeout(Math.min(CANCEL_BOUND_MS, ctx.timeoutMs()));
   try {
-    const outcome = await cancelJob(client, id);
+    const outcome = await cancelJob(client, id, bound);
     ctx.ui.notice(
       outcome.requested
         ? `cancellation of job ${id} requested`
         : `job ${id} had already ended (${outcome.status.jobState})`,
     );
+    return true;
   } catch (e) {
-    ctx.ui.warn(`could not cancel job ${id}: ${(e as Error).message}`);
+    const why = bound.aborted
+      ? `no answer within ${formatDuration(Math.min(CANCEL_BOUND_MS, ctx.timeoutMs()))}`
+      : (e as Error).message;
+    ctx.ui.warn(`could not cancel job ${id}: ${why}`);
+    return false;
   }
+}
+
+/** How long the cancel request of a stopped wait may take before dlake ends anyway. */
+const CANCEL_BOUND_MS = 5_000;
+
+/** What to say of a job that nobody waits for any more and that may not have been cancelled. */
+function stillRunning(id: string): string {
+  return `job ${id} may still be running on the service; cancel it with \`dlake job cancel ${id}\``;
 }
 
 /** `4.2s` under a minute, then `3m 12s`. */

@@ -1,6 +1,6 @@
 // `dlake login` (password or PAT) and `dlake logout`.
 import type { Command } from 'commander';
-import { requireUrl } from '../auth/settings.js';
+import { checkTokenText, requireUrl } from '../auth/settings.js';
 import type { Context } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
 import { readHidden, readLine, readStdin } from '../output/prompt.js';
@@ -45,6 +45,7 @@ async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   const name = settings.profileName.value;
   // Say what is missing before asking for a secret that could not be used anyway.
   requireUrl(settings);
+  ctx.checkSettings();
   // Before any prompt or request: a session the service creates must not be lost for want of a place to keep it.
   ctx.store.checkUsable();
   const { storeToken } = await import('../auth/credentials.js');
@@ -60,6 +61,7 @@ async function login(ctx: Context, opts: LoginOptions): Promise<void> {
       throw new UsageError('--token-stdin and --password-stdin cannot be used together');
     const pat = (await readStdin(ctx.streams.stdin)).trim();
     if (!pat) throw new UsageError('no token on standard input');
+    checkTokenText(pat, 'the token on standard input');
     // One authenticated call proves the token before it is stored, and tells whose it is.
     const client = await ctx.client({
       auth: { header: async () => `Bearer ${pat}` },
@@ -74,7 +76,7 @@ async function login(ctx: Context, opts: LoginOptions): Promise<void> {
       ...(userName ? { username: userName } : {}),
     } as const;
     ctx.refreshSnapshot(
-      await storeToken(ctx.store, name, client.baseUrl, record, { authMethod: 'pat', ...flightPatch }),
+      await storeToken(ctx.store, name, client, record, { authMethod: 'pat', ...flightPatch }),
     );
     ctx.ui.notice(
       `Verified and stored the personal access token${userName ? ` of ${userName}` : ''} for profile "${name}" (${client.baseUrl}).`,
@@ -116,7 +118,7 @@ async function login(ctx: Context, opts: LoginOptions): Promise<void> {
     await storeToken(
       ctx.store,
       name,
-      client.baseUrl,
+      client,
       {
         kind: 'session',
         token: res.token,

@@ -85,8 +85,5 @@ class StatementFailures extends DlakeError {
 
 /** A failure of --continue-on-error, said at once in the same form as the error that ends a command. */
 function reportFailure(ctx: Context, err: StatementError): void {
-  const { stderr } = ctx.streams;
-  stderr.write(`${ctx.theme.danger('error:')} ${err.message}\n`);
-  for (const d of err.details) stderr.write(`  ${d}\n`);
-  if (err.hint) stderr.write(`${ctx.theme.accent('hint:')} ${err.hint}\n`);
+  ctx.ui.error(err.message, err);
 }

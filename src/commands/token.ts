@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { OAuthToken } from '../api/schemas.js';
 import type { StoredToken } from '../config/schema.js';
 import type { Context } from '../context.js';
-import { InterruptedError, UsageError } from '../errors.js';
+import { AuthError, InterruptedError, UsageError } from '../errors.js';
 import { readHidden, readStdin } from '../output/prompt.js';
 import type { Runtime } from '../runtime.js';
 import { readTextFile } from '../util/files.js';
@@ -91,7 +91,7 @@ async function clientCredentials(
   const { clientCredentialsGrant } = await import('../api/oauth.js');
   const client = await ctx.client({ auth: false, resolve: { allowNewProfile: true } });
   const t = await clientCredentialsGrant(client, clientId, secret);
-  await save(ctx, client.baseUrl, t, 'client-credentials', opts, { clientId });
+  await save(ctx, client, t, 'client-credentials', opts, { clientId });
 }
 
 async function jwt(
@@ -111,14 +111,26 @@ async function jwt(
   const { jwtExchange } = await import('../api/oauth.js');
   const client = await ctx.client({ auth: false, resolve: { allowNewProfile: true } });
   const t = await jwtExchange(client, token.trim(), opts.audience);
-  await save(ctx, client.baseUrl, t, 'jwt', opts);
+  await save(ctx, client, t, 'jwt', opts);
 }
 
 async function pat(ctx: Context, opts: PrintOption & { subjectTokenStdin?: boolean }): Promise<void> {
   const settings = ctx.settings({ allowNewProfile: true });
-  const stored = ctx.snapshot().credentials.tokens[settings.profileName.value];
+  const { usableToken } = await import('../auth/credentials.js');
+  const { requireUrl } = await import('../auth/settings.js');
+  const kept = ctx.snapshot().credentials.tokens[settings.profileName.value];
+  // A stored PAT goes only to the service and token endpoint it was stored for (docs/cli-contract.md "Identity").
+  const stored = kept && usableToken(ctx.snapshot(), settings, requireUrl(settings));
   const storedPat = stored?.pat ?? (stored?.obtainedVia === 'pat' ? stored.token : undefined);
   const subject = opts.subjectTokenStdin ? (await readStdin(ctx.streams.stdin)).trim() : storedPat;
+  if (!subject && kept && !stored) {
+    throw new AuthError(
+      `profile "${settings.profileName.value}" is not logged in to this service URL and token endpoint`,
+      {
+        hint: 'pipe a PAT in with --subject-token-stdin, or store one there with `dlake login --token-stdin`',
+      },
+    );
+  }
   if (!subject) {
     throw new UsageError(`profile "${settings.profileName.value}" has no stored PAT`, {
       hint: 'pipe one in with --subject-token-stdin, or store one with `dlake login --token-stdin`',
@@ -130,7 +142,7 @@ async function pat(ctx: Context, opts: PrintOption & { subjectTokenStdin?: boole
   const t = await patExchange(client, subject);
   // Keep the PAT beside the access token, so the access token can be renewed when it expires.
   const patExpiresAt = subject === storedPat ? (stored?.patExpiresAt ?? stored?.expiresAt) : undefined;
-  await save(ctx, client.baseUrl, t, 'pat-exchange', opts, {
+  await save(ctx, client, t, 'pat-exchange', opts, {
     pat: subject,
     ...(patExpiresAt ? { patExpiresAt } : {}),
   });
@@ -143,7 +155,7 @@ async function pat(ctx: Context, opts: PrintOption & { subjectTokenStdin?: boole
  */
 async function save(
   ctx: Context,
-  url: string,
+  endpoints: { baseUrl: string; authUrl: string },
   t: OAuthToken,
   via: StoredToken['obtainedVia'],
   opts: PrintOption,
@@ -156,7 +168,7 @@ async function save(
   await storeToken(
     ctx.store,
     name,
-    url,
+    endpoints,
     { ...tokenRecord(t, via), ...extra, ...(username ? { username } : {}) },
     { authMethod: via },
   );

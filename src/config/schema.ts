@@ -30,7 +30,8 @@ export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
 const StoredTokenSchema = z.looseObject({
   kind: z.enum(['session', 'bearer']),
-  token: z.string().check(z.minLength(1)),
+  // A token no HTTP header can carry (a control character: a hand-edited file) makes the file not valid.
+  token: z.string().check(z.minLength(1), z.regex(/^[\x21-\x7e]+$/, 'not printable ASCII')),
   /** ISO 8601; absent for a PAT whose expiry is unknown. */
   expiresAt: z.optional(z.iso.datetime({ offset: true })),
   obtainedVia: z.enum(AUTH_METHODS),
@@ -51,6 +52,11 @@ const StoredTokenSchema = z.looseObject({
   /** The service the token was issued for: a token is never sent to another URL. */
   url: z.optional(z.string()),
   /**
+   * The token endpoint in force when the token was stored (the service URL when none was set apart): its
+   * refresh token or PAT is never sent to another (docs/cli-contract.md "Identity").
+   */
+  authUrl: z.optional(z.string()),
+  /**
    * Of a password login: the bearer token the Flight handshake answered, for the Flight endpoint `url`. Kept
    * beside the session it was obtained with, so it goes when the session does (docs/cli-contract.md "Export
    * over Arrow Flight").
@@ -66,3 +72,5 @@ export const CredentialsFileSchema = z.looseObject({
 export type CredentialsFile = z.infer<typeof CredentialsFileSchema>;
 
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+export const PROFILE_NAME_HINT =
+  'use letters, digits, ".", "_" and "-" (at most 64), starting with a letter or digit';

@@ -60,14 +60,16 @@ export class ConfigStore {
         hint: 'fix or remove the file by hand; dlake will not overwrite it',
       });
     }
+    config.value.profiles = byName(config.value.profiles);
     const credentials = readValidated(this.credentialsPath, CredentialsFileSchema);
     if (!credentials.ok) {
       return {
         config: config.value,
-        credentials: CredentialsFileSchema.parse({}),
+        credentials: { ...CredentialsFileSchema.parse({}), tokens: byName({}) },
         credentialsProblem: `${this.credentialsPath} is not valid (${credentials.problem}); treating every profile as logged out`,
       };
     }
+    credentials.value.tokens = byName(credentials.value.tokens);
     return { config: config.value, credentials: credentials.value };
   }
 
@@ -182,6 +184,14 @@ export class ConfigStore {
       await release();
     }
   }
+}
+
+/**
+ * A map keyed by profile name, without a prototype: a profile named `valueOf`, `constructor` or `toString`
+ * is looked up like any other, never found as one of Object's methods (a phantom profile or token).
+ */
+function byName<T>(record: Record<string, T>): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, record);
 }
 
 /** File-system failures that say the folder cannot be used (as opposed to a bug). */

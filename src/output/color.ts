@@ -19,9 +19,11 @@ export interface Theme {
   warn: (s: string) => string;
   ok: (s: string) => string;
   bold: (s: string) => string;
+  /** Whether these colour at all (for libraries that colour on their own, such as the spinner). */
+  enabled: boolean;
 }
 
 export function theme(enabled: boolean): Theme {
   const c: ChalkInstance = new Chalk({ level: enabled ? 1 : 0 });
-  return { accent: c.cyan, muted: c.dim, danger: c.red, warn: c.yellow, ok: c.green, bold: c.bold };
+  return { accent: c.cyan, muted: c.dim, danger: c.red, warn: c.yellow, ok: c.green, bold: c.bold, enabled };
 }

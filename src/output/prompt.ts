@@ -1,6 +1,7 @@
 // Interactive prompts on the terminal (stdin and stderr must be TTYs). Hidden input never echoes, and the
 // terminal is restored on every way out, Ctrl-C included (which ends the command with exit code 130).
 import { InterruptedError, UsageError } from '../errors.js';
+import { terminalSafe } from './safe-text.js';
 import type { Streams } from './ui.js';
 
 export function readHidden(streams: Streams, question: string): Promise<string> {
@@ -10,7 +11,7 @@ export function readHidden(streams: Streams, question: string): Promise<string> 
     let value = '';
     // Echo off before the question shows: a password typed as soon as it appears must not be echoed.
     stdin.setRawMode(true);
-    stderr.write(question);
+    stderr.write(terminalSafe(question));
     stdin.resume();
     stdin.setEncoding('utf8');
     const finish = (err?: Error) => {
@@ -61,7 +62,8 @@ export async function readLine(streams: Streams, question: string): Promise<stri
         resolve(undefined);
       }),
     );
-    rl.question(question, (answer) => settle(() => resolve(answer)));
+    // A question names what the service or the user named: shown safe (docs/cli-contract.md "Errors").
+    rl.question(terminalSafe(question), (answer) => settle(() => resolve(answer)));
   });
 }
 

@@ -6,6 +6,7 @@ import type { OutputFormat } from '../config/schema.js';
 import { ServiceError, UsageError } from '../errors.js';
 import { asReceived } from '../util/received.js';
 import type { Theme } from './color.js';
+import { terminalSafe } from './safe-text.js';
 import { cellText, DETAIL_VIEW, detailRows, genericView, type View } from './view.js';
 import { truncate } from './width.js';
 
@@ -181,20 +182,6 @@ async function toTable(grid: Grid, theme: Theme): Promise<string> {
     .split('\n')
     .map((l) => l.trimEnd())
     .join('\n')}\n`;
-}
-
-/**
- * A cell as one line of terminal text: line breaks (CR, LF, CRLF) shown as ⏎, other control characters as
- * visible symbols. A raw CR or an escape sequence in the service's data would otherwise break the row or
- * restyle and rewrite the user's terminal.
- */
-function terminalSafe(text: string): string {
-  return text.replace(/\r\n|\p{Cc}/gu, (c) => {
-    if (c === '\r\n' || c === '\r' || c === '\n') return '⏎';
-    const code = c.charCodeAt(0);
-    if (code < 0x20) return String.fromCharCode(0x2400 + code); // ␀ … ␟ (tab is ␉)
-    return code === 0x7f ? '␡' : '\ufffd'; // DEL, and the C1 controls (0x80–0x9f)
-  });
 }
 
 async function applyQuery(data: unknown, query: string): Promise<unknown> {

@@ -161,13 +161,11 @@ class Shell {
       const { stderr } = this.ctx.streams;
       const t = this.ctx.theme;
       if (err instanceof InterruptedError) {
-        stderr.write(`${t.warn('cancelled:')} ${err.message}\n`);
+        this.ctx.ui.error(err.message, { label: t.warn('cancelled:'), hint: err.hint });
       } else if (err instanceof DlakeError) {
-        stderr.write(`${t.danger('error:')} ${err.message}\n`);
-        for (const d of err.details) stderr.write(`  ${d}\n`);
-        if (err.hint) stderr.write(`${t.accent('hint:')} ${err.hint}\n`);
+        this.ctx.ui.error(err.message, err);
       } else {
-        stderr.write(`${t.danger('error:')} unexpected failure: ${(err as Error)?.message ?? String(err)}\n`);
+        this.ctx.ui.error(`unexpected failure: ${(err as Error)?.message ?? String(err)}`);
         if (this.ctx.debugging) stderr.write(`${(err as Error)?.stack ?? ''}\n`);
       }
     }

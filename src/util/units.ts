@@ -128,7 +128,10 @@ function round2(value: number): number {
 }
 
 interface ParseDurationOptions {
-  /** The unit of a bare number: `ms` (default, as the API counts) or `s`. */
+  /**
+   * The unit of a bare number (`ms` for a field whose name says it counts milliseconds). Without it a bare
+   * number other than 0 is refused: `--timeout 1` would otherwise silently mean one millisecond.
+   */
   defaultUnit?: 'ms' | 's';
 }
 
@@ -140,12 +143,21 @@ function durationError(input: string, why: string): UsageError {
 
 /**
  * Milliseconds from `500ms`, `90s`, `15m`, `2h`, `30d`, `1h30m`, `1h 30m`, `1.5h`; a bare number is in
- * `defaultUnit` (ms unless told). Units are case-insensitive (there is no month unit for `M` to mean).
+ * `defaultUnit` when one is given, else only `0` is taken without a unit. Units are case-insensitive (there
+ * is no month unit for `M` to mean).
  */
 export function parseDuration(input: string, opts: ParseDurationOptions = {}): number {
   const text = input.trim();
   if (text.startsWith('-')) throw durationError(input, 'a duration cannot be negative');
-  if (PLAIN_NUMBER_RE.test(text)) return durationPart(input, text, opts.defaultUnit === 's' ? SECOND : 1);
+  if (PLAIN_NUMBER_RE.test(text)) {
+    if (opts.defaultUnit) return durationPart(input, text, opts.defaultUnit === 's' ? SECOND : 1);
+    if (Number(text) !== 0) {
+      throw new UsageError(`invalid duration "${input}": give a unit`, {
+        hint: `e.g. ${text}s or ${text}m (units: ms, s, m, h, d)`,
+      });
+    }
+    return 0;
+  }
   const parts = [...text.matchAll(DURATION_PART_RE)];
   const consumed = parts.reduce((length, part) => length + part[0].length, 0);
   if (parts.length === 0 || consumed !== text.length) throw durationError(input, 'not a number with a unit');

@@ -298,15 +298,26 @@ describe('users and roles', () => {
       'PUT /api/v3/user/ID 409',
     ]);
     expectFailure(await b.run(['apply']), 2, 'apply needs --dir DIR (the definition files) or --plan FILE');
+    const system = dir('system-role');
+    mkdirSync(system);
+    writeFileSync(join(system, 'admin.yaml'), 'kind: role\npath: [Admin]\nmembers:\n  users: [carol]\n');
+    b.emu.log.clear();
+    expectFailure(
+      await b.run(['plan', '--dir', system]),
+      2,
+      'admin.yaml: Admin is a system role, built into the service: it cannot be defined in a file',
+    );
+    expect(b.emu.log.entries).toEqual([]);
   });
 
   it('--map renames users and roles in their files, members, grants and rule conditions', async () => {
     const c = await fresh();
     await entity(c, { entityType: 'space', name: 'Ops' });
     const map = join(tmp, 'prod-names.yaml');
-    writeFileSync(map, 'users:\n  carol: carol.prod\nroles:\n  ETL: etl_prod\n');
+    writeFileSync(map, 'users:\n  carol: carol.prod\n  carl: carl.prod\nroles:\n  ETL: etl_prod\n');
     c.emu.log.clear();
-    ok(await c.run(['apply', '--dir', d, '--map', map]));
+    const applied = ok(await c.run(['apply', '--dir', d, '--map', map]));
+    expect(applied.stderr).toContain(`no file names the user carl of ${map}`);
     const names = [...c.emu.state.users.values()].map((u) => u.name);
     expect(names).toContain('carol.prod');
     expect(names).not.toContain('carol');

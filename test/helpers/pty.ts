@@ -27,7 +27,8 @@ export interface PtyDlake {
   waitFor(what: string | RegExp, timeoutMs?: number): Promise<void>;
   /** Resolves with the exit code when dlake ends. */
   exited: Promise<number>;
-  kill(): void;
+  /** Sends `signal` (default SIGHUP, as node-pty does). */
+  kill(signal?: NodeJS.Signals): void;
 }
 
 export function startPty(
@@ -35,10 +36,17 @@ export function startPty(
   env: Record<string, string | undefined>,
   size = { cols: 100, rows: 30 },
 ): PtyDlake {
-  const term = new xterm.Terminal({ ...size, scrollback: 5000, allowProposedApi: true });
-  const child: IPty = spawn(process.execPath, [BIN, ...args], {
+  // A terminal that reports 0 columns (as under `script`, `docker run -t`, `ssh -tt`): node-pty takes 0 as "the
+  // default", so the size is set from inside, with stty, before dlake starts. The screen is then drawn 80 wide.
+  const zero = size.cols === 0;
+  const shown = zero ? { ...size, cols: 80 } : size;
+  const term = new xterm.Terminal({ ...shown, scrollback: 5000, allowProposedApi: true });
+  const [file, argv] = zero
+    ? ['/bin/sh', ['-c', 'stty cols 0 && exec "$@"', 'sh', process.execPath, BIN, ...args]]
+    : [process.execPath, [BIN, ...args]];
+  const child: IPty = spawn(file, argv, {
     name: 'xterm-256color',
-    ...size,
+    ...shown,
     // A person's terminal: CI (set on CI runners) makes spinner libraries draw nothing, as they should there.
     env: cleanEnv({ CI: undefined, ...env }),
   });
@@ -74,6 +82,6 @@ export function startPty(
       }
     },
     exited,
-    kill: () => child.kill(),
+    kill: (signal) => child.kill(signal),
   };
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Definition } from '../../src/ascode/definitions.js';
-import { applyNameMap, readNameMap, renameInCondition } from '../../src/ascode/mapping.js';
+import { applyNameMap, readNameMap, renameInCondition, unusedNames } from '../../src/ascode/mapping.js';
 import { UsageError } from '../../src/errors.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dlake-map-'));
@@ -51,6 +51,18 @@ describe('applyNameMap', () => {
       { kind: 'grant', path: ['Sales'], fields: { users: { 'alice.prod': ['SELECT'], bob: ['ALTER'] } } },
       defs[3],
     ]);
+  });
+
+  it('tells the names of the map that no definition holds', () => {
+    const m = readNameMap(mapFile('users:\n  Alice: a2\n  Carl: c2\nroles:\n  etl: e2\n  ops: o2\n'));
+    applyNameMap(
+      [
+        { kind: 'user', path: ['alice'], fields: {} },
+        { kind: 'rule', path: [], fields: { rules: [{ name: 'r', conditions: "is_member('ETL')" }] } },
+      ],
+      m,
+    );
+    expect(unusedNames(m)).toEqual(['user Carl', 'role ops']);
   });
 
   it('refuses a file that is not a map of users and roles', () => {

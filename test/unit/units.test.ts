@@ -89,7 +89,6 @@ describe('parseDuration', () => {
     ['1.5h', 5_400_000],
     ['2H', 7_200_000],
     ['10 minutes', 600_000],
-    ['1500', 1500],
     ['0', 0],
   ])('reads %s as %d ms', (input, ms) => {
     expect(parseDuration(input)).toBe(ms);
@@ -99,6 +98,8 @@ describe('parseDuration', () => {
     expect(parseDuration('30', { defaultUnit: 's' })).toBe(30_000);
     expect(parseDuration('30', { defaultUnit: 'ms' })).toBe(30);
     expect(parseDuration('1.5', { defaultUnit: 's' })).toBe(1500);
+    expect(parseDuration('1500', { defaultUnit: 'ms' })).toBe(1500);
+    expect(() => parseDuration('1.5', { defaultUnit: 'ms' })).toThrow(/not a whole number of milliseconds/);
   });
 
   it.each([
@@ -108,7 +109,9 @@ describe('parseDuration', () => {
     ['1h30', /not a number with a unit/],
     ['5y', /unknown unit "y"/],
     ['0.5ms', /not a whole number of milliseconds/],
-    ['1.5', /not a whole number of milliseconds/],
+    ['1.5', /give a unit/],
+    ['1500', /give a unit/],
+    ['15', /give a unit/],
     ['1e3s', /not a number with a unit|unknown unit/],
   ])('refuses %j', (input, why) => {
     const error = catchError(() => parseDuration(input));

@@ -1,6 +1,6 @@
 // `dlake profile set NAME`: create or change a profile from the global --url, --auth-url and -o values.
 import type { Command } from 'commander';
-import { OUTPUT_FORMATS, PROFILE_NAME, type Profile } from '../../config/schema.js';
+import { OUTPUT_FORMATS, PROFILE_NAME, PROFILE_NAME_HINT, type Profile } from '../../config/schema.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
@@ -24,9 +24,7 @@ export function register(profile: Command, rt: Runtime): void {
 
 async function set(ctx: Context, name: string): Promise<void> {
   if (!PROFILE_NAME.test(name)) {
-    throw new UsageError(`invalid profile name "${name}"`, {
-      hint: 'use letters, digits, ".", "_" and "-" (at most 64)',
-    });
+    throw new UsageError(`invalid profile name "${name}"`, { hint: PROFILE_NAME_HINT });
   }
   const { url, authUrl, output } = ctx.opts;
   const patch: Partial<Profile> = {};

@@ -8,7 +8,7 @@ import { formatPath } from '../../util/catalog-ref.js';
 import { idOption, type RefOptions, refOf } from '../catalog/options.js';
 import { examples, printDryRun } from '../common.js';
 import { choiceOption } from '../options.js';
-import { datasetFieldNames, fieldLists } from './fields.js';
+import { datasetFieldNames, fieldLists, refuseDuplicateFields } from './fields.js';
 import { addDefinitionOptions, type DefinitionOptions, printReflection } from './shared.js';
 
 interface CreateOptions extends DefinitionOptions, RefOptions {
@@ -50,6 +50,7 @@ async function create(ctx: Context, ref: string, opts: CreateOptions): Promise<v
       hint: 'give --dimension F,… and/or --measure F:SUM,…',
     });
   }
+  refuseDuplicateFields(opts);
   const client = await ctx.client();
   const [{ resolveRef }, api] = await Promise.all([
     import('../../api/catalog.js'),

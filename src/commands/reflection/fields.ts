@@ -15,6 +15,31 @@ export interface FieldOptions {
 }
 
 /**
+ * Refuses a field named twice in one option (`--display a,a,A`: field names are case-insensitive), before
+ * anything is sent: the service would keep one or fail on the whole reflection.
+ */
+export function refuseDuplicateFields(opts: FieldOptions): void {
+  const flags = ['display', 'dimension', 'measure', 'partition', 'sort', 'distribution'] as const;
+  for (const key of flags) {
+    const seen = new Map<string, string>();
+    for (const raw of opts[key] ?? []) {
+      const colon = key === 'dimension' || key === 'measure' ? raw.lastIndexOf(':') : -1;
+      const n = (colon > 0 ? raw.slice(0, colon) : raw).trim();
+      const earlier = seen.get(n.toLowerCase());
+      if (earlier !== undefined) {
+        throw new UsageError(
+          `--${key}: field "${n}" is given twice${earlier === n ? '' : ` (as "${earlier}")`}`,
+          {
+            hint: 'name each field once',
+          },
+        );
+      }
+      seen.set(n.toLowerCase(), n);
+    }
+  }
+}
+
+/**
  * The field lists the options give, with each name matched (case-insensitively) to the dataset's own
  * spelling. A name the dataset does not have is refused before anything is sent, with the fields it has.
  * `datasetFields` undefined: the schema is not known (a view never run), so names go as given.
@@ -24,6 +49,7 @@ export function fieldLists(
   datasetFields: readonly string[] | undefined,
   dataset: string,
 ): FieldLists {
+  refuseDuplicateFields(opts);
   const name = (raw: string, flag: string): string => {
     const n = raw.trim();
     if (!n) throw new UsageError(`${flag}: an empty field name`);

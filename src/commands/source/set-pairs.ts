@@ -126,7 +126,7 @@ function toNumber(field: FieldInfo, value: string): number {
   const text = value.trim();
   if (NUMBER_RE.test(text)) return Number(text);
   // Fields counted in milliseconds take human durations too (docs/cli-contract.md "Human units").
-  if (field.name.endsWith('Millis')) return parseDuration(text);
+  if (field.name.endsWith('Millis')) return parseDuration(text, { defaultUnit: 'ms' });
   throw invalid(field, value, 'a number');
 }
 

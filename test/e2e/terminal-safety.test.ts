@@ -1,0 +1,61 @@
+// Text from the service or the user reaches stderr with its control characters shown as symbols, as table
+// cells are (docs/cli-contract.md "Errors"): no raw ESC, BEL or CR can restyle, ring or rewrite the terminal.
+// An error's text is cut at 2,000 characters; -v shows all of it.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+
+let fx: Fixture;
+beforeAll(async () => {
+  fx = await startFixture();
+  expect((await fx.login()).code).toBe(0);
+});
+afterAll(() => fx.close());
+beforeEach(() => fx.emu.log.clear());
+
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+describe('control characters never reach stderr raw', () => {
+  it('a failed job whose message quotes the user’s SQL', async () => {
+    const r = await fx.run(['sql', 'SELECT * FROM "evil\u001b]0;pwned\u0007\u001b[2J"']);
+    expect(r.code, r.stderr).toBe(6);
+    expect(r.stderr).toContain('error:');
+    expect(r.stderr).not.toMatch(RAW_CONTROL);
+    expect(r.stderr).toContain('evil␛]0;pwned␇␛[2J');
+  });
+
+  it('a notice naming what the service stored (a space named with control characters)', async () => {
+    const name = 'Ring\u0007\u001b[31mRed\rX';
+    const made = await fx.run([
+      'api',
+      'POST',
+      'catalog',
+      '--data',
+      JSON.stringify({ entityType: 'space', name }),
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const id = JSON.parse(made.stdout).id as string;
+    const r = await fx.run(['catalog', 'delete', '--id', id, '-y']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(RAW_CONTROL);
+  });
+
+  it('the user’s own input echoed in a usage error', async () => {
+    const r = await fx.run(['catalog', 'ls', '--\u001b[31mbogus']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(RAW_CONTROL);
+    expect(r.stderr).toContain('␛[31mbogus');
+  });
+});
+
+describe('an error’s text is bounded', () => {
+  it('cut at 2,000 characters without -v, whole with -v', async () => {
+    const long = `missing_${'x'.repeat(5000)}`;
+    const r = await fx.run(['sql', `SELECT * FROM ${long}`]);
+    expectFailure(r, 6, 'more characters; -v shows all');
+    const line = r.stderr.split('\n').find((l) => l.startsWith('error:'))!;
+    expect(line.length).toBeLessThan(2100);
+    const v = await fx.run(['sql', `SELECT * FROM ${long}`, '-v']);
+    expect(v.code).toBe(6);
+    expect(v.stderr).toContain(long);
+  });
+});
