@@ -35,6 +35,7 @@ describe('Flight over TLS', () => {
     const out = join(dir, 'a.csv');
     const r = await fx.run(['sql', 'SELECT * FROM big', '--out', out, '--transport', 'flight'], { env });
     expectFailure(r, 7, /the Flight stream from grpc\+tls:\/\/.* broke after 0 rows received/);
+    expect(r.stderr).toContain('hint: trust the server certificate with --ca-file FILE');
     expect(fx.emu.flight!.calls).toHaveLength(0);
   });
 

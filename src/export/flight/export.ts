@@ -138,7 +138,17 @@ function mapError(err: unknown, rows: number, req: FlightExportRequest): unknown
       return new NotFoundError(said);
     default: {
       const Err = rows === 0 ? FlightUnavailableError : ServiceError;
-      return new Err(`the Flight stream from ${req.endpoint.url} broke ${after}: ${said}`, { cause: err });
+      // gRPC words a refused certificate as a connection not established: say what fixes it, as for HTTPS.
+      const tls = /certificate|self[- ]signed|CERT_/i.test(said);
+      return new Err(
+        `the Flight stream from ${req.endpoint.url} broke ${after}: ${said.replace(/\.? ?Resolution note: ?$/, '')}`,
+        {
+          cause: err,
+          hint: tls
+            ? 'trust the server certificate with --ca-file FILE (PEM), or skip the check with --insecure'
+            : undefined,
+        },
+      );
     }
   }
 }
