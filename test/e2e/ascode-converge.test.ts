@@ -86,7 +86,7 @@ async function seed(fx: Fixture): Promise<void> {
       '--dimension',
       'region:NORMAL,product',
       '--measure',
-      'units:SUM,price:SUM,units:COUNT',
+      'units:SUM|COUNT,price:SUM',
     ]),
   );
   ok(
