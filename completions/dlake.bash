@@ -140,7 +140,7 @@ _dlake_subs() {
 # $1: command path. REPLY: the options of that command itself.
 _dlake_opts() {
   case "$1" in
-    '') REPLY='-V --version -p --profile --url --auth-url -o --output --json --query -q --quiet -v --verbose --debug --no-color --timeout --ca-file --insecure --edition --project-id -h --help' ;;
+    '') REPLY='-V --version -p --profile --url --auth-url -o --output --json --query -q --quiet -v --verbose --debug --no-color --timeout --ca-file --insecure --edition --project-id --flight-url -h --help' ;;
     'login') REPLY='-u --username --password-stdin --token-stdin -h --help' ;;
     'logout') REPLY='-h --help' ;;
     'whoami') REPLY='--check -h --help' ;;
@@ -179,13 +179,13 @@ _dlake_opts() {
     'source update') REPLY='--config-file --set --dry-run -h --help' ;;
     'source delete') REPLY='-y --yes --dry-run -h --help' ;;
     'source help') REPLY='' ;;
-    'sql') REPLY='-f --file --continue-on-error --context --no-wait --max-rows --out --into --format --concurrency --wait-timeout -y --yes -h --help' ;;
+    'sql') REPLY='-f --file --continue-on-error --context --no-wait --max-rows --out --into --format --concurrency --transport --wait-timeout -y --yes -h --help' ;;
     'job') REPLY='-h --help' ;;
     'job get') REPLY='-h --help' ;;
     'job wait') REPLY='--timeout --wait-timeout -y --yes -h --help' ;;
     'job cancel') REPLY='-y --yes --dry-run -h --help' ;;
     'job results') REPLY='--offset --limit --all --concurrency -h --help' ;;
-    'job export') REPLY='--out --format --concurrency --wait-timeout --resume -y --yes -h --help' ;;
+    'job export') REPLY='--out --format --concurrency --wait-timeout --transport --resume -y --yes -h --help' ;;
     'job help') REPLY='' ;;
     'reflection') REPLY='-h --help' ;;
     'reflection list') REPLY='--id -h --help' ;;
@@ -252,7 +252,7 @@ _dlake_opts() {
 
 # The root's options, accepted after any subcommand too.
 _dlake_globals() {
-  REPLY='-p --profile --url --auth-url -o --output --json --query -q --quiet -v --verbose --debug --no-color --timeout --ca-file --insecure --edition --project-id'
+  REPLY='-p --profile --url --auth-url -o --output --json --query -q --quiet -v --verbose --debug --no-color --timeout --ca-file --insecure --edition --project-id --flight-url'
 }
 
 # $1: command path, $2: option. REPLY: value or optional; vals: its values (words, @profiles, @files).
@@ -292,6 +292,7 @@ _dlake_opt() {
     'sql/--into') REPLY=value vals='' ;;
     'sql/--format') REPLY=value vals='csv json ndjson parquet' ;;
     'sql/--concurrency') REPLY=value vals='' ;;
+    'sql/--transport') REPLY=value vals='auto flight rest' ;;
     'sql/--wait-timeout') REPLY=value vals='' ;;
     'job wait/--timeout') REPLY=value vals='' ;;
     'job wait/--wait-timeout') REPLY=value vals='' ;;
@@ -302,6 +303,7 @@ _dlake_opt() {
     'job export/--format') REPLY=value vals='csv json ndjson parquet' ;;
     'job export/--concurrency') REPLY=value vals='' ;;
     'job export/--wait-timeout') REPLY=value vals='' ;;
+    'job export/--transport') REPLY=value vals='auto flight rest' ;;
     'reflection create/--type') REPLY=value vals='raw aggregation' ;;
     'reflection create/--name') REPLY=value vals='' ;;
     'reflection create/--display') REPLY=value vals='' ;;
@@ -402,6 +404,7 @@ _dlake_opt() {
         '--ca-file') REPLY=value vals='@files' ;;
         '--edition') REPLY=value vals='software cloud' ;;
         '--project-id') REPLY=value vals='' ;;
+        '--flight-url') REPLY=value vals='' ;;
         *) return 1 ;;
       esac
       ;;

@@ -297,7 +297,7 @@ end
 function __dlake_opts --argument-names cmd
     switch "$cmd"
         case ''
-            printf '%s\t%s\n' '-V' 'print the version' '--version' 'print the version' '-p' 'profile to use (env: DLAKE_PROFILE)' '--profile' 'profile to use (env: DLAKE_PROFILE)' '--url' 'service base URL (env: DLAKE_URL)' '--auth-url' 'base URL of the token endpoint (env: DLAKE_AUTH_URL)' '-o' 'output format' '--output' 'output format' '--json' 'shorthand for -o json' '--query' 'filter the JSON result with a JMESPath expression' '-q' 'print data and errors only' '--quiet' 'print data and errors only' '-v' 'print more detail (e.g. the service\'s moreInfo)' '--verbose' 'print more detail (e.g. the service\'s moreInfo)' '--debug' 'trace HTTP exchanges on stderr, secrets redacted (env: DLAKE_DEBUG=1)' '--no-color' 'disable colour (also NO_COLOR)' '--timeout' 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)' '--ca-file' 'extra trusted CA certificates, PEM (env: DLAKE_CA_FILE)' '--insecure' 'skip TLS certificate verification (prints a warning)' '--edition' 'service edition: software or cloud (env: DLAKE_EDITION)' '--project-id' 'the hosted edition\'s project (env: DLAKE_PROJECT_ID)' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '-V' 'print the version' '--version' 'print the version' '-p' 'profile to use (env: DLAKE_PROFILE)' '--profile' 'profile to use (env: DLAKE_PROFILE)' '--url' 'service base URL (env: DLAKE_URL)' '--auth-url' 'base URL of the token endpoint (env: DLAKE_AUTH_URL)' '-o' 'output format' '--output' 'output format' '--json' 'shorthand for -o json' '--query' 'filter the JSON result with a JMESPath expression' '-q' 'print data and errors only' '--quiet' 'print data and errors only' '-v' 'print more detail (e.g. the service\'s moreInfo)' '--verbose' 'print more detail (e.g. the service\'s moreInfo)' '--debug' 'trace HTTP exchanges on stderr, secrets redacted (env: DLAKE_DEBUG=1)' '--no-color' 'disable colour (also NO_COLOR)' '--timeout' 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)' '--ca-file' 'extra trusted CA certificates, PEM (env: DLAKE_CA_FILE)' '--insecure' 'skip TLS certificate verification (prints a warning)' '--edition' 'service edition: software or cloud (env: DLAKE_EDITION)' '--project-id' 'the hosted edition\'s project (env: DLAKE_PROJECT_ID)' '--flight-url' 'Arrow Flight endpoint of exports, grpc[+tls]://HOST:PORT (env: DLAKE_FLIGHT_URL)' '-h' 'show help' '--help' 'show help'
         case 'login'
             printf '%s\t%s\n' '-u' 'user name (default: the profile\'s, else prompted)' '--username' 'user name (default: the profile\'s, else prompted)' '--password-stdin' 'read the password from standard input' '--token-stdin' 'read a personal access token (PAT) from standard input instead' '-h' 'show help' '--help' 'show help'
         case 'logout'
@@ -375,7 +375,7 @@ function __dlake_opts --argument-names cmd
         case 'source help'
             true
         case 'sql'
-            printf '%s\t%s\n' '-f' 'run the statements of a script, separated by ; (- for standard input)' '--file' 'run the statements of a script, separated by ; (- for standard input)' '--continue-on-error' 'with several statements: run every one, then exit with the first failure\'s code' '--context' 'catalog path that unqualified names resolve in, e.g. Sales/curated' '--no-wait' 'print the job id and return without waiting' '--max-rows' 'print at most N rows (default: 100 in a table, all rows in json, ndjson and csv)' '--out' 'stream every row to FILE (- for standard output) instead of printing them' '--into' 'write the result on the service as a new table REF (CREATE TABLE REF AS QUERY), e.g. Lake/exports/orders' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '--concurrency' 'results pages fetched at once (default 4, at most 32)' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '-y' 'on Ctrl-C while waiting, cancel the job without asking' '--yes' 'on Ctrl-C while waiting, cancel the job without asking' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '-f' 'run the statements of a script, separated by ; (- for standard input)' '--file' 'run the statements of a script, separated by ; (- for standard input)' '--continue-on-error' 'with several statements: run every one, then exit with the first failure\'s code' '--context' 'catalog path that unqualified names resolve in, e.g. Sales/curated' '--no-wait' 'print the job id and return without waiting' '--max-rows' 'print at most N rows (default: 100 in a table, all rows in json, ndjson and csv)' '--out' 'stream every row to FILE (- for standard output) instead of printing them' '--into' 'write the result on the service as a new table REF (CREATE TABLE REF AS QUERY), e.g. Lake/exports/orders' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '--concurrency' 'results pages fetched at once (default 4, at most 32)' '--transport' 'auto (Arrow Flight when an endpoint is configured and answers, else REST), flight or rest' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '-y' 'on Ctrl-C while waiting, cancel the job without asking' '--yes' 'on Ctrl-C while waiting, cancel the job without asking' '-h' 'show help' '--help' 'show help'
         case 'job'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'job get'
@@ -387,7 +387,7 @@ function __dlake_opts --argument-names cmd
         case 'job results'
             printf '%s\t%s\n' '--offset' 'first row to print (default 0)' '--limit' 'rows to print (default 100, at most 500)' '--all' 'print every row, fetching page after page' '--concurrency' 'pages fetched with --all at once (default 4, at most 32)' '-h' 'show help' '--help' 'show help'
         case 'job export'
-            printf '%s\t%s\n' '--out' 'file to write (- for standard output); written as FILE.partial, then renamed' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '--concurrency' 'results pages fetched at once (default 4, at most 32)' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '--resume' 'continue an interrupted export from the complete rows of FILE.partial' '-y' 'on Ctrl-C while waiting, cancel the job without asking' '--yes' 'on Ctrl-C while waiting, cancel the job without asking' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '--out' 'file to write (- for standard output); written as FILE.partial, then renamed' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '--concurrency' 'results pages fetched at once (default 4, at most 32)' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '--transport' 'auto (Arrow Flight when an endpoint is configured and answers, else REST), flight or rest' '--resume' 'continue an interrupted export from the complete rows of FILE.partial' '-y' 'on Ctrl-C while waiting, cancel the job without asking' '--yes' 'on Ctrl-C while waiting, cancel the job without asking' '-h' 'show help' '--help' 'show help'
         case 'job help'
             true
         case 'reflection'
@@ -515,7 +515,7 @@ end
 
 # The root's options, accepted after any subcommand too.
 function __dlake_globals
-    printf '%s\t%s\n' '-p' 'profile to use (env: DLAKE_PROFILE)' '--profile' 'profile to use (env: DLAKE_PROFILE)' '--url' 'service base URL (env: DLAKE_URL)' '--auth-url' 'base URL of the token endpoint (env: DLAKE_AUTH_URL)' '-o' 'output format' '--output' 'output format' '--json' 'shorthand for -o json' '--query' 'filter the JSON result with a JMESPath expression' '-q' 'print data and errors only' '--quiet' 'print data and errors only' '-v' 'print more detail (e.g. the service\'s moreInfo)' '--verbose' 'print more detail (e.g. the service\'s moreInfo)' '--debug' 'trace HTTP exchanges on stderr, secrets redacted (env: DLAKE_DEBUG=1)' '--no-color' 'disable colour (also NO_COLOR)' '--timeout' 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)' '--ca-file' 'extra trusted CA certificates, PEM (env: DLAKE_CA_FILE)' '--insecure' 'skip TLS certificate verification (prints a warning)' '--edition' 'service edition: software or cloud (env: DLAKE_EDITION)' '--project-id' 'the hosted edition\'s project (env: DLAKE_PROJECT_ID)'
+    printf '%s\t%s\n' '-p' 'profile to use (env: DLAKE_PROFILE)' '--profile' 'profile to use (env: DLAKE_PROFILE)' '--url' 'service base URL (env: DLAKE_URL)' '--auth-url' 'base URL of the token endpoint (env: DLAKE_AUTH_URL)' '-o' 'output format' '--output' 'output format' '--json' 'shorthand for -o json' '--query' 'filter the JSON result with a JMESPath expression' '-q' 'print data and errors only' '--quiet' 'print data and errors only' '-v' 'print more detail (e.g. the service\'s moreInfo)' '--verbose' 'print more detail (e.g. the service\'s moreInfo)' '--debug' 'trace HTTP exchanges on stderr, secrets redacted (env: DLAKE_DEBUG=1)' '--no-color' 'disable colour (also NO_COLOR)' '--timeout' 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)' '--ca-file' 'extra trusted CA certificates, PEM (env: DLAKE_CA_FILE)' '--insecure' 'skip TLS certificate verification (prints a warning)' '--edition' 'service edition: software or cloud (env: DLAKE_EDITION)' '--project-id' 'the hosted edition\'s project (env: DLAKE_PROJECT_ID)' '--flight-url' 'Arrow Flight endpoint of exports, grpc[+tls]://HOST:PORT (env: DLAKE_FLIGHT_URL)'
 end
 
 # For an option that takes a value: "value" or "optional", then its values (words, @profiles or @files).
@@ -621,6 +621,9 @@ function __dlake_opt --argument-names cmd opt
         case 'sql/--concurrency'
             printf '%s\n' value ''
             return
+        case 'sql/--transport'
+            printf '%s\n' value 'auto flight rest'
+            return
         case 'sql/--wait-timeout'
             printf '%s\n' value ''
             return
@@ -650,6 +653,9 @@ function __dlake_opt --argument-names cmd opt
             return
         case 'job export/--wait-timeout'
             printf '%s\n' value ''
+            return
+        case 'job export/--transport'
+            printf '%s\n' value 'auto flight rest'
             return
         case 'reflection create/--type'
             printf '%s\n' value 'raw aggregation'
@@ -947,6 +953,9 @@ function __dlake_opt --argument-names cmd opt
             printf '%s\n' value 'software cloud'
             return
         case '--project-id'
+            printf '%s\n' value ''
+            return
+        case '--flight-url'
             printf '%s\n' value ''
             return
         case '*'

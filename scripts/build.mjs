@@ -38,13 +38,17 @@ const VENDOR = [
   'ora',
   'cli-table3',
   'csv-stringify/sync',
+  // Arrow Flight: required only by an export that goes over Flight (src/export/flight).
+  '@grpc/grpc-js',
+  '@grpc/proto-loader',
+  'apache-arrow',
 ];
 /**
  * ES module packages dlake imports the default export of. The bundle reads a vendor file's
  * `module.exports` as Node reads a CommonJS module: all of it is the default export.
  */
 const DEFAULT_EXPORT = new Set(['conf', 'ora']);
-const vendorFile = (specifier) => `vendor/${specifier.replace('/', '-')}.cjs`;
+const vendorFile = (specifier) => `vendor/${specifier.replace(/^@/, '').replace('/', '-')}.cjs`;
 const requireVendorFiles = {
   name: 'require-vendor-files',
   setup(b) {

@@ -42,6 +42,8 @@ export interface GlobalOptions {
   /** `software` or `cloud`, and the hosted edition's project (src/api/roots.ts). */
   edition?: string;
   projectId?: string;
+  /** The Arrow Flight endpoint of exports (export/flight/endpoint.ts). */
+  flightUrl?: string;
 }
 
 interface ClientRequest {

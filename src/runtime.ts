@@ -203,6 +203,12 @@ export function buildRoot(rt: Runtime, withVersion = true): Command {
       ]),
     )
     .addOption(new Option('--project-id <uuid>', "the hosted edition's project (env: DLAKE_PROJECT_ID)"))
+    .addOption(
+      new Option(
+        '--flight-url <url>',
+        'Arrow Flight endpoint of exports, grpc[+tls]://HOST:PORT (env: DLAKE_FLIGHT_URL)',
+      ),
+    )
     .commandsGroup('Other:')
     .helpCommand('help [command]', 'show help for a command')
     .showSuggestionAfterError(true)

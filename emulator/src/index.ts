@@ -11,6 +11,7 @@ export {
   PUBLISHED_LIMITS,
 } from './cloud.js';
 export { type FaultKind, type FaultSpec, Faults } from './faults.js';
+export type { FlightCall, FlightFaultKind, FlightFaultSpec, FlightServer } from './flight/server.js';
 export type { JobInfo, JobState, JobsArea, JobsCatalog, JobsTestApi, RunEngineQuery } from './jobs.js';
 export { RequestLog, type RequestLogEntry } from './log.js';
 export { type Emulator, type EmulatorOptions, startEmulator } from './server.js';

@@ -87,6 +87,16 @@ export type RunEngineQuery = (sql: string, context?: string[]) => Promise<Row[]>
 export interface JobsArea {
   jobs: JobsTestApi;
   runEngineQuery: RunEngineQuery;
+  /** What the Flight server reads (emulator/src/flight): the engine, the datasets and the jobs' queries. */
+  flight: FlightSource;
+}
+
+/** The SQL engine and jobs, as the Flight server uses them. */
+export interface FlightSource {
+  engine: SqlEngine;
+  datasets(): CatalogDataset[];
+  /** A job's query and its owner, for `sys.job_results."<id>"`; undefined for an unknown id. */
+  job(id: string): { sql: string; context: string[]; userId: string; state: JobState } | undefined;
 }
 
 const SQL_FIELDS = new Set(['sql', 'context', 'references', 'engineName']);
@@ -284,7 +294,15 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
   };
   const runEngineQuery: RunEngineQuery = async (sql, context = []) =>
     (await engine.query(sql, context, datasets())).result.rows;
-  return { jobs: testApi, runEngineQuery };
+  const flight: FlightSource = {
+    engine,
+    datasets,
+    job: (id) => {
+      const j = jobs.get(id);
+      return j && { sql: j.sql, context: j.context, userId: j.userId, state: j.state };
+    },
+  };
+  return { jobs: testApi, runEngineQuery, flight };
 }
 
 interface SqlBody {

@@ -1,11 +1,12 @@
 // Command-line start of the emulator:
 //   dlake-emulator --port 9047 [--host H] [--edition community] [--samples DIR] [--big-rows N]
 //                  [--jwt-public-key FILE] [--no-pats] [--fault WHAT:[METHOD:]PATH[:TIMES]]…
-//                  [--strict-spec] [--secret-placeholder TEXT]
+//                  [--strict-spec] [--secret-placeholder TEXT] [--flight-port N] [--flight-fault F]…
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_PROJECT_ID, RATE_LIMIT_NAMES, type RateLimitName } from './cloud.js';
 import { describeFault, FAULT_FLAG_SYNTAX, type FaultSpec, parseFaultFlag } from './faults.js';
+import type { FlightFaultSpec } from './flight/server.js';
 import { type Emulator, type EmulatorOptions, startEmulator } from './server.js';
 import { DEFAULT_USERS } from './state.js';
 
@@ -32,6 +33,13 @@ const USAGE = `Usage: dlake-emulator [options]   (in this repository: npm run em
                           PATH   prefix of the request path; / matches every request
                           TIMES  how many matching requests it hits (default: all of them)
                         e.g. --fault 503:/api/v3/job:3  --fault 429@2:POST:/api/v3/sql:1
+  --flight-port N       also serve Arrow Flight (gRPC) on port N (0 picks a free one); TLS when HTTPS is
+  --flight-fault WHAT[:K][:TIMES]
+                        arm a Flight fault (repeatable): refuse-auth (every call unauthenticated),
+                        unavailable (GetFlightInfo/DoGet answer UNAVAILABLE), break:K (a stream is cut
+                        after K batches), fail:K (a stream ends with a query error after K batches),
+                        slow:MS (each batch waits MS);
+                        TIMES calls (default: all), e.g. --flight-fault break:2:1
   --strict-spec         serve only the spec's endpoints (others, e.g. GET /api/v3/info, answer 404)
   --secret-placeholder TEXT
                         what source configs show instead of a stored secret (default $SERVICE_EXISTING_VALUE$)
@@ -75,6 +83,21 @@ function faultOption(value: string): FaultSpec {
   }
 }
 
+/** `--flight-fault WHAT[:K][:TIMES]`. */
+function flightFaultOption(value: string): FlightFaultSpec {
+  const [kind, ...nums] = value.split(':');
+  const counts = nums.map((n) =>
+    /^\d+$/.test(n) ? Number(n) : fail(`--flight-fault: "${n}" is not a count`),
+  );
+  if (kind === 'break' || kind === 'fail') {
+    if (counts.length < 1) fail(`--flight-fault ${kind} needs the batches before it: ${kind}:K`);
+    return { kind, afterBatches: counts[0], times: counts[1] };
+  }
+  if (kind === 'refuse-auth' || kind === 'unavailable') return { kind, times: counts[0] };
+  if (kind === 'slow') return { kind, latencyMs: counts[0] ?? 100, times: counts[1] };
+  fail(`--flight-fault: unknown fault "${kind}"`);
+}
+
 function parseOptions(argv: string[]): EmulatorOptions {
   let values: ReturnType<typeof parse>['values'];
   try {
@@ -114,6 +137,9 @@ function parseOptions(argv: string[]): EmulatorOptions {
     faults: (values.fault ?? []).map(faultOption),
     strictSpec: values['strict-spec'] === true,
     secretPlaceholder: values['secret-placeholder'],
+    flightPort:
+      values['flight-port'] === undefined ? undefined : intOption(values['flight-port'], 'flight-port', 0),
+    flightFaults: (values['flight-fault'] ?? []).map(flightFaultOption),
   };
 }
 
@@ -135,6 +161,8 @@ function parse(argv: string[]) {
       fault: { type: 'string', multiple: true },
       'strict-spec': { type: 'boolean' },
       'secret-placeholder': { type: 'string' },
+      'flight-port': { type: 'string' },
+      'flight-fault': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -193,7 +221,7 @@ async function main(): Promise<void> {
   // The hosted edition has no password login: its users get a PAT each to log in with.
   const pats = emu.cloud ? `${hostedPats(emu)}\n` : '';
   process.stdout.write(
-    `Data Lake Query Service emulator (${options.edition}) listening on ${emu.url}\nUsers:\n${describeUsers()}\n${pats}${armed}`,
+    `Data Lake Query Service emulator (${options.edition}) listening on ${emu.url}\n${emu.flight ? `Arrow Flight on ${emu.flight.url}\n` : ''}Users:\n${describeUsers()}\n${pats}${armed}`,
   );
   // A reader that went away (`dlake-emulator | head`) must not crash the server.
   process.stdout.on('error', () => {});

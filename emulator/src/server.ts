@@ -14,6 +14,7 @@ import { registerAuth } from './auth.js';
 import { type CatalogArea, registerCatalog } from './catalog.js';
 import { CloudEdition, type CloudOptions } from './cloud.js';
 import { breakSchema, type FaultSpec, Faults } from './faults.js';
+import type { FlightFaultSpec, FlightServer } from './flight/server.js';
 import {
   ApiError,
   type EmuRequest,
@@ -59,6 +60,10 @@ export interface EmulatorOptions {
   secretPlaceholder?: string;
   /** Serve only the spec's endpoints: those the spec does not have (e.g. `GET /api/v3/info`) answer 404. */
   strictSpec?: boolean;
+  /** Serve Arrow Flight on this port too (0: a free one); with `tls`, over TLS. Default: no Flight. */
+  flightPort?: number;
+  /** Flight faults armed from the start (`dlake-emulator --flight-fault`). */
+  flightFaults?: FlightFaultSpec[];
 }
 
 export interface Emulator {
@@ -81,6 +86,8 @@ export interface Emulator {
   reflections: ReflectionStore;
   /** The hosted edition's projects, engines, rules and rate limiter; undefined on the self-hosted ones. */
   cloud: CloudEdition | undefined;
+  /** The Arrow Flight endpoint (its URL, calls and faults), when `flightPort` was given. */
+  flight?: FlightServer;
   close(): Promise<void>;
 }
 
@@ -138,6 +145,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   }
   const { port } = server.address() as AddressInfo;
   const host = options.host ?? '127.0.0.1';
+  // gRPC and Arrow are loaded only when Flight is served.
+  const flight =
+    options.flightPort === undefined
+      ? undefined
+      : await (await import('./flight/server.js')).startFlightServer({
+          port: options.flightPort,
+          host,
+          tls: options.tls,
+          state,
+          source: jobs.flight,
+          faults: options.flightFaults,
+        });
 
   return {
     url: `${options.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
@@ -152,7 +171,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     queues: admin.queues,
     reflections,
     cloud,
+    flight,
     async close() {
+      await flight?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       for (const fn of closers) await fn();

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import {
   type DuckDBConnection,
   DuckDBInstance,
+  type DuckDBPreparedStatement,
   type DuckDBResult,
   type DuckDBType,
   DuckDBTypeId,
@@ -129,6 +130,22 @@ export class SqlEngine {
       const result = await conn.run(plan.sql);
       return { result: await convertResult(result, signal), touched: plan.touched };
     });
+  }
+
+  /**
+   * Plans a query and hands its prepared statement to `body` on a connection of its own: the Flight server
+   * reads its columns without running it, then streams its rows chunk by chunk (emulator/src/flight).
+   */
+  async prepared<T>(
+    sql: string,
+    context: string[],
+    datasets: readonly CatalogDataset[],
+    signal: AbortSignal | undefined,
+    body: (statement: DuckDBPreparedStatement) => Promise<T>,
+  ): Promise<T> {
+    return this.withPlan(sql, context, datasets, signal, undefined, async (conn, plan) =>
+      body(await conn.prepare(plan.sql)),
+    );
   }
 
   /** CTAS: runs a query and writes its rows into one Parquet file. Returns the rows written. */
@@ -650,7 +667,7 @@ function formatTimestamp(v: DuckDBValue, ms: number): string {
  * Column names made unique as the service's planner does (`a`, `a0`, `a1`…), since rows are objects keyed
  * by name.
  */
-function uniqueNames(names: string[]): string[] {
+export function uniqueNames(names: string[]): string[] {
   const seen = new Set<string>();
   return names.map((n) => {
     let name = n;

@@ -31,6 +31,15 @@ export function formatOption(): Option {
   );
 }
 
+/** `--transport` of an export: Arrow Flight, REST, or Flight when an endpoint answers (export/flight/transport.ts). */
+export function transportOption(): Option {
+  return choiceOption(
+    '--transport <how>',
+    'auto (Arrow Flight when an endpoint is configured and answers, else REST), flight or rest',
+    ['auto', 'flight', 'rest'],
+  );
+}
+
 /** `--concurrency` of the commands that page through results. */
 export function pageConcurrencyOption(what = 'results pages fetched'): Option {
   return concurrencyOption(what, PAGE_CONCURRENCY);

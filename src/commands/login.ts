@@ -28,6 +28,7 @@ export function register(program: Command, rt: Runtime): void {
         'dlake login --url https://lake.example.com -u alice          # prompts for the password',
         'echo "$PASSWORD" | dlake login -u ci-bot --password-stdin',
         'dlake login -p prod --url https://lake.example.com --token-stdin < pat.txt',
+        'dlake login --url https://lake.example.com --flight-url grpc+tls://lake.example.com:32010 -u alice',
       ),
     )
     .action(rt.action(login));
@@ -58,6 +59,13 @@ async function login(ctx: Context, opts: LoginOptions): Promise<void> {
       },
     );
   }
+  // `--flight-url` is stored in the profile; DLAKE_FLIGHT_URL is only used (export/flight/endpoint.ts).
+  const { parseFlightUrl } = await import('../export/flight/endpoint.js');
+  const flightUrl = ctx.opts.flightUrl ?? ctx.env.DLAKE_FLIGHT_URL;
+  const flightEndpoint = flightUrl
+    ? parseFlightUrl(flightUrl, ctx.opts.flightUrl ? '--flight-url' : 'DLAKE_FLIGHT_URL')
+    : undefined;
+  const flightPatch = ctx.opts.flightUrl && flightEndpoint ? { flightUrl: flightEndpoint.url } : {};
   if (opts.tokenStdin) {
     if (opts.passwordStdin)
       throw new UsageError('--token-stdin and --password-stdin cannot be used together');
@@ -80,7 +88,9 @@ async function login(ctx: Context, opts: LoginOptions): Promise<void> {
       obtainedVia: 'pat',
       ...(userName ? { username: userName } : {}),
     } as const;
-    ctx.refreshSnapshot(await storeToken(ctx.store, name, client, record, { authMethod: 'pat' }, root));
+    ctx.refreshSnapshot(
+      await storeToken(ctx.store, name, client, record, { authMethod: 'pat', ...flightPatch }, root),
+    );
     const where = root.edition === 'cloud' ? `${client.baseUrl}, project ${root.projectId}` : client.baseUrl;
     ctx.ui.notice(
       `Verified and stored the personal access token${userName ? ` of ${userName}` : ''} for profile "${name}" (${where}).`,
@@ -107,13 +117,31 @@ async function login(ctx: Context, opts: LoginOptions): Promise<void> {
     throw e;
   });
   const expiresAt = new Date(res.expires).toISOString();
+  // The Flight handshake, once, with the same user and password: its bearer token goes beside the session.
+  let flight: { token: string; url: string } | undefined;
+  if (flightEndpoint) {
+    const { flightHandshake } = await import('../export/flight/handshake.js');
+    const got = await flightHandshake(ctx, flightEndpoint, username, password);
+    if ('token' in got) flight = { token: got.token, url: flightEndpoint.url };
+    else
+      ctx.ui.warn(
+        `the Flight handshake with ${flightEndpoint.url} failed (${got.failure}): exports use REST`,
+      );
+  }
   ctx.refreshSnapshot(
     await storeToken(
       ctx.store,
       name,
       client,
-      { kind: 'session', token: res.token, expiresAt, obtainedVia: 'password', username: res.userName },
-      { authMethod: 'password', username: res.userName },
+      {
+        kind: 'session',
+        token: res.token,
+        expiresAt,
+        obtainedVia: 'password',
+        username: res.userName,
+        ...(flight ? { flight } : {}),
+      },
+      { authMethod: 'password', username: res.userName, ...flightPatch },
     ),
   );
   ctx.ui.notice(

@@ -16,6 +16,7 @@ import {
   pageConcurrencyOption,
   printRows,
   TABLE_ROWS,
+  transportOption,
   waitTimeoutOption,
 } from './job-output.js';
 import { waitWithFeedback } from './job-wait.js';
@@ -33,6 +34,7 @@ export interface SqlOptions {
   concurrency?: number;
   waitTimeout?: number;
   yes?: boolean;
+  transport?: import('../export/flight/transport.js').Transport;
 }
 
 export function register(program: Command, rt: Runtime): void {
@@ -61,6 +63,7 @@ export function register(program: Command, rt: Runtime): void {
     )
     .addOption(formatOption())
     .addOption(pageConcurrencyOption())
+    .addOption(transportOption())
     .addOption(waitTimeoutOption())
     .option('-y, --yes', 'on Ctrl-C while waiting, cancel the job without asking')
     .addHelpText(
@@ -74,6 +77,7 @@ export function register(program: Command, rt: Runtime): void {
         'echo "SELECT * FROM big" | dlake sql - -o ndjson --max-rows 1000',
         'dlake sql "SELECT * FROM orders" --context Sales --no-wait',
         'dlake sql "SELECT * FROM Sales.orders" --into Lake/exports/orders_2025',
+        'dlake --flight-url grpc://lake:32010 sql "SELECT * FROM big" --out big.parquet --transport flight',
       ),
     )
     .action(rt.action(sql));
@@ -123,6 +127,20 @@ export async function runQuery(ctx: Context, text: string, opts: SqlOptions): Pr
   if (opts.out && opts.out !== '-') {
     const { checkWritable } = await import('../export/target.js');
     await checkWritable(opts.out);
+  }
+  if (opts.transport === 'flight' && !(opts.out && opts.wait && !into))
+    throw new UsageError('--transport flight applies to an export: give --out FILE');
+  // Over Arrow Flight the query runs there, once: no job is submitted here (export/flight/transport.ts).
+  if (opts.out && spec && opts.wait && (opts.transport ?? 'auto') !== 'rest') {
+    const { exportWithFlight } = await import('../export/flight/transport.js');
+    const done = await exportWithFlight(ctx, {
+      sql: text,
+      out: opts.out,
+      spec,
+      transport: opts.transport ?? 'auto',
+      restOnly: opts.context === undefined ? undefined : '--context',
+    });
+    if (done) return;
   }
   const client = await ctx.client();
   const { submitSql, requireCompleted } = await import('../api/jobs.js');

@@ -22,6 +22,8 @@ const ProfileSchema = z.looseObject({
   /** `software` or `cloud`, and the hosted edition's project (docs/cli-contract.md "The hosted edition"). */
   edition: z.optional(z.enum(EDITIONS)),
   projectId: z.optional(z.string()),
+  /** The Arrow Flight endpoint exports use (`login --flight-url`): grpc://HOST:PORT or grpc+tls://HOST:PORT. */
+  flightUrl: z.optional(z.string()),
 });
 export type Profile = z.infer<typeof ProfileSchema>;
 
@@ -63,6 +65,12 @@ const StoredTokenSchema = z.looseObject({
    * refresh token or PAT is never sent to another (docs/cli-contract.md "Identity").
    */
   authUrl: z.optional(z.string()),
+  /**
+   * Of a password login: the bearer token the Flight handshake answered, for the Flight endpoint `url`. Kept
+   * beside the session it was obtained with, so it goes when the session does (docs/cli-contract.md "Export
+   * over Arrow Flight").
+   */
+  flight: z.optional(z.looseObject({ token: z.string().check(z.minLength(1)), url: z.string() })),
 });
 export type StoredToken = z.infer<typeof StoredTokenSchema>;
 

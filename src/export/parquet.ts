@@ -103,6 +103,21 @@ export class ParquetFormatter {
   }
 
   /**
+   * Rows given column by column (an Arrow batch's, export/flight/batch-writers.ts), each value already what
+   * the encoder takes for its column (null for NULL); `bytes` counts them as `page` would.
+   */
+  pageColumns(columns: readonly (readonly unknown[])[], rows: number, bytes: number): Uint8Array | string {
+    for (let c = 0; c < this.columns.length; c++) {
+      const values = this.columns[c]!.values;
+      const given = columns[c]!;
+      for (let r = 0; r < rows; r++) values.push(given[r]);
+    }
+    this.buffered += rows;
+    this.bufferedBytes += bytes;
+    return this.bufferedBytes >= this.groupBytes ? this.flush() : '';
+  }
+
+  /**
    * The metadata of the row groups handed out so far, JSON-safe (for the sidecar). Taken between row groups
    * (`held` is 0), it is all a formatter needs to continue the file.
    */

@@ -38,7 +38,7 @@ const COMMANDS: Record<string, string> = {
   '\\d':
     '\\d REF       describe a dataset: its fields and types (Samples/sales/2024.csv or Samples.sales."2024.csv")',
   '\\o':
-    '\\o FILE      export the next result to FILE (csv, json or ndjson, from the name); \\o alone: no export',
+    '\\o FILE      export the next result to FILE (csv, json or ndjson, from the name; --transport flight|rest|auto); \\o alone: no export',
   '\\timing': '\\timing     show how long each statement takes (on/off)',
   '\\x': '\\x          show records vertically, one field a line (on/off)',
   '\\q': '\\q          leave (Ctrl-D too)',
@@ -58,6 +58,8 @@ class Shell {
   private timing = false;
   private expanded = false;
   private exportTo?: string;
+  /** How the \o export reads its rows (`\o FILE --transport flight`): docs/cli-contract.md "Export over Arrow Flight". */
+  private exportTransport: 'auto' | 'flight' | 'rest' = 'auto';
   private clientPromise?: Promise<ApiClient>;
 
   constructor(
@@ -175,6 +177,11 @@ class Shell {
     const controller = new AbortController();
     this.keys.running(() => controller.abort());
     try {
+      // An export to the \o file may go over Arrow Flight: then the statement runs there, not as a REST job.
+      if (this.exportTo && (await this.exportOverFlight(text, this.exportTo, controller.signal))) {
+        this.exportTo = undefined;
+        return;
+      }
       const client = await this.client();
       const { submitSql, requireCompleted } = await import('../api/jobs.js');
       const id = await submitSql(client, text, this.opts.context);
@@ -195,6 +202,22 @@ class Shell {
         );
       }
     }
+  }
+
+  private async exportOverFlight(text: string, out: string, signal: AbortSignal): Promise<boolean> {
+    if (this.exportTransport === 'rest') return false;
+    const [{ exportSpec }, { exportWithFlight }] = await Promise.all([
+      import('../export/writers.js'),
+      import('../export/flight/transport.js'),
+    ]);
+    return exportWithFlight(this.ctx, {
+      sql: text,
+      out,
+      spec: exportSpec(out),
+      transport: this.exportTransport,
+      restOnly: this.opts.context ? '--context' : undefined,
+      signal,
+    });
   }
 
   /** The result: to the \o file, or printed (a table through the pager when wider than the terminal). */
@@ -255,10 +278,19 @@ class Shell {
             ctx.streams.stderr.write('The next result is printed.\n');
             return;
           }
+          // `\o FILE --transport auto|flight|rest`
+          const m = /^(.*?)(?:\s+--transport(?:=|\s+)(\S+))?$/.exec(arg)!;
+          const file = m[1]!.trim();
+          const transport = m[2] ?? 'auto';
+          if (transport !== 'auto' && transport !== 'flight' && transport !== 'rest')
+            throw new UsageError(`--transport is auto, flight or rest, not "${transport}"`);
           const { checkWritable } = await import('../export/target.js');
-          await checkWritable(arg);
-          this.exportTo = arg;
-          ctx.streams.stderr.write(`The next result goes to ${arg}.\n`);
+          await checkWritable(file);
+          this.exportTo = file;
+          this.exportTransport = transport;
+          ctx.streams.stderr.write(
+            `The next result goes to ${file}${transport === 'auto' ? '' : ` (over ${transport === 'flight' ? 'Arrow Flight' : 'REST'})`}.\n`,
+          );
         });
         return true;
       case '\\d':

@@ -22,6 +22,9 @@ describe('dist/vendor: what src/ imports of each library', () => {
     ['./yaml.cjs', (m: Loose) => m.parse && m.stringify],
     ['./hyparquet-writer.cjs', (m: Loose) => m.ParquetWriter && m.ByteWriter],
     ['./zod.cjs', (m: Loose) => m.z.object],
+    ['./grpc-grpc-js.cjs', (m: Loose) => m.loadPackageDefinition && m.credentials.createSsl],
+    ['./grpc-proto-loader.cjs', (m: Loose) => m.fromJSON],
+    ['./apache-arrow.cjs', (m: Loose) => m.RecordBatchReader.from && m.makeVector],
   ])('%s', (file, member) => {
     expect(member(vendor(file))).toBeTypeOf('function');
   });

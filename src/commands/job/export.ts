@@ -7,7 +7,13 @@ import type { ResumeRecord } from '../../export/target.js';
 import type { ExportFormat } from '../../export/writers.js';
 import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
-import { exportToFile, formatOption, pageConcurrencyOption, waitTimeoutOption } from '../job-output.js';
+import {
+  exportToFile,
+  formatOption,
+  pageConcurrencyOption,
+  transportOption,
+  waitTimeoutOption,
+} from '../job-output.js';
 import { waitWithFeedback } from '../job-wait.js';
 
 interface ExportOptions {
@@ -17,6 +23,7 @@ interface ExportOptions {
   waitTimeout?: number;
   resume?: boolean;
   yes?: boolean;
+  transport?: import('../../export/flight/transport.js').Transport;
 }
 
 export function register(job: Command, rt: Runtime): void {
@@ -31,6 +38,7 @@ export function register(job: Command, rt: Runtime): void {
     .addOption(formatOption())
     .addOption(pageConcurrencyOption())
     .addOption(waitTimeoutOption())
+    .addOption(transportOption())
     .option('--resume', 'continue an interrupted export from the complete rows of FILE.partial')
     .option('-y, --yes', 'on Ctrl-C while waiting, cancel the job without asking')
     .addHelpText(
@@ -41,6 +49,7 @@ export function register(job: Command, rt: Runtime): void {
         'dlake job export ID --out rows.ndjson.gz --concurrency 8',
         'dlake job export ID --out rows.csv --resume',
         'dlake job export ID --out - --format json | jq length',
+        'dlake job export ID --out rows.parquet --transport flight --flight-url grpc+tls://lake:32010',
       ),
     )
     .action(rt.action(exportJob));
@@ -50,6 +59,10 @@ async function exportJob(ctx: Context, id: string, opts: ExportOptions): Promise
   const { exportSpec } = await import('../../export/writers.js');
   const spec = exportSpec(opts.out, opts.format);
   if (opts.resume && opts.out === '-') throw new UsageError('--resume needs --out FILE, not standard output');
+  const transport = opts.transport ?? 'auto';
+  const flight = transport === 'rest' ? undefined : await import('../../export/flight/transport.js');
+  flight?.checkTransport(transport, opts.resume ? '--resume' : undefined);
+  const sql = flight?.jobResultsSql(id);
   let resume: ResumeRecord | undefined;
   if (opts.out !== '-') {
     const { checkWritable } = await import('../../export/target.js');
@@ -67,5 +80,13 @@ async function exportJob(ctx: Context, id: string, opts: ExportOptions): Promise
   const { requireCompleted } = await import('../../api/jobs.js');
   requireCompleted(status, id);
   if (!status.rowCount && ctx.ui.verbose) ctx.ui.notice(`job ${id} reports no rows`);
+  // `--resume` keeps to REST (`auto` says so once it has an endpoint to say it about).
+  const restOnly = opts.resume ? '--resume' : undefined;
+  if (
+    flight &&
+    sql &&
+    (await flight.exportWithFlight(ctx, { sql, out: opts.out, spec, transport, restOnly }))
+  )
+    return;
   await exportToFile(ctx, { client, id, out: opts.out, ...spec, resume, concurrency: opts.concurrency });
 }

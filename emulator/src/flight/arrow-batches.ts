@@ -1,0 +1,394 @@
+// DuckDB results as Arrow record batches, column by column: each DuckDB data chunk (its column vectors) becomes
+// one Arrow record batch whose buffers are filled from the vectors' own typed arrays where DuckDB exposes them
+// (numbers, dates, timestamps), never through row objects. DuckDB's own Arrow export needs an extension the
+// emulator cannot download, so the mapping is done here, onto the Arrow types the service sends
+// (docs/api-facts.md §14):
+//   BOOLEAN → Bool · TINYINT/SMALLINT/INTEGER → Int8/16/32 · BIGINT → Int64 · FLOAT → Float32 · DOUBLE → Float64
+//   VARCHAR → Utf8 · DATE → Date(DAY) · TIMESTAMP → Timestamp(ms) · DECIMAL(p,s) → Decimal128(p,s)
+//   anything else → Utf8, holding the text the REST results give for it (JSON text for nested values).
+
+import { createRequire } from 'node:module';
+import type { DuckDBDataChunk, DuckDBType, DuckDBVector } from '@duckdb/node-api';
+import { DuckDBTypeId } from '@duckdb/node-api';
+import {
+  Bool,
+  type Data,
+  type DataType,
+  DateDay,
+  Decimal,
+  Field,
+  Float32,
+  Float64,
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  Message,
+  makeData,
+  RecordBatch,
+  RecordBatchStreamWriter,
+  Schema,
+  Struct,
+  TimestampMillisecond,
+  Utf8,
+} from 'apache-arrow';
+import { describeType } from '../sql-engine.js';
+
+interface ColumnPlan {
+  field: Field;
+  build(vector: DuckDBVector, rows: number): Data;
+}
+
+/** How each column of a result becomes an Arrow column. `names` are the result's (unique) column names. */
+export function planColumns(names: readonly string[], types: readonly DuckDBType[]): ColumnPlan[] {
+  return types.map((t, i) => planColumn(names[i]!, t));
+}
+
+export function schemaOf(plans: readonly ColumnPlan[]): Schema {
+  return new Schema(plans.map((p) => p.field));
+}
+
+/** One DuckDB data chunk as one Arrow record batch. */
+export function batchOf(schema: Schema, plans: readonly ColumnPlan[], chunk: DuckDBDataChunk): RecordBatch {
+  const rows = chunk.rowCount;
+  const children = plans.map((p, c) => p.build(chunk.getColumnVector(c), rows));
+  const data = makeData({ type: new Struct(schema.fields), length: rows, nullCount: 0, children });
+  return new RecordBatch(schema, data);
+}
+
+// ── Vectors ─────────────────────────────────────────────────────────────────────────────────────────
+
+/** What the vector classes of @duckdb/node-api hold (not in their public types): the chunk's typed array. */
+interface RawVector {
+  items?: ArrayLike<number | bigint> & { slice(a?: number, b?: number): unknown };
+  validity?: { itemValid(i: number): boolean };
+}
+
+/** The validity bitmap (LSB first, as Arrow's) and the null count. */
+function validityOf(vector: DuckDBVector, rows: number): { bitmap: Uint8Array; nulls: number } {
+  const bitmap = new Uint8Array((rows + 7) >> 3);
+  const validity = (vector as unknown as RawVector).validity;
+  let nulls = 0;
+  for (let i = 0; i < rows; i++) {
+    const valid = validity ? validity.itemValid(i) : vector.getItem(i) !== null;
+    if (valid) bitmap[i >> 3]! |= 1 << (i & 7);
+    else nulls++;
+  }
+  return { bitmap, nulls };
+}
+
+/** A fixed-width column copied from the vector's typed array (the chunk's memory is DuckDB's to reuse). */
+function fixed(type: DataType, make: (rows: number) => { [i: number]: number | bigint }) {
+  return (vector: DuckDBVector, rows: number): Data => {
+    const { bitmap, nulls } = validityOf(vector, rows);
+    const items = (vector as unknown as RawVector).items;
+    let values: unknown;
+    if (items && items.length >= rows) values = items.slice(0, rows);
+    else {
+      const out = make(rows);
+      for (let i = 0; i < rows; i++) {
+        const v = vector.getItem(i);
+        if (v !== null) out[i] = v as number | bigint;
+      }
+      values = out;
+    }
+    return makeData({
+      type: type as Int32,
+      length: rows,
+      nullCount: nulls,
+      nullBitmap: nulls ? bitmap : null,
+      data: values as Int32Array,
+    });
+  };
+}
+
+function bools(vector: DuckDBVector, rows: number): Data {
+  const { bitmap, nulls } = validityOf(vector, rows);
+  const bits = new Uint8Array((rows + 7) >> 3);
+  for (let i = 0; i < rows; i++) if (vector.getItem(i) === true) bits[i >> 3]! |= 1 << (i & 7);
+  return makeData({
+    type: new Bool(),
+    length: rows,
+    nullCount: nulls,
+    nullBitmap: nulls ? bitmap : null,
+    data: bits,
+  });
+}
+
+/** Utf8 from each cell's text (`text` turns a non-null DuckDB value into it). */
+function strings(text: (v: unknown) => string) {
+  return (vector: DuckDBVector, rows: number): Data => {
+    const offsets = new Int32Array(rows + 1);
+    const bitmap = new Uint8Array((rows + 7) >> 3);
+    const cells: string[] = new Array(rows);
+    let nulls = 0;
+    let bytes = 0;
+    for (let i = 0; i < rows; i++) {
+      const v = vector.getItem(i);
+      if (v === null) {
+        nulls++;
+        cells[i] = '';
+      } else {
+        bitmap[i >> 3]! |= 1 << (i & 7);
+        const s = text(v);
+        cells[i] = s;
+        bytes += Buffer.byteLength(s);
+      }
+      offsets[i + 1] = bytes;
+    }
+    const data = Buffer.allocUnsafe(bytes);
+    for (let i = 0; i < rows; i++) if (cells[i]) data.write(cells[i]!, offsets[i]!);
+    return makeData({
+      type: new Utf8(),
+      length: rows,
+      nullCount: nulls,
+      nullBitmap: nulls ? bitmap : null,
+      valueOffsets: offsets,
+      data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+    });
+  };
+}
+
+type Bindings = Pick<typeof import('@duckdb/node-bindings'), 'get_data_from_pointer'>;
+let bindings: Bindings | undefined;
+/** The native bindings @duckdb/node-api itself loaded (the same copy: one native module in the process). */
+function nodeBindings(): Bindings {
+  bindings ??= createRequire(createRequire(import.meta.url).resolve('@duckdb/node-api'))(
+    '@duckdb/node-bindings',
+  ) as Bindings;
+  return bindings;
+}
+
+/**
+ * VARCHAR straight from DuckDB's string vector into Utf8's buffers, bytes copied without decoding them. Each
+ * cell is 16 bytes: its length, then the string itself when it is 12 bytes or fewer, else a pointer to it.
+ * Reading a pointed-to string costs a native call; DuckDB mostly lays a chunk's strings end to end, so a run
+ * of strings each starting where the last ended is read with one call.
+ */
+function varchars(vector: DuckDBVector, rows: number): Data {
+  const { get_data_from_pointer } = nodeBindings();
+  const dv = (vector as unknown as { dataView?: DataView }).dataView;
+  if (!dv || dv.byteLength < rows * 16) return strings(String)(vector, rows);
+  const { bitmap, nulls } = validityOf(vector, rows);
+  const offsets = new Int32Array(rows + 1);
+  for (let i = 0; i < rows; i++) {
+    const valid = (bitmap[i >> 3]! & (1 << (i & 7))) !== 0;
+    offsets[i + 1] = offsets[i]! + (valid ? dv.getUint32(i * 16, true) : 0);
+  }
+  const data = new Uint8Array(offsets[rows]!);
+  const base = dv.byteOffset;
+  for (let i = 0; i < rows; ) {
+    const len = offsets[i + 1]! - offsets[i]!;
+    if (len <= 12) {
+      if (len > 0) data.set(new Uint8Array(dv.buffer, base + i * 16 + 4, len), offsets[i]!);
+      i++;
+      continue;
+    }
+    // A run of pointed-to strings, each starting where the one before ended.
+    let end = i + 1;
+    let next = dv.getBigUint64(i * 16 + 8, true) + BigInt(len);
+    while (end < rows) {
+      const l = offsets[end + 1]! - offsets[end]!;
+      if (l <= 12 || dv.getBigUint64(end * 16 + 8, true) !== next) break;
+      next += BigInt(l);
+      end++;
+    }
+    const bytes = get_data_from_pointer(
+      dv.buffer as ArrayBuffer,
+      base + i * 16 + 8,
+      offsets[end]! - offsets[i]!,
+    );
+    data.set(bytes, offsets[i]!);
+    i = end;
+  }
+  return makeData({
+    type: new Utf8(),
+    length: rows,
+    nullCount: nulls,
+    nullBitmap: nulls ? bitmap : null,
+    valueOffsets: offsets,
+    data,
+  });
+}
+
+/** Timestamps in milliseconds, from DuckDB's `unit`s per millisecond (1000 for its microseconds). */
+function timestamps(perMs: bigint, msPer = 1n) {
+  return (vector: DuckDBVector, rows: number): Data => {
+    const { bitmap, nulls } = validityOf(vector, rows);
+    const items = (vector as unknown as RawVector).items as BigInt64Array | undefined;
+    const out = new BigInt64Array(rows);
+    for (let i = 0; i < rows; i++) {
+      const raw = items ? items[i]! : rawTime(vector.getItem(i));
+      // Floor, as the REST encoding does (a time before 1970 rounds down, not towards zero).
+      const q = (raw * msPer) / perMs;
+      out[i] = raw < 0n && q * perMs !== raw * msPer ? q - 1n : q;
+    }
+    return makeData({
+      type: new TimestampMillisecond(),
+      length: rows,
+      nullCount: nulls,
+      nullBitmap: nulls ? bitmap : null,
+      data: out,
+    });
+  };
+}
+
+function rawTime(v: unknown): bigint {
+  if (v === null || typeof v !== 'object') return 0n;
+  const o = v as { micros?: bigint; millis?: bigint; seconds?: bigint; nanos?: bigint };
+  return o.micros ?? o.millis ?? o.seconds ?? o.nanos ?? 0n;
+}
+
+function decimals(precision: number, scale: number) {
+  return (vector: DuckDBVector, rows: number): Data => {
+    const { bitmap, nulls } = validityOf(vector, rows);
+    const words = new Uint32Array(rows * 4);
+    const mask = (1n << 32n) - 1n;
+    for (let i = 0; i < rows; i++) {
+      const v = vector.getItem(i) as { value: bigint } | null;
+      if (v === null) continue;
+      // Two's complement over 128 bits, little-endian 32-bit words.
+      let n = BigInt.asUintN(128, v.value);
+      for (let w = 0; w < 4; w++) {
+        words[i * 4 + w] = Number(n & mask);
+        n >>= 32n;
+      }
+    }
+    return makeData({
+      type: new Decimal(scale, precision, 128),
+      length: rows,
+      nullCount: nulls,
+      nullBitmap: nulls ? bitmap : null,
+      data: words,
+    });
+  };
+}
+
+function planColumn(name: string, t: DuckDBType): ColumnPlan {
+  const col = (type: DataType, build: ColumnPlan['build']): ColumnPlan => ({
+    field: new Field(name, type, true),
+    build,
+  });
+  switch (t.typeId) {
+    case DuckDBTypeId.BOOLEAN:
+      return col(new Bool(), bools);
+    case DuckDBTypeId.TINYINT:
+      return col(
+        new Int8(),
+        fixed(new Int8(), (n) => new Int8Array(n)),
+      );
+    case DuckDBTypeId.SMALLINT:
+      return col(
+        new Int16(),
+        fixed(new Int16(), (n) => new Int16Array(n)),
+      );
+    case DuckDBTypeId.INTEGER:
+      return col(
+        new Int32(),
+        fixed(new Int32(), (n) => new Int32Array(n)),
+      );
+    case DuckDBTypeId.BIGINT:
+      return col(
+        new Int64(),
+        fixed(new Int64(), (n) => new BigInt64Array(n)),
+      );
+    case DuckDBTypeId.FLOAT:
+      return col(
+        new Float32(),
+        fixed(new Float32(), (n) => new Float32Array(n)),
+      );
+    case DuckDBTypeId.DOUBLE:
+      return col(
+        new Float64(),
+        fixed(new Float64(), (n) => new Float64Array(n)),
+      );
+    case DuckDBTypeId.VARCHAR:
+      return col(new Utf8(), varchars);
+    case DuckDBTypeId.DATE:
+      return col(
+        new DateDay(),
+        fixed(new DateDay(), (n) => new Int32Array(n)),
+      );
+    case DuckDBTypeId.TIMESTAMP:
+    case DuckDBTypeId.TIMESTAMP_TZ:
+      return col(new TimestampMillisecond(), timestamps(1000n));
+    case DuckDBTypeId.TIMESTAMP_MS:
+      return col(new TimestampMillisecond(), timestamps(1n));
+    case DuckDBTypeId.TIMESTAMP_S:
+      return col(new TimestampMillisecond(), timestamps(1n, 1000n));
+    case DuckDBTypeId.TIMESTAMP_NS:
+      return col(new TimestampMillisecond(), timestamps(1_000_000n));
+    case DuckDBTypeId.DECIMAL:
+      return col(new Decimal(t.scale, t.width, 128), decimals(t.width, t.scale));
+    default: {
+      // The text of the REST encoding: a string as it is, anything else as its JSON.
+      const convert = describeType(t).convert;
+      return col(
+        new Utf8(),
+        strings((v) => {
+          const out = convert(v as never);
+          return typeof out === 'string' ? out : JSON.stringify(out);
+        }),
+      );
+    }
+  }
+}
+
+// ── Flight framing ─────────────────────────────────────────────────────────────────────────────────
+
+/** One FlightData message: an IPC message's flatbuffer header and its body. */
+export interface FlightPayload {
+  data_header: Uint8Array;
+  data_body: Uint8Array;
+}
+
+const CONTINUATION = 0xffffffff;
+
+/**
+ * The IPC messages of a stream as FlightData payloads. apache-arrow writes the IPC stream (and decodes each
+ * message's flatbuffer: `Message.decode`); Flight carries each message's header and body apart, without the
+ * stream's framing (continuation marker and length), which is all that is read here.
+ */
+export function payloadsOf(stream: Uint8Array): FlightPayload[] {
+  const view = new DataView(stream.buffer, stream.byteOffset, stream.byteLength);
+  const out: FlightPayload[] = [];
+  let pos = 0;
+  while (pos + 8 <= stream.byteLength) {
+    let len = view.getInt32(pos, true);
+    pos += 4;
+    if (len === -1 || view.getUint32(pos - 4, true) === CONTINUATION) {
+      len = view.getInt32(pos, true);
+      pos += 4;
+    }
+    if (len === 0) break; // end of stream
+    const header = stream.subarray(pos, pos + len);
+    pos += len;
+    const bodyLength = Number(Message.decode(header).bodyLength);
+    out.push({ data_header: header, data_body: stream.subarray(pos, pos + bodyLength) });
+    pos += bodyLength;
+  }
+  return out;
+}
+
+/** The schema message (FlightInfo.schema: with the IPC framing) and the FlightData of a schema. */
+export function schemaBytes(schema: Schema): Uint8Array {
+  const empty = new RecordBatch(
+    schema,
+    makeData({
+      type: new Struct(schema.fields),
+      length: 0,
+      nullCount: 0,
+      children: schema.fields.map((f) => makeData({ type: f.type as Int32, length: 0 })),
+    }),
+  );
+  const stream = RecordBatchStreamWriter.writeAll([empty]).toUint8Array(true);
+  const view = new DataView(stream.buffer, stream.byteOffset, stream.byteLength);
+  const len = view.getInt32(4, true);
+  return stream.slice(0, 8 + len);
+}
+
+/** The FlightData messages of one batch (its schema message left out: the stream's first message has it). */
+export function batchPayloads(batch: RecordBatch): { schema: FlightPayload; batch: FlightPayload[] } {
+  const [schema, ...rest] = payloadsOf(RecordBatchStreamWriter.writeAll([batch]).toUint8Array(true));
+  return { schema: schema!, batch: rest };
+}

@@ -1,0 +1,505 @@
+// Export formats written from Arrow record batches (docs/cli-contract.md "Export over Arrow Flight"): CSV,
+// NDJSON and JSON byte for byte as the REST export writes the same rows (export/writers.ts: same header,
+// quoting, number, date and timestamp texts), read from the batches' column buffers straight into bytes, with
+// no row objects and no strings for text cells that need no escaping. Parquet from the columns, with the
+// Parquet types of the REST export (export/parquet.ts), no row objects either.
+import type { Data, RecordBatch, Schema } from 'apache-arrow';
+import { type DataType, makeVector, Type } from 'apache-arrow';
+import type { ResultField } from '../../api/jobs.js';
+import type { ExportFormat } from '../writers.js';
+
+export interface BatchFormatter {
+  readonly head: string | Uint8Array;
+  /** One batch's rows (possibly empty while Parquet fills a row group). */
+  batch(batch: RecordBatch): string | Uint8Array;
+  tail(): string | Uint8Array;
+}
+
+export async function loadBatchFormatter(format: ExportFormat, schema: Schema): Promise<BatchFormatter> {
+  if (format === 'parquet') {
+    const { ParquetFormatter } = await import('../parquet.js');
+    return new ParquetBatchFormatter(schema, ParquetFormatter);
+  }
+  return new TextBatchFormatter(format, schema);
+}
+
+// ── Bytes ─────────────────────────────────────────────────────────────────────────────────────────────
+
+const QUOTE = 34;
+const COMMA = 44;
+const LF = 10;
+const CR = 13;
+const BACKSLASH = 92;
+
+/** A growing byte buffer, reused from batch to batch (what is handed out is a copy the caller may keep). */
+class Bytes {
+  buf = Buffer.allocUnsafe(1 << 16);
+  w = 0;
+
+  reserve(n: number): void {
+    if (this.w + n <= this.buf.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.w + n));
+    this.buf.copy(grown, 0, 0, this.w);
+    this.buf = grown;
+  }
+
+  byte(b: number): void {
+    this.reserve(1);
+    this.buf[this.w++] = b;
+  }
+
+  /** A short ASCII text (a number's): copied code unit by code unit, cheaper than Buffer.write's set-up. */
+  ascii(s: string): void {
+    const n = s.length;
+    this.reserve(n);
+    const out = this.buf;
+    let w = this.w;
+    for (let k = 0; k < n; k++) out[w++] = s.charCodeAt(k);
+    this.w = w;
+  }
+
+  text(s: string): void {
+    this.reserve(s.length * 3);
+    this.w += this.buf.write(s, this.w, 'utf8');
+  }
+
+  raw(src: Uint8Array, from: number, to: number): void {
+    const n = to - from;
+    this.reserve(n);
+    const out = this.buf;
+    if (n > 32) {
+      out.set(src.subarray(from, to), this.w);
+      this.w += n;
+      return;
+    }
+    let w = this.w;
+    for (let i = from; i < to; i++) out[w++] = src[i]!;
+    this.w = w;
+  }
+
+  /** The bytes written since the last take (the buffer is then reused: FileTarget copies what it keeps). */
+  take(): Uint8Array {
+    const out = this.buf.subarray(0, this.w);
+    this.w = 0;
+    return out;
+  }
+}
+
+// ── Cells ──────────────────────────────────────────────────────────────────────────────────────────────
+
+/** Writes cell `i` of a column (not null) in one format. */
+type CellWriter = (out: Bytes, i: number) => void;
+
+interface Column {
+  data: Data;
+  /** Row i is null. */
+  isNull(i: number): boolean;
+  csv: CellWriter;
+  json: CellWriter;
+}
+
+function nullTest(data: Data): (i: number) => boolean {
+  const bitmap = data.nullBitmap;
+  if (!data.nullCount || !bitmap || bitmap.length === 0) return () => false;
+  const off = data.offset;
+  return (i) => {
+    const j = i + off;
+    return (bitmap[j >> 3]! & (1 << (j & 7))) === 0;
+  };
+}
+
+/** Whether any byte is one JSON.stringify escapes (a control character, a quote, a backslash). */
+function needsEscape(bytes: Uint8Array): boolean {
+  for (let k = 0; k < bytes.length; k++) {
+    const c = bytes[k]!;
+    if (c < 32 || c === QUOTE || c === BACKSLASH) return true;
+  }
+  return false;
+}
+
+const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
+
+/** `YYYY-MM-DD` of a day count, as the REST encoding writes a DATE. */
+function dateText(ms: number): string {
+  const d = new Date(ms);
+  const iso = Number.isFinite(d.getTime()) ? d.toISOString() : '';
+  return iso.length === 24 ? iso.slice(0, 10) : String(ms);
+}
+
+/** `YYYY-MM-DD HH:MM:SS.fff` in UTC, as the REST encoding writes a TIMESTAMP. */
+function timestampText(ms: number): string {
+  const d = new Date(ms);
+  const iso = Number.isFinite(d.getTime()) ? d.toISOString() : '';
+  return iso.length === 24 ? `${iso.slice(0, 10)} ${iso.slice(11, 23)}` : String(ms);
+}
+
+/** `HH:MM:SS.fff`. */
+function timeText(ms: number): string {
+  const t = Math.floor(ms);
+  return `${pad2(Math.floor(t / 3_600_000))}:${pad2(Math.floor(t / 60_000) % 60)}:${pad2(Math.floor(t / 1000) % 60)}.${String(t % 1000).padStart(3, '0')}`;
+}
+
+/** A decimal's exact text from its 128-bit two's complement value (little-endian 32-bit words) and scale. */
+function decimalText(words: Uint32Array, at: number, scale: number): string {
+  let n = 0n;
+  for (let w = 3; w >= 0; w--) n = (n << 32n) | BigInt(words[at + w]!);
+  n = BigInt.asIntN(128, n);
+  const neg = n < 0n;
+  let digits = (neg ? -n : n).toString();
+  if (scale > 0) {
+    digits = digits.padStart(scale + 1, '0');
+    digits = `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  }
+  return neg ? `-${digits}` : digits;
+}
+
+/** Milliseconds per unit of a Timestamp or Time column (Arrow's TimeUnit: 0 s, 1 ms, 2 µs, 3 ns). */
+const MS_PER_UNIT = [1000, 1, 0.001, 0.000001];
+
+/** The text of a cell as REST writes it, for the types written as text (dates, times, decimals, others). */
+function textOf(data: Data): ((i: number) => string) | undefined {
+  const type = data.type as DataType & { unit?: number; scale?: number };
+  const off = data.offset;
+  const values = data.values as unknown as ArrayLike<number | bigint>;
+  switch (type.typeId) {
+    case Type.Date: {
+      // DateDay: days; DateMillisecond: milliseconds.
+      const perUnit = type.unit === 0 ? 86_400_000 : 1;
+      return (i) => dateText(Number(values[i + off]!) * perUnit);
+    }
+    case Type.Timestamp: {
+      const ms = MS_PER_UNIT[type.unit ?? 1]!;
+      return (i) => timestampText(Math.floor(Number(values[i + off]!) * ms));
+    }
+    case Type.Time: {
+      const ms = MS_PER_UNIT[type.unit ?? 1]!;
+      return (i) => timeText(Number(values[i + off]!) * ms);
+    }
+    case Type.Decimal: {
+      const words = data.values as unknown as Uint32Array;
+      const scale = type.scale ?? 0;
+      return (i) => decimalText(words, (i + off) * 4, scale);
+    }
+    default:
+      return undefined;
+  }
+}
+
+function column(data: Data): Column {
+  const isNull = nullTest(data);
+  const off = data.offset;
+  const typeId = (data.type as DataType).typeId;
+  switch (typeId) {
+    case Type.Utf8: {
+      const offsets = data.valueOffsets as Int32Array;
+      const bytes = data.values as Uint8Array;
+      // A column none of whose cells needs quotes (the common case) is copied without looking at its bytes.
+      const plain = !(
+        bytes.includes(QUOTE) ||
+        bytes.includes(COMMA) ||
+        bytes.includes(LF) ||
+        bytes.includes(CR)
+      );
+      const escapes = needsEscape(bytes);
+      return {
+        data,
+        isNull,
+        csv: (out, i) => {
+          const a = offsets[i + off]!;
+          const b = offsets[i + off + 1]!;
+          if (plain) return out.raw(bytes, a, b);
+          // Quoted only when it holds a quote, comma, CR or LF (writers.ts csvField); all ASCII, so the
+          // UTF-8 bytes are scanned as they are.
+          let quote = false;
+          for (let k = a; k < b; k++) {
+            const c = bytes[k]!;
+            if (c === QUOTE || c === COMMA || c === LF || c === CR) {
+              quote = true;
+              break;
+            }
+          }
+          if (!quote) return out.raw(bytes, a, b);
+          out.byte(QUOTE);
+          for (let k = a; k < b; k++) {
+            const c = bytes[k]!;
+            if (c === QUOTE) out.byte(QUOTE);
+            out.byte(c);
+          }
+          out.byte(QUOTE);
+        },
+        json: (out, i) => {
+          const a = offsets[i + off]!;
+          const b = offsets[i + off + 1]!;
+          for (let k = escapes ? a : b; k < b; k++) {
+            const c = bytes[k]!;
+            if (c < 32 || c === QUOTE || c === BACKSLASH) {
+              // What JSON.stringify escapes: written by it, as the REST export does.
+              return out.text(
+                JSON.stringify(Buffer.from(bytes.buffer, bytes.byteOffset + a, b - a).toString('utf8')),
+              );
+            }
+          }
+          out.byte(QUOTE);
+          out.raw(bytes, a, b);
+          out.byte(QUOTE);
+        },
+      };
+    }
+    case Type.Int:
+    case Type.Float: {
+      const values = data.values as unknown as ArrayLike<number | bigint>;
+      // A double that JSON cannot hold (NaN, ±Infinity) is null in the REST answer: an empty field, null.
+      const write: CellWriter = (out, i) => {
+        const v = values[i + off]!;
+        if (typeof v === 'number' && !Number.isFinite(v)) return;
+        out.ascii(String(v));
+      };
+      const json: CellWriter = (out, i) => {
+        const v = values[i + off]!;
+        if (typeof v === 'number' && !Number.isFinite(v)) return out.ascii('null');
+        out.ascii(String(v));
+      };
+      return { data, isNull, csv: write, json };
+    }
+    case Type.Bool: {
+      const bits = data.values as Uint8Array;
+      const at = (i: number) => (bits[(i + off) >> 3]! & (1 << ((i + off) & 7))) !== 0;
+      const write: CellWriter = (out, i) => out.ascii(at(i) ? 'true' : 'false');
+      return { data, isNull, csv: write, json: write };
+    }
+    default: {
+      const text = textOf(data);
+      if (text) {
+        const isDecimal = typeId === Type.Decimal;
+        return {
+          data,
+          isNull,
+          csv: (out, i) => out.ascii(text(i)),
+          // A decimal is a JSON number; a date or time a string.
+          json: isDecimal ? (out, i) => out.ascii(text(i)) : (out, i) => out.ascii(`"${text(i)}"`),
+        };
+      }
+      // Any other type: apache-arrow's value, as JSON text (a string as it is in CSV).
+      const vector = makeVector(data);
+      const value = (i: number): unknown => {
+        const v = vector.get(i);
+        return typeof v === 'bigint' ? Number(v) : v;
+      };
+      return {
+        data,
+        isNull,
+        csv: (out, i) => {
+          const v = value(i);
+          const s = typeof v === 'string' ? v : JSON.stringify(v);
+          out.text(NEEDS_QUOTES.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
+        },
+        json: (out, i) => out.text(JSON.stringify(value(i)) ?? 'null'),
+      };
+    }
+  }
+}
+
+// ── Text formats ───────────────────────────────────────────────────────────────────────────────────────
+
+const NEEDS_QUOTES = /[",\r\n]/;
+const csvName = (s: string): string => (NEEDS_QUOTES.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
+
+class TextBatchFormatter implements BatchFormatter {
+  readonly head: string;
+  private readonly names: string[];
+  private readonly keys: Buffer[];
+  private readonly out = new Bytes();
+  private first = true;
+
+  constructor(
+    private readonly format: 'csv' | 'json' | 'ndjson',
+    schema: Schema,
+  ) {
+    this.names = schema.fields.map((f) => f.name);
+    this.keys = this.names.map((n, c) => Buffer.from(`${c === 0 ? '{' : ','}${JSON.stringify(n)}:`));
+    this.head =
+      format === 'csv'
+        ? this.names.length
+          ? `${this.names.map(csvName).join(',')}\n`
+          : ''
+        : format === 'json'
+          ? '['
+          : '';
+  }
+
+  batch(batch: RecordBatch): Uint8Array {
+    const rows = batch.numRows;
+    if (rows === 0) return new Uint8Array(0);
+    const columns = batch.data.children.map(column);
+    const out = this.out;
+    const width = columns.length;
+    if (this.format === 'csv') {
+      if (width === 0) return new Uint8Array(0);
+      for (let r = 0; r < rows; r++) {
+        for (let c = 0; c < width; c++) {
+          if (c > 0) out.byte(COMMA);
+          const col = columns[c]!;
+          if (!col.isNull(r)) col.csv(out, r);
+        }
+        out.byte(LF);
+      }
+      return out.take();
+    }
+    const array = this.format === 'json';
+    for (let r = 0; r < rows; r++) {
+      if (array) {
+        if (this.first) out.byte(LF);
+        else out.ascii(',\n');
+        this.first = false;
+      }
+      if (width === 0) out.ascii('{');
+      for (let c = 0; c < width; c++) {
+        const key = this.keys[c]!;
+        out.raw(key, 0, key.length);
+        const col = columns[c]!;
+        if (col.isNull(r)) out.ascii('null');
+        else col.json(out, r);
+      }
+      out.byte(125 /* } */);
+      if (!array) out.byte(LF);
+    }
+    return out.take();
+  }
+
+  tail(): string {
+    if (this.format !== 'json') return '';
+    return this.first ? ']\n' : '\n]\n';
+  }
+}
+
+// ── Parquet ────────────────────────────────────────────────────────────────────────────────────────────
+
+type ParquetCtor = typeof import('../parquet.js').ParquetFormatter;
+
+/** The service's type name of an Arrow column, as the REST schema gives it: what picks its Parquet type. */
+function serviceField(name: string, type: DataType): ResultField {
+  const t = type as DataType & { bitWidth?: number; precision?: number; scale?: number };
+  switch (type.typeId) {
+    case Type.Int:
+      return {
+        name,
+        type: {
+          name:
+            t.bitWidth === 64
+              ? 'BIGINT'
+              : t.bitWidth === 32
+                ? 'INTEGER'
+                : t.bitWidth === 16
+                  ? 'SMALLINT'
+                  : 'TINYINT',
+        },
+      };
+    case Type.Float:
+      // Arrow's float precision: 0 half, 1 single, 2 double.
+      return { name, type: { name: t.precision === 2 ? 'DOUBLE' : 'FLOAT' } };
+    case Type.Bool:
+      return { name, type: { name: 'BOOLEAN' } };
+    case Type.Date:
+      return { name, type: { name: 'DATE' } };
+    case Type.Timestamp:
+      return { name, type: { name: 'TIMESTAMP' } };
+    case Type.Decimal:
+      return { name, type: { name: 'DECIMAL', precision: t.precision, scale: t.scale } };
+    default:
+      return { name, type: { name: 'VARCHAR' } };
+  }
+}
+
+class ParquetBatchFormatter implements BatchFormatter {
+  readonly head: Uint8Array;
+  private readonly parquet: InstanceType<ParquetCtor>;
+  private readonly fields: ResultField[];
+
+  constructor(schema: Schema, Parquet: ParquetCtor) {
+    this.fields = schema.fields.map((f) => serviceField(f.name, f.type));
+    this.parquet = new Parquet(this.fields);
+    this.head = this.parquet.head;
+  }
+
+  batch(batch: RecordBatch): string | Uint8Array {
+    const rows = batch.numRows;
+    let bytes = 0;
+    const columns = batch.data.children.map((data, c) => {
+      const isNull = nullTest(data);
+      const values = new Array<unknown>(rows);
+      const off = data.offset;
+      const raw = data.values as unknown as ArrayLike<number | bigint>;
+      const kind = this.fields[c]!.type.name;
+      const type = data.type as DataType & { unit?: number; scale?: number };
+      for (let r = 0; r < rows; r++) {
+        if (isNull(r)) {
+          values[r] = null;
+          continue;
+        }
+        switch (kind) {
+          case 'BIGINT':
+            values[r] = raw[r + off];
+            break;
+          case 'INTEGER':
+          case 'SMALLINT':
+          case 'TINYINT':
+          case 'FLOAT':
+            values[r] = raw[r + off];
+            break;
+          case 'DOUBLE': {
+            const v = raw[r + off] as number;
+            values[r] = v;
+            break;
+          }
+          case 'BOOLEAN': {
+            const bits = data.values as Uint8Array;
+            values[r] = (bits[(r + off) >> 3]! & (1 << ((r + off) & 7))) !== 0;
+            break;
+          }
+          case 'DATE':
+            values[r] = type.unit === 0 ? raw[r + off] : Math.floor(Number(raw[r + off]) / 86_400_000);
+            break;
+          case 'TIMESTAMP':
+            values[r] = BigInt(Math.floor(Number(raw[r + off]) * MS_PER_UNIT[type.unit ?? 1]!));
+            break;
+          case 'DECIMAL': {
+            const words = data.values as unknown as Uint32Array;
+            let n = 0n;
+            for (let w = 3; w >= 0; w--) n = (n << 32n) | BigInt(words[(r + off) * 4 + w]!);
+            values[r] = BigInt.asIntN(128, n);
+            break;
+          }
+          default: {
+            const s = stringCell(data, r);
+            values[r] = s;
+            bytes += s.length - 8;
+          }
+        }
+        bytes += 8;
+      }
+      return values;
+    });
+    return this.parquet.pageColumns(columns, rows, bytes);
+  }
+
+  tail(): Uint8Array {
+    return this.parquet.tail();
+  }
+}
+
+/** A Utf8 cell as a string (another type's cell as its CSV text). */
+function stringCell(data: Data, r: number): string {
+  if ((data.type as DataType).typeId === Type.Utf8) {
+    const offsets = data.valueOffsets as Int32Array;
+    const bytes = data.values as Uint8Array;
+    const a = offsets[r + data.offset]!;
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(
+      'utf8',
+      a,
+      offsets[r + data.offset + 1]!,
+    );
+  }
+  const out = new Bytes();
+  column(data).csv(out, r);
+  return Buffer.from(out.take()).toString('utf8');
+}

@@ -1,0 +1,181 @@
+// Which way an export reads its rows (docs/cli-contract.md "Export over Arrow Flight"): `--transport auto`
+// (the default) uses Arrow Flight when an endpoint is configured and answers, else REST, saying on stderr
+// which it used; `flight` never falls back; `rest` never tries Flight. Under Flight the query runs once,
+// through Flight: no REST job is submitted beside it. Light on purpose: gRPC and Arrow are loaded only once
+// an export goes over Flight (./export.ts).
+import { requireUrl } from '../../auth/settings.js';
+import type { Context } from '../../context.js';
+import { AuthError, UsageError } from '../../errors.js';
+import type { ExportSpec } from '../writers.js';
+import { type FlightSetting, flightSetting } from './endpoint.js';
+
+const TRANSPORTS = ['auto', 'flight', 'rest'] as const;
+export type Transport = (typeof TRANSPORTS)[number];
+
+interface FlightAttempt {
+  /** The SQL to run over Flight (a job's results: `jobResultsSql`). */
+  sql: string;
+  out: string;
+  spec: ExportSpec;
+  transport: Transport;
+  /** Options only REST honours: named in the refusal (`--transport flight`) or the fallback note (`auto`). */
+  restOnly?: string;
+  signal?: AbortSignal;
+}
+
+/** The query that reads a job's results over Flight, as the service offers them (docs/api-facts.md §14). */
+export function jobResultsSql(id: string): string {
+  // The id goes inside a quoted identifier: only the characters of a job id.
+  if (!/^[0-9A-Za-z][0-9A-Za-z-]{0,127}$/.test(id)) throw new UsageError(`"${id}" is not a job id`);
+  return `SELECT * FROM sys.job_results."${id}"`;
+}
+
+/** Refusals said before any request: `--transport flight` with what only REST does. */
+export function checkTransport(transport: Transport | undefined, restOnly: string | undefined): void {
+  if (transport === 'flight' && restOnly) {
+    throw new UsageError(`--transport flight cannot be combined with ${restOnly}`, {
+      hint: `${restOnly} is a REST feature: use --transport rest (or auto)`,
+    });
+  }
+}
+
+/** The Flight endpoint in force (flag > DLAKE_FLIGHT_URL > profile), if any. */
+function flightEndpoint(ctx: Context): FlightSetting | undefined {
+  const s = ctx.settings();
+  return flightSetting(ctx.opts.flightUrl, ctx.env, s.profile, s.profileName.value);
+}
+
+/**
+ * Exports over Flight when the transport says so: true once done, false when the export is to go over REST
+ * (`rest`, or `auto` without an endpoint, with REST-only options, without a Flight credential, or with an
+ * endpoint that does not answer).
+ */
+export async function exportWithFlight(ctx: Context, a: FlightAttempt): Promise<boolean> {
+  if (a.transport === 'rest') return false;
+  const explicit = a.transport === 'flight';
+  checkTransport(a.transport, a.restOnly);
+  const flight = flightEndpoint(ctx);
+  if (!flight) {
+    if (!explicit) return false;
+    throw new UsageError('--transport flight needs an Arrow Flight endpoint', {
+      hint: 'pass --flight-url grpc://HOST:PORT (grpc+tls:// for TLS), set DLAKE_FLIGHT_URL, or store one with `dlake login --flight-url URL`',
+    });
+  }
+  const overRest = (why: string): false => {
+    ctx.ui.notice(`exporting over REST: ${why}`);
+    return false;
+  };
+  if (a.restOnly) return overRest(`${a.restOnly} is a REST feature`);
+  let authorization: string;
+  try {
+    authorization = await flightAuthorization(ctx, flight);
+  } catch (e) {
+    if (explicit || !(e instanceof AuthError)) throw e;
+    return overRest(e.message);
+  }
+  const [
+    { exportOverFlight, FlightUnavailableError },
+    { ProgressBar },
+    { terminalWidth },
+    { formatDuration },
+  ] = await Promise.all([
+    import('./export.js'),
+    import('../progress.js'),
+    import('../../output/width.js'),
+    import('../../util/units.js'),
+  ]);
+  const settings = ctx.settings();
+  const toStdout = a.out === '-';
+  const stderr = ctx.streams.stderr;
+  const showBar = ctx.ui.motion && !(toStdout && ctx.streams.stdout.isTTY);
+  const bar = showBar
+    ? new ProgressBar({ write: (s) => stderr.write(s), columns: terminalWidth(stderr, ctx.env) }, 'exporting')
+    : undefined;
+  if (ctx.opts.insecure) ctx.ui.warn('TLS certificate verification is disabled (--insecure)');
+  const projectId = (settings.profile as { projectId?: unknown } | undefined)?.projectId;
+  const started = performance.now();
+  ctx.interruptible = true;
+  let outcome: Awaited<ReturnType<typeof exportOverFlight>>;
+  try {
+    outcome = await exportOverFlight({
+      endpoint: flight.endpoint,
+      sql: a.sql,
+      out: a.out,
+      stdout: ctx.streams.stdout,
+      format: a.spec.format,
+      gzip: a.spec.gzip,
+      authorization,
+      signal: a.signal ?? ctx.interrupt.signal,
+      idleMs: ctx.timeoutMs(),
+      caFile: settings.caFile?.value,
+      insecure: ctx.opts.insecure,
+      // The hosted edition's project, as its Flight clients send it (docs/api-facts.md §14).
+      headers: typeof projectId === 'string' ? { project_id: projectId } : undefined,
+      trace: ctx.debugging ? (line) => stderr.write(`debug: ${line}\n`) : undefined,
+      onProgress: bar ? (rows) => bar.update(rows, 0) : undefined,
+      loginHint: loginHint(ctx, flight),
+    });
+  } catch (e) {
+    if (!explicit && e instanceof FlightUnavailableError) return overRest(e.message);
+    throw e;
+  } finally {
+    bar?.done();
+  }
+  const secs = (performance.now() - started) / 1000;
+  const rows = `${outcome.rows.toLocaleString('en-US')} row${outcome.rows === 1 ? '' : 's'}`;
+  const took = formatDuration(Math.round(secs * 1000), { largest: 2 });
+  if (!toStdout) {
+    const what = `${a.spec.format.toUpperCase()}${a.spec.gzip ? ', gzip' : ''}`;
+    ctx.ui.notice(
+      `wrote ${rows} to ${a.out} (${what}) in ${took} over Arrow Flight (${flight.endpoint.url})`,
+    );
+  } else if (!explicit)
+    ctx.ui.notice(`exported ${rows} over Arrow Flight (${flight.endpoint.url}) in ${took}`);
+  return true;
+}
+
+function loginHint(ctx: Context, flight: FlightSetting): string {
+  const s = ctx.settings();
+  const name = s.profileName.value;
+  const p = s.profileName.source === 'flag' || name !== 'default' ? ` -p ${name}` : '';
+  return `run \`dlake login${p} --flight-url ${flight.endpoint.url}\` (or store a personal access token with --token-stdin)`;
+}
+
+/**
+ * The authorization header of the Flight calls, as the service takes them (docs/api-facts.md §14): a PAT or an
+ * OAuth access token as `Bearer`; for a password login, the bearer token its Flight handshake answered. The
+ * REST session token is never sent: the service's Flight session manager refuses it and may end the session.
+ */
+async function flightAuthorization(ctx: Context, flight: FlightSetting): Promise<string> {
+  const settings = ctx.settings();
+  if (settings.envToken) return `Bearer ${settings.envToken}`;
+  const url = settings.url ? requireUrl(settings) : undefined;
+  const { usableToken, CredentialProvider } = await import('../../auth/credentials.js');
+  const stored = usableToken(ctx.snapshot(), settings, url);
+  const name = settings.profileName.value;
+  if (stored?.kind === 'session') {
+    const f = stored.flight;
+    if (f?.token && f.url === flight.endpoint.url) return `Bearer ${f.token}`;
+    throw new AuthError(
+      `profile "${name}" has no Flight token for ${flight.endpoint.url} (its REST session is never sent to Flight)`,
+      { hint: loginHint(ctx, flight) },
+    );
+  }
+  if (stored?.kind === 'bearer' && stored.obtainedVia === 'pat') return `Bearer ${stored.token}`;
+  if (!url) throw new AuthError(`not logged in (profile "${name}")`, { hint: loginHint(ctx, flight) });
+  // An OAuth access token (client credentials, JWT or PAT exchange), renewed as REST renews it.
+  const client = await ctx.client();
+  const provider = new CredentialProvider({
+    settings,
+    url,
+    store: ctx.store,
+    snapshot: ctx.snapshot(),
+    notice: (msg) => ctx.ui.warn(msg),
+  });
+  provider.attach(client);
+  const header = await provider.header();
+  if (!/^bearer /i.test(header)) {
+    throw new AuthError(`profile "${name}" has no Flight credential`, { hint: loginHint(ctx, flight) });
+  }
+  return header;
+}

@@ -1,0 +1,116 @@
+// The Flight export's pieces in-process: the generated Flight descriptor is Flight.proto's, the endpoint URL
+// rules, and the batch writers on Arrow types the emulator does not send (what other servers may): dates in
+// milliseconds, timestamps in microseconds before 1970, decimals, NaN, nulls.
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import {
+  DateMillisecond,
+  Decimal,
+  Field,
+  Float64,
+  makeData,
+  RecordBatch,
+  Schema,
+  Struct,
+  TimestampMicrosecond,
+  vectorFromArray,
+} from 'apache-arrow';
+import { describe, expect, it } from 'vitest';
+import { loadBatchFormatter } from '../../src/export/flight/batch-writers.js';
+import { parseFlightUrl } from '../../src/export/flight/endpoint.js';
+
+const text = (b: string | Uint8Array) => (typeof b === 'string' ? b : Buffer.from(b).toString('utf8'));
+
+describe('proto/Flight.proto', () => {
+  it('the generated descriptors are up to date (npm run gen:flight-proto)', () => {
+    const root = resolve(import.meta.dirname, '../..');
+    expect(() =>
+      execFileSync(process.execPath, ['scripts/gen-flight-proto.mjs', '--check'], { cwd: root }),
+    ).not.toThrow();
+  });
+});
+
+describe('parseFlightUrl', () => {
+  it.each([
+    ['grpc://lake:32010', { url: 'grpc://lake:32010', tls: false, port: 32010 }],
+    ['grpc+tcp://lake:32010', { url: 'grpc://lake:32010', tls: false, port: 32010 }],
+    ['grpc+tls://data.example.com:443/', { url: 'grpc+tls://data.example.com:443', tls: true, port: 443 }],
+    ['grpc://[::1]:9', { url: 'grpc://[::1]:9', tls: false, port: 9 }],
+  ])('%s', (text, want) => {
+    expect(parseFlightUrl(text)).toMatchObject(want);
+  });
+
+  it.each([
+    'http://lake:32010',
+    'grpc://lake',
+    'grpc://lake:0',
+    'grpc://lake:70000',
+    'grpc://a b:1',
+    'grpc://lake:1/path',
+  ])('refuses %s (exit 2)', (bad) => {
+    expect(() => parseFlightUrl(bad)).toThrow(expect.objectContaining({ exitCode: 2 }));
+  });
+});
+
+describe('batch writers', () => {
+  const batch = () => {
+    const fields = [
+      new Field('day', new DateMillisecond(), true),
+      new Field('ts', new TimestampMicrosecond(), true),
+      new Field('price', new Decimal(2, 9, 128), true),
+      new Field('x', new Float64(), true),
+    ];
+    const schema = new Schema(fields);
+    const decimals = new Uint32Array(4 * 3);
+    // 1250 → 12.50; -5 → -0.05; null
+    decimals[0] = 1250;
+    const minus5 = BigInt.asUintN(128, -5n);
+    for (let w = 0; w < 4; w++) decimals[4 + w] = Number((minus5 >> BigInt(32 * w)) & 0xffffffffn);
+    const children = [
+      vectorFromArray(
+        [new Date(Date.UTC(2024, 1, 29)), new Date(Date.UTC(1969, 11, 31)), null],
+        new DateMillisecond(),
+      ).data[0]!,
+      makeData({
+        type: new TimestampMicrosecond(),
+        length: 3,
+        nullCount: 1,
+        nullBitmap: new Uint8Array([0b011]),
+        data: new BigInt64Array([1_500_000n, -1_500n, 0n]),
+      }),
+      makeData({
+        type: new Decimal(2, 9, 128),
+        length: 3,
+        nullCount: 1,
+        nullBitmap: new Uint8Array([0b011]),
+        data: decimals,
+      }),
+      vectorFromArray([Number.NaN, 0.1 + 0.2, null], new Float64()).data[0]!,
+    ];
+    return new RecordBatch(schema, makeData({ type: new Struct(fields), length: 3, nullCount: 0, children }));
+  };
+
+  it('CSV: REST texts for dates and timestamps (floor before 1970), exact decimals, NaN empty', async () => {
+    const b = batch();
+    const f = await loadBatchFormatter('csv', b.schema);
+    expect(text(f.head) + text(f.batch(b)) + text(f.tail())).toBe(
+      'day,ts,price,x\n' +
+        '2024-02-29,1970-01-01 00:00:01.500,12.50,\n' +
+        '1969-12-31,1969-12-31 23:59:59.998,-0.05,0.30000000000000004\n' +
+        ',,,\n',
+    );
+  });
+
+  it('NDJSON and JSON: decimals as numbers, dates as strings, NaN as null', async () => {
+    const b = batch();
+    const nd = await loadBatchFormatter('ndjson', b.schema);
+    const lines = text(nd.batch(b)).trimEnd().split('\n');
+    expect(lines[0]).toBe('{"day":"2024-02-29","ts":"1970-01-01 00:00:01.500","price":12.50,"x":null}');
+    expect(lines[2]).toBe('{"day":null,"ts":null,"price":null,"x":null}');
+    const json = await loadBatchFormatter('json', b.schema);
+    const all = text(json.head) + text(json.batch(b)) + text(json.tail());
+    expect(JSON.parse(all)).toHaveLength(3);
+    expect(all.startsWith('[\n{"day"')).toBe(true);
+    expect(all.endsWith('}\n]\n')).toBe(true);
+  });
+});
