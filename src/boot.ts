@@ -45,10 +45,13 @@ export const CACHED_GROUPS = new Set([
   'role',
   'pat',
   'queue',
+  'project',
+  'engine',
   'pull',
   'plan',
   'apply',
   'api',
+  'version',
   'completion',
 ]);
 

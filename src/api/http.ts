@@ -119,8 +119,8 @@ const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 250, maxDelayMs: 8
  * RESULTS_PAGE_MAX_BYTES; each pause in its body is still bounded by --timeout.
  */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
-export const RESULTS_PAGE_MAX_BYTES = 256 * 1024 * 1024;
-export const RESULTS_PAGE_TIMEOUTS = 4;
+const RESULTS_PAGE_MAX_BYTES = 256 * 1024 * 1024;
+const RESULTS_PAGE_TIMEOUTS = 4;
 /** Same-origin redirects of a GET or HEAD followed in one exchange, at most. */
 const MAX_REDIRECTS = 5;
 /** A server asking for a longer wait than this is not waited for: the error is reported instead. */

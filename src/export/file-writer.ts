@@ -11,7 +11,7 @@ const BUFFER_BYTES = 256 * 1024;
 /** Where the bytes go: a file, a device or pipe (written in order, without positions), or a socket. */
 export type WriteHandle = Pick<FileHandle, 'write'>;
 
-export interface FileWriterOptions {
+interface FileWriterOptions {
   /** Where writing starts (the kept bytes of a resumed export). */
   start?: number;
   /** Bytes a buffer holds. */

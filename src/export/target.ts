@@ -78,7 +78,7 @@ type Checkpoint = Pick<ResumeRecord, 'rows' | 'bytes' | 'writer'>;
  * exported (~5% of a CSV export's CPU); the end is what another run's partial file, or a record of another
  * length, gets wrong, and the rows are counted in all of it anyway.
  */
-export const CHECKED_TAIL = 64 * 1024;
+const CHECKED_TAIL = 64 * 1024;
 
 /** The CRC-32 of the CHECKED_TAIL bytes before `bytes` in the file (read back: they are in the page cache). */
 export async function tailCrc(handle: Pick<FileHandle, 'read'>, bytes: number): Promise<number> {
@@ -113,7 +113,7 @@ export class OutputClosedError extends Error {}
  * the file its symbolic links lead to) through `path.partial`; a device, a named pipe or a socket that exists
  * is written into as it is (`/dev/null`, `/dev/stdout`, a FIFO a reader waits on), never replaced.
  */
-export type OutPath = { kind: 'file'; path: string } | { kind: 'special'; path: string; what: string };
+type OutPath = { kind: 'file'; path: string } | { kind: 'special'; path: string; what: string };
 
 export async function resolveOut(file: string): Promise<OutPath> {
   // stat follows every link: `/dev/stdout` is whatever standard output is.

@@ -323,7 +323,7 @@ describe('users and roles', () => {
     expect(names).not.toContain('carol');
     const role = JSON.parse(ok(await c.run(['role', 'get', 'etl_prod', '-o', 'json'])).stdout);
     expect(role).toMatchObject({ description: 'Nightly loads', memberCount: 2 });
-    expectFailure(await c.run(['role', 'get', 'etl']), 4, 'unknown role "etl"');
+    expectFailure(await c.run(['role', 'get', 'etl']), 4, 'not found: role "etl"');
     const carol = [...c.emu.state.users.values()].find((u) => u.name === 'carol.prod')!;
     expect(carol.roles).toEqual(['etl_prod']);
     const grants = JSON.parse(ok(await c.run(['catalog', 'grants', 'Ops', '-o', 'json'])).stdout);

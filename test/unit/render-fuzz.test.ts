@@ -469,6 +469,9 @@ describe('settings precedence, for any mix of flags, environment and profiles', 
               ? { clientId: env.DLAKE_CLIENT_ID, clientSecret: env.DLAKE_CLIENT_SECRET }
               : undefined,
           envClientId: set(env.DLAKE_CLIENT_ID),
+          // None of these URLs is a hosted edition's host: the edition is the self-hosted one by default.
+          edition: { value: 'software', source: 'default' },
+          projectId: undefined,
         };
         const got = resolveSettings(flags, env, snapshot, { allowNewProfile: w.allowNewProfile });
         const { ignoredEnv, ...rest } = got;
