@@ -1,12 +1,15 @@
 // Compiles the emulator's TypeScript into dist/ for the published package and its `dlake-emulator` command.
-// Dependencies (DuckDB, jose) stay external: they are this package's runtime dependencies. Inside the
+// Its runtime dependencies (DuckDB, jose, apache-arrow) stay external. gRPC and its proto loader are bundled
+// instead: the loader's protobufjs has an install script, which npm warns about on every install of the tarball. Inside the
 // repository, tests and scripts read src/ directly through the `dlake-source` export condition.
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { build } from 'esbuild';
+import { writeThirdPartyLicenses } from '../../scripts/third-party-licenses.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 rmSync(`${root}dist`, { recursive: true, force: true });
-await build({
+const { metafile } = await build({
   absWorkingDir: root,
   entryPoints: ['src/index.ts', 'src/main.ts'],
   outdir: 'dist',
@@ -15,8 +18,16 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20.18',
-  packages: 'external',
+  external: ['@duckdb/node-api', 'jose', 'apache-arrow'],
+  // The bundled CommonJS of gRPC requires Node's built-ins: give the ES module output a require().
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
   sourcemap: true,
   legalComments: 'none',
   logLevel: 'warning',
+  metafile: true,
 });
+// The bundled libraries' licences travel with them (inputs are named relative to this package's folder).
+const inputs = Object.fromEntries(Object.keys(metafile.inputs).map((input) => [join(root, input), {}]));
+writeThirdPartyLicenses([{ inputs }], `${root}dist/THIRD-PARTY-LICENSES.txt`);

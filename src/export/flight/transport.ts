@@ -3,6 +3,7 @@
 // which it used; `flight` never falls back; `rest` never tries Flight. Under Flight the query runs once,
 // through Flight: no REST job is submitted beside it. Light on purpose: gRPC and Arrow are loaded only once
 // an export goes over Flight (./export.ts).
+import { segment } from '../../api/url-segment.js';
 import { requireUrl } from '../../auth/settings.js';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../errors.js';
@@ -25,7 +26,9 @@ interface FlightAttempt {
 
 /** The query that reads a job's results over Flight, as the service offers them (docs/api-facts.md §14). */
 export function jobResultsSql(id: string): string {
-  // The id goes inside a quoted identifier: only the characters of a job id.
+  // The id goes inside a quoted identifier: first the checks every id gets (the same words as over REST), then
+  // only the characters of a job id.
+  segment(id, 'job id');
   if (!/^[0-9A-Za-z][0-9A-Za-z-]{0,127}$/.test(id)) throw new UsageError(`"${id}" is not a job id`);
   return `SELECT * FROM sys.job_results."${id}"`;
 }
