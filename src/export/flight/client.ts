@@ -63,6 +63,7 @@ export class FlightClient {
   constructor(private readonly opts: FlightClientOptions) {
     const { endpoint } = opts;
     let creds = grpc.credentials.createInsecure();
+    let ipServerName: string | undefined;
     if (endpoint.tls) {
       let ca: Buffer | null = null;
       if (opts.caFile) {
@@ -74,13 +75,25 @@ export class FlightClient {
           throw new UsageError(`cannot use the CA file ${opts.caFile}: ${(e as Error).message}`);
         }
       }
+      const tls = process.getBuiltinModule('node:tls');
+      const { isIP } = process.getBuiltinModule('node:net');
+      // gRPC sends the host as the TLS server name even when it is an IP address, which Node 26 refuses (RFC
+      // 6066 names hosts only): an IP host gets a placeholder name instead, and the certificate is still checked
+      // against the address itself.
+      const address = endpoint.host.replace(/^\[|\]$/g, '');
+      ipServerName = isIP(address) ? 'ip-address.invalid' : undefined;
       creds = grpc.credentials.createSsl(ca, null, null, {
         rejectUnauthorized: !opts.insecure,
-        ...(opts.insecure ? { checkServerIdentity: () => undefined } : {}),
+        ...(opts.insecure
+          ? { checkServerIdentity: () => undefined }
+          : ipServerName
+            ? { checkServerIdentity: (_name: string, cert) => tls.checkServerIdentity(address, cert) }
+            : {}),
       });
     }
     const Ctor = service();
     this.stub = new Ctor(`${endpoint.host}:${endpoint.port}`, creds, {
+      ...(ipServerName ? { 'grpc.ssl_target_name_override': ipServerName } : {}),
       'grpc.max_receive_message_length': -1,
       'grpc.max_send_message_length': -1,
       'grpc.primary_user_agent': `dlake/${__DLAKE_VERSION__}`,
