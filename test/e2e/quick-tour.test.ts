@@ -49,6 +49,8 @@ function bash(line: string, env: Record<string, string | undefined>, cwd: string
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', fail);
     child.on('close', (code) => done({ code, stdout, stderr }));
+    // A command that reads no input may exit before its stdin is written: that EPIPE is no failure of the tour.
+    child.stdin.on('error', () => {});
     child.stdin.end(input);
   });
 }
