@@ -6,7 +6,7 @@
 import type { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 
 const root = resolve(import.meta.dirname, '..');
 export const COMMANDS_DOC = resolve(root, 'docs/commands.md');

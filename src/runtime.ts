@@ -1,6 +1,12 @@
 // Builds the commander tree with the global options of docs/cli-contract.md "Global options, environment and
 // precedence", runs it, and is the one place that turns errors into `error:`/`hint:` lines and exit codes.
-import { Command, CommanderError, type HelpContext, Option } from 'commander';
+import {
+  Command,
+  CommanderError,
+  type CommandUnknownOpts,
+  type HelpContext,
+  Option,
+} from '@commander-js/extra-typings';
 import { hintFor } from './commands/hints.js';
 import { choiceOption } from './commands/options.js';
 import { GROUPS, registerGroups } from './commands/registry.js';
@@ -22,7 +28,7 @@ import { tryNormalizeServiceUrl } from './util/url.js';
 /** What one run of dlake remembers about its commander tree. */
 interface RunState {
   /** The command that reported a usage error (for the usage line). */
-  failed?: Command;
+  failed?: CommandUnknownOpts;
 }
 
 /** Commander's Command, remembering in the run's state which command reported a usage error. */
@@ -129,9 +135,9 @@ class DlakeCommand extends Command {
 }
 
 /** `dlake catalog ls` for the `ls` command of `catalog`. */
-function commandPath(cmd: Command): string {
+function commandPath(cmd: CommandUnknownOpts): string {
   const path: string[] = [];
-  for (let c: Command | null = cmd; c; c = c.parent) path.unshift(c.name());
+  for (let c: CommandUnknownOpts | null = cmd; c; c = c.parent) path.unshift(c.name());
   return path.join(' ');
 }
 
@@ -149,7 +155,7 @@ export class Runtime {
   /** Wraps a command handler: `(ctx, ...commanderArgs)`, where the last of those is the options object. */
   action<A extends unknown[]>(fn: (ctx: Context, ...args: A) => Promise<void>) {
     return async (...args: unknown[]): Promise<void> => {
-      let root = args.at(-1) as Command;
+      let root = args.at(-1) as CommandUnknownOpts;
       while (root.parent) root = root.parent;
       // The root's own options only: a subcommand's option that shares a global's name (`job wait --timeout`)
       // must not replace the global in the Context.
@@ -298,7 +304,7 @@ export async function runCli(argv: string[], world: World): Promise<number> {
  * command looks at one word only). A word that names no command is a usage error with a suggestion.
  */
 function helpFor(program: Command, words: string[]): void {
-  let cmd = program;
+  let cmd: CommandUnknownOpts = program;
   for (const word of words.filter((w) => !w.startsWith('-'))) {
     const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
     if (sub) {

@@ -1,6 +1,6 @@
 // `dlake api METHOD PATH [--data …] [--paginate]`: a raw authenticated call, printing the body.
 
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { PageTokens } from '../api/paging.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -15,9 +15,8 @@ interface ApiOptions {
   paginate?: boolean;
 }
 
-export function register(program: Command, rt: Runtime): void {
-  program
-    .command('api')
+export function register(api: Command, rt: Runtime): void {
+  api
     .description('Make an authenticated request to the service and print the response body')
     .argument('<method>', `HTTP method: ${METHODS.join(', ')}`)
     .argument(
@@ -36,10 +35,10 @@ export function register(program: Command, rt: Runtime): void {
         'dlake --edition cloud --project-id UUID api GET catalog     # /v0/projects/UUID/catalog',
       ),
     )
-    .action(rt.action(api));
+    .action(rt.action(request));
 }
 
-async function api(ctx: Context, methodArg: string, pathArg: string, opts: ApiOptions): Promise<void> {
+async function request(ctx: Context, methodArg: string, pathArg: string, opts: ApiOptions): Promise<void> {
   const method = methodArg.toUpperCase() as ApiMethod;
   if (!METHODS.includes(method))
     throw new UsageError(`unknown HTTP method "${methodArg}"`, { hint: `use one of: ${METHODS.join(', ')}` });

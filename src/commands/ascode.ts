@@ -1,15 +1,15 @@
 // `dlake pull`, `dlake plan`, `dlake apply`: definitions as code. The work is in src/ascode; these commands
 // read options, print and choose the exit code.
 import { statSync } from 'node:fs';
-import { type Command, Option } from 'commander';
+import { Option } from '@commander-js/extra-typings';
 import type { ApplyResult } from '../ascode/apply.js';
 import type { PlanEntry } from '../ascode/plan.js';
 import type { Context } from '../context.js';
 import { DlakeError, ExitCode, InterruptedError, QuietExit, UsageError } from '../errors.js';
 import { stderrSafe } from '../output/safe-text.js';
-import type { Runtime } from '../runtime.js';
 import { formatPath, parseRef } from '../util/catalog-ref.js';
 import { confirmDestructive, examples } from './common.js';
+import type { Declare } from './define.js';
 import { concurrencyOption } from './options.js';
 
 const DEFAULT_CONCURRENCY = 8;
@@ -31,9 +31,8 @@ const refreshSecretsOption = () =>
     "send the sources' environment-variable secrets again, even when nothing else changed",
   );
 
-export function register(program: Command, rt: Runtime): void {
-  program
-    .command('pull')
+export const pull: Declare = (cmd, rt) => {
+  cmd
     .description(
       'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files',
     )
@@ -54,9 +53,11 @@ export function register(program: Command, rt: Runtime): void {
         'dlake pull --dir lake --prune',
       ),
     )
-    .action(rt.action(pull));
-  program
-    .command('plan')
+    .action(rt.action(pullDefinitions));
+};
+
+export const plan: Declare = (cmd, rt) => {
+  cmd
     .description('Show what apply would change to make the service match the definition files')
     .argument('[ref...]', 'plan only these paths (or ids) and what lies below them (default: every file)')
     .addOption(dirOption())
@@ -75,9 +76,11 @@ export function register(program: Command, rt: Runtime): void {
         'dlake plan -p prod --dir lake --map prod-names.yaml --out plan.json',
       ),
     )
-    .action(rt.action(plan));
-  program
-    .command('apply')
+    .action(rt.action(planDefinitions));
+};
+
+export const apply: Declare = (cmd, rt) => {
+  cmd
     .description('Create and update entities so that the service matches the definition files')
     .argument('[ref...]', 'apply only these paths (or ids) and what lies below them (default: every file)')
     .addOption(new Option('--dir <dir>', 'the folder of definition files (*.yaml)'))
@@ -103,10 +106,10 @@ export function register(program: Command, rt: Runtime): void {
         'dlake apply --dir lake --refresh-secrets',
       ),
     )
-    .action(rt.action(apply));
-}
+    .action(rt.action(applyDefinitions));
+};
 
-async function pull(
+async function pullDefinitions(
   ctx: Context,
   refs: string[],
   opts: { dir: string; kinds?: string; prune?: boolean },
@@ -259,7 +262,7 @@ async function printPlan(ctx: Context, plan: readonly PlanEntry[]): Promise<void
   } else ctx.streams.stdout.write(planText(plan));
 }
 
-async function plan(
+async function planDefinitions(
   ctx: Context,
   refs: string[],
   opts: PlanOptions & { exitCode?: boolean; out?: string },
@@ -376,7 +379,7 @@ async function planToApply(
   return readSavedPlan(opts.plan, (await ctx.client()).baseUrl);
 }
 
-async function apply(
+async function applyDefinitions(
   ctx: Context,
   refs: string[],
   opts: Partial<PlanOptions> & {

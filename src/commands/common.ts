@@ -1,5 +1,5 @@
 // Small pieces shared by command files: help examples, refusal of secrets on argv, --data parsing.
-import { Option } from 'commander';
+import { Option } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readStdin } from '../output/prompt.js';
@@ -14,9 +14,9 @@ export function examples(...lines: string[]): string {
  * A hidden option that refuses a secret given on the command line: argv ends up in shell history and
  * process lists. The message never repeats the value.
  */
-export function refuseSecretFlag(flags: string, alternative: string): Option {
+export function refuseSecretFlag<F extends string>(flags: F, alternative: string) {
   const name = flags.split(' ')[0];
-  return new Option(flags).hideHelp().argParser(() => {
+  return new Option(flags).hideHelp().argParser((): never => {
     throw new UsageError(`${name} is not accepted: secrets are never taken from the command line`, {
       hint: `use ${alternative} (or the interactive prompt)`,
     });

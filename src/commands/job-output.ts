@@ -1,7 +1,7 @@
 // Job result rows on their way out of a command: printed in the output format (streamed for json, ndjson and
 // csv; a table is held in memory, capped), or exported to a file with a progress bar. Also the options
 // that `sql` and `job` share.
-import { Option } from 'commander';
+import { Option } from '@commander-js/extra-typings';
 import { JsonNumber } from '../api/exact-json.js';
 import type { ApiClient } from '../api/http.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';

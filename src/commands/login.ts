@@ -1,11 +1,10 @@
 // `dlake login` (password or PAT) and `dlake logout`.
-import type { Command } from 'commander';
 import { checkTokenText, requireUrl } from '../auth/settings.js';
 import type { Context } from '../context.js';
 import { AuthError, NotFoundError, UsageError } from '../errors.js';
 import { readHidden, readLine, readStdin } from '../output/prompt.js';
-import type { Runtime } from '../runtime.js';
 import { examples, refuseSecretFlag } from './common.js';
+import type { Declare } from './define.js';
 
 interface LoginOptions {
   username?: string;
@@ -13,9 +12,8 @@ interface LoginOptions {
   tokenStdin?: boolean;
 }
 
-export function register(program: Command, rt: Runtime): void {
-  program
-    .command('login')
+export const login: Declare = (cmd, rt) => {
+  cmd
     .description('Log in: store a session token (password login) or a personal access token for the profile')
     .option('-u, --username <name>', "user name (default: the profile's, else prompted)")
     .option('--password-stdin', 'read the password from standard input')
@@ -31,16 +29,17 @@ export function register(program: Command, rt: Runtime): void {
         'dlake login --url https://lake.example.com --flight-url grpc+tls://lake.example.com:32010 -u alice',
       ),
     )
-    .action(rt.action(login));
+    .action(rt.action(logIn));
+};
 
-  program
-    .command('logout')
+export const logout: Declare = (cmd, rt) => {
+  cmd
     .description("Remove the profile's stored token (and end the session on the service)")
     .addHelpText('after', examples('dlake logout', 'dlake logout -p prod'))
-    .action(rt.action(logout));
-}
+    .action(rt.action(logOut));
+};
 
-async function login(ctx: Context, opts: LoginOptions): Promise<void> {
+async function logIn(ctx: Context, opts: LoginOptions): Promise<void> {
   const settings = ctx.settings({ allowNewProfile: true });
   const name = settings.profileName.value;
   // Say what is missing before asking for a secret that could not be used anyway.
@@ -174,7 +173,7 @@ function promptPassword(ctx: Context, username: string): Promise<string> {
   return readHidden(ctx.streams, `Password for ${username}: `);
 }
 
-async function logout(ctx: Context): Promise<void> {
+async function logOut(ctx: Context): Promise<void> {
   const settings = ctx.settings();
   const name = settings.profileName.value;
   const stored = ctx.snapshot().credentials.tokens[name];

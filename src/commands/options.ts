@@ -2,7 +2,7 @@
 // their range (and "too large" said as such), sizes, durations, repeatable values, closed sets of values
 // (case-insensitive, offered by the completions) and the one concurrency limit. Parsers throw UsageError
 // (exit 2) naming the flag; commander passes the error through to the one error handler.
-import { Option } from 'commander';
+import { Option } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
 import { parseDuration, parseSize } from '../util/units.js';
 
@@ -83,7 +83,11 @@ export function repeatable(flag: string, { commas = false }: RepeatableOptions =
  * An option taking one of a closed set of values, matched case-insensitively and returned in the set's
  * spelling (`--cpu-tier high` is `HIGH`). The set is kept on the option for the completions and the help.
  */
-export function choiceOption(flags: string, description: string, values: readonly string[]): Option {
+export function choiceOption<F extends string, V extends string>(
+  flags: F,
+  description: string,
+  values: readonly V[],
+) {
   const flag = flags.split(/[ ,]+/).find((f) => f.startsWith('--')) ?? flags;
   return new Option(flags, description)
     .choices(values)
@@ -104,12 +108,12 @@ export function choose<T extends string>(flag: string, value: string, values: re
  * Values the completions offer for an option whose check happens later, with a better message than "not
  * one of" (source types have aliases and deprecations).
  */
-export function offerValues(option: Option, values: readonly string[]): Option {
+export function offerValues<F extends string>(option: Option<F>, values: readonly string[]) {
   return option.choices(values).argParser((value: string) => value);
 }
 
 /** `--concurrency`: requests at once, from 1 to MAX_CONCURRENCY, in every command that has it. */
-export function concurrencyOption(what: string, defaultValue: number): Option {
+export function concurrencyOption(what: string, defaultValue: number) {
   return new Option(
     '--concurrency <n>',
     `${what} at once (default ${defaultValue}, at most ${MAX_CONCURRENCY})`,

@@ -1,26 +1,34 @@
 // `dlake project list|get`: the hosted edition's projects (docs/api-facts.md §13.3), at the organisation root.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Project } from '../api/engines.js';
 import type { Context } from '../context.js';
 import { detail, fieldRows } from '../output/view.js';
-import type { Runtime } from '../runtime.js';
 import { examples } from './common.js';
+import { defineCommand, defineGroup } from './define.js';
 
-export function register(program: Command, rt: Runtime): void {
-  const project = program.command('project').description("List and inspect the hosted edition's projects");
-  project
-    .command('list')
-    .alias('ls')
-    .description('List the projects of the organisation (hosted edition)')
-    .addHelpText('after', examples('dlake project list', 'dlake project list -o json --query "[].id"'))
-    .action(rt.action(list));
-  project
-    .command('get')
-    .description('Show a project by id (a UUID) or by name (hosted edition)')
-    .argument('<project>', 'project id or name')
-    .addHelpText('after', examples('dlake project get default-project', 'dlake project get UUID -o json'))
-    .action(rt.action(get));
-}
+export const register = defineGroup([
+  defineCommand(
+    (project: Command) =>
+      project
+        .command('list')
+        .alias('ls')
+        .description('List the projects of the organisation (hosted edition)')
+        .addHelpText('after', examples('dlake project list', 'dlake project list -o json --query "[].id"')),
+    list,
+  ),
+  defineCommand(
+    (project: Command) =>
+      project
+        .command('get')
+        .description('Show a project by id (a UUID) or by name (hosted edition)')
+        .argument('<project>', 'project id or name')
+        .addHelpText(
+          'after',
+          examples('dlake project get default-project', 'dlake project get UUID -o json'),
+        ),
+    get,
+  ),
+]);
 
 /** Projects are the hosted edition's: on the self-hosted one the command is refused before any request. */
 export async function requireHosted(ctx: Context, what: string): Promise<void> {

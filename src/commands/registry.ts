@@ -1,17 +1,16 @@
-// The top-level commands, by topic. Each group's module is loaded only when the command line names it
-// (or for help and completions), so starting dlake costs only the group it runs.
-import type { Command } from 'commander';
+// The top-level commands, by topic: the one place each is named and summed up. Each command's module is
+// loaded only when the command line names it (or for help and completions), so starting dlake costs only the
+// command it runs; the module fills in the command the registry created (src/commands/define.ts).
+import type { Command } from '@commander-js/extra-typings';
 import type { Runtime } from '../runtime.js';
-
-interface GroupModule {
-  register(program: Command, rt: Runtime): void;
-}
+import type { Declare } from './define.js';
 
 interface GroupDef {
   name: string;
+  /** One line, for `dlake --help` and the command's own help (unless its module says more). */
   summary: string;
   topic: string;
-  load: () => Promise<GroupModule>;
+  load: () => Promise<Declare>;
 }
 
 export const GROUPS: GroupDef[] = [
@@ -19,133 +18,133 @@ export const GROUPS: GroupDef[] = [
     name: 'login',
     topic: 'Authentication',
     summary: 'Log in and store a session token or a PAT',
-    load: () => import('./login.js'),
+    load: async () => (await import('./login.js')).login,
   },
   {
     name: 'logout',
     topic: 'Authentication',
     summary: "Remove the profile's stored token",
-    load: () => import('./login.js'),
+    load: async () => (await import('./login.js')).logout,
   },
   {
     name: 'whoami',
     topic: 'Authentication',
     summary: 'Show the profile, URL, user and token in force',
-    load: () => import('./whoami.js'),
+    load: async () => (await import('./whoami.js')).register,
   },
   {
     name: 'token',
     topic: 'Authentication',
     summary: 'Exchange credentials for an OAuth access token',
-    load: () => import('./token.js'),
+    load: async () => (await import('./token.js')).register,
   },
   {
     name: 'profile',
     topic: 'Authentication',
     summary: 'Manage connection profiles',
-    load: () => import('./profile/index.js'),
+    load: async () => (await import('./profile/index.js')).register,
   },
   {
     name: 'catalog',
     topic: 'Catalog',
     summary: 'Browse, read and write catalog entities (spaces, folders, datasets)',
-    load: () => import('./catalog/index.js'),
+    load: async () => (await import('./catalog/index.js')).register,
   },
   {
     name: 'source',
     topic: 'Catalog',
     summary: 'List, inspect, create and configure sources',
-    load: () => import('./source/index.js'),
+    load: async () => (await import('./source/index.js')).register,
   },
   {
     name: 'sql',
     topic: 'Queries',
     summary: 'Run a SQL query, wait for it and print or export the result',
-    load: () => import('./sql.js'),
+    load: async () => (await import('./sql.js')).register,
   },
   {
     name: 'job',
     topic: 'Queries',
     summary: 'Inspect, wait for, cancel and export SQL jobs',
-    load: () => import('./job/index.js'),
+    load: async () => (await import('./job/index.js')).register,
   },
   {
     name: 'reflection',
     topic: 'Queries',
     summary: 'Create, change, refresh and summarize reflections (acceleration)',
-    load: () => import('./reflection/index.js'),
+    load: async () => (await import('./reflection/index.js')).register,
   },
   {
     name: 'user',
     topic: 'Administration',
     summary: 'List, create, inspect, update and delete users',
-    load: () => import('./user/index.js'),
+    load: async () => (await import('./user/index.js')).register,
   },
   {
     name: 'role',
     topic: 'Administration',
     summary: 'List, create, change and delete roles, and their members',
-    load: () => import('./role/index.js'),
+    load: async () => (await import('./role/index.js')).register,
   },
   {
     name: 'pat',
     topic: 'Administration',
     summary: "List, create and revoke users' personal access tokens",
-    load: () => import('./pat/index.js'),
+    load: async () => (await import('./pat/index.js')).register,
   },
   {
     name: 'queue',
     topic: 'Administration',
-    summary: 'Manage workload-management queues',
-    load: () => import('./queue/index.js'),
+    summary: 'Manage workload-management queues and the rules that place jobs on them',
+    load: async () => (await import('./queue/index.js')).register,
   },
   {
     name: 'project',
     topic: 'Administration',
     summary: "List and inspect the hosted edition's projects",
-    load: () => import('./project.js'),
+    load: async () => (await import('./project.js')).register,
   },
   {
     name: 'engine',
     topic: 'Administration',
     summary: 'Manage hosted engines and the rules that route jobs to them',
-    load: () => import('./engine/index.js'),
+    load: async () => (await import('./engine/index.js')).register,
   },
   {
     name: 'pull',
     topic: 'Definitions as code',
     summary: 'Write the definitions of spaces, views, datasets and sources to YAML files',
-    load: () => import('./ascode.js'),
+    load: async () => (await import('./ascode.js')).pull,
   },
   {
     name: 'plan',
     topic: 'Definitions as code',
     summary: 'Show what apply would change to match the definition files',
-    load: () => import('./ascode.js'),
+    load: async () => (await import('./ascode.js')).plan,
   },
   {
     name: 'apply',
     topic: 'Definitions as code',
     summary: 'Create and update entities to match the definition files',
-    load: () => import('./ascode.js'),
+    load: async () => (await import('./ascode.js')).apply,
   },
   {
     name: 'api',
     topic: 'Other',
     summary: 'Make an authenticated API request',
-    load: () => import('./api.js'),
+    load: async () => (await import('./api.js')).register,
   },
   {
     name: 'version',
     topic: 'Other',
     summary: 'Print the version (as --version does)',
-    load: () => import('./version.js'),
+    load: async () => (await import('./version.js')).register,
   },
   {
     name: 'completion',
     topic: 'Other',
     summary: 'Print a shell completion script (bash, zsh, fish)',
-    load: () => import('./completion.js'),
+    load: async () => (await import('./completion.js')).register,
   },
 ];
 
@@ -155,18 +154,13 @@ export async function registerGroups(
   rt: Runtime,
   load: Set<string> | 'all',
 ): Promise<void> {
-  const wanted = GROUPS.filter((g) => load === 'all' || load.has(g.name));
-  // Several commands may live in one module (login and logout): register each module once.
-  const modules = new Set(await Promise.all(wanted.map((g) => g.load())));
-  for (const mod of modules) mod.register(program, rt);
-  const registered = new Set(program.commands.map((c) => c.name()));
-  for (const g of GROUPS) {
-    if (!registered.has(g.name)) {
-      program.command(g.name).description(g.summary).allowUnknownOption().allowExcessArguments();
-    }
-  }
-  for (const cmd of program.commands) {
-    const g = GROUPS.find((x) => x.name === cmd.name());
-    if (g) cmd.helpGroup(`${g.topic}:`);
-  }
+  const declares = await Promise.all(
+    GROUPS.map((g) => (load === 'all' || load.has(g.name) ? g.load() : undefined)),
+  );
+  GROUPS.forEach((g, i) => {
+    const cmd = program.command(g.name).summary(g.summary).description(g.summary).helpGroup(`${g.topic}:`);
+    const declare = declares[i];
+    if (declare) declare(cmd, rt);
+    else cmd.allowUnknownOption().allowExcessArguments();
+  });
 }

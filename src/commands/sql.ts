@@ -1,7 +1,7 @@
 // `dlake sql "QUERY"`: submit a query, wait for it with a spinner, then print its rows or stream them to a
 // file. With --no-wait, print the job id alone. `-f FILE` runs a script of statements; no query on a
 // terminal opens the SQL shell.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readStdin } from '../output/prompt.js';
@@ -37,9 +37,8 @@ export interface SqlOptions {
   transport?: import('../export/flight/transport.js').Transport;
 }
 
-export function register(program: Command, rt: Runtime): void {
-  program
-    .command('sql')
+export function register(sql: Command, rt: Runtime): void {
+  sql
     .description(
       'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell',
     )
@@ -80,10 +79,10 @@ export function register(program: Command, rt: Runtime): void {
         'dlake --flight-url grpc://lake:32010 sql "SELECT * FROM big" --out big.parquet --transport flight',
       ),
     )
-    .action(rt.action(sql));
+    .action(rt.action(runSql));
 }
 
-async function sql(ctx: Context, query: string | undefined, opts: SqlOptions) {
+async function runSql(ctx: Context, query: string | undefined, opts: SqlOptions) {
   if (opts.file !== undefined) {
     if (query !== undefined)
       throw new UsageError('give the query either as an argument or with --file, not both');

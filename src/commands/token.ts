@@ -1,5 +1,5 @@
 // `dlake token exchange client-credentials|jwt|pat`: OAuth access tokens from the token endpoint.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { OAuthToken } from '../api/schemas.js';
 import type { StoredToken } from '../config/schema.js';
 import type { Context } from '../context.js';
@@ -13,8 +13,7 @@ interface PrintOption {
   print?: boolean;
 }
 
-export function register(program: Command, rt: Runtime): void {
-  const token = program.command('token').description('Exchange credentials for an OAuth access token');
+export function register(token: Command, rt: Runtime): void {
   const exchange = token
     .command('exchange')
     .description('Get an access token from the token endpoint (<auth-url>/oauth/token) and store it');

@@ -1,21 +1,20 @@
 // `dlake whoami [--check]`: every setting in force and where it came from; never a secret.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { isExpired, timeLeftMs } from '../auth/expiry.js';
 import type { Setting } from '../auth/settings.js';
 import type { Context } from '../context.js';
 import { AuthError } from '../errors.js';
-import type { Runtime } from '../runtime.js';
 import { formatDuration } from '../util/units.js';
 import { examples } from './common.js';
+import { defineCommand, type OptionsOf } from './define.js';
 
-export function register(program: Command, rt: Runtime): void {
-  program
-    .command('whoami')
+const declaration = (whoami: Command) =>
+  whoami
     .description('Show the profile, URL, user, token kind and time left, and where each setting came from')
     .option('--check', 'also call the service to prove the credentials work (exit 3 if they do not)')
-    .addHelpText('after', examples('dlake whoami', 'dlake whoami --check -o json'))
-    .action(rt.action(whoami));
-}
+    .addHelpText('after', examples('dlake whoami', 'dlake whoami --check -o json'));
+
+export const register = defineCommand(declaration, whoami);
 
 interface Row {
   setting: string;
@@ -23,7 +22,7 @@ interface Row {
   source: string;
 }
 
-async function whoami(ctx: Context, opts: { check?: boolean }): Promise<void> {
+async function whoami(ctx: Context, opts: OptionsOf<typeof declaration>): Promise<void> {
   const s = ctx.settings();
   const { tokenClientId, usableToken } = await import('../auth/credentials.js');
   const rows: Row[] = [];

@@ -5,7 +5,7 @@
 // Why our own walker rather than @bomb.sh/tab: tab's scripts call back into the CLI on every Tab press,
 // which would start node and load every command group each time; these scripts are static tables plus a
 // small walk in each shell, and only profile names (local state) need a call to dlake.
-import type { Command } from 'commander';
+import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
 import { completionModel } from './model.js';
@@ -22,7 +22,7 @@ export const COMPLETION_FILES: Record<Shell, string> = {
 };
 
 /** The script for `shell`, from a root command on which every group is registered. */
-export function completionScript(shell: Shell, program: Command): string {
+export function completionScript(shell: Shell, program: CommandUnknownOpts): string {
   const model = completionModel(program);
   return { bash: bashScript, zsh: zshScript, fish: fishScript }[shell](model);
 }

@@ -1,7 +1,7 @@
 // What the completion scripts need to know about the command tree, read off commander's own objects so that
 // the scripts can never disagree with the parser: names and aliases, options (which take a value, which are
 // hidden), and the values an option or argument accepts.
-import type { Argument, Command, Option } from 'commander';
+import type { Argument, CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 
 /**
  * The values offered for an option or argument: a closed set (from `.choices()`), the profile names of the

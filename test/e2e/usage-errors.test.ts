@@ -4,7 +4,7 @@
 // touching this file. Usage errors come before any request or store access: the URL points nowhere and the
 // config folder stays empty.
 import { readdirSync } from 'node:fs';
-import type { Command, Option } from 'commander';
+import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerGroups } from '../../src/commands/registry.js';
 import { buildRoot, Runtime } from '../../src/runtime.js';

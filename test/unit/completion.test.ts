@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPLETION_FILES, completionScript, fullTree, SHELLS } from '../../src/completion/generate.js';
 import { allCommands, type CompletionModel, completionModel } from '../../src/completion/model.js';

@@ -1,4 +1,4 @@
-import { Command, type Option } from 'commander';
+import { Command, type CommandUnknownOpts, type Option } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import {
   choiceOption,
@@ -77,7 +77,7 @@ describe('the command tree uses these parsers', () => {
     const program = buildRoot(rt);
     await registerGroups(program, rt, 'all');
     const found: { words: string; option: Option }[] = [];
-    const visit = (cmd: Command, words: string[]): void => {
+    const visit = (cmd: CommandUnknownOpts, words: string[]): void => {
       for (const option of cmd.options) found.push({ words: words.join(' '), option });
       for (const sub of cmd.commands) visit(sub, [...words, sub.name()]);
     };

@@ -1,6 +1,6 @@
 // `dlake catalog create --file F`: a space, folder, view or source from JSON; a PHYSICAL_DATASET promotes the
 // file or folder at its path.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { CatalogEntity } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';

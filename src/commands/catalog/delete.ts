@@ -1,5 +1,5 @@
 // `dlake catalog delete REF` (alias rm): an entity, with everything in it for a space or folder.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';

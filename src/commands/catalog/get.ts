@@ -1,5 +1,5 @@
 // `dlake catalog get REF`: one entity in full; the table form lists what matters for its kind.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { CatalogEntity } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
 import { type Detail, detail } from '../../output/view.js';

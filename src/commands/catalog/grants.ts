@@ -1,6 +1,6 @@
 // `dlake catalog grants REF [--grant …] [--revoke …]`: privileges per user and role on an entity, or changed
 // (read, merge, write back whole: the service's PUT replaces every grant).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Grant, GrantSpec, ResolvedSpec } from '../../api/grants.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';

@@ -1,7 +1,6 @@
 // `dlake catalog ls|get|tree|create|update|delete|refresh|tags|wiki|grants|lineage`: browse and write catalog entities, one
 // file per verb. A REF is a path (`Sales/"a/b"/view`) or an id (a UUID, or any text with --id).
-import type { Command } from 'commander';
-import type { Runtime } from '../../runtime.js';
+import { defineGroup } from '../define.js';
 import * as create from './create.js';
 import * as remove from './delete.js';
 import * as get from './get.js';
@@ -14,18 +13,22 @@ import * as tree from './tree.js';
 import * as update from './update.js';
 import * as wiki from './wiki.js';
 
-const VERBS = [ls, get, tree, create, update, remove, refresh, tags, wiki, grants, lineage];
-
-export function register(program: Command, rt: Runtime): void {
-  const catalog = program
-    .command('catalog')
-    .description('Browse, read and write catalog entities (spaces, folders, datasets)')
-    .addHelpText(
-      'after',
-      `
+export const register = defineGroup(
+  [
+    ls.register,
+    get.register,
+    tree.register,
+    create.register,
+    update.register,
+    remove.register,
+    refresh.register,
+    tags.register,
+    wiki.register,
+    grants.register,
+    lineage.register,
+  ],
+  `
 A REF is a path or an id. A path is /-separated components; a component that contains / or starts
 with " is written in double quotes, inner quotes doubled: Sales/"a/b", Sales/"top ""best"".v2".
 A UUID is an id; --id makes any text an id (e.g. service:/Samples/sales).`,
-    );
-  for (const verb of VERBS) verb.register(catalog, rt);
-}
+);

@@ -1,5 +1,5 @@
 // `dlake catalog lineage REF`: a dataset's parents, children and sources as a small tree (Enterprise).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { LineageItem } from '../../api/grants.js';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';

@@ -1,5 +1,5 @@
 // `dlake catalog ls [REF]`: the top-level containers, or the children of REF (all pages).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';

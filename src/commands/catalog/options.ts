@@ -1,5 +1,5 @@
 // Options and argument handling shared by the catalog verbs.
-import { Option } from 'commander';
+import { Option } from '@commander-js/extra-typings';
 import { type CatalogRef, parseRefWithId } from '../../util/catalog-ref.js';
 import { wholeNumber } from '../options.js';
 
@@ -15,4 +15,5 @@ export const pageSizeOption = () =>
     wholeNumber('--page-size', { min: 1, max: 10_000 }),
   );
 
-export const refOf = (input: string, opts: RefOptions): CatalogRef => parseRefWithId(input, Boolean(opts.id));
+export const refOf = (input: string, opts: { id?: boolean }): CatalogRef =>
+  parseRefWithId(input, Boolean(opts.id));

@@ -1,5 +1,5 @@
 // `dlake catalog refresh REF`: refresh the reflections that depend on a physical dataset.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';

@@ -1,28 +1,22 @@
 // `dlake catalog tags REF [--set T…|--clear]`: show the tags of an entity, or replace them.
-import type { Command } from 'commander';
+import { type Command, Option } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 import { repeatable } from '../options.js';
-import { dryRunOption, idOption, type RefOptions, refOf } from './options.js';
+import { dryRunOption, idOption, refOf } from './options.js';
 import { send } from './write.js';
 
-interface TagsOptions extends RefOptions {
-  set?: string[];
-  clear?: boolean;
-  dryRun?: boolean;
-}
-
-export function register(catalog: Command, rt: Runtime): void {
+const declaration = (catalog: Command) =>
   catalog
     .command('tags')
     .description('Show the tags of a source, space or dataset, or replace them (sending the current version)')
     .argument('<ref>', 'path or id')
     .addOption(idOption())
     .option('--set <tag>', 'the new tags, replacing the current ones (repeatable)', repeatable('--set'))
-    .option('--clear', 'remove all tags')
+    .addOption(new Option('--clear', 'remove all tags').conflicts('set'))
     .addOption(dryRunOption())
     .addHelpText(
       'after',
@@ -31,9 +25,9 @@ export function register(catalog: Command, rt: Runtime): void {
         'dlake catalog tags Sales/v_sales --set finance --set gold',
         'dlake catalog tags Sales/v_sales --clear',
       ),
-    )
-    .action(rt.action(tags));
-}
+    );
+
+export const register = defineCommand(declaration, tags);
 
 /** The service's 400 for an entity that cannot have tags, said with the entity's path. */
 function tagsRefused(what: string) {
@@ -49,9 +43,8 @@ function tagsRefused(what: string) {
   };
 }
 
-async function tags(ctx: Context, refArg: string, opts: TagsOptions): Promise<void> {
+async function tags(ctx: Context, refArg: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const ref = refOf(refArg, opts);
-  if (opts.set && opts.clear) throw new UsageError('--set and --clear cannot be used together');
   const api = await import('../../api/catalog.js');
   const client = await ctx.client();
   const current = await api.resolveRef(client, ref, { exclude: ['children'] });

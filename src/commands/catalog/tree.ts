@@ -1,5 +1,5 @@
 // `dlake catalog tree [REF]`: containers and datasets as a tree, containers listed concurrently.
-import { type Command, Option } from 'commander';
+import { type Command, Option } from '@commander-js/extra-typings';
 import type { TreeNode } from '../../api/catalog.js';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';

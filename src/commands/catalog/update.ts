@@ -1,5 +1,5 @@
 // `dlake catalog update REF --file F`: the file's fields merged into the current entity, sent with its tag.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';

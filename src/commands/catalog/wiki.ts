@@ -1,5 +1,5 @@
 // `dlake catalog wiki REF [--set-file F]`: show the wiki text of an entity, or replace it.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { readStdin } from '../../output/prompt.js';
 import type { Runtime } from '../../runtime.js';

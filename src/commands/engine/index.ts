@@ -2,7 +2,7 @@
 // that route jobs to them (docs/api-facts.md §13.4), with the conventions of `dlake queue`: durations in human
 // units (5m, 90s) in and out, -o json prints the API's seconds, --dry-run prints the request, deletion asks
 // first, and an update changes only what is given (the engine read is sent back whole).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Engine, EngineFields } from '../../api/engines.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -29,10 +29,7 @@ interface EngineOptions {
   dryRun?: boolean;
 }
 
-export function register(program: Command, rt: Runtime): void {
-  const engine = program
-    .command('engine')
-    .description('Manage the engines of a hosted project and the rules that route jobs to them');
+export function register(engine: Command, rt: Runtime): void {
   engine
     .command('list')
     .alias('ls')
@@ -99,7 +96,7 @@ export function register(program: Command, rt: Runtime): void {
   rules.register(engine, rt);
 }
 
-function addEngineOptions(cmd: Command): Command {
+function addEngineOptions<A extends unknown[], O extends Record<string, unknown>>(cmd: Command<A, O>) {
   return cmd
     .addOption(options.choiceOption('--size <size>', 'size of each replica', SIZES))
     .option('--min-replicas <n>', 'replicas kept running')

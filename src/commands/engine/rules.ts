@@ -2,7 +2,7 @@
 // replaced as a whole from a file of the API's `ruleSet` object, as `dlake queue rules` does for queues. The
 // file's tag is sent when it has one (else the tag just read), so a file made from an older rule set fails with
 // exit 5 instead of undoing someone's change.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { EngineRuleSet } from '../../api/engines.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';

@@ -1,6 +1,6 @@
 // `dlake job export ID --out F`: stream every row of a job's result to a file, waiting for the job first;
 // `--resume` continues an interrupted export from FILE.partial.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { ResumeRecord } from '../../export/target.js';

@@ -1,5 +1,5 @@
 // `dlake job get ID`: a job's state, times, row count, error and reflections.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';

@@ -1,5 +1,5 @@
 // `dlake job results ID`: a page of a completed job's rows, or all of them with --all.
-import { type Command, Option } from 'commander';
+import { type Command, Option } from '@commander-js/extra-typings';
 import { MAX_RESULTS_PAGE } from '../../constants.js';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';

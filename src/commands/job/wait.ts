@@ -1,5 +1,5 @@
 // `dlake job wait ID`: wait until a job ends; exit 6 if it FAILED or was CANCELED.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';

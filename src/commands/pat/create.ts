@@ -1,5 +1,5 @@
 // `dlake pat create USER`: writes the token, and only the token, to stdout: `TOKEN=$(dlake pat create …)` works.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
 import { formatDuration } from '../../util/units.js';

@@ -1,5 +1,5 @@
 // `dlake pat delete USER TOKEN_ID | --all` (alias revoke): revoke one token, or every token of the user.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';

@@ -1,5 +1,5 @@
 // `dlake pat list [USER]`: a user's tokens (ids, labels, dates; never the tokens); no USER means yourself.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Pat } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';

@@ -1,5 +1,5 @@
 // `dlake profile set NAME`: create or change a profile from the global --url, --auth-url and -o values.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { OUTPUT_FORMATS, PROFILE_NAME, PROFILE_NAME_HINT, type Profile } from '../../config/schema.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';

@@ -1,5 +1,5 @@
 // `dlake profile show [NAME]`: a profile (default: the one in force) and its stored token, without secrets.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';

@@ -1,5 +1,5 @@
 // `dlake queue create --name N [limits]`: a new queue; limits not given are left unset.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
 import { examples, printDryRun } from '../common.js';

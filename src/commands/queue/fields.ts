@@ -1,5 +1,5 @@
 // The limit options that `queue create` and `queue update` share, parsed into the API's units.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { QueueFields } from '../../api/queues.js';
 import { CPU_TIERS } from '../../constants.js';
 import * as options from '../options.js';
@@ -15,7 +15,7 @@ export interface QueueOptions {
   dryRun?: boolean;
 }
 
-export function addQueueOptions(cmd: Command): Command {
+export function addQueueOptions<A extends unknown[], O extends Record<string, unknown>>(cmd: Command<A, O>) {
   return cmd
     .addOption(options.choiceOption('--cpu-tier <tier>', 'CPU priority of its jobs', CPU_TIERS))
     .option('--max-memory-per-node <size>', 'memory per node for all its jobs, e.g. 8GiB, 512MiB')

@@ -1,5 +1,5 @@
 // `dlake queue list` (alias ls): the workload queues and their limits.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Queue } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';

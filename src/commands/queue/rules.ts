@@ -1,7 +1,7 @@
 // `dlake queue rules [--file F|-]`: the WLM ruleset in priority order, or replaced as a whole from a file of
 // the API's object. The file's tag is sent when it has one (else the tag just read), so a file made from an
 // older ruleset fails with exit 5 instead of undoing someone's change.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Ruleset, RulesetBody } from '../../api/queues.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';

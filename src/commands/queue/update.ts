@@ -1,5 +1,5 @@
 // `dlake queue update QUEUE [limits]`: change a queue's limits or name; the rest stays as it is.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';

@@ -1,6 +1,6 @@
 // `dlake reflection create REF --type raw|aggregation …`: field names are checked against the dataset's
 // schema before anything is sent.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';

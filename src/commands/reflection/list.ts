@@ -1,5 +1,5 @@
 // `dlake reflection list [REF]`: every reflection (Enterprise), or those of one dataset (both editions).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Reflection } from '../../api/reflections.js';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';

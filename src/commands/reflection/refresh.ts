@@ -1,6 +1,6 @@
 // `dlake reflection refresh ID [--wait] [--timeout D]`: asks for a refresh (Enterprise); --wait follows it
 // until the reflection can accelerate (0), has failed (6) or the timeout passes (7), with a spinner on a TTY.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
 import { parseDuration } from '../../util/units.js';

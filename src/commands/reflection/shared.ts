@@ -1,5 +1,5 @@
 // What the reflection verbs share: the field options of create and update, and how a reflection prints.
-import { type Command, Option } from 'commander';
+import { type Command, Option } from '@commander-js/extra-typings';
 import type { Reflection } from '../../api/reflections.js';
 import type { Context } from '../../context.js';
 import { formatSize } from '../../util/units.js';
@@ -12,7 +12,9 @@ export interface DefinitionOptions extends FieldOptions {
 }
 
 /** --name, the six field lists (comma-separated, repeatable) and --dry-run. */
-export function addDefinitionOptions(cmd: Command): Command {
+export function addDefinitionOptions<A extends unknown[], O extends Record<string, unknown>>(
+  cmd: Command<A, O>,
+) {
   return cmd
     .option('--name <name>', 'the reflection name')
     .addOption(

@@ -1,6 +1,6 @@
 // `dlake reflection update ID …`: read, change only what is given, PUT back whole with the tag just read
 // (the service removes field lists a PUT leaves out).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Reflection } from '../../api/reflections.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';

@@ -1,5 +1,5 @@
 // `dlake role add-member ROLE (--user U|--role R)…`: one request for all the members given.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
 import { repeatable } from '../options.js';

@@ -1,5 +1,5 @@
 // `dlake role delete ROLE` (alias rm): asks first; its members lose the role.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
 import { confirmDestructive, examples, printDryRun } from '../common.js';

@@ -1,5 +1,5 @@
 // `dlake role get ROLE`: a role by id or name, with its member count and the roles it is a member of.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';

@@ -1,5 +1,5 @@
 // `dlake role list [--filter EXPR]`: every role with its type, member count and description.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Role } from '../../api/roles.js';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';

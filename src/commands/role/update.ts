@@ -1,6 +1,6 @@
 // `dlake role update ROLE --description D`: read, change, write back whole (the service's PUT removes what it
 // leaves out, and has no tag to guard it).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';

@@ -1,5 +1,5 @@
 // `dlake source create NAME --type T`: a source whose config is checked against its type before it is sent.
-import { type Command, Option } from 'commander';
+import { type Command, Option } from '@commander-js/extra-typings';
 import { SOURCE_TYPE_CODES } from '../../api/source-type-codes.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';

@@ -1,5 +1,5 @@
 // `dlake source delete NAME` (alias rm).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';

@@ -1,5 +1,5 @@
 // `dlake source get NAME`: a source and its config, secrets as the service shows them, never their values.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { EXISTING_SECRET_VALUE } from '../../constants.js';
 import type { Context } from '../../context.js';
 import { type Detail, detail } from '../../output/view.js';

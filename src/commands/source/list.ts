@@ -1,5 +1,5 @@
 // `dlake source list` (alias ls): the sources with their type and health.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';

@@ -1,5 +1,5 @@
 // `dlake source types [TYPE]`: the source types dlake knows, or the config fields of one.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { SourceTypeInfo } from '../../api/source-types.js';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';

@@ -1,5 +1,5 @@
 // `dlake source update NAME`: change a source's config; secrets left out keep their stored values.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';

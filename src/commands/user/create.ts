@@ -1,6 +1,6 @@
 // `dlake user create NAME`: a user with the PUBLIC role and any --role given.
 
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { PATHS } from '../../constants.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';

@@ -1,5 +1,5 @@
 // `dlake user delete USER` (alias rm): needs the Enterprise edition.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
 import { confirmDestructive, examples, printDryRun } from '../common.js';

@@ -1,5 +1,5 @@
 // `dlake user get USER`: a user by id (a UUID) or by name (case-insensitive).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';

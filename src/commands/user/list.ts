@@ -1,5 +1,5 @@
 // `dlake user list [--filter EXPR]`: every user (Enterprise), all pages, one row each.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { User } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
 import type { Runtime } from '../../runtime.js';

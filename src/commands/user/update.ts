@@ -1,5 +1,5 @@
 // `dlake user update USER`: change names, email or roles; everything not given stays as it is.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { RoleRef } from '../../api/schemas.js';
 import type { UserChanges } from '../../api/users.js';
 import type { Context } from '../../context.js';
