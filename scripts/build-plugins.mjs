@@ -32,3 +32,22 @@ export const leaveOutZodLocales = {
     }));
   },
 };
+
+// @grpc/grpc-js requires @grpc/proto-loader (and with it protobufjs, 110 KB) only to serve its channelz and
+// ORCA services, from .proto files it reads beside its own sources, which a bundle does not have: dlake's
+// client uses neither. A stand-in says so if it is ever reached.
+export const GRPC_OPTIONAL_PROTO =
+  /node_modules[\\/]@grpc[\\/]grpc-js[\\/]build[\\/]src[\\/](channelz|orca)\.js$/;
+export const leaveOutGrpcProtoLoader = {
+  name: 'leave-out-grpc-proto-loader',
+  setup(b) {
+    b.onResolve({ filter: /^@grpc\/proto-loader$/ }, (args) =>
+      GRPC_OPTIONAL_PROTO.test(args.importer) ? { path: args.path, namespace: 'no-proto-loader' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'no-proto-loader' }, () => ({
+      loader: 'js',
+      contents: `'use strict'
+module.exports = { loadSync () { throw new Error('channelz and ORCA are not part of dlake') } }`,
+    }));
+  },
+};
