@@ -40,7 +40,7 @@ const VENDOR = [
   'csv-stringify/sync',
   // Arrow Flight: required only by an export that goes over Flight (src/export/flight).
   '@grpc/grpc-js',
-  '@grpc/proto-loader',
+  'protobufjs/minimal.js',
   'apache-arrow',
 ];
 /**
@@ -54,11 +54,12 @@ const DEFAULT_EXPORT = new Set(['conf', 'ora']);
  * 369 KB, what a Flight export uses of it less than half. The build fails if src/ imports a name not listed.
  */
 const NAMED = { 'apache-arrow': ['RecordBatchReader', 'makeVector', 'Type'] };
-const vendorFile = (specifier) => `vendor/${specifier.replace(/^@/, '').replace('/', '-')}.cjs`;
+const vendorFile = (specifier) =>
+  `vendor/${specifier.replace(/^@/, '').replace('/', '-').replace(/\.js$/, '')}.cjs`;
 const requireVendorFiles = {
   name: 'require-vendor-files',
   setup(b) {
-    const filter = new RegExp(`^(${VENDOR.map((v) => v.replace('/', '\\/')).join('|')})$`);
+    const filter = new RegExp(`^(${VENDOR.map((v) => v.replace(/[/.]/g, '\\$&')).join('|')})$`);
     b.onResolve({ filter }, (args) => ({ path: `./${vendorFile(args.path)}`, external: true }));
   },
 };

@@ -23,7 +23,7 @@ describe('dist/vendor: what src/ imports of each library', () => {
     ['./hyparquet-writer.cjs', (m: Loose) => m.ParquetWriter && m.ByteWriter],
     ['./zod.cjs', (m: Loose) => m.z.object],
     ['./grpc-grpc-js.cjs', (m: Loose) => m.loadPackageDefinition && m.credentials.createSsl],
-    ['./grpc-proto-loader.cjs', (m: Loose) => m.fromJSON],
+    ['./protobufjs-minimal.cjs', (m: Loose) => m.Reader.create && m.Writer.create],
     ['./apache-arrow.cjs', (m: Loose) => m.RecordBatchReader.from && m.makeVector],
   ])('%s', (file, member) => {
     expect(member(vendor(file))).toBeTypeOf('function');
