@@ -30,7 +30,6 @@ const common = {
 
 /** Libraries that not every command uses, by import specifier: each becomes dist/vendor/<name>.cjs. */
 const VENDOR = [
-  'zod',
   'yaml',
   'conf',
   'hyparquet-writer',

@@ -60,7 +60,7 @@ describe('npm pack, then npm install -g of the tarball', () => {
     expect(packed.files).toContain('bin/package.json');
     expect(packed.files).toContain('dist/boot.cjs');
     expect(packed.files).toContain('dist/cli.cjs');
-    expect(packed.files).toContain('dist/vendor/zod.cjs');
+    expect(packed.files).toContain('dist/vendor/yaml.cjs');
     expect(packed.files).toContain('completions/dlake.bash');
     expect(packed.files).toContain('README.md');
     // The bundled dependencies' licence notices travel with their code.
