@@ -7,7 +7,14 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { analyzeMetafile, build } from 'esbuild';
-import { leaveOutGrpcProtoLoader, leaveOutHttp2, leaveOutZodLocales } from './build-plugins.mjs';
+import {
+  leaveOutConfSemver,
+  leaveOutGrpcProtoLoader,
+  leaveOutGrpcServer,
+  leaveOutHttp2,
+  leaveOutZodLocales,
+  onlyOraDefaultSpinners,
+} from './build-plugins.mjs';
 import { writeThirdPartyLicenses } from './third-party-licenses.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -100,7 +107,13 @@ const vendors = await Promise.all(
         resolveDir: '.',
       },
       outfile: `${out}/${vendorFile(specifier)}`,
-      plugins: [leaveOutZodLocales, leaveOutGrpcProtoLoader],
+      plugins: [
+        leaveOutZodLocales,
+        leaveOutGrpcProtoLoader,
+        leaveOutGrpcServer,
+        onlyOraDefaultSpinners,
+        leaveOutConfSemver,
+      ],
       // Libraries only: their local names shortened (a quarter of their size, for an installed size under
       // 2 MiB), their functions' and classes' names kept (`keepNames`). dlake's own code keeps its names, for
       // readable stack traces.
