@@ -16,9 +16,8 @@
 import * as z from 'zod/mini';
 import '../util/zod.js';
 import { UsageError } from '../errors.js';
+import type { ConfigFieldType as FieldType } from '../util/config-pairs.js';
 import type { SOURCE_TYPE_CODES } from './source-type-codes.js';
-
-type FieldType = 'string' | 'number' | 'boolean' | 'string[]' | 'hostList' | 'propertyList';
 
 export interface FieldInfo {
   name: string;
