@@ -12,7 +12,6 @@ import {
 } from '../../src/api/jobs.js';
 import { checkSummaryOrder, summaryFilter } from '../../src/api/reflection-filter.js';
 import { reflectionSummaries } from '../../src/api/reflections.js';
-import { hintFor } from '../../src/commands/hints.js';
 import {
   type DlakeError,
   ExitCode,
@@ -244,7 +243,7 @@ describe('getResults', () => {
     expect(err.message).toBe(
       `job ${ID} has no results yet: it is RUNNING, and results can be read only once it is COMPLETED`,
     );
-    expect(hintFor(err)).toContain(`dlake job wait ${ID}`);
+    expect(err.advice).toEqual({ kind: 'job-not-ended', id: ID });
   });
 
   it('retries a page after a dropped connection (GET is safe to repeat)', async () => {

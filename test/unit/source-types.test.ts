@@ -5,7 +5,6 @@ import {
   secretFieldNames,
   validateSourceConfig,
 } from '../../src/api/source-types.js';
-import { hintFor } from '../../src/commands/hints.js';
 import { UsageError } from '../../src/errors.js';
 
 const props = [{ name: 'fs.s3a.endpoint', value: 'http://minio:9000' }];
@@ -178,7 +177,7 @@ describe('validateSourceConfig', () => {
       ]),
     );
     expect(error.details).toHaveLength(5);
-    expect(hintFor(error)).toMatch(/dlake source types POSTGRES/);
+    expect(error.advice).toEqual({ kind: 'source-types', type: 'POSTGRES' });
   });
 
   it('names allowed values of every enum', () => {
