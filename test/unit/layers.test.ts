@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
- * Files being moved out of src/commands to the layer they belong in (the CSV path to src/export, the
- * KEY=VALUE parsing to src/util): imports of them are let through until they have moved. Empty this once
- * they have: an entry naming a file that is gone fails the last test below.
+ * Files being moved out of src/commands to the layer they belong in (the CSV path to src/export): imports of
+ * them are let through until they have moved. Empty this once they have: an entry naming a file that is gone
+ * fails the last test below.
  */
-const AWAITING_MOVE_OUT_OF_COMMANDS = ['src/commands/job-output.ts', 'src/commands/source/set-pairs.ts'];
+const AWAITING_MOVE_OUT_OF_COMMANDS = ['src/commands/job-output.ts'];
 
 /**
  * Imports up the layers that the code still has, each with why. The SQL shell waits on each statement as
