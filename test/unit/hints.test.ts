@@ -10,29 +10,14 @@ const ID = '2f067496-7cf0-a70e-0222-34d53a5dc800';
 
 describe('hints', () => {
   it('token-endpoint refusals get a hint that fits: client secret, expired JWT, no external provider', () => {
-    const refusal = (error: string, description: string) =>
-      errorFromResponse({
-        status: 401,
-        method: 'POST',
-        path: '/oauth/token',
-        contentType: 'application/json',
-        text: JSON.stringify({ error, error_description: description }),
-      });
-    expect(hintFor(refusal('invalid_client', 'Invalid client credentials'))).toMatch(
-      /client id or its secret/,
-    );
-    expect(hintFor(refusal('invalid_grant', 'Invalid JWT: "exp" claim timestamp check failed'))).toMatch(
-      /JWT has expired/,
-    );
-    expect(hintFor(refusal('invalid_grant', 'No external token provider is configured'))).toMatch(
-      /trusts no external identity provider/,
-    );
+    // The advice src/api gives each refusal (test/unit/http.test.ts), worded three different ways.
+    const hint = (kind: 'wrong-client-secret' | 'jwt-expired' | 'no-external-token-provider') =>
+      hintFor(new AuthError('refused', { advice: { kind } }));
+    expect(hint('wrong-client-secret')).toMatch(/client id or its secret/);
+    expect(hint('jwt-expired')).toMatch(/JWT has expired/);
+    expect(hint('no-external-token-provider')).toMatch(/trusts no external identity provider/);
     const hints = new Set(
-      [
-        refusal('invalid_client', 'Invalid client credentials'),
-        refusal('invalid_grant', 'Invalid JWT: "exp" claim timestamp check failed'),
-        refusal('invalid_grant', 'No external token provider is configured'),
-      ].map((e) => hintFor(e)),
+      (['wrong-client-secret', 'jwt-expired', 'no-external-token-provider'] as const).map(hint),
     );
     expect(hints.size).toBe(3);
   });
