@@ -1,32 +1,26 @@
 // docs/architecture.md, "Layers and the direction of imports", checked on the import specifiers of every file
 // under src/ and test/unit (static `from '…'`, side-effect `import '…'` and dynamic `import('…')`): imports
 // point down the list, never up. A regex over the text is enough: the code base writes its imports one way.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
- * Files being moved out of src/commands to the layer they belong in (the CSV path to src/export): imports of
- * them are let through until they have moved. Empty this once they have: an entry naming a file that is gone
- * fails the last test below.
- */
-const AWAITING_MOVE_OUT_OF_COMMANDS = ['src/commands/job-output.ts'];
-
-/**
- * Imports up the layers that the code still has, each with why. The SQL shell waits on each statement as
- * `dlake sql` and `dlake job wait` do, with their spinner and Ctrl-C handling, which live with the commands
- * (they work on the command's Context).
+ * Imports up the layers that the code still has, each with why: the SQL shell prints each statement's rows and
+ * waits on its job as `dlake sql` does, with the command layer's printing, spinner and Ctrl-C handling (they work
+ * on the command's Context).
  */
 const KNOWN_UPWARD_IMPORTS: Record<string, string> = {
+  'src/shell/shell.ts -> src/commands/job-output.ts': 'the result rows printed as `dlake sql` prints them',
   'src/shell/shell.ts -> src/commands/job-wait.ts': 'the job wait with feedback of `dlake sql`',
 };
 
 /**
  * The unit tests that test the command layer itself, and so may import src/commands (with what they test).
  * A test of a lower layer imports only that layer and below: it checks what that layer says (an error's
- * Advice, say), and the words the command line makes of it are tested here.
+ * Advice, say); test/unit/hints.test.ts tests the words the command line makes of it.
  */
 const COMMAND_LAYER_TESTS: Record<string, string> = {
   'test/unit/code-cache.test.ts': 'the start-up code cache, one per group of the registry',
@@ -71,8 +65,7 @@ function target(file: string, spec: string): { path?: string; pkg?: string } {
 /** The rules of docs/architecture.md broken by `files` (repository path → text), one line each. */
 function violations(files: ReadonlyMap<string, string>): string[] {
   const broken: string[] = [];
-  const allowed = (from: string, to: string) =>
-    KNOWN_UPWARD_IMPORTS[`${from} -> ${to}`] !== undefined || AWAITING_MOVE_OUT_OF_COMMANDS.includes(to);
+  const allowed = (from: string, to: string) => KNOWN_UPWARD_IMPORTS[`${from} -> ${to}`] !== undefined;
   for (const [file, text] of files) {
     const below = BELOW_COMMANDS.some((d) => file.startsWith(`src/${d}/`)) || ANYWHERE.includes(file);
     for (const spec of specifiers(text)) {
@@ -95,8 +88,7 @@ function violations(files: ReadonlyMap<string, string>): string[] {
       if (
         file.startsWith('test/unit/') &&
         path?.startsWith('src/commands/') &&
-        COMMAND_LAYER_TESTS[file] === undefined &&
-        !allowed(file, path)
+        COMMAND_LAYER_TESTS[file] === undefined
       ) {
         say('a test of a lower layer imports only that layer and below (or list it in COMMAND_LAYER_TESTS)');
       }
@@ -145,7 +137,6 @@ describe('layers and the direction of imports', () => {
   });
 
   it('lists no exception that is no longer needed', () => {
-    for (const path of AWAITING_MOVE_OUT_OF_COMMANDS) expect(existsSync(join(ROOT, path)), path).toBe(true);
     for (const pair of Object.keys(KNOWN_UPWARD_IMPORTS)) {
       const [from, to] = pair.split(' -> ') as [string, string];
       const text = readFileSync(join(ROOT, from), 'utf8');
