@@ -8,16 +8,6 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
- * Imports up the layers that the code still has, each with why: the SQL shell prints each statement's rows and
- * waits on its job as `dlake sql` does, with the command layer's printing, spinner and Ctrl-C handling (they work
- * on the command's Context).
- */
-const KNOWN_UPWARD_IMPORTS: Record<string, string> = {
-  'src/shell/shell.ts -> src/commands/job-output.ts': 'the result rows printed as `dlake sql` prints them',
-  'src/shell/shell.ts -> src/commands/job-wait.ts': 'the job wait with feedback of `dlake sql`',
-};
-
-/**
  * The unit tests that test the command layer itself, and so may import src/commands (with what they test).
  * A test of a lower layer imports only that layer and below: it checks what that layer says (an error's
  * Advice, say); test/unit/hints.test.ts tests the words the command line makes of it.
@@ -65,7 +55,6 @@ function target(file: string, spec: string): { path?: string; pkg?: string } {
 /** The rules of docs/architecture.md broken by `files` (repository path → text), one line each. */
 function violations(files: ReadonlyMap<string, string>): string[] {
   const broken: string[] = [];
-  const allowed = (from: string, to: string) => KNOWN_UPWARD_IMPORTS[`${from} -> ${to}`] !== undefined;
   for (const [file, text] of files) {
     const below = BELOW_COMMANDS.some((d) => file.startsWith(`src/${d}/`)) || ANYWHERE.includes(file);
     for (const spec of specifiers(text)) {
@@ -82,7 +71,7 @@ function violations(files: ReadonlyMap<string, string>): string[] {
         }
         if (pkg && NOT_IN_API.packages.includes(pkg)) say('src/api knows nothing of commander, chalk or ora');
       }
-      if (below && path?.startsWith('src/commands/') && !allowed(file, path)) {
+      if (below && path?.startsWith('src/commands/')) {
         say('nothing below src/commands imports src/commands');
       }
       if (
@@ -137,14 +126,6 @@ describe('layers and the direction of imports', () => {
   });
 
   it('lists no exception that is no longer needed', () => {
-    for (const pair of Object.keys(KNOWN_UPWARD_IMPORTS)) {
-      const [from, to] = pair.split(' -> ') as [string, string];
-      const text = readFileSync(join(ROOT, from), 'utf8');
-      expect(
-        specifiers(text).some((s) => target(from, s).path === to),
-        pair,
-      ).toBe(true);
-    }
     for (const test of Object.keys(COMMAND_LAYER_TESTS)) {
       const text = readFileSync(join(ROOT, test), 'utf8');
       expect(
