@@ -9,6 +9,7 @@ import {
 } from '../../src/api/source-types.js';
 import { UsageError } from '../../src/errors.js';
 import { applySetPairs } from '../../src/util/config-pairs.js';
+import { thrown } from '../helpers/thrown.js';
 
 const props = [{ name: 'fs.s3a.endpoint', value: 'http://minio:9000' }];
 const jdbc = {
@@ -79,15 +80,7 @@ const GOOD: Record<string, Record<string, unknown>> = {
   DB2: { ...jdbc, port: 50000, databaseName: 'SAMPLE' },
 };
 
-function usageError(fn: () => unknown): UsageError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return error as UsageError;
-  }
-  throw new Error('expected a UsageError');
-}
+const usageError = (fn: () => unknown) => thrown(fn, UsageError);
 
 describe('SOURCE_TYPES', () => {
   it('has every type of the spec, and ADL as an alias of ADLS', () => {
