@@ -4,21 +4,15 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import { waitWithFeedback } from '../export/job-wait.js';
+import { printRows, TABLE_ROWS } from '../export/print-rows.js';
 import { readStdin } from '../output/prompt.js';
 import { formatPath, parsePath, toSqlIdentifier } from '../util/catalog-ref.js';
 import { readTextFile } from '../util/files.js';
 import { countRows } from '../util/units.js';
 import { examples } from './common.js';
 import { defineCommand, type OptionsOf } from './define.js';
-import {
-  formatOption,
-  pageConcurrencyOption,
-  printRows,
-  TABLE_ROWS,
-  transportOption,
-  waitTimeoutOption,
-} from './job-output.js';
-import { waitWithFeedback } from './job-wait.js';
+import { formatOption, pageConcurrencyOption, transportOption, waitTimeoutOption } from './job-options.js';
 import { wholeNumber } from './options.js';
 
 const declaration = (sql: Command) =>

@@ -4,11 +4,11 @@
 // Ctrl-D or \q leaves.
 import { createInterface, type Interface } from 'node:readline';
 import type { ApiClient } from '../api/http.js';
-import { printRows, resultView, TABLE_ROWS } from '../commands/job-output.js';
-import { waitWithFeedback } from '../commands/job-wait.js';
 import { configDir } from '../config/dir.js';
 import type { Context } from '../context.js';
 import { DlakeError, InterruptedError, UsageError } from '../errors.js';
+import { waitWithFeedback } from '../export/job-wait.js';
+import { printRows, resultView, TABLE_ROWS } from '../export/print-rows.js';
 import { render } from '../output/render.js';
 import { oneLine, splitSql } from '../sql/split.js';
 import { type CatalogRef, isUuid, parseRef } from '../util/catalog-ref.js';

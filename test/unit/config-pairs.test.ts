@@ -10,6 +10,7 @@ import {
   type ConfigFields,
   parseSetPair,
 } from '../../src/util/config-pairs.js';
+import { thrown } from '../helpers/thrown.js';
 
 const DB: ConfigFields = {
   code: 'DB',
@@ -45,15 +46,7 @@ const NAS: ConfigFields = {
   ],
 };
 
-function usageError(fn: () => unknown): UsageError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return error as UsageError;
-  }
-  throw new Error('expected a UsageError');
-}
+const usageError = (fn: () => unknown) => thrown(fn, UsageError);
 
 describe('parseSetPair', () => {
   it('splits at the first =', () => {

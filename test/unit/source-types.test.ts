@@ -7,9 +7,9 @@ import {
   secretFieldNames,
   validateSourceConfig,
 } from '../../src/api/source-types.js';
-import { hintFor } from '../../src/commands/hints.js';
 import { UsageError } from '../../src/errors.js';
 import { applySetPairs } from '../../src/util/config-pairs.js';
+import { thrown } from '../helpers/thrown.js';
 
 const props = [{ name: 'fs.s3a.endpoint', value: 'http://minio:9000' }];
 const jdbc = {
@@ -80,15 +80,7 @@ const GOOD: Record<string, Record<string, unknown>> = {
   DB2: { ...jdbc, port: 50000, databaseName: 'SAMPLE' },
 };
 
-function usageError(fn: () => unknown): UsageError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return error as UsageError;
-  }
-  throw new Error('expected a UsageError');
-}
+const usageError = (fn: () => unknown) => thrown(fn, UsageError);
 
 describe('SOURCE_TYPES', () => {
   it('has every type of the spec, and ADL as an alias of ADLS', () => {
@@ -181,7 +173,7 @@ describe('validateSourceConfig', () => {
       ]),
     );
     expect(error.details).toHaveLength(5);
-    expect(hintFor(error)).toMatch(/dlake source types POSTGRES/);
+    expect(error.advice).toEqual({ kind: 'source-types', type: 'POSTGRES' });
   });
 
   it('names allowed values of every enum', () => {

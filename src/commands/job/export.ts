@@ -3,11 +3,11 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { waitWithFeedback } from '../../export/job-wait.js';
 import type { ResumeRecord } from '../../export/target.js';
 import { examples } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
-import { formatOption, pageConcurrencyOption, transportOption, waitTimeoutOption } from '../job-output.js';
-import { waitWithFeedback } from '../job-wait.js';
+import { formatOption, pageConcurrencyOption, transportOption, waitTimeoutOption } from '../job-options.js';
 
 const declaration = (job: Command) =>
   job

@@ -2,10 +2,11 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import { MAX_RESULTS_PAGE } from '../../constants.js';
 import type { Context } from '../../context.js';
+import { printRows } from '../../export/print-rows.js';
 import { countRows } from '../../util/units.js';
 import { examples } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
-import { pageConcurrencyOption, printRows } from '../job-output.js';
+import { pageConcurrencyOption } from '../job-options.js';
 import { wholeNumber } from '../options.js';
 
 const declaration = (job: Command) =>

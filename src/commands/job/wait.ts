@@ -1,9 +1,9 @@
 // `dlake job wait ID`: wait until a job ends; exit 6 if it FAILED or was CANCELED.
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
+import { waitWithFeedback } from '../../export/job-wait.js';
 import { examples } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
-import { waitWithFeedback } from '../job-wait.js';
 import { duration } from '../options.js';
 import { printStatus } from './status.js';
 
