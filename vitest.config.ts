@@ -19,6 +19,9 @@ export default defineConfig({
     // a third of the suite's CPU. The tests share no state but what they create (a fixture per file, temporary
     // folders) and change no process-wide setting without putting it back.
     isolate: false,
+    // Concurrent tests run all at once (only the fault matrix has them: its 14 commands, each mostly waiting out
+    // retry back-offs, took three rounds of 5, vitest's default).
+    maxConcurrency: 16,
     globalSetup: ['test/global-setup.ts'],
   },
 });
