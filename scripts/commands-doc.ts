@@ -36,7 +36,7 @@ function* leaves(cmd: Command, path: string[]): Generator<[string[], Command]> {
 
 /** The whole reference, from a root on which every group is registered. */
 export async function commandsDoc(): Promise<string> {
-  const { fullTree } = await import('../src/completion/generate.js');
+  const { fullTree } = await import('../src/runtime.js');
   const { GROUPS } = await import('../src/commands/registry.js');
   const program = await fullTree();
   const out: string[] = [

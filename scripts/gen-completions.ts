@@ -8,9 +8,8 @@ const root = resolve(import.meta.dirname, '..');
 const { version } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
 (globalThis as { __DLAKE_VERSION__?: string }).__DLAKE_VERSION__ ??= version;
 
-const { COMPLETION_FILES, SHELLS, completionScript, fullTree } = await import(
-  '../src/completion/generate.js'
-);
+const { COMPLETION_FILES, SHELLS, completionScript } = await import('../src/completion/generate.js');
+const { fullTree } = await import('../src/runtime.js');
 const program = await fullTree();
 for (const shell of SHELLS) {
   const file = resolve(root, COMPLETION_FILES[shell]);

@@ -384,3 +384,14 @@ function reportError(err: unknown, rt: Runtime, world: World, args: string[]): n
   else line(t.accent('hint:'), 'this is a bug in dlake; run again with --debug for the details');
   return ExitCode.bug;
 }
+
+/**
+ * The full command tree, as `dlake completion` sees it, for the scripts that write docs/commands.md and the
+ * completion files: every group loaded. Nothing runs, so the streams are never written.
+ */
+export async function fullTree(): Promise<Command> {
+  const rt = new Runtime({ env: {}, streams: process });
+  const program = buildRoot(rt);
+  await registerGroups(program, rt, 'all');
+  return program;
+}

@@ -55,7 +55,7 @@ const RuleSetSchema = z.looseObject({
     tag: optional(text),
   }),
 });
-export type EngineRuleSet = z.infer<typeof RuleSetSchema>['ruleSet'];
+type EngineRuleSet = z.infer<typeof RuleSetSchema>['ruleSet'];
 
 /** The writable fields of an engine, in the API's units (seconds). */
 export interface EngineFields {

@@ -15,7 +15,6 @@ import { segment } from './url-segment.js';
 
 /** The service's largest page of summaries. */
 const MAX_SUMMARY_PAGE = 100;
-const SUMMARY_ORDER_FIELDS = ['reflectionName', 'datasetName', 'reflectionType'] as const;
 
 interface SummaryQuery {
   filter?: Record<string, unknown>;
@@ -66,17 +65,6 @@ export async function* reflectionSummaries(
     pageToken = page.data.length === 0 ? undefined : tokens.next(page.nextPageToken);
     if (!pageToken) return;
   }
-}
-
-/** An order: one of the service's fields, `-` in front for descending. */
-export function checkSummaryOrder(orderBy: string): string {
-  const field = orderBy.startsWith('-') ? orderBy.slice(1) : orderBy;
-  if (!(SUMMARY_ORDER_FIELDS as readonly string[]).includes(field)) {
-    throw new UsageError(`cannot order reflections by "${orderBy}"`, {
-      hint: `use one of: ${SUMMARY_ORDER_FIELDS.join(', ')} (prefix - for descending)`,
-    });
-  }
-  return orderBy;
 }
 
 // ── Reflections themselves (docs/api-facts.md §10.1–10.2) ───────────────────────────────────────────────────

@@ -15,9 +15,8 @@
 // - `port` is a number 1-65535 or a string of digits (the spec's listings show both); it is sent as given.
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
+import type { ConfigFieldType as FieldType } from '../util/config-pairs.js';
 import type { SOURCE_TYPE_CODES } from './source-type-codes.js';
-
-type FieldType = 'string' | 'number' | 'boolean' | 'string[]' | 'hostList' | 'propertyList';
 
 export interface FieldInfo {
   name: string;

@@ -4,18 +4,13 @@ import type { Command } from '@commander-js/extra-typings';
 import { PageTokens } from '../api/paging.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { Runtime } from '../runtime.js';
 import { examples, readJsonArgument } from './common.js';
+import { defineCommand, type OptionsOf } from './define.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 type ApiMethod = (typeof METHODS)[number];
 
-interface ApiOptions {
-  data?: string;
-  paginate?: boolean;
-}
-
-export function register(api: Command, rt: Runtime): void {
+const declaration = (api: Command) =>
   api
     .description('Make an authenticated request to the service and print the response body')
     .argument('<method>', `HTTP method: ${METHODS.join(', ')}`)
@@ -34,11 +29,16 @@ export function register(api: Command, rt: Runtime): void {
         'dlake api PUT /api/v3/wlm/queue/ID --data @queue.json',
         'dlake --edition cloud --project-id UUID api GET catalog     # /v0/projects/UUID/catalog',
       ),
-    )
-    .action(rt.action(request));
-}
+    );
 
-async function request(ctx: Context, methodArg: string, pathArg: string, opts: ApiOptions): Promise<void> {
+export const register = defineCommand(declaration, request);
+
+async function request(
+  ctx: Context,
+  methodArg: string,
+  pathArg: string,
+  opts: OptionsOf<typeof declaration>,
+): Promise<void> {
   const method = methodArg.toUpperCase() as ApiMethod;
   if (!METHODS.includes(method))
     throw new UsageError(`unknown HTTP method "${methodArg}"`, { hint: `use one of: ${METHODS.join(', ')}` });

@@ -1,7 +1,7 @@
 // `dlake pull`, `dlake plan`, `dlake apply`: definitions as code. The work is in src/ascode; these commands
 // read options, print and choose the exit code.
 import { statSync } from 'node:fs';
-import { Option } from '@commander-js/extra-typings';
+import { type Command, Option } from '@commander-js/extra-typings';
 import type { ApplyResult } from '../ascode/apply.js';
 import type { PlanEntry } from '../ascode/plan.js';
 import type { Context } from '../context.js';
@@ -9,7 +9,7 @@ import { DlakeError, ExitCode, InterruptedError, QuietExit, UsageError } from '.
 import { stderrSafe } from '../output/safe-text.js';
 import { formatPath, parseRef } from '../util/catalog-ref.js';
 import { confirmDestructive, examples } from './common.js';
-import type { Declare } from './define.js';
+import { defineCommand, type OptionsOf } from './define.js';
 import { concurrencyOption } from './options.js';
 
 const DEFAULT_CONCURRENCY = 8;
@@ -31,7 +31,7 @@ const refreshSecretsOption = () =>
     "send the sources' environment-variable secrets again, even when nothing else changed",
   );
 
-export const pull: Declare = (cmd, rt) => {
+const pullDeclaration = (cmd: Command) =>
   cmd
     .description(
       'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files',
@@ -52,11 +52,11 @@ export const pull: Declare = (cmd, rt) => {
         'dlake pull --dir lake --kinds queue,rule,reflection,grant,user,role',
         'dlake pull --dir lake --prune',
       ),
-    )
-    .action(rt.action(pullDefinitions));
-};
+    );
 
-export const plan: Declare = (cmd, rt) => {
+export const pull = defineCommand(pullDeclaration, pullDefinitions);
+
+const planDeclaration = (cmd: Command) =>
   cmd
     .description('Show what apply would change to make the service match the definition files')
     .argument('[ref...]', 'plan only these paths (or ids) and what lies below them (default: every file)')
@@ -75,16 +75,22 @@ export const plan: Declare = (cmd, rt) => {
         'dlake plan --dir lake Sales/reports',
         'dlake plan -p prod --dir lake --map prod-names.yaml --out plan.json',
       ),
-    )
-    .action(rt.action(planDefinitions));
-};
+    );
 
-export const apply: Declare = (cmd, rt) => {
+export const plan = defineCommand(planDeclaration, planDefinitions);
+
+const applyDeclaration = (cmd: Command) =>
   cmd
     .description('Create and update entities so that the service matches the definition files')
     .argument('[ref...]', 'apply only these paths (or ids) and what lies below them (default: every file)')
     .addOption(new Option('--dir <dir>', 'the folder of definition files (*.yaml)'))
-    .option('--plan <file>', 'apply this saved plan (plan --out) exactly, instead of reading --dir')
+    .addOption(
+      // A saved plan is applied as it was made: what shapes a plan goes to the plan command that saves it.
+      new Option(
+        '--plan <file>',
+        'apply this saved plan (plan --out) exactly, instead of reading --dir',
+      ).conflicts(['dir', 'prune', 'map', 'refreshSecrets']),
+    )
     .addOption(pruneOption())
     .addOption(mapOption())
     .addOption(refreshSecretsOption())
@@ -105,14 +111,14 @@ export const apply: Declare = (cmd, rt) => {
         'dlake apply -p prod --plan plan.json',
         'dlake apply --dir lake --refresh-secrets',
       ),
-    )
-    .action(rt.action(applyDefinitions));
-};
+    );
+
+export const apply = defineCommand(applyDeclaration, applyDefinitions);
 
 async function pullDefinitions(
   ctx: Context,
   refs: string[],
-  opts: { dir: string; kinds?: string; prune?: boolean },
+  opts: OptionsOf<typeof pullDeclaration>,
 ): Promise<void> {
   const { pullDefinitions } = await import('../ascode/pull.js');
   const { keepReferences, writeDefinitions } = await import('../ascode/definitions.js');
@@ -152,19 +158,15 @@ function refuseFile(dir: string): void {
   }
 }
 
-interface PlanOptions {
-  dir: string;
-  prune?: boolean;
-  map?: string;
-  refreshSecrets?: boolean;
-}
+/** What a plan is made from: the files, and the options of `plan` (and `apply`) that shape it. */
+type PlanInput = Pick<OptionsOf<typeof planDeclaration>, 'dir' | 'prune' | 'map' | 'refreshSecrets'>;
 
 /**
  * The plan for the files in `dir` (those under `refs`, when given); with `prune`, its deletes come first (see
  * planText). `${env:NAME}` values are substituted first, so that the plan compares what apply would send; a
  * file whose variable is unset is an entry that failed (failedEntry), for that entity alone.
  */
-async function readPlan(ctx: Context, refs: readonly string[], opts: PlanOptions): Promise<PlanEntry[]> {
+async function readPlan(ctx: Context, refs: readonly string[], opts: PlanInput): Promise<PlanEntry[]> {
   const { readDefinitions, substituteEnv } = await import('../ascode/definitions.js');
   const { compareDefinitions, computePlan, failedEntry } = await import('../ascode/plan.js');
   let defs = readDefinitions(opts.dir);
@@ -265,7 +267,7 @@ async function printPlan(ctx: Context, plan: readonly PlanEntry[]): Promise<void
 async function planDefinitions(
   ctx: Context,
   refs: string[],
-  opts: PlanOptions & { exitCode?: boolean; out?: string },
+  opts: OptionsOf<typeof planDeclaration>,
 ): Promise<void> {
   const entries = await readPlan(ctx, refs, opts);
   await showPlan(ctx, entries);
@@ -355,7 +357,7 @@ async function confirmDeletes(
 async function planToApply(
   ctx: Context,
   refs: readonly string[],
-  opts: Partial<PlanOptions> & { plan?: string },
+  opts: OptionsOf<typeof applyDeclaration>,
 ): Promise<PlanEntry[]> {
   if (opts.plan === undefined) {
     if (opts.dir === undefined) {
@@ -363,15 +365,9 @@ async function planToApply(
     }
     return readPlan(ctx, refs, { ...opts, dir: opts.dir });
   }
-  const given = [
-    opts.dir !== undefined && '--dir',
-    refs.length > 0 && 'REFs',
-    opts.prune && '--prune',
-    opts.map !== undefined && '--map',
-    opts.refreshSecrets && '--refresh-secrets',
-  ].filter(Boolean);
-  if (given.length) {
-    throw new UsageError(`--plan applies the saved plan as it is: ${given.join(', ')} cannot go with it`, {
+  // The options that shape a plan are refused with --plan by commander (`.conflicts`); REFs are arguments.
+  if (refs.length > 0) {
+    throw new UsageError('--plan applies the saved plan as it is: REFs cannot go with it', {
       hint: 'give them to the plan command that saves it (dlake plan … --out FILE)',
     });
   }
@@ -382,13 +378,7 @@ async function planToApply(
 async function applyDefinitions(
   ctx: Context,
   refs: string[],
-  opts: Partial<PlanOptions> & {
-    plan?: string;
-    dryRun?: boolean;
-    yes?: boolean;
-    allowBreaking?: boolean;
-    concurrency?: number;
-  },
+  opts: OptionsOf<typeof applyDeclaration>,
 ): Promise<void> {
   const entries = await planToApply(ctx, refs, opts);
   if (opts.dryRun || entries.length === 0) return showPlan(ctx, entries);

@@ -1,23 +1,22 @@
 // `dlake login` (password or PAT) and `dlake logout`.
+import { type Command, Option } from '@commander-js/extra-typings';
 import { checkTokenText, requireUrl } from '../auth/settings.js';
 import type { Context } from '../context.js';
 import { AuthError, NotFoundError, UsageError } from '../errors.js';
 import { readHidden, readLine, readStdin } from '../output/prompt.js';
 import { examples, refuseSecretFlag } from './common.js';
-import type { Declare } from './define.js';
+import { defineCommand, type OptionsOf } from './define.js';
 
-interface LoginOptions {
-  username?: string;
-  passwordStdin?: boolean;
-  tokenStdin?: boolean;
-}
-
-export const login: Declare = (cmd, rt) => {
+const loginDeclaration = (cmd: Command) =>
   cmd
     .description('Log in: store a session token (password login) or a personal access token for the profile')
     .option('-u, --username <name>', "user name (default: the profile's, else prompted)")
     .option('--password-stdin', 'read the password from standard input')
-    .option('--token-stdin', 'read a personal access token (PAT) from standard input instead')
+    .addOption(
+      new Option('--token-stdin', 'read a personal access token (PAT) from standard input instead').conflicts(
+        'passwordStdin',
+      ),
+    )
     .addOption(refuseSecretFlag('--password <password>', '--password-stdin'))
     .addOption(refuseSecretFlag('--token <token>', '--token-stdin'))
     .addHelpText(
@@ -28,18 +27,19 @@ export const login: Declare = (cmd, rt) => {
         'dlake login -p prod --url https://lake.example.com --token-stdin < pat.txt',
         'dlake login --url https://lake.example.com --flight-url grpc+tls://lake.example.com:32010 -u alice',
       ),
-    )
-    .action(rt.action(logIn));
-};
+    );
 
-export const logout: Declare = (cmd, rt) => {
-  cmd
-    .description("Remove the profile's stored token (and end the session on the service)")
-    .addHelpText('after', examples('dlake logout', 'dlake logout -p prod'))
-    .action(rt.action(logOut));
-};
+export const login = defineCommand(loginDeclaration, logIn);
 
-async function logIn(ctx: Context, opts: LoginOptions): Promise<void> {
+export const logout = defineCommand(
+  (cmd: Command) =>
+    cmd
+      .description("Remove the profile's stored token (and end the session on the service)")
+      .addHelpText('after', examples('dlake logout', 'dlake logout -p prod')),
+  logOut,
+);
+
+async function logIn(ctx: Context, opts: OptionsOf<typeof loginDeclaration>): Promise<void> {
   const settings = ctx.settings({ allowNewProfile: true });
   const name = settings.profileName.value;
   // Say what is missing before asking for a secret that could not be used anyway.
@@ -66,8 +66,6 @@ async function logIn(ctx: Context, opts: LoginOptions): Promise<void> {
     : undefined;
   const flightPatch = ctx.opts.flightUrl && flightEndpoint ? { flightUrl: flightEndpoint.url } : {};
   if (opts.tokenStdin) {
-    if (opts.passwordStdin)
-      throw new UsageError('--token-stdin and --password-stdin cannot be used together');
     const pat = (await readStdin(ctx.streams.stdin)).trim();
     if (!pat) throw new UsageError('no token on standard input');
     checkTokenText(pat, 'the token on standard input');

@@ -4,7 +4,7 @@
 import type { Context } from '../context.js';
 import { DlakeError, InterruptedError, UsageError } from '../errors.js';
 import { type Statement, splitSql } from '../sql/split.js';
-import { runQuery, type SqlOptions } from './sql.js';
+import { runQuery, type SqlFlags } from './sql.js';
 
 /** A statement of a script failed: the failure's own words and exit code, prefixed with where it is. */
 class StatementError extends DlakeError {
@@ -30,7 +30,7 @@ const UNCLOSED = { string: 'string literal', identifier: 'quoted identifier', co
 export async function runScript(
   ctx: Context,
   script: { name: string; text: string },
-  opts: SqlOptions,
+  opts: SqlFlags,
 ): Promise<void> {
   const split = splitSql(script.text);
   const statements = split.rest ? [...split.statements, split.rest] : split.statements;

@@ -1,43 +1,21 @@
 // `dlake sql "QUERY"`: submit a query, wait for it with a spinner, then print its rows or stream them to a
 // file. With --no-wait, print the job id alone. `-f FILE` runs a script of statements; no query on a
 // terminal opens the SQL shell.
-import type { Command } from '@commander-js/extra-typings';
+import { type Command, Option } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import { waitWithFeedback } from '../export/job-wait.js';
+import { printRows, TABLE_ROWS } from '../export/print-rows.js';
 import { readStdin } from '../output/prompt.js';
-import type { Runtime } from '../runtime.js';
 import { formatPath, parsePath, toSqlIdentifier } from '../util/catalog-ref.js';
 import { readTextFile } from '../util/files.js';
+import { countRows } from '../util/units.js';
 import { examples } from './common.js';
-import {
-  countRows,
-  exportToFile,
-  formatOption,
-  pageConcurrencyOption,
-  printRows,
-  TABLE_ROWS,
-  transportOption,
-  waitTimeoutOption,
-} from './job-output.js';
-import { waitWithFeedback } from './job-wait.js';
+import { defineCommand, type OptionsOf } from './define.js';
+import { formatOption, pageConcurrencyOption, transportOption, waitTimeoutOption } from './job-options.js';
 import { wholeNumber } from './options.js';
 
-export interface SqlOptions {
-  file?: string;
-  continueOnError?: boolean;
-  context?: string;
-  wait: boolean;
-  maxRows?: number;
-  out?: string;
-  into?: string;
-  format?: import('../export/writers.js').ExportFormat;
-  concurrency?: number;
-  waitTimeout?: number;
-  yes?: boolean;
-  transport?: import('../export/flight/transport.js').Transport;
-}
-
-export function register(sql: Command, rt: Runtime): void {
+const declaration = (sql: Command) =>
   sql
     .description(
       'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell',
@@ -49,16 +27,20 @@ export function register(sql: Command, rt: Runtime): void {
       "with several statements: run every one, then exit with the first failure's code",
     )
     .option('--context <path>', 'catalog path that unqualified names resolve in, e.g. Sales/curated')
-    .option('--no-wait', 'print the job id and return without waiting')
+    .addOption(
+      new Option('--no-wait', 'print the job id and return without waiting').conflicts(['out', 'maxRows']),
+    )
     .option(
       '--max-rows <n>',
       `print at most N rows (default: ${TABLE_ROWS} in a table, all rows in json, ndjson and csv)`,
       wholeNumber('--max-rows'),
     )
     .option('--out <file>', 'stream every row to FILE (- for standard output) instead of printing them')
-    .option(
-      '--into <ref>',
-      'write the result on the service as a new table REF (CREATE TABLE REF AS QUERY), e.g. Lake/exports/orders',
+    .addOption(
+      new Option(
+        '--into <ref>',
+        'write the result on the service as a new table REF (CREATE TABLE REF AS QUERY), e.g. Lake/exports/orders',
+      ).conflicts(['out', 'maxRows']),
     )
     .addOption(formatOption())
     .addOption(pageConcurrencyOption())
@@ -78,11 +60,14 @@ export function register(sql: Command, rt: Runtime): void {
         'dlake sql "SELECT * FROM Sales.orders" --into Lake/exports/orders_2025',
         'dlake --flight-url grpc://lake:32010 sql "SELECT * FROM big" --out big.parquet --transport flight',
       ),
-    )
-    .action(rt.action(runSql));
-}
+    );
 
-async function runSql(ctx: Context, query: string | undefined, opts: SqlOptions) {
+export const register = defineCommand(declaration, runSql);
+
+/** The options of `dlake sql`, as its declaration types them (a script runs each statement with them). */
+export type SqlFlags = OptionsOf<typeof declaration>;
+
+async function runSql(ctx: Context, query: string | undefined, opts: SqlFlags): Promise<void> {
   if (opts.file !== undefined) {
     if (query !== undefined)
       throw new UsageError('give the query either as an argument or with --file, not both');
@@ -108,12 +93,9 @@ async function runSql(ctx: Context, query: string | undefined, opts: SqlOptions)
 }
 
 /** Submits one query, waits for it, and prints its rows or streams them to --out. */
-export async function runQuery(ctx: Context, text: string, opts: SqlOptions): Promise<void> {
+export async function runQuery(ctx: Context, text: string, opts: SqlFlags): Promise<void> {
   const context = opts.context === undefined ? undefined : parsePath(opts.context);
-  if (!opts.wait && (opts.out || opts.maxRows !== undefined))
-    throw new UsageError(`--no-wait cannot be combined with ${opts.out ? '--out' : '--max-rows'}`);
-  if (opts.into !== undefined && (opts.out || opts.maxRows !== undefined))
-    throw new UsageError(`--into cannot be combined with ${opts.out ? '--out' : '--max-rows'}`);
+  // --no-wait and --into go with neither --out nor --max-rows: commander refuses them (`.conflicts`).
   const into = opts.into === undefined ? undefined : parsePath(opts.into);
   if (into && into.length < 2)
     throw new UsageError(
@@ -172,6 +154,7 @@ export async function runQuery(ctx: Context, text: string, opts: SqlOptions): Pr
     });
   }
   if (opts.out && spec) {
+    const { exportToFile } = await import('../export/to-file.js');
     return exportToFile(ctx, { client, id, out: opts.out, ...spec, concurrency: opts.concurrency });
   }
   const maxRows = opts.maxRows ?? (ctx.format === 'table' ? TABLE_ROWS : undefined);

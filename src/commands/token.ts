@@ -1,23 +1,15 @@
 // `dlake token exchange client-credentials|jwt|pat`: OAuth access tokens from the token endpoint.
-import type { Command } from '@commander-js/extra-typings';
+import { type Command, Option } from '@commander-js/extra-typings';
 import type { OAuthToken } from '../api/schemas.js';
 import type { StoredToken } from '../config/schema.js';
 import type { Context } from '../context.js';
 import { AuthError, InterruptedError, UsageError } from '../errors.js';
 import { readHidden, readStdin } from '../output/prompt.js';
-import type { Runtime } from '../runtime.js';
 import { readTextFile } from '../util/files.js';
 import { examples, refuseSecretFlag } from './common.js';
+import { type Declare, defineCommand, defineGroup, type OptionsOf } from './define.js';
 
-interface PrintOption {
-  print?: boolean;
-}
-
-export function register(token: Command, rt: Runtime): void {
-  const exchange = token
-    .command('exchange')
-    .description('Get an access token from the token endpoint (<auth-url>/oauth/token) and store it');
-
+const clientCredentialsDeclaration = (exchange: Command) =>
   exchange
     .command('client-credentials')
     .description('OAuth client credentials of a service user; stores the access token and its refresh token')
@@ -34,14 +26,16 @@ export function register(token: Command, rt: Runtime): void {
         'dlake token exchange client-credentials --client-id ci-bot --client-secret-stdin < secret.txt',
         'export DLAKE_TOKEN=$(DLAKE_CLIENT_SECRET=… dlake token exchange client-credentials --client-id ci-bot --print)',
       ),
-    )
-    .action(rt.action(clientCredentials));
+    );
 
+const jwtDeclaration = (exchange: Command) =>
   exchange
     .command('jwt')
     .description("Exchange an external identity provider's JWT (with --audience: for a service user)")
     .option('--subject-token-file <file>', 'read the JWT from this file')
-    .option('--subject-token-stdin', 'read the JWT from standard input')
+    .addOption(
+      new Option('--subject-token-stdin', 'read the JWT from standard input').conflicts('subjectTokenFile'),
+    )
     .addOption(refuseSecretFlag('--subject-token <jwt>', '--subject-token-file or --subject-token-stdin'))
     .option(
       '--audience <credential>',
@@ -54,9 +48,9 @@ export function register(token: Command, rt: Runtime): void {
         'dlake token exchange jwt --subject-token-file "$ACTIONS_ID_TOKEN_FILE"',
         'idp-cli token | dlake token exchange jwt --subject-token-stdin --audience //idp/organizations/o/clients/c/credentials/k',
       ),
-    )
-    .action(rt.action(jwt));
+    );
 
+const patDeclaration = (exchange: Command) =>
   exchange
     .command('pat')
     .description(
@@ -71,13 +65,24 @@ export function register(token: Command, rt: Runtime): void {
         'dlake token exchange pat',
         'dlake token exchange pat --subject-token-stdin < pat.txt --print',
       ),
-    )
-    .action(rt.action(pat));
-}
+    );
+
+const exchangeVerbs = defineGroup([
+  defineCommand(clientCredentialsDeclaration, clientCredentials),
+  defineCommand(jwtDeclaration, jwt),
+  defineCommand(patDeclaration, pat),
+]);
+
+export const register: Declare = (token, rt) => {
+  const exchange = token
+    .command('exchange')
+    .description('Get an access token from the token endpoint (<auth-url>/oauth/token) and store it');
+  exchangeVerbs(exchange, rt);
+};
 
 async function clientCredentials(
   ctx: Context,
-  opts: PrintOption & { clientId?: string; clientSecretStdin?: boolean },
+  opts: OptionsOf<typeof clientCredentialsDeclaration>,
 ): Promise<void> {
   const clientId = opts.clientId ?? ctx.env.DLAKE_CLIENT_ID;
   if (!clientId) throw new UsageError('no client id', { hint: 'pass --client-id ID or set DLAKE_CLIENT_ID' });
@@ -93,11 +98,9 @@ async function clientCredentials(
   await save(ctx, client, t, 'client-credentials', opts, { clientId });
 }
 
-async function jwt(
-  ctx: Context,
-  opts: PrintOption & { subjectTokenFile?: string; subjectTokenStdin?: boolean; audience?: string },
-): Promise<void> {
-  if (Boolean(opts.subjectTokenFile) === Boolean(opts.subjectTokenStdin)) {
+async function jwt(ctx: Context, opts: OptionsOf<typeof jwtDeclaration>): Promise<void> {
+  // Both at once is refused by commander (`.conflicts`); neither is refused here.
+  if (!opts.subjectTokenFile && !opts.subjectTokenStdin) {
     throw new UsageError(
       'give the JWT with exactly one of --subject-token-file FILE or --subject-token-stdin',
     );
@@ -113,7 +116,7 @@ async function jwt(
   await save(ctx, client, t, 'jwt', opts);
 }
 
-async function pat(ctx: Context, opts: PrintOption & { subjectTokenStdin?: boolean }): Promise<void> {
+async function pat(ctx: Context, opts: OptionsOf<typeof patDeclaration>): Promise<void> {
   const settings = ctx.settings({ allowNewProfile: true });
   const { usableToken } = await import('../auth/credentials.js');
   const { requireUrl } = await import('../auth/settings.js');
@@ -157,7 +160,7 @@ async function save(
   endpoints: { baseUrl: string; authUrl: string },
   t: OAuthToken,
   via: StoredToken['obtainedVia'],
-  opts: PrintOption,
+  opts: { print?: boolean },
   extra: Partial<StoredToken> = {},
 ): Promise<void> {
   const { rootOf, storeToken, tokenRecord } = await import('../auth/credentials.js');

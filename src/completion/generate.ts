@@ -5,7 +5,7 @@
 // Why our own walker rather than @bomb.sh/tab: tab's scripts call back into the CLI on every Tab press,
 // which would start node and load every command group each time; these scripts are static tables plus a
 // small walk in each shell, and only profile names (local state) need a call to dlake.
-import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
 import { completionModel } from './model.js';
@@ -25,17 +25,4 @@ export const COMPLETION_FILES: Record<Shell, string> = {
 export function completionScript(shell: Shell, program: CommandUnknownOpts): string {
   const model = completionModel(program);
   return { bash: bashScript, zsh: zshScript, fish: fishScript }[shell](model);
-}
-
-/**
- * The full command tree, as `dlake completion` sees it: every group loaded. Nothing runs, so the streams
- * are never written. runtime.js is imported here, lazily, because it loads this module's command group.
- */
-export async function fullTree(): Promise<Command> {
-  const { Runtime, buildRoot } = await import('../runtime.js');
-  const { registerGroups } = await import('../commands/registry.js');
-  const rt = new Runtime({ env: {}, streams: process });
-  const program = buildRoot(rt);
-  await registerGroups(program, rt, 'all');
-  return program;
 }

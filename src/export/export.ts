@@ -4,11 +4,10 @@
 // FILE.partial with its sidecar; the error says how many rows had been written and how to go on.
 import type { ResultField } from '../api/jobs.js';
 import { DlakeError, InterruptedError, LocalIOError, ServiceError } from '../errors.js';
-import { type FetchPage, pagesInOrder } from './pages.js';
+import { countRows } from '../util/units.js';
+import { type FetchPage, PAGE_CONCURRENCY, pagesInOrder } from './pages.js';
 import { OutputClosedError, type Target } from './target.js';
 import { type ExportFormat, loadFormatter, type RowFormatter } from './writers.js';
-
-const DEFAULT_CONCURRENCY = 4;
 
 interface ExportRequest {
   fetchPage: FetchPage;
@@ -60,7 +59,7 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
     for await (const page of pagesInOrder({
       fetchPage: req.fetchPage,
       pageSize: req.pageSize,
-      concurrency: req.concurrency ?? DEFAULT_CONCURRENCY,
+      concurrency: req.concurrency ?? PAGE_CONCURRENCY,
       startOffset: start,
       maxRows: req.maxRows,
       signal,
@@ -90,7 +89,7 @@ export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
     // Every row or none: a result that stops short (or runs long) of its rowCount is not the job's result.
     if (req.maxRows === undefined && formatter && written !== total) {
       throw new RowCountMismatchError(
-        `the service returned ${countOf(start + written)} but the job's rowCount is ${rowCount.toLocaleString('en-US')}`,
+        `the service returned ${countRows(start + written)} but the job's rowCount is ${rowCount.toLocaleString('en-US')}`,
       );
     }
     if (formatter) await target.write(formatter.tail(), signal);
@@ -135,8 +134,6 @@ function checkColumns(schema: readonly ResultField[], first: readonly ResultFiel
   throw new ServiceError("the service changed the result's columns between pages");
 }
 
-const countOf = (n: number): string => `${n.toLocaleString('en-US')} row${n === 1 ? '' : 's'}`;
-
 /**
  * Ctrl-C, SIGTERM, the network losing the service and a full (or failing) disk: what was written so far is
  * worth keeping.
@@ -165,14 +162,14 @@ function stoppedAfter(
   // Nothing written to standard output needs no account of it.
   if (!target.isFile && rows === 0) return e;
   const what = !target.isFile
-    ? `export stopped after ${countOf(rows)} written to standard output`
+    ? `export stopped after ${countRows(rows)} written to standard output`
     : target.partial === undefined
-      ? `export stopped after ${countOf(rows)} written into ${target.name}`
+      ? `export stopped after ${countRows(rows)} written into ${target.name}`
       : kept > 0
-        ? `export stopped after ${countOf(rows)}; ${target.name} was not written, the first ${countOf(kept)} are kept in ${target.partial}`
+        ? `export stopped after ${countRows(rows)}; ${target.name} was not written, the first ${countRows(kept)} are kept in ${target.partial}`
         : target.resumed
-          ? `export stopped after ${countOf(rows)}; ${target.name} was not written, ${target.partial} and its sidecar are kept`
-          : `export stopped after ${countOf(rows)}; ${target.name} was not written`;
+          ? `export stopped after ${countRows(rows)}; ${target.name} was not written, ${target.partial} and its sidecar are kept`
+          : `export stopped after ${countRows(rows)}; ${target.name} was not written`;
   const Same = e.constructor as new (
     message: string,
     opts: ConstructorParameters<typeof DlakeError>[1],

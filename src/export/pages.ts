@@ -4,6 +4,9 @@
 import { setMaxListeners } from 'node:events';
 import type { ResultsPage } from '../api/jobs.js';
 
+/** Results pages fetched at once unless the command says otherwise (`--concurrency`). */
+export const PAGE_CONCURRENCY = 4;
+
 export type FetchPage = (offset: number, limit: number, signal: AbortSignal) => Promise<ResultsPage>;
 
 interface PagingOptions {

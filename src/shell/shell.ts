@@ -4,22 +4,15 @@
 // Ctrl-D or \q leaves.
 import { createInterface, type Interface } from 'node:readline';
 import type { ApiClient } from '../api/http.js';
-import {
-  countRows,
-  exportToFile,
-  printRows,
-  readRows,
-  resultView,
-  TABLE_ROWS,
-} from '../commands/job-output.js';
-import { waitWithFeedback } from '../commands/job-wait.js';
 import { configDir } from '../config/dir.js';
 import type { Context } from '../context.js';
 import { DlakeError, InterruptedError, UsageError } from '../errors.js';
+import { waitWithFeedback } from '../export/job-wait.js';
+import { printRows, resultView, TABLE_ROWS } from '../export/print-rows.js';
 import { render } from '../output/render.js';
 import { oneLine, splitSql } from '../sql/split.js';
 import { type CatalogRef, isUuid, parseRef } from '../util/catalog-ref.js';
-import { formatDuration } from '../util/units.js';
+import { countRows, formatDuration } from '../util/units.js';
 import { Completer, dottedComponents } from './complete.js';
 import { HISTORY_SIZE, History } from './history.js';
 import { KeyRouter } from './keys.js';
@@ -226,13 +219,17 @@ class Shell {
     if (this.exportTo) {
       const out = this.exportTo;
       this.exportTo = undefined;
-      const { exportSpec } = await import('../export/writers.js');
+      const [{ exportSpec }, { exportToFile }] = await Promise.all([
+        import('../export/writers.js'),
+        import('../export/to-file.js'),
+      ]);
       return exportToFile(ctx, { client, id, out, ...exportSpec(out), signal });
     }
     if (ctx.format !== 'table' && !this.expanded) {
       await printRows(ctx, { client, id, signal });
       return;
     }
+    const { readRows } = await import('../export/held-rows.js');
     const held = await readRows({ client, id, maxRows: TABLE_ROWS, signal });
     let text: string;
     if (this.expanded) text = verticalView(held.schema, held.rows);

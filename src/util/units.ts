@@ -204,3 +204,8 @@ export function formatDuration(ms: number, opts: FormatDurationOptions = {}): st
   const shown = opts.largest === undefined ? parts : parts.slice(0, Math.max(1, opts.largest));
   return shown.length > 0 ? shown.join(' ') : '0s';
 }
+
+const ROW_COUNT = new Intl.NumberFormat('en-US');
+
+/** `1 row`, `12,345 rows`: a count of result rows as every message says it. */
+export const countRows = (n: number): string => `${ROW_COUNT.format(n)} row${n === 1 ? '' : 's'}`;

@@ -441,8 +441,12 @@ describe('targets, saved plans and secrets', () => {
         input: JSON.stringify({ sql: 'SELECT 5 AS a' }),
       }),
     );
+    t.emu.log.clear();
     const bad = await t.run(['apply', '--plan', saved, '--dir', d]);
-    expectFailure(bad, 2, '--plan applies the saved plan as it is: --dir cannot go with it');
+    expectFailure(bad, 2, "option '--plan <file>' cannot be used with option '--dir <dir>'");
+    const refs = await t.run(['apply', '--plan', saved, 'Sales']);
+    expectFailure(refs, 2, '--plan applies the saved plan as it is: REFs cannot go with it');
+    expect(t.emu.log.entries).toHaveLength(0);
     t.emu.log.clear();
     const r = await t.run(['apply', '--plan', saved], { env: { PG_PASSWORD: 'rotated-Pw-2' } });
     expect(r.code, r.stderr).toBe(5);

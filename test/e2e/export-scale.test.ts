@@ -383,7 +383,7 @@ describe('sql --into (CREATE TABLE … AS on the service)', () => {
     expectFailure(
       await fx.run(['sql', 'SELECT 1', '--into', 'a/b', '--out', join(dir, 'x.csv')]),
       2,
-      '--into cannot be combined with --out',
+      "option '--into <ref>' cannot be used with option '--out <file>'",
     );
   });
 });

@@ -118,6 +118,16 @@ describe.each([
       expect(lastApiCall()).toMatchObject({ authScheme: 'Bearer', tokenKind: 'pat', user: 'admin' });
     });
 
+    it('refuses --token-stdin with --password-stdin before reading either (exit 2, nothing sent)', async () => {
+      const r = await fx.run(['login', '-u', 'admin', '--password-stdin', '--token-stdin'], {
+        input: 'not-read\n',
+      });
+      expectFailure(r, 2, "option '--token-stdin' cannot be used with option '--password-stdin'");
+      expect(r.stderr).toMatch(/^usage: dlake login \[options\]$/m);
+      expect(fx.emu.log.entries).toHaveLength(0);
+      expect(fx.readJson('credentials.json')).toEqual({});
+    });
+
     it('refuses a PAT the service does not accept (exit 3) and stores nothing', async () => {
       const r = await fx.run(['login', '--token-stdin'], { input: 'not-a-real-token\n' });
       expectFailure(r, 3, 'refused the credentials');

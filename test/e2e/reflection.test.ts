@@ -266,11 +266,14 @@ describe('dlake reflection update', () => {
       'field "colour" is not in',
     );
     expectFailure(await fx.run(['reflection', 'update', id]), 2, 'nothing to change');
+    const before = fx.emu.log.entries.length;
     expectFailure(
       await fx.run(['reflection', 'update', id, '--enable', '--disable']),
       2,
-      'cannot be used together',
+      "option '--disable' cannot be used with option '--enable'",
     );
+    // Refused by the parser: not even the reflection is read.
+    expect(fx.emu.log.entries.length).toBe(before);
     expect(writes()).toEqual([]);
   });
 });

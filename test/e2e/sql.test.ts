@@ -123,6 +123,23 @@ describe('dlake sql', () => {
     expect(fx.emu.log.find('POST', '/api/v3/sql')).toHaveLength(0);
   });
 
+  it('--no-wait or --into with --out or --max-rows: exit 2 with the usage line, nothing sent', async () => {
+    const cases: [string[], string][] = [
+      [['--no-wait', '--out', 'x.csv'], "option '--no-wait' cannot be used with option '--out <file>'"],
+      [['--max-rows', '5', '--no-wait'], "option '--no-wait' cannot be used with option '--max-rows <n>'"],
+      [
+        ['--into', 'a/b', '--max-rows', '5'],
+        "option '--into <ref>' cannot be used with option '--max-rows <n>'",
+      ],
+    ];
+    for (const [flags, words] of cases) {
+      const r = await fx.run(['sql', 'SELECT 1', ...flags]);
+      expectFailure(r, 2, words);
+      expect(r.stderr).toMatch(/^usage: dlake sql \[options\] \[query\]$/m);
+    }
+    expect(fx.emu.log.entries).toHaveLength(0);
+  });
+
   it('never repeats POST /api/v3/sql, even after a 503', async () => {
     const before = jobs().list().length;
     fx.emu.fault({ kind: 'status', status: 503, path: '/api/v3/sql', method: 'POST', times: 1 });

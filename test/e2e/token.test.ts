@@ -147,9 +147,19 @@ describe.each([
       expect(r.stderr).toContain('hint: the JWT has expired: get a fresh one');
     });
 
-    it('needs exactly one source for the JWT (exit 2)', async () => {
+    it('needs exactly one source for the JWT (exit 2, nothing sent)', async () => {
       const r = await fx.run(['token', 'exchange', 'jwt']);
       expectFailure(r, 2, 'exactly one of --subject-token-file');
+      const both = await fx.run(
+        ['token', 'exchange', 'jwt', '--subject-token-file', 'jwt.txt', '--subject-token-stdin'],
+        { input: 'not-read' },
+      );
+      expectFailure(
+        both,
+        2,
+        "option '--subject-token-stdin' cannot be used with option '--subject-token-file <file>'",
+      );
+      expect(fx.emu.log.entries).toHaveLength(0);
     });
   });
 

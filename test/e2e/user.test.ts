@@ -391,6 +391,19 @@ describe('user passwords', () => {
     expect(writes().map((w) => w.status)).toEqual([400]);
     expect(user('pw-weak')!.password).toBeUndefined();
   });
+
+  it('--password-stdin with --password-prompt: a usage error (exit 2, usage line), and nothing is sent', async () => {
+    await createUser('pw-both');
+    for (const verb of ['create', 'update']) {
+      const r = await fx.run(['user', verb, 'pw-both', '--password-stdin', '--password-prompt'], {
+        input: 'S3cret-pass-one',
+      });
+      expectFailure(r, 2, "option '--password-prompt' cannot be used with option '--password-stdin'");
+      expect(r.stderr).toMatch(new RegExp(`^usage: dlake user ${verb} `, 'm'));
+    }
+    expect(fx.emu.log.entries).toEqual([]);
+    expect(user('pw-both')!.password).toBeUndefined();
+  });
 });
 
 describe('on a community-edition server', () => {

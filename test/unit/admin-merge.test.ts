@@ -5,7 +5,6 @@ import { checkNewPat, MAX_PAT_LIFETIME_MS } from '../../src/api/pats.js';
 import { mergeQueue, newQueueBody, rulesPlacingIn } from '../../src/api/queues.js';
 import type { Queue, RoleRef, User } from '../../src/api/schemas.js';
 import { checkRoleChanges, hasChanges, mergeUser, newUserBody, rolesToLookUp } from '../../src/api/users.js';
-import { queueFields } from '../../src/commands/queue/fields.js';
 import { UsageError } from '../../src/errors.js';
 
 const PUBLIC: RoleRef = { id: 'r-public', name: 'PUBLIC', type: 'SYSTEM' };
@@ -161,37 +160,6 @@ describe('mergeQueue', () => {
       defaultRule: { name: 'All Other Queries', acceptId: 'q-1' },
     };
     expect(rulesPlacingIn(ruleset, 'q-1')).toEqual(['etl jobs', 'All Other Queries']);
-  });
-});
-
-describe('queue options in human units', () => {
-  it('turns sizes, durations and counts into the API numbers', () => {
-    expect(
-      queueFields({
-        maxMemoryPerNode: '8GiB',
-        maxQueryMemoryPerNode: '512MiB',
-        maxRunningJobs: '4',
-        maxStartTimeout: '90s',
-        maxRunTimeout: '15m',
-      }),
-    ).toEqual({
-      name: undefined,
-      cpuTier: undefined,
-      maxMemoryPerNodeBytes: 8_589_934_592,
-      maxQueryMemoryPerNodeBytes: 536_870_912,
-      maxAllowedRunningJobs: 4,
-      maxStartTimeoutMs: 90_000,
-      maxRunTimeoutMs: 900_000,
-    });
-  });
-
-  it('names the option whose value does not parse', () => {
-    expect(() => queueFields({ maxMemoryPerNode: '8 gigs' })).toThrow(/^--max-memory-per-node: invalid size/);
-    expect(() => queueFields({ maxRunTimeout: 'soon' })).toThrow(/^--max-run-timeout: invalid duration/);
-    expect(() => queueFields({ maxRunningJobs: '2.5' })).toThrow(
-      /^--max-running-jobs must be a whole number/,
-    );
-    expect(() => queueFields({ maxRunningJobs: '-1' })).toThrow(UsageError);
   });
 });
 

@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 import * as catalog from '../../src/api/catalog.js';
 import type { ApiClient } from '../../src/api/http.js';
 import type { CatalogSummary } from '../../src/api/schemas.js';
+import { getSourceType } from '../../src/api/source-types.js';
 import { mergeSourceConfig as mergeConfig, sourceUpdateBody } from '../../src/api/sources.js';
-import { applySetPairs } from '../../src/commands/source/set-pairs.js';
 import { ConflictError, type DlakeError, ServiceError, UsageError } from '../../src/errors.js';
+import { applySetPairs } from '../../src/util/config-pairs.js';
 import { mockClient, useMockAgent } from '../helpers/mock-agent.js';
 
 /** `source update`'s merge: the file's fields, then the --set pairs. */
@@ -15,7 +16,10 @@ const mergeSourceConfig = (
   current: Record<string, unknown>,
   patch: Record<string, unknown>,
   sets: string[] = [],
-) => applySetPairs(type, mergeConfig(type, current, patch), sets);
+) => {
+  const kept = mergeConfig(type, current, patch);
+  return applySetPairs(getSourceType(type), kept, sets);
+};
 
 const BASE = 'http://svc.test';
 const PLACEHOLDER = '$SERVICE_EXISTING_VALUE$';

@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPLETION_FILES, completionScript, fullTree, SHELLS } from '../../src/completion/generate.js';
+import { COMPLETION_FILES, completionScript, SHELLS } from '../../src/completion/generate.js';
 import { allCommands, type CompletionModel, completionModel } from '../../src/completion/model.js';
 import { profileNames } from '../../src/completion/profiles.js';
+import { fullTree } from '../../src/runtime.js';
 import { BIN, cleanEnv } from '../helpers/dlake.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');

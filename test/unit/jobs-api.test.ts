@@ -10,9 +10,8 @@ import {
   submitSql,
   waitForJob,
 } from '../../src/api/jobs.js';
-import { checkSummaryOrder, reflectionSummaries } from '../../src/api/reflections.js';
-import { hintFor } from '../../src/commands/hints.js';
-import { buildSummaryFilter } from '../../src/commands/reflection/summary.js';
+import { checkSummaryOrder, summaryFilter } from '../../src/api/reflection-filter.js';
+import { reflectionSummaries } from '../../src/api/reflections.js';
 import {
   type DlakeError,
   ExitCode,
@@ -244,7 +243,7 @@ describe('getResults', () => {
     expect(err.message).toBe(
       `job ${ID} has no results yet: it is RUNNING, and results can be read only once it is COMPLETED`,
     );
-    expect(hintFor(err)).toContain(`dlake job wait ${ID}`);
+    expect(err.advice).toEqual({ kind: 'job-not-ended', id: ID });
   });
 
   it('retries a page after a dropped connection (GET is safe to repeat)', async () => {
@@ -336,28 +335,29 @@ describe('reflection summary', () => {
 
   it('builds the filter from key=value pairs or JSON, and checks the order field', () => {
     expect(
-      buildSummaryFilter([
-        'reflectionType=RAW,AGGREGATION',
-        'enabledFlag=false',
-        'reflectionNameOrDatasetPath=a=b',
-      ]),
+      summaryFilter(
+        ['reflectionType=RAW,AGGREGATION', 'enabledFlag=false', 'reflectionNameOrDatasetPath=a=b'],
+        '--filter',
+      ),
     ).toEqual({
       reflectionType: ['RAW', 'AGGREGATION'],
       enabledFlag: false,
       reflectionNameOrDatasetPath: 'a=b',
     });
-    expect(buildSummaryFilter(['{"configStatus":["INVALID"]}'])).toEqual({ configStatus: ['INVALID'] });
-    expect(buildSummaryFilter([])).toBeUndefined();
-    expect(() => buildSummaryFilter(['colour=red'])).toThrow('unknown --filter attribute "colour"');
-    expect(() => buildSummaryFilter(['{"a":'])).toThrow(UsageError);
+    expect(summaryFilter(['{"configStatus":["INVALID"]}'], '--filter')).toEqual({
+      configStatus: ['INVALID'],
+    });
+    expect(summaryFilter([], '--filter')).toBeUndefined();
+    expect(() => summaryFilter(['colour=red'], '--filter')).toThrow('unknown --filter attribute "colour"');
+    expect(() => summaryFilter(['{"a":'], '--filter')).toThrow(UsageError);
     // Closed-set values are checked (a typo would match nothing) and spelled as the service does.
-    expect(() => buildSummaryFilter(['reflectionType=RAWW'])).toThrow(
+    expect(() => summaryFilter(['reflectionType=RAWW'], '--filter')).toThrow(
       '--filter reflectionType "RAWW" is not one of: RAW, AGGREGATION',
     );
-    expect(() => buildSummaryFilter(['{"availabilityStatus":["GONE"]}'])).toThrow(
+    expect(() => summaryFilter(['{"availabilityStatus":["GONE"]}'], '--filter')).toThrow(
       /availabilityStatus "GONE"/,
     );
-    expect(buildSummaryFilter(['refreshStatus=given_up'])).toEqual({ refreshStatus: ['GIVEN_UP'] });
+    expect(summaryFilter(['refreshStatus=given_up'], '--filter')).toEqual({ refreshStatus: ['GIVEN_UP'] });
     expect(checkSummaryOrder('-datasetName')).toBe('-datasetName');
     expect(() => checkSummaryOrder('size')).toThrow(UsageError);
   });

@@ -2,7 +2,6 @@
 // something else (a refused change, an endpoint this server lacks) keeps its own words.
 import { describe, expect, it } from 'vitest';
 import { errorFromResponse } from '../../src/api/errors.js';
-import { hintFor } from '../../src/commands/hints.js';
 import { NotFoundError } from '../../src/errors.js';
 
 const answer = (method: string, path: string, errorMessage?: string) =>
@@ -24,7 +23,7 @@ describe('a 404', () => {
     expect(err).toBeInstanceOf(NotFoundError);
     expect(err.message).toBe('not found: Sales/"a/b"/x');
     expect(err.moreInfo).toBe('Could not find entity');
-    expect(hintFor(err)).toBe(`see what Sales/"a/b" holds with: dlake catalog ls 'Sales/"a/b"'`);
+    expect(err.advice).toEqual({ kind: 'list-entities', list: 'catalog', parent: ['Sales', 'a/b'] });
     expect(answer('DELETE', '/api/v3/user/by-name/bob', "User 'bob' not found").message).toBe(
       'not found: user "bob"',
     );

@@ -10,6 +10,7 @@ import {
   size,
   wholeNumber,
 } from '../../src/commands/options.js';
+import { queueFields } from '../../src/commands/queue/fields.js';
 import { registerGroups } from '../../src/commands/registry.js';
 import { UsageError } from '../../src/errors.js';
 import { buildRoot, Runtime } from '../../src/runtime.js';
@@ -141,5 +142,36 @@ describe('the command tree uses these parsers', () => {
     );
     expect(parse(type!.option, 'RAW')).toBe('raw');
     expect(() => parse(type!.option, 'cube')).toThrow('--type "cube" is not one of: raw, aggregation');
+  });
+});
+
+describe('queue options in human units', () => {
+  it('turns sizes, durations and counts into the API numbers', () => {
+    expect(
+      queueFields({
+        maxMemoryPerNode: '8GiB',
+        maxQueryMemoryPerNode: '512MiB',
+        maxRunningJobs: '4',
+        maxStartTimeout: '90s',
+        maxRunTimeout: '15m',
+      }),
+    ).toEqual({
+      name: undefined,
+      cpuTier: undefined,
+      maxMemoryPerNodeBytes: 8_589_934_592,
+      maxQueryMemoryPerNodeBytes: 536_870_912,
+      maxAllowedRunningJobs: 4,
+      maxStartTimeoutMs: 90_000,
+      maxRunTimeoutMs: 900_000,
+    });
+  });
+
+  it('names the option whose value does not parse', () => {
+    expect(() => queueFields({ maxMemoryPerNode: '8 gigs' })).toThrow(/^--max-memory-per-node: invalid size/);
+    expect(() => queueFields({ maxRunTimeout: 'soon' })).toThrow(/^--max-run-timeout: invalid duration/);
+    expect(() => queueFields({ maxRunningJobs: '2.5' })).toThrow(
+      /^--max-running-jobs must be a whole number/,
+    );
+    expect(() => queueFields({ maxRunningJobs: '-1' })).toThrow(UsageError);
   });
 });

@@ -1,12 +1,15 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   findSourceType,
+  getSourceType,
   SOURCE_TYPES,
   secretFieldNames,
   validateSourceConfig,
 } from '../../src/api/source-types.js';
-import { hintFor } from '../../src/commands/hints.js';
 import { UsageError } from '../../src/errors.js';
+import { applySetPairs } from '../../src/util/config-pairs.js';
+import { thrown } from '../helpers/thrown.js';
 
 const props = [{ name: 'fs.s3a.endpoint', value: 'http://minio:9000' }];
 const jdbc = {
@@ -77,15 +80,7 @@ const GOOD: Record<string, Record<string, unknown>> = {
   DB2: { ...jdbc, port: 50000, databaseName: 'SAMPLE' },
 };
 
-function usageError(fn: () => unknown): UsageError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return error as UsageError;
-  }
-  throw new Error('expected a UsageError');
-}
+const usageError = (fn: () => unknown) => thrown(fn, UsageError);
 
 describe('SOURCE_TYPES', () => {
   it('has every type of the spec, and ADL as an alias of ADLS', () => {
@@ -178,7 +173,7 @@ describe('validateSourceConfig', () => {
       ]),
     );
     expect(error.details).toHaveLength(5);
-    expect(hintFor(error)).toMatch(/dlake source types POSTGRES/);
+    expect(error.advice).toEqual({ kind: 'source-types', type: 'POSTGRES' });
   });
 
   it('names allowed values of every enum', () => {
@@ -315,5 +310,46 @@ describe('validateSourceConfig', () => {
         'config.credentialsType: must be one of ACCESS_KEY, AZURE_ACTIVE_DIRECTORY (got "X")',
       ]);
     });
+  });
+});
+
+describe('--set pairs on the fields of every source type', () => {
+  it('coerce by the real field types and refuse the real secrets', () => {
+    expect(applySetPairs(getSourceType('POSTGRES'), {}, ['port=5432', 'authenticationType=MASTER'])).toEqual({
+      port: 5432,
+      authenticationType: 'MASTER',
+    });
+    expect(applySetPairs(getSourceType('ELASTIC'), {}, ['readTimeoutMillis=90s'])).toEqual({
+      readTimeoutMillis: 90_000,
+    });
+    for (const code of Object.keys(SOURCE_TYPES)) {
+      for (const name of secretFieldNames(code)) {
+        expect(() => applySetPairs(getSourceType(code), {}, [`${name}=x`])).toThrow(/is a secret/);
+      }
+    }
+  });
+
+  it('throw nothing but UsageError, whatever the input', () => {
+    const types = Object.values(SOURCE_TYPES);
+    const fieldNames = [...new Set(types.flatMap((t) => t.fields.map((f) => f.name)))];
+    const key = fc.oneof(
+      fc.constantFrom(...fieldNames),
+      fc.constantFrom(...fieldNames).map((name) => `${name}.x`),
+      fc.string(),
+    );
+    const pair = fc.oneof(
+      fc.tuple(key, fc.oneof(fc.string(), fc.json())).map(([k, v]) => `${k}=${v}`),
+      fc.string(),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...types), fc.array(pair, { maxLength: 4 }), (info, pairs) => {
+        try {
+          applySetPairs(info, {}, pairs);
+        } catch (error) {
+          expect(error).toBeInstanceOf(UsageError);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -3,19 +3,14 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { CatalogEntity } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 import { dryRunOption } from './options.js';
 import { entityView, kindOf } from './views.js';
 import { readJsonFile, send, sourceSecrets } from './write.js';
 
-interface CreateOptions {
-  file: string;
-  dryRun?: boolean;
-}
-
-export function register(catalog: Command, rt: Runtime): void {
+const declaration = (catalog: Command) =>
   catalog
     .command('create')
     .description(
@@ -30,11 +25,11 @@ export function register(catalog: Command, rt: Runtime): void {
         'dlake catalog create --file view.json   # {"entityType": "dataset", "type": "VIRTUAL_DATASET", "path": [...], "sql": "..."}',
         'dlake catalog create --file promote.json --dry-run',
       ),
-    )
-    .action(rt.action(create));
-}
+    );
 
-async function create(ctx: Context, opts: CreateOptions): Promise<void> {
+export const register = defineCommand(declaration, create);
+
+async function create(ctx: Context, opts: OptionsOf<typeof declaration>): Promise<void> {
   const { value, label } = await readJsonFile(ctx, opts.file, '--file');
   const api = await import('../../api/catalog.js');
   const entity = api.checkNewEntity(value, label);

@@ -1,18 +1,13 @@
 // `dlake catalog delete REF` (alias rm): an entity, with everything in it for a space or folder.
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { confirmDestructive, examples, printDryRun } from '../common.js';
-import { dryRunOption, idOption, type RefOptions, refOf } from './options.js';
+import { defineCommand, type OptionsOf } from '../define.js';
+import { dryRunOption, idOption, refOf } from './options.js';
 import { kindOf } from './views.js';
 
-interface DeleteOptions extends RefOptions {
-  yes?: boolean;
-  dryRun?: boolean;
-}
-
-export function register(catalog: Command, rt: Runtime): void {
+const declaration = (catalog: Command) =>
   catalog
     .command('delete')
     .alias('rm')
@@ -30,11 +25,11 @@ export function register(catalog: Command, rt: Runtime): void {
         'dlake catalog delete Scratch --yes',
         'dlake catalog rm Sales/x --dry-run',
       ),
-    )
-    .action(rt.action(remove));
-}
+    );
 
-async function remove(ctx: Context, refArg: string, opts: DeleteOptions): Promise<void> {
+export const register = defineCommand(declaration, remove);
+
+async function remove(ctx: Context, refArg: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const ref = refOf(refArg, opts);
   const api = await import('../../api/catalog.js');
   const client = await ctx.client();

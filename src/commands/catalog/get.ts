@@ -3,19 +3,14 @@ import type { Command } from '@commander-js/extra-typings';
 import type { CatalogEntity } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
 import { type Detail, detail } from '../../output/view.js';
-import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 import { repeatable } from '../options.js';
-import { idOption, type RefOptions, refOf } from './options.js';
+import { idOption, refOf } from './options.js';
 import { entityType } from './views.js';
 
-interface GetOptions extends RefOptions {
-  include?: string[];
-  exclude?: string[];
-}
-
-export function register(catalog: Command, rt: Runtime): void {
+const declaration = (catalog: Command) =>
   catalog
     .command('get')
     .description('Show a catalog entity in full')
@@ -38,9 +33,9 @@ export function register(catalog: Command, rt: Runtime): void {
         'dlake catalog get \'Samples/"2024/25".csv\' --exclude children',
         'dlake catalog get --id 7f1c2a9e-0d51-4d8e-9a3b-2b7f1f0f6c11',
       ),
-    )
-    .action(rt.action(get));
-}
+    );
+
+export const register = defineCommand(declaration, get);
 
 /** The table form of `get`: what identifies the entity, then what matters for its kind. */
 function detailRows(e: CatalogEntity, path: string[]): Detail[] {
@@ -71,7 +66,7 @@ function detailRows(e: CatalogEntity, path: string[]): Detail[] {
   return rows;
 }
 
-async function get(ctx: Context, refArg: string, opts: GetOptions): Promise<void> {
+async function get(ctx: Context, refArg: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const ref = refOf(refArg, opts);
   const api = await import('../../api/catalog.js');
   const client = await ctx.client();

@@ -4,19 +4,13 @@ import type { Command } from '@commander-js/extra-typings';
 import type { Grant, GrantSpec, ResolvedSpec } from '../../api/grants.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples, printDryRun } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 import { repeatable } from '../options.js';
-import { idOption, type RefOptions, refOf } from './options.js';
+import { idOption, refOf } from './options.js';
 
-interface GrantsOptions extends RefOptions {
-  grant?: string[];
-  revoke?: string[];
-  dryRun?: boolean;
-}
-
-export function register(catalog: Command, rt: Runtime): void {
+const declaration = (catalog: Command) =>
   catalog
     .command('grants')
     .description('Show the privileges users and roles hold on an entity, or change them (Enterprise)')
@@ -36,11 +30,11 @@ export function register(catalog: Command, rt: Runtime): void {
         'dlake catalog grants Sales/orders --grant role:analysts:SELECT,VIEW_REFLECTION',
         'dlake catalog grants Sales --grant user:bob:SELECT --revoke role:interns:SELECT',
       ),
-    )
-    .action(rt.action(grants));
-}
+    );
 
-async function grants(ctx: Context, ref: string, opts: GrantsOptions): Promise<void> {
+export const register = defineCommand(declaration, grants);
+
+async function grants(ctx: Context, ref: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const [api, { resolveRef }] = await Promise.all([
     import('../../api/grants.js'),
     import('../../api/catalog.js'),

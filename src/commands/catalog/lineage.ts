@@ -2,12 +2,12 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { LineageItem } from '../../api/grants.js';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples } from '../common.js';
-import { idOption, type RefOptions, refOf } from './options.js';
+import { defineCommand, type OptionsOf } from '../define.js';
+import { idOption, refOf } from './options.js';
 
-export function register(catalog: Command, rt: Runtime): void {
+const declaration = (catalog: Command) =>
   catalog
     .command('lineage')
     .description(
@@ -18,11 +18,11 @@ export function register(catalog: Command, rt: Runtime): void {
     .addHelpText(
       'after',
       examples('dlake catalog lineage Sales/orders_by_region', 'dlake catalog lineage Sales/orders -o json'),
-    )
-    .action(rt.action(lineage));
-}
+    );
 
-async function lineage(ctx: Context, ref: string, opts: RefOptions): Promise<void> {
+export const register = defineCommand(declaration, lineage);
+
+async function lineage(ctx: Context, ref: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const [{ getLineage }, { resolveRef }] = await Promise.all([
     import('../../api/grants.js'),
     import('../../api/catalog.js'),

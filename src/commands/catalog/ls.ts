@@ -1,17 +1,13 @@
 // `dlake catalog ls [REF]`: the top-level containers, or the children of REF (all pages).
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples } from '../common.js';
-import { idOption, pageSizeOption, type RefOptions, refOf } from './options.js';
+import { defineCommand, type OptionsOf } from '../define.js';
+import { idOption, pageSizeOption, refOf } from './options.js';
 import { entityView, SUMMARY_VIEW } from './views.js';
 
-interface ListOptions extends RefOptions {
-  pageSize?: number;
-}
-
-export function register(catalog: Command, rt: Runtime): void {
+const declaration = (catalog: Command) =>
   catalog
     .command('ls')
     .description('List the top-level containers, or the children of REF (all pages)')
@@ -21,11 +17,15 @@ export function register(catalog: Command, rt: Runtime): void {
     .addHelpText(
       'after',
       examples('dlake catalog ls', 'dlake catalog ls Samples/sales', 'dlake catalog ls Sales -o json'),
-    )
-    .action(rt.action(ls));
-}
+    );
 
-async function ls(ctx: Context, refArg: string | undefined, opts: ListOptions): Promise<void> {
+export const register = defineCommand(declaration, ls);
+
+async function ls(
+  ctx: Context,
+  refArg: string | undefined,
+  opts: OptionsOf<typeof declaration>,
+): Promise<void> {
   const ref = refArg === undefined ? undefined : refOf(refArg, opts);
   const api = await import('../../api/catalog.js');
   const client = await ctx.client();

@@ -3,10 +3,6 @@ import { Option } from '@commander-js/extra-typings';
 import { type CatalogRef, parseRefWithId } from '../../util/catalog-ref.js';
 import { wholeNumber } from '../options.js';
 
-export interface RefOptions {
-  id?: boolean;
-}
-
 export const idOption = () => new Option('--id', 'take REF as an id, even when it is not a UUID');
 export const dryRunOption = () =>
   new Option('--dry-run', 'print the request that would be sent, and send nothing');

@@ -2,13 +2,13 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples, printDryRun } from '../common.js';
-import { dryRunOption, idOption, type RefOptions, refOf } from './options.js';
+import { defineCommand, type OptionsOf } from '../define.js';
+import { dryRunOption, idOption, refOf } from './options.js';
 import { kindOf } from './views.js';
 
-export function register(catalog: Command, rt: Runtime): void {
+const declaration = (catalog: Command) =>
   catalog
     .command('refresh')
     .description('Refresh the reflections that depend on a physical dataset')
@@ -21,11 +21,11 @@ export function register(catalog: Command, rt: Runtime): void {
         'dlake catalog refresh Samples/sales',
         'dlake catalog refresh Samples/events.parquet --dry-run',
       ),
-    )
-    .action(rt.action(refresh));
-}
+    );
 
-async function refresh(ctx: Context, refArg: string, opts: RefOptions & { dryRun?: boolean }): Promise<void> {
+export const register = defineCommand(declaration, refresh);
+
+async function refresh(ctx: Context, refArg: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const ref = refOf(refArg, opts);
   const api = await import('../../api/catalog.js');
   const client = await ctx.client();

@@ -2,22 +2,16 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { TreeNode } from '../../api/catalog.js';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 import { concurrencyOption, wholeNumber } from '../options.js';
-import { idOption, pageSizeOption, type RefOptions, refOf } from './options.js';
+import { idOption, pageSizeOption, refOf } from './options.js';
 import { entityType, summaryType } from './views.js';
 
 const DEFAULT_CONCURRENCY = 8;
 
-interface TreeOptions extends RefOptions {
-  pageSize?: number;
-  depth?: number;
-  concurrency?: number;
-}
-
-export function register(catalog: Command, rt: Runtime): void {
+const declaration = (catalog: Command) =>
   catalog
     .command('tree')
     .description('Show containers and datasets as a tree, listing containers concurrently')
@@ -37,9 +31,9 @@ export function register(catalog: Command, rt: Runtime): void {
         'dlake catalog tree Samples --depth 2',
         'dlake catalog tree Sales -o json',
       ),
-    )
-    .action(rt.action(tree));
-}
+    );
+
+export const register = defineCommand(declaration, tree);
 
 interface TreeRow {
   level: number;
@@ -48,7 +42,11 @@ interface TreeRow {
   id: string;
 }
 
-async function tree(ctx: Context, refArg: string | undefined, opts: TreeOptions): Promise<void> {
+async function tree(
+  ctx: Context,
+  refArg: string | undefined,
+  opts: OptionsOf<typeof declaration>,
+): Promise<void> {
   const ref = refArg === undefined ? undefined : refOf(refArg, opts);
   const api = await import('../../api/catalog.js');
   const client = await ctx.client();

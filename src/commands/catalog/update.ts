@@ -2,19 +2,14 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples } from '../common.js';
-import { dryRunOption, idOption, type RefOptions, refOf } from './options.js';
+import { defineCommand, type OptionsOf } from '../define.js';
+import { dryRunOption, idOption, refOf } from './options.js';
 import { entityView } from './views.js';
 import { readJsonFile, send, sourceSecrets } from './write.js';
 
-interface UpdateOptions extends RefOptions {
-  file: string;
-  dryRun?: boolean;
-}
-
-export function register(catalog: Command, rt: Runtime): void {
+const declaration = (catalog: Command) =>
   catalog
     .command('update')
     .description(
@@ -34,11 +29,11 @@ export function register(catalog: Command, rt: Runtime): void {
         'dlake catalog get Sales/v_sales -o json > v.json && $EDITOR v.json && dlake catalog update Sales/v_sales --file v.json',
         'dlake catalog update Sales/v_sales --file v.json --dry-run',
       ),
-    )
-    .action(rt.action(update));
-}
+    );
 
-async function update(ctx: Context, refArg: string, opts: UpdateOptions): Promise<void> {
+export const register = defineCommand(declaration, update);
+
+async function update(ctx: Context, refArg: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const ref = refOf(refArg, opts);
   const { value, label } = await readJsonFile(ctx, opts.file, '--file');
   const [api, { entityUpdateBody }] = await Promise.all([

@@ -2,19 +2,14 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { readStdin } from '../../output/prompt.js';
-import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { readTextFile } from '../../util/files.js';
 import { examples } from '../common.js';
-import { dryRunOption, idOption, type RefOptions, refOf } from './options.js';
+import { defineCommand, type OptionsOf } from '../define.js';
+import { dryRunOption, idOption, refOf } from './options.js';
 import { send } from './write.js';
 
-interface WikiOptions extends RefOptions {
-  setFile?: string;
-  dryRun?: boolean;
-}
-
-export function register(catalog: Command, rt: Runtime): void {
+const declaration = (catalog: Command) =>
   catalog
     .command('wiki')
     .description('Show the wiki text of an entity, or replace it (sending the current version)')
@@ -29,16 +24,16 @@ export function register(catalog: Command, rt: Runtime): void {
         'dlake catalog wiki Sales --set-file README.md',
         'echo "# Sales" | dlake catalog wiki Sales --set-file -',
       ),
-    )
-    .action(rt.action(wiki));
-}
+    );
+
+export const register = defineCommand(declaration, wiki);
 
 async function readText(ctx: Context, file: string): Promise<string> {
   if (file === '-') return readStdin(ctx.streams.stdin);
   return readTextFile(file);
 }
 
-async function wiki(ctx: Context, refArg: string, opts: WikiOptions): Promise<void> {
+async function wiki(ctx: Context, refArg: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const ref = refOf(refArg, opts);
   const text = opts.setFile === undefined ? undefined : await readText(ctx, opts.setFile);
   const api = await import('../../api/catalog.js');

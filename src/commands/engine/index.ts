@@ -7,70 +7,43 @@ import type { Engine, EngineFields } from '../../api/engines.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { detail, type FieldSpec, fieldRows } from '../../output/view.js';
-import type { Runtime } from '../../runtime.js';
 import { formatDuration } from '../../util/units.js';
 import { confirmDestructive, examples, printDryRun } from '../common.js';
+import { type Declare, defineCommand, defineGroup, type OptionsOf } from '../define.js';
 import * as options from '../options.js';
 import { requireHosted } from '../project.js';
 import * as rules from './rules.js';
 
-interface EngineOptions {
-  name?: string;
-  size?: string;
-  minReplicas?: string;
-  maxReplicas?: string;
-  maxConcurrency?: string;
-  autoStopDelay?: string;
-  queueTimeLimit?: string;
-  runtimeLimit?: string;
-  drainTimeLimit?: string;
-  description?: string;
-  cloudTag?: string[];
-  dryRun?: boolean;
-}
-
-export function register(engine: Command, rt: Runtime): void {
-  engine
-    .command('list')
-    .alias('ls')
-    .description("List the project's engines")
-    .addHelpText('after', examples('dlake engine list', 'dlake engine list -o json --query "[].name"'))
-    .action(rt.action(list));
-  engine
-    .command('get')
-    .description('Show an engine by id (a UUID) or by name')
-    .argument('<engine>', 'engine id or name')
-    .addHelpText('after', examples('dlake engine get default', 'dlake engine get etl -o json'))
-    .action(rt.action(get));
+const createDeclaration = (engine: Command) =>
   addEngineOptions(
     engine
       .command('create')
       .description('Create an engine; what is not given takes the service default')
       .requiredOption('--name <name>', 'engine name (unique in the project)'),
-  )
-    .addHelpText(
-      'after',
-      examples(
-        'dlake engine create --name etl --size MEDIUM_V1 --max-replicas 4 --auto-stop-delay 10m',
-        'dlake engine create --name adhoc --max-concurrency 8 --cloud-tag team=bi --dry-run',
-      ),
-    )
-    .action(rt.action(create));
+  ).addHelpText(
+    'after',
+    examples(
+      'dlake engine create --name etl --size MEDIUM_V1 --max-replicas 4 --auto-stop-delay 10m',
+      'dlake engine create --name adhoc --max-concurrency 8 --cloud-tag team=bi --dry-run',
+    ),
+  );
+
+const updateDeclaration = (engine: Command) =>
   addEngineOptions(
     engine
       .command('update')
       .description("Change an engine's settings or name; everything not given stays as it is")
       .argument('<engine>', 'engine id or name')
       .option('--name <name>', 'new name'),
-  )
-    .addHelpText(
-      'after',
-      examples(
-        'dlake engine update etl --max-replicas 8',
-        'dlake engine update etl --runtime-limit 2h --dry-run',
-      ),
-    )
-    .action(rt.action(update));
+  ).addHelpText(
+    'after',
+    examples(
+      'dlake engine update etl --max-replicas 8',
+      'dlake engine update etl --runtime-limit 2h --dry-run',
+    ),
+  );
+
+const removeDeclaration = (engine: Command) =>
   engine
     .command('delete')
     .alias('rm')
@@ -78,23 +51,48 @@ export function register(engine: Command, rt: Runtime): void {
     .argument('<engine>', 'engine id or name')
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .option('--dry-run', 'print the request instead of sending it')
-    .addHelpText('after', examples('dlake engine delete adhoc', 'dlake engine delete adhoc --yes'))
-    .action(rt.action(remove));
-  for (const action of ['enable', 'disable'] as const) {
-    engine
-      .command(action)
-      .description(action === 'enable' ? 'Enable an engine' : 'Disable an engine: it takes no new jobs')
-      .argument('<engine>', 'engine id or name')
-      .option('--dry-run', 'print the request instead of sending it')
-      .addHelpText('after', examples(`dlake engine ${action} etl`))
-      .action(
-        rt.action((ctx: Context, ref: string, opts: { dryRun?: boolean }) =>
-          setState(ctx, ref, action, opts),
-        ),
-      );
-  }
-  rules.register(engine, rt);
+    .addHelpText('after', examples('dlake engine delete adhoc', 'dlake engine delete adhoc --yes'));
+
+/** `engine enable|disable ENGINE`: the same verb both ways. */
+function stateVerb(action: 'enable' | 'disable'): Declare {
+  return defineCommand(
+    (engine: Command) =>
+      engine
+        .command(action)
+        .description(action === 'enable' ? 'Enable an engine' : 'Disable an engine: it takes no new jobs')
+        .argument('<engine>', 'engine id or name')
+        .option('--dry-run', 'print the request instead of sending it')
+        .addHelpText('after', examples(`dlake engine ${action} etl`)),
+    (ctx, ref, opts) => setState(ctx, ref, action, opts),
+  );
 }
+
+export const register = defineGroup([
+  defineCommand(
+    (engine: Command) =>
+      engine
+        .command('list')
+        .alias('ls')
+        .description("List the project's engines")
+        .addHelpText('after', examples('dlake engine list', 'dlake engine list -o json --query "[].name"')),
+    list,
+  ),
+  defineCommand(
+    (engine: Command) =>
+      engine
+        .command('get')
+        .description('Show an engine by id (a UUID) or by name')
+        .argument('<engine>', 'engine id or name')
+        .addHelpText('after', examples('dlake engine get default', 'dlake engine get etl -o json')),
+    get,
+  ),
+  defineCommand(createDeclaration, create),
+  defineCommand(updateDeclaration, update),
+  defineCommand(removeDeclaration, remove),
+  stateVerb('enable'),
+  stateVerb('disable'),
+  rules.register,
+]);
 
 function addEngineOptions<A extends unknown[], O extends Record<string, unknown>>(cmd: Command<A, O>) {
   return cmd
@@ -115,6 +113,12 @@ function addEngineOptions<A extends unknown[], O extends Record<string, unknown>
     .option('--dry-run', 'print the request instead of sending it');
 }
 
+/** The options `addEngineOptions` declares, typed as commander hands them over. */
+type EngineOptionValues =
+  ReturnType<typeof addEngineOptions<[], Record<never, never>>> extends Command<infer _A, infer O>
+    ? O
+    : never;
+
 /** Engine sizes, smallest first (docs/api-facts.md §13.4). */
 const SIZES = [
   'XX_SMALL_V1',
@@ -128,7 +132,7 @@ const SIZES = [
 ] as const;
 
 /** The options in the API's units; a value that does not parse is a usage error before any request. */
-function engineFields(opts: EngineOptions): EngineFields {
+function engineFields(opts: EngineOptionValues & { name?: string }): EngineFields {
   const whole = (v: string | undefined, flag: string) =>
     v === undefined ? undefined : options.wholeNumber(flag)(v);
   const seconds = (v: string | undefined, flag: string) =>
@@ -215,7 +219,7 @@ async function get(ctx: Context, ref: string): Promise<void> {
   await printEngine(ctx, await api.resolveEngine(client, root, ref));
 }
 
-async function create(ctx: Context, opts: EngineOptions): Promise<void> {
+async function create(ctx: Context, opts: OptionsOf<typeof createDeclaration>): Promise<void> {
   const fields = engineFields(opts);
   const { api, root, client } = await setup(ctx);
   const body = Object.fromEntries(
@@ -230,7 +234,7 @@ async function create(ctx: Context, opts: EngineOptions): Promise<void> {
   ctx.ui.notice(`Created engine ${created.name} (id ${created.id}).`);
 }
 
-async function update(ctx: Context, ref: string, opts: EngineOptions): Promise<void> {
+async function update(ctx: Context, ref: string, opts: OptionsOf<typeof updateDeclaration>): Promise<void> {
   const fields = engineFields(opts);
   if (Object.values(fields).every((v) => v === undefined)) {
     throw new UsageError('nothing to change', {
@@ -252,7 +256,7 @@ async function update(ctx: Context, ref: string, opts: EngineOptions): Promise<v
   ctx.ui.notice(`Updated engine ${updated.name}: ${merged.changed.join(', ')}.`);
 }
 
-async function remove(ctx: Context, ref: string, opts: { yes?: boolean; dryRun?: boolean }): Promise<void> {
+async function remove(ctx: Context, ref: string, opts: OptionsOf<typeof removeDeclaration>): Promise<void> {
   const { api, root, client } = await setup(ctx);
   const engine = await api.resolveEngine(client, root, ref);
   if (opts.dryRun) return printDryRun(ctx, api.deleteEngineRequest(root, engine.id));

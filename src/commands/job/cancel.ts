@@ -1,10 +1,10 @@
 // `dlake job cancel ID`: ask the service to cancel a running job.
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { confirmDestructive, examples, printDryRun } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 
-export function register(job: Command, rt: Runtime): void {
+const declaration = (job: Command) =>
   job
     .command('cancel')
     .description('Ask the service to cancel a running job')
@@ -14,11 +14,11 @@ export function register(job: Command, rt: Runtime): void {
     .addHelpText(
       'after',
       examples('dlake job cancel ID', 'dlake job cancel ID --yes', 'dlake job cancel ID --dry-run'),
-    )
-    .action(rt.action(cancel));
-}
+    );
 
-async function cancel(ctx: Context, id: string, opts: { yes?: boolean; dryRun?: boolean }): Promise<void> {
+export const register = defineCommand(declaration, cancel);
+
+async function cancel(ctx: Context, id: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const { cancelJob, cancelJobRequest } = await import('../../api/jobs.js');
   // Built first: an id that cannot be a URL segment is refused before the question or any request.
   const request = cancelJobRequest(id);

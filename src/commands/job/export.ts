@@ -3,30 +3,13 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { waitWithFeedback } from '../../export/job-wait.js';
 import type { ResumeRecord } from '../../export/target.js';
-import type { ExportFormat } from '../../export/writers.js';
-import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
-import {
-  exportToFile,
-  formatOption,
-  pageConcurrencyOption,
-  transportOption,
-  waitTimeoutOption,
-} from '../job-output.js';
-import { waitWithFeedback } from '../job-wait.js';
+import { defineCommand, type OptionsOf } from '../define.js';
+import { formatOption, pageConcurrencyOption, transportOption, waitTimeoutOption } from '../job-options.js';
 
-interface ExportOptions {
-  out: string;
-  format?: ExportFormat;
-  concurrency?: number;
-  waitTimeout?: number;
-  resume?: boolean;
-  yes?: boolean;
-  transport?: import('../../export/flight/transport.js').Transport;
-}
-
-export function register(job: Command, rt: Runtime): void {
+const declaration = (job: Command) =>
   job
     .command('export')
     .description("Stream every row of a job's result to a file (waits for the job first)")
@@ -51,11 +34,11 @@ export function register(job: Command, rt: Runtime): void {
         'dlake job export ID --out - --format json | jq length',
         'dlake job export ID --out rows.parquet --transport flight --flight-url grpc+tls://lake:32010',
       ),
-    )
-    .action(rt.action(exportJob));
-}
+    );
 
-async function exportJob(ctx: Context, id: string, opts: ExportOptions): Promise<void> {
+export const register = defineCommand(declaration, exportJob);
+
+async function exportJob(ctx: Context, id: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const { exportSpec } = await import('../../export/writers.js');
   const spec = exportSpec(opts.out, opts.format);
   if (opts.resume && opts.out === '-') throw new UsageError('--resume needs --out FILE, not standard output');
@@ -88,5 +71,6 @@ async function exportJob(ctx: Context, id: string, opts: ExportOptions): Promise
     (await flight.exportWithFlight(ctx, { sql, out: opts.out, spec, transport, restOnly }))
   )
     return;
+  const { exportToFile } = await import('../../export/to-file.js');
   await exportToFile(ctx, { client, id, out: opts.out, ...spec, resume, concurrency: opts.concurrency });
 }

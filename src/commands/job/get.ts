@@ -1,11 +1,11 @@
 // `dlake job get ID`: a job's state, times, row count, error and reflections.
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
+import { defineCommand } from '../define.js';
 import { printStatus } from './status.js';
 
-export function register(job: Command, rt: Runtime): void {
+const declaration = (job: Command) =>
   job
     .command('get')
     .description(
@@ -15,9 +15,9 @@ export function register(job: Command, rt: Runtime): void {
     .addHelpText(
       'after',
       examples('dlake job get 2f067496-7cf0-a70e-0222-34d53a5dc800', 'dlake job get ID -o json'),
-    )
-    .action(rt.action(get));
-}
+    );
+
+export const register = defineCommand(declaration, get);
 
 async function get(ctx: Context, id: string): Promise<void> {
   const { getJob } = await import('../../api/jobs.js');

@@ -2,19 +2,14 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import { MAX_RESULTS_PAGE } from '../../constants.js';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
+import { printRows } from '../../export/print-rows.js';
+import { countRows } from '../../util/units.js';
 import { examples } from '../common.js';
-import { countRows, pageConcurrencyOption, printRows } from '../job-output.js';
+import { defineCommand, type OptionsOf } from '../define.js';
+import { pageConcurrencyOption } from '../job-options.js';
 import { wholeNumber } from '../options.js';
 
-interface ResultsOptions {
-  offset?: number;
-  limit?: number;
-  all?: boolean;
-  concurrency?: number;
-}
-
-export function register(job: Command, rt: Runtime): void {
+const declaration = (job: Command) =>
   job
     .command('results')
     .description(
@@ -38,11 +33,11 @@ export function register(job: Command, rt: Runtime): void {
         'dlake job results ID --offset 500 --limit 500 -o csv',
         'dlake job results ID --all -o ndjson | jq .name',
       ),
-    )
-    .action(rt.action(results));
-}
+    );
 
-async function results(ctx: Context, id: string, opts: ResultsOptions): Promise<void> {
+export const register = defineCommand(declaration, results);
+
+async function results(ctx: Context, id: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const client = await ctx.client();
   if (opts.all) {
     await printRows(ctx, { client, id, concurrency: opts.concurrency });

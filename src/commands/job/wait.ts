@@ -1,13 +1,13 @@
 // `dlake job wait ID`: wait until a job ends; exit 6 if it FAILED or was CANCELED.
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
+import { waitWithFeedback } from '../../export/job-wait.js';
 import { examples } from '../common.js';
-import { waitWithFeedback } from '../job-wait.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 import { duration } from '../options.js';
 import { printStatus } from './status.js';
 
-export function register(job: Command, rt: Runtime): void {
+const declaration = (job: Command) =>
   job
     .command('wait')
     .description('Wait until a job ends; exit 6 if it FAILED or was CANCELED')
@@ -26,15 +26,11 @@ export function register(job: Command, rt: Runtime): void {
         'dlake job wait ID --timeout 15m -o json',
         'dlake job wait ID -q && echo done',
       ),
-    )
-    .action(rt.action(wait));
-}
+    );
 
-async function wait(
-  ctx: Context,
-  id: string,
-  opts: { timeout?: number; waitTimeout?: number; yes?: boolean },
-): Promise<void> {
+export const register = defineCommand(declaration, wait);
+
+async function wait(ctx: Context, id: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   // `--timeout` after `job wait` is this command's (see DlakeCommand.parseOptions): it bounds the wait, and the
   // per-request timeout stays the global one.
   const timeoutMs = opts.timeout ?? opts.waitTimeout;

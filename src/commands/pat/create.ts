@@ -1,19 +1,13 @@
 // `dlake pat create USER`: writes the token, and only the token, to stdout: `TOKEN=$(dlake pat create …)` works.
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { formatDuration } from '../../util/units.js';
 import { examples, printDryRun } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 import { duration } from '../options.js';
 import { userOf } from './shared.js';
 
-interface CreateOptions {
-  label: string;
-  expires: string;
-  dryRun?: boolean;
-}
-
-export function register(pat: Command, rt: Runtime): void {
+const declaration = (pat: Command) =>
   pat
     .command('create')
     .description('Create a personal access token for a user and print it, once, alone on stdout')
@@ -28,11 +22,11 @@ export function register(pat: Command, rt: Runtime): void {
         'TOKEN=$(dlake pat create ci-bot --label ci --expires 90d)',
         'dlake pat create ci-bot --label ci | dlake login -p ci --token-stdin',
       ),
-    )
-    .action(rt.action(create));
-}
+    );
 
-async function create(ctx: Context, ref: string, opts: CreateOptions): Promise<void> {
+export const register = defineCommand(declaration, create);
+
+async function create(ctx: Context, ref: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const { checkNewPat, createPat, patsPath } = await import('../../api/pats.js');
   const ms = duration('--expires', { positive: false })(opts.expires);
   const body = { label: opts.label, millisecondsToExpire: ms };

@@ -2,18 +2,12 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { Runtime } from '../../runtime.js';
 import { isUuid } from '../../util/catalog-ref.js';
 import { confirmDestructive, examples, printDryRun } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 import { userOf } from './shared.js';
 
-interface DeleteOptions {
-  all?: boolean;
-  yes?: boolean;
-  dryRun?: boolean;
-}
-
-export function register(pat: Command, rt: Runtime): void {
+const declaration = (pat: Command) =>
   pat
     .command('delete')
     .alias('revoke')
@@ -30,15 +24,15 @@ export function register(pat: Command, rt: Runtime): void {
         'dlake pat delete bob --all --yes',
         'dlake pat revoke ci-bot --all --dry-run',
       ),
-    )
-    .action(rt.action(remove));
-}
+    );
+
+export const register = defineCommand(declaration, remove);
 
 async function remove(
   ctx: Context,
   ref: string,
   tid: string | undefined,
-  opts: DeleteOptions,
+  opts: OptionsOf<typeof declaration>,
 ): Promise<void> {
   if (opts.all && tid) throw new UsageError('give either a token id or --all, not both');
   if (!opts.all && !tid) {

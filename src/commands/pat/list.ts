@@ -2,19 +2,19 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Pat } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
+import { defineCommand } from '../define.js';
 import { userOf, yourself } from './shared.js';
 
-export function register(pat: Command, rt: Runtime): void {
+const declaration = (pat: Command) =>
   pat
     .command('list')
     .alias('ls')
     .description("List a user's personal access tokens (ids, labels and dates; never the tokens)")
     .argument('[user]', 'user id or name (default: the user you logged in as)')
-    .addHelpText('after', examples('dlake pat list', 'dlake pat list bob', 'dlake pat list bob -o json'))
-    .action(rt.action(list));
-}
+    .addHelpText('after', examples('dlake pat list', 'dlake pat list bob', 'dlake pat list bob -o json'));
+
+export const register = defineCommand(declaration, list);
 
 async function list(ctx: Context, ref: string | undefined): Promise<void> {
   const name = ref ?? yourself(ctx);

@@ -1,19 +1,19 @@
 // `dlake profile delete NAME` (alias rm): a profile and its stored token.
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
+import { defineCommand } from '../define.js';
 import { unknownProfile } from './shared.js';
 
-export function register(profile: Command, rt: Runtime): void {
+const declaration = (profile: Command) =>
   profile
     .command('delete')
     .alias('rm')
     .description('Delete a profile and its stored token')
     .argument('<name>', 'profile name')
-    .addHelpText('after', examples('dlake profile delete old'))
-    .action(rt.action(remove));
-}
+    .addHelpText('after', examples('dlake profile delete old'));
+
+export const register = defineCommand(declaration, remove);
 
 async function remove(ctx: Context, name: string): Promise<void> {
   await ctx.store.update((s) => {

@@ -1,18 +1,18 @@
 // `dlake profile list` (alias ls): the profiles, the current one marked with *.
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
+import { defineCommand } from '../define.js';
 import { type ProfileRow, rowsOf } from './shared.js';
 
-export function register(profile: Command, rt: Runtime): void {
+const declaration = (profile: Command) =>
   profile
     .command('list')
     .alias('ls')
     .description('List profiles (the current one is marked with *)')
-    .addHelpText('after', examples('dlake profile list', 'dlake profile list -o json'))
-    .action(rt.action(list));
-}
+    .addHelpText('after', examples('dlake profile list', 'dlake profile list -o json'));
+
+export const register = defineCommand(declaration, list);
 
 async function list(ctx: Context): Promise<void> {
   const rows = rowsOf(ctx);

@@ -3,11 +3,11 @@ import type { Command } from '@commander-js/extra-typings';
 import { OUTPUT_FORMATS, PROFILE_NAME, PROFILE_NAME_HINT, type Profile } from '../../config/schema.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { Runtime } from '../../runtime.js';
 import { normalizeServiceUrl } from '../../util/url.js';
 import { examples } from '../common.js';
+import { defineCommand } from '../define.js';
 
-export function register(profile: Command, rt: Runtime): void {
+const declaration = (profile: Command) =>
   profile
     .command('set')
     .description('Create or change a profile: takes the global --url, --auth-url and -o/--output values')
@@ -18,9 +18,9 @@ export function register(profile: Command, rt: Runtime): void {
         'dlake profile set prod --url https://lake.example.com',
         'dlake profile set prod --auth-url https://login.example.com -o json',
       ),
-    )
-    .action(rt.action(set));
-}
+    );
+
+export const register = defineCommand(declaration, set);
 
 async function set(ctx: Context, name: string): Promise<void> {
   if (!PROFILE_NAME.test(name)) {

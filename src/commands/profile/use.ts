@@ -1,18 +1,18 @@
 // `dlake profile use NAME`: make a profile the current one.
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
+import { defineCommand } from '../define.js';
 import { unknownProfile } from './shared.js';
 
-export function register(profile: Command, rt: Runtime): void {
+const declaration = (profile: Command) =>
   profile
     .command('use')
     .description('Make a profile the current one')
     .argument('<name>', 'profile name')
-    .addHelpText('after', examples('dlake profile use prod'))
-    .action(rt.action(use));
-}
+    .addHelpText('after', examples('dlake profile use prod'));
+
+export const register = defineCommand(declaration, use);
 
 async function use(ctx: Context, name: string): Promise<void> {
   await ctx.store.update((s) => {

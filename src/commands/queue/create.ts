@@ -1,30 +1,29 @@
 // `dlake queue create --name N [limits]`: a new queue; limits not given are left unset.
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { examples, printDryRun } from '../common.js';
-import { addQueueOptions, type QueueOptions, queueFields } from './fields.js';
+import { defineCommand, type OptionsOf } from '../define.js';
+import { addQueueOptions, queueFields } from './fields.js';
 import { printQueue } from './view.js';
 
-export function register(queue: Command, rt: Runtime): void {
+const declaration = (queue: Command) =>
   addQueueOptions(
     queue
       .command('create')
       .description('Create a queue; limits not given are left unset (CPU tier: the service default, MEDIUM)')
       .requiredOption('--name <name>', 'queue name (unique)'),
-  )
-    .addHelpText(
-      'after',
-      examples(
-        'dlake queue create --name etl --cpu-tier HIGH --max-memory-per-node 8GiB --max-run-timeout 15m',
-        'dlake queue create --name adhoc --max-running-jobs 4 --max-start-timeout 90s',
-        'dlake queue create --name nightly --cpu-tier BACKGROUND --dry-run',
-      ),
-    )
-    .action(rt.action(create));
-}
+  ).addHelpText(
+    'after',
+    examples(
+      'dlake queue create --name etl --cpu-tier HIGH --max-memory-per-node 8GiB --max-run-timeout 15m',
+      'dlake queue create --name adhoc --max-running-jobs 4 --max-start-timeout 90s',
+      'dlake queue create --name nightly --cpu-tier BACKGROUND --dry-run',
+    ),
+  );
 
-async function create(ctx: Context, opts: QueueOptions): Promise<void> {
+export const register = defineCommand(declaration, create);
+
+async function create(ctx: Context, opts: OptionsOf<typeof declaration>): Promise<void> {
   const { createQueue, createQueueRequest, newQueueBody } = await import('../../api/queues.js');
   const body = newQueueBody(queueFields(opts));
   if (opts.dryRun) return printDryRun(ctx, createQueueRequest(body));

@@ -1,10 +1,10 @@
 // `dlake queue delete QUEUE` (alias rm).
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { confirmDestructive, examples, printDryRun } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 
-export function register(queue: Command, rt: Runtime): void {
+const declaration = (queue: Command) =>
   queue
     .command('delete')
     .alias('rm')
@@ -12,11 +12,11 @@ export function register(queue: Command, rt: Runtime): void {
     .argument('<queue>', 'queue id or name')
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .option('--dry-run', 'print the request instead of sending it')
-    .addHelpText('after', examples('dlake queue delete adhoc', 'dlake queue delete adhoc --yes'))
-    .action(rt.action(remove));
-}
+    .addHelpText('after', examples('dlake queue delete adhoc', 'dlake queue delete adhoc --yes'));
 
-async function remove(ctx: Context, ref: string, opts: { yes?: boolean; dryRun?: boolean }): Promise<void> {
+export const register = defineCommand(declaration, remove);
+
+async function remove(ctx: Context, ref: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const { deleteQueue, deleteQueueRequest, resolveQueue } = await import('../../api/queues.js');
   const client = await ctx.client();
   const queue = await resolveQueue(client, ref);

@@ -4,17 +4,6 @@ import type { QueueFields } from '../../api/queues.js';
 import { CPU_TIERS } from '../../constants.js';
 import * as options from '../options.js';
 
-export interface QueueOptions {
-  name?: string;
-  cpuTier?: string;
-  maxMemoryPerNode?: string;
-  maxQueryMemoryPerNode?: string;
-  maxRunningJobs?: string;
-  maxStartTimeout?: string;
-  maxRunTimeout?: string;
-  dryRun?: boolean;
-}
-
 export function addQueueOptions<A extends unknown[], O extends Record<string, unknown>>(cmd: Command<A, O>) {
   return cmd
     .addOption(options.choiceOption('--cpu-tier <tier>', 'CPU priority of its jobs', CPU_TIERS))
@@ -26,8 +15,12 @@ export function addQueueOptions<A extends unknown[], O extends Record<string, un
     .option('--dry-run', 'print the request instead of sending it');
 }
 
+/** The options `addQueueOptions` declares, typed as commander hands them over. */
+type QueueLimitOptions =
+  ReturnType<typeof addQueueOptions<[], Record<never, never>>> extends Command<infer _A, infer O> ? O : never;
+
 /** The options in the API's units; any value that does not parse is a usage error, before any request. */
-export function queueFields(opts: QueueOptions): QueueFields {
+export function queueFields(opts: QueueLimitOptions & { name?: string }): QueueFields {
   const parse = (value: string | undefined, parser: (v: string) => number) =>
     value === undefined ? undefined : parser(value);
   return {

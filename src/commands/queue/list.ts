@@ -2,18 +2,19 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Queue } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
+import { defineCommand } from '../define.js';
 import { duration, size } from './view.js';
 
-export function register(queue: Command, rt: Runtime): void {
-  queue
-    .command('list')
-    .alias('ls')
-    .description('List the workload queues and their limits')
-    .addHelpText('after', examples('dlake queue list', 'dlake queue list -o json --query "[].name"'))
-    .action(rt.action(list));
-}
+export const register = defineCommand(
+  (queue: Command) =>
+    queue
+      .command('list')
+      .alias('ls')
+      .description('List the workload queues and their limits')
+      .addHelpText('after', examples('dlake queue list', 'dlake queue list -o json --query "[].name"')),
+  list,
+);
 
 async function list(ctx: Context): Promise<void> {
   const client = await ctx.client();

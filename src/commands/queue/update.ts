@@ -2,31 +2,30 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { Runtime } from '../../runtime.js';
 import { examples, printDryRun } from '../common.js';
-import { addQueueOptions, type QueueOptions, queueFields } from './fields.js';
+import { defineCommand, type OptionsOf } from '../define.js';
+import { addQueueOptions, queueFields } from './fields.js';
 import { printQueue } from './view.js';
 
-export function register(queue: Command, rt: Runtime): void {
+const declaration = (queue: Command) =>
   addQueueOptions(
     queue
       .command('update')
       .description("Change a queue's limits or name; everything not given stays as it is")
       .argument('<queue>', 'queue id or name')
       .option('--name <name>', 'new name'),
-  )
-    .addHelpText(
-      'after',
-      examples(
-        'dlake queue update etl --max-run-timeout 30m',
-        'dlake queue update etl --name etl-nightly --cpu-tier LOW',
-        'dlake queue update etl --max-memory-per-node 16GiB --dry-run',
-      ),
-    )
-    .action(rt.action(update));
-}
+  ).addHelpText(
+    'after',
+    examples(
+      'dlake queue update etl --max-run-timeout 30m',
+      'dlake queue update etl --name etl-nightly --cpu-tier LOW',
+      'dlake queue update etl --max-memory-per-node 16GiB --dry-run',
+    ),
+  );
 
-async function update(ctx: Context, ref: string, opts: QueueOptions): Promise<void> {
+export const register = defineCommand(declaration, update);
+
+async function update(ctx: Context, ref: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const fields = queueFields(opts);
   if (Object.values(fields).every((v) => v === undefined)) {
     throw new UsageError('nothing to change', {

@@ -3,44 +3,39 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
-import { idOption, type RefOptions, refOf } from '../catalog/options.js';
+import { idOption, refOf } from '../catalog/options.js';
 import { examples, printDryRun } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 import { choiceOption } from '../options.js';
 import { datasetFieldNames, fieldLists, refuseDuplicateFields } from './fields.js';
-import { addDefinitionOptions, type DefinitionOptions, printReflection } from './shared.js';
+import { addDefinitionOptions, printReflection } from './shared.js';
 
-interface CreateOptions extends DefinitionOptions, RefOptions {
-  type: 'raw' | 'aggregation';
-  disabled?: boolean;
-}
+const declaration = (reflection: Command) =>
+  addDefinitionOptions(
+    reflection
+      .command('create')
+      .description(
+        "Create a reflection on a dataset; field names are checked against the dataset's schema first",
+      )
+      .argument('<ref>', 'dataset path or id')
+      .addOption(
+        choiceOption('--type <type>', 'raw or aggregation', ['raw', 'aggregation']).makeOptionMandatory(),
+      )
+      .addOption(idOption())
+      .option('--disabled', 'create it disabled (no refresh until enabled)'),
+  ).addHelpText(
+    'after',
+    examples(
+      'dlake reflection create Sales/orders --type raw --display id,customer,amount --partition region',
+      'dlake reflection create Sales/orders --type aggregation --dimension region,day:DATE --measure amount:SUM,id:COUNT',
+      'dlake reflection create Sales/orders --type raw --display id --dry-run',
+    ),
+  );
 
-export function register(reflection: Command, rt: Runtime): void {
-  const cmd = reflection
-    .command('create')
-    .description(
-      "Create a reflection on a dataset; field names are checked against the dataset's schema first",
-    )
-    .argument('<ref>', 'dataset path or id')
-    .addOption(
-      choiceOption('--type <type>', 'raw or aggregation', ['raw', 'aggregation']).makeOptionMandatory(),
-    )
-    .addOption(idOption())
-    .option('--disabled', 'create it disabled (no refresh until enabled)');
-  addDefinitionOptions(cmd)
-    .addHelpText(
-      'after',
-      examples(
-        'dlake reflection create Sales/orders --type raw --display id,customer,amount --partition region',
-        'dlake reflection create Sales/orders --type aggregation --dimension region,day:DATE --measure amount:SUM,id:COUNT',
-        'dlake reflection create Sales/orders --type raw --display id --dry-run',
-      ),
-    )
-    .action(rt.action(create));
-}
+export const register = defineCommand(declaration, create);
 
-async function create(ctx: Context, ref: string, opts: CreateOptions): Promise<void> {
+async function create(ctx: Context, ref: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const type = opts.type === 'raw' ? 'RAW' : 'AGGREGATION';
   if (type === 'RAW' && !opts.display?.length) {
     throw new UsageError('a raw reflection needs display fields', { hint: 'give --display F,…' });

@@ -1,10 +1,10 @@
 // `dlake reflection delete ID` (alias rm): asks first.
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { confirmDestructive, examples, printDryRun } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 
-export function register(reflection: Command, rt: Runtime): void {
+const declaration = (reflection: Command) =>
   reflection
     .command('delete')
     .alias('rm')
@@ -12,11 +12,11 @@ export function register(reflection: Command, rt: Runtime): void {
     .argument('<id>', 'reflection id')
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .option('--dry-run', 'print the request instead of sending it')
-    .addHelpText('after', examples('dlake reflection delete 3f6c…', 'dlake reflection delete 3f6c… -y'))
-    .action(rt.action(remove));
-}
+    .addHelpText('after', examples('dlake reflection delete 3f6c…', 'dlake reflection delete 3f6c… -y'));
 
-async function remove(ctx: Context, id: string, opts: { yes?: boolean; dryRun?: boolean }): Promise<void> {
+export const register = defineCommand(declaration, remove);
+
+async function remove(ctx: Context, id: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const api = await import('../../api/reflections.js');
   const client = await ctx.client();
   const current = await api.getReflection(client, id);

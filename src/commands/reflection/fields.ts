@@ -5,22 +5,18 @@ import { UsageError } from '../../errors.js';
 
 const MEASURES = ['SUM', 'COUNT', 'MIN', 'MAX', 'APPROX_COUNT_DISTINCT'] as const;
 
-export interface FieldOptions {
-  display?: string[];
-  dimension?: string[];
-  measure?: string[];
-  partition?: string[];
-  sort?: string[];
-  distribution?: string[];
-}
+/** The field-list options of `reflection create|update`, as their declaration names them. */
+const FIELD_FLAGS = ['display', 'dimension', 'measure', 'partition', 'sort', 'distribution'] as const;
+export type FieldFlag = (typeof FIELD_FLAGS)[number];
+/** What the helpers below read of a verb's options: the field lists given, each as its values. */
+type FieldValues = { readonly [K in FieldFlag]?: string[] };
 
 /**
  * Refuses a field named twice in one option (`--display a,a,A`: field names are case-insensitive), before
  * anything is sent: the service would keep one or fail on the whole reflection.
  */
-export function refuseDuplicateFields(opts: FieldOptions): void {
-  const flags = ['display', 'dimension', 'measure', 'partition', 'sort', 'distribution'] as const;
-  for (const key of flags) {
+export function refuseDuplicateFields(opts: FieldValues): void {
+  for (const key of FIELD_FLAGS) {
     const seen = new Map<string, string>();
     for (const raw of opts[key] ?? []) {
       const colon = key === 'dimension' || key === 'measure' ? raw.lastIndexOf(':') : -1;
@@ -45,7 +41,7 @@ export function refuseDuplicateFields(opts: FieldOptions): void {
  * `datasetFields` undefined: the schema is not known (a view never run), so names go as given.
  */
 export function fieldLists(
-  opts: FieldOptions,
+  opts: FieldValues,
   datasetFields: readonly string[] | undefined,
   dataset: string,
 ): FieldLists {

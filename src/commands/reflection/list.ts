@@ -2,12 +2,12 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Reflection } from '../../api/reflections.js';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { formatSize } from '../../util/units.js';
-import { idOption, type RefOptions, refOf } from '../catalog/options.js';
+import { idOption, refOf } from '../catalog/options.js';
 import { examples } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 
-export function register(reflection: Command, rt: Runtime): void {
+const declaration = (reflection: Command) =>
   reflection
     .command('list')
     .alias('ls')
@@ -21,11 +21,15 @@ export function register(reflection: Command, rt: Runtime): void {
         'dlake reflection list Sales/orders',
         'dlake reflection list Sales/orders -o json',
       ),
-    )
-    .action(rt.action(list));
-}
+    );
 
-async function list(ctx: Context, ref: string | undefined, opts: RefOptions): Promise<void> {
+export const register = defineCommand(declaration, list);
+
+async function list(
+  ctx: Context,
+  ref: string | undefined,
+  opts: OptionsOf<typeof declaration>,
+): Promise<void> {
   const client = await ctx.client();
   const { listReflections } = await import('../../api/reflections.js');
   let datasetId: string | undefined;

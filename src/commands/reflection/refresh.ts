@@ -2,17 +2,12 @@
 // until the reflection can accelerate (0), has failed (6) or the timeout passes (7), with a spinner on a TTY.
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { parseDuration } from '../../util/units.js';
 import { examples, printDryRun } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 import { printReflection } from './shared.js';
 
-interface RefreshOptions {
-  wait?: boolean;
-  dryRun?: boolean;
-}
-
-export function register(reflection: Command, rt: Runtime): void {
+const declaration = (reflection: Command) =>
   reflection
     .command('refresh')
     .description('Refresh a reflection now; --wait until it can accelerate (exit 6 if it fails)')
@@ -26,11 +21,11 @@ export function register(reflection: Command, rt: Runtime): void {
     .addHelpText(
       'after',
       examples('dlake reflection refresh 3f6c…', 'dlake reflection refresh 3f6c… --wait --timeout 30m'),
-    )
-    .action(rt.action(refresh));
-}
+    );
 
-async function refresh(ctx: Context, id: string, opts: RefreshOptions): Promise<void> {
+export const register = defineCommand(declaration, refresh);
+
+async function refresh(ctx: Context, id: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const api = await import('../../api/reflections.js');
   // The root command owns --timeout (the per-request timeout), so its value arrives there, as for `job wait`.
   const timeoutMs = ctx.opts.timeout ? parseDuration(ctx.opts.timeout) : undefined;

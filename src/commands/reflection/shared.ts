@@ -4,12 +4,6 @@ import type { Reflection } from '../../api/reflections.js';
 import type { Context } from '../../context.js';
 import { formatSize } from '../../util/units.js';
 import { repeatable } from '../options.js';
-import type { FieldOptions } from './fields.js';
-
-export interface DefinitionOptions extends FieldOptions {
-  name?: string;
-  dryRun?: boolean;
-}
 
 /** --name, the six field lists (comma-separated, repeatable) and --dry-run. */
 export function addDefinitionOptions<A extends unknown[], O extends Record<string, unknown>>(

@@ -1,39 +1,30 @@
 // `dlake reflection update ID …`: read, change only what is given, PUT back whole with the tag just read
 // (the service removes field lists a PUT leaves out).
-import type { Command } from '@commander-js/extra-typings';
+import { type Command, Option } from '@commander-js/extra-typings';
 import type { Reflection } from '../../api/reflections.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { Runtime } from '../../runtime.js';
 import { examples, printDryRun } from '../common.js';
-import { datasetFieldNames, fieldLists } from './fields.js';
-import { addDefinitionOptions, type DefinitionOptions, printReflection } from './shared.js';
+import { defineCommand, type OptionsOf } from '../define.js';
+import { datasetFieldNames, type FieldFlag, fieldLists } from './fields.js';
+import { addDefinitionOptions, printReflection } from './shared.js';
 
-interface UpdateOptions extends DefinitionOptions {
-  enable?: boolean;
-  disable?: boolean;
-}
+const declaration = (reflection: Command) =>
+  addDefinitionOptions(
+    reflection
+      .command('update')
+      .description('Change a reflection: the field lists given replace those lists, everything else is kept')
+      .argument('<id>', 'reflection id')
+      .option('--enable', 'enable it (starts a refresh)')
+      .addOption(new Option('--disable', 'disable it').conflicts('enable')),
+  ).addHelpText(
+    'after',
+    examples('dlake reflection update 3f6c… --display id,amount', 'dlake reflection update 3f6c… --disable'),
+  );
 
-export function register(reflection: Command, rt: Runtime): void {
-  const cmd = reflection
-    .command('update')
-    .description('Change a reflection: the field lists given replace those lists, everything else is kept')
-    .argument('<id>', 'reflection id')
-    .option('--enable', 'enable it (starts a refresh)')
-    .option('--disable', 'disable it');
-  addDefinitionOptions(cmd)
-    .addHelpText(
-      'after',
-      examples(
-        'dlake reflection update 3f6c… --display id,amount',
-        'dlake reflection update 3f6c… --disable',
-      ),
-    )
-    .action(rt.action(update));
-}
+export const register = defineCommand(declaration, update);
 
-async function update(ctx: Context, id: string, opts: UpdateOptions): Promise<void> {
-  if (opts.enable && opts.disable) throw new UsageError('--enable and --disable cannot be used together');
+async function update(ctx: Context, id: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const [{ getById }, api] = await Promise.all([
     import('../../api/catalog.js'),
     import('../../api/reflections.js'),
@@ -61,8 +52,8 @@ async function update(ctx: Context, id: string, opts: UpdateOptions): Promise<vo
   ctx.ui.notice(`Updated reflection ${updated.name ?? updated.id}.`);
 }
 
-function fieldOption(list: string): keyof DefinitionOptions {
-  const map: Record<string, keyof DefinitionOptions> = {
+function fieldOption(list: string): FieldFlag {
+  const map: Record<string, FieldFlag> = {
     displayFields: 'display',
     dimensionFields: 'dimension',
     measureFields: 'measure',

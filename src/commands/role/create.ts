@@ -2,16 +2,11 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { Runtime } from '../../runtime.js';
 import { examples, printDryRun } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 import { printRole } from './shared.js';
 
-interface CreateOptions {
-  description?: string;
-  dryRun?: boolean;
-}
-
-export function register(role: Command, rt: Runtime): void {
+const declaration = (role: Command) =>
   role
     .command('create')
     .description('Create a role (its name is unique and cannot be changed later)')
@@ -24,11 +19,11 @@ export function register(role: Command, rt: Runtime): void {
         'dlake role create loaders --description "Nightly ETL jobs"',
         'dlake role create auditors --dry-run',
       ),
-    )
-    .action(rt.action(create));
-}
+    );
 
-async function create(ctx: Context, name: string, opts: CreateOptions): Promise<void> {
+export const register = defineCommand(declaration, create);
+
+async function create(ctx: Context, name: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   if (!name.trim()) throw new UsageError('the role name is empty');
   const api = await import('../../api/roles.js');
   const body = { name: name.trim(), ...(opts.description ? { description: opts.description } : {}) };

@@ -1,15 +1,10 @@
 // `dlake role delete ROLE` (alias rm): asks first; its members lose the role.
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { confirmDestructive, examples, printDryRun } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 
-interface DeleteOptions {
-  yes?: boolean;
-  dryRun?: boolean;
-}
-
-export function register(role: Command, rt: Runtime): void {
+const declaration = (role: Command) =>
   role
     .command('delete')
     .alias('rm')
@@ -19,11 +14,11 @@ export function register(role: Command, rt: Runtime): void {
     .argument('<role>', 'role id or name')
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .option('--dry-run', 'print the request instead of sending it')
-    .addHelpText('after', examples('dlake role delete loaders', 'dlake role delete loaders -y'))
-    .action(rt.action(remove));
-}
+    .addHelpText('after', examples('dlake role delete loaders', 'dlake role delete loaders -y'));
 
-async function remove(ctx: Context, ref: string, opts: DeleteOptions): Promise<void> {
+export const register = defineCommand(declaration, remove);
+
+async function remove(ctx: Context, ref: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const api = await import('../../api/roles.js');
   const client = await ctx.client();
   const role = await api.resolveRole(client, ref);

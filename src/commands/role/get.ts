@@ -1,11 +1,11 @@
 // `dlake role get ROLE`: a role by id or name, with its member count and the roles it is a member of.
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
+import { defineCommand } from '../define.js';
 import { printRole } from './shared.js';
 
-export function register(role: Command, rt: Runtime): void {
+const declaration = (role: Command) =>
   role
     .command('get')
     .description('Show a role by id (a UUID) or by name (case-insensitive), with its member count')
@@ -13,9 +13,9 @@ export function register(role: Command, rt: Runtime): void {
     .addHelpText(
       'after',
       examples('dlake role get analysts', "dlake role get analysts --query 'memberCount'"),
-    )
-    .action(rt.action(get));
-}
+    );
+
+export const register = defineCommand(declaration, get);
 
 async function get(ctx: Context, ref: string): Promise<void> {
   const { resolveRole } = await import('../../api/roles.js');

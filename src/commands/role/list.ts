@@ -2,10 +2,10 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Role } from '../../api/roles.js';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 
-export function register(role: Command, rt: Runtime): void {
+const declaration = (role: Command) =>
   role
     .command('list')
     .alias('ls')
@@ -18,11 +18,11 @@ export function register(role: Command, rt: Runtime): void {
         'dlake role list --filter "startsWith(name,\'etl\')"',
         'dlake role list -o json',
       ),
-    )
-    .action(rt.action(list));
-}
+    );
 
-async function list(ctx: Context, opts: { filter?: string }): Promise<void> {
+export const register = defineCommand(declaration, list);
+
+async function list(ctx: Context, opts: OptionsOf<typeof declaration>): Promise<void> {
   const { listRoles } = await import('../../api/roles.js');
   const roles = await listRoles(await ctx.client(), opts.filter?.trim() || undefined);
   await ctx.print<Role>({

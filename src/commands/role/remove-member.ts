@@ -1,11 +1,11 @@
 // `dlake role remove-member ROLE (--user U|--role R)…`: one request for all the members given.
 import type { Command } from '@commander-js/extra-typings';
-import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
+import { defineCommand } from '../define.js';
 import { repeatable } from '../options.js';
-import { changeMembership, type MemberOptions } from './shared.js';
+import { changeMembership } from './shared.js';
 
-export function register(role: Command, rt: Runtime): void {
+const declaration = (role: Command) =>
   role
     .command('remove-member')
     .description('Take users and roles out of a role')
@@ -19,6 +19,8 @@ export function register(role: Command, rt: Runtime): void {
         'dlake role remove-member loaders --user bob --user carol',
         'dlake role remove-member analysts --role loaders',
       ),
-    )
-    .action(rt.action((ctx, ref: string, opts: MemberOptions) => changeMembership(ctx, 'remove', ref, opts)));
-}
+    );
+
+export const register = defineCommand(declaration, (ctx, ref, opts) =>
+  changeMembership(ctx, 'remove', ref, opts),
+);

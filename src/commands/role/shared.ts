@@ -27,18 +27,12 @@ export function printRole(ctx: Context, role: Role): Promise<void> {
   });
 }
 
-export interface MemberOptions {
-  user?: string[];
-  role?: string[];
-  dryRun?: boolean;
-}
-
 /** `add-member` / `remove-member`: users and roles by name or id, looked up first, then one PATCH. */
 export async function changeMembership(
   ctx: Context,
   op: 'add' | 'remove',
   ref: string,
-  opts: MemberOptions,
+  opts: { user?: string[]; role?: string[]; dryRun?: boolean },
 ): Promise<void> {
   const users = opts.user ?? [];
   const roles = opts.role ?? [];

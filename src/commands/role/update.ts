@@ -3,16 +3,11 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { Runtime } from '../../runtime.js';
 import { examples, printDryRun } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 import { printRole } from './shared.js';
 
-interface UpdateOptions {
-  description?: string;
-  dryRun?: boolean;
-}
-
-export function register(role: Command, rt: Runtime): void {
+const declaration = (role: Command) =>
   role
     .command('update')
     .description("Change a role's description; the roles it is a member of are kept")
@@ -25,11 +20,11 @@ export function register(role: Command, rt: Runtime): void {
         'dlake role update loaders --description "ETL, nightly and hourly"',
         'dlake role update loaders --description ""',
       ),
-    )
-    .action(rt.action(update));
-}
+    );
 
-async function update(ctx: Context, ref: string, opts: UpdateOptions): Promise<void> {
+export const register = defineCommand(declaration, update);
+
+async function update(ctx: Context, ref: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   if (opts.description === undefined)
     throw new UsageError('nothing to change', { hint: 'give --description' });
   const api = await import('../../api/roles.js');

@@ -3,20 +3,13 @@ import { type Command, Option } from '@commander-js/extra-typings';
 import { SOURCE_TYPE_CODES } from '../../api/source-type-codes.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples, printDryRun } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 import { offerValues, repeatable } from '../options.js';
 import { readConfigFile, SOURCE_VIEW, warnUnhealthy } from './shared.js';
 
-interface CreateOptions {
-  type: string;
-  configFile?: string;
-  set?: string[];
-  dryRun?: boolean;
-}
-
-export function register(source: Command, rt: Runtime): void {
+const declaration = (source: Command) =>
   source
     .command('create')
     .description('Create a source; its config is checked against the type before it is sent')
@@ -45,14 +38,14 @@ export function register(source: Command, rt: Runtime): void {
         'dlake source create pg --type POSTGRES --config-file pg.json   # password in the file',
         'dlake source create es --type ELASTIC --set hostList=es1:9200,es2:9200 --set authenticationType=ANONYMOUS --dry-run',
       ),
-    )
-    .action(rt.action(create));
-}
+    );
 
-async function create(ctx: Context, name: string, opts: CreateOptions): Promise<void> {
+export const register = defineCommand(declaration, create);
+
+async function create(ctx: Context, name: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const [types, { applySetPairs }, sources, catalog] = await Promise.all([
     import('../../api/source-types.js'),
-    import('./set-pairs.js'),
+    import('../../util/config-pairs.js'),
     import('../../api/sources.js'),
     import('../../api/catalog.js'),
   ]);
@@ -62,7 +55,7 @@ async function create(ctx: Context, name: string, opts: CreateOptions): Promise<
       hint: 'see the current types with: dlake source types',
     });
   }
-  const given = applySetPairs(info.code, await readConfigFile(ctx, opts.configFile), opts.set ?? []);
+  const given = applySetPairs(info, await readConfigFile(ctx, opts.configFile), opts.set ?? []);
   const config = types.validateSourceConfig(info.code, given, { forCreate: true });
   const secretFields = types.secretFieldNames(info.code);
   const entity = sources.newSourceEntity(name, info.code, config);

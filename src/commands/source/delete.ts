@@ -1,16 +1,11 @@
 // `dlake source delete NAME` (alias rm).
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { confirmDestructive, examples, printDryRun } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 
-interface DeleteOptions {
-  yes?: boolean;
-  dryRun?: boolean;
-}
-
-export function register(source: Command, rt: Runtime): void {
+const declaration = (source: Command) =>
   source
     .command('delete')
     .alias('rm')
@@ -25,11 +20,11 @@ export function register(source: Command, rt: Runtime): void {
         'dlake source delete old_pg --yes',
         'dlake source rm old_pg --dry-run',
       ),
-    )
-    .action(rt.action(remove));
-}
+    );
 
-async function remove(ctx: Context, name: string, opts: DeleteOptions): Promise<void> {
+export const register = defineCommand(declaration, remove);
+
+async function remove(ctx: Context, name: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const [sources, catalog] = await Promise.all([
     import('../../api/sources.js'),
     import('../../api/catalog.js'),

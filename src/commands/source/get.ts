@@ -3,17 +3,17 @@ import type { Command } from '@commander-js/extra-typings';
 import { EXISTING_SECRET_VALUE } from '../../constants.js';
 import type { Context } from '../../context.js';
 import { type Detail, detail } from '../../output/view.js';
-import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
+import { defineCommand } from '../define.js';
 
-export function register(source: Command, rt: Runtime): void {
+const declaration = (source: Command) =>
   source
     .command('get')
     .description('Show a source and its config (secrets as the service shows them, never their values)')
     .argument('<name>', 'source name')
-    .addHelpText('after', examples('dlake source get Samples', 'dlake source get warehouse -o json'))
-    .action(rt.action(get));
-}
+    .addHelpText('after', examples('dlake source get Samples', 'dlake source get warehouse -o json'));
+
+export const register = defineCommand(declaration, get);
 
 async function get(ctx: Context, name: string): Promise<void> {
   const [{ getSource }, types] = await Promise.all([

@@ -1,18 +1,18 @@
 // `dlake source list` (alias ls): the sources with their type and health.
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
+import { defineCommand } from '../define.js';
 import { SOURCE_VIEW } from './shared.js';
 
-export function register(source: Command, rt: Runtime): void {
+const declaration = (source: Command) =>
   source
     .command('list')
     .alias('ls')
     .description('List the sources with their type and health')
-    .addHelpText('after', examples('dlake source list', 'dlake source list -o json --query "[].config"'))
-    .action(rt.action(list));
-}
+    .addHelpText('after', examples('dlake source list', 'dlake source list -o json --query "[].config"'));
+
+export const register = defineCommand(declaration, list);
 
 async function list(ctx: Context): Promise<void> {
   const { listSources } = await import('../../api/sources.js');

@@ -1,12 +1,11 @@
 // `dlake source types [TYPE]`: the source types dlake knows, or the config fields of one.
 import type { Command } from '@commander-js/extra-typings';
-import type { SourceTypeInfo } from '../../api/source-types.js';
+import type { FieldInfo, SourceTypeInfo } from '../../api/source-types.js';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
-import { setSyntax } from './set-pairs.js';
+import { defineCommand } from '../define.js';
 
-export function register(source: Command, rt: Runtime): void {
+const declaration = (source: Command) =>
   source
     .command('types')
     .description('List the source types, or the config fields of one type')
@@ -14,9 +13,9 @@ export function register(source: Command, rt: Runtime): void {
     .addHelpText(
       'after',
       examples('dlake source types', 'dlake source types POSTGRES', 'dlake source types S3 -o json'),
-    )
-    .action(rt.action(types));
-}
+    );
+
+export const register = defineCommand(declaration, types);
 
 async function types(ctx: Context, code: string | undefined): Promise<void> {
   const { SOURCE_TYPES, getSourceType } = await import('../../api/source-types.js');
@@ -70,4 +69,11 @@ function note(t: TypeSummary): string {
   if (t.deprecated) return `deprecated: ${t.deprecated}`;
   if (t.aliasOf) return `another spelling of ${t.aliasOf}`;
   return '';
+}
+
+/** How a field of a list type is written with `--set`; undefined for the others. */
+function setSyntax(f: FieldInfo): string | undefined {
+  if (f.type === 'hostList') return 'with --set: host1:9200,host2:9201';
+  if (f.type === 'propertyList') return 'with --set: propertyList.NAME=VALUE';
+  return undefined;
 }

@@ -2,19 +2,13 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { Runtime } from '../../runtime.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples, printDryRun } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 import { repeatable } from '../options.js';
 import { readConfigFile, SOURCE_VIEW, warnUnhealthy } from './shared.js';
 
-interface UpdateOptions {
-  configFile?: string;
-  set?: string[];
-  dryRun?: boolean;
-}
-
-export function register(source: Command, rt: Runtime): void {
+const declaration = (source: Command) =>
   source
     .command('update')
     .description('Change a source config; secrets you leave out keep their stored values')
@@ -36,11 +30,11 @@ export function register(source: Command, rt: Runtime): void {
         'echo \'{"password": "..."}\' | dlake source update pg --config-file -',
         'dlake source update s3 --set propertyList.fs.s3a.path.style.access=true --dry-run',
       ),
-    )
-    .action(rt.action(update));
-}
+    );
 
-async function update(ctx: Context, name: string, opts: UpdateOptions): Promise<void> {
+export const register = defineCommand(declaration, update);
+
+async function update(ctx: Context, name: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   if (opts.configFile === undefined && !opts.set) {
     throw new UsageError('nothing to change: give --config-file or --set', {
       hint: `e.g. dlake source update ${name} --set fetchSize=500`,
@@ -51,17 +45,14 @@ async function update(ctx: Context, name: string, opts: UpdateOptions): Promise<
     import('../../api/source-types.js'),
     import('../../api/sources.js'),
     import('../../api/catalog.js'),
-    import('./set-pairs.js'),
+    import('../../util/config-pairs.js'),
   ]);
   const client = await ctx.client();
   const current = await sources.getSource(client, name);
   const type = current.type ?? '';
-  // --set never names a secret (set-pairs refuses them), so it may apply after the secrets are kept.
-  const merged = applySetPairs(
-    type,
-    sources.mergeSourceConfig(type, current.config ?? {}, patch),
-    opts.set ?? [],
-  );
+  // --set never names a secret (applySetPairs refuses them), so it may apply after the secrets are kept.
+  const kept = sources.mergeSourceConfig(type, current.config ?? {}, patch);
+  const merged = applySetPairs(types.getSourceType(type), kept, opts.set ?? []);
   const config = types.validateSourceConfig(type, merged, { forCreate: false });
   const secretFields = types.secretFieldNames(type);
   const body = sources.sourceUpdateBody(current, config);

@@ -1,19 +1,15 @@
 // `dlake user create NAME`: a user with the PUBLIC role and any --role given.
 
-import type { Command } from '@commander-js/extra-typings';
+import { type Command, Option } from '@commander-js/extra-typings';
 import { PATHS } from '../../constants.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { Runtime } from '../../runtime.js';
 import { examples, printDryRun, refuseSecretFlag } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 import { email, repeatable } from '../options.js';
-import { type NameOptions, names, newPassword, PASSWORD_HELP, printUser } from './shared.js';
+import { names, newPassword, PASSWORD_HELP, printUser } from './shared.js';
 
-interface CreateOptions extends NameOptions {
-  role?: string[];
-}
-
-export function register(user: Command, rt: Runtime): void {
+const declaration = (user: Command) =>
   user
     .command('create')
     .description('Create a user; the PUBLIC role is always given, --role adds others')
@@ -23,7 +19,7 @@ export function register(user: Command, rt: Runtime): void {
     .option('--email <address>', 'email address', email('--email'))
     .option('--role <name>', 'a role besides PUBLIC (repeatable)', repeatable('--role'))
     .option('--password-stdin', PASSWORD_HELP.stdin)
-    .option('--password-prompt', PASSWORD_HELP.prompt)
+    .addOption(new Option('--password-prompt', PASSWORD_HELP.prompt).conflicts('passwordStdin'))
     .addOption(refuseSecretFlag('--password <password>', '--password-stdin or --password-prompt'))
     .option('--dry-run', 'print the request instead of sending it (role names are still looked up)')
     .addHelpText(
@@ -34,11 +30,11 @@ export function register(user: Command, rt: Runtime): void {
         'dlake user create carol --role ADMIN --dry-run',
         'printf %s "$PASSWORD" | dlake user create dave --password-stdin',
       ),
-    )
-    .action(rt.action(create));
-}
+    );
 
-async function create(ctx: Context, name: string, opts: CreateOptions): Promise<void> {
+export const register = defineCommand(declaration, create);
+
+async function create(ctx: Context, name: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   if (!name.trim()) throw new UsageError('the user name is empty');
   const password = await newPassword(ctx, opts);
   const client = await ctx.client();

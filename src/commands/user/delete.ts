@@ -1,16 +1,10 @@
 // `dlake user delete USER` (alias rm): needs the Enterprise edition.
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { confirmDestructive, examples, printDryRun } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 
-interface DeleteOptions {
-  version?: string;
-  yes?: boolean;
-  dryRun?: boolean;
-}
-
-export function register(user: Command, rt: Runtime): void {
+const declaration = (user: Command) =>
   user
     .command('delete')
     .alias('rm')
@@ -26,11 +20,11 @@ export function register(user: Command, rt: Runtime): void {
         'dlake user delete bob --yes',
         'dlake user delete bob --version Ab3xYz9QdE4= -y',
       ),
-    )
-    .action(rt.action(remove));
-}
+    );
 
-async function remove(ctx: Context, ref: string, opts: DeleteOptions): Promise<void> {
+export const register = defineCommand(declaration, remove);
+
+async function remove(ctx: Context, ref: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const { deleteUser, deleteUserRequest, lookupUser } = await import('../../api/users.js');
   const { isUuid } = await import('../../util/catalog-ref.js');
   const client = await ctx.client();

@@ -1,11 +1,11 @@
 // `dlake user get USER`: a user by id (a UUID) or by name (case-insensitive).
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
+import { defineCommand } from '../define.js';
 import { printUser } from './shared.js';
 
-export function register(user: Command, rt: Runtime): void {
+const declaration = (user: Command) =>
   user
     .command('get')
     .description('Show a user by id (a UUID) or by name (case-insensitive)')
@@ -17,9 +17,9 @@ export function register(user: Command, rt: Runtime): void {
         'dlake user get 6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b -o json',
         "dlake user get bob --query 'roles[].name'",
       ),
-    )
-    .action(rt.action(get));
-}
+    );
+
+export const register = defineCommand(declaration, get);
 
 async function get(ctx: Context, ref: string): Promise<void> {
   const client = await ctx.client();

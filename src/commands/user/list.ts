@@ -2,10 +2,10 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { User } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
-import type { Runtime } from '../../runtime.js';
 import { examples } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 
-export function register(user: Command, rt: Runtime): void {
+const declaration = (user: Command) =>
   user
     .command('list')
     .alias('ls')
@@ -24,11 +24,11 @@ export function register(user: Command, rt: Runtime): void {
         "dlake user list --filter \"startsWith(name,'etl') || email=='ops@example.com'\"",
         "dlake user list -o csv --query '[].{name: name, email: email}'",
       ),
-    )
-    .action(rt.action(list));
-}
+    );
 
-async function list(ctx: Context, opts: { filter?: string }): Promise<void> {
+export const register = defineCommand(declaration, list);
+
+async function list(ctx: Context, opts: OptionsOf<typeof declaration>): Promise<void> {
   const { listUsers } = await import('../../api/users.js');
   const users = await listUsers(await ctx.client(), opts.filter?.trim() || undefined);
   await ctx.print<User>({

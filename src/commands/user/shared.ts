@@ -5,15 +5,6 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { detail, type FieldSpec, fieldRows } from '../../output/view.js';
 
-export interface NameOptions {
-  firstName?: string;
-  lastName?: string;
-  email?: string;
-  dryRun?: boolean;
-  passwordStdin?: boolean;
-  passwordPrompt?: boolean;
-}
-
 /** What the password options say, for the help of create and update. */
 export const PASSWORD_HELP = {
   stdin: 'read a new password for the user from standard input (a local user; never on the command line)',
@@ -22,12 +13,13 @@ export const PASSWORD_HELP = {
 
 /**
  * The new password, when one was asked for: from stdin or a hidden prompt (typed twice). Passwords are
- * never taken from argv (shell history, process lists); `--password VALUE` is refused by the command.
+ * never taken from argv (shell history, process lists); `--password VALUE` is refused by the command, and
+ * the command declares the two options as conflicting.
  */
-export async function newPassword(ctx: Context, opts: NameOptions): Promise<string | undefined> {
-  if (opts.passwordStdin && opts.passwordPrompt) {
-    throw new UsageError('--password-stdin and --password-prompt cannot be used together');
-  }
+export async function newPassword(
+  ctx: Context,
+  opts: { passwordStdin?: boolean; passwordPrompt?: boolean },
+): Promise<string | undefined> {
   let password: string | undefined;
   if (opts.passwordStdin) {
     const { readStdin } = await import('../../output/prompt.js');
@@ -49,7 +41,9 @@ export async function newPassword(ctx: Context, opts: NameOptions): Promise<stri
   return password;
 }
 
-export function names(opts: NameOptions): Pick<UserChanges, 'firstName' | 'lastName' | 'email'> {
+export function names(
+  opts: Pick<UserChanges, 'firstName' | 'lastName' | 'email'>,
+): Pick<UserChanges, 'firstName' | 'lastName' | 'email'> {
   return { firstName: opts.firstName, lastName: opts.lastName, email: opts.email };
 }
 

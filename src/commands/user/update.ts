@@ -1,20 +1,15 @@
 // `dlake user update USER`: change names, email or roles; everything not given stays as it is.
-import type { Command } from '@commander-js/extra-typings';
+import { type Command, Option } from '@commander-js/extra-typings';
 import type { RoleRef } from '../../api/schemas.js';
 import type { UserChanges } from '../../api/users.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { Runtime } from '../../runtime.js';
 import { examples, printDryRun, refuseSecretFlag } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
 import { email, repeatable } from '../options.js';
-import { type NameOptions, names, newPassword, PASSWORD_HELP, printUser } from './shared.js';
+import { names, newPassword, PASSWORD_HELP, printUser } from './shared.js';
 
-interface UpdateOptions extends NameOptions {
-  addRole?: string[];
-  removeRole?: string[];
-}
-
-export function register(user: Command, rt: Runtime): void {
+const declaration = (user: Command) =>
   user
     .command('update')
     .description("Change a user's names, email or roles; everything not given stays as it is")
@@ -29,7 +24,7 @@ export function register(user: Command, rt: Runtime): void {
       repeatable('--remove-role'),
     )
     .option('--password-stdin', PASSWORD_HELP.stdin)
-    .option('--password-prompt', PASSWORD_HELP.prompt)
+    .addOption(new Option('--password-prompt', PASSWORD_HELP.prompt).conflicts('passwordStdin'))
     .addOption(refuseSecretFlag('--password <password>', '--password-stdin or --password-prompt'))
     .option('--dry-run', 'print the request instead of sending it (the user is still read)')
     .addHelpText(
@@ -41,11 +36,11 @@ export function register(user: Command, rt: Runtime): void {
         'dlake user update bob --password-prompt',
         'printf %s "$NEW_PASSWORD" | dlake user update bob --password-stdin',
       ),
-    )
-    .action(rt.action(update));
-}
+    );
 
-async function update(ctx: Context, ref: string, opts: UpdateOptions): Promise<void> {
+export const register = defineCommand(declaration, update);
+
+async function update(ctx: Context, ref: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const { checkRoleChanges, hasChanges, mergeUser, resolveUser, rolesToLookUp, updateUser, userPath } =
     await import('../../api/users.js');
   const changes: UserChanges = { ...names(opts), addRoles: opts.addRole, removeRoles: opts.removeRole };

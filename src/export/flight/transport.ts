@@ -11,7 +11,7 @@ import type { ExportSpec } from '../writers.js';
 import { type FlightSetting, flightSetting } from './endpoint.js';
 
 const TRANSPORTS = ['auto', 'flight', 'rest'] as const;
-export type Transport = (typeof TRANSPORTS)[number];
+type Transport = (typeof TRANSPORTS)[number];
 
 interface FlightAttempt {
   /** The SQL to run over Flight (a job's results: `jobResultsSql`). */

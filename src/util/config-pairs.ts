@@ -1,6 +1,8 @@
-// `--set key=value` for source configs: each value is coerced by its field's type (from the type's schema), so
-// `--set port=5432 --set ssl=yes` sends a number and a boolean. The result is not validated here: the command
-// passes it to validateSourceConfig, which names every wrong field at once.
+// `--set key=value` pairs for a config with a known field list (a source type's): each value is coerced by
+// its field's type, so `--set port=5432 --set ssl=yes` sends a number and a boolean. The result is not
+// validated here: the command passes it to the config's validation, which names every wrong field at once.
+// The caller passes the fields in (src/api/source-types.ts reads them off the schemas): this module is of the
+// bottom layer and imports nothing above it (docs/architecture.md, "Layers and the direction of imports").
 //
 // Accepted forms:
 //   number        5432, -1, 2.5 (a field whose name ends in `Millis` also takes a duration: 90s, 5m)
@@ -11,10 +13,24 @@
 //   string        taken as is
 // Secret fields are refused: docs/cli-contract.md "Secrets" keeps secrets off the command line (they show in
 // `ps` and shell history).
-import type { FieldInfo, SourceTypeInfo } from '../../api/source-types.js';
-import { getSourceType } from '../../api/source-types.js';
-import { UsageError } from '../../errors.js';
-import { parseDuration } from '../../util/units.js';
+import { UsageError } from '../errors.js';
+import { parseDuration } from './units.js';
+
+export type ConfigFieldType = 'string' | 'number' | 'boolean' | 'string[]' | 'hostList' | 'propertyList';
+
+/** What the pairs need to know of a config field. */
+export interface ConfigField {
+  name: string;
+  type: ConfigFieldType;
+  secret?: boolean;
+  enum?: readonly string[];
+}
+
+/** The fields of one kind of config, and the name messages give it (a source type's code). */
+export interface ConfigFields {
+  code: string;
+  fields: readonly ConfigField[];
+}
 
 interface SetPair {
   key: string;
@@ -37,17 +53,16 @@ export function parseSetPair(text: string): SetPair {
 
 /** A copy of `base` with each `key=value` pair applied, in order; `base` is left untouched. */
 export function applySetPairs(
-  type: string,
+  info: ConfigFields,
   base: Record<string, unknown>,
   pairs: readonly string[],
 ): Record<string, unknown> {
-  const info = getSourceType(type);
   const config: Record<string, unknown> = { ...base };
   for (const text of pairs) applyOne(info, config, parseSetPair(text));
   return config;
 }
 
-function applyOne(info: SourceTypeInfo, config: Record<string, unknown>, { key, value }: SetPair): void {
+function applyOne(info: ConfigFields, config: Record<string, unknown>, { key, value }: SetPair): void {
   const target = findField(info, key);
   if (target.field.secret) {
     throw new UsageError(`--set ${key}: ${key} is a secret and is never taken from the command line`, {
@@ -62,12 +77,12 @@ function applyOne(info: SourceTypeInfo, config: Record<string, unknown>, { key, 
 }
 
 interface Target {
-  field: FieldInfo;
+  field: ConfigField;
   /** For `propertyList.NAME`: the NAME. */
   property?: string;
 }
 
-function findField(info: SourceTypeInfo, key: string): Target {
+function findField(info: ConfigFields, key: string): Target {
   const exact = info.fields.find((f) => f.name === key);
   if (exact) return { field: exact };
   const dot = key.indexOf('.');
@@ -78,7 +93,7 @@ function findField(info: SourceTypeInfo, key: string): Target {
   throw unknownField(info, key);
 }
 
-function unknownField(info: SourceTypeInfo, key: string): UsageError {
+function unknownField(info: ConfigFields, key: string): UsageError {
   const near = info.fields.find((f) => f.name.toLowerCase() === key.toLowerCase());
   return new UsageError(`--set ${key}: ${info.code} has no config field "${key}"`, {
     details: [`fields of ${info.code}:`, ...info.fields.map((f) => `  ${f.name} (${describeType(f)})`)],
@@ -86,20 +101,13 @@ function unknownField(info: SourceTypeInfo, key: string): UsageError {
   });
 }
 
-/** How a field of a list type is written with `--set`, for `source types`; undefined for the others. */
-export function setSyntax(f: FieldInfo): string | undefined {
-  if (f.type === 'hostList') return 'with --set: host1:9200,host2:9201';
-  if (f.type === 'propertyList') return 'with --set: propertyList.NAME=VALUE';
-  return undefined;
-}
-
-function describeType(f: FieldInfo): string {
+function describeType(f: ConfigField): string {
   if (f.enum) return f.enum.join(' | ');
   if (f.type === 'propertyList') return 'propertyList; set one with propertyList.NAME=VALUE';
   return f.type;
 }
 
-function coerce(field: FieldInfo, value: string): unknown {
+function coerce(field: ConfigField, value: string): unknown {
   switch (field.type) {
     case 'number':
       return toNumber(field, value);
@@ -116,13 +124,13 @@ function coerce(field: FieldInfo, value: string): unknown {
   }
 }
 
-function invalid(field: FieldInfo, value: string, expected: string): UsageError {
+function invalid(field: ConfigField, value: string, expected: string): UsageError {
   return new UsageError(`--set ${field.name}: "${value}" is not ${expected}`);
 }
 
 const NUMBER_RE = /^-?\d+(\.\d+)?$/;
 
-function toNumber(field: FieldInfo, value: string): number {
+function toNumber(field: ConfigField, value: string): number {
   const text = value.trim();
   if (NUMBER_RE.test(text)) return Number(text);
   // Fields counted in milliseconds take human durations too (docs/cli-contract.md "Human units").
@@ -133,7 +141,7 @@ function toNumber(field: FieldInfo, value: string): number {
 const TRUE = new Set(['true', 'yes', '1']);
 const FALSE = new Set(['false', 'no', '0']);
 
-function toBoolean(field: FieldInfo, value: string): boolean {
+function toBoolean(field: ConfigField, value: string): boolean {
   const text = value.trim().toLowerCase();
   if (TRUE.has(text)) return true;
   if (FALSE.has(text)) return false;
@@ -144,7 +152,7 @@ function looksLikeJson(value: string): boolean {
   return /^\s*[[{]/.test(value);
 }
 
-function parseJson(field: FieldInfo, value: string): unknown {
+function parseJson(field: ConfigField, value: string): unknown {
   try {
     return JSON.parse(value);
   } catch (error) {
@@ -159,7 +167,7 @@ function splitList(value: string): string[] {
     .filter((item) => item !== '');
 }
 
-function toStringList(field: FieldInfo, value: string): unknown {
+function toStringList(field: ConfigField, value: string): unknown {
   if (!looksLikeJson(value)) return splitList(value);
   const parsed = parseJson(field, value);
   if (!Array.isArray(parsed) || !parsed.every((item) => typeof item === 'string')) {
@@ -169,7 +177,7 @@ function toStringList(field: FieldInfo, value: string): unknown {
 }
 
 /** JSON is passed through as given (an object becomes a one-host list); validation checks its entries. */
-function toHostList(field: FieldInfo, value: string): unknown {
+function toHostList(field: ConfigField, value: string): unknown {
   if (looksLikeJson(value)) {
     const parsed = parseJson(field, value);
     return Array.isArray(parsed) ? parsed : [parsed];
@@ -180,13 +188,13 @@ function toHostList(field: FieldInfo, value: string): unknown {
 const HOST_RE = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/;
 
 /** `host:port` or `[ipv6]:port`. */
-function toHost(field: FieldInfo, item: string): { hostname: string; port: number } {
+function toHost(field: ConfigField, item: string): { hostname: string; port: number } {
   const match = HOST_RE.exec(item);
   if (!match) throw invalid(field, item, 'host:port (e.g. es1.example.com:9200)');
   return { hostname: (match[1] ?? match[2])!, port: Number(match[3]) };
 }
 
-function toPropertyList(field: FieldInfo, value: string): unknown {
+function toPropertyList(field: ConfigField, value: string): unknown {
   if (!looksLikeJson(value)) {
     throw new UsageError(`--set ${field.name}: expected a JSON array of {name, value}`, {
       hint: `set one property with --set ${field.name}.NAME=VALUE`,

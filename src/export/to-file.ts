@@ -1,0 +1,84 @@
+// `--out FILE|-` of `sql`, `job export` and the SQL shell's `\o`: every row of a completed job streamed to a
+// file (or standard output) over REST, with a progress bar when stderr is a terminal, and one line at the end
+// saying what was written.
+import { describeWait } from '../api/pacing.js';
+import type { Context } from '../context.js';
+import { terminalWidth } from '../output/width.js';
+import { countRows, formatDuration } from '../util/units.js';
+import { exportRows } from './export.js';
+import { pageFetcher, type RowsSource } from './page-fetcher.js';
+import { ProgressBar } from './progress.js';
+import { openFileTarget, type ResumeRecord, stdoutTarget } from './target.js';
+import type { ExportSpec } from './writers.js';
+
+interface ExportToFile extends RowsSource, ExportSpec {
+  out: string;
+  /** Continue FILE.partial from here (checked by checkResume). */
+  resume?: ResumeRecord;
+}
+
+/** Streams every row of the job to `req.out`, then says how many rows went where, and how long it took. */
+export async function exportToFile(ctx: Context, req: ExportToFile): Promise<void> {
+  const fetchPage =
+    req.format === 'csv'
+      ? (await import('./csv-pages.js')).csvPageFetcher(req.client, req.id)
+      : pageFetcher(req.client, req.id);
+  // `/dev/stdout` is dlake's own standard output, whatever it is (a pipe, a socket, a file the shell opened):
+  // written as `-` is, as a shell does for `>/dev/stdout`, rather than opened again by name (a socket cannot be).
+  const toStdout = req.out === '-' || OWN_STDOUT.has(req.out);
+  const sink = toStdout
+    ? stdoutTarget(ctx.streams.stdout)
+    : await openFileTarget(req.out, {
+        gzip: req.gzip,
+        record: { jobId: req.id, format: req.format },
+        resume: req.resume,
+      });
+  const kept = req.resume?.rows ?? 0;
+  // A bar on the terminal that also shows the data would tear it apart.
+  const showBar = ctx.ui.motion && !(toStdout && ctx.streams.stdout.isTTY);
+  const stderr = ctx.streams.stderr;
+  const columns = terminalWidth(stderr, ctx.env);
+  const bar = showBar ? new ProgressBar({ write: (s) => stderr.write(s), columns }, 'exporting') : undefined;
+  const started = performance.now();
+  ctx.interruptible = true;
+  // The bar says when the hosted edition's rate limit holds the pages back (src/api/pacing.ts).
+  const pacer = bar ? await ctx.pacer() : undefined;
+  const stopListening = pacer?.onWait((e) =>
+    bar?.waiting('limit' in e ? describeWait(e.limit, e.waitMs) : undefined),
+  );
+  let outcome: Awaited<ReturnType<typeof exportRows>>;
+  try {
+    outcome = await exportRows({
+      fetchPage,
+      format: req.format,
+      target: sink,
+      pageSize: req.pageSize ?? 500,
+      concurrency: req.concurrency,
+      startOffset: kept,
+      continuing: kept > 0,
+      resumeState: req.resume && { state: req.resume.writer, bytes: req.resume.bytes },
+      signal: req.signal ?? ctx.interrupt.signal,
+      onProgress: bar ? (rows, total) => bar.update(kept + rows, kept + total) : undefined,
+      resumeHint: `resume with: dlake job export ${req.id} --out ${shellWord(req.out)} --resume`,
+    });
+  } finally {
+    stopListening?.();
+    bar?.done();
+  }
+  const secs = (performance.now() - started) / 1000;
+  if (!toStdout) {
+    const what = `${req.format.toUpperCase()}${req.gzip ? ', gzip' : ''}`;
+    const resumed = kept > 0 ? `, resumed after ${countRows(kept)}` : '';
+    ctx.ui.notice(
+      `wrote ${countRows(kept + outcome.rows)} to ${req.out} (${what}) in ${formatDuration(Math.round(secs * 1000), { largest: 2 })}${resumed}`,
+    );
+  }
+}
+
+/** The names of a process's own standard output. */
+const OWN_STDOUT = new Set(['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']);
+
+/** A file name as one word of a shell command line (quoted only when it needs to be). */
+function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
