@@ -32,3 +32,75 @@ export const leaveOutZodLocales = {
     }));
   },
 };
+
+// @grpc/grpc-js requires @grpc/proto-loader (and with it protobufjs, 110 KB) only to serve its channelz and
+// ORCA services, from .proto files it reads beside its own sources, which a bundle does not have: dlake's
+// client uses neither. A stand-in says so if it is ever reached.
+export const GRPC_OPTIONAL_PROTO =
+  /node_modules[\\/]@grpc[\\/]grpc-js[\\/]build[\\/]src[\\/](channelz|orca)\.js$/;
+export const leaveOutGrpcProtoLoader = {
+  name: 'leave-out-grpc-proto-loader',
+  setup(b) {
+    b.onResolve({ filter: /^@grpc\/proto-loader$/ }, (args) =>
+      GRPC_OPTIONAL_PROTO.test(args.importer) ? { path: args.path, namespace: 'no-proto-loader' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'no-proto-loader' }, () => ({
+      loader: 'js',
+      contents: `'use strict'
+module.exports = { loadSync () { throw new Error('channelz and ORCA are not part of dlake') } }`,
+    }));
+  },
+};
+
+// dlake is a gRPC client only. @grpc/grpc-js's entry (and its `experimental` module) reach its server
+// (server.js, its calls, interceptors and credentials: a sixth of the library) only through getters of their
+// exports (`grpc.Server`, …), which dlake never reads: those read `undefined` in the bundle.
+// test/e2e/bundle.test.ts checks that the client's parts are whole.
+export const GRPC_ENTRY =
+  /node_modules[\\/]@grpc[\\/]grpc-js[\\/]build[\\/]src[\\/](index|experimental)\.js$/;
+export const leaveOutGrpcServer = {
+  name: 'leave-out-grpc-server',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/server(-credentials|-interceptors)?$/ }, (args) =>
+      GRPC_ENTRY.test(args.importer) ? { path: args.path, namespace: 'no-grpc-server' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'no-grpc-server' }, () => ({
+      loader: 'js',
+      contents: 'module.exports = {};',
+    }));
+  },
+};
+
+// ora draws the spinner its options name, `dots` by default (`line` where the terminal lacks Unicode); dlake
+// names none, so of cli-spinners' ninety it bundles those two. Anything else ora would look up is undefined,
+// which ora refuses by name.
+export const CLI_SPINNERS = /node_modules[\\/]cli-spinners[\\/]spinners\.json$/;
+export const onlyOraDefaultSpinners = {
+  name: 'only-ora-default-spinners',
+  setup(b) {
+    b.onLoad({ filter: CLI_SPINNERS }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      const { dots, line } = JSON.parse(await readFile(args.path, 'utf8'));
+      return { loader: 'json', contents: JSON.stringify({ dots, line }) };
+    });
+  },
+};
+
+// conf requires semver for its `migrations` option only, which dlake does not pass (src/config/store.ts): a
+// stand-in says so if it is ever reached.
+export const leaveOutConfSemver = {
+  name: 'leave-out-conf-semver',
+  setup(b) {
+    b.onResolve({ filter: /^semver$/ }, (args) =>
+      /node_modules[\\/]conf[\\/]/.test(args.importer)
+        ? { path: args.path, namespace: 'no-semver' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'no-semver' }, () => ({
+      loader: 'js',
+      contents: `'use strict'
+const no = () => { throw new Error('conf migrations are not part of dlake') }
+module.exports = { eq: no, clean: no, satisfies: no, lte: no, gt: no, valid: no, coerce: no }`,
+    }));
+  },
+};

@@ -5,9 +5,16 @@
 // compiled code only for scripts; what a command does not use stays behind esbuild's lazy module
 // wrappers, never run, and out of the way of a first run's compile when it lives in dist/vendor/.
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, rmSync } from 'node:fs';
-import { build } from 'esbuild';
-import { leaveOutHttp2, leaveOutZodLocales } from './build-plugins.mjs';
+import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { analyzeMetafile, build } from 'esbuild';
+import {
+  leaveOutConfSemver,
+  leaveOutGrpcProtoLoader,
+  leaveOutGrpcServer,
+  leaveOutHttp2,
+  leaveOutZodLocales,
+  onlyOraDefaultSpinners,
+} from './build-plugins.mjs';
 import { writeThirdPartyLicenses } from './third-party-licenses.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -30,7 +37,6 @@ const common = {
 
 /** Libraries that not every command uses, by import specifier: each becomes dist/vendor/<name>.cjs. */
 const VENDOR = [
-  'zod',
   'yaml',
   'conf',
   'hyparquet-writer',
@@ -40,7 +46,7 @@ const VENDOR = [
   'csv-stringify/sync',
   // Arrow Flight: required only by an export that goes over Flight (src/export/flight).
   '@grpc/grpc-js',
-  '@grpc/proto-loader',
+  'protobufjs/minimal.js',
   'apache-arrow',
 ];
 /**
@@ -48,11 +54,18 @@ const VENDOR = [
  * `module.exports` as Node reads a CommonJS module: all of it is the default export.
  */
 const DEFAULT_EXPORT = new Set(['conf', 'ora']);
-const vendorFile = (specifier) => `vendor/${specifier.replace(/^@/, '').replace('/', '-')}.cjs`;
+/**
+ * Libraries whose vendor file exports only the names src/ imports, from the library's ES module build, so
+ * that esbuild leaves out the rest (apache-arrow declares itself free of side effects): apache-arrow whole is
+ * 369 KB, what a Flight export uses of it less than half. The build fails if src/ imports a name not listed.
+ */
+const NAMED = { 'apache-arrow': ['RecordBatchReader', 'makeVector', 'Type'] };
+const vendorFile = (specifier) =>
+  `vendor/${specifier.replace(/^@/, '').replace('/', '-').replace(/\.js$/, '')}.cjs`;
 const requireVendorFiles = {
   name: 'require-vendor-files',
   setup(b) {
-    const filter = new RegExp(`^(${VENDOR.map((v) => v.replace('/', '\\/')).join('|')})$`);
+    const filter = new RegExp(`^(${VENDOR.map((v) => v.replace(/[/.]/g, '\\$&')).join('|')})$`);
     b.onResolve({ filter }, (args) => ({ path: `./${vendorFile(args.path)}`, external: true }));
   },
 };
@@ -66,17 +79,41 @@ const cli = await build({
   outdir: out,
   outExtension: { '.js': '.cjs' },
   plugins: [leaveOutHttp2, leaveOutZodLocales, requireVendorFiles],
+  // Local names shortened here too (a fifth of the file: the installed size stays under 2 MiB); functions and
+  // classes keep their names (`keepNames`), so stack traces still name them, and the source map beside the
+  // bundle (not published) maps them back.
+  minifyIdentifiers: true,
+  keepNames: true,
 });
+// Every name src/ imports (not as a type) of a library built from a list of names must be in that list.
+for (const file of readdirSync('src', { recursive: true }).filter((f) => f.endsWith('.ts'))) {
+  const text = readFileSync(`src/${file}`, 'utf8');
+  for (const [specifier, names] of Object.entries(NAMED))
+    for (const m of text.matchAll(new RegExp(`import\\s+\\{([^}]*)\\}\\s+from\\s+'${specifier}'`, 'g')))
+      for (const name of m[1].split(',').map((n) => n.trim()))
+        if (name && !name.startsWith('type ') && !names.includes(name.split(/\s+as\s+/)[0]))
+          throw new Error(
+            `src/${file} imports ${name} from ${specifier}: add it to NAMED in scripts/build.mjs`,
+          );
+}
 const vendors = await Promise.all(
   VENDOR.map((specifier) =>
     build({
       ...common,
       stdin: {
-        contents: `module.exports = require(${JSON.stringify(specifier)})${DEFAULT_EXPORT.has(specifier) ? '.default' : ''};`,
+        contents: NAMED[specifier]
+          ? `export { ${NAMED[specifier].join(', ')} } from ${JSON.stringify(specifier)};`
+          : `module.exports = require(${JSON.stringify(specifier)})${DEFAULT_EXPORT.has(specifier) ? '.default' : ''};`,
         resolveDir: '.',
       },
       outfile: `${out}/${vendorFile(specifier)}`,
-      plugins: [leaveOutZodLocales],
+      plugins: [
+        leaveOutZodLocales,
+        leaveOutGrpcProtoLoader,
+        leaveOutGrpcServer,
+        onlyOraDefaultSpinners,
+        leaveOutConfSemver,
+      ],
       // Libraries only: their local names shortened (a quarter of their size, for an installed size under
       // 2 MiB), their functions' and classes' names kept (`keepNames`). dlake's own code keeps its names, for
       // readable stack traces.
@@ -100,6 +137,10 @@ await build({
   outExtension: { '.js': '.cjs' },
   define: { ...common.define, __DLAKE_BUILD_ID__: JSON.stringify(buildId) },
 });
+// `DLAKE_BUILD_REPORT=1 npm run build` prints what each output file is made of, largest first.
+if (process.env.DLAKE_BUILD_REPORT)
+  for (const r of [cli, ...vendors])
+    process.stderr.write(await analyzeMetafile(r.metafile, { verbose: false }));
 writeThirdPartyLicenses(
   [cli, ...vendors].map((r) => r.metafile),
   `${out}/THIRD-PARTY-LICENSES.txt`,

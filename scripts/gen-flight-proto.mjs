@@ -1,4 +1,5 @@
-// Turns proto/Flight.proto into the JSON descriptor that @grpc/proto-loader's fromJSON loads (proto/README.md):
+// Turns proto/Flight.proto into the JSON descriptor (proto/README.md) that the emulator's @grpc/proto-loader
+// loads and from which the CLI's codec (src/export/flight/codec.ts) takes its field numbers:
 // protobufjs parses the .proto here, once, so that neither the CLI bundle nor the emulator reads a .proto file
 // at run time. `--check` exits 1 when a generated file is out of date.
 import { execFileSync } from 'node:child_process';

@@ -2,7 +2,8 @@
 // children paging and the concurrent tree walk. Ids travel as one URL segment, paths component by component.
 // Writes are also available as plain request descriptions (`…Request`), which is what --dry-run prints.
 
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../util/zod.js';
 import { PATHS } from '../constants.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import type { CatalogRef } from '../util/catalog-ref.js';
@@ -312,10 +313,13 @@ const object = z.record(z.string(), z.unknown(), { error: expected('an object') 
 const NewEntitySchema = z.discriminatedUnion(
   'entityType',
   [
-    z.looseObject({ entityType: z.literal('space'), name: text().min(1, 'must not be empty') }),
+    z.looseObject({
+      entityType: z.literal('space'),
+      name: text().check(z.minLength(1, 'must not be empty')),
+    }),
     z.looseObject({
       entityType: z.literal('folder'),
-      path: names.min(2, 'must name the parent and the new folder'),
+      path: names.check(z.minLength(2, 'must name the parent and the new folder')),
     }),
     z.discriminatedUnion(
       'type',
@@ -323,14 +327,14 @@ const NewEntitySchema = z.discriminatedUnion(
         z.looseObject({
           entityType: z.literal('dataset'),
           type: z.literal('VIRTUAL_DATASET'),
-          path: names.min(2, 'must name the container and the dataset'),
-          sql: text().min(1, 'must not be empty'),
-          sqlContext: names.optional(),
+          path: names.check(z.minLength(2, 'must name the container and the dataset')),
+          sql: text().check(z.minLength(1, 'must not be empty')),
+          sqlContext: z.optional(names),
         }),
         z.looseObject({
           entityType: z.literal('dataset'),
           type: z.literal('PHYSICAL_DATASET'),
-          path: names.min(2, 'must name the file or folder to promote'),
+          path: names.check(z.minLength(2, 'must name the file or folder to promote')),
           format: z.looseObject({ type: text() }, { error: expected('an object with a "type"') }),
         }),
       ],
@@ -338,9 +342,9 @@ const NewEntitySchema = z.discriminatedUnion(
     ),
     z.looseObject({
       entityType: z.literal('source'),
-      name: text().min(1, 'must not be empty'),
+      name: text().check(z.minLength(1, 'must not be empty')),
       type: text(),
-      config: object.optional(),
+      config: z.optional(object),
     }),
   ],
   { error: 'must be one of space, folder, dataset, source' },
@@ -348,21 +352,21 @@ const NewEntitySchema = z.discriminatedUnion(
 
 /** An update may carry any part of an entity; what it carries must have the right shape. */
 const EntityPatchSchema = z.looseObject({
-  entityType: z
-    .enum(['space', 'folder', 'dataset', 'source', 'home', 'file', 'function'], {
+  entityType: z.optional(
+    z.enum(['space', 'folder', 'dataset', 'source', 'home', 'file', 'function'], {
       error: 'must be one of space, folder, dataset, source',
-    })
-    .optional(),
-  id: text().optional(),
-  tag: z.union([z.string(), z.number()], { error: expected('a string') }).optional(),
-  name: text().optional(),
-  path: names.optional(),
-  sql: text().optional(),
-  sqlContext: names.optional(),
-  config: object.optional(),
+    }),
+  ),
+  id: z.optional(text()),
+  tag: z.optional(z.union([z.string(), z.number()], { error: expected('a string') })),
+  name: z.optional(text()),
+  path: z.optional(names),
+  sql: z.optional(text()),
+  sqlContext: z.optional(names),
+  config: z.optional(object),
 });
 
-function checkEntity<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+function checkEntity<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UsageError(`${what} is not a catalog entity: expected a JSON object`, {
       advice: { kind: 'entity-example' },

@@ -2,7 +2,8 @@
 // the project root, projects at the organisation root: the paths here are the hosted ones, so the HTTP client's
 // routing (src/api/roots.ts) sends them as written. An engine PUT replaces the engine, so updates merge into the
 // engine just read (mergeEngine, pure) and send the whole of it.
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../util/zod.js';
 import { UsageError } from '../errors.js';
 import { isUuid } from '../util/catalog-ref.js';
 import { adminOnly } from './editions.js';
@@ -50,7 +51,10 @@ const RuleInfoSchema = z.looseObject({
 });
 const RuleSetSchema = z.looseObject({
   ruleSet: z.looseObject({
-    ruleInfos: optional(z.array(RuleInfoSchema)).transform((r) => r ?? []),
+    ruleInfos: z.pipe(
+      optional(z.array(RuleInfoSchema)),
+      z.transform((r) => r ?? []),
+    ),
     ruleInfoDefault: optional(RuleInfoSchema),
     tag: optional(text),
   }),

@@ -1,7 +1,8 @@
 // Privileges on a catalog entity (docs/api-facts.md §5.13) and its lineage (§5.12): Enterprise only. The grants PUT
 // replaces every grant and has no tag, so changes are merged into the grants just read (mergeGrants, pure).
 
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../util/zod.js';
 import { PATHS } from '../constants.js';
 import { UsageError } from '../errors.js';
 import { enterprise } from './editions.js';
@@ -15,13 +16,13 @@ const GrantSchema = z.looseObject({
   granteeType: z.string(),
   id: text,
   name: optional(z.string()),
-  privileges: z.array(z.string()).default([]),
+  privileges: z._default(z.array(z.string()), []),
 });
 export type Grant = z.infer<typeof GrantSchema>;
 const GrantsSchema = z.looseObject({
   id: optional(z.string()),
-  availablePrivileges: z.array(z.string()).optional(),
-  grants: z.array(GrantSchema).default([]),
+  availablePrivileges: z.optional(z.array(z.string())),
+  grants: z._default(z.array(GrantSchema), []),
 });
 export type Grants = z.infer<typeof GrantsSchema>;
 
@@ -115,16 +116,16 @@ export function mergeGrants(
 
 const LineageItemSchema = z.looseObject({
   id: text,
-  path: z.array(z.string()).optional(),
+  path: z.optional(z.array(z.string())),
   type: optional(z.string()),
   datasetType: optional(z.string()),
   containerType: optional(z.string()),
 });
 export type LineageItem = z.infer<typeof LineageItemSchema>;
 const LineageSchema = z.looseObject({
-  sources: z.array(LineageItemSchema).default([]),
-  parents: z.array(LineageItemSchema).default([]),
-  children: z.array(LineageItemSchema).default([]),
+  sources: z._default(z.array(LineageItemSchema), []),
+  parents: z._default(z.array(LineageItemSchema), []),
+  children: z._default(z.array(LineageItemSchema), []),
 });
 type Lineage = z.infer<typeof LineageSchema>;
 

@@ -2,7 +2,7 @@
 // proxy settings), the Authorization header, the retry policy of docs/cli-contract.md "Retries", error
 // mapping and zod parsing of every body, and --debug traces with secrets redacted. No printing, prompting or
 // exiting here.
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { type Advice, DlakeError, InterruptedError, ServiceError, UsageError } from '../errors.js';
 import { BufferPool } from '../util/buffer-pool.js';
 import { readTextFile } from '../util/files.js';
@@ -58,7 +58,7 @@ interface ClientOptions {
   pacer?: Pacer;
 }
 
-export interface RequestSpec<S extends z.ZodType | undefined = undefined> {
+export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
   method: Method;
   /** Path below the base URL (e.g. `/api/v3/catalog`). */
   path: string;
@@ -98,7 +98,7 @@ export interface RequestSpec<S extends z.ZodType | undefined = undefined> {
   notFoundIsUndefined?: boolean;
 }
 
-type ResponseOf<S> = S extends z.ZodType ? z.infer<S> : unknown;
+type ResponseOf<S> = S extends z.ZodMiniType ? z.infer<S> : unknown;
 
 interface RawResponse {
   status: number;
@@ -149,7 +149,9 @@ export class ApiClient {
   }
 
   /** Sends a request and returns its parsed body, or throws the typed error for its failure. */
-  async request<S extends z.ZodType | undefined = undefined>(spec: RequestSpec<S>): Promise<ResponseOf<S>> {
+  async request<S extends z.ZodMiniType | undefined = undefined>(
+    spec: RequestSpec<S>,
+  ): Promise<ResponseOf<S>> {
     const raw = await this.send(spec);
     if (raw.status === 404 && spec.notFoundIsUndefined) return undefined as ResponseOf<S>;
     if (raw.status >= 400) throw this.failure(raw, spec.method, this.routed(spec));
@@ -157,7 +159,7 @@ export class ApiClient {
   }
 
   /** Like `request`, but returns the raw response of any status (for `dlake api`). */
-  async send(spec: RequestSpec<z.ZodType | undefined>): Promise<RawResponse> {
+  async send(spec: RequestSpec<z.ZodMiniType | undefined>): Promise<RawResponse> {
     const idempotent = spec.idempotent ?? (spec.method === 'GET' || spec.method === 'HEAD');
     let renewed = false;
     /** Where a same-origin redirect sent the request (else the spec's own URL), and how many there were. */
@@ -218,7 +220,7 @@ export class ApiClient {
    * an error that names where it pointed (exit 7).
    */
   private redirectTarget(
-    spec: RequestSpec<z.ZodType | undefined>,
+    spec: RequestSpec<z.ZodMiniType | undefined>,
     raw: RawResponse,
     from: URL,
     redirects: number,
@@ -292,7 +294,7 @@ export class ApiClient {
   }
 
   private async sendOnce(
-    spec: RequestSpec<z.ZodType | undefined>,
+    spec: RequestSpec<z.ZodMiniType | undefined>,
     /** Where a same-origin redirect sent the request, instead of the spec's URL. */
     at?: URL,
   ): Promise<Omit<RawResponse, 'attempts'>> {
@@ -398,7 +400,7 @@ export class ApiClient {
     }
   }
 
-  private decode(spec: RequestSpec<z.ZodType | undefined>, raw: RawResponse): unknown {
+  private decode(spec: RequestSpec<z.ZodMiniType | undefined>, raw: RawResponse): unknown {
     if (spec.responseType === 'none') return undefined;
     if (spec.responseType === 'text') return raw.text;
     if (spec.responseType === 'bytes') return raw.bytes;
@@ -441,7 +443,11 @@ export class ApiClient {
     await this.sleep(delay);
   }
 
-  private networkError(spec: RequestSpec<z.ZodType | undefined>, err: unknown, attempts: number): DlakeError {
+  private networkError(
+    spec: RequestSpec<z.ZodMiniType | undefined>,
+    err: unknown,
+    attempts: number,
+  ): DlakeError {
     if (err instanceof DlakeError) return err;
     const name = (err as Error)?.name;
     if (name === 'AbortError' || errorCode(err) === 'UND_ERR_ABORTED')

@@ -1,6 +1,7 @@
 // SQL jobs (docs/api-facts.md §4): submit a query, read a job's status, cancel it, read pages of
 // its results, and wait until it settles. No printing, prompting or exiting here.
-import type { z } from 'zod';
+import * as z from 'zod/mini';
+import '../util/zod.js';
 import { FINAL_JOB_STATES, MAX_RESULTS_PAGE, PATHS } from '../constants.js';
 import {
   type DlakeError,
@@ -181,7 +182,7 @@ export function parseResultsPage(text: string, endpoint: string): ResultsPage {
 }
 
 /** The check of a page's `schema`, made once rather than at every page. */
-let fieldsSchema: z.ZodArray<typeof FieldSchemaSchema> | undefined;
+let fieldsSchema: z.ZodMiniArray<typeof FieldSchemaSchema> | undefined;
 
 /** A parsed results body checked and typed as a page (what every reader of results pages accepts). */
 export function resultsPageOf(value: unknown, endpoint: string, exact: boolean): ResultsPage {
@@ -208,7 +209,7 @@ export function resultsPageOf(value: unknown, endpoint: string, exact: boolean):
       exact,
     };
   }
-  fieldsSchema ??= FieldSchemaSchema.array();
+  fieldsSchema ??= z.array(FieldSchemaSchema);
   const fields = fieldsSchema.safeParse(schema);
   if (!fields.success) {
     const issue = fields.error.issues[0]!;

@@ -2,7 +2,8 @@
 // Enterprise only, admin only. A queue PUT is a full replace, so updates merge into the queue just read
 // (mergeQueue, pure) and send it back with its tag.
 
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../util/zod.js';
 import { PATHS } from '../constants.js';
 import { ConflictError, UsageError } from '../errors.js';
 import { isUuid } from '../util/catalog-ref.js';
@@ -39,7 +40,10 @@ const RuleSchema = z.looseObject({
 });
 const RulesetSchema = z.looseObject({
   tag: optional(text),
-  rules: optional(z.array(RuleSchema)).transform((r) => r ?? []),
+  rules: z.pipe(
+    optional(z.array(RuleSchema)),
+    z.transform((r) => r ?? []),
+  ),
   defaultRule: optional(RuleSchema),
 });
 export type Ruleset = z.infer<typeof RulesetSchema>;

@@ -2,7 +2,8 @@
 // an opaque pageToken; `filter` is a JSON object sent URL-encoded, `orderBy` a field name (`-` for
 // descending).
 
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../util/zod.js';
 import { PATHS } from '../constants.js';
 import { ConflictError, JobFailedError, ServiceError, UsageError } from '../errors.js';
 import { isUuid } from '../util/catalog-ref.js';
@@ -81,12 +82,12 @@ const ReflectionSchema = z.looseObject({
   enabled: optional(z.boolean()),
   currentSizeBytes: optional(count),
   status: optional(z.looseObject({ combinedStatus: optional(z.string()) })),
-  displayFields: z.array(FieldRefSchema).optional(),
-  dimensionFields: z.array(FieldRefSchema).optional(),
-  measureFields: z.array(FieldRefSchema).optional(),
-  partitionFields: z.array(FieldRefSchema).optional(),
-  sortFields: z.array(FieldRefSchema).optional(),
-  distributionFields: z.array(FieldRefSchema).optional(),
+  displayFields: z.optional(z.array(FieldRefSchema)),
+  dimensionFields: z.optional(z.array(FieldRefSchema)),
+  measureFields: z.optional(z.array(FieldRefSchema)),
+  partitionFields: z.optional(z.array(FieldRefSchema)),
+  sortFields: z.optional(z.array(FieldRefSchema)),
+  distributionFields: z.optional(z.array(FieldRefSchema)),
 });
 export type Reflection = z.infer<typeof ReflectionSchema>;
 const ReflectionListSchema = z.looseObject({ data: z.array(ReflectionSchema) });

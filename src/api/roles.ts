@@ -1,7 +1,8 @@
 // Roles (docs/api-facts.md §8, Enterprise only), as far as naming them in `user --role/--add-role` needs:
 // a role reference {id, name, type} from its name.
 
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../util/zod.js';
 import { PATHS } from '../constants.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { isUuid } from '../util/catalog-ref.js';
@@ -59,7 +60,7 @@ const RoleDetailSchema = z.looseObject({
   type: optional(z.string()),
   description: optional(z.string()),
   memberCount: optional(count),
-  roles: z.array(RoleRefSchema).optional(),
+  roles: z.optional(z.array(RoleRefSchema)),
 });
 export type Role = z.infer<typeof RoleDetailSchema>;
 

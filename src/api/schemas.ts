@@ -3,47 +3,60 @@
 // in every answer is optional; unknown fields pass through (every object is loose); and the type variants real
 // servers send are normalised here, by the helpers below, never in a command. `-o json` prints what the
 // service sent, not these parsed objects (see util/received.ts). Types are inferred, never written twice.
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../util/zod.js';
 
 export { CPU_TIERS } from '../constants.js';
 
 // ── Tolerance: the one place where type variants are normalised ─────────────────────────────────────
 
 /** Ids, tags, names of versions, ports: strings in the spec, numbers on some servers (queue tag `0`). */
-export const text = z.union([z.string(), z.number()]).transform(String);
+export const text = z.pipe(z.union([z.string(), z.number()]), z.transform(String));
 
 /** A version that is sent back on the next write: kept in the type the service used, compared as text. */
 const echoedVersion = z.union([z.string(), z.number()]);
 
 /** Times: ISO 8601 strings in the spec, epoch milliseconds on some servers; always an ISO string here. */
-const time = z.union([z.string(), z.number()]).transform((v) => {
-  if (typeof v === 'string') return v;
-  const d = new Date(v);
-  return Number.isNaN(d.getTime()) ? String(v) : d.toISOString();
-});
+const time = z.pipe(
+  z.union([z.string(), z.number()]),
+  z.transform((v) => {
+    if (typeof v === 'string') return v;
+    const d = new Date(v);
+    return Number.isNaN(d.getTime()) ? String(v) : d.toISOString();
+  }),
+);
 
 /** Epoch milliseconds (login `expires`): a number in the spec; an ISO string is turned into one. */
-const epochMs = z.union([z.number(), z.string()]).transform((v, ctx) => {
-  const ms = typeof v === 'number' ? v : /^\d+$/.test(v) ? Number(v) : Date.parse(v);
-  if (Number.isNaN(ms)) {
-    ctx.addIssue({ code: 'custom', message: 'expected epoch milliseconds or an ISO 8601 time' });
-    return z.NEVER;
-  }
-  return ms;
-});
+const epochMs = z.pipe(
+  z.union([z.number(), z.string()]),
+  z.transform((v, ctx) => {
+    const ms = typeof v === 'number' ? v : /^\d+$/.test(v) ? Number(v) : Date.parse(v);
+    if (Number.isNaN(ms)) {
+      ctx.issues.push({
+        code: 'custom',
+        message: 'expected epoch milliseconds or an ISO 8601 time',
+        input: v,
+      });
+      return z.NEVER;
+    }
+    return ms;
+  }),
+);
 
 /** Counts: numbers, or numbers written as strings. */
-export const count = z.union([z.number(), z.string().regex(/^\d+$/)]).transform(Number);
+export const count = z.pipe(z.union([z.number(), z.string().check(z.regex(/^\d+$/))]), z.transform(Number));
 
 /**
  * A field the spec does not promise in every answer: it may be missing, and `null` (which servers send where
  * the spec shows a value) counts as missing.
  */
-export function optional<T extends z.ZodType>(schema: T) {
-  return schema
-    .nullish()
-    .transform((v) => v ?? undefined)
-    .optional();
+export function optional<T extends z.ZodMiniType>(schema: T) {
+  return z.optional(
+    z.pipe(
+      z.nullish(schema),
+      z.transform((v) => v ?? undefined),
+    ),
+  );
 }
 
 /**
@@ -63,12 +76,18 @@ function unwrapFileSystemQuotes<T extends { path?: string[] }>(entity: T, isView
 }
 
 /** A column's type: `{name: "VARCHAR", …}` in the spec, a bare `"VARCHAR"` on some servers. */
-const columnType = z.union([z.string().transform((name) => ({ name })), z.looseObject({ name: z.string() })]);
+const columnType = z.union([
+  z.pipe(
+    z.string(),
+    z.transform((name) => ({ name })),
+  ),
+  z.looseObject({ name: z.string() }),
+]);
 
 // ── Auth ────────────────────────────────────────────────────────────────────────────────────────────
 
 export const LoginResponseSchema = z.looseObject({
-  token: z.string().min(1),
+  token: z.string().check(z.minLength(1)),
   userName: z.string(),
   firstName: optional(z.string()),
   lastName: optional(z.string()),
@@ -85,8 +104,11 @@ export const LoginResponseSchema = z.looseObject({
 });
 
 export const OAuthTokenSchema = z.looseObject({
-  access_token: z.string().min(1),
-  expires_in: optional(count).transform((v) => v ?? 3600),
+  access_token: z.string().check(z.minLength(1)),
+  expires_in: z.pipe(
+    optional(count),
+    z.transform((v) => v ?? 3600),
+  ),
   token_type: optional(z.string()),
   issued_token_type: optional(z.string()),
   scope: optional(z.string()),
@@ -134,8 +156,8 @@ export const PatListSchema = z.looseObject({ data: z.array(PatSchema) });
 
 export const FieldSchemaSchema = z.looseObject({ name: z.string(), type: columnType });
 
-export const CatalogSummarySchema = z
-  .looseObject({
+export const CatalogSummarySchema = z.pipe(
+  z.looseObject({
     id: text,
     path: z.array(z.string()),
     tag: optional(text),
@@ -143,8 +165,9 @@ export const CatalogSummarySchema = z
     datasetType: optional(z.string()),
     containerType: optional(z.string()),
     createdAt: optional(time),
-  })
-  .transform((e) => unwrapFileSystemQuotes(e, e.datasetType === 'VIRTUAL'));
+  }),
+  z.transform((e) => unwrapFileSystemQuotes(e, e.datasetType === 'VIRTUAL')),
+);
 export type CatalogSummary = z.infer<typeof CatalogSummarySchema>;
 
 export const CatalogListSchema = z.looseObject({ data: z.array(CatalogSummarySchema) });
@@ -154,8 +177,8 @@ const SourceStateSchema = z.looseObject({
   messages: optional(z.array(z.looseObject({ level: optional(z.string()), message: optional(z.string()) }))),
 });
 
-export const CatalogEntitySchema = z
-  .looseObject({
+export const CatalogEntitySchema = z.pipe(
+  z.looseObject({
     entityType: z.string(),
     id: text,
     tag: optional(text),
@@ -176,8 +199,9 @@ export const CatalogEntitySchema = z
         users: optional(z.array(z.unknown())),
       }),
     ),
-  })
-  .transform((e) => unwrapFileSystemQuotes(e, e.type === 'VIRTUAL_DATASET'));
+  }),
+  z.transform((e) => unwrapFileSystemQuotes(e, e.type === 'VIRTUAL_DATASET')),
+);
 export type CatalogEntity = z.infer<typeof CatalogEntitySchema>;
 
 export const TagsSchema = z.looseObject({
@@ -187,14 +211,17 @@ export const TagsSchema = z.looseObject({
 export type Tags = z.infer<typeof TagsSchema>;
 
 export const WikiSchema = z.looseObject({
-  text: optional(z.string()).transform((t) => t ?? ''),
+  text: z.pipe(
+    optional(z.string()),
+    z.transform((t) => t ?? ''),
+  ),
   version: optional(echoedVersion),
 });
 export type Wiki = z.infer<typeof WikiSchema>;
 
 // ── Jobs ────────────────────────────────────────────────────────────────────────────────────────────
 
-export const SubmittedJobSchema = z.looseObject({ id: text.pipe(z.string().min(1)) });
+export const SubmittedJobSchema = z.looseObject({ id: z.pipe(text, z.string().check(z.minLength(1))) });
 
 const ReflectionRelationshipSchema = z.looseObject({
   reflectionId: text,
@@ -209,7 +236,7 @@ export const JobStatusSchema = z.looseObject({
   startedAt: optional(time),
   endedAt: optional(time),
   // A count of rows below 0 breaks the contract (exit 7), whatever a later page would say.
-  rowCount: optional(count.pipe(z.number().nonnegative())),
+  rowCount: optional(z.pipe(count, z.number().check(z.nonnegative()))),
   acceleration: optional(
     z.looseObject({ reflectionRelationships: optional(z.array(ReflectionRelationshipSchema)) }),
   ),

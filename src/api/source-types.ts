@@ -13,7 +13,8 @@
 //   `authenticationType` is MASTER, AMAZONELASTIC `accessKey`/`accessSecret` when it is ACCESS_KEY);
 // - a secret is required on create only: on update a secret left out keeps its stored value on the service.
 // - `port` is a number 1-65535 or a string of digits (the spec's listings show both); it is sent as given.
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../util/zod.js';
 import { UsageError } from '../errors.js';
 import type { ConfigFieldType as FieldType } from '../util/config-pairs.js';
 import type { SOURCE_TYPE_CODES } from './source-type-codes.js';
@@ -35,7 +36,7 @@ export interface SourceTypeInfo {
   deprecated?: string;
   /** Set on an alternative spelling of another type's code (ADL for ADLS). */
   aliasOf?: string;
-  schema: z.ZodType<Record<string, unknown>>;
+  schema: z.ZodMiniType<Record<string, unknown>>;
   fields: FieldInfo[];
 }
 
@@ -48,14 +49,18 @@ interface FieldMeta {
 
 // ---- field builders: a zod schema with its CLI metadata and an error message that names what is expected
 
-function field<T extends z.ZodType>(
+/** Each field schema's CLI metadata (a clone of a schema, e.g. by `.check()`, inherits it). */
+const FIELD_META = z.registry<FieldMeta>();
+
+function field<T extends z.ZodMiniType>(
   schema: T,
   fieldType: FieldType,
   description?: string,
   secret = false,
 ): T {
   const meta: FieldMeta = { fieldType, secret, ...(description === undefined ? {} : { description }) };
-  return schema.meta({ ...meta });
+  FIELD_META.add(schema, meta);
+  return schema;
 }
 
 const str = (description?: string) => field(z.string({ error: 'must be a string' }), 'string', description);
@@ -77,8 +82,8 @@ const PORT_ERROR = { error: 'must be a port number (1-65535)' };
 const isPort = (n: number) => Number.isInteger(n) && n >= 1 && n <= 65535;
 const portValue = z.union(
   [
-    z.number().refine(isPort, PORT_ERROR),
-    z.string().refine((s) => /^\d{1,5}$/.test(s) && isPort(Number(s)), PORT_ERROR),
+    z.number().check(z.refine(isPort, PORT_ERROR)),
+    z.string().check(z.refine((s) => /^\d{1,5}$/.test(s) && isPort(Number(s)), PORT_ERROR)),
   ],
   PORT_ERROR,
 );
@@ -94,7 +99,7 @@ const hostList = (description = 'hosts as [{hostname, port}]') =>
   field(
     z
       .array(hostEntry, { error: 'must be a list of {hostname, port}' })
-      .min(1, { error: 'must list at least one host' }),
+      .check(z.minLength(1, { error: 'must list at least one host' })),
     'hostList',
     description,
   );
@@ -114,7 +119,7 @@ const MISSING = 'missing';
 type Condition = { field: string; value: string } | undefined;
 
 function requireFields(names: string[], when?: Condition) {
-  return (config: Record<string, unknown>, ctx: z.RefinementCtx) => {
+  return (config: Record<string, unknown>, ctx: z.core.$RefinementCtx<Record<string, unknown>>) => {
     if (when && config[when.field] !== when.value) return;
     for (const name of names) {
       if (config[name] !== undefined && config[name] !== '') continue;
@@ -138,96 +143,98 @@ const MASTER: Condition = { field: 'authenticationType', value: 'MASTER' };
 const FETCH_SIZE = 'rows fetched per round trip; 0 lets the service decide';
 
 const credentials = {
-  username: str('required when authenticationType is MASTER').optional(),
-  password: secret('required when authenticationType is MASTER').optional(),
-  authenticationType: oneOf(AUTH).optional(),
+  username: z.optional(str('required when authenticationType is MASTER')),
+  password: z.optional(secret('required when authenticationType is MASTER')),
+  authenticationType: z.optional(oneOf(AUTH)),
 };
 
 const jdbc = {
   ...credentials,
   hostname: str('database server host'),
   port: port(),
-  fetchSize: num(FETCH_SIZE).optional(),
+  fetchSize: z.optional(num(FETCH_SIZE)),
 };
 
-const jdbcSource = <S extends z.ZodRawShape>(shape: S) =>
-  z.looseObject(shape).superRefine(requireFields(['username', 'password'], MASTER), onObjects);
+const jdbcSource = <S extends z.core.$ZodLooseShape>(shape: S) =>
+  z.looseObject(shape).check(z.superRefine(requireFields(['username', 'password'], MASTER), onObjects));
 
 const AMAZONELASTIC = z
   .looseObject({
     hostname: str('domain endpoint'),
-    port: port().optional(),
-    authenticationType: oneOf(['ACCESS_KEY', 'EC2_METADATA', 'NONE']).optional(),
-    accessKey: str('required when authenticationType is ACCESS_KEY').optional(),
-    accessSecret: secret('required when authenticationType is ACCESS_KEY').optional(),
-    overwriteRegion: bool().optional(),
-    regionName: str().optional(),
-    scriptsEnabled: bool().optional(),
-    showHiddenIndices: bool().optional(),
-    showIdColumn: bool().optional(),
-    readTimeoutMillis: num().optional(),
-    scrollTimeoutMillis: num().optional(),
-    usePainless: bool().optional(),
-    scrollSize: num().optional(),
-    allowPushdownOnNormalizedOrAnalyzedFields: bool().optional(),
-    warnOnRowCountMismatch: bool().optional(),
-    encryptionValidationMode: oneOf([
-      'CERTIFICATE_AND_HOSTNAME_VALIDATION',
-      'CERTIFICATE_ONLY_VALIDATION',
-      'NO_VALIDATION',
-    ]).optional(),
+    port: z.optional(port()),
+    authenticationType: z.optional(oneOf(['ACCESS_KEY', 'EC2_METADATA', 'NONE'])),
+    accessKey: z.optional(str('required when authenticationType is ACCESS_KEY')),
+    accessSecret: z.optional(secret('required when authenticationType is ACCESS_KEY')),
+    overwriteRegion: z.optional(bool()),
+    regionName: z.optional(str()),
+    scriptsEnabled: z.optional(bool()),
+    showHiddenIndices: z.optional(bool()),
+    showIdColumn: z.optional(bool()),
+    readTimeoutMillis: z.optional(num()),
+    scrollTimeoutMillis: z.optional(num()),
+    usePainless: z.optional(bool()),
+    scrollSize: z.optional(num()),
+    allowPushdownOnNormalizedOrAnalyzedFields: z.optional(bool()),
+    warnOnRowCountMismatch: z.optional(bool()),
+    encryptionValidationMode: z.optional(
+      oneOf(['CERTIFICATE_AND_HOSTNAME_VALIDATION', 'CERTIFICATE_ONLY_VALIDATION', 'NO_VALIDATION']),
+    ),
   })
-  .superRefine(
-    requireFields(['accessKey', 'accessSecret'], { field: 'authenticationType', value: 'ACCESS_KEY' }),
-    onObjects,
+  .check(
+    z.superRefine(
+      requireFields(['accessKey', 'accessSecret'], { field: 'authenticationType', value: 'ACCESS_KEY' }),
+      onObjects,
+    ),
   );
 
 const REDSHIFT = z
   .looseObject({
     ...credentials,
     connectionString: str('JDBC connection string'),
-    fetchSize: num(FETCH_SIZE).optional(),
+    fetchSize: z.optional(num(FETCH_SIZE)),
   })
-  .superRefine(requireFields(['username', 'password'], MASTER), onObjects);
+  .check(z.superRefine(requireFields(['username', 'password'], MASTER), onObjects));
 
 const S3 = z.looseObject({
-  accessKey: str().optional(),
-  accessSecret: secret().optional(),
-  secure: bool('encrypt connections (SSL)').optional(),
-  externalBucketList: strings('buckets outside the account to show').optional(),
-  propertyList: propertyList().optional(),
+  accessKey: z.optional(str()),
+  accessSecret: z.optional(secret()),
+  secure: z.optional(bool('encrypt connections (SSL)')),
+  externalBucketList: z.optional(strings('buckets outside the account to show')),
+  propertyList: z.optional(propertyList()),
 });
 
 const ADLS = z
   .looseObject({
-    mode: field(z.literal('CLIENT_KEY', { error: 'must be CLIENT_KEY' }), 'string').optional(),
+    mode: z.optional(field(z.literal('CLIENT_KEY', { error: 'must be CLIENT_KEY' }), 'string')),
     accountName: str(),
     clientId: str(),
     clientKeyRefreshUrl: str('token endpoint of the directory service'),
-    clientKeyPassword: secret().optional(),
+    clientKeyPassword: z.optional(secret()),
   })
-  .superRefine(requireFields(['clientKeyPassword']), onObjects);
+  .check(z.superRefine(requireFields(['clientKeyPassword']), onObjects));
 
 const azureCommon = {
-  accountKind: oneOf(['STORAGE_V1', 'STORAGE_V2']).optional(),
+  accountKind: z.optional(oneOf(['STORAGE_V1', 'STORAGE_V2'])),
   accountName: str(),
-  rootPath: str('"/" shows all accessible containers, or a container path').optional(),
-  containers: strings('when set, only these containers are available').optional(),
-  propertyList: propertyList().optional(),
+  rootPath: z.optional(str('"/" shows all accessible containers, or a container path')),
+  containers: z.optional(strings('when set, only these containers are available')),
+  propertyList: z.optional(propertyList()),
 };
 
 const AZURE_SHARED_KEY = z
   .looseObject({
     ...azureCommon,
-    credentialsType: field(
-      z.literal('ACCESS_KEY', { error: 'must be ACCESS_KEY or AZURE_ACTIVE_DIRECTORY' }),
-      'string',
-      'ACCESS_KEY (shared access key, the default) or AZURE_ACTIVE_DIRECTORY (OAuth 2.0)',
-    ).optional(),
-    accessKey: secret('shared access key').optional(),
-    enableSSL: bool().optional(),
+    credentialsType: z.optional(
+      field(
+        z.literal('ACCESS_KEY', { error: 'must be ACCESS_KEY or AZURE_ACTIVE_DIRECTORY' }),
+        'string',
+        'ACCESS_KEY (shared access key, the default) or AZURE_ACTIVE_DIRECTORY (OAuth 2.0)',
+      ),
+    ),
+    accessKey: z.optional(secret('shared access key')),
+    enableSSL: z.optional(bool()),
   })
-  .superRefine(requireFields(['accessKey']), onObjects);
+  .check(z.superRefine(requireFields(['accessKey']), onObjects));
 
 const AZURE_OAUTH = z
   .looseObject({
@@ -235,14 +242,13 @@ const AZURE_OAUTH = z
     credentialsType: field(z.literal('AZURE_ACTIVE_DIRECTORY'), 'string'),
     clientId: str('OAuth 2.0: application (client) id'),
     tokenEndpoint: str('OAuth 2.0: the v1.0 token endpoint'),
-    clientSecret: secret('OAuth 2.0: client secret').optional(),
+    clientSecret: z.optional(secret('OAuth 2.0: client secret')),
     // The spec requires SSL for OAuth 2.0; absent means the service default, which is SSL on.
-    enableSSL: field(
-      z.literal(true, { error: 'must be true with OAuth 2.0 (AZURE_ACTIVE_DIRECTORY)' }),
-      'boolean',
-    ).optional(),
+    enableSSL: z.optional(
+      field(z.literal(true, { error: 'must be true with OAuth 2.0 (AZURE_ACTIVE_DIRECTORY)' }), 'boolean'),
+    ),
   })
-  .superRefine(requireFields(['clientSecret']), onObjects);
+  .check(z.superRefine(requireFields(['clientSecret']), onObjects));
 
 // Both variants share the code AZURE_STORAGE; `credentialsType` tells them apart, absent meaning shared key.
 const AZURE_STORAGE = z.discriminatedUnion('credentialsType', [AZURE_SHARED_KEY, AZURE_OAUTH], {
@@ -253,66 +259,66 @@ const ELASTIC = z
   .looseObject({
     ...credentials,
     hostList: hostList(),
-    readTimeoutMillis: num().optional(),
-    scrollTimeoutMillis: num().optional(),
-    scriptsEnabled: bool().optional(),
-    showHiddenIndices: bool().optional(),
-    sslEnabled: bool().optional(),
-    showIdColumn: bool().optional(),
-    usePainless: bool().optional(),
-    useWhitelist: bool().optional(),
-    scrollSize: num().optional(),
+    readTimeoutMillis: z.optional(num()),
+    scrollTimeoutMillis: z.optional(num()),
+    scriptsEnabled: z.optional(bool()),
+    showHiddenIndices: z.optional(bool()),
+    sslEnabled: z.optional(bool()),
+    showIdColumn: z.optional(bool()),
+    usePainless: z.optional(bool()),
+    useWhitelist: z.optional(bool()),
+    scrollSize: z.optional(num()),
   })
-  .superRefine(requireFields(['username', 'password'], MASTER), onObjects);
+  .check(z.superRefine(requireFields(['username', 'password'], MASTER), onObjects));
 
 const HDFS = z.looseObject({
   hostname: str('NameNode host'),
-  port: port().optional(),
-  enableImpersonation: bool().optional(),
-  rootPath: str().optional(),
-  propertyList: propertyList().optional(),
+  port: z.optional(port()),
+  enableImpersonation: z.optional(bool()),
+  rootPath: z.optional(str()),
+  propertyList: z.optional(propertyList()),
 });
 
 const HIVE = z.looseObject({
   hostname: str('metastore host'),
-  port: port().optional(),
-  kerberosPrincipal: str().optional(),
-  enableSasl: bool().optional(),
-  propertyList: propertyList().optional(),
+  port: z.optional(port()),
+  kerberosPrincipal: z.optional(str()),
+  enableSasl: z.optional(bool()),
+  propertyList: z.optional(propertyList()),
 });
 
 const MAPRFS = z.looseObject({
   clusterName: str(),
-  enableImpersonation: bool().optional(),
-  secure: bool().optional(),
-  rootPath: str().optional(),
-  propertyList: propertyList().optional(),
+  enableImpersonation: z.optional(bool()),
+  secure: z.optional(bool()),
+  rootPath: z.optional(str()),
+  propertyList: z.optional(propertyList()),
 });
 
 const MSSQL = jdbcSource({
   ...jdbc,
-  database: str().optional(),
-  showOnlyConnectiondatabase: bool().optional(),
+  database: z.optional(str()),
+  showOnlyConnectiondatabase: z.optional(bool()),
 });
 
 const MONGO = z
   .looseObject({
     ...credentials,
     hostList: hostList(),
-    useSsl: bool().optional(),
-    authDatabase: str().optional(),
-    authenticationTimeoutMillis: num().optional(),
-    secondaryReadsOnly: bool().optional(),
-    subpartitionSize: num().optional(),
-    propertyList: propertyList().optional(),
+    useSsl: z.optional(bool()),
+    authDatabase: z.optional(str()),
+    authenticationTimeoutMillis: z.optional(num()),
+    secondaryReadsOnly: z.optional(bool()),
+    subpartitionSize: z.optional(num()),
+    propertyList: z.optional(propertyList()),
   })
-  .superRefine(requireFields(['username', 'password'], MASTER), onObjects);
+  .check(z.superRefine(requireFields(['username', 'password'], MASTER), onObjects));
 
 const MYSQL = jdbcSource(jdbc);
 
 const NAS = z.looseObject({
   path: str('filesystem root of the source'),
-  allowCreateDrop: bool('allow CREATE TABLE … AS and DROP TABLE in this source').optional(),
+  allowCreateDrop: z.optional(bool('allow CREATE TABLE … AS and DROP TABLE in this source')),
 });
 
 const ORACLE = jdbcSource({ ...jdbc, instance: str('SID') });
@@ -321,9 +327,9 @@ const POSTGRES = jdbcSource({ ...jdbc, databaseName: str() });
 
 const HBASE = z.looseObject({
   zkQuorum: str('ZooKeeper hosts, comma-separated'),
-  port: port().optional(),
-  isSizeCalcEnabled: bool().optional(),
-  propertyList: propertyList().optional(),
+  port: z.optional(port()),
+  isSizeCalcEnabled: z.optional(bool()),
+  propertyList: z.optional(propertyList()),
 });
 
 const DB2 = jdbcSource({ ...jdbc, databaseName: str() });
@@ -383,16 +389,16 @@ const DEPRECATED: Partial<Record<SourceTypeCode, string>> = {
 
 // ---- reading the field list off a schema
 
-function fieldInfo(name: string, schema: z.ZodType): FieldInfo {
-  const required = !(schema instanceof z.ZodOptional);
-  const inner = schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema;
-  const meta = inner.meta() as FieldMeta | undefined;
+function fieldInfo(name: string, schema: z.ZodMiniType): FieldInfo {
+  const required = !(schema instanceof z.ZodMiniOptional);
+  const inner = schema instanceof z.ZodMiniOptional ? (schema._zod.def.innerType as z.ZodMiniType) : schema;
+  const meta = FIELD_META.get(inner);
   if (!meta?.fieldType) throw new Error(`source-types: field ${name} lacks its metadata`);
   const values =
-    inner instanceof z.ZodEnum
+    inner instanceof z.ZodMiniEnum
       ? (inner.options as string[])
-      : inner instanceof z.ZodLiteral
-        ? [...inner.values].map(String)
+      : inner instanceof z.ZodMiniLiteral
+        ? [...inner._zod.def.values].map(String)
         : undefined;
   return {
     name,
@@ -404,8 +410,8 @@ function fieldInfo(name: string, schema: z.ZodType): FieldInfo {
   };
 }
 
-function objectFields(schema: z.ZodObject): FieldInfo[] {
-  return Object.entries(schema.shape).map(([name, s]) => fieldInfo(name, s as z.ZodType));
+function objectFields(schema: z.ZodMiniObject): FieldInfo[] {
+  return Object.entries(schema.shape).map(([name, s]) => fieldInfo(name, s as z.ZodMiniType));
 }
 
 /**
@@ -432,21 +438,21 @@ function mergeVariants(variants: FieldInfo[][]): FieldInfo[] {
   return [...merged.values()];
 }
 
-function fieldsOf(schema: z.ZodType): FieldInfo[] {
-  if (schema instanceof z.ZodDiscriminatedUnion) {
-    return mergeVariants((schema.options as z.ZodObject[]).map(objectFields));
+function fieldsOf(schema: z.ZodMiniType): FieldInfo[] {
+  if (schema instanceof z.ZodMiniDiscriminatedUnion) {
+    return mergeVariants((schema._zod.def.options as unknown as z.ZodMiniObject[]).map(objectFields));
   }
-  return objectFields(schema as z.ZodObject);
+  return objectFields(schema as z.ZodMiniObject);
 }
 
 function buildSourceTypes(): Record<string, SourceTypeInfo> {
   const types: Record<string, SourceTypeInfo> = {};
-  for (const [code, schema] of Object.entries(SOURCE_SCHEMAS) as [SourceTypeCode, z.ZodType][]) {
+  for (const [code, schema] of Object.entries(SOURCE_SCHEMAS) as [SourceTypeCode, z.ZodMiniType][]) {
     types[code] = {
       code,
       label: LABELS[code],
       ...(DEPRECATED[code] ? { deprecated: DEPRECATED[code] } : {}),
-      schema: schema as z.ZodType<Record<string, unknown>>,
+      schema: schema as z.ZodMiniType<Record<string, unknown>>,
       fields: fieldsOf(schema),
     };
   }

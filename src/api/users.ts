@@ -2,7 +2,8 @@
 // current tag, delete with the current version; and the pure merge that turns "change only what was given"
 // into the full body the service's PUT wants (omitted roles would be removed).
 
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../util/zod.js';
 import { PATHS } from '../constants.js';
 import { UsageError } from '../errors.js';
 import { isUuid } from '../util/catalog-ref.js';

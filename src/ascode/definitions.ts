@@ -4,7 +4,8 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../util/zod.js';
 import type { CatalogEntity } from '../api/schemas.js';
 import { findSourceType } from '../api/source-types.js';
 import { UsageError } from '../errors.js';
@@ -338,9 +339,9 @@ export function writeDefinitions(dir: string, defs: readonly Definition[]): stri
 const DefinitionFileSchema = z.looseObject({
   kind: z.enum(KINDS, { error: `must be one of ${KINDS.join(', ')}` }),
   // Optional here for the ruleset alone, which has no path; every other kind needs one (parseDefinition).
-  path: z.array(z.string(), { error: 'must be a list of path components' }).optional(),
-  tags: z.array(z.string(), { error: 'must be a list of strings' }).optional(),
-  wiki: z.string({ error: 'must be a string' }).optional(),
+  path: z.optional(z.array(z.string(), { error: 'must be a list of path components' })),
+  tags: z.optional(z.array(z.string(), { error: 'must be a list of strings' })),
+  wiki: z.optional(z.string({ error: 'must be a string' })),
 });
 
 /** Checks one parsed file; `where` names it in messages. */

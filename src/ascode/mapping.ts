@@ -3,7 +3,8 @@
 // conditions of workload rules (`USER = 'x'`, `USER IN ('x', …)`, `is_member('r')`). Names match without
 // regard to case, as the service compares them (docs/api-facts.md §7.2, §8).
 import { parse } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../util/zod.js';
 import { UsageError } from '../errors.js';
 import { readTextFile } from '../util/files.js';
 import type { Definition } from './definitions.js';
@@ -29,7 +30,7 @@ interface NameMap {
 const NamesSchema = z.record(z.string(), z.string({ error: 'must be a name' }), {
   error: 'must map each name to its name in this environment',
 });
-const MapFileSchema = z.strictObject({ users: NamesSchema.optional(), roles: NamesSchema.optional() });
+const MapFileSchema = z.strictObject({ users: z.optional(NamesSchema), roles: z.optional(NamesSchema) });
 
 /** Reads and checks a map file; a bad one is exit 2, naming the file. */
 export function readNameMap(file: string): NameMap {

@@ -4,7 +4,8 @@
 // service since is a conflict (exit 5) for it alone. Secrets stay `${env:…}` references in the file and are
 // taken from the environment when applying.
 import { writeFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../util/zod.js';
 import { UsageError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
 import { describeFsError, readTextFile } from '../util/files.js';
@@ -20,15 +21,15 @@ const EntrySchema = z.looseObject({
     kind: z.enum(KINDS),
     path: z.array(z.string()),
     fields: z.record(z.string(), z.unknown()),
-    tags: z.array(z.string()).optional(),
-    wiki: z.string().optional(),
+    tags: z.optional(z.array(z.string())),
+    wiki: z.optional(z.string()),
   }),
   changes: z.array(z.looseObject({ field: z.string() })),
-  current: z.looseObject({ id: z.string() }).optional(),
-  tagsVersion: z.union([z.string(), z.number()]).optional(),
-  wikiVersion: z.union([z.string(), z.number()]).optional(),
-  state: z.unknown().optional(),
-  secrets: z.array(z.string()).optional(),
+  current: z.optional(z.looseObject({ id: z.string() })),
+  tagsVersion: z.optional(z.union([z.string(), z.number()])),
+  wikiVersion: z.optional(z.union([z.string(), z.number()])),
+  state: z.optional(z.unknown()),
+  secrets: z.optional(z.array(z.string())),
 });
 const SavedPlanSchema = z.looseObject({
   format: z.literal(FORMAT),

@@ -2,6 +2,7 @@
 // newer dlake's additions survive an older dlake's write. zod/mini (tree-shaken, ~4 ms to load instead of ~17
 // ms for classic zod) because every command that talks to the service reads these files first.
 import * as z from 'zod/mini';
+import '../util/zod.js';
 
 /** The editions of the service (src/api/roots.ts keeps its own copy: this module loads with every command). */
 const EDITIONS = ['software', 'cloud'] as const;

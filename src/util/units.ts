@@ -205,7 +205,12 @@ export function formatDuration(ms: number, opts: FormatDurationOptions = {}): st
   return shown.length > 0 ? shown.join(' ') : '0s';
 }
 
-const ROW_COUNT = new Intl.NumberFormat('en-US');
+// Made on first use: building an Intl.NumberFormat loads ICU's locale data, tens of milliseconds that a
+// command printing no count would pay at start (docs/benchmarks.md "Start-up").
+let rowCount: Intl.NumberFormat | undefined;
 
 /** `1 row`, `12,345 rows`: a count of result rows as every message says it. */
-export const countRows = (n: number): string => `${ROW_COUNT.format(n)} row${n === 1 ? '' : 's'}`;
+export const countRows = (n: number): string => {
+  rowCount ??= new Intl.NumberFormat('en-US');
+  return `${rowCount.format(n)} row${n === 1 ? '' : 's'}`;
+};

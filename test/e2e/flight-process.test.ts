@@ -93,8 +93,8 @@ describe('signals cancel the call and leave no file', () => {
   );
 });
 
-describe('start-up: only a Flight export loads gRPC and Arrow', () => {
-  it('a REST export and other commands require nothing of dist/vendor/{grpc,apache-arrow}; a Flight export does', async () => {
+describe('start-up: only a Flight export loads gRPC, protobufjs and Arrow', () => {
+  it('a REST export and other commands require nothing of dist/vendor/{grpc,protobufjs,apache-arrow}; a Flight export does', async () => {
     const hook = join(dir, 'hook.cjs');
     const seen = join(dir, 'seen.txt');
     // Whatever way a file is loaded (require, or the bundle's code-cache loader), its source is read first.
@@ -102,7 +102,7 @@ describe('start-up: only a Flight export loads gRPC and Arrow', () => {
       hook,
       `const fs = require('node:fs'); const read = fs.readFileSync; const hits = new Set();
 fs.readFileSync = function (file, ...rest) {
-  if (/vendor[\\\\/](grpc|apache-arrow)/.test(String(file))) hits.add(require('node:path').basename(String(file)));
+  if (/vendor[\\\\/](grpc|protobufjs|apache-arrow)/.test(String(file))) hits.add(require('node:path').basename(String(file)));
   return read.call(this, file, ...rest);
 };
 process.on('exit', () => fs.appendFileSync(${JSON.stringify(seen)}, [...hits].sort().join(',') + '\\n'));`,
@@ -122,7 +122,7 @@ process.on('exit', () => fs.appendFileSync(${JSON.stringify(seen)}, [...hits].so
       '',
       '',
       '',
-      'apache-arrow.cjs,grpc-grpc-js.cjs,grpc-proto-loader.cjs',
+      'apache-arrow.cjs,grpc-grpc-js.cjs,protobufjs-minimal.cjs',
       '',
     ]);
   });

@@ -15,9 +15,18 @@ import {
   TimestampMicrosecond,
   vectorFromArray,
 } from 'apache-arrow';
+import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
 import { loadBatchFormatter } from '../../src/export/flight/batch-writers.js';
+import {
+  decodeFlightData,
+  decodeFlightInfo,
+  encodeCommandDescriptor,
+  encodeHandshakeRequest,
+  encodeTicket,
+} from '../../src/export/flight/codec.js';
 import { parseFlightUrl } from '../../src/export/flight/endpoint.js';
+import { FLIGHT_PROTO } from '../../src/export/flight/proto.generated.js';
 
 const text = (b: string | Uint8Array) => (typeof b === 'string' ? b : Buffer.from(b).toString('utf8'));
 
@@ -27,6 +36,57 @@ describe('proto/Flight.proto', () => {
     expect(() =>
       execFileSync(process.execPath, ['scripts/gen-flight-proto.mjs', '--check'], { cwd: root }),
     ).not.toThrow();
+  });
+
+  // The client's codec against protobufjs's reflection of the whole descriptor (what a server decodes with).
+  const proto = protobuf.Root.fromJSON(FLIGHT_PROTO as unknown as protobuf.INamespace);
+  const type = (name: string) => proto.lookupType(`arrow.flight.protocol.${name}`);
+  const plain = (name: string, bytes: Uint8Array) =>
+    type(name).toObject(type(name).decode(bytes), { longs: Number, enums: String, bytes: String });
+
+  it('encodes what dlake sends as Flight.proto says', () => {
+    expect(plain('HandshakeRequest', encodeHandshakeRequest(Buffer.from('hi')))).toEqual({
+      protocol_version: 0,
+      payload: Buffer.from('hi').toString('base64'),
+    });
+    expect(plain('FlightDescriptor', encodeCommandDescriptor(Buffer.from('SELECT 1')))).toEqual({
+      type: 'CMD',
+      cmd: Buffer.from('SELECT 1').toString('base64'),
+    });
+    expect(plain('Ticket', encodeTicket(Buffer.from([1, 2, 3])))).toEqual({ ticket: 'AQID' });
+  });
+
+  it('decodes what a server answers, skipping the fields it does not read', () => {
+    const info = type('FlightInfo').encode({
+      schema: Buffer.from('schema'),
+      flight_descriptor: { type: 2, cmd: Buffer.from('x') },
+      endpoint: [
+        { ticket: { ticket: Buffer.from('t1') }, location: [{ uri: 'grpc://a:1' }] },
+        {
+          location: [{ uri: 'grpc://b:2' }],
+          ticket: { ticket: Buffer.from('t2') },
+          app_metadata: Buffer.from('m'),
+        },
+      ],
+      total_records: 2 ** 40 + 3,
+      total_bytes: 99,
+      ordered: true,
+    });
+    const decoded = decodeFlightInfo(Buffer.from(info.finish()));
+    expect(decoded.tickets.map((t) => t.toString())).toEqual(['t1', 't2']);
+    expect(decoded.totalRecords).toBe(2 ** 40 + 3);
+    expect(decodeFlightInfo(Buffer.alloc(0))).toEqual({ tickets: [], totalRecords: -1 });
+
+    const data = type('FlightData').encode({
+      flight_descriptor: { type: 1, path: ['p'] },
+      data_header: Buffer.from('header'),
+      app_metadata: Buffer.from('meta'),
+      data_body: Buffer.alloc(70_000, 7),
+    });
+    const d = decodeFlightData(Buffer.from(data.finish()));
+    expect(d.data_header?.toString()).toBe('header');
+    expect(d.data_body?.length).toBe(70_000);
+    expect(d.data_body?.every((b) => b === 7)).toBe(true);
   });
 });
 

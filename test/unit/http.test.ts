@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { errorFromResponse } from '../../src/api/errors.js';
 import { ApiClient, MAX_BODY_BYTES } from '../../src/api/http.js';
 import {

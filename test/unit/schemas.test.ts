@@ -2,6 +2,7 @@
 // policy"): fields the spec does not promise in every answer may be missing or null, unknown fields pass
 // through, and the type variants real servers send are normalised in one place.
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import {
   CatalogEntitySchema,
   CatalogSummarySchema,
@@ -33,7 +34,7 @@ describe('type variants, normalised once', () => {
   });
 
   it('a column type: {name} or a bare string; counts: numbers or digit strings', () => {
-    const fields = FieldSchemaSchema.array().parse([
+    const fields = z.array(FieldSchemaSchema).parse([
       { name: 'a', type: 'VARCHAR' },
       { name: 'b', type: { name: 'BIGINT' } },
     ]);
@@ -76,6 +77,13 @@ describe('fields the spec does not promise in every answer', () => {
     expect(UserSchema.safeParse({ name: 'no-id' }).success).toBe(false);
     expect(JobStatusSchema.safeParse({ rowCount: 1 }).success).toBe(false);
     expect(PatSchema.safeParse({ tid: 't', createdAt: { not: 'a time' } }).success).toBe(false);
+  });
+
+  it("in zod's English words (zod/mini has none of its own: src/util/zod.ts)", () => {
+    const r = CatalogSummarySchema.safeParse({ id: 'x', path: 'not-a-list', type: 'CONTAINER' });
+    expect(r.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['path', 'Invalid input: expected array, received string'],
+    ]);
   });
 });
 

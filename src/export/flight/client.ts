@@ -1,15 +1,23 @@
-// An Arrow Flight client on @grpc/grpc-js: the protocol from Apache Arrow's Flight.proto (proto/README.md),
-// loaded by @grpc/proto-loader. Loaded only by an export that uses Flight (docs/architecture.md "Start-up").
+// An Arrow Flight client on @grpc/grpc-js: the three calls of Apache Arrow's Flight.proto (proto/README.md)
+// dlake makes, their messages encoded by ./codec.ts. Loaded only by an export that uses Flight (docs/architecture.md "Start-up").
 // - No limit on a received message: the service's batches are larger than gRPC's 4 MiB default.
 // - An idle timeout rather than a deadline: a stream may take hours, but never `idleMs` without a message.
 // - The session cookie the server sets is sent back on every later call of the connection (docs/api-facts.md
 //   §13); the authorization header is given per call and never traced.
 import { readFileSync } from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
-import { fromJSON } from '@grpc/proto-loader';
 import { UsageError } from '../../errors.js';
+import {
+  decodeFlightData,
+  decodeFlightInfo,
+  encodeCommandDescriptor,
+  encodeHandshakeRequest,
+  encodeTicket,
+  FLIGHT_SERVICE,
+  type FlightData,
+  type FlightInfo,
+} from './codec.js';
 import type { FlightEndpoint } from './endpoint.js';
-import { FLIGHT_PROTO } from './proto.generated.js';
 
 export interface FlightClientOptions {
   endpoint: FlightEndpoint;
@@ -23,16 +31,6 @@ export interface FlightClientOptions {
   trace?: (line: string) => void;
 }
 
-interface FlightDataMessage {
-  data_header?: Buffer;
-  data_body?: Buffer;
-}
-
-interface FlightInfoAnswer {
-  tickets: Buffer[];
-  totalRecords: number;
-}
-
 /** The error of a call: gRPC's status code and message (`details`). */
 export type FlightCallError = Error & { code: grpc.status; details?: string };
 
@@ -42,17 +40,46 @@ type Stub = grpc.Client & { [method: string]: (...args: unknown[]) => unknown };
 
 let serviceCtor: grpc.ServiceClientConstructor | undefined;
 function service(): grpc.ServiceClientConstructor {
-  if (!serviceCtor) {
-    const def = fromJSON(FLIGHT_PROTO as unknown as Parameters<typeof fromJSON>[0], {
-      keepCase: true,
-      longs: Number,
-      defaults: false,
-    });
-    const pkg = grpc.loadPackageDefinition(def) as unknown as {
-      arrow: { flight: { protocol: { FlightService: grpc.ServiceClientConstructor } } };
-    };
-    serviceCtor = pkg.arrow.flight.protocol.FlightService;
-  }
+  const method = <Req, Res>(
+    name: string,
+    stream: { requestStream: boolean; responseStream: boolean },
+    serialize: (m: Req) => Buffer,
+    deserialize: (b: Buffer) => Res,
+  ): grpc.MethodDefinition<Req, Res> => ({
+    path: `${FLIGHT_SERVICE}/${name}`,
+    ...stream,
+    requestSerialize: serialize,
+    requestDeserialize: () => {
+      throw new Error('a client does not read requests');
+    },
+    responseSerialize: () => {
+      throw new Error('a client does not write responses');
+    },
+    responseDeserialize: deserialize,
+  });
+  serviceCtor ??= grpc.makeGenericClientConstructor(
+    {
+      Handshake: method(
+        'Handshake',
+        { requestStream: true, responseStream: true },
+        (m: { payload: Uint8Array }) => encodeHandshakeRequest(m.payload),
+        () => ({}),
+      ),
+      GetFlightInfo: method(
+        'GetFlightInfo',
+        { requestStream: false, responseStream: false },
+        (m: { cmd: Buffer }) => encodeCommandDescriptor(m.cmd),
+        decodeFlightInfo,
+      ),
+      DoGet: method(
+        'DoGet',
+        { requestStream: false, responseStream: true },
+        (m: { ticket: Buffer }) => encodeTicket(m.ticket),
+        decodeFlightData,
+      ),
+    },
+    'FlightService',
+  );
   return serviceCtor;
 }
 
@@ -147,28 +174,24 @@ export class FlightClient {
             }),
           );
       });
-      call.write({ protocol_version: 0, payload: Buffer.alloc(0) });
+      call.write({ payload: Buffer.alloc(0) });
       call.end();
     });
   }
 
   /** GetFlightInfo of a CMD descriptor holding the SQL: its endpoints' tickets, in order. */
-  async getFlightInfo(sql: string, authorization: string, signal?: AbortSignal): Promise<FlightInfoAnswer> {
+  async getFlightInfo(sql: string, authorization: string, signal?: AbortSignal): Promise<FlightInfo> {
     this.trace(`GetFlightInfo (CMD, ${Buffer.byteLength(sql)} bytes of SQL)`);
     const md = this.metadata(authorization);
     return new Promise((resolve, reject) => {
       const call = this.call('GetFlightInfo')(
-        { type: 'CMD', cmd: Buffer.from(sql, 'utf8') },
+        { cmd: Buffer.from(sql, 'utf8') },
         md,
         { deadline: this.deadline() },
-        (
-          err: FlightCallError | null,
-          info?: { endpoint?: Array<{ ticket?: { ticket?: Buffer } }>; total_records?: number },
-        ) => {
+        (err: FlightCallError | null, info?: FlightInfo) => {
           signal?.removeEventListener('abort', stop);
           if (err) return reject(err);
-          const tickets = (info?.endpoint ?? []).map((e) => e.ticket?.ticket ?? Buffer.alloc(0));
-          resolve({ tickets, totalRecords: Number(info?.total_records ?? -1) });
+          resolve(info ?? { tickets: [], totalRecords: -1 });
         },
       ) as grpc.ClientUnaryCall;
       const stop = () => call.cancel();
@@ -187,7 +210,7 @@ export class FlightClient {
     const call = this.call('DoGet')(
       { ticket },
       this.metadata(authorization),
-    ) as grpc.ClientReadableStream<FlightDataMessage>;
+    ) as grpc.ClientReadableStream<FlightData>;
     call.on('metadata', (m: grpc.Metadata) => this.keepCookie(m));
     let idle: NodeJS.Timeout | undefined;
     let idleFired = false;
@@ -202,7 +225,7 @@ export class FlightClient {
     signal?.addEventListener('abort', stop, { once: true });
     arm();
     try {
-      for await (const msg of call as AsyncIterable<FlightDataMessage>) {
+      for await (const msg of call as AsyncIterable<FlightData>) {
         arm();
         const header = msg.data_header;
         if (!header || header.length === 0) continue;
