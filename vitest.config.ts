@@ -14,6 +14,14 @@ export default defineConfig({
     hookTimeout: 60_000,
     // End-to-end tests spawn the built binary; two cores, so keep parallelism modest.
     maxWorkers: 2,
+    // Each worker process runs its test files one after another in one module graph, rather than a fresh process
+    // and graph per file: importing src/, the emulator and DuckDB once per worker instead of once per file took
+    // a third of the suite's CPU. The tests share no state but what they create (a fixture per file, temporary
+    // folders) and change no process-wide setting without putting it back.
+    isolate: false,
+    // Concurrent tests run all at once (only the fault matrix has them: its 14 commands, each mostly waiting out
+    // retry back-offs, took three rounds of 5, vitest's default).
+    maxConcurrency: 16,
     globalSetup: ['test/global-setup.ts'],
   },
 });

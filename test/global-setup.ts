@@ -1,10 +1,26 @@
 // The end-to-end tests spawn bin/dlake.js (dist/boot.cjs, dist/cli.cjs), and the emulator's tests its dlake-emulator
-// command (emulator/dist): build both once before any test runs.
+// command (emulator/dist): build both once before any test runs. Also a folder for what the test files of this
+// run share (one `npm pack` of dlake: test/helpers/package.ts), removed at the end.
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
 
-export default function setup(): void {
-  // Unit-only runs may skip it: DLAKE_SKIP_BUILD=1 npx vitest run test/unit
-  if (process.env.DLAKE_SKIP_BUILD) return;
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A folder the test files of this run share. */
+    sharedDir: string;
+  }
+}
+
+export default function setup({ provide }: TestProject): () => void {
+  const shared = mkdtempSync(join(tmpdir(), 'dlake-tests-shared-'));
+  provide('sharedDir', shared);
+  const teardown = () => rmSync(shared, { recursive: true, force: true });
+  // Unit-only runs may skip the build: DLAKE_SKIP_BUILD=1 npx vitest run test/unit
+  if (process.env.DLAKE_SKIP_BUILD) return teardown;
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   execFileSync(process.execPath, ['emulator/scripts/build.mjs'], { stdio: 'inherit' });
+  return teardown;
 }

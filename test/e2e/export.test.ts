@@ -1,4 +1,4 @@
-// Streaming export end to end: 100k generated rows to CSV, JSON and NDJSON compared row for row with what
+// Streaming export end to end: 20k generated rows to CSV, JSON and NDJSON compared row for row with what
 // DuckDB itself returns; the request log (no page above 500 rows, none fetched twice without cause); dropped
 // connections; unwritable targets; Ctrl-C. No FILE is ever left by a failed export; what can be resumed is
 // kept as FILE.partial with its sidecar (export-scale.test.ts tests --resume itself).
@@ -20,7 +20,10 @@ import { startDlake } from '../helpers/dlake.js';
 import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
 import { until } from '../helpers/until.js';
 
-const ROWS = 100_000;
+// 40 pages of 500 rows: enough for paging, concurrent fetches and faults in the middle of an export, and every
+// kind of value the generated table cycles through (every 97 rows at most). The row count itself is not under
+// test (export-scale.test.ts exports 120,000 rows, for Parquet's row groups).
+const ROWS = 20_000;
 const QUERY = 'SELECT * FROM big ORDER BY id';
 const COLUMNS = ['id', 'name', 'amount', 'flag', 'note'];
 
@@ -57,13 +60,13 @@ function expectCleanPaging(rows: number): void {
   for (const r of reqs.filter((x) => x.fault)) expect(offsets).toContain(Number(r.query.offset));
 }
 
-describe('export of 100k generated rows', () => {
+describe('export of 20k generated rows', () => {
   it('CSV: row for row what DuckDB returns, RFC 4180, header from the schema', async () => {
     const file = join(dir, 'big.csv');
     const r = await fx.run(['sql', QUERY, '--out', file]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(`wrote 100,000 rows to ${file} (CSV)`);
+    expect(r.stderr).toContain(`wrote 20,000 rows to ${file} (CSV)`);
     const records = parseCsv(readFileSync(file, 'utf8'));
     expect(records[0]).toEqual(COLUMNS);
     expect(records).toHaveLength(ROWS + 1);

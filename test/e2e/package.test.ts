@@ -9,7 +9,15 @@ import { type Emulator, startEmulator } from 'dlake-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmulatorProcess, startEmulatorCommand } from '../../emulator/test/command.js';
 import { runDlake } from '../helpers/dlake.js';
-import { installGlobally, type Packed, packDlake, REPO, treeSize, userEnv } from '../helpers/package.js';
+import {
+  installGlobally,
+  type Packed,
+  packDlake,
+  REPO,
+  sharedDlakePack,
+  treeSize,
+  userEnv,
+} from '../helpers/package.js';
 
 const run = promisify(execFile);
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
@@ -36,7 +44,7 @@ describe('npm pack, then npm install -g of the tarball', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'dlake-pack-'));
     prefix = join(dir, 'prefix');
-    packed = await packDlake(dir);
+    packed = await sharedDlakePack();
     installLog = await installGlobally(packed.tarball, prefix);
     emu = await startEmulator();
   });

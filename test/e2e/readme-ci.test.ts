@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { type Emulator, startEmulator } from 'dlake-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../helpers/csv.js';
-import { packDlake, REPO, userEnv } from '../helpers/package.js';
+import { REPO, sharedDlakePack, userEnv } from '../helpers/package.js';
 import { until } from '../helpers/until.js';
 import { parseJob, runJob, type StepResult, type WorkflowJob, workflowBlocks } from '../helpers/workflow.js';
 
@@ -35,7 +35,7 @@ describe("the README's CI jobs", () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'dlake-ci-'));
-    tarball = (await packDlake(dir)).tarball;
+    tarball = (await sharedDlakePack()).tarball;
   });
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });

@@ -1,8 +1,10 @@
 // Packing dlake as `npm pack` does and installing the tarball as a user would, into a throw-away prefix.
 import { execFile } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import lockfile from 'proper-lockfile';
+import { inject } from 'vitest';
 
 const run = promisify(execFile);
 export const REPO = resolve(import.meta.dirname, '../..');
@@ -47,6 +49,29 @@ export async function packDlake(dest: string, workspace?: string): Promise<Packe
     unpackedSize: info!.unpackedSize,
     files: info!.files.map((f) => f.path),
   };
+}
+
+/**
+ * The `npm pack` of dlake that every test file of the run installs (read-only: install it, never change it): packed
+ * by the first file that asks, into the run's shared folder (test/global-setup.ts), under a lock so that a file
+ * running in the other worker waits for it rather than packing again.
+ */
+export async function sharedDlakePack(): Promise<Packed> {
+  const dir = join(inject('sharedDir'), 'dlake-pack');
+  mkdirSync(dir, { recursive: true });
+  const release = await lockfile.lock(dir, {
+    lockfilePath: join(dir, '.lock'),
+    retries: { retries: 1200, minTimeout: 50, maxTimeout: 100 },
+  });
+  try {
+    const record = join(dir, 'packed.json');
+    if (existsSync(record)) return JSON.parse(readFileSync(record, 'utf8')) as Packed;
+    const packed = await packDlake(dir);
+    writeFileSync(record, JSON.stringify(packed));
+    return packed;
+  } finally {
+    await release();
+  }
 }
 
 /**
