@@ -134,6 +134,20 @@ describe('dlake engine', () => {
     expect(list.stdout).toMatch(/1\s+etl jobs\s+ROUTE\s+etl/);
   });
 
+  it('--dry-run prints the PUT of the rules with the tag just read, and changes nothing', async () => {
+    const before = structuredClone(fx.emu.cloud!.ruleSet);
+    const r = await fx.run(['engine', 'rules', '--file', '-', '--dry-run', '-o', 'json'], {
+      input: JSON.stringify({ ruleInfos: [], ruleInfoDefault: before.ruleInfoDefault }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      method: 'PUT',
+      body: { ruleSet: { ruleInfos: [], tag: before.tag } },
+    });
+    expect(writes()).toEqual([]);
+    expect(fx.emu.cloud!.ruleSet).toEqual(before);
+  });
+
   it('deletes after confirmation (--yes without a terminal)', async () => {
     const no = await fx.run(['engine', 'delete', 'etl']);
     expect(no.code).toBe(2);
