@@ -6,6 +6,10 @@ import { Readable, Writable } from 'node:stream';
 import { runCli } from '../../src/runtime.js';
 import { cleanEnv, type RunOptions, type RunResult } from './dlake.js';
 
+// Each run listens for SIGINT, SIGTERM and SIGHUP while it lasts (src/runtime.ts); a test file that starts many
+// runs at once in this one process goes past Node's default of 10 listeners, which is no leak.
+process.setMaxListeners(64);
+
 /** A writable that keeps what is written, as a non-TTY stdout or stderr. */
 class Capture extends Writable {
   text = '';
