@@ -557,6 +557,13 @@ describe('tags and wiki', () => {
     expect(store().labels.get(view.id)).toBeUndefined();
   });
 
+  it('--set with --clear: a usage error before any request', async () => {
+    const r = await run(['catalog', 'tags', 'Sales/reports/q1', '--set', 'gold', '--clear']);
+    expectFailure(r, 2, "error: option '--clear' cannot be used with option '--set <tag>'");
+    expect(r.stderr).toContain('usage: dlake catalog tags');
+    expect(fx.emu.log.entries).toEqual([]);
+  });
+
   it("tags on a folder: the service's 400, said clearly, exit 2", async () => {
     const read = await run(['catalog', 'tags', 'Sales/reports']);
     expectFailure(
