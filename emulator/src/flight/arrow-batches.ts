@@ -269,46 +269,28 @@ function planColumn(name: string, t: DuckDBType): ColumnPlan {
     field: new Field(name, type, true),
     build,
   });
+  /** A column of fixed-width values: the Arrow type and the typed array its values go into. */
+  const fixedCol = (type: DataType, make: (rows: number) => { [i: number]: number | bigint }) =>
+    col(type, fixed(type, make));
   switch (t.typeId) {
     case DuckDBTypeId.BOOLEAN:
       return col(new Bool(), bools);
     case DuckDBTypeId.TINYINT:
-      return col(
-        new Int8(),
-        fixed(new Int8(), (n) => new Int8Array(n)),
-      );
+      return fixedCol(new Int8(), (n) => new Int8Array(n));
     case DuckDBTypeId.SMALLINT:
-      return col(
-        new Int16(),
-        fixed(new Int16(), (n) => new Int16Array(n)),
-      );
+      return fixedCol(new Int16(), (n) => new Int16Array(n));
     case DuckDBTypeId.INTEGER:
-      return col(
-        new Int32(),
-        fixed(new Int32(), (n) => new Int32Array(n)),
-      );
+      return fixedCol(new Int32(), (n) => new Int32Array(n));
     case DuckDBTypeId.BIGINT:
-      return col(
-        new Int64(),
-        fixed(new Int64(), (n) => new BigInt64Array(n)),
-      );
+      return fixedCol(new Int64(), (n) => new BigInt64Array(n));
     case DuckDBTypeId.FLOAT:
-      return col(
-        new Float32(),
-        fixed(new Float32(), (n) => new Float32Array(n)),
-      );
+      return fixedCol(new Float32(), (n) => new Float32Array(n));
     case DuckDBTypeId.DOUBLE:
-      return col(
-        new Float64(),
-        fixed(new Float64(), (n) => new Float64Array(n)),
-      );
+      return fixedCol(new Float64(), (n) => new Float64Array(n));
     case DuckDBTypeId.VARCHAR:
       return col(new Utf8(), varchars);
     case DuckDBTypeId.DATE:
-      return col(
-        new DateDay(),
-        fixed(new DateDay(), (n) => new Int32Array(n)),
-      );
+      return fixedCol(new DateDay(), (n) => new Int32Array(n));
     case DuckDBTypeId.TIMESTAMP:
     case DuckDBTypeId.TIMESTAMP_TZ:
       return col(new TimestampMillisecond(), timestamps(1000n));
