@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ok, tree } from '../helpers/ascode.js';
+import { createPgSource, ok, tree } from '../helpers/ascode.js';
 import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
 
 const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');
@@ -61,19 +61,7 @@ async function seed(fx: Fixture): Promise<void> {
   ok(await fx.run(['catalog', 'tags', 'Sales', '--set', 'finance', '--set', 'gold']));
   ok(await fx.run(['catalog', 'tags', 'Marketing/campaigns/funnel_q1', '--set', 'kpi', '--set', 'a-first']));
   ok(await fx.run(['catalog', 'wiki', 'Sales/reports', '--set-file', '-'], { input: '# Reports\n' }));
-  const pg = join(tmp, 'pg.json');
-  writeFileSync(
-    pg,
-    JSON.stringify({
-      hostname: 'db.staging.example.com',
-      port: 5432,
-      databaseName: 'sales',
-      authenticationType: 'MASTER',
-      username: 'etl',
-      password: PG_PASSWORD,
-    }),
-  );
-  ok(await fx.run(['source', 'create', 'pg', '--type', 'POSTGRES', '--config-file', pg]));
+  await createPgSource((args) => fx.run(args), tmp, PG_PASSWORD, 'db.staging.example.com');
   ok(
     await fx.run([
       'reflection',

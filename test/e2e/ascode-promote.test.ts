@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ok, tree } from '../helpers/ascode.js';
+import { createPgSource, ok, tree } from '../helpers/ascode.js';
 import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
 
 const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');
@@ -364,19 +364,7 @@ describe('targets, saved plans and secrets', () => {
     await view(s, ['Sales', 'reports', 'r2'], 'SELECT 2 AS b');
     await entity(s, { entityType: 'folder', path: ['Sales', 'other'] });
     await view(s, ['Sales', 'other', 'c'], 'SELECT 3 AS c');
-    const config = join(tmp, 'pg.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        hostname: 'db.example.com',
-        port: 5432,
-        databaseName: 'sales',
-        authenticationType: 'MASTER',
-        username: 'etl',
-        password: PG_PASSWORD,
-      }),
-    );
-    ok(await s.run(['source', 'create', 'pg', '--type', 'POSTGRES', '--config-file', config]));
+    await createPgSource((args) => s.run(args), tmp, PG_PASSWORD);
     d = dir('promote');
     ok(await s.run(['pull', '--dir', d]));
     await entity(t, { entityType: 'space', name: 'Sales' });

@@ -8,7 +8,7 @@ import { applyPlan } from '../../src/ascode/apply.js';
 import { readDefinitions } from '../../src/ascode/definitions.js';
 import { sqlReferences } from '../../src/ascode/order.js';
 import { computePlan } from '../../src/ascode/plan.js';
-import { clientOf, ok, tree } from '../helpers/ascode.js';
+import { clientOf, createPgSource, ok, tree } from '../helpers/ascode.js';
 import { type Fixture, startFixture } from '../helpers/fixture.js';
 
 const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');
@@ -56,19 +56,7 @@ beforeAll(async () => {
       sqlContext: ['Sales'],
     }),
   );
-  const pg = join(tmp, 'pg.json');
-  writeFileSync(
-    pg,
-    JSON.stringify({
-      hostname: 'db.example.com',
-      port: 5432,
-      databaseName: 'sales',
-      authenticationType: 'MASTER',
-      username: 'etl',
-      password: PG_PASSWORD,
-    }),
-  );
-  ok(await a.run(['source', 'create', 'pg', '--type', 'POSTGRES', '--config-file', pg]));
+  await createPgSource((args) => a.run(args), tmp, PG_PASSWORD);
   ok(await a.run(['catalog', 'tags', 'Sales', '--set', 'finance', '--set', 'gold']));
   ok(await a.run(['catalog', 'tags', 'Sales/a_top', '--set', 'kpi']));
   ok(

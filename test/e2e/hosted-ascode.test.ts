@@ -1,11 +1,11 @@
 // Definitions as code across editions, between emulators: pull from the self-hosted edition, plan and apply to
 // the hosted one (what maps is applied; spaces, what is inside them, a NAS source, queues and the ruleset are
 // each reported with the reason and set aside), then pull from the hosted edition and apply to a self-hosted one.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ok } from '../helpers/ascode.js';
+import { createPgSource, ok } from '../helpers/ascode.js';
 import { type Fixture, startFixture } from '../helpers/fixture.js';
 
 const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');
@@ -45,19 +45,7 @@ beforeAll(async () => {
       sql: 'SELECT 1 AS x',
     }),
   );
-  const pg = join(tmp, 'pg.json');
-  writeFileSync(
-    pg,
-    JSON.stringify({
-      hostname: 'db.example.com',
-      port: 5432,
-      databaseName: 'sales',
-      authenticationType: 'MASTER',
-      username: 'etl',
-      password: PG_PASSWORD,
-    }),
-  );
-  ok(await software.run(['source', 'create', 'pg', '--type', 'POSTGRES', '--config-file', pg]));
+  await createPgSource((args) => software.run(args), tmp, PG_PASSWORD);
   ok(await software.run(['catalog', 'tags', 'pg', '--set', 'finance']));
   ok(await software.run(['catalog', 'wiki', 'pg', '--set-file', '-'], { input: '# Sales DB\n' }));
   ok(await software.run(['queue', 'create', '--name', 'etl', '--max-running-jobs', '4']));
