@@ -155,7 +155,7 @@ export async function startFlightServer(opts: FlightServerOptions): Promise<Flig
     return call;
   };
 
-  const authenticate = (md: grpc.Metadata, log: FlightCall): Caller => {
+  const identify = (md: grpc.Metadata, log: FlightCall): Caller => {
     if (takeFault(['refuse-auth'])) {
       log.fault = 'refuse-auth';
       throw new FlightError(grpc.status.UNAUTHENTICATED, 'Unable to authenticate user: invalid credentials');
@@ -195,6 +195,22 @@ export async function startFlightServer(opts: FlightServerOptions): Promise<Flig
     }
     if (found) return { user: found.user, credential: found.issued.kind };
     throw refuse();
+  };
+
+  /** The caller of a call, recorded in its log entry. */
+  const authenticate = (md: grpc.Metadata, log: FlightCall): Caller => {
+    const caller = identify(md, log);
+    log.credential ??= caller.credential;
+    log.user = caller.user.name;
+    return caller;
+  };
+
+  /** An armed `unavailable` fault: the call fails as it would with the Flight service down. */
+  const failIfUnavailable = (log: FlightCall): void => {
+    if (takeFault(['unavailable'])) {
+      log.fault = 'unavailable';
+      throw new FlightError(grpc.status.UNAVAILABLE, 'The Flight service is unavailable');
+    }
   };
 
   /** The answer's headers: the bearer token (after a handshake) and the session cookie until it comes back. */
@@ -247,8 +263,6 @@ export async function startFlightServer(opts: FlightServerOptions): Promise<Flig
       call.on('error', () => {});
       try {
         const caller = authenticate(call.metadata, log);
-        log.credential ??= caller.credential;
-        log.user = caller.user.name;
         let bearer = /^bearer\s+(\S+)$/i.exec(String(call.metadata.get('authorization')[0] ?? ''))?.[1];
         if (!bearer) {
           bearer = randomBytes(24).toString('base64url');
@@ -266,12 +280,7 @@ export async function startFlightServer(opts: FlightServerOptions): Promise<Flig
       const log = begin('GetFlightInfo', call.metadata);
       try {
         const caller = authenticate(call.metadata, log);
-        log.credential ??= caller.credential;
-        log.user = caller.user.name;
-        if (takeFault(['unavailable'])) {
-          log.fault = 'unavailable';
-          throw new FlightError(grpc.status.UNAVAILABLE, 'The Flight service is unavailable');
-        }
+        failIfUnavailable(log);
         const d = call.request as { type?: string | number; cmd?: Buffer };
         if (d.type !== 'CMD' && d.type !== 2) {
           throw new FlightError(
@@ -311,12 +320,7 @@ export async function startFlightServer(opts: FlightServerOptions): Promise<Flig
       call.on('error', () => abort.abort());
       try {
         const caller = authenticate(call.metadata, log);
-        log.credential ??= caller.credential;
-        log.user = caller.user.name;
-        if (takeFault(['unavailable'])) {
-          log.fault = 'unavailable';
-          throw new FlightError(grpc.status.UNAVAILABLE, 'The Flight service is unavailable');
-        }
+        failIfUnavailable(log);
         const id = Buffer.from((call.request as { ticket?: Buffer }).ticket ?? []).toString('utf8');
         const pending = tickets.get(id);
         if (!pending || pending.userId !== caller.user.id) {
