@@ -52,6 +52,8 @@ export const CACHED_GROUPS = new Set([
   'apply',
   'api',
   'version',
+  'describe',
+  'mcp',
   'completion',
 ]);
 

@@ -128,7 +128,8 @@ class DlakeCommand extends Command {
         continue;
       }
       words.push(arg);
-      if (words.length === 2) return { path: words.join(' '), end: i + 1 };
+      // A command of one word that owns options (`mcp --profile`), or the first two words.
+      if (words.length === 2 || OWNED_OPTIONS[arg]) return { path: words.join(' '), end: i + 1 };
     }
     return undefined;
   }
@@ -142,7 +143,11 @@ function commandPath(cmd: CommandUnknownOpts): string {
 }
 
 /** Options of a subcommand that share a global option's name, by command path (see parseOptions). */
-const OWNED_OPTIONS: Record<string, string[]> = { 'job wait': ['--timeout'] };
+const OWNED_OPTIONS: Record<string, string[]> = {
+  'job wait': ['--timeout'],
+  // `dlake mcp --profile a --profile b`: the profiles the agent may use; `-p a` before `mcp` stays global.
+  mcp: ['--profile', '-p'],
+};
 
 /** What commands get: their Context (created on first use, from the global options in force). */
 export class Runtime {
@@ -244,6 +249,11 @@ function groupsNamed(args: string[]): Set<string> | 'all' {
   const names = new Set(GROUPS.map((g) => g.name));
   const words = args.filter((a) => !a.startsWith('-'));
   if (words[0] === 'completion' || (words[0] === 'help' && !words[1])) return 'all';
+  // `dlake describe job list` needs the group it describes; `dlake describe` alone, all of them.
+  if (words[0] === 'describe') {
+    const described = words.slice(1).find((w) => names.has(w));
+    return described ? new Set(['describe', described]) : 'all';
+  }
   const first = words[0] === 'help' ? words[1] : words.find((w) => names.has(w));
   return new Set(first ? [first] : []);
 }

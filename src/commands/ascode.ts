@@ -166,7 +166,7 @@ type PlanInput = Pick<OptionsOf<typeof planDeclaration>, 'dir' | 'prune' | 'map'
  * planText). `${env:NAME}` values are substituted first, so that the plan compares what apply would send; a
  * file whose variable is unset is an entry that failed (failedEntry), for that entity alone.
  */
-async function readPlan(ctx: Context, refs: readonly string[], opts: PlanInput): Promise<PlanEntry[]> {
+export async function readPlan(ctx: Context, refs: readonly string[], opts: PlanInput): Promise<PlanEntry[]> {
   const { readDefinitions, substituteEnv } = await import('../ascode/definitions.js');
   const { compareDefinitions, computePlan, failedEntry } = await import('../ascode/plan.js');
   let defs = readDefinitions(opts.dir);

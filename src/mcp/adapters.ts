@@ -1,0 +1,119 @@
+// What each tool calls: the same functions the commands call (no second implementation of SQL, catalog reads,
+// reflections or plans), one small function per tool, so that a command's implementation changing is a
+// change here of one line.
+import type { Context } from '../context.js';
+import { DlakeError, ExitCode, InterruptedError } from '../errors.js';
+import { parseRef } from '../util/catalog-ref.js';
+import type { Profiles } from './session.js';
+
+/** A tool this build of dlake cannot serve yet: it names the command the tool would call. */
+class NotInThisBuild extends DlakeError {
+  override readonly exitCode = ExitCode.usage;
+}
+
+export async function listProfiles(profiles: Profiles) {
+  const { rowsOf } = await import('../commands/profile/shared.js');
+  return profiles.allowed.map((name) => {
+    const ctx = profiles.context(name);
+    const row = rowsOf(ctx).find((r) => r.name === name);
+    const s = ctx.settings();
+    return {
+      name,
+      default: name === profiles.defaultName,
+      url: s.url?.value ?? null,
+      edition: s.edition.value,
+      ...(s.projectId ? { projectId: s.projectId.value } : {}),
+      authMethod: row?.authMethod ?? null,
+      user: row?.user ?? null,
+      // The token's kind and state (`session via password`), never the token.
+      token: row?.token ?? (s.envToken ? 'bearer from DLAKE_TOKEN' : 'none'),
+    };
+  });
+}
+
+export async function getEntity(ctx: Context, ref: string) {
+  const { resolveRef } = await import('../api/catalog.js');
+  const { asReceived } = await import('../util/received.js');
+  return asReceived(await resolveRef(await ctx.client(), parseRef(ref)));
+}
+
+export async function getLineage(ctx: Context, ref: string) {
+  const [{ resolveRef }, { getLineage }, { asReceived }] = await Promise.all([
+    import('../api/catalog.js'),
+    import('../api/grants.js'),
+    import('../util/received.js'),
+  ]);
+  const client = await ctx.client();
+  const entity = await resolveRef(client, parseRef(ref), { exclude: ['children'] });
+  return {
+    id: entity.id,
+    path: entity.path ?? null,
+    ...(asReceived(await getLineage(client, entity.id)) as object),
+  };
+}
+
+export async function reflectionStatus(ctx: Context, q: { match?: string; limit: number }) {
+  const [{ reflectionSummaries }, { asReceived }] = await Promise.all([
+    import('../api/reflections.js'),
+    import('../util/received.js'),
+  ]);
+  const filter = q.match === undefined ? undefined : { reflectionNameOrDatasetPath: q.match };
+  const items: unknown[] = [];
+  for await (const s of reflectionSummaries(await ctx.client(), { filter, limit: q.limit })) items.push(s);
+  return asReceived(items);
+}
+
+export async function planDefinitions(ctx: Context, q: { dir: string; refs: string[]; prune: boolean }) {
+  const [{ readPlan }, { planJson }] = await Promise.all([
+    import('../commands/ascode.js'),
+    import('../ascode/plan.js'),
+  ]);
+  return planJson(await readPlan(ctx, q.refs, { dir: q.dir, prune: q.prune || undefined }));
+}
+
+interface SqlResult {
+  jobId: string;
+  columns: { name: string; type: unknown }[];
+  rows: unknown[];
+  /** Rows the job returned in all (the statement's LIMIT included). */
+  rowCount: number;
+}
+
+/**
+ * Submits `sql`, waits for it and reads up to `maxRows` rows. `signal` (the client went away, the call was
+ * cancelled, SIGTERM) cancels the job on the service.
+ */
+export async function runSql(
+  ctx: Context,
+  q: { sql: string; context?: string[]; maxRows: number },
+  signal: AbortSignal,
+): Promise<SqlResult> {
+  const [{ submitSql, waitForJob, requireCompleted, cancelJob }, { readRows }] = await Promise.all([
+    import('../api/jobs.js'),
+    import('../export/held-rows.js'),
+  ]);
+  const client = await ctx.client();
+  const id = await submitSql(client, q.sql, q.context);
+  try {
+    requireCompleted(await waitForJob(client, id, { signal }), id);
+    const held = await readRows({ client, id, maxRows: q.maxRows, signal });
+    return {
+      jobId: id,
+      columns: held.schema.map((f) => ({ name: f.name ?? '', type: f.type })),
+      rows: held.rows,
+      rowCount: Math.max(held.rowCount, held.rows.length),
+    };
+  } catch (err) {
+    if (signal.aborted) {
+      // Best effort, bounded: the session is ending.
+      await cancelJob(client, id, AbortSignal.timeout(5_000)).catch(() => {});
+      throw new InterruptedError(`interrupted: job ${id} was cancelled`);
+    }
+    throw err;
+  }
+}
+
+/** The tools of `dlake job list`, `job why`, `job profile` and `search`, which this build does not have yet. */
+export function notInThisBuild(command: string): never {
+  throw new NotInThisBuild(`this build of dlake has no \`${command}\`, which this tool calls`);
+}
