@@ -33,9 +33,8 @@ async function errorText(err: unknown): Promise<string> {
 
 export async function serve(ctx: Context, opts: McpOptions): Promise<void> {
   const profiles = new Profiles(ctx, opts.profiles);
-  const { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = await import(
-    './sdk.js'
-  );
+  const { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema, toJSONSchema } =
+    await import('./sdk.js');
   const debug = (line: string) => {
     if (ctx.debugging) ctx.streams.stderr.write(`debug: mcp ${stderrSafe(line)}\n`);
   };
@@ -51,7 +50,7 @@ export async function serve(ctx: Context, opts: McpOptions): Promise<void> {
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: TOOLS.map((t) => listing(t, opts.limits)),
+    tools: TOOLS.map((t) => listing(t, opts.limits, toJSONSchema)),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const name = req.params.name;

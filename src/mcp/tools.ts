@@ -226,9 +226,15 @@ export function parseArgs(def: ToolDef, args: unknown): Record<string, unknown> 
   throw new UsageError(`${def.name}: ${where}: ${issue.message}`);
 }
 
-/** A tool as tools/list shows it. */
-export function listing(def: ToolDef, limits: Limits) {
-  const { $schema: _, ...inputSchema } = z.toJSONSchema(def.args) as Record<string, unknown>;
+/**
+ * A tool as tools/list shows it. `toJSONSchema` is the SDK bundle's own copy of zod's (src/mcp/sdk.ts): the
+ * descriptions live in this bundle's registry, handed to it.
+ */
+export function listing(def: ToolDef, limits: Limits, toJSONSchema: typeof z.toJSONSchema) {
+  const { $schema: _, ...inputSchema } = toJSONSchema(def.args, { metadata: z.globalRegistry }) as Record<
+    string,
+    unknown
+  >;
   const readOnly = typeof def.readOnly === 'function' ? def.readOnly(limits) : def.readOnly;
   return {
     name: def.name,

@@ -93,6 +93,11 @@ describe('a read-only session on the default profile', () => {
     }
     const runSql = tools.find((t) => t.name === 'run_sql')!;
     expect(runSql.inputSchema.required).toEqual(['sql']);
+    expect(runSql.inputSchema.properties?.sql).toEqual({
+      type: 'string',
+      minLength: 1,
+      description: 'one SQL statement',
+    });
   });
 
   it('list_profiles: the default profile alone, its token state but never its token', async () => {
@@ -345,6 +350,31 @@ describe('the end of a session cancels the query it runs', () => {
     expect(fx.emu.log.find('POST', `/api/v3/job/${id}/cancel`)).toHaveLength(1);
     await pending;
     await s.close();
+  });
+});
+
+describe('a call the host cancels', () => {
+  it('cancels its query on the service; the session goes on', async () => {
+    const s = await startMcp([], env());
+    try {
+      const before = fx.emu.jobs.list().length;
+      const abort = new AbortController();
+      const pending = s.client
+        .callTool({ name: 'run_sql', arguments: { sql: 'SELECT 2 AS x /* sleep:30000 */' } }, undefined, {
+          signal: abort.signal,
+        })
+        .catch((e: Error) => e);
+      await until(() => fx.emu.jobs.list().length > before, 'the query is submitted');
+      const id = fx.emu.jobs.list().at(-1)!.id;
+      await until(() => fx.emu.log.find('GET', `/api/v3/job/${id}`).length > 0, 'the wait polls');
+      abort.abort();
+      expect(await pending).toBeInstanceOf(Error);
+      await until(() => fx.emu.jobs.get(id)?.state === 'CANCELED', 'the job is cancelled');
+      expect(fx.emu.log.find('POST', `/api/v3/job/${id}/cancel`)).toHaveLength(1);
+      expect((await s.json('run_sql', { sql: 'SELECT 3 AS x' })).rows).toEqual([{ x: 3 }]);
+    } finally {
+      await s.close();
+    }
   });
 });
 
