@@ -33,6 +33,13 @@ async function errorText(err: unknown): Promise<string> {
 
 export async function serve(ctx: Context, opts: McpOptions): Promise<void> {
   const profiles = new Profiles(ctx, opts.profiles);
+  // A person who typed `dlake mcp` at a terminal is waiting for a prompt that never comes.
+  if (ctx.streams.stdin.isTTY) {
+    ctx.ui.notice(
+      'dlake mcp serves the Model Context Protocol on standard input and output, for an agent host',
+    );
+    ctx.ui.notice('(see docs/agents.md to register it); Ctrl-C ends it');
+  }
   const { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema, toJSONSchema } =
     await import('./sdk.js');
   const debug = (line: string) => {

@@ -281,6 +281,21 @@ describe('sessions with options', () => {
     }
   });
 
+  it('DLAKE_PROFILE (as -p before mcp): that profile is the one in force, and the only one allowed', async () => {
+    const s = await startMcp([], env({ DLAKE_PROFILE: 'analyst' }));
+    try {
+      const profiles = await s.json('list_profiles');
+      expect(profiles).toEqual([
+        expect.objectContaining({ name: 'analyst', default: true, user: 'analyst' }),
+      ]);
+      expect((await s.call('get_entity', { ref: 'Sales', profile: 'default' })).text).toMatch(
+        /^error: profile "default" is not allowed in this session/,
+      );
+    } finally {
+      await s.close();
+    }
+  });
+
   it('--allow-writes: run_sql is no longer read-only and sends the statement', async () => {
     const s = await startMcp(['--allow-writes'], env());
     try {
