@@ -2,12 +2,14 @@
 // and output (docs/agents.md). The SDK is loaded by this command alone.
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
 import { examples } from './common.js';
 import { defineCommand, type OptionsOf } from './define.js';
 import { repeatable, size } from './options.js';
 
 /** The largest answer a tool sends, unless --max-result-bytes says otherwise. */
 const DEFAULT_MAX_RESULT_BYTES = 200_000;
+const MIN_RESULT_BYTES = 1_000;
 
 const declaration = (mcp: Command) =>
   mcp
@@ -39,6 +41,8 @@ export const register = defineCommand(
   async (ctx: Context, opts: OptionsOf<typeof declaration>) => {
     const { serve } = await import('../mcp/server.js');
     const maxResultBytes = opts.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+    // Below this even an error, a profile list or one row would not fit.
+    if (maxResultBytes < MIN_RESULT_BYTES) throw new UsageError('--max-result-bytes must be at least 1KB');
     await serve(ctx, {
       profiles: opts.profile ?? [],
       limits: { allowWrites: Boolean(opts.allowWrites), maxResultBytes },

@@ -318,6 +318,15 @@ describe('sessions with options', () => {
     }
   });
 
+  it('a --max-result-bytes too small to hold an answer is exit 2', async () => {
+    const r = await fx.run(['mcp', '--max-result-bytes', '100'], { url: false });
+    expect(r).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --max-result-bytes must be at least 1KB\n',
+    });
+  });
+
   it('an unknown --profile stops dlake mcp before it serves (exit 2)', async () => {
     await expect(startMcp(['--profile', 'nosuch'], env())).rejects.toThrow();
     const r = await fx.spawn(['mcp', '--profile', 'nosuch'], { url: false });
