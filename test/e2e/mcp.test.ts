@@ -5,12 +5,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ANALYST, type Fixture, startFixture } from '../helpers/fixture.js';
 import { type McpSession, startMcp } from '../helpers/mcp.js';
 import { until } from '../helpers/until.js';
 
+const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');
 let fx: Fixture;
 const env = (extra: Record<string, string> = {}) => ({ DLAKE_CONFIG_DIR: fx.configDir, ...extra });
 const TOOL_NAMES = [
@@ -406,7 +407,12 @@ describe('the hosted edition', () => {
   const PID = '11111111-2222-4333-8444-555555555555';
   let cloud: Fixture;
   beforeAll(async () => {
-    cloud = await startFixture({ edition: 'cloud', cloud: { projectId: PID }, bigRows: 100 });
+    cloud = await startFixture({
+      edition: 'cloud',
+      cloud: { projectId: PID },
+      bigRows: 100,
+      samplesDir: SAMPLES,
+    });
     const pat = cloud.emu.state.issueToken(cloud.emu.state.userByName('admin')!.id, 'pat', 3_600_000).token;
     const r = await cloud.run(['--edition', 'cloud', '--project-id', PID, 'login', '--token-stdin'], {
       input: `${pat}\n`,
@@ -424,6 +430,13 @@ describe('the hosted edition', () => {
       expect(r.rows).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
       expect(cloud.emu.log.find('POST', `/v0/projects/${PID}/sql`)).toHaveLength(1);
       expect(cloud.emu.jobs.list().at(-1)!.sql).toBe('SELECT id FROM big ORDER BY id\nLIMIT 3');
+      expect(await s.json('get_entity', { ref: 'Samples' })).toMatchObject({
+        entityType: 'source',
+        name: 'Samples',
+      });
+      expect(cloud.emu.log.find('GET', `/v0/projects/${PID}/catalog/by-path/Samples`)).toHaveLength(1);
+      const cli = await cloud.run(['reflection', 'summary', '--limit', '100', '-o', 'json']);
+      expect(await s.json('reflection_status', {})).toEqual(JSON.parse(cli.stdout));
       const tokens = Object.values(
         cloud.readJson('credentials.json').tokens as Record<string, { token: string }>,
       );
