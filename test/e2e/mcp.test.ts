@@ -241,6 +241,30 @@ describe('a read-only session on the default profile', () => {
     }
   });
 
+  it("a source's password is never in get_entity's answer (the service masks it) nor in the trace", async () => {
+    const config = join(fx.configDir, 'pg.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        hostname: 'db.example.com',
+        port: 5432,
+        databaseName: 'sales',
+        authenticationType: 'MASTER',
+        username: 'etl',
+        password: 'pg-secret-Zq81xV',
+      }),
+    );
+    const created = await fx.run(['source', 'create', 'pg', '--type', 'POSTGRES', '--config-file', config], {
+      url: false,
+    });
+    expect(created.code, created.stderr).toBe(0);
+    const r = await s.call('get_entity', { ref: 'pg' });
+    expect(r.isError).toBe(false);
+    expect(JSON.parse(r.text).config).toMatchObject({ username: 'etl', hostname: 'db.example.com' });
+    expect(r.text).not.toContain('pg-secret-Zq81xV');
+    expect(s.stderr()).not.toContain('pg-secret-Zq81xV');
+  });
+
   it('stdout carried JSON-RPC only; the debug trace went to stderr, with no token or password in it', () => {
     expect(s.errors).toEqual([]);
     expect(s.stderr()).toMatch(/^debug: /m);
