@@ -67,6 +67,11 @@ export class Profiles {
     return ctx;
   }
 
+  /** The session is ending: what a command function waits on through its Context's interrupt stops too. */
+  interrupt(): void {
+    for (const ctx of this.contexts.values()) ctx.interrupt.abort();
+  }
+
   async dispose(): Promise<void> {
     await Promise.allSettled([...this.contexts.values()].map((c) => c.dispose()));
   }
