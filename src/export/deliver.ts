@@ -175,8 +175,11 @@ function asDlakeError(
     if (err instanceof DlakeError) return err;
     if ((err as Error)?.name === 'AbortError' && signal.aborted) return new InterruptedError('interrupted');
     const code = (err as NodeJS.ErrnoException)?.code;
-    if (typeof code === 'string' && LOCAL_WRITE_CODES.has(code))
-      return fileWriteError(sink.partial ?? sink.name, err);
+    if (typeof code === 'string' && LOCAL_WRITE_CODES.has(code)) {
+      const e = fileWriteError(sink.partial ?? sink.name, err);
+      // Only an Error is kept as the cause (--debug prints its stack).
+      return err instanceof Error ? e : new LocalIOError(e.message);
+    }
     const explained = source.explain?.(err, rows);
     if (explained !== undefined) return explained;
   } catch {

@@ -146,8 +146,10 @@ function explain(err: unknown, rows: number, req: FlightExportRequest): DlakeErr
   const said = saidBy(err);
   if (req.signal.aborted && (e?.code === STATUS.CANCELLED || (err as Error)?.name === 'AbortError'))
     return new InterruptedError('interrupted');
+  // Only an Error is kept as the cause (--debug prints its stack); any other value is in the words already.
+  const cause = err instanceof Error ? err : undefined;
   if (typeof e?.code !== 'number')
-    return new ServiceError(`the Flight stream from ${req.endpoint.url} failed: ${said}`, { cause: err });
+    return new ServiceError(`the Flight stream from ${req.endpoint.url} failed: ${said}`, { cause });
   switch (e.code) {
     case STATUS.UNAUTHENTICATED:
     case STATUS.PERMISSION_DENIED:
@@ -162,7 +164,7 @@ function explain(err: unknown, rows: number, req: FlightExportRequest): DlakeErr
       const tls = /certificate|self[- ]signed|CERT_/i.test(said);
       const reason = `the Flight stream from ${req.endpoint.url} broke: ${said.replace(/\.? ?Resolution note: ?$/, '')}`;
       const opts = {
-        cause: err,
+        cause,
         hint: tls
           ? 'trust the server certificate with --ca-file FILE (PEM), or skip the check with --insecure'
           : undefined,
