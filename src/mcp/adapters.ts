@@ -1,6 +1,7 @@
 // What each tool calls: the same functions the commands call (no second implementation of SQL, catalog reads,
 // reflections or plans), one small function per tool, so that a command's implementation changing is a
 // change here of one line.
+import type { ResultField } from '../api/jobs.js';
 import type { Context } from '../context.js';
 import { DlakeError, ExitCode, InterruptedError } from '../errors.js';
 import { parseRef } from '../util/catalog-ref.js';
@@ -77,31 +78,60 @@ interface SqlResult {
   rows: unknown[];
   /** Rows the job returned in all (the statement's LIMIT included). */
   rowCount: number;
+  /** Fewer rows here than the job returned: `maxRows` or `maxBytes` cut them. */
+  truncated: boolean;
 }
 
 /**
- * Submits `sql`, waits for it and reads up to `maxRows` rows. `signal` (the client went away, the call was
- * cancelled, SIGTERM) cancels the job on the service.
+ * Submits `sql`, waits for it and reads up to `maxRows` rows through the delivery pipeline into memory, at most
+ * `maxBytes` of them as NDJSON (numbers exactly as the service sent them). `signal` (the client went away, the
+ * call was cancelled, SIGTERM) cancels the job on the service.
  */
 export async function runSql(
   ctx: Context,
-  q: { sql: string; context?: string[]; maxRows: number },
+  q: { sql: string; context?: string[]; maxRows: number; maxBytes: number },
   signal: AbortSignal,
 ): Promise<SqlResult> {
-  const [{ submitSql, waitForJob, requireCompleted, cancelJob }, { readRows }] = await Promise.all([
+  const [
+    { submitSql, waitForJob, requireCompleted, cancelJob },
+    { deliverToMemory, jobRows },
+    { parseJsonExact },
+  ] = await Promise.all([
     import('../api/jobs.js'),
-    import('../export/held-rows.js'),
+    import('../export/memory.js'),
+    import('../api/exact-json.js'),
   ]);
   const client = await ctx.client();
   const id = await submitSql(client, q.sql, q.context);
   try {
-    requireCompleted(await waitForJob(client, id, { signal }), id);
-    const held = await readRows({ client, id, maxRows: q.maxRows, signal });
+    const status = await waitForJob(client, id, { signal });
+    requireCompleted(status, id);
+    const source = jobRows(client, id, { maxRows: q.maxRows });
+    // The result's columns, as its first page gives them (the sink keeps text only).
+    let columns: readonly ResultField[] | undefined;
+    const read = await deliverToMemory(
+      {
+        ...source,
+        async *pieces(s: AbortSignal) {
+          for await (const piece of source.pieces(s)) {
+            columns ??= piece.columns;
+            yield piece;
+          }
+        },
+      },
+      { format: 'ndjson', maxBytes: q.maxBytes, signal },
+    );
+    const rows = read.text
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => parseJsonExact(line).value);
+    const rowCount = Math.max(status.rowCount ?? source.rowCount, rows.length);
     return {
       jobId: id,
-      columns: held.schema.map((f) => ({ name: f.name ?? '', type: f.type })),
-      rows: held.rows,
-      rowCount: Math.max(held.rowCount, held.rows.length),
+      columns: (columns ?? []).map((f) => ({ name: f.name ?? '', type: f.type })),
+      rows,
+      rowCount,
+      truncated: read.truncated || rowCount > rows.length,
     };
   } catch (err) {
     if (signal.aborted) {

@@ -129,12 +129,9 @@ export const TOOLS: ToolDef[] = [
       const checked = checkStatement(args.sql, call.limits.allowWrites);
       const sql = withRowLimit(checked, maxRows);
       const context = args.context === undefined ? undefined : parsePath(args.context);
-      const r = await adapters.runSql(call.ctx(), { sql, context, maxRows }, call.signal);
-      return {
-        ...r,
-        truncated: r.rowCount > r.rows.length,
-        ...(sql !== checked.text ? { limitAdded: maxRows } : {}),
-      };
+      const maxBytes = call.limits.maxResultBytes;
+      const r = await adapters.runSql(call.ctx(), { sql, context, maxRows, maxBytes }, call.signal);
+      return { ...r, ...(sql !== checked.text ? { limitAdded: maxRows } : {}) };
     },
   }),
   tool({
