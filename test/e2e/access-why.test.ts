@@ -132,6 +132,24 @@ describe('dlake access why', () => {
     expectFailure(await fx.run(['access', 'why', 'user:', 'Sales']), 2, 'names no one');
   });
 
+  it('roles that are members of each other: each is read once, and the answer ends', async () => {
+    await ok(['user', 'create', 'dave']);
+    await ok(['role', 'create', 'loop-a']);
+    await ok(['role', 'create', 'loop-b']);
+    await ok(['role', 'add-member', 'loop-a', '--user', 'dave', '--role', 'loop-b']);
+    await ok(['role', 'add-member', 'loop-b', '--role', 'loop-a']);
+    await ok(['catalog', 'grants', 'Sales', '--grant', 'role:loop-b:ALTER']);
+    fx.emu.log.clear();
+    const r = await json('dave', 'Sales');
+    expect(r.roles).toEqual([{ name: 'PUBLIC' }, { name: 'loop-a' }, { name: 'loop-b', via: 'loop-a' }]);
+    expect(r.privileges.find((p: { privilege: string }) => p.privilege === 'ALTER').via).toEqual({
+      grantee: 'role:loop-b',
+      on: 'Sales',
+    });
+    const roleReads = fx.emu.log.entries.filter((e) => e.path.startsWith('/api/v3/role/'));
+    expect(new Set(roleReads.map((e) => e.path)).size).toBe(roleReads.length);
+  });
+
   it('the hosted edition: exit 2 naming it, nothing sent', async () => {
     const r = await fx.run([
       'access',
