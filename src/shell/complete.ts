@@ -79,9 +79,9 @@ type ListNames = (path: readonly string[]) => Promise<string[]>;
 
 /**
  * Column names for Tab: with no path, those of the tables the statement being typed reads; with a path, those
- * of the dataset it names (none when it is a container).
+ * of the dataset it names (none when it is a container). `word` is what Tab completes (not a table yet).
  */
-type ListColumns = (path: readonly string[]) => Promise<string[]>;
+type ListColumns = (path: readonly string[], word: string) => Promise<string[]>;
 
 const NAME_PART = '(?:"(?:[^"]|"")*"|[A-Za-z0-9_$@]+)';
 const TABLE_REF = new RegExp(`\\b(?:FROM|JOIN)\\s+(${NAME_PART}(?:\\.${NAME_PART})*)`, 'gi');
@@ -147,7 +147,7 @@ export class Completer {
     const lower = last.toLowerCase();
     const [names, columns] = await Promise.all([
       this.children(parents),
-      this.columns(parents).catch(() => [] as string[]),
+      this.columns(parents, word).catch(() => [] as string[]),
     ]);
     const prefix = parents.map(sqlName).join('.');
     const named = (list: readonly string[]) =>

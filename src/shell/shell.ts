@@ -83,13 +83,7 @@ class Shell {
     const completer = new Completer(
       async (path) => (await this.catalog.children(path)).map((e) => e.path.at(-1) ?? '').filter(Boolean),
       Object.keys(COMMANDS),
-      (path) =>
-        columnCandidates(
-          this.catalog,
-          path,
-          `${this.buffer}\n${(this.rl as unknown as { line: string }).line}`,
-          this.opts.context,
-        ),
+      (path, word) => columnCandidates(this.catalog, path, this.statementAround(word), this.opts.context),
     );
     this.rl = createInterface({
       input: this.keys.input as unknown as NodeJS.ReadableStream,
@@ -364,6 +358,16 @@ class Shell {
     this.lastQuery = text;
     await this.execute(text);
     if (CHANGES_CATALOG.test(text)) this.catalog.forget();
+  }
+
+  /**
+   * The statement being typed, all of it (the tables it reads may come after the cursor), without the word Tab
+   * is completing: a table name half typed is not read as a table.
+   */
+  private statementAround(word: string): string {
+    const { line, cursor } = this.rl as unknown as { line: string; cursor: number };
+    const before = line.slice(0, cursor);
+    return `${this.buffer}\n${before.slice(0, before.length - word.length)} ${line.slice(cursor)}`;
   }
 
   private describing() {

@@ -148,6 +148,10 @@ describe('Tab completion of column names', () => {
     await sh.waitFor(/dlake> SELECT \* FROM Shop\.eu$/);
     expect(catalogGets('/by-path/Shop/orders')).toBe(1);
     expect(catalogGets('/by-path/Shop')).toBe(1);
+    // The table name being completed is not read as a table (no request for `Samp`).
+    sh.type(`${KEY.ctrlC}SELECT * FROM Samp${KEY.tab}`);
+    await sh.waitFor(/dlake> SELECT \* FROM Samples$/);
+    expect(fx.emu.log.entries.filter((e) => e.path.endsWith('/Samp'))).toEqual([]);
     sh.type(`${KEY.ctrlC}\\q${KEY.enter}`);
     expect(await sh.exited).toBe(0);
   });
