@@ -130,11 +130,11 @@ export function explain(
   };
   const admin = roles.find((r) => r.name.toUpperCase() === 'ADMIN');
   if (admin || (principal.kind === 'role' && principal.name.toUpperCase() === 'ADMIN')) {
-    for (const p of offered) give(p, { grantee: 'role:ADMIN', on: entity.path, implicit: 'admin' });
+    for (const p of [...offered, ALL]) give(p, { grantee: 'role:ADMIN', on: entity.path, implicit: 'admin' });
   }
   if (owner && applies(owner.type, owner.id)) {
     const grantee = `${owner.type.toLowerCase()}:${nameOf(owner.id, roles, principal)}`;
-    for (const p of offered) give(p, { grantee, on: entity.path, implicit: 'owner' });
+    for (const p of [...offered, ALL]) give(p, { grantee, on: entity.path, implicit: 'owner' });
   }
   for (const level of levels) {
     for (const g of level.grants.grants) {

@@ -1,6 +1,8 @@
 // The SQL shell's commands that run statements more than once or from elsewhere: `\watch` (the query again
 // and again until Ctrl-C, which ends the watch and keeps the shell) and `\i FILE` (a file's statements in
 // order; the first failure stops it and says which statement, as `dlake sql -f` does).
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from '../context.js';
 import { DlakeError, InterruptedError, UsageError } from '../errors.js';
@@ -45,7 +47,7 @@ const UNCLOSED = { string: 'string literal', identifier: 'quoted identifier', co
  * failure stops the file: one error naming the file, the statement's number and its line.
  */
 export async function include(shell: StatementRunner, file: string): Promise<void> {
-  const text = readTextFile(file);
+  const text = readTextFile(file.startsWith('~/') ? join(homedir(), file.slice(2)) : file);
   const split = splitSql(text);
   const statements = split.rest ? [...split.statements, split.rest] : split.statements;
   if (split.inside !== 'nothing') {

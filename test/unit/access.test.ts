@@ -53,7 +53,13 @@ describe('access why: the rules', () => {
     const all = explain(bob, roles, [level(['S'], [['ROLE', 'r-public', 'PUBLIC', ['ALL']]])]);
     expect(all.missing).toEqual([]);
     const admin = explain(bob, [...roles, { id: 'r-admin', name: 'ADMIN' }], [level(['S'], [])]);
-    expect(admin.privileges.map((p) => p.via.implicit)).toEqual(['admin', 'admin', 'admin']);
+    expect(admin.privileges.map((p) => `${p.privilege}:${p.via.implicit}`)).toEqual([
+      'SELECT:admin',
+      'ALTER:admin',
+      'MANAGE_GRANTS:admin',
+      'ALL:admin',
+    ]);
+    expect(admin.missing).toEqual([]);
     const owned = explain(bob, roles, [level(['S'], [])], { id: 'r-team', type: 'ROLE' });
     expect(owned.privileges[0]!.via).toEqual({ grantee: 'role:team', on: ['S'], implicit: 'owner' });
     // A grant to another user of the same name is not bob's: grants are matched by id.
