@@ -144,15 +144,29 @@ interface DescribeHost {
   context?: readonly string[];
 }
 
-/** `\dt [PATTERN]` (and `\d` alone or with a pattern): the tables and views it matches. */
-export async function showRelations(host: DescribeHost, pattern: string): Promise<void> {
+/** What psql calls each listing's things: `\dt` tables, `\dv` views, `\d` relations (both). */
+const LISTED = {
+  table: ['table', 'tables'],
+  view: ['view', 'views'],
+  both: ['relation', 'relations'],
+} as const;
+
+/** `\dt`, `\dv` and `\d` alone or with a pattern: the tables, views, or both that it matches. */
+export async function showRelations(
+  host: DescribeHost,
+  pattern: string,
+  kind: keyof typeof LISTED = 'both',
+): Promise<void> {
   const { ctx } = host;
-  const found = await findRelations(host.catalog, pattern, host.context);
+  const found = (await findRelations(host.catalog, pattern, host.context)).filter(
+    (r) => kind === 'both' || r.type === kind,
+  );
   if (found.length === 0) {
+    const [one, many] = LISTED[kind];
     ctx.ui.notice(
       pattern
-        ? `Did not find any relation named "${pattern}".`
-        : `Did not find any relations.${host.context ? '' : ' Name a container: \\dt Samples.*'}`,
+        ? `Did not find any ${one} named "${pattern}".`
+        : `Did not find any ${many}.${host.context ? '' : ' Name a container: \\d Samples.*'}`,
     );
     return;
   }

@@ -325,7 +325,8 @@ class Shell {
         );
         break;
       case '\\dt':
-        await this.guard(() => showRelations(this.describing(), arg));
+      case '\\dv':
+        await this.guard(() => showRelations(this.describing(), arg, name === '\\dt' ? 'table' : 'view'));
         break;
       case '\\i':
         await this.guard(() => include(this.runner(), parseFileArg('\\i', arg)));

@@ -82,21 +82,24 @@ describe('\\dt and \\d', () => {
     fx.emu.log.clear();
     const sh = open();
     await sh.waitFor(/dlake>$/);
-    sh.type(`\\dt Shop.*${KEY.enter}`);
+    sh.type(`\\d Shop.*${KEY.enter}`);
     await sh.waitFor(/SCHEMA\s+NAME\s+TYPE\n[\s\S]*dlake>$/);
     const listed = afterLast(sh.screen(), 'SCHEMA');
     expect(listed).toMatch(/^Shop\s+"it's late"\s+view$/m);
     expect(listed).toMatch(/^Shop\s+orders\s+view$/m);
-    // A folder is not a relation, and \dt looks one level down only.
+    // A folder is not a relation, and a pattern of two parts looks one level down only.
     expect(listed).not.toContain('returns');
     expect(listed).not.toMatch(/^Shop\s+eu\b/m);
     // Globs in every component, any case; the same containers are not listed again.
-    sh.type(`\\dt shop.*.RET*${KEY.enter}`);
+    sh.type(`\\dv shop.*.RET*${KEY.enter}`);
     await sh.waitFor(/^Shop\.eu\s+returns\s+view\ndlake>$/m);
+    // \dt lists tables only, \dv views only (as psql's).
+    sh.type(`\\dt Shop.*${KEY.enter}`);
+    await sh.waitFor(/Did not find any table named "Shop\.\*"\.\ndlake>$/);
     sh.type(`\\dt Samples.sales.*${KEY.enter}`);
     await sh.waitFor(/^Samples\.sales\s+"2024\.csv"\s+table\ndlake>$/m);
     sh.type(`\\dt Shop.nothing*${KEY.enter}`);
-    await sh.waitFor(/Did not find any relation named "Shop\.nothing\*"\.\ndlake>$/);
+    await sh.waitFor(/Did not find any table named "Shop\.nothing\*"\.\ndlake>$/);
     // Tab reads the same cache: no new listing of Shop.
     sh.type(`SELECT * FROM Shop.or${KEY.tab}`);
     await sh.waitFor(/dlake> SELECT \* FROM Shop\.orders$/);
@@ -116,7 +119,7 @@ describe('\\dt and \\d', () => {
     const sh = open();
     await sh.waitFor(/dlake>$/);
     sh.type(`\\dt${KEY.enter}`);
-    await sh.waitFor(/Did not find any relations\. Name a container: \\dt Samples\.\*\ndlake>$/);
+    await sh.waitFor(/Did not find any tables\. Name a container: \\d Samples\.\*\ndlake>$/);
     sh.type(`\\q${KEY.enter}`);
     expect(await sh.exited).toBe(0);
     shell = startPty(['sql', '--context', 'Shop'], { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url });
