@@ -26,17 +26,26 @@ interface StatementRunner {
 export async function watch(shell: StatementRunner, text: string, seconds: number): Promise<void> {
   const stop = new AbortController();
   const { stdout } = shell.ctx.streams;
-  for (;;) {
-    stdout.write(`${new Date().toUTCString()} (every ${seconds}s)\n\n`);
-    await shell.execute(text);
-    stdout.write('\n');
-    // Between runs Ctrl-C belongs to the watch (execute gave the keys back to the prompt).
-    shell.keys.running(() => stop.abort());
-    try {
-      await sleep(seconds * 1000, undefined, { signal: stop.signal });
-    } catch {
-      return;
+  // Results are printed, never paged, while watching (psql's \watch does not use $PAGER either): a pager
+  // would stop the watch until it is closed.
+  const { env } = shell.ctx;
+  const pager = env.PAGER;
+  delete env.PAGER;
+  try {
+    for (;;) {
+      stdout.write(`${new Date().toUTCString()} (every ${seconds}s)\n\n`);
+      await shell.execute(text);
+      stdout.write('\n');
+      // Between runs Ctrl-C belongs to the watch (execute gave the keys back to the prompt).
+      shell.keys.running(() => stop.abort());
+      try {
+        await sleep(seconds * 1000, undefined, { signal: stop.signal });
+      } catch {
+        return;
+      }
     }
+  } finally {
+    if (pager !== undefined) env.PAGER = pager;
   }
 }
 

@@ -251,6 +251,22 @@ describe('\\watch', () => {
     expect(await sh.exited).toBe(0);
   });
 
+  it('prints wide results without the pager while watching, and pages again afterwards', async () => {
+    const pager = join(dir, 'pager.sh');
+    writeFileSync(pager, '#!/bin/sh\nsed "s/^/PAGED: /"\n', { mode: 0o755 });
+    const sh = open({ PAGER: pager }, { cols: 60, rows: 40 });
+    await sh.waitFor(/dlake>$/);
+    sh.type(`SELECT '${'w'.repeat(70)}' AS wide${KEY.enter}\\watch 0.1${KEY.enter}`);
+    await sh.waitFor(/\(every 0\.1s\)[\s\S]*\(every 0\.1s\)[\s\S]*w{30}/);
+    sh.type(KEY.ctrlC);
+    await sh.waitFor(/dlake>$/);
+    expect(sh.screen()).not.toContain('PAGED');
+    sh.type(`SELECT '${'v'.repeat(70)}' AS wide;${KEY.enter}`);
+    await sh.waitFor(/PAGED: v{30}[\s\S]*dlake>$/);
+    sh.type(`\\q${KEY.enter}`);
+    expect(await sh.exited).toBe(0);
+  });
+
   it('a failing query ends the watch with its error', async () => {
     const sh = open();
     await sh.waitFor(/dlake>$/);
