@@ -28,7 +28,7 @@ const declaration = (access: Command) =>
       ),
     );
 
-/** The answer "not held": exit code 1 (docs/cli-contract.md "Operations insight"), an `error:` line and a hint. */
+/** The answer "not held": exit code 1 (docs/cli-contract.md "Administration"), an `error:` line and a hint. */
 class NotHeldError extends DlakeError {}
 
 async function why(
@@ -56,7 +56,7 @@ async function why(
     throw new UsageError('--privilege needs a privilege, e.g. SELECT');
   const ref = parseRefWithId(refText, Boolean(opts.id));
   if (ctx.root().edition === 'cloud') {
-    // The hosted edition's users and roles carry no role list (docs/api-facts.md §13.4): membership, and so the
+    // The hosted edition's users and roles carry no role list (docs/api-facts.md §5.13): membership, and so the
     // answer, cannot be read there.
     throw new UsageError(
       'the hosted edition (--edition cloud) does not say which roles a user or role holds',
