@@ -286,6 +286,42 @@ describe('what only a process shows', () => {
     },
   );
 
+  it.skipIf(!canMount)(
+    "the shell's \\o onto a full disk, over REST and Flight: one error line, no FILE, the shell goes on",
+    async () => {
+      const disk = join(dir, 'disk');
+      mkdirSync(disk);
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', disk]);
+      const sh = startPty(['sql'], env());
+      try {
+        await sh.waitFor(/dlake>$/);
+        for (const transport of TRANSPORTS) {
+          const out = join(disk, `${transport}.csv`);
+          sh.type(`\\o ${out} --transport ${transport}${KEY.enter}`);
+          await sh.waitFor(`The next result goes to ${out}`);
+          sh.type(`${QUERIES.big};${KEY.enter}`);
+          await sh.waitFor(/was not written\s*\ndlake>$/);
+          const screen = sh.screen();
+          // The screen wraps long lines: read them whole.
+          const tail = screen
+            .slice(screen.lastIndexOf(`${QUERIES.big};`))
+            .replace(/\n(?!error:|dlake>)/g, '');
+          expect(tail.match(/error: /g), tail).toHaveLength(1);
+          expect(tail).toMatch(
+            /error: cannot write .*\.partial: no space left on the device: export stopped after/,
+          );
+          expect(existsSync(out)).toBe(false);
+          for (const f of readdirSync(disk)) rmSync(join(disk, f));
+        }
+        sh.type(`\\q${KEY.enter}`);
+        expect(await sh.exited).toBe(0);
+      } finally {
+        sh.kill();
+        execFileSync('umount', [disk]);
+      }
+    },
+  );
+
   it.each(TRANSPORTS)(
     "the shell's \\o over %s: CSV and NDJSON byte for byte the REST export",
     async (transport) => {
