@@ -94,11 +94,15 @@ export async function runSql(
 ): Promise<SqlResult> {
   const [
     { submitSql, waitForJob, requireCompleted, cancelJob },
-    { deliverToMemory, jobRows },
+    { deliverToMemory },
+    { resultsPages },
+    { pageFetcher },
     { parseJsonExact },
   ] = await Promise.all([
     import('../api/jobs.js'),
     import('../export/memory.js'),
+    import('../export/export.js'),
+    import('../export/page-fetcher.js'),
     import('../api/exact-json.js'),
   ]);
   const client = await ctx.client();
@@ -106,7 +110,8 @@ export async function runSql(
   try {
     const status = await waitForJob(client, id, { signal });
     requireCompleted(status, id);
-    const source = jobRows(client, id, { maxRows: q.maxRows });
+    // The job's results pages, as an export reads them, up to maxRows.
+    const source = resultsPages({ fetchPage: pageFetcher(client, id), pageSize: 500, maxRows: q.maxRows });
     // The result's columns, as its first page gives them (the sink keeps text only).
     let columns: readonly ResultField[] | undefined;
     const read = await deliverToMemory(
