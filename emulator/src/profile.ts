@@ -123,7 +123,7 @@ function* profileChunks(job: ProfiledJob): Generator<string> {
       ? operator({
           id: 2,
           type: OP.EXTERNAL_SORT,
-          processNanos: 9_500_000,
+          processNanos: 19_500_000,
           records: rows,
           peak: 48_000_000,
           metric: [
