@@ -7,7 +7,7 @@
 // Profiles of large queries are tens of MB of JSON: the summary never parses the file into objects. It walks
 // the bytes once, keeping one small record per operator (phase, operator id) and skipping the plans and other
 // long texts, so a 100 MB profile is summarised in about the memory of its own bytes.
-import { inflateRawSync } from 'node:zlib';
+import { createInflateRaw } from 'node:zlib';
 import { ServiceError } from '../errors.js';
 import type { ApiClient } from './http.js';
 import { segment } from './url-segment.js';
@@ -34,17 +34,20 @@ export const MAX_PROFILE_BYTES = 512 * 1024 * 1024;
  * The profile JSON of the last attempt in a downloaded zip (PKWARE APPNOTE: the end record, the central
  * directory, each entry's local header; stored or deflated entries).
  */
-export function profileFromZip(zip: Buffer): Buffer {
+export async function profileFromZip(zip: Buffer): Promise<Buffer> {
   const bad = (why: string) => new ServiceError(`the profile download is not a readable zip: ${why}`);
   const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
   if (eocd < 0 || eocd + 22 > zip.length) throw bad('no end of central directory');
   const entries = zip.readUInt16LE(eocd + 10);
   let at = zip.readUInt32LE(eocd + 16);
-  let best: { attempt: number; offset: number; method: number; size: number; name: string } | undefined;
+  let best:
+    | { attempt: number; offset: number; method: number; size: number; length: number; name: string }
+    | undefined;
   for (let n = 0; n < entries; n++) {
     if (at + 46 > zip.length || zip.readUInt32LE(at) !== 0x02014b50) throw bad('a broken central directory');
     const method = zip.readUInt16LE(at + 10);
     const size = zip.readUInt32LE(at + 20);
+    const length = zip.readUInt32LE(at + 24);
     const nameLength = zip.readUInt16LE(at + 28);
     const extra = zip.readUInt16LE(at + 30);
     const comment = zip.readUInt16LE(at + 32);
@@ -53,7 +56,7 @@ export function profileFromZip(zip: Buffer): Buffer {
     const m = /(?:^|\/)profile_attempt_(\d+)\.json$/.exec(name);
     const attempt = m ? Number(m[1]) : /\.json$/.test(name) && !/header\.json$/.test(name) ? -1 : undefined;
     if (attempt !== undefined && (!best || attempt > best.attempt))
-      best = { attempt, offset, method, size, name };
+      best = { attempt, offset, method, size, length, name };
     at += 46 + nameLength + extra + comment;
   }
   if (!best) throw bad('it holds no profile_attempt_N.json');
@@ -64,19 +67,37 @@ export function profileFromZip(zip: Buffer): Buffer {
   const data = zip.subarray(start, start + best.size);
   if (best.method === 0) return data;
   if (best.method !== 8) throw bad(`${best.name} is compressed with method ${best.method}`);
-  try {
-    return inflateRawSync(data, { maxOutputLength: MAX_PROFILE_BYTES });
-  } catch (e) {
-    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new ServiceError(
-        `the profile is larger than ${MAX_PROFILE_BYTES / 1024 / 1024} MiB: too large to summarise`,
-        {
-          hint: 'save it as it is with --out FILE',
-        },
-      );
-    }
-    throw bad(`${best.name} does not inflate (${(e as Error).message})`);
+  if (best.length > MAX_PROFILE_BYTES) {
+    throw new ServiceError(
+      `the profile is larger than ${MAX_PROFILE_BYTES / 1024 / 1024} MiB: too large to summarise`,
+      { hint: 'save it as it is with --out FILE' },
+    );
   }
+  return inflateInto(data, best.length, best.name);
+}
+
+/**
+ * Inflates into one buffer of the size the central directory gives: a one-shot inflate collects its output
+ * in pieces and then copies them together, twice the profile's size at the peak.
+ */
+function inflateInto(data: Buffer, length: number, name: string): Promise<Buffer> {
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  return new Promise((resolve, reject) => {
+    const z = createInflateRaw();
+    const fail = (why: string) => {
+      z.destroy();
+      reject(new ServiceError(`the profile download is not a readable zip: ${name} ${why}`));
+    };
+    z.on('data', (chunk: Buffer) => {
+      if (at + chunk.length > length) return fail('inflates to more than its stated size');
+      chunk.copy(out, at);
+      at += chunk.length;
+    });
+    z.on('error', (e) => fail(`does not inflate (${e.message})`));
+    z.on('end', () => (at === length ? resolve(out) : fail('inflates to less than its stated size')));
+    z.end(data);
+  });
 }
 
 /** The service's CoreOperatorType names, by number (UserBitShared.proto). */

@@ -63,7 +63,7 @@ async function profile(ctx: Context, id: string, opts: OptionsOf<typeof declarat
     });
   }
   if (opts.out) return save(ctx, opts.out, zip);
-  const summary = api.summariseProfile(api.profileFromZip(zip), opts.top ?? 10);
+  const summary = api.summariseProfile(await api.profileFromZip(zip), opts.top ?? 10);
   await ctx.print({ data: { id, ...summary }, rows: detailOf(summary), view: DETAIL });
 }
 
