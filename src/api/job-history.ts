@@ -191,7 +191,9 @@ function toNumber(v: unknown): number | undefined {
 
 /** Nanoseconds (beyond 2^53: their exact text) to whole milliseconds. */
 function nanosToMs(v: unknown): number | undefined {
-  const text = v instanceof JsonNumber ? v.text : typeof v === 'number' ? v.toFixed(0) : String(v);
+  // A double's shortest text is what the service wrote (toFixed would give its binary value's digits:
+  // 1673994628825000000 → 1673994628824999936, a millisecond early).
+  const text = v instanceof JsonNumber ? v.text : String(v);
   if (!/^\d+$/.test(text)) return undefined;
   return Number(BigInt(text) / 1_000_000n);
 }
