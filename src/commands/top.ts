@@ -64,7 +64,10 @@ class TopScreen {
     const { stdin, stdout } = this.ctx.streams;
     stdin.setRawMode(true);
     stdin.resume();
-    const onData = (b: Buffer) => void this.key(b.toString('latin1'));
+    // Keys typed quickly arrive together ("nq", or an arrow's escape sequence beside a letter).
+    const onData = (b: Buffer) => {
+      for (const k of keysOf(b.toString('latin1'))) void this.key(k);
+    };
     stdin.on('data', onData);
     stdout.write('\x1b[?25l');
     try {
@@ -125,12 +128,13 @@ class TopScreen {
     this.draw();
   }
 
-  /** The screen, cut to the terminal's size (0 columns or rows draw nothing, and never wait). */
+  /** The screen, cut to the terminal's size; drawing is one write, and never waits on the terminal. */
   private draw(): void {
     if (this.stopped) return;
     const out = this.ctx.streams.stdout;
-    const cols = Math.max(0, out.columns ?? 80);
-    const rows = Math.max(0, out.rows ?? 24);
+    // A terminal that reports no size (0 columns, as under `script` or `docker run -t`) is drawn 80 by 24.
+    const cols = out.columns || 80;
+    const rows = out.rows || 24;
     const fit = (s: string) => stderrSafe(s).slice(0, cols);
     const lines = [
       `dlake top: ${this.jobs.length} running or queued — ↑/↓ select, c cancel, q quit`,
@@ -155,4 +159,16 @@ class TopScreen {
     if (rows > 0) screen += fit(status);
     out.write(screen);
   }
+}
+
+/** The keys of one read: escape sequences (`ESC [ A`) whole, everything else a character at a time. */
+export function keysOf(data: string): string[] {
+  const keys: string[] = [];
+  for (let i = 0; i < data.length; ) {
+    const seq = /^\x1b\[[0-9;]*[A-Za-z~]/.exec(data.slice(i, i + 16));
+    const k = seq ? seq[0] : data[i]!;
+    keys.push(k);
+    i += k.length;
+  }
+  return keys;
 }
