@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseCsv } from '../helpers/csv.js';
 import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { type StubRoute, startStub } from '../replay/stub.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dlake-ops-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -298,5 +300,58 @@ describe('hosted', () => {
     expect(fx.emu.log.entries.map((e) => `${e.method} ${e.path}`)).toEqual([
       `POST /v0/projects/${PID}/search`,
     ]);
+  });
+});
+
+describe('servers that lack what the commands read', () => {
+  const FAILED = (msg: string) => JSON.stringify({ jobState: 'FAILED', rowCount: 0, errorMessage: msg });
+  const JOB = '2f067496-7cf0-a70e-0222-34d53a5dc800';
+
+  async function withStub(routes: StubRoute[], args: string[]) {
+    const stub = await startStub(routes);
+    try {
+      const r = await runInProcess(args, {
+        env: { DLAKE_CONFIG_DIR: dir, DLAKE_URL: stub.url, DLAKE_TOKEN: 'stub-token' },
+      });
+      return { ...r, requests: stub.requests };
+    } finally {
+      await stub.close();
+    }
+  }
+
+  it('job list on a server with neither sys.jobs_recent nor sys.jobs: exit 7 naming both', async () => {
+    const r = await withStub(
+      [
+        { method: 'POST', path: '/api/v3/sql', body: JSON.stringify({ id: JOB }) },
+        {
+          method: 'GET',
+          path: `/api/v3/job/${JOB}`,
+          body: FAILED("Object 'jobs_recent' not found within 'sys'"),
+        },
+      ],
+      ['job', 'list'],
+    );
+    expectFailure(r, 7, 'this server has neither sys.jobs_recent nor sys.jobs');
+    expect(r.requests.filter((q) => q.startsWith('POST'))).toHaveLength(2);
+  });
+
+  it('search on a server with no form of search: exit 7 after one request per form', async () => {
+    const r = await withStub([], ['search', 'orders']);
+    expectFailure(r, 7, 'this server answered no form of catalog search');
+    expect(r.requests).toEqual(['POST /api/v3/search', 'GET /api/v3/catalog/search?query=orders']);
+  });
+
+  it('usage errors before any request: both --accelerated flags, a --limit of 0, an unknown --type', async () => {
+    for (const [args, msg] of [
+      [['job', 'list', '--accelerated', '--not-accelerated'], 'cannot be used with'],
+      [['job', 'list', '--limit', '0'], '--limit must be a whole number from 1'],
+      [['search', 'x', '--type', 'cube'], '--type "cube" is not one of'],
+      [['job', 'profile', 'not-a-uuid'], 'is not a job id'],
+      [['job', 'list', '--since', '2h', '--until', '3h'], '--since must be earlier than --until'],
+    ] as const) {
+      const r = await withStub([], [...args]);
+      expectFailure(r, 2, msg);
+      expect(r.requests).toEqual([]);
+    }
   });
 });

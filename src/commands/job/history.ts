@@ -74,9 +74,9 @@ async function runOnce(
  * A history query that failed: the table missing is the server lacking it (exit 7: every edition documents
  * one); any other failure is the query's (exit 6, the service's words).
  */
-function lacksTable(table: HistoryTable, error: string, what: string = table): Error {
+function lacksTable(table: HistoryTable, error: string, lacks = `no ${table}`): Error {
   if (/not found|does not exist/i.test(error)) {
-    return new ServiceError(`this server has no ${what}: its job history cannot be read`, {
+    return new ServiceError(`this server has ${lacks}: its job history cannot be read`, {
       moreInfo: error,
     });
   }
