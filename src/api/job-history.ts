@@ -44,7 +44,7 @@ export interface JobFilter {
 }
 
 /** A SQL string literal: quotes doubled, so any name (`o'brien`) stays one literal. */
-export function sqlLiteral(s: string): string {
+function sqlLiteral(s: string): string {
   return `'${s.replaceAll("'", "''")}'`;
 }
 
@@ -153,7 +153,7 @@ export const JOB_SUMMARY_FIELDS: ResultField[] = [
 }));
 
 /** The stages a history row times, by the column stem of each edition. */
-export type Stage =
+type Stage =
   | 'submitted'
   | 'planning_start'
   | 'query_enqueued'
@@ -166,7 +166,7 @@ export type Stage =
  * A stage's time in epoch ms from a history row, or undefined when unset: the exact epoch column of either
  * edition (`*_epoch_millis`, or `*_epoch` in nanoseconds), else the `*_ts` text (UTC, no zone).
  */
-export function stageMs(row: ResultRow, stage: Stage): number | undefined {
+function stageMs(row: ResultRow, stage: Stage): number | undefined {
   const hostedStem = stage === 'execution_planning' ? 'execution_planning_start' : stage;
   const millis = row[`${stage}_epoch_millis`];
   if (millis !== undefined && millis !== null) return positive(toNumber(millis));
@@ -224,7 +224,7 @@ function count(v: unknown): number | JsonNumber | null {
  * The datasets a job queried, as dotted names: the self-hosted string `[a.b.c, d.e]`, or the hosted array
  * of `{name: "\"a\".\"b\""}` (names unquoted, as the self-hosted form shows them).
  */
-export function datasetNames(v: unknown): string[] {
+function datasetNames(v: unknown): string[] {
   if (typeof v === 'string') {
     const inner = v.trim().replace(/^\[/, '').replace(/\]$/, '').trim();
     return inner ? inner.split(/,\s+/) : [];

@@ -13,7 +13,7 @@ import type { ApiClient } from './http.js';
 import { segment } from './url-segment.js';
 
 /** The download request, as sent (the id is a URL segment, checked there). */
-export function profileRequest(id: string) {
+function profileRequest(id: string) {
   return {
     method: 'POST' as const,
     path: `/apiv2/support/${segment(id, 'job id')}/download`,
@@ -28,7 +28,7 @@ export async function downloadProfile(client: ApiClient, id: string, signal?: Ab
 }
 
 /** The largest profile JSON summarised: beyond it, saving the zip (`--out`) is the way. */
-export const MAX_PROFILE_BYTES = 512 * 1024 * 1024;
+const MAX_PROFILE_BYTES = 512 * 1024 * 1024;
 
 /**
  * The profile JSON of the last attempt in a downloaded zip (PKWARE APPNOTE: the end record, the central
@@ -116,9 +116,9 @@ const OPERATOR_TYPES = (
   'ICEBERG_SNAPSHOTS_SUB_SCAN NESSIE_COMMITS_SUB_SCAN SMALL_FILE_COMBINATION_WRITER'
 ).split(' ');
 
-export const operatorTypeName = (n: number): string => OPERATOR_TYPES[n] ?? `OPERATOR_${n}`;
+const operatorTypeName = (n: number): string => OPERATOR_TYPES[n] ?? `OPERATOR_${n}`;
 
-export interface OperatorSummary {
+interface OperatorSummary {
   /** `00`, `01`…: the phase (major fragment). */
   phase: string;
   /** `00-02`: phase and operator id, as the service's plan and UI name them. */

@@ -10,7 +10,7 @@ import type { ApiClient } from './http.js';
 
 /** `unified`: POST /api/v3/search (and the hosted form); `catalog`: GET /api/v3/catalog/search. */
 export type SearchForm = 'unified' | 'catalog';
-export const SEARCH_FORMS: readonly SearchForm[] = ['unified', 'catalog'];
+const SEARCH_FORMS: readonly SearchForm[] = ['unified', 'catalog'];
 
 /** The kinds `--type` takes, and the unified form's categories for them. */
 export const SEARCH_KINDS = [
@@ -34,13 +34,13 @@ export interface SearchHit {
   [k: string]: unknown;
 }
 
-export interface SearchPage {
+interface SearchPage {
   hits: SearchHit[];
   next?: string;
 }
 
 /** The CEL filter of the unified form: `category in ["TABLE", "VIEW"]`. */
-export function categoryFilter(kinds: readonly SearchKind[]): string | undefined {
+function categoryFilter(kinds: readonly SearchKind[]): string | undefined {
   if (!kinds.length) return undefined;
   return `category in [${kinds.map((k) => `"${k.toUpperCase()}"`).join(', ')}]`;
 }

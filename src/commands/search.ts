@@ -2,7 +2,7 @@
 // insight"): the newest form first, the next on 404/405, detected once per profile and remembered in it; pages
 // followed to --limit (at most ⌈limit/page⌉ requests), --type filtering by kind.
 import type { Command } from '@commander-js/extra-typings';
-import type { SearchForm, SearchHit, SearchKind } from '../api/search.js';
+import { SEARCH_KINDS as KINDS, type SearchForm, type SearchHit, type SearchKind } from '../api/search.js';
 import type { Context } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
@@ -11,9 +11,8 @@ import { defineCommand, type OptionsOf } from './define.js';
 import { choose, repeatable, wholeNumber } from './options.js';
 
 /** Results asked for per page of the unified form. */
-export const SEARCH_PAGE = 50;
+const SEARCH_PAGE = 50;
 const MAX_LIMIT = 10_000;
-const KINDS = ['table', 'view', 'folder', 'space', 'source', 'udf', 'job', 'reflection'] as const;
 
 const declaration = (search: Command) =>
   search
@@ -59,7 +58,7 @@ async function search(ctx: Context, text: string, opts: OptionsOf<typeof declara
 }
 
 /** Up to `limit` hits of the form this server has (the agents' `search_catalog` calls the same). */
-export async function searchCatalog(
+async function searchCatalog(
   ctx: Context,
   text: string,
   kinds: SearchKind[],

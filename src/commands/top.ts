@@ -26,7 +26,7 @@ const declaration = (top: Command) =>
 export const register = defineCommand(declaration, top);
 
 /** One refresh: the active jobs, without the query that read them. */
-export async function activeJobs(ctx: Context, signal?: AbortSignal): Promise<JobSummary[]> {
+async function activeJobs(ctx: Context, signal?: AbortSignal): Promise<JobSummary[]> {
   const { activeJobsSql } = await import('../api/job-history.js');
   const query = await queryHistory(ctx, 'running', (t) => activeJobsSql(t, MAX_JOBS), {
     quiet: true,
@@ -162,7 +162,7 @@ class TopScreen {
 }
 
 /** The keys of one read: escape sequences (`ESC [ A`) whole, everything else a character at a time. */
-export function keysOf(data: string): string[] {
+function keysOf(data: string): string[] {
   const keys: string[] = [];
   for (let i = 0; i < data.length; ) {
     const seq = /^\x1b\[[0-9;]*[A-Za-z~]/.exec(data.slice(i, i + 16));

@@ -18,7 +18,7 @@ import { pageFetcher } from '../../export/page-fetcher.js';
 import type { FetchPage } from '../../export/pages.js';
 
 /** A completed query of the history: its job id and the table it read. */
-export interface HistoryQuery {
+interface HistoryQuery {
   id: string;
   table: HistoryTable;
 }

@@ -157,7 +157,7 @@ function stateName(s: string): string {
  * WHEN of --since/--until: a duration back from `now` (`24h`, `7d`, `1h30m`) or an ISO 8601 time (a date
  * alone is midnight UTC). Anything else is a usage error naming the flag.
  */
-export function when(flag: string, text: string, now: number): number {
+function when(flag: string, text: string, now: number): number {
   const t = text.trim();
   if (/^\d{4}-\d{2}-\d{2}/.test(t)) {
     const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(t) ? `${t}T00:00:00Z` : t);
@@ -176,7 +176,7 @@ export function when(flag: string, text: string, now: number): number {
 }
 
 /** A count as text: exact numbers (JsonNumber) by their text. */
-export const countText = (v: JobSummary['rowsReturned']): string =>
+const countText = (v: JobSummary['rowsReturned']): string =>
   v === null ? '' : typeof v === 'number' ? String(v) : v.text;
 
 const oneLine = (s: string | null, max = 60): string => {

@@ -7,7 +7,7 @@ import { formatPath } from '../../util/catalog-ref.js';
 import { formatDuration } from '../../util/units.js';
 
 /** What the reflection summary tells of a reflection: its name, type and the dataset it accelerates. */
-export interface ReflectionInfo {
+interface ReflectionInfo {
   name?: string;
   type?: string;
   datasetPath?: string[];

@@ -35,7 +35,7 @@ interface Timings {
 }
 
 /** A job explained: the shape `-o json` prints (docs/cli-contract.md). */
-export interface JobExplained {
+interface JobExplained {
   id: string;
   state: string;
   queue: string | null;
@@ -56,7 +56,7 @@ async function why(ctx: Context, id: string): Promise<void> {
 }
 
 /** Everything `job why` says of a job, as data (the agents' `explain_job` returns the same). */
-export async function explainJob(ctx: Context, id: string): Promise<JobExplained> {
+async function explainJob(ctx: Context, id: string): Promise<JobExplained> {
   const [{ isJobId, jobRowSql, jobSummary, jobTimings }, { getJob }] = await Promise.all([
     import('../../api/job-history.js'),
     import('../../api/jobs.js'),
