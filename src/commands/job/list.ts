@@ -89,56 +89,46 @@ async function list(ctx: Context, opts: Flags): Promise<void> {
   if (opts.out && opts.out !== '-') await (await import('../../export/target.js')).checkWritable(opts.out);
   const { jobListSql } = await import('../../api/job-history.js');
   const query = await queryHistory(ctx, 'recent', (table) => jobListSql(table, filter));
-  await deliver(ctx, query.id, opts.out, spec);
+  await deliverJobs(ctx, query.id, opts.out, spec);
 }
 
 /**
- * The rows to their reader: `--out FILE` and the formats other than the table through the export writers,
- * as `sql` writes them; a table (or a --query filter) from the rows held.
+ * The rows to their reader through the delivery pipeline (`deliver(source, sink)`, src/export/deliver.ts):
+ * `--out FILE` and the formats other than the table as `sql` writes them; a table (or a --query filter) from the
+ * rows held.
  */
-async function deliver(
+async function deliverJobs(
   ctx: Context,
   id: string,
   out: string | undefined,
   spec: { format: 'csv' | 'json' | 'ndjson' | 'parquet'; gzip: boolean } | undefined,
 ): Promise<void> {
   const client = await ctx.client();
-  const format = ctx.format;
+  const format = out && spec ? spec.format : ctx.format;
   ctx.interruptible = true;
-  if (out && spec) {
-    const [{ exportRows }, { openFileTarget, stdoutTarget }] = await Promise.all([
+  if ((out && spec) || (format !== 'table' && !ctx.opts.query)) {
+    const [{ deliver }, { resultsPages }, { openSink, stdoutSink, isStdout }] = await Promise.all([
+      import('../../export/deliver.js'),
       import('../../export/export.js'),
       import('../../export/target.js'),
     ]);
-    const toStdout = out === '-';
-    const target = toStdout
-      ? stdoutTarget(ctx.streams.stdout)
-      : await openFileTarget(out, { gzip: spec.gzip });
-    const done = await exportRows({
+    const toStdout = !out || isStdout(out);
+    const sink =
+      out && spec
+        ? await openSink(out, ctx.streams.stdout, { gzip: spec.gzip })
+        : stdoutSink(ctx.streams.stdout);
+    // Pretty JSON on standard output, as every command prints it; compact in a file.
+    const source = resultsPages({
       fetchPage: summaryPages(client, id),
-      format: spec.format,
-      target,
       pageSize: 500,
       concurrency: 1,
+      pretty: toStdout,
+    });
+    const done = await deliver(source, sink, {
+      format: format as 'csv' | 'json' | 'ndjson' | 'parquet',
       signal: ctx.interrupt.signal,
     });
-    if (!toStdout) ctx.ui.notice(`wrote ${countJobs(done.rows)} to ${out} (${spec.format.toUpperCase()})`);
-    return;
-  }
-  if (format !== 'table' && !ctx.opts.query) {
-    const [{ exportRows }, { stdoutTarget }] = await Promise.all([
-      import('../../export/export.js'),
-      import('../../export/target.js'),
-    ]);
-    await exportRows({
-      fetchPage: summaryPages(client, id),
-      format,
-      target: stdoutTarget(ctx.streams.stdout),
-      pageSize: 500,
-      concurrency: 1,
-      signal: ctx.interrupt.signal,
-      pretty: true,
-    });
+    if (!toStdout) ctx.ui.notice(`wrote ${countJobs(done.rows)} to ${out} (${format.toUpperCase()})`);
     return;
   }
   const rows = await readSummaries(ctx, { id, table: 'sys.jobs' });

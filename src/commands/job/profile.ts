@@ -69,16 +69,17 @@ async function profile(ctx: Context, id: string, opts: OptionsOf<typeof declarat
 
 /** The zip as downloaded, through FILE.partial and a rename: a FILE that exists is whole. */
 async function save(ctx: Context, out: string, zip: Buffer): Promise<void> {
-  const { openFileTarget, stdoutTarget } = await import('../../export/target.js');
-  const target = out === '-' ? stdoutTarget(ctx.streams.stdout) : await openFileTarget(out);
+  const { openSink, isStdout } = await import('../../export/target.js');
+  const sink = await openSink(out, ctx.streams.stdout);
   try {
-    await target.write(zip, ctx.interrupt.signal);
-    await target.commit();
+    await sink.write(zip, ctx.interrupt.signal);
+    await sink.commit();
   } catch (e) {
-    await target.discard();
+    await sink.discard();
     throw e;
   }
-  if (out !== '-') ctx.ui.notice(`saved the profile (${formatSize(zip.length)}) to ${out}`);
+  if (isStdout(out)) return;
+  ctx.ui.notice(`saved the profile (${formatSize(zip.length)}) to ${out}`);
 }
 
 const DETAIL = {
