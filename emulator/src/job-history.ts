@@ -1,4 +1,4 @@
-// The system tables the service keeps its jobs in (docs/api-facts.md "Job history"): self-hosted
+// The system tables the service keeps its jobs in (docs/api-facts.md §15): self-hosted
 // `sys.jobs_recent` (every job of the last days) and `sys.jobs` (running ones; every job on older servers,
 // which have no `sys.jobs_recent`), hosted `sys.project.history.jobs` and `sys.project.jobs`. Each edition's
 // own columns and types: epochs in milliseconds (`*_epoch_millis`, unset 0, unset timestamps 1970-01-01)

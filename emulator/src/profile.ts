@@ -1,4 +1,4 @@
-// The query profile download (docs/api-facts.md "The query profile"): `POST /apiv2/support/{jobId}/download`
+// The query profile download (docs/api-facts.md §15): `POST /apiv2/support/{jobId}/download`
 // answers a zip holding `header.json` and `profile_attempt_0.json`, as a real server's download does. The
 // profile is shaped as the service's QueryProfile (a recorded one is test/fixtures/real/dqd-profile.json):
 // fragmentProfile → minorFragmentProfile → operatorProfile with operatorType, setupNanos, processNanos,

@@ -1,4 +1,4 @@
-// Catalog search in its three forms (docs/api-facts.md "Catalog search"): every self-hosted server has
+// Catalog search in its three forms (docs/api-facts.md §15): every self-hosted server has
 // `GET /api/v3/catalog/search?query=` (`{data: [CatalogItem…]}`); Enterprise 26.x also has `POST /api/v3/search`
 // (`{query, filter, maxResults, pageToken}` → `{sessionId, nextPageToken?, results: [{category, catalogObject |
 // jobObject}]}`), which the hosted edition serves as `POST /v0/projects/{id}/search` (emulator/src/cloud.ts

@@ -1,4 +1,4 @@
-// The job history (docs/api-facts.md "Job history"): the service has no REST listing of jobs, only system
+// The job history (docs/api-facts.md §15): the service has no REST listing of jobs, only system
 // tables, and they differ by edition. Self-hosted `sys.jobs_recent` (every job of the last days; older servers
 // lack it and keep every recent job in `sys.jobs`) and `sys.jobs` (running ones); hosted
 // `sys.project.history.jobs` (about an hour behind) and `sys.project.jobs` (running). Epochs are milliseconds
@@ -19,7 +19,7 @@ export function historyTable(edition: Edition, which: 'recent' | 'running'): His
   return which === 'recent' ? 'sys.jobs_recent' : 'sys.jobs';
 }
 
-/** A server that has no `sys.jobs_recent` fails the query naming it (docs/api-facts.md "Job history"). */
+/** A server that has no `sys.jobs_recent` fails the query naming it (docs/api-facts.md §15). */
 export function lacksJobsRecent(errorMessage: string | undefined): boolean {
   const m = errorMessage ?? '';
   return /jobs_recent/i.test(m) && /not found|does not exist|not exist/i.test(m);

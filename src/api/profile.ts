@@ -1,4 +1,4 @@
-// The query profile (docs/api-facts.md "The query profile"): `POST /apiv2/support/{jobId}/download` answers a
+// The query profile (docs/api-facts.md §15): `POST /apiv2/support/{jobId}/download` answers a
 // zip holding `header.json` and `profile_attempt_N.json` (one per attempt). The profile is the service's
 // QueryProfile: fragmentProfile (a phase each) → minorFragmentProfile (a thread each) → operatorProfile, with
 // times in nanoseconds, input records and peak memory, and operatorTypeMetricsMap naming each operator type's

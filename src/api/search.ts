@@ -1,4 +1,4 @@
-// Catalog search (docs/api-facts.md "Catalog search") in its three forms: Enterprise 26.x `POST /api/v3/search`
+// Catalog search (docs/api-facts.md §15) in its three forms: Enterprise 26.x `POST /api/v3/search`
 // `{query, filter, maxResults, pageToken}` → `{results: [{category?, catalogObject | jobObject | …}],
 // nextPageToken?}` (the hosted edition serves the same at `POST /v0/projects/{id}/search`, where src/api/roots.ts
 // routes it); open-source and older servers `GET /api/v3/catalog/search?query=` → `{data: [CatalogItem…]}`,

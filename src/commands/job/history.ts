@@ -32,7 +32,7 @@ interface QueryOptions {
 /**
  * Runs `sql(table)` on the history table of the edition in force (`recent`: every recent job; `running`: the
  * running ones) and returns once it completed. Self-hosted servers without `sys.jobs_recent` keep every recent
- * job in `sys.jobs`: the query is run there instead (docs/api-facts.md "Job history").
+ * job in `sys.jobs`: the query is run there instead (docs/api-facts.md §15).
  */
 export async function queryHistory(
   ctx: Context,
