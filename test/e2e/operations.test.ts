@@ -283,6 +283,22 @@ describe('hosted', () => {
     ]);
   });
 
+  it('job why reads the job status and its row of sys.project.history.jobs', async () => {
+    const q = await fx.run(['sql', 'SELECT 42 AS answer', '-o', 'json'], { env });
+    expect(q.code, q.stderr).toBe(0);
+    const id = fx.emu.jobs.list().at(-1)!.id;
+    const r = await fx.run(['job', 'why', id, '-o', 'json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      id,
+      state: 'COMPLETED',
+      engine: 'default',
+      rowsReturned: 1,
+      reflections: [],
+    });
+    expect(lastSql(fx)).toBe(`SELECT * FROM sys.project.history.jobs WHERE job_id = '${id}'`);
+  });
+
   it('job profile: exit 2 naming the edition, nothing sent', async () => {
     const r = await fx.run(['job', 'profile', PID], { env });
     expectFailure(r, 2, 'the hosted edition (--edition cloud) has no public profile download');

@@ -33,9 +33,24 @@ it('shows the running jobs, cancels the selected one after y, and quits on q', a
   await top.waitFor(`cancellation of job ${target.id} requested`);
   await until(() => fx.emu.jobs.get(target.id)!.state === 'CANCELED', 'the job canceled');
   expect(fx.emu.jobs.list().find((j) => j.sql.includes('slow_two'))!.state).toBe('RUNNING');
+  const topQueries = () =>
+    fx.emu.jobs.list().filter((j) => j.sql.startsWith('SELECT * FROM sys.jobs WHERE status NOT IN'));
+  await until(() => topQueries().length >= 3, 'a few refreshes');
   top.type('q');
   expect(await top.exited).toBe(0);
   expect((await slow).code).toBe(6);
+  // One query per refresh, each read with one results page, and nothing else submitted.
+  const refreshes = fx.emu.jobs
+    .list()
+    .filter((j) => j.sql.startsWith('SELECT * FROM sys.jobs WHERE status NOT IN'));
+  expect(refreshes.length).toBeGreaterThanOrEqual(2);
+  expect(fx.emu.jobs.list()).toHaveLength(refreshes.length + 2);
+  for (const j of refreshes) {
+    const pages = fx.emu.log.entries.filter(
+      (e) => e.method === 'GET' && e.path === `/api/v3/job/${j.id}/results`,
+    );
+    expect(pages.length).toBeLessThanOrEqual(1);
+  }
   // The other job is left running: cancel it so that the file ends quickly.
   const two = fx.emu.jobs.list().find((j) => j.sql.includes('slow_two'))!;
   await fx.run(['job', 'cancel', two.id, '--yes']);
