@@ -178,7 +178,8 @@ describe('self-hosted', () => {
     expect(s.code, s.stderr).toBe(0);
     expect(readFileSync(out).readUInt32LE(0)).toBe(0x04034b50);
     const unknown = await fx.run(['job', 'profile', '11111111-2222-4333-8444-555555555555']);
-    expectFailure(unknown, 4, 'has no profile');
+    expectFailure(unknown, 4, 'job 11111111-2222-4333-8444-555555555555 not found');
+    expect(unknown.stderr).toContain('dlake job list');
   });
 
   it('top --once: the running jobs as job list objects, without its own query; one query', async () => {
@@ -349,6 +350,12 @@ describe('servers that lack what the commands read', () => {
     );
     expectFailure(r, 7, 'this server has neither sys.jobs_recent nor sys.jobs');
     expect(r.requests.filter((q) => q.startsWith('POST'))).toHaveLength(2);
+  });
+
+  it('job profile on a server without the download: exit 7 naming it', async () => {
+    const r = await withStub([], ['job', 'profile', JOB]);
+    expectFailure(r, 7, 'this server has no profile download');
+    expect(r.requests).toEqual([`POST /apiv2/support/${JOB}/download`]);
   });
 
   it('search on a server with no form of search: exit 7 after one request per form', async () => {

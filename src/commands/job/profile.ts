@@ -5,7 +5,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { ProfileSummary } from '../../api/profile.js';
 import type { Context } from '../../context.js';
-import { NotFoundError, UsageError } from '../../errors.js';
+import { DlakeError, NotFoundError, ServiceError, UsageError } from '../../errors.js';
 import type { Detail } from '../../output/view.js';
 import { formatDuration, formatSize } from '../../util/units.js';
 import { examples } from '../common.js';
@@ -56,15 +56,29 @@ async function profile(ctx: Context, id: string, opts: OptionsOf<typeof declarat
   try {
     zip = await api.downloadProfile(await ctx.client(), id, ctx.interrupt.signal);
   } catch (e) {
-    if (!(e instanceof NotFoundError)) throw e;
-    throw new NotFoundError(`job ${id} has no profile on this server (no such job, or no profile download)`, {
-      moreInfo: e.message,
-      hint: 'list recent jobs with `dlake job list`',
-    });
+    throw profileMissing(e, id);
   }
   if (opts.out) return save(ctx, opts.out, zip);
   const summary = api.summariseProfile(await api.profileFromZip(zip), opts.top ?? 10);
   await ctx.print({ data: { id, ...summary }, rows: detailOf(summary), view: DETAIL });
+}
+
+/**
+ * A 404 (or 405) of the download: the job unknown to the service (exit 4), or, answered by the web framework
+ * itself, a server without the download endpoint (exit 7: it is an internal API, docs/api-facts.md §15).
+ */
+function profileMissing(e: unknown, id: string): unknown {
+  const generic = e instanceof DlakeError && /^HTTP 40[45] |^not found \(404\)|answered 405/.test(e.message);
+  if (generic) {
+    return new ServiceError('this server has no profile download (POST /apiv2/support/{jobId}/download)', {
+      moreInfo: (e as DlakeError).message,
+    });
+  }
+  if (!(e instanceof NotFoundError)) return e;
+  return new NotFoundError(`job ${id} not found`, {
+    moreInfo: e.message,
+    hint: 'list recent jobs with `dlake job list`',
+  });
 }
 
 /** The zip as downloaded, through FILE.partial and a rename: a FILE that exists is whole. */
