@@ -300,6 +300,23 @@ describe('hosted', () => {
     expect(lastSql(fx)).toBe(`SELECT * FROM sys.project.history.jobs WHERE job_id = '${id}'`);
   });
 
+  it('every output format of job list, job why, top and search', async () => {
+    const id = fx.emu.jobs.list().at(-1)!.id;
+    for (const format of ['table', 'csv', 'ndjson', 'json']) {
+      for (const args of [
+        ['job', 'list', '--limit', '2'],
+        ['job', 'why', id],
+        ['top', '--once'],
+        ['search', 'sample'],
+      ]) {
+        const r = await fx.run([...args, '-o', format], { env });
+        expect(r.code, `${args.join(' ')} -o ${format}: ${r.stderr}`).toBe(0);
+        if (format === 'json') JSON.parse(r.stdout);
+        if (format === 'ndjson') for (const line of r.stdout.split('\n').filter(Boolean)) JSON.parse(line);
+      }
+    }
+  });
+
   it('job profile: exit 2 naming the edition, nothing sent', async () => {
     const r = await fx.run(['job', 'profile', PID], { env });
     expectFailure(r, 2, 'the hosted edition (--edition cloud) has no public profile download');
