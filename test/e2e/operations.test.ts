@@ -127,6 +127,24 @@ describe('self-hosted', () => {
     expect(rows[0]![0]).toBe('id');
   });
 
+  it('every output format of job why, job profile, top and search', async () => {
+    await fx.run(['sql', 'SELECT COUNT(*) AS n FROM big']);
+    const id = fx.emu.jobs.list().at(-1)!.id;
+    for (const format of ['table', 'csv', 'ndjson', 'json']) {
+      for (const args of [
+        ['job', 'why', id],
+        ['job', 'profile', id],
+        ['top', '--once'],
+        ['search', 'orders'],
+      ]) {
+        const r = await fx.run([...args, '-o', format]);
+        expect(r.code, `${args.join(' ')} -o ${format}: ${r.stderr}`).toBe(0);
+        if (format === 'json') JSON.parse(r.stdout);
+        if (format === 'ndjson') for (const line of r.stdout.split('\n').filter(Boolean)) JSON.parse(line);
+      }
+    }
+  });
+
   it('job list refuses a malformed --since with exit 2 before any request', async () => {
     const r = await fx.run(['job', 'list', '--since', 'yesterday']);
     expectFailure(r, 2, '--since "yesterday" is neither a duration back from now nor an ISO 8601 time');
