@@ -125,6 +125,13 @@ describe('self-hosted', () => {
     const rows = parseCsv(readFileSync(out, 'utf8'));
     expect(rows).toHaveLength(6);
     expect(rows[0]![0]).toBe('id');
+    for (const file of ['jobs.parquet', 'jobs.ndjson.gz', 'jobs.json']) {
+      const w2 = await fx.run(['job', 'list', '--limit', '5', '--out', join(dir, file)]);
+      expect(w2.code, w2.stderr).toBe(0);
+      expect(w2.stderr).toContain(`wrote 5 jobs to ${join(dir, file)}`);
+    }
+    expect(readFileSync(join(dir, 'jobs.parquet')).subarray(0, 4).toString()).toBe('PAR1');
+    expect(JSON.parse(readFileSync(join(dir, 'jobs.json'), 'utf8'))).toHaveLength(5);
   });
 
   it('every output format of job why, job profile, top and search', async () => {
