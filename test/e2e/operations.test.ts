@@ -309,6 +309,18 @@ describe('hosted', () => {
     ]);
   });
 
+  it('job list --engine and --accelerated on the hosted table', async () => {
+    const r = await fx.run(
+      ['job', 'list', '--engine', 'preview', '--accelerated', '--limit', '4', '-o', 'json'],
+      { env },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(lastSql(fx)).toContain("WHERE engine = 'preview' AND accelerated = TRUE ORDER BY");
+    const jobs = JSON.parse(r.stdout);
+    expect(jobs).toHaveLength(4);
+    for (const j of jobs) expect(j).toMatchObject({ engine: 'preview', accelerated: true });
+  });
+
   it('job why reads the job status and its row of sys.project.history.jobs', async () => {
     const q = await fx.run(['sql', 'SELECT 42 AS answer', '-o', 'json'], { env });
     expect(q.code, q.stderr).toBe(0);
