@@ -238,6 +238,27 @@ describe('self-hosted', () => {
     expect(fx.emu.log.entries.map((e) => `${e.method} ${e.path}`)).toEqual(['POST /api/v3/search']);
     expect(fx.readJson('config.json').profiles.default.searchForm).toBe('unified');
   });
+
+  it('search follows pages to --limit: at most ⌈limit/page⌉ requests', async () => {
+    const store = fx.emu.catalog.store;
+    for (let i = 0; i < 130; i++) {
+      store.insert({
+        ...store.stamp(),
+        kind: 'folder',
+        path: ['OpsSearch', `many_${String(i).padStart(3, '0')}`],
+      });
+    }
+    fx.emu.log.clear();
+    const r = await fx.run(['search', 'many_', '--limit', '70', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const hits = JSON.parse(r.stdout);
+    expect(hits).toHaveLength(70);
+    expect(hits[69].path).toEqual(['OpsSearch', 'many_069']);
+    expect(fx.emu.log.entries.map((e) => `${e.method} ${e.path}`)).toEqual([
+      'POST /api/v3/search',
+      'POST /api/v3/search',
+    ]);
+  });
 });
 
 describe('self-hosted without sys.jobs_recent, with the open-source search', () => {
@@ -338,6 +359,7 @@ describe('hosted', () => {
   });
 
   it('every output format of job list, job why, top and search', async () => {
+    expect((await fx.run(['sql', 'SELECT 1 AS one'], { env })).code).toBe(0);
     const id = fx.emu.jobs.list().at(-1)!.id;
     for (const format of ['table', 'csv', 'ndjson', 'json']) {
       for (const args of [
