@@ -10,7 +10,6 @@ import type { ApiClient } from './http.js';
 
 /** `unified`: POST /api/v3/search (and the hosted form); `catalog`: GET /api/v3/catalog/search. */
 export type SearchForm = 'unified' | 'catalog';
-const SEARCH_FORMS: readonly SearchForm[] = ['unified', 'catalog'];
 
 /** The kinds `--type` takes, and the unified form's categories for them. */
 export const SEARCH_KINDS = [

@@ -488,11 +488,7 @@ describe('job list on recorded history tables', () => {
 describe('search on the published examples', () => {
   for (const [fixture, env, path] of [
     ['docs-search', {}, '/api/v3/search'],
-    [
-      'cloud-docs-search',
-      { DLAKE_EDITION: 'cloud', DLAKE_PROJECT_ID: PID },
-      `/v0/projects/${PID}/search`,
-    ],
+    ['cloud-docs-search', { DLAKE_EDITION: 'cloud', DLAKE_PROJECT_ID: PID }, `/v0/projects/${PID}/search`],
   ] as const) {
     it(`${fixture}: a result with neither category nor id, lastModifiedAt or modifiedAt`, async () => {
       const r = await runStub(
