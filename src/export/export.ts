@@ -3,7 +3,7 @@
 // failure or Ctrl-C the file is either removed or, when the rows so far can be resumed, kept as
 // FILE.partial with its sidecar; the error says how many rows had been written and how to go on.
 import type { ResultField } from '../api/jobs.js';
-import { DlakeError, InterruptedError, LocalIOError, ServiceError } from '../errors.js';
+import { DlakeError, InterruptedError, LocalIOError, rephrased, ServiceError } from '../errors.js';
 import { countRows } from '../util/units.js';
 import { type FetchPage, PAGE_CONCURRENCY, pagesInOrder } from './pages.js';
 import { OutputClosedError, type Target } from './target.js';
@@ -170,15 +170,5 @@ function stoppedAfter(
         : target.resumed
           ? `export stopped after ${countRows(rows)}; ${target.name} was not written, ${target.partial} and its sidecar are kept`
           : `export stopped after ${countRows(rows)}; ${target.name} was not written`;
-  const Same = e.constructor as new (
-    message: string,
-    opts: ConstructorParameters<typeof DlakeError>[1],
-  ) => DlakeError;
-  return new Same(`${e.message}: ${what}`, {
-    hint: kept > 0 && resumeHint ? resumeHint : e.hint,
-    advice: e.advice,
-    moreInfo: e.moreInfo,
-    details: e.details,
-    cause: e.cause,
-  });
+  return rephrased(e, `${e.message}: ${what}`, kept > 0 && resumeHint ? { hint: resumeHint } : {});
 }

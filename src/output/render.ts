@@ -2,8 +2,8 @@
 // optional --query (JMESPath) filter. json prints the service's objects as they came; table and csv print the
 // view's columns.
 
-import type { OutputFormat } from '../config/schema.js';
 import { ServiceError, UsageError } from '../errors.js';
+import type { OutputFormat } from '../global-options.js';
 import { asReceived } from '../util/received.js';
 import type { Theme } from './color.js';
 import { terminalSafe } from './safe-text.js';
