@@ -22,6 +22,36 @@ export const ExitCode = {
 } as const;
 
 /**
+ * What each exit code means: the one text of the tables in README.md and docs/cli-contract.md (rewritten by
+ * `npm run docs`, checked by test/unit/exit-codes.test.ts) and of `dlake help exit-codes`.
+ */
+const EXIT_CODE_MEANINGS: { readonly [K in keyof typeof ExitCode]: string } = {
+  ok: 'success',
+  bug: 'unexpected error (a bug: a short message; the stack with `--debug`)',
+  usage:
+    'bad usage or invalid input (unknown option, malformed JSON, failed validation, refused confirmation)',
+  auth: 'authentication or permission (401, 403, missing or expired credentials)',
+  notFound: 'not found (404)',
+  conflict: 'conflict (409: stale tag or version, name or path exists)',
+  jobFailed: 'the job ended FAILED or CANCELED',
+  service:
+    'the service or the network failed (5xx after retries, connection refused, timeout, unreadable answer)',
+  changes: '`plan --exit-code` found changes to make',
+  localIO:
+    'a local file could not be written (disk full, quota, I/O error, permission, read-only file system)',
+  hangup: 'SIGHUP, after the same clean-up as Ctrl-C',
+  interrupted: 'interrupted (Ctrl-C)',
+  terminated: 'SIGTERM, after the same clean-up as Ctrl-C (cancel the job waited on, no half-written `FILE`)',
+};
+
+/** Every exit code with its name in ExitCode and its meaning, in increasing order. */
+export function exitCodes(): { name: keyof typeof ExitCode; code: number; meaning: string }[] {
+  return (Object.keys(ExitCode) as (keyof typeof ExitCode)[])
+    .map((name) => ({ name, code: ExitCode[name], meaning: EXIT_CODE_MEANINGS[name] }))
+    .sort((a, b) => a.code - b.code);
+}
+
+/**
  * What to do next after an error, printed as its `hint:` line: words to print as they are, or an Advice. An error
  * has this one "what next"; src/commands/hints.ts `hintFor` is the one place that turns it into the line.
  */

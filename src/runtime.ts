@@ -8,6 +8,7 @@ import {
   Option,
 } from '@commander-js/extra-typings';
 import { commandGroup, type ScannedArgv, scanArgv } from './argv.js';
+import { HELP_TOPICS } from './commands/help-topics.js';
 import { hintFor, sayFailure } from './commands/hints.js';
 import { choiceOption } from './commands/options.js';
 import { GROUPS, registerGroups } from './commands/registry.js';
@@ -203,7 +204,8 @@ Examples:
   $ dlake sql "SELECT * FROM Samples.sales.\\"2024.csv\\"" --out sales.csv
   $ DLAKE_CLIENT_ID=… DLAKE_CLIENT_SECRET=… dlake job export ID --out rows.csv
 
-Run \`dlake COMMAND --help\` for a command's options and examples.`,
+Run \`dlake COMMAND --help\` for a command's options and examples,
+\`dlake help exit-codes\` for what each exit code means.`,
     );
   return program;
 }
@@ -270,9 +272,15 @@ export async function runCli(argv: string[], world: World): Promise<number> {
 
 /**
  * `dlake help catalog ls`: the help of the command those words name, at any depth (commander's own help
- * command looks at one word only). A word that names no command is a usage error with a suggestion.
+ * command looks at one word only), or a topic (`dlake help exit-codes`). A word that names no command is a
+ * usage error with a suggestion.
  */
 function helpFor(program: Command, words: string[]): void {
+  const topic = words.length === 1 ? HELP_TOPICS[words[0]!] : undefined;
+  if (topic) {
+    program.configureOutput().writeOut?.(topic.text());
+    return;
+  }
   let cmd: CommandUnknownOpts = program;
   for (const word of words) {
     const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
