@@ -19,9 +19,10 @@ import { ConfigStore, type StoreSnapshot } from './config/store.js';
 import { type DlakeError, rephrased, type StopSignal, UsageError } from './errors.js';
 import { type GlobalOptions, OUTPUT_FORMATS, type OutputFormat } from './global-options.js';
 import { colorEnabled, type Theme, theme } from './output/color.js';
-import { type Renderable, render } from './output/render.js';
+import { render } from './output/render.js';
 import { stderrSafe } from './output/safe-text.js';
 import { type Streams, Ui } from './output/ui.js';
+import type { Renderable } from './output/view.js';
 import { terminalWidth } from './output/width.js';
 import { parseDuration } from './util/units.js';
 

@@ -47,7 +47,7 @@ export const GLOBAL_OPTIONS = [
 ] as const satisfies readonly GlobalOptionSpec[];
 
 /** The options object commander builds from `specs`, typed as commander types each option it adds. */
-export type OptionsFrom<Specs extends readonly GlobalOptionSpec[], Acc = object> = Specs extends readonly [
+type OptionsFrom<Specs extends readonly GlobalOptionSpec[], Acc = object> = Specs extends readonly [
   infer Head extends GlobalOptionSpec,
   ...infer Rest extends readonly GlobalOptionSpec[],
 ]

@@ -8,6 +8,7 @@ import {
   Option,
 } from '@commander-js/extra-typings';
 import { commandGroup, type ScannedArgv, scanArgv } from './argv.js';
+import type { CommandRuntime } from './commands/define.js';
 import { HELP_TOPICS } from './commands/help-topics.js';
 import { hintFor, sayFailure } from './commands/hints.js';
 import { choiceOption } from './commands/options.js';
@@ -137,7 +138,7 @@ function commandPath(cmd: CommandUnknownOpts): string {
 const OWNED_OPTIONS: Record<string, string[]> = { 'job wait': ['--timeout'] };
 
 /** What commands get: their Context (created on first use, from the global options in force). */
-export class Runtime {
+export class Runtime implements CommandRuntime {
   private ctx?: Context;
   /** This run's commander state (not static: runs in one process, such as in-process tests, share nothing). */
   readonly state: RunState = {};

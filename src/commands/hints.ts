@@ -31,7 +31,7 @@ function loginCommand(opts: HintOptions): string {
 }
 
 /** Where a failure is said and how loudly. */
-export interface FailureOutput {
+interface FailureOutput {
   streams: Streams;
   theme: Theme;
   /** -v or --debug: long texts whole, and the service's moreInfo. */

@@ -4,14 +4,23 @@
 import type { Context } from '../context.js';
 import { DlakeError, InterruptedError, rephrased, UsageError } from '../errors.js';
 import { splitSql } from '../sql/split.js';
-import { runQuery, type SqlFlags } from './sql.js';
 
 const UNCLOSED = { string: 'string literal', identifier: 'quoted identifier', comment: 'comment' } as const;
 
+/** The options of `dlake sql` a script reads. */
+interface ScriptOptions {
+  out?: string;
+  into?: string;
+  wait: boolean;
+  continueOnError?: true;
+}
+
+/** `runStatement`: `dlake sql`'s own run of one statement (src/commands/sql.ts runQuery). */
 export async function runScript(
   ctx: Context,
   script: { name: string; text: string },
-  opts: SqlFlags,
+  opts: ScriptOptions,
+  runStatement: (text: string) => Promise<void>,
 ): Promise<void> {
   const split = splitSql(script.text);
   const statements = split.rest ? [...split.statements, split.rest] : split.statements;
@@ -35,7 +44,7 @@ export async function runScript(
     // Tables of consecutive results stay apart; csv, json and ndjson are left as they stream.
     if (k > 0 && ctx.format === 'table') ctx.streams.stdout.write('\n');
     try {
-      await runQuery(ctx, statement.text, opts);
+      await runStatement(statement.text);
     } catch (err) {
       // Ctrl-C ends the whole run, and a bug is not a statement's failure.
       if (!(err instanceof DlakeError) || err instanceof InterruptedError) throw err;

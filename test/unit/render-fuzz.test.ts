@@ -9,8 +9,8 @@ import { ConfigFileSchema, CredentialsFileSchema } from '../../src/config/schema
 import type { StoreSnapshot } from '../../src/config/store.js';
 import { DlakeError, ExitCode, ServiceError, UsageError } from '../../src/errors.js';
 import { theme } from '../../src/output/color.js';
-import { type Renderable, render } from '../../src/output/render.js';
-import type { View } from '../../src/output/view.js';
+import { render } from '../../src/output/render.js';
+import type { Renderable, View } from '../../src/output/view.js';
 
 const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
