@@ -75,16 +75,23 @@ export class Context {
   readonly streams: Streams;
   private readonly dispatcher?: Dispatcher;
 
-  constructor(
+  /** The Context of a command run with `opts` in `world`, its colours loaded if it uses any. */
+  static async create(opts: GlobalOptions, world: World): Promise<Context> {
+    const colored = colorEnabled(Boolean(world.streams.stderr.isTTY), world.env, opts.color === false);
+    return new Context(opts, world, await theme(colored));
+  }
+
+  private constructor(
     readonly opts: GlobalOptions,
     world: World,
+    theme: Theme,
   ) {
     const { env, streams } = world;
     this.env = env;
     this.streams = streams;
     this.dispatcher = world.dispatcher;
     this.store = world.store ?? new ConfigStore(configDir(env));
-    this.theme = theme(colorEnabled(Boolean(streams.stderr.isTTY), env, opts.color === false));
+    this.theme = theme;
     this.ui = new Ui(streams, this.theme, Boolean(opts.quiet), Boolean(opts.verbose));
   }
 

@@ -152,13 +152,13 @@ export class Runtime implements CommandRuntime {
       while (root.parent) root = root.parent;
       // The root's own options only: a subcommand's option that shares a global's name (`job wait --timeout`)
       // must not replace the global in the Context.
-      const ctx = this.context(root.opts() as GlobalOptions);
+      const ctx = await this.context(root.opts() as GlobalOptions);
       await fn(ctx, ...(args.slice(0, -1) as A));
     };
   }
 
-  context(opts: GlobalOptions): Context {
-    this.ctx ??= new Context(opts, this.world);
+  private async context(opts: GlobalOptions): Promise<Context> {
+    this.ctx ??= await Context.create(opts, this.world);
     return this.ctx;
   }
 
@@ -264,7 +264,7 @@ export async function runCli(argv: string[], world: World): Promise<number> {
     await program.parseAsync(argv);
     return ExitCode.ok;
   } catch (err) {
-    return reportError(err, rt, world, scanned);
+    return await reportError(err, rt, world, scanned);
   } finally {
     for (const [signal, handler] of handlers) process.off(signal, handler);
     await rt.current?.dispose();
@@ -303,11 +303,12 @@ function interruptedWord(signal: StopSignal): string {
       : 'interrupted';
 }
 
-function reportError(err: unknown, rt: Runtime, world: World, scanned: ScannedArgv): number {
+async function reportError(err: unknown, rt: Runtime, world: World, scanned: ScannedArgv): Promise<number> {
   const { stderr } = world.streams;
   const ctx = rt.current;
   const given = scanned.globals;
-  const t = ctx?.theme ?? theme(colorEnabled(Boolean(stderr.isTTY), world.env, given.has('--no-color')));
+  const t =
+    ctx?.theme ?? (await theme(colorEnabled(Boolean(stderr.isTTY), world.env, given.has('--no-color'))));
   // The service's words and the user's input are made safe for the terminal; long texts are cut without -v
   // (docs/cli-contract.md "Errors").
   const verbose = Boolean(ctx?.opts.verbose || ctx?.debugging) || given.has('--verbose');
