@@ -39,9 +39,10 @@ const EXIT_CODE_MEANINGS: { readonly [K in keyof typeof ExitCode]: string } = {
   changes: '`plan --exit-code` found changes to make',
   localIO:
     'a local file could not be written (disk full, quota, I/O error, permission, read-only file system)',
-  hangup: 'SIGHUP, after the same clean-up as Ctrl-C',
+  hangup: 'hung up (SIGHUP), after the same clean-up as Ctrl-C',
   interrupted: 'interrupted (Ctrl-C)',
-  terminated: 'SIGTERM, after the same clean-up as Ctrl-C (cancel the job waited on, no half-written `FILE`)',
+  terminated:
+    'terminated (SIGTERM), after the same clean-up as Ctrl-C (cancel the job waited on, no half-written `FILE`)',
 };
 
 /** Every exit code with its name in ExitCode and its meaning, in increasing order. */
