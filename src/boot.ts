@@ -44,6 +44,7 @@ export const CACHED_GROUPS = new Set([
   'reflection',
   'user',
   'role',
+  'access',
   'pat',
   'queue',
   'project',
