@@ -5,7 +5,7 @@
 // the published per-IP limits (§13.5), lowerable for tests; an exceeded limit answers 429 with Retry-After.
 import { randomUUID } from 'node:crypto';
 import { type Json, objectBody } from './admin/common.js';
-import { requireAdmin } from './auth.js';
+import { requireAdmin } from './guards.js';
 import {
   ApiError,
   badRequest,

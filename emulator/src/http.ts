@@ -167,3 +167,8 @@ function matchParts(r: Route, segs: string[]): Record<string, string> | null {
   if (r.rest !== undefined) params[r.rest] = segs.slice(r.parts.length).join('/');
   return params;
 }
+
+/** Jackson's NON_NULL: absent fields are left out rather than sent as null. */
+export function omitUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -7,8 +7,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SEEDED_REFLECTIONS } from './admin/reflections.js';
-import { requireAuth } from './auth.js';
+import type { AreaContext } from './area.js';
 import { type CtasCatalog, type CtasStatement, parseCtas } from './ctas.js';
+import { requireAuth } from './guards.js';
 import {
   ApiError,
   badRequest,
@@ -29,7 +30,6 @@ import {
 } from './job-history.js';
 import { profileZip } from './profile.js';
 import type { SearchableJob } from './search.js';
-import type { AreaContext } from './server.js';
 import {
   type CatalogDataset,
   type QueryOutcome,

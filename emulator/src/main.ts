@@ -4,10 +4,11 @@
 //                  [--strict-spec] [--secret-placeholder TEXT] [--flight-port N] [--flight-fault F]…
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { EmulatorOptions } from './area.js';
 import { DEFAULT_PROJECT_ID, RATE_LIMIT_NAMES, type RateLimitName } from './cloud.js';
 import { describeFault, FAULT_FLAG_SYNTAX, type FaultSpec, parseFaultFlag } from './faults.js';
-import type { FlightFaultSpec } from './flight/server.js';
-import { type Emulator, type EmulatorOptions, startEmulator } from './server.js';
+import type { FlightFaultSpec } from './flight/faults.js';
+import { type Emulator, startEmulator } from './server.js';
 import { DEFAULT_USERS } from './state.js';
 
 const USAGE = `Usage: dlake-emulator [options]   (in this repository: npm run emulator -- [options])

@@ -7,10 +7,10 @@
 // Matching is a case-insensitive substring of an entity's name (or a job's id or query text); the filter is
 // read only in its `category in ["A", "B"]` form. Page tokens are opaque to the client: here, the offset.
 import { randomUUID } from 'node:crypto';
-import { requireAuth } from './auth.js';
+import type { AreaContext } from './area.js';
 import type { CatalogStore, NsEntity } from './catalog-store.js';
+import { requireAuth } from './guards.js';
 import { badRequest, jsonBody, ok } from './http.js';
-import type { AreaContext } from './server.js';
 
 /** What the search reads of the jobs area. */
 export interface SearchableJob {

@@ -419,7 +419,7 @@ export class ApiClient {
         /html/i.test(raw.contentType) || /^\s*</.test(raw.text) ? 'an HTML page' : 'a body that is not JSON';
       throw new ServiceError(
         `the service answered ${endpoint} with ${what} (${raw.contentType || 'no content type'})`,
-        { advice: { kind: 'not-the-service' } },
+        { hint: { kind: 'not-the-service' } },
       );
     }
     if (!spec.schema) return json;
@@ -460,7 +460,7 @@ export class ApiClient {
     const what = describeNetworkError(err, this.opts.timeoutMs);
     return new ServiceError(`cannot reach ${url}: ${what}${tries}`, {
       cause: err,
-      advice: networkAdvice(code, err),
+      hint: networkAdvice(code, err),
     });
   }
 }
@@ -478,7 +478,7 @@ function createDispatcher(
       // Node would take a file without a certificate silently and then trust nothing extra.
       if (!/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.test(pem)) {
         throw new UsageError(`the CA file ${opts.caFile} holds no PEM certificate`, {
-          advice: { kind: 'ca-file-without-certificate' },
+          hint: { kind: 'ca-file-without-certificate' },
         });
       }
       ca = [...rootCertificates, pem];
