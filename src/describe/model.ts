@@ -3,7 +3,7 @@
 // `--help` prints and the parser accepts.
 import type { EventEmitter } from 'node:events';
 import type { Argument, CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
-import { type ExitCodeInfo, exitCodes } from './exit-codes.js';
+import { exitCodes } from '../errors.js';
 
 export interface OptionInfo {
   /** `--output`; null for an option with a short name only (dlake has none). */
@@ -43,7 +43,7 @@ export interface CommandInfo {
 }
 
 export interface Description {
-  exitCodes: ExitCodeInfo[];
+  exitCodes: { code: number; meaning: string }[];
   globalOptions: OptionInfo[];
   commands: CommandInfo[];
 }
@@ -150,5 +150,5 @@ export function describeTree(root: Command, cmd: Command = root, path: string[] 
   const globalOptions = ownOptions(root)
     .filter((o) => o.long !== '--version')
     .map(optionInfo);
-  return { exitCodes: exitCodes(), globalOptions, commands };
+  return { exitCodes: exitCodes().map(({ code, meaning }) => ({ code, meaning })), globalOptions, commands };
 }

@@ -14,8 +14,9 @@ class NotInThisBuild extends DlakeError {
 
 export async function listProfiles(profiles: Profiles) {
   const { rowsOf } = await import('../commands/profile/shared.js');
-  return profiles.allowed.map((name) => {
-    const ctx = profiles.context(name);
+  const contexts = await Promise.all(profiles.allowed.map((name) => profiles.context(name)));
+  return profiles.allowed.map((name, i) => {
+    const ctx = contexts[i]!;
     const row = rowsOf(ctx).find((r) => r.name === name);
     const s = ctx.settings();
     return {

@@ -106,7 +106,7 @@ export async function serve(ctx: Context, opts: McpOptions): Promise<void> {
   const why = await ended;
   debug(`${why}: ending the session`);
   session.abort();
-  profiles.interrupt();
+  await profiles.interrupt();
   await Promise.race([
     Promise.allSettled([...running]),
     new Promise((resolve) => setTimeout(resolve, WIND_DOWN_MS).unref()),

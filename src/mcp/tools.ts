@@ -16,7 +16,7 @@ export interface Limits {
 export interface Call {
   profiles: Profiles;
   /** The Context of the profile the call names (or the default). */
-  ctx(): Context;
+  ctx(): Promise<Context>;
   /** Aborted when the client cancels the call or goes away, or on SIGTERM. */
   signal: AbortSignal;
   limits: Limits;
@@ -95,7 +95,7 @@ export const TOOLS: ToolDef[] = [
       'A catalog entity in full, as the service returns it: a space, folder, source (its config without secrets), table or view (its SQL and fields), with its first children.',
     args: z.object({ profile, ref }),
     readOnly: true,
-    run: (args, call) => adapters.getEntity(call.ctx(), args.ref),
+    run: async (args, call) => adapters.getEntity(await call.ctx(), args.ref),
   }),
   tool({
     name: 'get_lineage',
@@ -103,7 +103,7 @@ export const TOOLS: ToolDef[] = [
     description: 'The datasets a dataset reads (parents), those that read it (children), and their sources.',
     args: z.object({ profile, ref }),
     readOnly: true,
-    run: (args, call) => adapters.getLineage(call.ctx(), args.ref),
+    run: async (args, call) => adapters.getLineage(await call.ctx(), args.ref),
   }),
   tool({
     name: 'run_sql',
@@ -130,7 +130,7 @@ export const TOOLS: ToolDef[] = [
       const sql = withRowLimit(checked, maxRows);
       const context = args.context === undefined ? undefined : parsePath(args.context);
       const maxBytes = call.limits.maxResultBytes;
-      const r = await adapters.runSql(call.ctx(), { sql, context, maxRows, maxBytes }, call.signal);
+      const r = await adapters.runSql(await call.ctx(), { sql, context, maxRows, maxBytes }, call.signal);
       return { ...r, ...(sql !== checked.text ? { limitAdded: maxRows } : {}) };
     },
   }),
@@ -186,8 +186,8 @@ export const TOOLS: ToolDef[] = [
       limit: limit('reflections', 10_000, 100),
     }),
     readOnly: true,
-    run: (args, call) =>
-      adapters.reflectionStatus(call.ctx(), { match: args.match, limit: args.limit ?? 100 }),
+    run: async (args, call) =>
+      adapters.reflectionStatus(await call.ctx(), { match: args.match, limit: args.limit ?? 100 }),
   }),
   tool({
     name: 'plan_definitions',
@@ -205,8 +205,8 @@ export const TOOLS: ToolDef[] = [
       ),
     }),
     readOnly: true,
-    run: (args, call) =>
-      adapters.planDefinitions(call.ctx(), {
+    run: async (args, call) =>
+      adapters.planDefinitions(await call.ctx(), {
         dir: args.dir,
         refs: args.refs ?? [],
         prune: args.prune ?? false,

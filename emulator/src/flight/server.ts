@@ -19,6 +19,7 @@ import type { FlightSource } from '../jobs.js';
 import { uniqueNames } from '../sql-engine.js';
 import type { EmuState, EmuUser } from '../state.js';
 import { batchOf, batchPayloads, payloadsOf, planColumns, schemaBytes, schemaOf } from './arrow-batches.js';
+import type { FlightFaultKind, FlightFaultSpec } from './faults.js';
 import { FLIGHT_PROTO } from './proto.generated.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -26,26 +27,6 @@ const HOUR_MS = 60 * 60 * 1000;
 const FLIGHT_TOKEN_LIFETIME_MS = 30 * HOUR_MS;
 const COOKIE = 'flight_session';
 const JOB_RESULTS = /^\s*SELECT\s+\*\s+FROM\s+sys\.job_results\."([^"]+)"\s*;?\s*$/i;
-
-export type FlightFaultKind =
-  /** Every call is refused as unauthenticated. */
-  | 'refuse-auth'
-  /** GetFlightInfo and DoGet answer UNAVAILABLE (the endpoint is down). */
-  | 'unavailable'
-  /** DoGet stops with UNAVAILABLE after `afterBatches` batches (a connection lost mid-stream). */
-  | 'break'
-  /** DoGet stops with INTERNAL after `afterBatches` batches (a query failing mid-stream). */
-  | 'fail'
-  /** DoGet waits `latencyMs` before each batch (a slow service: time to interrupt a stream). */
-  | 'slow';
-
-export interface FlightFaultSpec {
-  kind: FlightFaultKind;
-  afterBatches?: number;
-  latencyMs?: number;
-  /** How many calls it hits (default: all). */
-  times?: number;
-}
 
 /** One Flight call as the tests see it: how it authenticated, never the secret. */
 export interface FlightCall {
