@@ -2,15 +2,12 @@
 // reflections or plans), one small function per tool, so that a command's implementation changing is a
 // change here of one line.
 import type { ResultField } from '../api/jobs.js';
+import type { SearchKind } from '../api/search.js';
+import type { JobFilterFlags } from '../commands/job/list.js';
 import type { Context } from '../context.js';
-import { DlakeError, ExitCode, InterruptedError } from '../errors.js';
+import { InterruptedError } from '../errors.js';
 import { parseRef } from '../util/catalog-ref.js';
 import type { Profiles } from './session.js';
-
-/** A tool this build of dlake cannot serve yet: it names the command the tool would call. */
-class NotInThisBuild extends DlakeError {
-  override readonly exitCode = ExitCode.usage;
-}
 
 export async function listProfiles(profiles: Profiles) {
   const { rowsOf } = await import('../commands/profile/shared.js');
@@ -149,7 +146,22 @@ export async function runSql(
   }
 }
 
-/** The tools of `dlake job list`, `job why`, `job profile` and `search`, which this build does not have yet. */
-export function notInThisBuild(command: string): never {
-  throw new NotInThisBuild(`this build of dlake has no \`${command}\`, which this tool calls`);
+export async function searchCatalog(ctx: Context, q: { text: string; types: SearchKind[]; limit: number }) {
+  const { searchCatalog } = await import('../commands/search.js');
+  return searchCatalog(ctx, q.text, q.types, q.limit);
+}
+
+export async function listJobs(ctx: Context, flags: JobFilterFlags) {
+  const { jobFilter, listJobs } = await import('../commands/job/list.js');
+  return listJobs(ctx, jobFilter(flags, Date.now()));
+}
+
+export async function explainJob(ctx: Context, id: string) {
+  const { explainJob } = await import('../commands/job/why.js');
+  return explainJob(ctx, id);
+}
+
+export async function jobProfileSummary(ctx: Context, id: string, top: number) {
+  const { jobProfileSummary } = await import('../commands/job/profile.js');
+  return jobProfileSummary(ctx, id, top);
 }

@@ -86,7 +86,12 @@ export const TOOLS: ToolDef[] = [
       limit: limit('hits', 1000, 50),
     }),
     readOnly: true,
-    run: () => adapters.notInThisBuild('dlake search'),
+    run: (args, call) =>
+      adapters.searchCatalog(call.ctx(), {
+        text: args.text,
+        types: args.types ?? [],
+        limit: args.limit ?? 50,
+      }),
   }),
   tool({
     name: 'get_entity',
@@ -141,17 +146,46 @@ export const TOOLS: ToolDef[] = [
       'Recent jobs from the job history, newest first, filtered by state, user, time, type, queue or engine, text, duration.',
     args: z.object({
       profile,
-      status: z.optional(z.array(z.string()).check(z.meta({ description: 'job states, e.g. FAILED' }))),
-      user: z.optional(z.string()),
-      since: z.optional(
-        z.string().check(z.meta({ description: 'a duration back from now (24h, 7d) or an ISO 8601 time' })),
+      status: z.optional(
+        z.array(z.string()).check(z.meta({ description: 'only jobs in these states, e.g. FAILED, RUNNING' })),
       ),
-      until: z.optional(z.string()),
-      text: z.optional(z.string().check(z.meta({ description: 'a substring of the query text' }))),
+      user: z.optional(z.string().check(z.meta({ description: "only this user's jobs" }))),
+      since: z.optional(
+        z.string().check(
+          z.meta({
+            description: 'submitted at or after: a duration back from now (24h, 7d) or an ISO 8601 time',
+          }),
+        ),
+      ),
+      until: z.optional(z.string().check(z.meta({ description: 'submitted before (same forms as since)' }))),
+      type: z.optional(
+        z.string().check(z.meta({ description: 'query type: UI_RUN, REST, JDBC, ODBC, FLIGHT…' })),
+      ),
+      queue: z.optional(z.string().check(z.meta({ description: 'only jobs placed on this queue' }))),
+      engine: z.optional(z.string().check(z.meta({ description: 'only jobs run on this engine' }))),
+      text: z.optional(z.string().check(z.meta({ description: 'only jobs whose SQL contains this text' }))),
+      accelerated: z.optional(
+        z
+          .boolean()
+          .check(z.meta({ description: 'true: only jobs a reflection accelerated; false: only the others' })),
+      ),
       limit: limit('jobs', 1000, 50),
     }),
     readOnly: true,
-    run: () => adapters.notInThisBuild('dlake job list'),
+    run: (args, call) =>
+      adapters.listJobs(call.ctx(), {
+        status: args.status,
+        user: args.user,
+        since: args.since,
+        until: args.until,
+        type: args.type,
+        queue: args.queue,
+        engine: args.engine,
+        text: args.text,
+        accelerated: args.accelerated === true ? true : undefined,
+        notAccelerated: args.accelerated === false ? true : undefined,
+        limit: args.limit,
+      }),
   }),
   tool({
     name: 'explain_job',
@@ -160,7 +194,7 @@ export const TOOLS: ToolDef[] = [
       'Why a job ran as it did: state, timings, the queue and rule or engine, the reflections considered, matched and chosen, and its error.',
     args: z.object({ profile, jobId: z.string().check(z.minLength(1)) }),
     readOnly: true,
-    run: () => adapters.notInThisBuild('dlake job why'),
+    run: (args, call) => adapters.explainJob(call.ctx(), args.jobId),
   }),
   tool({
     name: 'job_profile_summary',
@@ -169,7 +203,7 @@ export const TOOLS: ToolDef[] = [
       "A job's query profile summed up: total time, phases, the operators that took longest, spills.",
     args: z.object({ profile, jobId: z.string().check(z.minLength(1)), top: limit('operators', 100, 10) }),
     readOnly: true,
-    run: () => adapters.notInThisBuild('dlake job profile'),
+    run: (args, call) => adapters.jobProfileSummary(call.ctx(), args.jobId, args.top ?? 10),
   }),
   tool({
     name: 'reflection_status',

@@ -274,6 +274,63 @@ describe('a read-only session on the default profile', () => {
   });
 });
 
+describe('the operations tools: the same answers as job list, job why, job profile and search', () => {
+  let s: McpSession;
+  beforeAll(async () => {
+    s = await startMcp([], env());
+  });
+  afterAll(() => s.close());
+
+  it('list_jobs: the history newest first, its filters in the one query', async () => {
+    const ran = await s.json('run_sql', { sql: "SELECT 'marker-7q' AS m" });
+    const jobs = await s.json('list_jobs', { status: ['completed'], text: 'marker-7q', limit: 5 });
+    expect(fx.emu.jobs.list().at(-1)!.sql).toMatch(
+      /^SELECT \* FROM sys\.jobs_recent WHERE .*marker-7q.*LIMIT 5$/,
+    );
+    const cli = await fx.run(
+      ['job', 'list', '--status', 'completed', '--text', 'marker-7q', '--limit', '5', '-o', 'json'],
+      {
+        url: false,
+      },
+    );
+    const byId = (list: { id: string }[]) => list.find((j) => j.id === ran.jobId);
+    expect(byId(jobs)).toEqual(byId(JSON.parse(cli.stdout)));
+    expect(byId(jobs)).toMatchObject({
+      state: 'COMPLETED',
+      user: 'admin',
+      query: "SELECT 'marker-7q' AS m\nLIMIT 1000",
+    });
+    const bad = await s.call('list_jobs', { since: 'yesterday' });
+    expect(bad).toEqual({
+      isError: true,
+      text: 'error: --since "yesterday" is neither a duration back from now nor an ISO 8601 time\nhint: e.g. 24h, 7d, 2026-01-31 or 2026-01-31T08:00:00Z',
+    });
+  });
+
+  it('explain_job and job_profile_summary: as job why and job profile -o json', async () => {
+    const ran = await s.json('run_sql', { sql: 'SELECT * FROM big ORDER BY id', maxRows: 1 });
+    const why = await s.json('explain_job', { jobId: ran.jobId });
+    expect(why).toEqual(
+      JSON.parse((await fx.run(['job', 'why', ran.jobId, '-o', 'json'], { url: false })).stdout),
+    );
+    expect(why).toMatchObject({ id: ran.jobId, state: 'COMPLETED' });
+    const profile = await s.json('job_profile_summary', { jobId: ran.jobId, top: 3 });
+    const cli = await fx.run(['job', 'profile', ran.jobId, '--top', '3', '-o', 'json'], { url: false });
+    expect(profile).toEqual(JSON.parse(cli.stdout));
+    expect(profile.operators).toHaveLength(3);
+    expect((await s.call('explain_job', { jobId: "x' OR 1=1 --" })).text).toMatch(
+      /^error: .* is not a job id/,
+    );
+  });
+
+  it('search_catalog: as dlake search -o json', async () => {
+    const hits = await s.json('search_catalog', { text: 'orders', types: ['view'] });
+    const cli = await fx.run(['search', 'orders', '--type', 'view', '-o', 'json'], { url: false });
+    expect(hits).toEqual(JSON.parse(cli.stdout));
+    expect(hits.map((h: { path: string[] }) => h.path)).toContainEqual(['Sales', 'orders']);
+  });
+});
+
 describe('sessions with options', () => {
   it('--profile twice: both usable, the first the default; --max-result-bytes cuts whole rows', async () => {
     const s = await startMcp(
@@ -454,6 +511,13 @@ describe('the hosted edition', () => {
       expect(r.rows).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
       expect(cloud.emu.log.find('POST', `/v0/projects/${PID}/sql`)).toHaveLength(1);
       expect(cloud.emu.jobs.list().at(-1)!.sql).toBe('SELECT id FROM big ORDER BY id\nLIMIT 3');
+      expect(await s.json('explain_job', { jobId: r.jobId })).toMatchObject({
+        id: r.jobId,
+        state: 'COMPLETED',
+      });
+      expect((await s.call('job_profile_summary', { jobId: r.jobId })).text).toMatch(
+        /^error: the hosted edition \(--edition cloud\) has no public profile download/,
+      );
       expect(await s.json('get_entity', { ref: 'Samples' })).toMatchObject({
         entityType: 'source',
         name: 'Samples',
