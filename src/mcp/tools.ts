@@ -86,8 +86,8 @@ export const TOOLS: ToolDef[] = [
       limit: limit('hits', 1000, 50),
     }),
     readOnly: true,
-    run: (args, call) =>
-      adapters.searchCatalog(call.ctx(), {
+    run: async (args, call) =>
+      adapters.searchCatalog(await call.ctx(), {
         text: args.text,
         types: args.types ?? [],
         limit: args.limit ?? 50,
@@ -172,8 +172,8 @@ export const TOOLS: ToolDef[] = [
       limit: limit('jobs', 1000, 50),
     }),
     readOnly: true,
-    run: (args, call) =>
-      adapters.listJobs(call.ctx(), {
+    run: async (args, call) =>
+      adapters.listJobs(await call.ctx(), {
         status: args.status,
         user: args.user,
         since: args.since,
@@ -194,7 +194,7 @@ export const TOOLS: ToolDef[] = [
       'Why a job ran as it did: state, timings, the queue and rule or engine, the reflections considered, matched and chosen, and its error.',
     args: z.object({ profile, jobId: z.string().check(z.minLength(1)) }),
     readOnly: true,
-    run: (args, call) => adapters.explainJob(call.ctx(), args.jobId),
+    run: async (args, call) => adapters.explainJob(await call.ctx(), args.jobId),
   }),
   tool({
     name: 'job_profile_summary',
@@ -203,7 +203,7 @@ export const TOOLS: ToolDef[] = [
       "A job's query profile summed up: total time, phases, the operators that took longest, spills.",
     args: z.object({ profile, jobId: z.string().check(z.minLength(1)), top: limit('operators', 100, 10) }),
     readOnly: true,
-    run: (args, call) => adapters.jobProfileSummary(call.ctx(), args.jobId, args.top ?? 10),
+    run: async (args, call) => adapters.jobProfileSummary(await call.ctx(), args.jobId, args.top ?? 10),
   }),
   tool({
     name: 'reflection_status',
