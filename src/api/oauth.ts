@@ -8,6 +8,7 @@ import {
   TOKEN_TYPE_JWT,
   TOKEN_TYPE_PAT,
 } from '../constants.js';
+import { literal } from './endpoint.js';
 import type { ApiClient } from './http.js';
 import { OAuthTokenSchema } from './schemas.js';
 
@@ -16,8 +17,7 @@ function tokenRequest(client: ApiClient, form: Record<string, string>) {
   // secret and is a POST: it follows the POST rule and is not repeated once it may have been received.
   return client.request({
     method: 'POST',
-    path: TOKEN_PATH,
-    base: 'auth',
+    at: literal('token', TOKEN_PATH, 'auth'),
     form,
     auth: false,
     schema: OAuthTokenSchema,

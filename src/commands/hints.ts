@@ -1,7 +1,7 @@
 // What to do next after an error, in the command line's words. The API layer says what happened in the
 // service's terms and, where a next step exists, which one (an `Advice`); this module words it as the `hint:`
 // line, naming dlake commands and options, which src/api must not know (docs/architecture.md).
-import type { Advice, DlakeError, EntityList } from '../errors.js';
+import type { Advice, DlakeError, EntityList, HostedGap } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
 
 /**
@@ -12,7 +12,7 @@ export function hintFor(err: DlakeError, login = 'dlake login'): string | undefi
   return err.hint ?? (err.advice ? adviceText(err.advice, login) : undefined);
 }
 
-function adviceText(a: Advice, login: string): string {
+function adviceText(a: Advice, login: string): string | undefined {
   switch (a.kind) {
     case 'log-in-again':
       return `log in again with \`${login}\` (or check DLAKE_TOKEN / DLAKE_CLIENT_ID)`;
@@ -72,8 +72,25 @@ function adviceText(a: Advice, login: string): string {
       return 'list the sources with: dlake source list';
     case 'list-entities':
       return listHint(a.list, a.parent);
+    case 'not-on-hosted':
+      return HOSTED_INSTEAD[a.gap];
+    case 'hosted-only':
+      return 'pass --edition cloud --project-id UUID (or log in to a hosted project)';
+    case 'needs-project':
+      return 'pass --project-id UUID, set DLAKE_PROJECT_ID, or store one with `dlake login --project-id UUID`';
+    case 'project-id':
+      return "copy it from the project's settings, or list them with `dlake project list`";
   }
 }
+
+/** What to use on the hosted edition instead of what it lacks (none where nothing takes its place). */
+const HOSTED_INSTEAD: Record<HostedGap, string | undefined> = {
+  queues: 'use `dlake engine`',
+  'queue-rules': 'use `dlake engine rules`',
+  'workload-management': 'use `dlake engine`',
+  'password-login': 'log in with a PAT: `dlake login --token-stdin`',
+  'server-info': undefined,
+};
 
 /** Where to look for what is there instead: the parent's listing, for the catalog. */
 function listHint(list: EntityList, parent: readonly string[] = []): string {
