@@ -316,11 +316,14 @@ function helpFor(program: Command, words: string[]): void {
   cmd.outputHelp();
 }
 
-/** `dlake login` with the --profile and --url given on the command line, for hints. */
+/** `dlake login` with the --profile, --url, --edition and --project-id given on the command line, for hints. */
 function loginCommand(opts: GlobalOptions | undefined): string {
   let words = 'dlake login';
   if (opts?.profile) words += ` -p ${opts.profile}`;
   if (opts?.url) words += ` --url ${tryNormalizeServiceUrl(opts.url)}`;
+  // The edition and project the command ran with: a login without them would go to another root.
+  if (opts?.edition) words += ` --edition ${opts.edition}`;
+  if (opts?.projectId) words += ` --project-id ${opts.projectId}`;
   return words;
 }
 
