@@ -8,7 +8,7 @@
 import { API_PREFIX } from '../constants.js';
 import type { HostedGap } from '../errors.js';
 
-export type Resource =
+type Resource =
   | 'catalog'
   | 'dataset'
   | 'user'
@@ -34,7 +34,7 @@ export type Resource =
 export type LimitClass = 'api' | 'results' | 'status' | 'cancel';
 
 /** The entity a request names: a 404 then means that entity is missing. */
-export type Key = { id: string } | { name: string } | { path: readonly string[] };
+type Key = { id: string } | { name: string } | { path: readonly string[] };
 
 export interface Target {
   resource: Resource;
@@ -64,10 +64,10 @@ export interface Target {
  * A path below the hosted edition's root for the target's scope, or a lookup: one item of a list, found with a
  * CEL filter (`name == "bob"`), which the route layer answers as the item itself or as a 404 naming it.
  */
-export type HostedForm = string | { list: string; filter: string };
+type HostedForm = string | { list: string; filter: string };
 
 /** A CEL string literal: the text in double quotes, its quotes and backslashes escaped. */
-export function celString(text: string): string {
+function celString(text: string): string {
   return `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
 

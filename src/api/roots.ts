@@ -18,7 +18,7 @@ const HOSTED_LOGIN: Record<string, string> = {
 };
 
 /** The hosted edition's root for organisation resources. */
-export const HOSTED_PREFIX = '/v0';
+const HOSTED_PREFIX = '/v0';
 
 export interface Root {
   edition: Edition;
@@ -115,7 +115,7 @@ export function routeTarget(root: Root, target: Target): RoutedForm[] {
 }
 
 /** A path to send a request to; with `filter`, a lookup in the list at `path` (api/endpoint.ts HostedForm). */
-export interface RoutedForm {
+interface RoutedForm {
   path: string;
   filter?: string;
 }

@@ -5,7 +5,7 @@
 import { formatDuration } from '../../util/units.js';
 import type { Layer } from './types.js';
 
-export const RESULTS_PAGE_MAX_BYTES = 256 * 1024 * 1024;
+const RESULTS_PAGE_MAX_BYTES = 256 * 1024 * 1024;
 const RESULTS_PAGE_TIMEOUTS = 4;
 
 export function deadline(timeoutMs: number): Layer {

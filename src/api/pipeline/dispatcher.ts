@@ -3,7 +3,7 @@ import { UsageError } from '../../errors.js';
 import { readTextFile } from '../../util/files.js';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from '../undici-lite.js';
 
-export interface DispatcherOptions {
+interface DispatcherOptions {
   caFile?: string;
   insecure?: boolean;
   env: NodeJS.ProcessEnv;

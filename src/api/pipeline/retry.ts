@@ -17,14 +17,14 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 250, maxDelayMs: 8_000 };
 /** A server asking for a longer wait than this is not waited for: the error is reported instead. */
-export const MAX_RETRY_AFTER_MS = 30_000;
+const MAX_RETRY_AFTER_MS = 30_000;
 /** The longest Retry-After of a 429 waited for under the hosted edition's per-minute limits. */
 export const MAX_RATE_LIMIT_WAIT_MS = 90_000;
 /** Attempts after a 429 of the hosted edition's limits (api/pacing.ts). */
 const RATE_LIMIT_RETRIES = 8;
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 
-export interface RetryOptions {
+interface RetryOptions {
   policy: RetryPolicy;
   /** Requests are paced under the hosted edition's limits: a 429 gets more attempts and longer waits. */
   paced: boolean;

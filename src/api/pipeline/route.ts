@@ -14,7 +14,7 @@ export interface RouteMemory {
   remember(family: string, form: number): void | Promise<void>;
 }
 
-export interface RouteOptions {
+interface RouteOptions {
   baseUrl: string;
   /** The token endpoint's base. */
   authUrl: string;
@@ -99,7 +99,7 @@ function withQuery(url: URL, query: Record<string, QueryValue> | undefined): URL
  * A 404 of a path the server does not have, rather than of a missing entity: an empty or HTML body, or the web
  * framework's generic wording (docs/api-facts.md §1.4). A missing user names the user instead.
  */
-export function isMissingPath(raw: Pick<RawResponse, 'status' | 'text'>): boolean {
+function isMissingPath(raw: Pick<RawResponse, 'status' | 'text'>): boolean {
   if (raw.status !== 404) return false;
   const text = raw.text.trim();
   if (text === '' || text.startsWith('<')) return true;

@@ -11,7 +11,7 @@ import type { Outgoing, RawResponse, Send } from './types.js';
 /** The most of an answer's body read, but for a results page (api/pipeline/deadline.ts). */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
-export interface TransportOptions {
+interface TransportOptions {
   dispatcher: Dispatcher;
   timeoutMs: number;
   userAgent?: string;
