@@ -67,6 +67,20 @@ describe('an export of 100+ pages', () => {
   });
 });
 
+describe('DLAKE_RATE_LIMITS', () => {
+  it.each([
+    ['results=0', 'a limit must be at least 1 request'],
+    ['status=0', 'a limit must be at least 1 request'],
+    ['per=0s', 'the window must be longer than 0'],
+  ])('%s is a usage error (exit 2) before anything is sent', async (value, why) => {
+    const r = await fx.run(['sql', 'SELECT 1', '--out', join(dir, 'never.csv')], {
+      env: { DLAKE_RATE_LIMITS: value },
+    });
+    expectFailure(r, 2, `error: DLAKE_RATE_LIMITS: cannot read "${value}": ${why}`);
+    expect(fx.emu.log.entries).toEqual([]);
+  });
+});
+
 describe('a wait for a limit', () => {
   // What only a process shows: the signal, the clean-up and the exit code.
   it.each([
