@@ -19,7 +19,7 @@ import {
   TagsSchema,
   type Wiki,
   WikiSchema,
-} from './schemas.js';
+} from './schemas/catalog.js';
 import { segment, segments } from './url-segment.js';
 
 const CATALOG = v3('catalog', 'catalog');

@@ -16,7 +16,8 @@ import { formatDuration } from '../util/units.js';
 import { below, type Target, v3 } from './endpoint.js';
 import { JsonNumber, parseJsonExact } from './exact-json.js';
 import type { ApiClient } from './http.js';
-import { FieldSchemaSchema, type JobStatus, JobStatusSchema, SubmittedJobSchema } from './schemas.js';
+import { type JobStatus, JobStatusSchema, SubmittedJobSchema } from './schemas/jobs.js';
+import { FieldSchemaSchema } from './schemas.js';
 import { segment } from './url-segment.js';
 
 export type { JobStatus };

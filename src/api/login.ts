@@ -2,7 +2,7 @@
 import { LOGIN_PATH } from '../constants.js';
 import { type Target, v3 } from './endpoint.js';
 import type { ApiClient } from './http.js';
-import { LoginResponseSchema } from './schemas.js';
+import { LoginResponseSchema } from './schemas/auth.js';
 
 /** The password login: a session of the self-hosted edition, which the hosted one does not have. */
 const LOGIN: Target = { ...v3('login', ''), software: LOGIN_PATH, cloud: [], gap: 'password-login' };

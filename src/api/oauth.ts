@@ -10,7 +10,7 @@ import {
 } from '../constants.js';
 import { literal } from './endpoint.js';
 import type { ApiClient } from './http.js';
-import { OAuthTokenSchema } from './schemas.js';
+import { OAuthTokenSchema } from './schemas/auth.js';
 
 function tokenRequest(client: ApiClient, form: Record<string, string>) {
   // A token request creates nothing on the server that a second one would duplicate, but it carries a

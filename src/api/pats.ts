@@ -5,7 +5,7 @@ import { formatDuration } from '../util/units.js';
 import { patEndpoint } from './editions.js';
 import { below, type Target, v3 } from './endpoint.js';
 import type { ApiClient } from './http.js';
-import { type Pat, PatListSchema } from './schemas.js';
+import { type Pat, PatListSchema } from './schemas/admin.js';
 import { segment } from './url-segment.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -10,7 +10,8 @@ import { explainStaleTag, nameTaken } from './conflicts.js';
 import { adminOnly, enterprise } from './editions.js';
 import { type Target, v3 } from './endpoint.js';
 import type { ApiClient, RequestSpec } from './http.js';
-import { optional, type Queue, QueueListSchema, QueueSchema, text } from './schemas.js';
+import { type Queue, QueueListSchema, QueueSchema } from './schemas/admin.js';
+import { optional, text } from './schemas.js';
 import { segment } from './url-segment.js';
 
 const QUEUES = v3('queue', 'wlm/queue', { gap: 'queues' });

@@ -11,7 +11,8 @@ import { enterprise } from './editions.js';
 import { below, type Target, v3 } from './endpoint.js';
 import type { ApiClient } from './http.js';
 import { PageTokens } from './paging.js';
-import { count, optional, ReflectionSummaryPageSchema, text } from './schemas.js';
+import { ReflectionSummaryPageSchema } from './schemas/reflections.js';
+import { count, optional, text } from './schemas.js';
 import { segment } from './url-segment.js';
 
 /** The service's largest page of summaries. */

@@ -10,7 +10,8 @@ import { EditionError, enterprise } from './editions.js';
 import { below, organisationResource, type Target } from './endpoint.js';
 import type { ApiClient } from './http.js';
 import { PageTokens } from './paging.js';
-import { count, optional, type RoleRef, RoleRefSchema, RoleSchema, text } from './schemas.js';
+import { type RoleRef, RoleRefSchema, RoleSchema } from './schemas/admin.js';
+import { count, optional, text } from './schemas.js';
 import { segment } from './url-segment.js';
 
 /** Every user has this role; the service adds it on creation and it cannot be removed. */

@@ -12,7 +12,8 @@ import { organisationResource, type Target } from './endpoint.js';
 import type { ApiClient } from './http.js';
 import { PageTokens } from './paging.js';
 import { PUBLIC_ROLE } from './roles.js';
-import { count, optional, type RoleRef, text, type User, UserSchema } from './schemas.js';
+import { type RoleRef, type User, UserSchema } from './schemas/admin.js';
+import { count, optional, text } from './schemas.js';
 import { segment } from './url-segment.js';
 
 export const USERS = organisationResource('user', undefined);
