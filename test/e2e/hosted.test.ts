@@ -266,6 +266,18 @@ describe('the commands of both editions, on the hosted one', () => {
     expect(onHostedRoots()).toBe(true);
   });
 
+  it('--dry-run prints the request as routed on the hosted edition, and sends nothing', async () => {
+    const r = await run(['role', 'create', 'loaders', '--dry-run', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      dryRun: true,
+      method: 'POST',
+      url: `${fx.emu.url}/v0/roles`,
+      body: { name: 'loaders' },
+    });
+    expect(fx.emu.log.entries).toEqual([]);
+  });
+
   it('creates and lists roles at the organisation root', async () => {
     const create = await run(['role', 'create', 'loaders', '--description', 'Nightly ETL']);
     expect(create.code, create.stderr).toBe(0);
