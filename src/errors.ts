@@ -68,7 +68,7 @@ export type Advice =
 export type EntityList = 'catalog' | 'user' | 'role' | 'reflection' | 'queue' | 'engine' | 'project';
 
 /** What the hosted edition lacks (docs/api-facts.md §13.6). */
-export type HostedGap = 'queues' | 'queue-rules' | 'workload-management' | 'password-login' | 'server-info';
+export type HostedGap = 'queues' | 'queue-rules' | 'password-login';
 
 /** The signals that stop dlake after a clean-up, and the exit code each ends with. */
 export const STOP_SIGNALS = {

@@ -21,12 +21,10 @@ type Resource =
   | 'job'
   | 'sql'
   | 'login'
-  | 'info'
   | 'token'
   | 'project'
   | 'engine'
   | 'engine-rules'
-  | 'identity'
   /** `dlake api`: a path the user typed, sent as written. */
   | 'raw';
 

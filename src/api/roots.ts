@@ -78,7 +78,8 @@ export function notCarriedSourceType(type: unknown): string | undefined {
 }
 
 /** The usage error of a request the hosted edition has no endpoint for (exit 2, nothing sent). */
-function notOnHosted(gap: HostedGap): UsageError {
+function notOnHosted(gap: HostedGap | undefined): UsageError {
+  if (!gap) return new UsageError('the hosted edition has no such endpoint');
   return new UsageError(`the hosted edition has no ${GAP_WORDS[gap]}`, {
     advice: { kind: 'not-on-hosted', gap },
   });
@@ -87,9 +88,7 @@ function notOnHosted(gap: HostedGap): UsageError {
 const GAP_WORDS: Record<HostedGap, string> = {
   queues: 'workload queues',
   'queue-rules': 'queue rules',
-  'workload-management': 'workload management',
   'password-login': 'password login',
-  'server-info': 'server information endpoint',
 };
 
 /** The usage error of a feature only the hosted edition has. */
@@ -107,7 +106,7 @@ export function routeTarget(root: Root, target: Target): RoutedForm[] {
     if (target.software === undefined) throw hostedOnly(RESOURCE_WORDS[target.resource] ?? target.resource);
     return [{ path: target.software }];
   }
-  if (target.cloud.length === 0) throw notOnHosted(target.gap ?? 'server-info');
+  if (target.cloud.length === 0) throw notOnHosted(target.gap);
   const base = target.scope === 'organisation' ? '' : projectRoot(root);
   return target.cloud.map((f) =>
     typeof f === 'string' ? { path: base + f } : { path: base + f.list, filter: f.filter },

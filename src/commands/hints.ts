@@ -84,12 +84,10 @@ function adviceText(a: Advice, login: string): string | undefined {
 }
 
 /** What to use on the hosted edition instead of what it lacks (none where nothing takes its place). */
-const HOSTED_INSTEAD: Record<HostedGap, string | undefined> = {
+const HOSTED_INSTEAD: Record<HostedGap, string> = {
   queues: 'use `dlake engine`',
   'queue-rules': 'use `dlake engine rules`',
-  'workload-management': 'use `dlake engine`',
   'password-login': 'log in with a PAT: `dlake login --token-stdin`',
-  'server-info': undefined,
 };
 
 /** Where to look for what is there instead: the parent's listing, for the catalog. */
