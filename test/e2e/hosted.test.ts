@@ -198,6 +198,23 @@ describe('commands on the hosted roots', () => {
     }
   });
 
+  it('the emulator pages /v0/users as documented: maxResults 1..1000, pageToken, orderBy', async () => {
+    const page = await run(['api', 'GET', '/v0/users?maxResults=1&orderBy=name']);
+    expect(page.code, page.stderr).toBe(0);
+    const body = JSON.parse(page.stdout);
+    expect(body.data).toHaveLength(1);
+    expect(body.nextPageToken).toEqual(expect.any(String));
+    const all = await run(['api', 'GET', '/v0/users?maxResults=1&orderBy=name', '--paginate']);
+    const names = JSON.parse(all.stdout).data.map((u: { name: string }) => u.name);
+    expect(names.length).toBeGreaterThan(1);
+    expect(names).toEqual([...names].sort());
+    expectFailure(
+      await run(['api', 'GET', '/v0/users?maxResults=1001']),
+      2,
+      'maxResults must be between 1 and 1000',
+    );
+  });
+
   it('a refused token: the login hint keeps the edition and project the command ran with', async () => {
     const r = await fx.run(['--edition', 'cloud', '--project-id', PID, 'catalog', 'ls'], {
       env: { DLAKE_TOKEN: 'not-a-token-of-this-service' },
