@@ -20,6 +20,7 @@ type Resource =
   | 'queue-rules'
   | 'job'
   | 'sql'
+  | 'search'
   | 'login'
   | 'token'
   | 'project'

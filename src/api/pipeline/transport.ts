@@ -21,7 +21,7 @@ export function transport(opts: TransportOptions): Send {
   return async (req: Outgoing): Promise<RawResponse> => {
     const { spec, url } = req;
     const headers: Record<string, string> = {
-      accept: 'application/json',
+      accept: spec.accept ?? 'application/json',
       'user-agent': opts.userAgent ?? 'dlake',
       ...req.headers,
     };

@@ -36,6 +36,8 @@ export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
    * instead of --timeout and MAX_BODY_BYTES.
    */
   resultsPage?: boolean;
+  /** The Accept header (default application/json): a download endpoint produces only its own type. */
+  accept?: string;
   /** Extra body field names to hide from traces (e.g. a source type's secret fields). */
   secretFields?: readonly string[];
   signal?: AbortSignal;
