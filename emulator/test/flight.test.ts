@@ -1,10 +1,10 @@
 // The emulator's Arrow Flight endpoint (docs/api-facts.md §14), read with dlake's own Flight client: the auth2
 // handshake and what it refuses (a REST session token, which it also ends), the Arrow types of DuckDB's
 // columns, and `dlake-emulator --flight-port` / `--flight-fault` from the command line.
-import { RecordBatchReader } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FlightClient } from '../../src/export/flight/client.js';
 import { parseFlightUrl } from '../../src/export/flight/endpoint.js';
+import { readStream } from '../../src/export/flight/result.js';
 import { type Emulator, startEmulator } from '../src/index.js';
 import { runEmulatorCommand, startEmulatorCommand } from './command.js';
 
@@ -72,9 +72,8 @@ describe('results as Arrow', () => {
         [1, 2] AS l`,
       auth,
     );
-    const reader = await RecordBatchReader.from(c.doGet(info.tickets[0]!, auth));
     const batches = [];
-    for await (const b of reader) batches.push(b);
+    for await (const b of await readStream(c.doGet(info.tickets[0]!, auth))) batches.push(b);
     c.close();
     expect(batches[0]!.schema.fields.map((f) => `${f.name} ${f.type}`)).toEqual([
       'b Int64',

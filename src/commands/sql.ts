@@ -120,6 +120,7 @@ export async function runQuery(ctx: Context, text: string, opts: SqlFlags): Prom
       spec,
       transport: opts.transport ?? 'auto',
       restOnly: opts.context === undefined ? undefined : '--context',
+      waitTimeoutMs: opts.waitTimeout,
     });
     if (done) return;
   }

@@ -3,19 +3,15 @@
 // one batch in hand). FlightInfo gives no row total (-1, docs/api-facts.md §14): a stream that ends without an
 // error is the whole result, and the rows written are the rows received. An interrupted export leaves no
 // file: FILE.partial is removed (no --resume over Flight). Loaded only by an export that uses Flight.
-import { RecordBatchReader } from 'apache-arrow';
-import {
-  AuthError,
-  type DlakeError,
-  InterruptedError,
-  JobFailedError,
-  NotFoundError,
-  ServiceError,
-} from '../../errors.js';
+import { InterruptedError } from '../../errors.js';
 import { OutputClosedError, openFileTarget, stdoutTarget, type Target } from '../target.js';
 import type { ExportFormat } from '../writers.js';
 import { type BatchFormatter, loadBatchFormatter } from './batch-writers.js';
-import { type FlightCallError, FlightClient, type FlightClientOptions, STATUS } from './client.js';
+import { FlightClient, type FlightClientOptions, STATUS } from './client.js';
+import { flightStatus, mapFlightError } from './errors.js';
+import { openFlightResult } from './result.js';
+
+export { FlightUnavailableError } from './errors.js';
 
 interface FlightExportRequest extends FlightClientOptions {
   sql: string;
@@ -32,15 +28,14 @@ interface FlightExportRequest extends FlightClientOptions {
   onProgress?: (rows: number) => void;
   /** The hint of an authentication failure (the login command). */
   loginHint?: string;
+  /** Session options set before the query (the hosted edition's `project_id`: docs/api-facts.md §14). */
+  sessionOptions?: Record<string, string>;
 }
 
 interface FlightExportOutcome {
   rows: number;
   truncated: boolean;
 }
-
-/** The endpoint did not answer before any row came: `auto` falls back to REST on it. */
-export class FlightUnavailableError extends ServiceError {}
 
 const RETRY_DELAYS_MS = [250, 1000];
 
@@ -54,7 +49,15 @@ export async function exportOverFlight(req: FlightExportRequest): Promise<Flight
         return await run(client, req, state);
       } catch (err) {
         const retry = state.rows === 0 && attempt < attempts && retriable(err) && !req.signal.aborted;
-        if (!retry) throw mapError(err, state.rows, req);
+        if (!retry) {
+          throw mapFlightError(err, {
+            rows: state.rows,
+            out: req.out,
+            url: req.endpoint.url,
+            signal: req.signal,
+            loginHint: req.loginHint,
+          });
+        }
         req.trace?.(`flight: attempt ${attempt} failed (${(err as Error).message}); retrying`);
         await sleep(RETRY_DELAYS_MS[attempt - 1] ?? 1000, req.signal);
       }
@@ -69,31 +72,23 @@ async function run(
   req: FlightExportRequest,
   state: { rows: number; target?: Target },
 ): Promise<FlightExportOutcome> {
-  const info = await client.getFlightInfo(req.sql, req.authorization, req.signal);
+  if (req.sessionOptions) await client.setSessionOptions(req.sessionOptions, req.authorization, req.signal);
+  // Every message is validated before it is read (./result.ts); no file is opened before the schema came.
+  const result = await openFlightResult(client, req);
   const target =
     req.out === '-' ? stdoutTarget(req.stdout as never) : await openFileTarget(req.out, { gzip: req.gzip });
   state.target = target;
-  let formatter: BatchFormatter | undefined;
   try {
-    for (const ticket of info.tickets) {
-      const reader = await RecordBatchReader.from(client.doGet(ticket, req.authorization, req.signal));
-      for await (const batch of reader) {
-        if (!formatter) {
-          formatter = await loadBatchFormatter(req.format, batch.schema);
-          await target.write(formatter.head, req.signal);
-        }
-        await target.write(formatter.batch(batch), req.signal);
-        state.rows += batch.numRows;
-        req.onProgress?.(state.rows);
-        if (req.signal.aborted) throw new InterruptedError('interrupted');
-      }
-      // A result of no rows still has its columns: the header (or `[]`, an empty Parquet file).
-      if (!formatter && reader.schema) {
-        formatter = await loadBatchFormatter(req.format, reader.schema);
-        await target.write(formatter.head, req.signal);
-      }
+    // A result of no rows still has its columns: the header (or `[]`, an empty Parquet file).
+    const formatter: BatchFormatter = await loadBatchFormatter(req.format, result.schema);
+    await target.write(formatter.head, req.signal);
+    for await (const batch of result.batches) {
+      await target.write(formatter.batch(batch), req.signal);
+      state.rows += batch.numRows;
+      req.onProgress?.(state.rows);
+      if (req.signal.aborted) throw new InterruptedError('interrupted');
     }
-    if (formatter) await target.write(formatter.tail(), req.signal);
+    await target.write(formatter.tail(), req.signal);
     await target.commit();
     return { rows: state.rows, truncated: false };
   } catch (err) {
@@ -105,52 +100,8 @@ async function run(
 
 /** Worth another attempt while nothing is written: the endpoint or the network, not the query or the user. */
 function retriable(err: unknown): boolean {
-  const code = (err as FlightCallError)?.code;
+  const code = flightStatus(err);
   return code === STATUS.UNAVAILABLE || code === STATUS.RESOURCE_EXHAUSTED;
-}
-
-const countOf = (n: number): string => `${n.toLocaleString('en-US')} row${n === 1 ? '' : 's'}`;
-
-/** gRPC's status as dlake's exit codes (docs/cli-contract.md "Export over Arrow Flight"). */
-function mapError(err: unknown, rows: number, req: FlightExportRequest): unknown {
-  const e = err as FlightCallError;
-  const where = req.out === '-' ? '' : `; ${req.out} was not written`;
-  const after = `after ${countOf(rows)} received${where}`;
-  const said = (e?.details || e?.message || String(err)).replace(/^\d+ [A-Z_]+: /, '');
-  if (
-    err instanceof InterruptedError ||
-    (req.signal.aborted && (e?.code === STATUS.CANCELLED || (err as Error)?.name === 'AbortError'))
-  ) {
-    return new InterruptedError(rows > 0 || req.out !== '-' ? `interrupted ${after}` : 'interrupted');
-  }
-  if (typeof e?.code !== 'number') {
-    if ((err as DlakeError)?.exitCode !== undefined) return err;
-    return new ServiceError(`the Flight export failed ${after}: ${said}`, { cause: err });
-  }
-  switch (e.code) {
-    case STATUS.UNAUTHENTICATED:
-    case STATUS.PERMISSION_DENIED:
-      return new AuthError(`the Flight endpoint refused the credentials: ${said}`, { hint: req.loginHint });
-    case STATUS.INVALID_ARGUMENT:
-    case STATUS.INTERNAL:
-      return new JobFailedError(`the query failed${rows > 0 ? ` ${after}` : ''}: ${said}`);
-    case STATUS.NOT_FOUND:
-      return new NotFoundError(said);
-    default: {
-      const Err = rows === 0 ? FlightUnavailableError : ServiceError;
-      // gRPC words a refused certificate as a connection not established: say what fixes it, as for HTTPS.
-      const tls = /certificate|self[- ]signed|CERT_/i.test(said);
-      return new Err(
-        `the Flight stream from ${req.endpoint.url} broke ${after}: ${said.replace(/\.? ?Resolution note: ?$/, '')}`,
-        {
-          cause: err,
-          hint: tls
-            ? 'trust the server certificate with --ca-file FILE (PEM), or skip the check with --insecure'
-            : undefined,
-        },
-      );
-    }
-  }
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
