@@ -72,9 +72,10 @@ export async function readStream(messages: AsyncIterable<FlightData>, where = 't
 async function* validated(messages: AsyncIterable<FlightData>, where: string): AsyncGenerator<Uint8Array> {
   const validator = new StreamValidator(where);
   for await (const msg of messages) {
-    const header = msg.data_header;
-    // A FlightData without metadata carries only app_metadata: nothing of the result.
-    if (!header || header.length === 0) continue;
+    const header = msg.data_header ?? EMPTY;
+    // A FlightData without metadata or body carries only app_metadata: nothing of the result. A body without
+    // metadata is a batch that cannot be read, never one to skip.
+    if (header.length === 0 && !msg.data_body?.length) continue;
     const { body } = validator.check(header, msg.data_body ?? EMPTY);
     yield ipcPrefix(header);
     yield header;
