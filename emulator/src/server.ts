@@ -64,6 +64,8 @@ export interface EmulatorOptions {
   flightPort?: number;
   /** Flight faults armed from the start (`dlake-emulator --flight-fault`). */
   flightFaults?: FlightFaultSpec[];
+  /** Rows of each Flight batch: the service's 4,095 by default, 1 to 65,536 (`--flight-batch-rows`). */
+  flightBatchRows?: number;
 }
 
 export interface Emulator {
@@ -156,6 +158,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           state,
           source: jobs.flight,
           faults: options.flightFaults,
+          batchRows: options.flightBatchRows,
+          cloud: cloud ? { projectId: cloud.projectId } : undefined,
         });
 
   return {
