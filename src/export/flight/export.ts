@@ -1,17 +1,24 @@
-// An export over Arrow Flight (docs/cli-contract.md "Export over Arrow Flight"): the SQL as a CMD descriptor,
-// GetFlightInfo, then DoGet of each endpoint's ticket in order, every batch written as it comes (flat memory:
-// one batch in hand). FlightInfo gives no row total (-1, docs/api-facts.md §14): a stream that ends without an
-// error is the whole result, and the rows written are the rows received. An interrupted export leaves no
-// file: FILE.partial is removed (no --resume over Flight). Loaded only by an export that uses Flight.
-import { InterruptedError } from '../../errors.js';
-import { OutputClosedError, openFileTarget, stdoutTarget, type Target } from '../target.js';
+// The Arrow Flight source of the delivery pipeline (deliver.ts; docs/cli-contract.md "Export over Arrow
+// Flight"): the SQL as a CMD descriptor, GetFlightInfo, then DoGet of each endpoint's ticket in order, every
+// record batch handed on as it comes (flat memory: one batch in hand). FlightInfo gives no row total (-1,
+// docs/api-facts.md §14): a stream that ends without an error is the whole result. Nothing is kept for
+// --resume over Flight: a failure leaves no file. Loaded only by an export that uses Flight.
+import type { RecordBatch, Schema } from 'apache-arrow';
+import {
+  AuthError,
+  type DlakeError,
+  InterruptedError,
+  JobFailedError,
+  NotFoundError,
+  ServiceError,
+} from '../../errors.js';
+import { deliver, describe, type Source } from '../deliver.js';
+import { openSink } from '../target.js';
 import type { ExportFormat } from '../writers.js';
 import { type BatchFormatter, loadBatchFormatter } from './batch-writers.js';
-import { FlightClient, type FlightClientOptions, STATUS } from './client.js';
-import { flightStatus, mapFlightError } from './errors.js';
+import { type FlightCallError, FlightClient, type FlightClientOptions, STATUS } from './client.js';
 import { openFlightResult } from './result.js';
-
-export { FlightUnavailableError } from './errors.js';
+import { describeSchema, InvalidFlightStreamError, sameSchema } from './validate.js';
 
 interface FlightExportRequest extends FlightClientOptions {
   sql: string;
@@ -37,71 +44,122 @@ interface FlightExportOutcome {
   truncated: boolean;
 }
 
+/** The endpoint did not answer before any row came: `auto` falls back to REST on it. */
+export class FlightUnavailableError extends ServiceError {
+  /** The endpoint's failure in its own words, before the pipeline adds what was (not) written. */
+  reason?: string;
+}
+
 const RETRY_DELAYS_MS = [250, 1000];
 
+/** A query's rows over Flight as a source: every endpoint's batches in order. */
+export function flightBatches(client: FlightClient, req: FlightExportRequest): Source<Schema, RecordBatch> {
+  const attempts = req.attempts ?? RETRY_DELAYS_MS.length + 1;
+  return {
+    async *pieces(signal) {
+      if (req.sessionOptions) await client.setSessionOptions(req.sessionOptions, req.authorization, signal);
+      // Every message is checked before a cell of it is read, and every endpoint's columns are the first's
+      // (./result.ts): what reaches the pipeline holds what its metadata says.
+      const result = await openFlightResult(client, {
+        sql: req.sql,
+        authorization: req.authorization,
+        signal,
+      });
+      let rows = false;
+      for await (const batch of result.batches) {
+        rows = true;
+        yield { columns: batch.schema, rows: batch.numRows, data: batch };
+      }
+      // A result of no rows still has its columns: the header (or `[]`, an empty Parquet file).
+      if (!rows) yield { columns: result.schema, rows: 0, data: undefined as never };
+    },
+    async formatter(schema, format) {
+      const f: BatchFormatter = await loadBatchFormatter(format, schema);
+      return { head: f.head, format: (b) => f.batch(b), tail: () => f.tail() };
+    },
+    sameColumns(first, later) {
+      if (!sameSchema(first, later))
+        throw new InvalidFlightStreamError(
+          `the Flight stream changed its columns from (${describeSchema(first)}) to (${describeSchema(later)})`,
+        );
+    },
+    explain: (err, rows) => explain(err, rows, req),
+    async retry(err, attempt, signal) {
+      if (attempt >= attempts || !retriable(err)) return false;
+      req.trace?.(`flight: attempt ${attempt} failed (${describe(err)}); retrying`);
+      await sleep(RETRY_DELAYS_MS[attempt - 1] ?? 1000, signal);
+      return !signal.aborted;
+    },
+  };
+}
+
+/** Delivers the rows of `req.sql` over Flight to `req.out`. */
 export async function exportOverFlight(req: FlightExportRequest): Promise<FlightExportOutcome> {
   const client = new FlightClient(req);
-  const attempts = req.attempts ?? RETRY_DELAYS_MS.length + 1;
   try {
-    for (let attempt = 1; ; attempt++) {
-      const state = { rows: 0, target: undefined as Target | undefined };
-      try {
-        return await run(client, req, state);
-      } catch (err) {
-        const retry = state.rows === 0 && attempt < attempts && retriable(err) && !req.signal.aborted;
-        if (!retry) {
-          throw mapFlightError(err, {
-            rows: state.rows,
-            out: req.out,
-            url: req.endpoint.url,
-            signal: req.signal,
-            loginHint: req.loginHint,
-          });
-        }
-        req.trace?.(`flight: attempt ${attempt} failed (${(err as Error).message}); retrying`);
-        await sleep(RETRY_DELAYS_MS[attempt - 1] ?? 1000, req.signal);
-      }
-    }
+    const sink = await openSink(req.out, req.stdout as never, { gzip: req.gzip });
+    return await deliver(flightBatches(client, req), sink, {
+      format: req.format,
+      signal: req.signal,
+      onProgress: req.onProgress && ((rows) => req.onProgress!(rows)),
+    });
   } finally {
     client.close();
   }
 }
 
-async function run(
-  client: FlightClient,
-  req: FlightExportRequest,
-  state: { rows: number; target?: Target },
-): Promise<FlightExportOutcome> {
-  if (req.sessionOptions) await client.setSessionOptions(req.sessionOptions, req.authorization, req.signal);
-  // Every message is validated before it is read (./result.ts); no file is opened before the schema came.
-  const result = await openFlightResult(client, req);
-  const target =
-    req.out === '-' ? stdoutTarget(req.stdout as never) : await openFileTarget(req.out, { gzip: req.gzip });
-  state.target = target;
-  try {
-    // A result of no rows still has its columns: the header (or `[]`, an empty Parquet file).
-    const formatter: BatchFormatter = await loadBatchFormatter(req.format, result.schema);
-    await target.write(formatter.head, req.signal);
-    for await (const batch of result.batches) {
-      await target.write(formatter.batch(batch), req.signal);
-      state.rows += batch.numRows;
-      req.onProgress?.(state.rows);
-      if (req.signal.aborted) throw new InterruptedError('interrupted');
-    }
-    await target.write(formatter.tail(), req.signal);
-    await target.commit();
-    return { rows: state.rows, truncated: false };
-  } catch (err) {
-    await target.discard();
-    if (err instanceof OutputClosedError) return { rows: state.rows, truncated: true };
-    throw err;
-  }
-}
-
 /** Worth another attempt while nothing is written: the endpoint or the network, not the query or the user. */
 function retriable(err: unknown): boolean {
-  const code = flightStatus(err);
+  const code = (err as FlightCallError)?.code;
   return code === STATUS.UNAVAILABLE || code === STATUS.RESOURCE_EXHAUSTED;
+}
+
+/**
+ * What the server or the network said, as one line of text, whatever shape the error has (gRPC's `details`
+ * is a string, but nothing checks that a server or a proxy keeps to it).
+ */
+function saidBy(err: unknown): string {
+  const e = err as { details?: unknown; message?: unknown } | undefined;
+  const words = [e?.details, e?.message].find((w) => typeof w === 'string' && w.trim() !== '');
+  const text = typeof words === 'string' ? words : describe(err);
+  return text.replace(/^\d+ [A-Z_]+: /, '');
+}
+
+/** A Flight failure as dlake's error: gRPC's status as the exit code (docs/cli-contract.md "Export over Arrow Flight"). */
+function explain(err: unknown, rows: number, req: FlightExportRequest): DlakeError {
+  const e = err as FlightCallError | undefined;
+  const said = saidBy(err);
+  if (req.signal.aborted && (e?.code === STATUS.CANCELLED || (err as Error)?.name === 'AbortError'))
+    return new InterruptedError('interrupted');
+  // Only an Error is kept as the cause (--debug prints its stack); any other value is in the words already.
+  const cause = err instanceof Error ? err : undefined;
+  if (typeof e?.code !== 'number')
+    return new ServiceError(`the Flight stream from ${req.endpoint.url} failed: ${said}`, { cause });
+  switch (e.code) {
+    case STATUS.UNAUTHENTICATED:
+    case STATUS.PERMISSION_DENIED:
+      return new AuthError(`the Flight endpoint refused the credentials: ${said}`, { hint: req.loginHint });
+    case STATUS.INVALID_ARGUMENT:
+    case STATUS.INTERNAL:
+      return new JobFailedError(`the query failed: ${said}`);
+    case STATUS.NOT_FOUND:
+      return new NotFoundError(said);
+    default: {
+      // gRPC words a refused certificate as a connection not established: say what fixes it, as for HTTPS.
+      const tls = /certificate|self[- ]signed|CERT_/i.test(said);
+      const reason = `the Flight stream from ${req.endpoint.url} broke: ${said.replace(/\.? ?Resolution note: ?$/, '')}`;
+      const opts = {
+        cause,
+        hint: tls
+          ? 'trust the server certificate with --ca-file FILE (PEM), or skip the check with --insecure'
+          : undefined,
+      };
+      if (rows > 0) return new ServiceError(reason, opts);
+      const unavailable = new FlightUnavailableError(reason, opts);
+      unavailable.reason = reason;
+      return unavailable;
+    }
+  }
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
