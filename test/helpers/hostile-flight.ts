@@ -36,7 +36,11 @@ const encode = (name: string, value: object): Buffer =>
 
 /** The IPC stream of `table` (schema, then its batches) as FlightData messages. */
 export function payloadsOf(table: Table): Payload[] {
-  const stream = RecordBatchStreamWriter.writeAll(table).toUint8Array(true);
+  return ipcPayloads(RecordBatchStreamWriter.writeAll(table).toUint8Array(true));
+}
+
+/** An IPC stream's messages as FlightData (each message's metadata and body, without the stream's framing). */
+export function ipcPayloads(stream: Uint8Array): Payload[] {
   const view = new DataView(stream.buffer, stream.byteOffset, stream.byteLength);
   const out: Payload[] = [];
   let pos = 0;
