@@ -9,7 +9,7 @@ import type { FlightClient } from './client.js';
 import type { FlightData } from './codec.js';
 import { describeSchema, InvalidFlightStreamError, StreamValidator, sameSchema } from './validate.js';
 
-export interface FlightResult {
+interface FlightResult {
   /** The result's columns: every endpoint's are the same. */
   readonly schema: Schema;
   /**
@@ -19,7 +19,7 @@ export interface FlightResult {
   readonly batches: AsyncIterable<RecordBatch>;
 }
 
-export interface FlightQuery {
+interface FlightQuery {
   sql: string;
   /** The authorization header of every call (`Bearer …`); never traced. */
   authorization: string;

@@ -26,7 +26,7 @@ const MAX_ROWS_WITHOUT_DATA = 65_536;
 export class InvalidFlightStreamError extends ServiceError {}
 
 /** A message once checked: its decoded metadata and its body cut to the length the metadata states. */
-export interface CheckedMessage {
+interface CheckedMessage {
   message: Message;
   header: Uint8Array;
   body: Uint8Array;
