@@ -5,6 +5,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { Message, RecordBatchStreamWriter, type Table } from 'apache-arrow';
 import protobuf from 'protobufjs';
+import { payloadsOf as emulatorPayloads } from '../../emulator/src/flight/arrow-batches.js';
 import { FLIGHT_PROTO } from '../../src/export/flight/proto.generated.js';
 
 /** One FlightData message: the IPC metadata (flatbuffer) and the body. */
@@ -39,24 +40,8 @@ export function payloadsOf(table: Table): Payload[] {
   return ipcPayloads(RecordBatchStreamWriter.writeAll(table).toUint8Array(true));
 }
 
-/** An IPC stream's messages as FlightData (each message's metadata and body, without the stream's framing). */
-export function ipcPayloads(stream: Uint8Array): Payload[] {
-  const view = new DataView(stream.buffer, stream.byteOffset, stream.byteLength);
-  const out: Payload[] = [];
-  let pos = 0;
-  while (pos + 8 <= stream.byteLength) {
-    pos += 4; // continuation marker
-    const len = view.getInt32(pos, true);
-    pos += 4;
-    if (len === 0) break;
-    const header = stream.slice(pos, pos + len);
-    pos += len;
-    const bodyLength = Number(Message.decode(header).bodyLength);
-    out.push({ data_header: header, data_body: stream.slice(pos, pos + bodyLength) });
-    pos += bodyLength;
-  }
-  return out;
-}
+/** An IPC stream's messages as FlightData: the emulator's own split (views of `stream`). */
+export const ipcPayloads = (stream: Uint8Array): Payload[] => emulatorPayloads(stream);
 
 /** Where a table's field `i` lies in a flatbuffer (0 when absent), following the vtable. */
 export function fieldAt(buf: Uint8Array, table: number, i: number): number {
