@@ -19,6 +19,7 @@ _dlake_sub() {
     '/reflection') REPLY='reflection' ;;
     '/user') REPLY='user' ;;
     '/role') REPLY='role' ;;
+    '/access') REPLY='access' ;;
     '/pat') REPLY='pat' ;;
     '/queue') REPLY='queue' ;;
     '/project') REPLY='project' ;;
@@ -89,6 +90,8 @@ _dlake_sub() {
     'role/add-member') REPLY='add-member' ;;
     'role/remove-member') REPLY='remove-member' ;;
     'role/help') REPLY='help' ;;
+    'access/why') REPLY='why' ;;
+    'access/help') REPLY='help' ;;
     'pat/list'|'pat/ls') REPLY='list' ;;
     'pat/create') REPLY='create' ;;
     'pat/delete'|'pat/revoke') REPLY='delete' ;;
@@ -119,7 +122,7 @@ _dlake_sub() {
 # $1: command path. REPLY: its subcommands; more: aliases, offered when no subcommand matches. Status 1 if none.
 _dlake_subs() {
   case "$1" in
-    '') REPLY='login logout whoami token profile catalog source sql job reflection user role pat queue project engine pull plan apply api version completion help' more='' ;;
+    '') REPLY='login logout whoami token profile catalog source sql job reflection user role access pat queue project engine pull plan apply api version completion help' more='' ;;
     'token') REPLY='exchange' more='help' ;;
     'token exchange') REPLY='client-credentials jwt pat' more='help' ;;
     'profile') REPLY='list show use set delete' more='ls rm help' ;;
@@ -129,6 +132,7 @@ _dlake_subs() {
     'reflection') REPLY='list get create update delete refresh summary' more='ls rm help' ;;
     'user') REPLY='list create get update delete' more='ls rm help' ;;
     'role') REPLY='list get create update delete add-member remove-member' more='ls rm help' ;;
+    'access') REPLY='why' more='help' ;;
     'pat') REPLY='list create delete' more='ls revoke help' ;;
     'queue') REPLY='list get create update delete rules' more='ls rm help' ;;
     'project') REPLY='list get' more='ls help' ;;
@@ -212,6 +216,9 @@ _dlake_opts() {
     'role add-member') REPLY='--user --role --dry-run -h --help' ;;
     'role remove-member') REPLY='--user --role --dry-run -h --help' ;;
     'role help') REPLY='' ;;
+    'access') REPLY='-h --help' ;;
+    'access why') REPLY='--id --privilege -h --help' ;;
+    'access help') REPLY='' ;;
     'pat') REPLY='-h --help' ;;
     'pat list') REPLY='-h --help' ;;
     'pat create') REPLY='--label --expires --dry-run -h --help' ;;
@@ -343,6 +350,7 @@ _dlake_opt() {
     'role add-member/--role') REPLY=value vals='' ;;
     'role remove-member/--user') REPLY=value vals='' ;;
     'role remove-member/--role') REPLY=value vals='' ;;
+    'access why/--privilege') REPLY=value vals='' ;;
     'pat create/--label') REPLY=value vals='' ;;
     'pat create/--expires') REPLY=value vals='' ;;
     'queue create/--name') REPLY=value vals='' ;;
@@ -427,12 +435,13 @@ _dlake_arg() {
     'reflection help/'0) REPLY='list get create update delete refresh summary' ;;
     'user help/'0) REPLY='list create get update delete' ;;
     'role help/'0) REPLY='list get create update delete add-member remove-member' ;;
+    'access help/'0) REPLY='why' ;;
     'pat help/'0) REPLY='list create delete' ;;
     'queue help/'0) REPLY='list get create update delete rules' ;;
     'project help/'0) REPLY='list get' ;;
     'engine help/'0) REPLY='list get create update delete enable disable rules' ;;
     'completion/'0) REPLY='bash zsh fish' ;;
-    'help/'0) REPLY='login logout whoami token profile catalog source sql job reflection user role pat queue project engine pull plan apply api version completion' ;;
+    'help/'0) REPLY='login logout whoami token profile catalog source sql job reflection user role access pat queue project engine pull plan apply api version completion' ;;
     *) REPLY='' ;;
   esac
 }

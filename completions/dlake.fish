@@ -30,6 +30,8 @@ function __dlake_sub --argument-names cmd word
             echo 'user'
         case '/role'
             echo 'role'
+        case '/access'
+            echo 'access'
         case '/pat'
             echo 'pat'
         case '/queue'
@@ -170,6 +172,10 @@ function __dlake_sub --argument-names cmd word
             echo 'remove-member'
         case 'role/help'
             echo 'help'
+        case 'access/why'
+            echo 'why'
+        case 'access/help'
+            echo 'help'
         case 'pat/list' 'pat/ls'
             echo 'list'
         case 'pat/create'
@@ -225,7 +231,7 @@ end
 function __dlake_subs --argument-names cmd
     switch "$cmd"
         case ''
-            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'Inspect, wait for, cancel and export SQL jobs' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'project' 'List and inspect the hosted edition\'s projects' 'engine' 'Manage hosted engines and the rules that route jobs to them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'api' 'Make an authenticated request to the service and print the response body' 'version' 'Print the version (as --version does)' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
+            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'Inspect, wait for, cancel and export SQL jobs' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'access' 'Explain who may use an entity, and through which grants and roles' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'project' 'List and inspect the hosted edition\'s projects' 'engine' 'Manage hosted engines and the rules that route jobs to them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'api' 'Make an authenticated request to the service and print the response body' 'version' 'Print the version (as --version does)' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
         case 'token'
             printf '%s\t%s\n' 'exchange' 'Get an access token from the token endpoint (<auth-url>/oauth/token) and store it'
         case 'token exchange'
@@ -244,6 +250,8 @@ function __dlake_subs --argument-names cmd
             printf '%s\t%s\n' 'list' 'List users (all of them, or those a filter expression matches); needs the Enterprise edition' 'create' 'Create a user; the PUBLIC role is always given, --role adds others' 'get' 'Show a user by id (a UUID) or by name (case-insensitive)' 'update' 'Change a user\'s names, email or roles; everything not given stays as it is' 'delete' 'Delete a user (asks first on a terminal); needs the Enterprise edition'
         case 'role'
             printf '%s\t%s\n' 'list' 'List roles with their type, member count and description' 'get' 'Show a role by id (a UUID) or by name (case-insensitive), with its member count' 'create' 'Create a role (its name is unique and cannot be changed later)' 'update' 'Change a role\'s description; the roles it is a member of are kept' 'delete' 'Delete a role (asks first on a terminal); its members lose it. System roles cannot be deleted' 'add-member' 'Make users and roles members of a role' 'remove-member' 'Take users and roles out of a role'
+        case 'access'
+            printf '%s\t%s\n' 'why' 'Explain which grants give a user or role its privileges on an entity, and what it lacks (Enterprise)'
         case 'pat'
             printf '%s\t%s\n' 'list' 'List a user\'s personal access tokens (ids, labels and dates; never the tokens)' 'create' 'Create a personal access token for a user and print it, once, alone on stdout' 'delete' 'Revoke one of a user\'s personal access tokens, or all of them with --all (asks first)'
         case 'queue'
@@ -280,6 +288,8 @@ function __dlake_more --argument-names cmd
             printf '%s\t%s\n' 'ls' 'List users (all of them, or those a filter expression matches); needs the Enterprise edition' 'rm' 'Delete a user (asks first on a terminal); needs the Enterprise edition' 'help' 'show help for a command'
         case 'role'
             printf '%s\t%s\n' 'ls' 'List roles with their type, member count and description' 'rm' 'Delete a role (asks first on a terminal); its members lose it. System roles cannot be deleted' 'help' 'show help for a command'
+        case 'access'
+            printf '%s\t%s\n' 'help' 'show help for a command'
         case 'pat'
             printf '%s\t%s\n' 'ls' 'List a user\'s personal access tokens (ids, labels and dates; never the tokens)' 'revoke' 'Revoke one of a user\'s personal access tokens, or all of them with --all (asks first)' 'help' 'show help for a command'
         case 'queue'
@@ -439,6 +449,12 @@ function __dlake_opts --argument-names cmd
         case 'role remove-member'
             printf '%s\t%s\n' '--user' 'a user, by name or id (repeatable)' '--role' 'a role, by name or id (repeatable)' '--dry-run' 'print the request instead of sending it (names are still looked up)' '-h' 'show help' '--help' 'show help'
         case 'role help'
+            true
+        case 'access'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'access why'
+            printf '%s\t%s\n' '--id' 'take REF as an id, even when it is not a UUID' '--privilege' 'answer with the exit code: 0 when it is held, 1 when it is not' '-h' 'show help' '--help' 'show help'
+        case 'access help'
             true
         case 'pat'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
@@ -774,6 +790,9 @@ function __dlake_opt --argument-names cmd opt
         case 'role remove-member/--role'
             printf '%s\n' value ''
             return
+        case 'access why/--privilege'
+            printf '%s\n' value ''
+            return
         case 'pat create/--label'
             printf '%s\n' value ''
             return
@@ -992,6 +1011,8 @@ function __dlake_arg --argument-names cmd index
             echo 'list create get update delete'
         case 'role help/0'
             echo 'list get create update delete add-member remove-member'
+        case 'access help/0'
+            echo 'why'
         case 'pat help/0'
             echo 'list create delete'
         case 'queue help/0'
@@ -1003,7 +1024,7 @@ function __dlake_arg --argument-names cmd index
         case 'completion/0'
             echo 'bash zsh fish'
         case 'help/0'
-            echo 'login logout whoami token profile catalog source sql job reflection user role pat queue project engine pull plan apply api version completion'
+            echo 'login logout whoami token profile catalog source sql job reflection user role access pat queue project engine pull plan apply api version completion'
         case '*'
             return 1
     end

@@ -87,6 +87,12 @@ export const GROUPS: GroupDef[] = [
     load: async () => (await import('./role/index.js')).register,
   },
   {
+    name: 'access',
+    topic: 'Administration',
+    summary: 'Explain who may use an entity, and through which grants and roles',
+    load: async () => (await import('./access.js')).register,
+  },
+  {
     name: 'pat',
     topic: 'Administration',
     summary: "List, create and revoke users' personal access tokens",
