@@ -157,6 +157,13 @@ it('--wait-timeout bounds a stream that trickles on and never ends (exit 7, no f
   expect(server.doGets[0]?.sent).toBeGreaterThan(2);
 }, 20_000);
 
+it('--wait-timeout bounds a query that is never planned (GetFlightInfo without an answer)', async () => {
+  server.plan = { endpoints: [good], stallInfo: true };
+  const r = await exportCsv(['--wait-timeout', '1s']);
+  expectFailure(r, 7, /the Flight export did not end within --wait-timeout 1s/);
+  expect(readdirSync(dir)).toEqual([]);
+}, 20_000);
+
 describe('messages derived from valid ones by random damage', () => {
   it('never a crash or a file that lies: exit 0 with every row, or exit 7 with no file', async () => {
     const damage = fc.record({

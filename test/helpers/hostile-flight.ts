@@ -19,6 +19,8 @@ export interface HostilePlan {
   endpoints: Payload[][];
   /** After its messages, the stream sends `trickle` (a batch) every `everyMs`, never ending. */
   trickle?: { payload: Payload; everyMs: number };
+  /** GetFlightInfo never answers (a query planned forever). */
+  stallInfo?: boolean;
 }
 
 export interface HostileFlight {
@@ -104,6 +106,7 @@ export async function startHostileFlight(plan: HostilePlan): Promise<HostileFlig
     { GetFlightInfo: method('GetFlightInfo', false), DoGet: method('DoGet', true) },
     {
       GetFlightInfo: (_call: grpc.ServerUnaryCall<Buffer, Buffer>, done: grpc.sendUnaryData<Buffer>) => {
+        if (state.plan.stallInfo) return;
         done(
           null,
           encode('FlightInfo', {

@@ -214,7 +214,7 @@ export class FlightClient {
         { deadline: this.deadline() },
         (err: FlightCallError | null, info?: FlightInfo) => {
           signal?.removeEventListener('abort', stop);
-          if (err) return reject(err);
+          if (err) return reject(this.overall(err));
           resolve(info ?? { tickets: [], totalRecords: -1 });
         },
       ) as grpc.ClientUnaryCall;
@@ -249,6 +249,8 @@ export class FlightClient {
         for (const [name, why] of Object.entries(decodeSetSessionOptionsResult(body)))
           refused.push(`${name} (${why})`);
       }
+    } catch (e) {
+      throw this.overall(e);
     } finally {
       signal?.removeEventListener('abort', stop);
     }
@@ -305,6 +307,13 @@ export class FlightClient {
       signal?.removeEventListener('abort', stop);
       call.cancel();
     }
+  }
+
+  /** A call's deadline that was the whole export's bound: said as that bound, not as gRPC's "Deadline exceeded". */
+  private overall(err: unknown): unknown {
+    const code = (err as { code?: unknown } | null)?.code;
+    const past = this.endsAt !== undefined && Date.now() >= this.endsAt;
+    return code === grpc.status.DEADLINE_EXCEEDED && past ? this.timedOut('total') : err;
   }
 
   private timedOut(which: 'idle' | 'total'): FlightCallError {
