@@ -37,12 +37,30 @@ export async function openFlightResult(client: FlightClient, q: FlightQuery): Pr
   }
   const where = (i: number) =>
     n === 1 ? 'the Flight stream' : `the Flight stream of endpoint ${i + 1} of ${n}`;
-  const open = (i: number) => readStream(client.doGet(info.tickets[i]!, q.authorization, q.signal), where(i));
+  // Each stream has its own abort, so that a consumer that stops early ends the gRPC call at once: apache-arrow's
+  // reader does not end the source it reads, and an open call would keep the process alive.
+  const open = async (i: number) => {
+    const stop = new AbortController();
+    const abort = () => stop.abort();
+    q.signal?.addEventListener('abort', abort, { once: true });
+    if (q.signal?.aborted) stop.abort();
+    const close = () => {
+      q.signal?.removeEventListener('abort', abort);
+      stop.abort();
+    };
+    try {
+      const reader = await readStream(client.doGet(info.tickets[i]!, q.authorization, stop.signal), where(i));
+      return { reader, close };
+    } catch (e) {
+      close();
+      throw e;
+    }
+  };
   const first = await open(0);
-  const schema = first.schema;
+  const schema = first.reader.schema;
   async function* batches(): AsyncGenerator<RecordBatch> {
     for (let i = 0; i < n; i++) {
-      const reader = i === 0 ? first : await open(i);
+      const { reader, close } = i === 0 ? first : await open(i);
       try {
         if (!sameSchema(reader.schema, schema)) {
           throw new InvalidFlightStreamError(
@@ -51,7 +69,8 @@ export async function openFlightResult(client: FlightClient, q: FlightQuery): Pr
         }
         for await (const batch of reader) yield batch;
       } finally {
-        await reader.cancel();
+        close();
+        await reader.cancel().catch(() => {});
       }
     }
   }
