@@ -1,7 +1,8 @@
 // docs/commands.md, the command reference, generated from the commander tree: every command's usage,
 // description, arguments, options and examples exactly as `dlake COMMAND --help` prints them (without the
-// global options, listed once at the top). Run `npm run docs` after changing commands or options;
-// test/unit/commands-doc.test.ts fails while the committed file is stale.
+// global options, listed once at the top); and the exit-code tables of the README and the docs, from
+// src/errors.ts. Run `npm run docs` after changing commands, options or exit codes;
+// test/unit/commands-doc.test.ts fails while a committed file is stale.
 
 import type { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -70,8 +71,33 @@ export async function commandsDoc(): Promise<string> {
   return `${out.join('\n')}\n`;
 }
 
+/** The documents that hold the exit-code table, between EXIT_CODES_BEGIN and EXIT_CODES_END. */
+export const EXIT_CODE_DOCS = ['README.md', 'docs/cli-contract.md', 'docs/architecture.md'].map((f) =>
+  resolve(root, f),
+);
+const EXIT_CODES_BEGIN = '<!-- exit codes: generated from src/errors.ts by `npm run docs`; do not edit -->';
+const EXIT_CODES_END = '<!-- end of exit codes -->';
+
+/** `text` with its exit-code table as src/errors.ts defines the codes; an error if it has no place for one. */
+export async function withExitCodes(text: string, file: string): Promise<string> {
+  const { exitCodes } = await import('../src/errors.js');
+  const begin = text.indexOf(EXIT_CODES_BEGIN);
+  const end = text.indexOf(EXIT_CODES_END, begin);
+  if (begin < 0 || end < 0) throw new Error(`${file} has no exit-code table between its markers`);
+  const table = [
+    '| code | meaning |',
+    '|---|---|',
+    ...exitCodes().map(({ code, meaning }) => `| ${code} | ${meaning} |`),
+  ];
+  return `${text.slice(0, begin)}${[EXIT_CODES_BEGIN, '', ...table, ''].join('\n')}\n${text.slice(end)}`;
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   const { writeFileSync } = await import('node:fs');
   writeFileSync(COMMANDS_DOC, await commandsDoc());
   process.stdout.write('wrote docs/commands.md\n');
+  for (const file of EXIT_CODE_DOCS) {
+    writeFileSync(file, await withExitCodes(readFileSync(file, 'utf8'), file));
+    process.stdout.write(`wrote the exit codes of ${file.slice(root.length + 1)}\n`);
+  }
 }

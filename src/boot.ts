@@ -4,6 +4,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
+import { commandGroup, scanArgv } from './argv.js';
 import { configDir } from './config/dir.js';
 import { type CodeCache, CodeCacheLoader } from './util/code-cache.js';
 
@@ -43,6 +44,7 @@ export const CACHED_GROUPS = new Set([
   'reflection',
   'user',
   'role',
+  'access',
   'pat',
   'queue',
   'project',
@@ -67,9 +69,9 @@ const CACHE_MAX_BYTES = 2.5 * 1024 * 1024;
  */
 function codeCache(args: string[]): CodeCache | undefined {
   try {
-    // The first word that names a group: global options may come before it.
-    const variant = args.find((a) => CACHED_GROUPS.has(a));
-    if (variant === undefined) return undefined;
+    // The group the command line runs (global options and their values may come before it).
+    const variant = commandGroup(scanArgv(args));
+    if (variant === undefined || !CACHED_GROUPS.has(variant)) return undefined;
     const config = configDir(process.env);
     if (!statSync(config).isDirectory()) return undefined;
     return { dir: join(config, 'cache'), buildId: __DLAKE_BUILD_ID__, variant, maxBytes: CACHE_MAX_BYTES };

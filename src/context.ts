@@ -13,38 +13,18 @@ import {
   requireUrl,
   resolveSettings,
 } from './auth/settings.js';
+import { hintFor, sayFailure } from './commands/hints.js';
 import { configDir } from './config/dir.js';
-import { OUTPUT_FORMATS, type OutputFormat } from './config/schema.js';
 import { ConfigStore, type StoreSnapshot } from './config/store.js';
-import { type StopSignal, UsageError } from './errors.js';
+import { type DlakeError, rephrased, type StopSignal, UsageError } from './errors.js';
+import { type GlobalOptions, OUTPUT_FORMATS, type OutputFormat } from './global-options.js';
 import { colorEnabled, type Theme, theme } from './output/color.js';
-import { type Renderable, render } from './output/render.js';
+import { render } from './output/render.js';
 import { stderrSafe } from './output/safe-text.js';
 import { type Streams, Ui } from './output/ui.js';
+import type { Renderable } from './output/view.js';
 import { terminalWidth } from './output/width.js';
 import { parseDuration } from './util/units.js';
-
-export interface GlobalOptions {
-  profile?: string;
-  url?: string;
-  authUrl?: string;
-  output?: string;
-  json?: boolean;
-  query?: string;
-  quiet?: boolean;
-  verbose?: boolean;
-  debug?: boolean;
-  /** false with --no-color. */
-  color?: boolean;
-  timeout?: string;
-  caFile?: string;
-  insecure?: boolean;
-  /** `software` or `cloud`, and the hosted edition's project (src/api/roots.ts). */
-  edition?: string;
-  projectId?: string;
-  /** The Arrow Flight endpoint of exports (export/flight/endpoint.ts). */
-  flightUrl?: string;
-}
 
 interface ClientRequest {
   /** Attach the credentials of the settings in force (default true), or these credentials. */
@@ -95,16 +75,23 @@ export class Context {
   readonly streams: Streams;
   private readonly dispatcher?: Dispatcher;
 
-  constructor(
+  /** The Context of a command run with `opts` in `world`, its colours loaded if it uses any. */
+  static async create(opts: GlobalOptions, world: World): Promise<Context> {
+    const colored = colorEnabled(Boolean(world.streams.stderr.isTTY), world.env, opts.color === false);
+    return new Context(opts, world, await theme(colored));
+  }
+
+  private constructor(
     readonly opts: GlobalOptions,
     world: World,
+    theme: Theme,
   ) {
     const { env, streams } = world;
     this.env = env;
     this.streams = streams;
     this.dispatcher = world.dispatcher;
     this.store = world.store ?? new ConfigStore(configDir(env));
-    this.theme = theme(colorEnabled(Boolean(streams.stderr.isTTY), env, opts.color === false));
+    this.theme = theme;
     this.ui = new Ui(streams, this.theme, Boolean(opts.quiet), Boolean(opts.verbose));
   }
 
@@ -182,7 +169,7 @@ export class Context {
       ms = parseDuration(t.value);
     } catch (e) {
       if (!(e instanceof UsageError)) throw e;
-      throw new UsageError(`${what}: ${e.message}`, { hint: e.hint });
+      throw rephrased(e, `${what}: ${e.message}`);
     }
     if (ms <= 0) throw new UsageError(`${what} must be longer than 0`, { hint: 'e.g. 30s' });
     return ms;
@@ -263,6 +250,25 @@ export class Context {
     });
     if (out.stdout) this.streams.stdout.write(out.stdout);
     if (out.note) this.ui.notice(out.note);
+  }
+
+  /** The `hint:` line of an error of this command (src/commands/hints.ts). */
+  hint(err: DlakeError): string | undefined {
+    return hintFor(err, this.opts);
+  }
+
+  /**
+   * Says a failure while the command goes on (a statement of a script with --continue-on-error, the SQL shell)
+   * exactly as src/runtime.ts says the one that ends a command.
+   */
+  sayFailure(err: DlakeError, label?: string): void {
+    sayFailure(err, {
+      streams: this.streams,
+      theme: this.theme,
+      verbose: Boolean(this.opts.verbose) || this.debugging,
+      opts: this.opts,
+      label,
+    });
   }
 
   async dispose(): Promise<void> {

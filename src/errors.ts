@@ -22,6 +22,43 @@ export const ExitCode = {
 } as const;
 
 /**
+ * What each exit code means: the one text of the tables in README.md and docs/cli-contract.md (rewritten by
+ * `npm run docs`, checked by test/unit/exit-codes.test.ts) and of `dlake help exit-codes`.
+ */
+const EXIT_CODE_MEANINGS: { readonly [K in keyof typeof ExitCode]: string } = {
+  ok: 'success',
+  bug: 'unexpected error (a bug: a short message; the stack with `--debug`)',
+  usage:
+    'bad usage or invalid input (unknown option, malformed JSON, failed validation, refused confirmation)',
+  auth: 'authentication or permission (401, 403, missing or expired credentials)',
+  notFound: 'not found (404)',
+  conflict: 'conflict (409: stale tag or version, name or path exists)',
+  jobFailed: 'the job ended FAILED or CANCELED',
+  service:
+    'the service or the network failed (5xx after retries, connection refused, timeout, unreadable answer)',
+  changes: '`plan --exit-code` found changes to make',
+  localIO:
+    'a local file could not be written (disk full, quota, I/O error, permission, read-only file system)',
+  hangup: 'hung up (SIGHUP), after the same clean-up as Ctrl-C',
+  interrupted: 'interrupted (Ctrl-C)',
+  terminated:
+    'terminated (SIGTERM), after the same clean-up as Ctrl-C (cancel the job waited on, no half-written `FILE`)',
+};
+
+/** Every exit code with its name in ExitCode and its meaning, in increasing order. */
+export function exitCodes(): { name: keyof typeof ExitCode; code: number; meaning: string }[] {
+  return (Object.keys(ExitCode) as (keyof typeof ExitCode)[])
+    .map((name) => ({ name, code: ExitCode[name], meaning: EXIT_CODE_MEANINGS[name] }))
+    .sort((a, b) => a.code - b.code);
+}
+
+/**
+ * What to do next after an error, printed as its `hint:` line: words to print as they are, or an Advice. An error
+ * has this one "what next"; src/commands/hints.ts `hintFor` is the one place that turns it into the line.
+ */
+export type Hint = string | Advice;
+
+/**
  * The next step after an error, as data: src/api knows which step applies but not the command line's words for
  * it, which src/commands/hints.ts supplies.
  */
@@ -68,10 +105,8 @@ export const STOP_SIGNALS = {
 export type StopSignal = keyof typeof STOP_SIGNALS;
 
 export interface ErrorDetails {
-  /** What to do next, printed as `hint: …`. */
-  hint?: string;
-  /** What to do next as data, when the words for it belong to the command line (see Advice). */
-  advice?: Advice;
+  /** What to do next, printed as `hint: …`: words, or an Advice when the words belong to the command line. */
+  hint?: Hint;
   /** The service's `moreInfo`, printed with `-v`. */
   moreInfo?: string;
   /** Extra lines printed after the error (e.g. field-by-field validation messages). */
@@ -81,8 +116,7 @@ export interface ErrorDetails {
 
 export class DlakeError extends Error {
   readonly exitCode: number = ExitCode.bug;
-  readonly hint?: string;
-  readonly advice?: Advice;
+  readonly hint?: Hint;
   readonly moreInfo?: string;
   readonly details: string[];
 
@@ -90,10 +124,20 @@ export class DlakeError extends Error {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = new.target.name;
     this.hint = opts.hint;
-    this.advice = opts.advice;
     this.moreInfo = opts.moreInfo;
     this.details = opts.details ?? [];
   }
+}
+
+/**
+ * The one way to wrap an error: `err` said in other words (`statement 2 (line 4): …`, `--timeout: …`), the same
+ * class and exit code with its hint, details, moreInfo and cause kept, so that no wrapper drops one of them.
+ */
+export function rephrased<E extends DlakeError>(err: E, message: string, more: { hint?: Hint } = {}): E {
+  const copy = Object.create(Object.getPrototypeOf(err), Object.getOwnPropertyDescriptors(err)) as E;
+  Object.defineProperty(copy, 'message', { value: message, writable: true, configurable: true });
+  if (more.hint !== undefined) Object.defineProperty(copy, 'hint', { value: more.hint });
+  return copy;
 }
 
 /** The user's input is wrong: unknown option, malformed JSON, failed validation, refused confirmation. */

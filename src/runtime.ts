@@ -7,11 +7,13 @@ import {
   type HelpContext,
   Option,
 } from '@commander-js/extra-typings';
-import { hintFor } from './commands/hints.js';
+import { commandGroup, type ScannedArgv, scanArgv } from './argv.js';
+import type { CommandRuntime } from './commands/define.js';
+import { HELP_TOPICS } from './commands/help-topics.js';
+import { hintFor, sayFailure } from './commands/hints.js';
 import { choiceOption } from './commands/options.js';
 import { GROUPS, registerGroups } from './commands/registry.js';
-import { OUTPUT_FORMATS } from './config/schema.js';
-import { Context, type GlobalOptions, type World } from './context.js';
+import { Context, type World } from './context.js';
 import {
   DlakeError,
   ExitCode,
@@ -20,10 +22,10 @@ import {
   STOP_SIGNALS,
   type StopSignal,
 } from './errors.js';
+import { GLOBAL_OPTIONS, type GlobalOptionSpec, type GlobalOptions } from './global-options.js';
 import { colorEnabled, theme } from './output/color.js';
 import { bounded, stderrSafe } from './output/safe-text.js';
 import { nearest } from './util/nearest.js';
-import { tryNormalizeServiceUrl } from './util/url.js';
 
 /** What one run of dlake remembers about its commander tree. */
 interface RunState {
@@ -91,7 +93,7 @@ class DlakeCommand extends Command {
    */
   override parseOptions(argv: string[]): { operands: string[]; unknown: string[] } {
     if (this.parent) return super.parseOptions(argv);
-    const at = this.commandPathEnd(argv);
+    const at = commandPathEnd(argv);
     const owned = at === undefined ? undefined : OWNED_OPTIONS[at.path];
     if (!at || !owned) return super.parseOptions(argv);
     const mine: string[] = [];
@@ -116,22 +118,13 @@ class DlakeCommand extends Command {
     const parsed = super.parseOptions(rest);
     return { operands: parsed.operands, unknown: [...parsed.unknown, ...mine] };
   }
+}
 
-  /** The first two command words and where they end, skipping the root's options and their values. */
-  private commandPathEnd(argv: string[]): { path: string; end: number } | undefined {
-    const words: string[] = [];
-    for (let i = 0; i < argv.length && words.length < 2; i++) {
-      const arg = argv[i]!;
-      if (arg === '--') return undefined;
-      if (arg.startsWith('-')) {
-        if (!arg.includes('=') && this.options.find((o) => o.short === arg || o.long === arg)?.required) i++;
-        continue;
-      }
-      words.push(arg);
-      if (words.length === 2) return { path: words.join(' '), end: i + 1 };
-    }
-    return undefined;
-  }
+/** The first two command words and where they end, when both come before any `--`. */
+function commandPathEnd(argv: string[]): { path: string; end: number } | undefined {
+  const { words, at, operandsFrom } = scanArgv(argv);
+  if (words.length < 2 || at[1]! >= operandsFrom) return undefined;
+  return { path: `${words[0]} ${words[1]}`, end: at[1]! + 1 };
 }
 
 /** `dlake catalog ls` for the `ls` command of `catalog`. */
@@ -145,7 +138,7 @@ function commandPath(cmd: CommandUnknownOpts): string {
 const OWNED_OPTIONS: Record<string, string[]> = { 'job wait': ['--timeout'] };
 
 /** What commands get: their Context (created on first use, from the global options in force). */
-export class Runtime {
+export class Runtime implements CommandRuntime {
   private ctx?: Context;
   /** This run's commander state (not static: runs in one process, such as in-process tests, share nothing). */
   readonly state: RunState = {};
@@ -159,13 +152,13 @@ export class Runtime {
       while (root.parent) root = root.parent;
       // The root's own options only: a subcommand's option that shares a global's name (`job wait --timeout`)
       // must not replace the global in the Context.
-      const ctx = this.context(root.opts() as GlobalOptions);
+      const ctx = await this.context(root.opts() as GlobalOptions);
       await fn(ctx, ...(args.slice(0, -1) as A));
     };
   }
 
-  context(opts: GlobalOptions): Context {
-    this.ctx ??= new Context(opts, this.world);
+  private async context(opts: GlobalOptions): Promise<Context> {
+    this.ctx ??= await Context.create(opts, this.world);
     return this.ctx;
   }
 
@@ -187,34 +180,12 @@ export function buildRoot(rt: Runtime, withVersion = true): Command {
       'Administer a Data Lake Query Service: catalog, sources, SQL jobs, users, tokens and queues.',
     )
     .helpOption('-h, --help', 'show help')
-    .addOption(new Option('-p, --profile <name>', 'profile to use (env: DLAKE_PROFILE)'))
-    .addOption(new Option('--url <url>', 'service base URL (env: DLAKE_URL)'))
-    .addOption(new Option('--auth-url <url>', 'base URL of the token endpoint (env: DLAKE_AUTH_URL)'))
-    .addOption(choiceOption('-o, --output <format>', 'output format', OUTPUT_FORMATS))
-    .addOption(new Option('--json', 'shorthand for -o json'))
-    .addOption(new Option('--query <jmespath>', 'filter the JSON result with a JMESPath expression'))
-    .addOption(new Option('-q, --quiet', 'print data and errors only'))
-    .addOption(new Option('-v, --verbose', "print more detail (e.g. the service's moreInfo)"))
-    .addOption(new Option('--debug', 'trace HTTP exchanges on stderr, secrets redacted (env: DLAKE_DEBUG=1)'))
-    .addOption(new Option('--no-color', 'disable colour (also NO_COLOR)'))
-    .addOption(new Option('--timeout <duration>', 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)'))
-    .addOption(new Option('--ca-file <path>', 'extra trusted CA certificates, PEM (env: DLAKE_CA_FILE)'))
-    .addOption(new Option('--insecure', 'skip TLS certificate verification (prints a warning)'))
     // Every command's help lists the options it inherits from dlake itself (as gh's "INHERITED FLAGS").
-    .configureHelp({ showGlobalOptions: true })
-    .addOption(
-      choiceOption('--edition <edition>', 'service edition: software or cloud (env: DLAKE_EDITION)', [
-        'software',
-        'cloud',
-      ]),
-    )
-    .addOption(new Option('--project-id <uuid>', "the hosted edition's project (env: DLAKE_PROJECT_ID)"))
-    .addOption(
-      new Option(
-        '--flight-url <url>',
-        'Arrow Flight endpoint of exports, grpc[+tls]://HOST:PORT (env: DLAKE_FLIGHT_URL)',
-      ),
-    )
+    .configureHelp({ showGlobalOptions: true });
+  for (const { flags, help, choices } of GLOBAL_OPTIONS as readonly GlobalOptionSpec[]) {
+    program.addOption(choices ? choiceOption(flags, help, choices) : new Option(flags, help));
+  }
+  program
     .commandsGroup('Other:')
     .helpCommand('help [command]', 'show help for a command')
     .showSuggestionAfterError(true)
@@ -234,24 +205,25 @@ Examples:
   $ dlake sql "SELECT * FROM Samples.sales.\\"2024.csv\\"" --out sales.csv
   $ DLAKE_CLIENT_ID=… DLAKE_CLIENT_SECRET=… dlake job export ID --out rows.csv
 
-Run \`dlake COMMAND --help\` for a command's options and examples.`,
+Run \`dlake COMMAND --help\` for a command's options and examples,
+\`dlake help exit-codes\` for what each exit code means.`,
     );
   return program;
 }
 
-/** The top-level groups named on the command line: they are the only ones loaded. */
-function groupsNamed(args: string[]): Set<string> | 'all' {
-  const names = new Set(GROUPS.map((g) => g.name));
-  const words = args.filter((a) => !a.startsWith('-'));
+/** The top-level groups the command line names: the only ones loaded (help and completion need them all). */
+function groupsNamed(scanned: ScannedArgv): Set<string> | 'all' {
+  const { words } = scanned;
   if (words[0] === 'completion' || (words[0] === 'help' && !words[1])) return 'all';
-  const first = words[0] === 'help' ? words[1] : words.find((w) => names.has(w));
-  return new Set(first ? [first] : []);
+  const group = commandGroup(scanned);
+  return new Set(GROUPS.some((g) => g.name === group) ? [group!] : []);
 }
 
 export async function runCli(argv: string[], world: World): Promise<number> {
   const rt = new Runtime(world);
   const args = argv.slice(2);
-  const groups = args.length === 0 ? new Set<string>() : groupsNamed(args);
+  const scanned = scanArgv(args);
+  const groups = args.length === 0 ? new Set<string>() : groupsNamed(scanned);
   const program = buildRoot(rt, groups === 'all' || groups.size === 0);
   await registerGroups(program, rt, groups);
   // Ctrl-C, SIGTERM (CI runners, `docker stop`, Kubernetes) and SIGHUP (the terminal went away) get the
@@ -285,14 +257,14 @@ export async function runCli(argv: string[], world: World): Promise<number> {
       program.outputHelp();
       return ExitCode.ok;
     }
-    if (args[0] === 'help' && args.length > 1) {
-      helpFor(program, args.slice(1));
+    if (scanned.words[0] === 'help' && scanned.words.length > 1) {
+      helpFor(program, scanned.words.slice(1));
       return ExitCode.ok;
     }
     await program.parseAsync(argv);
     return ExitCode.ok;
   } catch (err) {
-    return reportError(err, rt, world, args);
+    return await reportError(err, rt, world, scanned);
   } finally {
     for (const [signal, handler] of handlers) process.off(signal, handler);
     await rt.current?.dispose();
@@ -301,11 +273,17 @@ export async function runCli(argv: string[], world: World): Promise<number> {
 
 /**
  * `dlake help catalog ls`: the help of the command those words name, at any depth (commander's own help
- * command looks at one word only). A word that names no command is a usage error with a suggestion.
+ * command looks at one word only), or a topic (`dlake help exit-codes`). A word that names no command is a
+ * usage error with a suggestion.
  */
 function helpFor(program: Command, words: string[]): void {
+  const topic = words.length === 1 ? HELP_TOPICS[words[0]!] : undefined;
+  if (topic) {
+    program.configureOutput().writeOut?.(topic.text());
+    return;
+  }
   let cmd: CommandUnknownOpts = program;
-  for (const word of words.filter((w) => !w.startsWith('-'))) {
+  for (const word of words) {
     const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
     if (sub) {
       cmd = sub;
@@ -314,14 +292,6 @@ function helpFor(program: Command, words: string[]): void {
     (cmd as DlakeCommand).unknownVerb(word);
   }
   cmd.outputHelp();
-}
-
-/** `dlake login` with the --profile and --url given on the command line, for hints. */
-function loginCommand(opts: GlobalOptions | undefined): string {
-  let words = 'dlake login';
-  if (opts?.profile) words += ` -p ${opts.profile}`;
-  if (opts?.url) words += ` --url ${tryNormalizeServiceUrl(opts.url)}`;
-  return words;
 }
 
 /** `interrupted` for Ctrl-C, `terminated (SIGTERM)`, `hung up (SIGHUP)`. */
@@ -333,14 +303,15 @@ function interruptedWord(signal: StopSignal): string {
       : 'interrupted';
 }
 
-function reportError(err: unknown, rt: Runtime, world: World, args: string[]): number {
+async function reportError(err: unknown, rt: Runtime, world: World, scanned: ScannedArgv): Promise<number> {
   const { stderr } = world.streams;
   const ctx = rt.current;
-  const t = ctx?.theme ?? theme(colorEnabled(Boolean(stderr.isTTY), world.env, args.includes('--no-color')));
+  const given = scanned.globals;
+  const t =
+    ctx?.theme ?? (await theme(colorEnabled(Boolean(stderr.isTTY), world.env, given.has('--no-color'))));
   // The service's words and the user's input are made safe for the terminal; long texts are cut without -v
   // (docs/cli-contract.md "Errors").
-  const verbose =
-    Boolean(ctx?.opts.verbose || ctx?.debugging) || args.includes('-v') || args.includes('--verbose');
+  const verbose = Boolean(ctx?.opts.verbose || ctx?.debugging) || given.has('--verbose');
   const line = (label: string, text: string) =>
     stderr.write(`${label} ${stderrSafe(bounded(text, verbose))}\n`);
   if (err instanceof CommanderError) {
@@ -367,15 +338,11 @@ function reportError(err: unknown, rt: Runtime, world: World, args: string[]): n
       const signal = ctx?.interruptedBy ?? 'SIGINT';
       line(t.danger('error:'), err.message.replace(/^interrupted/, interruptedWord(signal)));
       // Only a hint of what to do next (an export's --resume); never a detail or a stack.
-      if (err.hint) line(t.accent('hint:'), err.hint);
+      const hint = hintFor(err, ctx?.opts);
+      if (hint) line(t.accent('hint:'), hint);
       return STOP_SIGNALS[signal];
     }
-    line(t.danger('error:'), err.message);
-    for (const d of err.details) stderr.write(`  ${stderrSafe(bounded(d, verbose))}\n`);
-    if (err.moreInfo && (ctx?.opts.verbose || ctx?.debugging))
-      stderr.write(`  ${stderrSafe(err.moreInfo)}\n`);
-    const hint = hintFor(err, loginCommand(ctx?.opts));
-    if (hint) line(t.accent('hint:'), hint);
+    sayFailure(err, { streams: world.streams, theme: t, verbose, opts: ctx?.opts });
     if (ctx?.debugging && err.cause) stderr.write(`${String((err.cause as Error)?.stack ?? err.cause)}\n`);
     return err.exitCode;
   }

@@ -10,8 +10,8 @@ import { ReflectionStore, registerReflections } from './admin/reflection-store.j
 import { registerReflectionSummary } from './admin/reflections.js';
 import { RoleStore, registerRoles } from './admin/roles.js';
 import { registerUsers } from './admin/users.js';
+import type { AreaContext } from './area.js';
 import type { CatalogArea } from './catalog.js';
-import type { AreaContext } from './server.js';
 
 export type { EmuQueue, QueueStore } from './admin/queues.js';
 export type { ReflectionStore } from './admin/reflection-store.js';

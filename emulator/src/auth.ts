@@ -1,20 +1,19 @@
-// Authentication area: the legacy login (/apiv2/login), the token endpoint (/oauth/token), /api/v3/info,
-// and the `requireAuth`/`requireAdmin` guards the other areas use.
+// Authentication area: the legacy login (/apiv2/login), the token endpoint (/oauth/token), /api/v3/info.
+// The guards the other areas use are in guards.ts.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { importSPKI, type JWTPayload, jwtVerify } from 'jose';
+import type { AreaContext } from './area.js';
+import { requireAuth } from './guards.js';
 import {
   ApiError,
   type EmuRequest,
   type EmuResponse,
-  forbidden,
   formBody,
   jsonBody,
   noContent,
   ok,
-  type Principal,
-  unauthorized,
+  omitUndefined,
 } from './http.js';
-import type { AreaContext } from './server.js';
 import type { EmuState, EmuUser } from './state.js';
 
 /** The server version the emulator reports (login response, /api/v3/info). */
@@ -33,19 +32,6 @@ const SCOPE = 'service.all';
 const OFFLINE_SCOPE = 'offline_access';
 /** `//<host>/organizations/<org>/clients/<client_id>/credentials/<credential_id>` (spec, token endpoint). */
 const AUDIENCE_RE = /^\/\/[^/]+\/organizations\/[^/]+\/clients\/([^/]+)\/credentials\/[^/]+$/;
-
-/** The caller, or an empty-bodied 401 (docs/api-facts.md §1.2: every auth failure is a bare 401). */
-export function requireAuth(req: EmuRequest): Principal {
-  if (!req.principal) throw unauthorized();
-  return req.principal;
-}
-
-/** The caller when an admin; 403 `User not authorized.` (Jersey's RolesAllowed text) for other users. */
-export function requireAdmin(req: EmuRequest): Principal {
-  const p = requireAuth(req);
-  if (!p.admin) throw forbidden();
-  return p;
-}
 
 export function registerAuth(area: AreaContext): void {
   const { router, state, options } = area;
@@ -371,9 +357,4 @@ function requireScope(form: URLSearchParams): string[] {
   const scopes = (form.get('scope') ?? '').split(/\s+/).filter(Boolean);
   if (!scopes.includes(SCOPE)) throw badRequest('invalid_scope', `scope must include ${SCOPE}`);
   return scopes;
-}
-
-/** Jackson's NON_NULL: absent fields are left out rather than sent as null. */
-export function omitUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

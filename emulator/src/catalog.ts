@@ -1,7 +1,7 @@
 // Catalog area: /api/v3/catalog — listing, lookups by id and by path, writes, refresh and collaboration.
 // The entity tree lives in catalog-store.ts, wire shapes in catalog-view.ts, write rules in catalog-write.ts.
 import { resolve as resolvePath } from 'node:path';
-import { requireAuth } from './auth.js';
+import type { AreaContext } from './area.js';
 import { getLabels, getWiki, setLabels, setWiki } from './catalog-collab.js';
 import { type CatalogDataset, type CatalogNode, CatalogStore } from './catalog-store.js';
 import { type ChildrenOption, listString, renderNode, summary } from './catalog-view.js';
@@ -14,6 +14,7 @@ import {
   updateEntity,
 } from './catalog-write.js';
 import { type CtasCatalog, ctasCatalog } from './ctas.js';
+import { requireAuth } from './guards.js';
 import {
   ApiError,
   badRequest,
@@ -26,7 +27,6 @@ import {
   type Principal,
 } from './http.js';
 import { type Field, FieldProbe } from './nas.js';
-import type { AreaContext } from './server.js';
 
 export type { CatalogDataset } from './catalog-store.js';
 

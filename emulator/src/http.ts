@@ -28,6 +28,8 @@ export interface EmuResponse {
   json?: unknown;
   /** Sent as is, with `contentType` (default text/plain). */
   text?: string;
+  /** Bytes sent as they are, with `contentType` (default application/octet-stream). */
+  bytes?: Buffer;
   contentType?: string;
   headers?: Record<string, string>;
 }
@@ -164,4 +166,9 @@ function matchParts(r: Route, segs: string[]): Record<string, string> | null {
   }
   if (r.rest !== undefined) params[r.rest] = segs.slice(r.parts.length).join('/');
   return params;
+}
+
+/** Jackson's NON_NULL: absent fields are left out rather than sent as null. */
+export function omitUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -10,11 +10,12 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { type QueueStore, type ReflectionStore, registerAdmin, registerReflectionArea } from './admin.js';
+import type { AreaContext, EmulatorOptions } from './area.js';
 import { registerAuth } from './auth.js';
 import { type CatalogArea, registerCatalog } from './catalog.js';
-import { CloudEdition, type CloudOptions } from './cloud.js';
+import { CloudEdition } from './cloud.js';
 import { breakSchema, type FaultSpec, Faults } from './faults.js';
-import type { FlightFaultSpec, FlightServer } from './flight/server.js';
+import type { FlightServer } from './flight/server.js';
 import {
   ApiError,
   type EmuRequest,
@@ -25,48 +26,9 @@ import {
 } from './http.js';
 import { type JobsTestApi, type RunEngineQuery, registerJobs } from './jobs.js';
 import { RequestLog, type RequestLogEntry } from './log.js';
+import { registerSearch } from './search.js';
 import { isSpecEndpoint } from './spec-endpoints.js';
-import { DEFAULT_USERS, EmuState, type SeedUser } from './state.js';
-
-export interface EmulatorOptions {
-  port?: number;
-  host?: string;
-  /**
-   * `community` answers the Enterprise endpoints (users, PATs, queues, OAuth) as that edition would; `cloud`
-   * serves the hosted edition's roots and shapes instead of the self-hosted ones (src/cloud.ts).
-   */
-  edition?: 'enterprise' | 'community' | 'cloud';
-  /** The hosted edition's project, limits and their window (with `edition: 'cloud'`). */
-  cloud?: CloudOptions;
-  users?: SeedUser[];
-  /** Whether personal access tokens are enabled (default true). */
-  patsEnabled?: boolean;
-  /** PEM public key (SPKI) that external JWTs are verified against (RS256/ES256). */
-  jwtPublicKeyPem?: string;
-  /** Serve HTTPS with this key and certificate (PEM). */
-  tls?: { key: string; cert: string };
-  /** Folder served by a NAS source named `Samples` at start (optional). */
-  samplesDir?: string;
-  /** Rows of the generated table `big` (default 1000). */
-  bigRows?: number;
-  /** Time a job spends in each of its non-final states, in ms (default 20). */
-  jobStepMs?: number;
-  /** Faults armed from the start (`dlake-emulator --fault`); tests arm theirs with `emu.fault`. */
-  faults?: FaultSpec[];
-  /**
-   * What source configs show instead of a stored secret, and what keeps it on update (default the spec's
-   * `$SERVICE_EXISTING_VALUE$`; real servers use other texts).
-   */
-  secretPlaceholder?: string;
-  /** Serve only the spec's endpoints: those the spec does not have (e.g. `GET /api/v3/info`) answer 404. */
-  strictSpec?: boolean;
-  /** Serve Arrow Flight on this port too (0: a free one); with `tls`, over TLS. Default: no Flight. */
-  flightPort?: number;
-  /** Flight faults armed from the start (`dlake-emulator --flight-fault`). */
-  flightFaults?: FlightFaultSpec[];
-  /** Rows of each Flight batch: the service's 4,095 by default, 1 to 65,536 (`--flight-batch-rows`). */
-  flightBatchRows?: number;
-}
+import { DEFAULT_USERS, EmuState } from './state.js';
 
 export interface Emulator {
   url: string;
@@ -93,19 +55,6 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-/**
- * Everything an area module needs to register its routes. What one area offers another (the catalog's
- * datasets to the jobs area) is not here: each `register…` returns its typed face, and `startEmulator`
- * hands it to the areas that need it.
- */
-export interface AreaContext {
-  router: Router;
-  state: EmuState;
-  options: EmulatorOptions;
-  /** Registers a hook run on close (e.g. to shut DuckDB down). */
-  onClose(fn: () => Promise<void> | void): void;
-}
-
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const state = new EmuState(options.users ?? DEFAULT_USERS);
   const router = new Router(options.strictSpec ? isSpecEndpoint : undefined);
@@ -119,6 +68,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const catalog = await registerCatalog(area);
   const reflections = registerReflectionArea(area, catalog, admin.roles);
   const jobs = await registerJobs(area, catalog);
+  registerSearch(area, catalog.store, jobs.searchable);
   const cloud = options.edition === 'cloud' ? new CloudEdition(options.cloud) : undefined;
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -316,8 +266,11 @@ const COMMON_HEADERS = {
 
 function send(res: ServerResponse, r: EmuResponse): void {
   const headers: Record<string, string | number> = { ...COMMON_HEADERS, ...r.headers };
-  let payload = '';
-  if (r.json !== undefined) {
+  let payload: string | Buffer = '';
+  if (r.bytes !== undefined) {
+    payload = r.bytes;
+    headers['Content-Type'] = r.contentType ?? 'application/octet-stream';
+  } else if (r.json !== undefined) {
     payload = typeof r.json === 'string' && r.contentType ? r.json : JSON.stringify(r.json);
     headers['Content-Type'] = r.contentType ?? 'application/json';
   } else if (r.text !== undefined) {

@@ -369,7 +369,7 @@ const EntityPatchSchema = z.looseObject({
 function checkEntity<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UsageError(`${what} is not a catalog entity: expected a JSON object`, {
-      advice: { kind: 'entity-example' },
+      hint: { kind: 'entity-example' },
     });
   }
   const parsed = schema.safeParse(value);

@@ -2,13 +2,12 @@
 // was read (a stale tag), and a name that another object already has. The service's own texts for these vary by
 // object and edition (docs/api-facts.md §5.5, §7.2, §9.1), so dlake reads the object again and says what
 // happened in one way: which tag is current.
-import { type Advice, ConflictError, UsageError } from '../errors.js';
+import { ConflictError, type Hint, UsageError } from '../errors.js';
 
 interface StaleTagWording {
   /** A message of our own; the service's text is then kept for -v. Default: the service's message. */
   message?: string;
-  hint?: string;
-  advice?: Advice;
+  hint?: Hint;
 }
 
 /**
@@ -28,7 +27,6 @@ export async function explainStaleTag<T extends { tag?: string }>(
   const w = say(current as T & { tag: string });
   return new ConflictError(w.message ?? err.message, {
     hint: w.hint,
-    advice: w.advice,
     details: w.message ? undefined : err.details,
     moreInfo: w.message ? err.message : err.moreInfo,
     cause: w.message ? undefined : err,

@@ -79,7 +79,7 @@ export function errorFromResponse(r: ErrorResponse): DlakeError {
     case 401:
       return new AuthError(message || 'the service refused the credentials (401)', {
         ...opts,
-        advice: tokenEndpointAdvice(parsed.oauthError, message) ?? { kind: 'log-in-again' },
+        hint: tokenEndpointAdvice(parsed.oauthError, message) ?? { kind: 'log-in-again' },
       });
     case 403:
       return new AuthError(
@@ -104,7 +104,7 @@ export function errorFromResponse(r: ErrorResponse): DlakeError {
       return new NotFoundError(`not found: ${missing.what}`, {
         ...opts,
         moreInfo: message ?? opts.moreInfo,
-        ...(missing.advice ? { advice: missing.advice } : {}),
+        ...(missing.advice ? { hint: missing.advice } : {}),
       });
     }
     case 409:

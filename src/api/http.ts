@@ -88,6 +88,8 @@ export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
    * instead of --timeout and MAX_BODY_BYTES.
    */
   resultsPage?: boolean;
+  /** The Accept header (default application/json): a download endpoint produces only its own type. */
+  accept?: string;
   /** Extra body field names to hide from traces (e.g. a source type's secret fields). */
   secretFields?: readonly string[];
   signal?: AbortSignal;
@@ -301,7 +303,7 @@ export class ApiClient {
     const target = at ?? this.url(spec);
     const url = target.toString();
     const headers: Record<string, string> = {
-      accept: 'application/json',
+      accept: spec.accept ?? 'application/json',
       'user-agent': this.opts.userAgent ?? 'dlake',
     };
     let body: string | undefined;
@@ -417,7 +419,7 @@ export class ApiClient {
         /html/i.test(raw.contentType) || /^\s*</.test(raw.text) ? 'an HTML page' : 'a body that is not JSON';
       throw new ServiceError(
         `the service answered ${endpoint} with ${what} (${raw.contentType || 'no content type'})`,
-        { advice: { kind: 'not-the-service' } },
+        { hint: { kind: 'not-the-service' } },
       );
     }
     if (!spec.schema) return json;
@@ -458,7 +460,7 @@ export class ApiClient {
     const what = describeNetworkError(err, this.opts.timeoutMs);
     return new ServiceError(`cannot reach ${url}: ${what}${tries}`, {
       cause: err,
-      advice: networkAdvice(code, err),
+      hint: networkAdvice(code, err),
     });
   }
 }
@@ -476,7 +478,7 @@ function createDispatcher(
       // Node would take a file without a certificate silently and then trust nothing extra.
       if (!/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.test(pem)) {
         throw new UsageError(`the CA file ${opts.caFile} holds no PEM certificate`, {
-          advice: { kind: 'ca-file-without-certificate' },
+          hint: { kind: 'ca-file-without-certificate' },
         });
       }
       ca = [...rootCertificates, pem];

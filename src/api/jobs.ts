@@ -166,7 +166,7 @@ function explainNotReady(err: unknown, id: string): unknown {
       : `job ${id} has no results yet: it is ${state}, and results can be read only once it is COMPLETED`,
     {
       moreInfo: (err as DlakeError).message,
-      advice: { kind: failed ? 'job-ended' : 'job-not-ended', id },
+      hint: { kind: failed ? 'job-ended' : 'job-not-ended', id },
     },
   );
 }
@@ -306,7 +306,7 @@ export async function waitForJob(client: ApiClient, id: string, opts: WaitOption
 function waitTimeout(id: string, state: string, timeoutMs: number): ServiceError {
   return new ServiceError(
     `gave up waiting for job ${id} after ${formatDuration(timeoutMs)}: it is still ${state} (left running on the service)`,
-    { advice: { kind: 'job-still-running', id } },
+    { hint: { kind: 'job-still-running', id } },
   );
 }
 

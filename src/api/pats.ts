@@ -29,7 +29,7 @@ export function checkNewPat(pat: NewPat): void {
   if (ms > MAX_PAT_LIFETIME_MS) {
     throw new UsageError(
       `a token lifetime of ${formatDuration(ms)} is too long: the service allows at most 180d`,
-      { advice: { kind: 'pat-lifetime', max: '180d' } },
+      { hint: { kind: 'pat-lifetime', max: '180d' } },
     );
   }
 }

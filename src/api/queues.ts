@@ -125,7 +125,7 @@ export async function updateQueue(client: ApiClient, body: QueueUpdateBody): Pro
       () => getQueue(client, body.id),
       (current) => ({
         message: `queue "${current.name}" was changed by someone else since it was read (tag "${body.tag}")`,
-        advice: { kind: 'stale-queue-tag', id: current.id, currentTag: current.tag },
+        hint: { kind: 'stale-queue-tag', id: current.id, currentTag: current.tag },
       }),
     );
     if (stale !== err) throw stale;
@@ -242,7 +242,7 @@ export async function replaceRules(client: ApiClient, body: RulesetBody): Promis
     if (!current?.tag || current.tag === body.tag) throw err;
     throw new ConflictError(`the ruleset was changed since tag "${body.tag ?? ''}" was read`, {
       moreInfo: err.message,
-      advice: { kind: 'stale-ruleset-tag', currentTag: current.tag },
+      hint: { kind: 'stale-ruleset-tag', currentTag: current.tag },
     });
   }
 }

@@ -105,7 +105,7 @@ export type FieldLists = Partial<Record<FieldListKey, Array<Record<string, unkno
 
 export function reflectionPath(id: string): string {
   if (!isUuid(id)) {
-    throw new UsageError(`"${id}" is not a reflection id`, { advice: { kind: 'list-reflections' } });
+    throw new UsageError(`"${id}" is not a reflection id`, { hint: { kind: 'list-reflections' } });
   }
   return `${REFLECTION_PATH}/${segment(id, 'reflection id')}`;
 }
@@ -151,7 +151,7 @@ export async function updateReflection(client: ApiClient, body: Reflection): Pro
       `reflection ${body.id} was changed by someone else since it was read (tag "${body.tag}")`,
       {
         moreInfo: err.message,
-        advice: { kind: 'stale-reflection-tag', id: body.id, currentTag: current.tag! },
+        hint: { kind: 'stale-reflection-tag', id: body.id, currentTag: current.tag! },
       },
     );
   }
@@ -227,6 +227,6 @@ export async function waitForReflection(
 function refreshTimeout(id: string, status: string, timeoutMs: number): ServiceError {
   return new ServiceError(
     `gave up waiting for reflection ${id} after ${formatDuration(timeoutMs)}: it is still ${status} (the refresh goes on)`,
-    { advice: { kind: 'reflection-refresh-pending', id } },
+    { hint: { kind: 'reflection-refresh-pending', id } },
   );
 }

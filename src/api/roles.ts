@@ -31,7 +31,7 @@ async function getRoleByName(client: ApiClient, name: string, feature = 'user ro
     if (err instanceof NotFoundError && !(err instanceof EditionError)) {
       throw new NotFoundError(`not found: role "${name}"`, {
         moreInfo: err.message,
-        advice: { kind: 'list-roles' },
+        hint: { kind: 'list-roles' },
       });
     }
     throw err;
@@ -102,7 +102,7 @@ export async function resolveRole(client: ApiClient, ref: string): Promise<Role>
       if (err instanceof NotFoundError && !(err instanceof EditionError)) {
         throw new NotFoundError(`not found: role "${ref}"`, {
           moreInfo: err.message,
-          advice: { kind: 'list-roles' },
+          hint: { kind: 'list-roles' },
         });
       }
       throw err;

@@ -477,7 +477,7 @@ export function getSourceType(type: string): SourceTypeInfo {
   if (!info) {
     throw new UsageError(
       `unknown source type "${type}"; valid types: ${Object.keys(SOURCE_TYPES).join(', ')}`,
-      { advice: { kind: 'source-types' } },
+      { hint: { kind: 'source-types' } },
     );
   }
   return info;
@@ -516,7 +516,7 @@ export function validateSourceConfig(
   if (issues.length === 0) return config as Record<string, unknown>;
   throw new UsageError(`invalid config for source type ${info.code}`, {
     details: issues.map((issue) => describeIssue(issue, config, secrets)),
-    advice: { kind: 'source-types', type: info.code },
+    hint: { kind: 'source-types', type: info.code },
   });
 }
 

@@ -24,12 +24,12 @@ export async function getSource(client: ApiClient, name: string): Promise<Catalo
     if (!(err instanceof NotFoundError)) throw err;
     throw new NotFoundError(`not found: source "${name}"`, {
       moreInfo: err.moreInfo,
-      advice: { kind: 'list-sources' },
+      hint: { kind: 'list-sources' },
     });
   });
   if (entity.entityType !== 'source') {
     throw new NotFoundError(`"${name}" is a ${entity.entityType}, not a source`, {
-      advice: { kind: 'list-sources' },
+      hint: { kind: 'list-sources' },
     });
   }
   return entity;

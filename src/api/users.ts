@@ -178,7 +178,7 @@ export async function deleteUser(client: ApiClient, id: string, version: string 
       () => getUser(client, id),
       (current) => ({
         message: `user "${current.name}" has changed: version "${version}" is not its current one`,
-        advice: { kind: 'stale-user-version', id, currentTag: current.tag },
+        hint: { kind: 'stale-user-version', id, currentTag: current.tag },
       }),
     );
   }

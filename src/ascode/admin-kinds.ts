@@ -1,35 +1,28 @@
-// The admin kinds (queue, rule, reflection, grant) beside the catalog's: which `--kinds` names, and for each
-// kind how it is pulled, planned, applied and ordered. The work of each kind is in wlm.ts, reflections.ts and
-// grants.ts; the requests are those of the admin commands (src/api/queues.ts, reflections.ts, grants.ts).
+// The admin kinds (queue, rule, reflection, grant, user, role) beside the catalog's: which `--kinds` names, and
+// the table of their handlers (kind.ts): how each is pulled, planned, applied and ordered. The work of each kind
+// is in its module (wlm.ts, reflections.ts, grants.ts, principals.ts); the requests are those of the admin
+// commands (src/api/queues.ts, reflections.ts, grants.ts, users.ts, roles.ts).
 import type { ApiClient } from '../api/http.js';
 import { UsageError } from '../errors.js';
 import { ADMIN_KINDS, type AdminKind, type Definition } from './definitions.js';
-import { applyGrant, planGrant, pullGrants } from './grants.js';
-import { catalogKey } from './order.js';
-import { type EntityReader, entityReader, type PlanEntry } from './plan.js';
-import {
-  applyRole,
-  applyUser,
-  planRole,
-  planUser,
-  principalKey,
-  principalReader,
-  principalsNamed,
-  pullRoles,
-  pullUsers,
-} from './principals.js';
-import { applyReflection, planReflection, pullReflections, reflectionLister } from './reflections.js';
-import {
-  applyQueue,
-  applyRules,
-  planQueue,
-  planRules,
-  pullQueues,
-  pullRules,
-  queuesNamed,
-  type WlmReader,
-  wlmReader,
-} from './wlm.js';
+import type { EntityReader, PlanEntry } from './diff.js';
+import { grantKind } from './grants.js';
+import { type KindHandler, sharedPerRun } from './kind.js';
+import { roleKind, userKind } from './principals.js';
+import { reflectionKind } from './reflections.js';
+import { queueKind, ruleKind } from './wlm.js';
+
+/** Each admin kind's handler: the one place a kind is dispatched. */
+const HANDLERS: Record<AdminKind, KindHandler> = {
+  queue: queueKind,
+  rule: ruleKind,
+  reflection: reflectionKind,
+  grant: grantKind,
+  user: userKind,
+  role: roleKind,
+};
+
+const handlerOf = (def: Definition): KindHandler => HANDLERS[def.kind as AdminKind];
 
 /** `--kinds queue,rule,…`: each name checked (in any case), duplicates dropped, in the documented order. */
 export function parseKinds(value: string): AdminKind[] {
@@ -48,8 +41,8 @@ export function parseKinds(value: string): AdminKind[] {
 }
 
 /**
- * The definitions of `kinds`: every queue and the ruleset (they belong to the service, not to a path), and
- * the reflections and grants of the catalog definitions just pulled.
+ * The definitions of `kinds`: every queue and the ruleset (they belong to the service, not to a path), the
+ * local users and roles, and the reflections and grants of the catalog definitions just pulled.
  */
 export async function pullAdminKinds(
   client: ApiClient,
@@ -57,17 +50,8 @@ export async function pullAdminKinds(
   catalogDefs: readonly Definition[],
   concurrency: number,
 ): Promise<Definition[]> {
-  const reader = wlmReader(client);
-  const people = principalReader(client);
-  const pullers: Record<AdminKind, () => Promise<Definition[]>> = {
-    queue: () => pullQueues(reader),
-    rule: async () => [await pullRules(reader)],
-    reflection: () => pullReflections(client, catalogDefs, concurrency),
-    grant: () => pullGrants(client, catalogDefs, concurrency),
-    user: () => pullUsers(people),
-    role: () => pullRoles(people),
-  };
-  const parts = await Promise.all(kinds.map((kind) => pullers[kind]()));
+  const run = { client, shared: sharedPerRun(client), catalogDefs, concurrency };
+  const parts = await Promise.all(kinds.map((kind) => HANDLERS[kind].pull(run)));
   return parts.flat();
 }
 
@@ -77,44 +61,14 @@ export async function pullAdminKinds(
  */
 export function adminPlanner(
   client: ApiClient,
-  read: EntityReader = entityReader(client),
+  read: EntityReader,
 ): (def: Definition) => Promise<PlanEntry | undefined> {
-  const reader: WlmReader = wlmReader(client);
-  const reflections = reflectionLister(client);
-  const people = principalReader(client);
-  return (def) => {
-    switch (def.kind as AdminKind) {
-      case 'queue':
-        return planQueue(reader, def);
-      case 'rule':
-        return planRules(reader, def);
-      case 'reflection':
-        return planReflection(read, reflections, def);
-      case 'grant':
-        return planGrant(client, read, def);
-      case 'user':
-        return planUser(people, def);
-      case 'role':
-        return planRole(people, def);
-    }
-  };
+  const run = { client, read, shared: sharedPerRun(client) };
+  return (def) => handlerOf(def).plan(run, def);
 }
 
 export function applyAdmin(client: ApiClient, entry: PlanEntry): Promise<void> {
-  switch (entry.def.kind as AdminKind) {
-    case 'queue':
-      return applyQueue(client, entry);
-    case 'rule':
-      return applyRules(client, entry);
-    case 'reflection':
-      return applyReflection(client, entry);
-    case 'grant':
-      return applyGrant(client, entry);
-    case 'user':
-      return applyUser(client, entry);
-    case 'role':
-      return applyRole(client, entry);
-  }
+  return handlerOf(entry.def).apply(client, entry);
 }
 
 /**
@@ -123,19 +77,5 @@ export function applyAdmin(client: ApiClient, entry: PlanEntry): Promise<void> {
  * after its members.
  */
 export function adminOrder(def: Definition): { key: string; after: string[] } {
-  const own = `${def.kind}:${JSON.stringify(def.path)}`;
-  switch (def.kind as AdminKind) {
-    case 'queue':
-      return { key: own, after: [] };
-    case 'rule':
-      return { key: own, after: queuesNamed(def).map((n) => `queue:${JSON.stringify([n])}`) };
-    case 'reflection':
-      return { key: own, after: [catalogKey(def.path.slice(0, -1))] };
-    case 'grant':
-      return { key: own, after: [catalogKey(def.path), ...principalsNamed(def)] };
-    case 'user':
-      return { key: principalKey('user', def.path[0]!), after: [] };
-    case 'role':
-      return { key: principalKey('role', def.path[0]!), after: principalsNamed(def) };
-  }
+  return handlerOf(def).order(def);
 }

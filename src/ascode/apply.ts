@@ -9,8 +9,8 @@ import { ConflictError, DlakeError, ExitCode, UsageError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
 import { adminOrder, applyAdmin } from './admin-kinds.js';
 import { type Definition, definitionLabel, envReference, isAdminKind, secretFields } from './definitions.js';
+import type { PlanEntry } from './diff.js';
 import { dependencies, runGraph } from './order.js';
-import type { PlanEntry } from './plan.js';
 
 export interface ApplyResult {
   entry: PlanEntry;

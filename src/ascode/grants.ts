@@ -11,7 +11,10 @@ import { lookupUser } from '../api/users.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
 import type { Definition } from './definitions.js';
-import { diffFields, type EntityReader, type PlanEntry } from './plan.js';
+import { diffFields, type EntityReader, type PlanEntry } from './diff.js';
+import { type KindHandler, orderKey } from './kind.js';
+import { catalogKey } from './order.js';
+import { principalsNamed } from './principals.js';
 
 type Named = Record<'users' | 'roles', Record<string, string[]>>;
 
@@ -47,7 +50,7 @@ function fileFields(n: Named): Record<string, unknown> {
 }
 
 /** The grants on each of `defs` that has any (read from the service, so with their ids). */
-export async function pullGrants(
+async function pullGrants(
   client: ApiClient,
   defs: readonly Definition[],
   concurrency: number,
@@ -80,7 +83,7 @@ async function readGrants(
   return { entityId: entity.id, grants: await api.getGrants(client, entity.id) };
 }
 
-export async function planGrant(
+async function planGrant(
   client: ApiClient,
   read: EntityReader,
   def: Definition,
@@ -92,7 +95,7 @@ export async function planGrant(
   return changes.length ? { action: 'update', def, changes, state } : undefined;
 }
 
-export async function applyGrant(client: ApiClient, entry: PlanEntry): Promise<void> {
+async function applyGrant(client: ApiClient, entry: PlanEntry): Promise<void> {
   const { def } = entry;
   const read = entry.state as GrantState | undefined;
   const now = await readGrants(client, def.path);
@@ -150,3 +153,11 @@ export async function applyGrant(client: ApiClient, entry: PlanEntry): Promise<v
   const merged = api.mergeGrants(now.grants, [...u.grant, ...r.grant], [...u.revoke, ...r.revoke]);
   await api.setGrants(client, now.entityId, merged.body);
 }
+
+/** The grants on an entity come after the entity and their grantees. */
+export const grantKind: KindHandler = {
+  pull: (run) => pullGrants(run.client, run.catalogDefs, run.concurrency),
+  plan: (run, def) => planGrant(run.client, run.read, def),
+  apply: applyGrant,
+  order: (def) => ({ key: orderKey(def), after: [catalogKey(def.path), ...principalsNamed(def)] }),
+};

@@ -10,7 +10,8 @@ import * as users from '../api/users.js';
 import { ConflictError } from '../errors.js';
 import { USER_FIELDS } from './admin-fields.js';
 import type { Definition } from './definitions.js';
-import { diffFields, type PlanEntry } from './plan.js';
+import { diffFields, type PlanEntry } from './diff.js';
+import type { KindHandler } from './kind.js';
 
 interface Member {
   id: string;
@@ -103,13 +104,13 @@ function wantedMembers(def: Definition): { users: string[]; roles: string[] } {
   return { users: m.users ?? [], roles: m.roles ?? [] };
 }
 
-export async function pullUsers(reader: PrincipalReader): Promise<Definition[]> {
+async function pullUsers(reader: PrincipalReader): Promise<Definition[]> {
   return (await reader.users())
     .filter(isLocalUser)
     .map((u) => ({ kind: 'user', path: [u.name], fields: userFields(u), id: u.id }));
 }
 
-export async function pullRoles(reader: PrincipalReader): Promise<Definition[]> {
+async function pullRoles(reader: PrincipalReader): Promise<Definition[]> {
   const [userList, roleList] = await Promise.all([reader.users(), reader.roles()]);
   return roleList.filter(isLocalRole).map((r) => ({
     kind: 'role',
@@ -120,7 +121,7 @@ export async function pullRoles(reader: PrincipalReader): Promise<Definition[]> 
 }
 
 /** A user file is the whole user: a name or email it leaves out is cleared. */
-export async function planUser(reader: PrincipalReader, def: Definition): Promise<PlanEntry | undefined> {
+async function planUser(reader: PrincipalReader, def: Definition): Promise<PlanEntry | undefined> {
   const want = Object.fromEntries(Object.entries(def.fields).filter(([, v]) => v !== ''));
   const current = (await reader.users()).find((u) => same(u.name, def.path[0]!));
   if (!current) return { action: 'create', def, changes: diffFields({}, want) };
@@ -133,7 +134,7 @@ interface RoleState {
   members: Members;
 }
 
-export async function planRole(reader: PrincipalReader, def: Definition): Promise<PlanEntry | undefined> {
+async function planRole(reader: PrincipalReader, def: Definition): Promise<PlanEntry | undefined> {
   const want = roleFields(def.fields.description, wantedMembers(def));
   const [userList, roleList] = await Promise.all([reader.users(), reader.roles()]);
   const role = roleList.find((r) => same(r.name, def.path[0]!));
@@ -184,7 +185,7 @@ export async function planPrincipalDeletes(
   return out;
 }
 
-export async function applyUser(client: ApiClient, entry: PlanEntry): Promise<void> {
+async function applyUser(client: ApiClient, entry: PlanEntry): Promise<void> {
   const { def } = entry;
   const name = def.path[0]!;
   const fields = def.fields as Partial<Record<(typeof USER_FIELDS)[number], string>>;
@@ -229,7 +230,7 @@ async function memberIds(client: ApiClient, kind: 'user' | 'role', list: readonl
  * description or its number of members differ from what the plan read. Members are then added and removed
  * one by one in a single PATCH; the description, when it changes, by a PUT of the role as read.
  */
-export async function applyRole(client: ApiClient, entry: PlanEntry): Promise<void> {
+async function applyRole(client: ApiClient, entry: PlanEntry): Promise<void> {
   const { def } = entry;
   const name = def.path[0]!;
   if (entry.action === 'delete') {
@@ -289,5 +290,20 @@ export function principalsNamed(def: Definition): string[] {
 }
 
 /** A user's or role's key in the order of apply (names compare without regard to case, as the service's). */
-export const principalKey = (kind: 'user' | 'role', name: string) =>
+const principalKey = (kind: 'user' | 'role', name: string) =>
   `${kind}:${JSON.stringify([name.toLowerCase()])}`;
+
+export const userKind: KindHandler = {
+  pull: (run) => pullUsers(run.shared(principalReader)),
+  plan: (run, def) => planUser(run.shared(principalReader), def),
+  apply: applyUser,
+  order: (def) => ({ key: principalKey('user', def.path[0]!), after: [] }),
+};
+
+/** A role comes after its members. */
+export const roleKind: KindHandler = {
+  pull: (run) => pullRoles(run.shared(principalReader)),
+  plan: (run, def) => planRole(run.shared(principalReader), def),
+  apply: applyRole,
+  order: (def) => ({ key: principalKey('role', def.path[0]!), after: principalsNamed(def) }),
+};

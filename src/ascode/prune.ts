@@ -10,8 +10,8 @@ import type { ApiClient } from '../api/http.js';
 import type { CatalogEntity } from '../api/schemas.js';
 import { NotFoundError } from '../errors.js';
 import { type Definition, isAdminKind, kindOf, toDefinition } from './definitions.js';
+import type { PlanEntry } from './diff.js';
 import { catalogKey, dependencies } from './order.js';
-import type { PlanEntry } from './plan.js';
 import { collect, comparePaths } from './pull.js';
 
 /** The catalog path a definition names: its own, a reflection's dataset's, a grant's entity's; none for the rest. */

@@ -8,7 +8,9 @@ import { NotFoundError, UsageError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
 import { REFLECTION_FIELDS, REFLECTION_SETTINGS } from './admin-fields.js';
 import type { Definition } from './definitions.js';
-import { diffFields, type EntityReader, type PlanEntry } from './plan.js';
+import { diffFields, type EntityReader, type PlanEntry } from './diff.js';
+import { type KindHandler, orderKey } from './kind.js';
+import { catalogKey } from './order.js';
 
 const LISTS: readonly string[] = api.FIELD_LISTS;
 
@@ -25,7 +27,7 @@ function reflectionFields(r: api.Reflection): Record<string, unknown> {
 }
 
 /** The reflections of the views and datasets among `defs` (read from the service, so with their ids). */
-export async function pullReflections(
+async function pullReflections(
   client: ApiClient,
   defs: readonly Definition[],
   concurrency: number,
@@ -44,7 +46,7 @@ export async function pullReflections(
 /** A dataset's reflections, listed once per plan however many files name one of them. */
 type ReflectionLister = (datasetId: string) => Promise<api.Reflection[]>;
 
-export function reflectionLister(client: ApiClient): ReflectionLister {
+function reflectionLister(client: ApiClient): ReflectionLister {
   const lists = new Map<string, Promise<api.Reflection[]>>();
   return (datasetId) => {
     let list = lists.get(datasetId);
@@ -84,7 +86,7 @@ async function findReflection(
 }
 
 /** Settings the file leaves out are not compared (the service keeps them); lists it leaves out are removed. */
-export async function planReflection(
+async function planReflection(
   read: EntityReader,
   list: ReflectionLister,
   def: Definition,
@@ -100,7 +102,7 @@ export async function planReflection(
   return changes.length ? { action: 'update', def, changes, state: current } : undefined;
 }
 
-export async function applyReflection(client: ApiClient, entry: PlanEntry): Promise<void> {
+async function applyReflection(client: ApiClient, entry: PlanEntry): Promise<void> {
   const { def } = entry;
   const name = def.path.at(-1)!;
   if (entry.action === 'create') {
@@ -114,3 +116,11 @@ export async function applyReflection(client: ApiClient, entry: PlanEntry): Prom
   delete body.status;
   await api.updateReflection(client, body);
 }
+
+/** A reflection comes after its dataset. */
+export const reflectionKind: KindHandler = {
+  pull: (run) => pullReflections(run.client, run.catalogDefs, run.concurrency),
+  plan: (run, def) => planReflection(run.read, run.shared(reflectionLister), def),
+  apply: applyReflection,
+  order: (def) => ({ key: orderKey(def), after: [catalogKey(def.path.slice(0, -1))] }),
+};

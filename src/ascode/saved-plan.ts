@@ -10,7 +10,7 @@ import { UsageError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
 import { describeFsError, readTextFile } from '../util/files.js';
 import { envReference, KINDS, secretFields } from './definitions.js';
-import type { PlanEntry } from './plan.js';
+import type { PlanEntry } from './diff.js';
 
 const FORMAT = 'dlake-plan';
 const VERSION = 1;

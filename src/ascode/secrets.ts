@@ -6,8 +6,9 @@ import * as catalog from '../api/catalog.js';
 import type { ApiClient } from '../api/http.js';
 import { NotFoundError } from '../errors.js';
 import { type Definition, envReference, secretFields } from './definitions.js';
+import type { PlanEntry } from './diff.js';
 import { catalogKey } from './order.js';
-import { compareDefinitions, type PlanEntry } from './plan.js';
+import { compareDefinitions } from './plan.js';
 
 /** The secret fields of a source file that name an environment variable. */
 function envSecrets(def: Definition): string[] {

@@ -6,15 +6,16 @@ import * as queues from '../api/queues.js';
 import type { Queue } from '../api/schemas.js';
 import { QUEUE_LIMITS } from './admin-fields.js';
 import type { Definition } from './definitions.js';
-import { diffFields, type PlanEntry } from './plan.js';
+import { diffFields, type PlanEntry } from './diff.js';
+import { type KindHandler, orderKey } from './kind.js';
 
 /** What several plans share: the queues and the ruleset, read once. */
-export interface WlmReader {
+interface WlmReader {
   queues(): Promise<Queue[]>;
   rules(): Promise<queues.Ruleset>;
 }
 
-export function wlmReader(client: ApiClient): WlmReader {
+function wlmReader(client: ApiClient): WlmReader {
   let q: Promise<Queue[]> | undefined;
   let r: Promise<queues.Ruleset> | undefined;
   return {
@@ -56,7 +57,7 @@ function rulesetFields(ruleset: queues.Ruleset, queueList: readonly Queue[]): Re
   return out;
 }
 
-export async function pullQueues(reader: WlmReader): Promise<Definition[]> {
+async function pullQueues(reader: WlmReader): Promise<Definition[]> {
   return (await reader.queues()).map((q) => ({
     kind: 'queue',
     path: [q.name],
@@ -65,7 +66,7 @@ export async function pullQueues(reader: WlmReader): Promise<Definition[]> {
   }));
 }
 
-export async function pullRules(reader: WlmReader): Promise<Definition> {
+async function pullRules(reader: WlmReader): Promise<Definition> {
   const [ruleset, queueList] = await Promise.all([reader.rules(), reader.queues()]);
   return { kind: 'rule', path: [], fields: rulesetFields(ruleset, queueList) };
 }
@@ -74,7 +75,7 @@ export async function pullRules(reader: WlmReader): Promise<Definition> {
  * A queue file is the whole queue: a limit it leaves out is removed (the service's PUT replaces the queue);
  * a cpuTier it leaves out is not compared, and the service's default applies.
  */
-export async function planQueue(reader: WlmReader, def: Definition): Promise<PlanEntry | undefined> {
+async function planQueue(reader: WlmReader, def: Definition): Promise<PlanEntry | undefined> {
   const current = (await reader.queues()).find((q) => q.name === def.path[0]);
   if (!current) return { action: 'create', def, changes: diffFields({}, def.fields) };
   const have = queueFields(current);
@@ -91,14 +92,14 @@ function byIndex(fields: Record<string, unknown>, other: Record<string, unknown>
   return { ...fields, rules: Object.fromEntries(a.map((r, i) => [String(i), r])) };
 }
 
-export async function planRules(reader: WlmReader, def: Definition): Promise<PlanEntry | undefined> {
+async function planRules(reader: WlmReader, def: Definition): Promise<PlanEntry | undefined> {
   const [ruleset, queueList] = await Promise.all([reader.rules(), reader.queues()]);
   const have = rulesetFields(ruleset, queueList);
   const changes = diffFields(byIndex(have, def.fields), byIndex(def.fields, have));
   return changes.length ? { action: 'update', def, changes, state: ruleset } : undefined;
 }
 
-export async function applyQueue(client: ApiClient, entry: PlanEntry): Promise<void> {
+async function applyQueue(client: ApiClient, entry: PlanEntry): Promise<void> {
   const { def } = entry;
   const name = def.path[0]!;
   if (entry.action === 'create') {
@@ -124,7 +125,7 @@ export async function applyQueue(client: ApiClient, entry: PlanEntry): Promise<v
  * the same name, and names its queue by id as well as by name (the queues as they are now, after apply
  * created the new ones).
  */
-export async function applyRules(client: ApiClient, entry: PlanEntry): Promise<void> {
+async function applyRules(client: ApiClient, entry: PlanEntry): Promise<void> {
   const read = entry.state as queues.Ruleset;
   const queueList = await queues.listQueues(client);
   const known = [...read.rules, ...(read.defaultRule ? [read.defaultRule] : [])];
@@ -145,9 +146,27 @@ export async function applyRules(client: ApiClient, entry: PlanEntry): Promise<v
 }
 
 /** The queues a ruleset file places jobs in, by name: apply writes them first. */
-export function queuesNamed(def: Definition): string[] {
+function queuesNamed(def: Definition): string[] {
   const rules = [...(Array.isArray(def.fields.rules) ? def.fields.rules : []), def.fields.defaultRule];
   return rules
     .map((r) => (r && typeof r === 'object' ? (r as { acceptName?: unknown }).acceptName : undefined))
     .filter((n): n is string => typeof n === 'string');
 }
+
+export const queueKind: KindHandler = {
+  pull: (run) => pullQueues(run.shared(wlmReader)),
+  plan: (run, def) => planQueue(run.shared(wlmReader), def),
+  apply: applyQueue,
+  order: (def) => ({ key: orderKey(def), after: [] }),
+};
+
+/** The ruleset comes after the queues its rules name. */
+export const ruleKind: KindHandler = {
+  pull: async (run) => [await pullRules(run.shared(wlmReader))],
+  plan: (run, def) => planRules(run.shared(wlmReader), def),
+  apply: applyRules,
+  order: (def) => ({
+    key: orderKey(def),
+    after: queuesNamed(def).map((n) => `queue:${JSON.stringify([n])}`),
+  }),
+};

@@ -5,6 +5,7 @@ import { defaultEdition, type Edition, parseEdition, parseProjectId } from '../a
 import { PROFILE_NAME, PROFILE_NAME_HINT, type Profile } from '../config/schema.js';
 import type { StoreSnapshot } from '../config/store.js';
 import { UsageError } from '../errors.js';
+import type { GlobalOptions } from '../global-options.js';
 import { normalizeServiceUrl, tryNormalizeServiceUrl } from '../util/url.js';
 
 type SettingSource = 'flag' | 'environment' | 'profile' | 'default';
@@ -16,17 +17,11 @@ export interface Setting<T> {
   name?: string;
 }
 
-export interface GlobalFlags {
-  profile?: string;
-  url?: string;
-  authUrl?: string;
-  timeout?: string;
-  caFile?: string;
-  insecure?: boolean;
-  output?: string;
-  edition?: string;
-  projectId?: string;
-}
+/** The global options a setting can come from (src/global-options.ts). */
+export type GlobalFlags = Pick<
+  GlobalOptions,
+  'profile' | 'url' | 'authUrl' | 'timeout' | 'caFile' | 'output' | 'edition' | 'projectId'
+>;
 
 export interface ResolvedSettings {
   profileName: Setting<string>;

@@ -3,7 +3,7 @@
 import { statSync } from 'node:fs';
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { ApplyResult } from '../ascode/apply.js';
-import type { PlanEntry } from '../ascode/plan.js';
+import type { PlanEntry } from '../ascode/diff.js';
 import type { Context } from '../context.js';
 import { DlakeError, ExitCode, InterruptedError, QuietExit, UsageError } from '../errors.js';
 import { stderrSafe } from '../output/safe-text.js';
@@ -158,62 +158,20 @@ function refuseFile(dir: string): void {
   }
 }
 
-/** What a plan is made from: the files, and the options of `plan` (and `apply`) that shape it. */
-type PlanInput = Pick<OptionsOf<typeof planDeclaration>, 'dir' | 'prune' | 'map' | 'refreshSecrets'>;
-
-/**
- * The plan for the files in `dir` (those under `refs`, when given); with `prune`, its deletes come first (see
- * planText). `${env:NAME}` values are substituted first, so that the plan compares what apply would send; a
- * file whose variable is unset is an entry that failed (failedEntry), for that entity alone.
- */
-async function readPlan(ctx: Context, refs: readonly string[], opts: PlanInput): Promise<PlanEntry[]> {
-  const { readDefinitions, substituteEnv } = await import('../ascode/definitions.js');
-  const { compareDefinitions, computePlan, failedEntry } = await import('../ascode/plan.js');
-  let defs = readDefinitions(opts.dir);
-  if (opts.map !== undefined) {
-    const { applyNameMap, readNameMap, unusedNames } = await import('../ascode/mapping.js');
-    const map = readNameMap(opts.map);
-    defs = applyNameMap(defs, map);
-    const unused = unusedNames(map);
-    if (unused.length) ctx.ui.warn(`no file names the ${unused.join(', ')} of ${opts.map}`);
-  }
-  // Files pulled from the other edition: what this one cannot take is set aside, each with why.
-  const { labelOf, portableTo } = await import('../ascode/editions.js');
-  const portable = portableTo(ctx.root(), defs);
-  defs = portable.defs;
-  for (const s of portable.setAside) ctx.ui.warn(`not carried over: ${labelOf(s.def)} (${s.reason})`);
-  const client = await ctx.client();
-  let scoped = defs;
-  if (refs.length) {
-    const { inTargets, outsideDependencies, targetPaths } = await import('../ascode/targets.js');
-    const targets = await targetPaths(client, refs.map(parseRef));
-    scoped = inTargets(defs, targets);
-    if (scoped.length === 0) ctx.ui.warn(`no file defines anything under ${refs.join(', ')}`);
-    for (const line of await outsideDependencies(client, defs, scoped)) ctx.ui.warn(line);
-  }
-  const failed: PlanEntry[] = [];
-  const resolved = scoped.flatMap((def) => {
-    try {
-      return [substituteEnv(def, ctx.env)];
-    } catch (err) {
-      if (!(err instanceof UsageError)) throw err;
-      failed.push(failedEntry(def, err));
-      return [];
-    }
-  });
-  let writes = await computePlan(client, resolved, READ_CONCURRENCY);
-  if (opts.refreshSecrets) {
-    const { withSecretsRefreshed } = await import('../ascode/secrets.js');
-    writes = await withSecretsRefreshed(client, resolved, writes);
-  }
-  writes = [...writes, ...failed].sort((x, y) => compareDefinitions(x.def, y.def));
-  if (!opts.prune) return writes;
-  const { markBreaks, planDeletes } = await import('../ascode/prune.js');
-  const { planPrincipalDeletes, principalReader } = await import('../ascode/principals.js');
-  const deletes = await planDeletes(client, scoped, READ_CONCURRENCY);
-  // The views that remain are every file's, in scope or not.
-  markBreaks(deletes, defs);
-  return [...deletes, ...(await planPrincipalDeletes(principalReader(client), scoped)), ...writes];
+/** The plan for the files in `dir` (src/ascode/read-plan.ts), with this command's service and warnings. */
+async function readPlan(
+  ctx: Context,
+  refs: readonly string[],
+  opts: Pick<OptionsOf<typeof planDeclaration>, 'dir' | 'prune' | 'map' | 'refreshSecrets'>,
+): Promise<PlanEntry[]> {
+  const { readPlan } = await import('../ascode/read-plan.js');
+  const where = {
+    client: () => ctx.client(),
+    root: () => ctx.root(),
+    env: ctx.env,
+    warn: (line: string) => ctx.ui.warn(line),
+  };
+  return readPlan(where, refs, { ...opts, concurrency: READ_CONCURRENCY });
 }
 
 const ACTION_MARK = { create: '+ create', update: '~ update', delete: '- delete' } as const;

@@ -3,8 +3,21 @@
 // take their types from that chain. A hand-written options interface could drift from the options declared;
 // these cannot.
 import type { Command } from '@commander-js/extra-typings';
-import type { Context } from '../context.js';
-import type { Runtime } from '../runtime.js';
+import type { Context, World } from '../context.js';
+
+/**
+ * What commands see of the runtime (src/runtime.ts, which implements it): it turns a handler into commander's
+ * action, creating the Context from the global options in force. Declared here, on the commands' side, so that
+ * the runtime imports the commands and not the reverse.
+ */
+export interface CommandRuntime {
+  /** The caller's environment and streams (`dlake version` prints without a Context). */
+  readonly world: World;
+  /** Wraps a command handler: `(ctx, ...commanderArgs)`, where the last of those is the options object. */
+  action<A extends unknown[]>(
+    fn: (ctx: Context, ...args: A) => Promise<void>,
+  ): (...args: unknown[]) => Promise<void>;
+}
 
 // biome-ignore lint/suspicious/noExplicitAny: any command, whatever its arguments and options
 type AnyCommand = Command<any[], any, any>;
@@ -17,7 +30,7 @@ export type OptionsOf<D extends (parent: Command) => AnyCommand> =
   ReturnType<D> extends Command<infer _A, infer O, infer _G> ? O : never;
 
 /** Fills in a top-level command or a group, created by the registry with its name and summary. */
-export type Declare = (cmd: Command, rt: Runtime) => void;
+export type Declare = (cmd: Command, rt: CommandRuntime) => void;
 
 /**
  * A command from its declaration and its handler. `declare` receives the group the command belongs to (and

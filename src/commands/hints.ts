@@ -2,14 +2,56 @@
 // service's terms and, where a next step exists, which one (an `Advice`); this module words it as the `hint:`
 // line, naming dlake commands and options, which src/api must not know (docs/architecture.md).
 import type { Advice, DlakeError, EntityList } from '../errors.js';
+import type { GlobalOptions } from '../global-options.js';
+import type { Theme } from '../output/color.js';
+import type { Streams } from '../output/ui.js';
+import { Ui } from '../output/ui.js';
 import { formatPath } from '../util/catalog-ref.js';
+import { tryNormalizeServiceUrl } from '../util/url.js';
+
+/** The global options a hint repeats: the login command names the profile and URL the failed command used. */
+type HintOptions = Pick<GlobalOptions, 'profile' | 'url'>;
 
 /**
- * `login`: the login command to name, with the profile and URL the user gave on the command line (`dlake login
- * -p prod --url https://lake.example.com`), so that running it logs in where the failed command went.
+ * The `hint:` line of `err`: its words, or its Advice worded. `opts`: the global options of the command that
+ * failed, so that the login command it names (`dlake login -p prod --url https://lake.example.com`) logs in
+ * where that command went.
  */
-export function hintFor(err: DlakeError, login = 'dlake login'): string | undefined {
-  return err.hint ?? (err.advice ? adviceText(err.advice, login) : undefined);
+export function hintFor(err: DlakeError, opts: HintOptions = {}): string | undefined {
+  if (err.hint === undefined || typeof err.hint === 'string') return err.hint;
+  return adviceText(err.hint, loginCommand(opts));
+}
+
+/** `dlake login` with the --profile and --url given on the command line. */
+function loginCommand(opts: HintOptions): string {
+  let words = 'dlake login';
+  if (opts.profile) words += ` -p ${opts.profile}`;
+  if (opts.url) words += ` --url ${tryNormalizeServiceUrl(opts.url)}`;
+  return words;
+}
+
+/** Where a failure is said and how loudly. */
+interface FailureOutput {
+  streams: Streams;
+  theme: Theme;
+  /** -v or --debug: long texts whole, and the service's moreInfo. */
+  verbose: boolean;
+  opts?: HintOptions;
+  /** Instead of `error:` (the SQL shell's `cancelled:`). */
+  label?: string;
+}
+
+/**
+ * A failure said as every failure is, whether it ends the command (src/runtime.ts) or not (a script with
+ * --continue-on-error, the SQL shell): the `error:` line, its details, the service's moreInfo with -v, the hint.
+ */
+export function sayFailure(err: DlakeError, out: FailureOutput): void {
+  new Ui(out.streams, out.theme, false, out.verbose).error(err.message, {
+    details: err.details,
+    moreInfo: out.verbose ? err.moreInfo : undefined,
+    hint: hintFor(err, out.opts),
+    label: out.label,
+  });
 }
 
 function adviceText(a: Advice, login: string): string {

@@ -3,7 +3,7 @@
 // (case-insensitive, offered by the completions) and the one concurrency limit. Parsers throw UsageError
 // (exit 2) naming the flag; commander passes the error through to the one error handler.
 import { Option } from '@commander-js/extra-typings';
-import { UsageError } from '../errors.js';
+import { rephrased, UsageError } from '../errors.js';
 import { parseDuration, parseSize } from '../util/units.js';
 
 /** The most requests any command sends at once: listings, results pages, exports. */
@@ -43,7 +43,7 @@ function withFlag<T>(flag: string, parse: (value: string) => T) {
       return parse(value);
     } catch (e) {
       if (!(e instanceof UsageError)) throw e;
-      throw new UsageError(`${flag}: ${e.message}`, { hint: e.hint });
+      throw rephrased(e, `${flag}: ${e.message}`);
     }
   };
 }

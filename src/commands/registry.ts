@@ -2,8 +2,7 @@
 // loaded only when the command line names it (or for help and completions), so starting dlake costs only the
 // command it runs; the module fills in the command the registry created (src/commands/define.ts).
 import type { Command } from '@commander-js/extra-typings';
-import type { Runtime } from '../runtime.js';
-import type { Declare } from './define.js';
+import type { CommandRuntime, Declare } from './define.js';
 
 interface GroupDef {
   name: string;
@@ -65,8 +64,20 @@ export const GROUPS: GroupDef[] = [
   {
     name: 'job',
     topic: 'Queries',
-    summary: 'Inspect, wait for, cancel and export SQL jobs',
+    summary: 'List, explain, profile, wait for, cancel and export SQL jobs',
     load: async () => (await import('./job/index.js')).register,
+  },
+  {
+    name: 'top',
+    topic: 'Queries',
+    summary: 'Show the running and queued jobs, refreshed; select one and cancel it',
+    load: async () => (await import('./top.js')).register,
+  },
+  {
+    name: 'search',
+    topic: 'Catalog',
+    summary: 'Search the catalog for tables, views, folders and more',
+    load: async () => (await import('./search.js')).register,
   },
   {
     name: 'reflection',
@@ -157,7 +168,7 @@ export const GROUPS: GroupDef[] = [
 /** Registers the groups: fully for those in `load`, as one-line stubs (for help) for the others. */
 export async function registerGroups(
   program: Command,
-  rt: Runtime,
+  rt: CommandRuntime,
   load: Set<string> | 'all',
 ): Promise<void> {
   const declares = await Promise.all(

@@ -2,35 +2,25 @@
 // output format. The first failure stops the run and names the statement (number and line); with
 // --continue-on-error every statement runs and the exit code is that of the first failure.
 import type { Context } from '../context.js';
-import { DlakeError, InterruptedError, UsageError } from '../errors.js';
-import { type Statement, splitSql } from '../sql/split.js';
-import { runQuery, type SqlFlags } from './sql.js';
-
-/** A statement of a script failed: the failure's own words and exit code, prefixed with where it is. */
-class StatementError extends DlakeError {
-  override readonly exitCode: number;
-  /** `statement N (line L)`. */
-  readonly where: string;
-
-  constructor(number: number, statement: Statement, err: DlakeError) {
-    const where = `statement ${number} (line ${statement.line})`;
-    super(`${where}: ${err.message}`, {
-      hint: err.hint,
-      moreInfo: err.moreInfo,
-      details: err.details,
-      cause: err.cause,
-    });
-    this.exitCode = err.exitCode;
-    this.where = where;
-  }
-}
+import { DlakeError, InterruptedError, rephrased, UsageError } from '../errors.js';
+import { splitSql } from '../sql/split.js';
 
 const UNCLOSED = { string: 'string literal', identifier: 'quoted identifier', comment: 'comment' } as const;
 
+/** The options of `dlake sql` a script reads. */
+interface ScriptOptions {
+  out?: string;
+  into?: string;
+  wait: boolean;
+  continueOnError?: true;
+}
+
+/** `runStatement`: `dlake sql`'s own run of one statement (src/commands/sql.ts runQuery). */
 export async function runScript(
   ctx: Context,
   script: { name: string; text: string },
-  opts: SqlFlags,
+  opts: ScriptOptions,
+  runStatement: (text: string) => Promise<void>,
 ): Promise<void> {
   const split = splitSql(script.text);
   const statements = split.rest ? [...split.statements, split.rest] : split.statements;
@@ -48,21 +38,24 @@ export async function runScript(
       hint: 'run the statement whose rows you want on its own, e.g. dlake sql "SELECT …" --out FILE',
     });
   }
-  let first: StatementError | undefined;
+  let first: { where: string; exitCode: number } | undefined;
   let failures = 0;
   for (const [k, statement] of statements.entries()) {
     // Tables of consecutive results stay apart; csv, json and ndjson are left as they stream.
     if (k > 0 && ctx.format === 'table') ctx.streams.stdout.write('\n');
     try {
-      await runQuery(ctx, statement.text, opts);
+      await runStatement(statement.text);
     } catch (err) {
       // Ctrl-C ends the whole run, and a bug is not a statement's failure.
       if (!(err instanceof DlakeError) || err instanceof InterruptedError) throw err;
-      const failure = new StatementError(k + 1, statement, err);
+      // The failure's own words, exit code and hint, prefixed with where it is.
+      const where = `statement ${k + 1} (line ${statement.line})`;
+      const failure = rephrased(err, `${where}: ${err.message}`);
       if (!opts.continueOnError) throw failure;
-      first ??= failure;
+      first ??= { where, exitCode: err.exitCode };
       failures++;
-      reportFailure(ctx, failure);
+      // Said at once, in the same form as the error that ends a command.
+      ctx.sayFailure(failure);
     }
   }
   if (first) {
@@ -81,9 +74,4 @@ class StatementFailures extends DlakeError {
     super(message);
     this.exitCode = exitCode;
   }
-}
-
-/** A failure of --continue-on-error, said at once in the same form as the error that ends a command. */
-function reportFailure(ctx: Context, err: StatementError): void {
-  ctx.ui.error(err.message, err);
 }

@@ -64,15 +64,15 @@ const declaration = (sql: Command) =>
 
 export const register = defineCommand(declaration, runSql);
 
-/** The options of `dlake sql`, as its declaration types them (a script runs each statement with them). */
-export type SqlFlags = OptionsOf<typeof declaration>;
+/** The options of `dlake sql`, as its declaration types them. */
+type SqlFlags = OptionsOf<typeof declaration>;
 
 async function runSql(ctx: Context, query: string | undefined, opts: SqlFlags): Promise<void> {
   if (opts.file !== undefined) {
     if (query !== undefined)
       throw new UsageError('give the query either as an argument or with --file, not both');
     const { runScript } = await import('./sql-script.js');
-    return runScript(ctx, await readScript(ctx, opts.file), opts);
+    return runScript(ctx, await readScript(ctx, opts.file), opts, (text) => runQuery(ctx, text, opts));
   }
   if (query === undefined && ctx.ui.interactive && !opts.continueOnError) {
     const { runShell } = await import('../shell/shell.js');
@@ -85,7 +85,8 @@ async function runSql(ctx: Context, query: string | undefined, opts: SqlFlags): 
   const split = splitSql(text);
   if (split.statements.length + (split.rest ? 1 : 0) > 1) {
     const { runScript } = await import('./sql-script.js');
-    return runScript(ctx, { name: query === '-' ? 'standard input' : 'the query', text }, opts);
+    const script = { name: query === '-' ? 'standard input' : 'the query', text };
+    return runScript(ctx, script, opts, (statement) => runQuery(ctx, statement, opts));
   }
   if (opts.continueOnError)
     throw new UsageError('--continue-on-error applies to a script of several statements');
@@ -93,7 +94,7 @@ async function runSql(ctx: Context, query: string | undefined, opts: SqlFlags): 
 }
 
 /** Runs one query (export/statement.ts), then prints its rows, unless they went to --out. */
-export async function runQuery(ctx: Context, text: string, opts: SqlFlags): Promise<void> {
+async function runQuery(ctx: Context, text: string, opts: SqlFlags): Promise<void> {
   const context = opts.context === undefined ? undefined : parsePath(opts.context);
   // --no-wait and --into go with neither --out nor --max-rows: commander refuses them (`.conflicts`).
   const into = opts.into === undefined ? undefined : parsePath(opts.into);

@@ -3,7 +3,7 @@ import type { Command } from '@commander-js/extra-typings';
 import { isExpired, timeLeftMs } from '../auth/expiry.js';
 import type { Setting } from '../auth/settings.js';
 import type { Context } from '../context.js';
-import { AuthError } from '../errors.js';
+import { AuthError, rephrased } from '../errors.js';
 import { formatDuration } from '../util/units.js';
 import { examples } from './common.js';
 import { defineCommand, type OptionsOf } from './define.js';
@@ -86,13 +86,12 @@ async function whoami(ctx: Context, opts: OptionsOf<typeof declaration>): Promis
     rows.push({ setting: 'renewal', value: 'PAT exchange with the stored PAT', source: 'profile' });
   }
 
-  let check: { ok: boolean; error?: string; hint?: string } | undefined;
+  let refused: AuthError | undefined;
   if (opts.check) {
     const { whoAmI } = await import('../api/identity.js');
     try {
       // One call to a spec endpoint proves the credentials and names their user.
       const { userName } = await whoAmI(await ctx.client());
-      check = { ok: true };
       rows.push({
         setting: 'check',
         value: `ok, the service knows you as ${userName ?? 'a user it does not name'}`,
@@ -106,7 +105,7 @@ async function whoami(ctx: Context, opts: OptionsOf<typeof declaration>): Promis
       }
     } catch (e) {
       if (!(e instanceof AuthError)) throw e;
-      check = { ok: false, error: e.message, hint: e.hint };
+      refused = e;
       rows.push({ setting: 'check', value: `refused: ${e.message}`, source: 'service' });
     }
   }
@@ -123,15 +122,17 @@ async function whoami(ctx: Context, opts: OptionsOf<typeof declaration>): Promis
       ],
     },
   });
-  if (check && !check.ok)
-    throw new AuthError(
-      /refused the credentials/.test(check.error ?? '')
-        ? (check.error as string)
-        : `the service refused the credentials: ${check.error}`,
+  if (refused) {
+    throw rephrased(
+      refused,
+      /refused the credentials/.test(refused.message)
+        ? refused.message
+        : `the service refused the credentials: ${refused.message}`,
       {
         hint: s.envToken
           ? 'the token in DLAKE_TOKEN was refused (expired or revoked?): set a valid one, or unset it to use the profile'
-          : (check.hint ?? 'run `dlake login`'),
+          : (refused.hint ?? 'run `dlake login`'),
       },
     );
+  }
 }

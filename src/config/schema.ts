@@ -2,13 +2,8 @@
 // newer dlake's additions survive an older dlake's write. zod/mini (tree-shaken, ~4 ms to load instead of ~17
 // ms for classic zod) because every command that talks to the service reads these files first.
 import * as z from 'zod/mini';
+import { EDITIONS, OUTPUT_FORMATS } from '../global-options.js';
 import '../util/zod.js';
-
-/** The editions of the service (src/api/roots.ts keeps its own copy: this module loads with every command). */
-const EDITIONS = ['software', 'cloud'] as const;
-
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** How a profile's credentials were obtained; shown by `whoami` and used to pick a renewal. */
 const AUTH_METHODS = ['password', 'pat', 'client-credentials', 'jwt', 'pat-exchange'] as const;

@@ -7,7 +7,14 @@
 // becomes: one error whose exit code says whose fault it was (6 the query, 7 the service or the stream,
 // 9 the local disk, 130/143/129 a signal) and whose message ends with the rows received and what was (or was
 // not) written. A source describes its own failures (`explain`); the rest is done here, once.
-import { DlakeError, InterruptedError, JobFailedError, LocalIOError, ServiceError } from '../errors.js';
+import {
+  DlakeError,
+  InterruptedError,
+  JobFailedError,
+  LocalIOError,
+  rephrased,
+  ServiceError,
+} from '../errors.js';
 import { fileWriteError } from '../util/files.js';
 import { countRows } from '../util/units.js';
 import { OutputClosedError, type Sink } from './target.js';
@@ -233,16 +240,5 @@ function stoppedAfter(
         : sink.resumed
           ? `export stopped after ${countRows(rows)}; ${sink.name} was not written, ${sink.partial} and its sidecar are kept`
           : `export stopped after ${countRows(rows)}; ${sink.name} was not written`;
-  return withMessage(err, `${err.message}: ${what}`, kept > 0 && resumeHint ? resumeHint : err.hint);
-}
-
-/** A copy of `err` (same class, exit code and details) with another message and hint. */
-function withMessage(err: DlakeError, message: string, hint: string | undefined): DlakeError {
-  const copy = Object.create(Object.getPrototypeOf(err)) as DlakeError;
-  Object.assign(copy, err);
-  Object.defineProperty(copy, 'message', { value: message, writable: true, configurable: true });
-  Object.defineProperty(copy, 'hint', { value: hint, writable: true, configurable: true });
-  Object.defineProperty(copy, 'stack', { value: err.stack, writable: true, configurable: true });
-  if (err.cause !== undefined) Object.defineProperty(copy, 'cause', { value: err.cause, configurable: true });
-  return copy;
+  return rephrased(err, `${err.message}: ${what}`, kept > 0 && resumeHint ? { hint: resumeHint } : {});
 }

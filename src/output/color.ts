@@ -1,6 +1,6 @@
 // Colour rules of docs/cli-contract.md "Streams and formats": colour only on a TTY, never with NO_COLOR,
-// --no-color or FORCE_COLOR=0; FORCE_COLOR forces it.
-import { Chalk, type ChalkInstance } from 'chalk';
+// --no-color or FORCE_COLOR=0; FORCE_COLOR forces it. chalk is loaded only when something is coloured: a
+// command whose output goes to a pipe or a file never loads it (docs/architecture.md "Start-up").
 
 export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, noColorFlag: boolean): boolean {
   if (noColorFlag) return false;
@@ -23,7 +23,22 @@ export interface Theme {
   enabled: boolean;
 }
 
-export function theme(enabled: boolean): Theme {
-  const c: ChalkInstance = new Chalk({ level: enabled ? 1 : 0 });
+const same = (s: string) => s;
+
+/** No colour: each role is the text as it is. */
+export const PLAIN: Theme = {
+  accent: same,
+  muted: same,
+  danger: same,
+  warn: same,
+  ok: same,
+  bold: same,
+  enabled: false,
+};
+
+export async function theme(enabled: boolean): Promise<Theme> {
+  if (!enabled) return PLAIN;
+  const { Chalk } = await import('chalk');
+  const c = new Chalk({ level: 1 });
   return { accent: c.cyan, muted: c.dim, danger: c.red, warn: c.yellow, ok: c.green, bold: c.bold, enabled };
 }

@@ -2,21 +2,13 @@
 // optional --query (JMESPath) filter. json prints the service's objects as they came; table and csv print the
 // view's columns.
 
-import type { OutputFormat } from '../config/schema.js';
 import { ServiceError, UsageError } from '../errors.js';
+import type { OutputFormat } from '../global-options.js';
 import { asReceived } from '../util/received.js';
 import type { Theme } from './color.js';
 import { terminalSafe } from './safe-text.js';
-import { cellText, DETAIL_VIEW, detailRows, genericView, type View } from './view.js';
+import { cellText, DETAIL_VIEW, detailRows, genericView, type Renderable, type View } from './view.js';
 import { truncate } from './width.js';
-
-export interface Renderable<T = unknown> {
-  /** What json/ndjson print and --query filters. */
-  data: unknown;
-  /** Rows for table/csv; default: `data` itself (a list) or its fields (an object). */
-  rows?: T[];
-  view?: View<T>;
-}
 
 interface RenderOptions {
   format: OutputFormat;

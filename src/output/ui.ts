@@ -47,11 +47,16 @@ export class Ui {
    * An `error:` line with its details and hint, for a failure said while the command goes on (a script with
    * --continue-on-error, the SQL shell, apply): the same safe, bounded form as the error that ends a command.
    */
-  error(message: string, more: { details?: readonly string[]; hint?: string; label?: string } = {}): void {
+  error(
+    message: string,
+    more: { details?: readonly string[]; moreInfo?: string; hint?: string; label?: string } = {},
+  ): void {
     const safe = (text: string) => stderrSafe(bounded(text, this.verbose));
     const { stderr } = this.streams;
     stderr.write(`${more.label ?? this.theme.danger('error:')} ${safe(message)}\n`);
     for (const d of more.details ?? []) stderr.write(`  ${safe(d)}\n`);
+    // The service's own words, asked for with -v: whole.
+    if (more.moreInfo) stderr.write(`  ${stderrSafe(more.moreInfo)}\n`);
     if (more.hint) stderr.write(`${this.theme.accent('hint:')} ${safe(more.hint)}\n`);
   }
 

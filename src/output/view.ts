@@ -1,6 +1,5 @@
 // A view says how one kind of data is shown as rows and columns (table and csv). json and ndjson ignore
 // it and print the service's objects as they came.
-import type { Renderable } from './render.js';
 
 interface Column<T> {
   header: string;
@@ -11,6 +10,15 @@ export interface View<T> {
   columns: Column<T>[];
   /** Printed on stderr instead of an empty table. */
   empty?: string;
+}
+
+/** A command's result, as src/output/render.ts prints it. */
+export interface Renderable<T = unknown> {
+  /** What json/ndjson print and --query filters. */
+  data: unknown;
+  /** Rows for table/csv; default: `data` itself (a list) or its fields (an object). */
+  rows?: T[];
+  view?: View<T>;
 }
 
 /** One row of a detail: the table form of one object, a FIELD and its VALUE. */

@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from '../context.js';
-import { DlakeError, InterruptedError, UsageError } from '../errors.js';
+import { DlakeError, InterruptedError, rephrased, UsageError } from '../errors.js';
 import { splitSql } from '../sql/split.js';
 import { readTextFile } from '../util/files.js';
 import type { KeyRouter } from './keys.js';
@@ -76,12 +76,9 @@ export async function include(shell: StatementRunner, file: string): Promise<voi
       // Ctrl-C ends the whole file as it is; a bug is not a statement's failure.
       if (!(err instanceof DlakeError) || err instanceof InterruptedError) throw err;
       const left = statements.length - k - 1;
-      throw new DlakeError(`${file}: statement ${k + 1} (line ${statement.line}): ${err.message}`, {
+      throw rephrased(err, `${file}: statement ${k + 1} (line ${statement.line}): ${err.message}`, {
         hint:
           err.hint ?? (left > 0 ? `${left} statement${left === 1 ? ' was' : 's were'} not run` : undefined),
-        moreInfo: err.moreInfo,
-        details: err.details,
-        advice: err.advice,
       });
     }
   }

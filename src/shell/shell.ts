@@ -171,9 +171,9 @@ class Shell {
       const { stderr } = this.ctx.streams;
       const t = this.ctx.theme;
       if (err instanceof InterruptedError) {
-        this.ctx.ui.error(err.message, { label: t.warn('cancelled:'), hint: err.hint });
+        this.ctx.ui.error(err.message, { label: t.warn('cancelled:'), hint: this.ctx.hint(err) });
       } else if (err instanceof DlakeError) {
-        this.ctx.ui.error(err.message, err);
+        this.ctx.sayFailure(err);
       } else {
         this.ctx.ui.error(`unexpected failure: ${(err as Error)?.message ?? String(err)}`);
         if (this.ctx.debugging) stderr.write(`${(err as Error)?.stack ?? ''}\n`);

@@ -2,7 +2,7 @@
 // string literal ('it''s'), a quoted identifier ("a;b", `a;b`), a line comment (-- …) or a block comment
 // (/* … */) separates nothing. Used by `dlake sql -f` and by the shell to know when a statement is complete.
 
-export interface Statement {
+interface Statement {
   /** The statement's text without its `;`, trimmed; comments inside it are kept (the service ignores them). */
   text: string;
   /** 1-based line of the statement's first character that is neither blank nor comment. */

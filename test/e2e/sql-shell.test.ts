@@ -217,4 +217,22 @@ describe('dlake sql on a terminal: the SQL shell', () => {
     sh.type(`\\q${KEY.enter}`);
     expect(await sh.exited).toBe(0);
   });
+
+  it('says a failure with the hint `dlake sql "…"` gives for it, and keeps the shell', async () => {
+    const sh = open();
+    await sh.waitFor(/dlake>$/);
+    // The token the service no longer knows, and no means to renew it: a 401.
+    const token = fx.readJson('credentials.json').tokens.default.token;
+    fx.emu.state.tokens.delete(token);
+    try {
+      sh.type(`SELECT 1;${KEY.enter}`);
+      await sh.waitFor(
+        /error: the service refused the credentials \(401\)\nhint: log in again with `dlake login` \(or check DLAKE_TOKEN \/ DLAKE_CLIENT_ID\)\ndlake>$/,
+      );
+      sh.type(`\\q${KEY.enter}`);
+      expect(await sh.exited).toBe(0);
+    } finally {
+      expect((await fx.login()).code).toBe(0);
+    }
+  });
 });

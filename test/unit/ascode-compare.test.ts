@@ -1,7 +1,7 @@
 // How plan compares a file with the service: the order of an object's keys never counts, at any depth; a
 // list's order counts only where the API gives it a meaning (sqlContext, the rules, sort and partition fields).
 import { describe, expect, it } from 'vitest';
-import { diffFields } from '../../src/ascode/plan.js';
+import { diffFields } from '../../src/ascode/diff.js';
 
 describe('diffFields', () => {
   it('ignores the order of keys at every depth (an aggregation reflection as the service answers it)', () => {

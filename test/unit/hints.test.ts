@@ -12,7 +12,7 @@ describe('hints', () => {
   it('token-endpoint refusals get a hint that fits: client secret, expired JWT, no external provider', () => {
     // The advice src/api gives each refusal (test/unit/http.test.ts), worded three different ways.
     const hint = (kind: 'wrong-client-secret' | 'jwt-expired' | 'no-external-token-provider') =>
-      hintFor(new AuthError('refused', { advice: { kind } }));
+      hintFor(new AuthError('refused', { hint: { kind } }));
     expect(hint('wrong-client-secret')).toMatch(/client id or its secret/);
     expect(hint('jwt-expired')).toMatch(/JWT has expired/);
     expect(hint('no-external-token-provider')).toMatch(/trusts no external identity provider/);
@@ -34,21 +34,28 @@ describe('hints', () => {
   });
 
   it('names the command or option that is the next step', () => {
-    expect(hintFor(new AuthError('x', { advice: { kind: 'log-in-again' } }))).toMatch(/dlake login/);
-    expect(hintFor(new AuthError('x', { advice: { kind: 'log-in-again' } }), 'dlake login -p prod')).toMatch(
-      /dlake login -p prod/,
+    expect(hintFor(new AuthError('x', { hint: { kind: 'log-in-again' } }))).toMatch(/dlake login/);
+    expect(hintFor(new AuthError('x', { hint: { kind: 'log-in-again' } }), { profile: 'prod' })).toMatch(
+      /`dlake login -p prod`/,
     );
-    expect(hintFor(new ServiceError('x', { advice: { kind: 'timed-out' } }))).toMatch(/--timeout/);
-    expect(hintFor(new UsageError('x', { advice: { kind: 'job-not-ended', id: ID } }))).toContain(
+    expect(
+      hintFor(new AuthError('x', { hint: { kind: 'log-in-again' } }), {
+        profile: 'prod',
+        url: 'https://lake.example.com/',
+      }),
+    ).toMatch(/`dlake login -p prod --url https:\/\/lake.example.com`/);
+    expect(hintFor(new ServiceError('x', { hint: { kind: 'timed-out' } }))).toMatch(/--timeout/);
+    expect(hintFor(new UsageError('x', { hint: { kind: 'job-not-ended', id: ID } }))).toContain(
       `dlake job wait ${ID}`,
     );
-    expect(hintFor(new ServiceError('x', { advice: { kind: 'job-still-running', id: ID } }))).toContain(
+    expect(hintFor(new ServiceError('x', { hint: { kind: 'job-still-running', id: ID } }))).toContain(
       `dlake job cancel ${ID}`,
     );
-    expect(hintFor(new UsageError('x', { advice: { kind: 'source-types', type: 'POSTGRES' } }))).toMatch(
+    expect(hintFor(new UsageError('x', { hint: { kind: 'source-types', type: 'POSTGRES' } }))).toMatch(
       /dlake source types POSTGRES/,
     );
-    // A hint the error already carries is kept as it is.
-    expect(hintFor(new UsageError('x', { hint: 'h', advice: { kind: 'log-in-again' } }))).toBe('h');
+    // Words are printed as they are.
+    expect(hintFor(new UsageError('x', { hint: 'h' }))).toBe('h');
+    expect(hintFor(new UsageError('x'))).toBeUndefined();
   });
 });

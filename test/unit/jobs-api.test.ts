@@ -243,7 +243,7 @@ describe('getResults', () => {
     expect(err.message).toBe(
       `job ${ID} has no results yet: it is RUNNING, and results can be read only once it is COMPLETED`,
     );
-    expect(err.advice).toEqual({ kind: 'job-not-ended', id: ID });
+    expect(err.hint).toEqual({ kind: 'job-not-ended', id: ID });
   });
 
   it('retries a page after a dropped connection (GET is safe to repeat)', async () => {

@@ -23,7 +23,7 @@ describe('a 404', () => {
     expect(err).toBeInstanceOf(NotFoundError);
     expect(err.message).toBe('not found: Sales/"a/b"/x');
     expect(err.moreInfo).toBe('Could not find entity');
-    expect(err.advice).toEqual({ kind: 'list-entities', list: 'catalog', parent: ['Sales', 'a/b'] });
+    expect(err.hint).toEqual({ kind: 'list-entities', list: 'catalog', parent: ['Sales', 'a/b'] });
     expect(answer('DELETE', '/api/v3/user/by-name/bob', "User 'bob' not found").message).toBe(
       'not found: user "bob"',
     );

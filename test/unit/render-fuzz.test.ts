@@ -8,13 +8,13 @@ import { readJsonArgument } from '../../src/commands/common.js';
 import { ConfigFileSchema, CredentialsFileSchema } from '../../src/config/schema.js';
 import type { StoreSnapshot } from '../../src/config/store.js';
 import { DlakeError, ExitCode, ServiceError, UsageError } from '../../src/errors.js';
-import { theme } from '../../src/output/color.js';
-import { type Renderable, render } from '../../src/output/render.js';
-import type { View } from '../../src/output/view.js';
+import { PLAIN } from '../../src/output/color.js';
+import { render } from '../../src/output/render.js';
+import type { Renderable, View } from '../../src/output/view.js';
 
 const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
-const opts = (format: Format, query?: string) => ({ format, query, theme: theme(false) });
+const opts = (format: Format, query?: string) => ({ format, query, theme: PLAIN });
 const RUNS = { numRuns: 150 };
 
 // Strings that break naive renderers: separators, quotes, every kind of line break, escape sequences,

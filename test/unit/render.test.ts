@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { theme } from '../../src/output/color.js';
+import { PLAIN } from '../../src/output/color.js';
 import { render } from '../../src/output/render.js';
 import type { View } from '../../src/output/view.js';
 
@@ -24,7 +24,7 @@ const view: View<Item> = {
 const opts = (format: 'table' | 'json' | 'ndjson' | 'csv', query?: string) => ({
   format,
   query,
-  theme: theme(false),
+  theme: PLAIN,
 });
 
 describe('renderers', () => {
@@ -90,7 +90,7 @@ describe('renderers', () => {
 });
 
 describe('fitting the terminal width', () => {
-  const plain = theme(false);
+  const plain = PLAIN;
   const rows = [
     { id: '7f1c2a9e-0d51-4d8e-9a3b-2b7f1f0f6c11', description: 'a long free-text description of the thing' },
   ];

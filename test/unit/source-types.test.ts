@@ -173,7 +173,7 @@ describe('validateSourceConfig', () => {
       ]),
     );
     expect(error.details).toHaveLength(5);
-    expect(error.advice).toEqual({ kind: 'source-types', type: 'POSTGRES' });
+    expect(error.hint).toEqual({ kind: 'source-types', type: 'POSTGRES' });
   });
 
   it('names allowed values of every enum', () => {

@@ -1,11 +1,12 @@
 // Privileges on catalog entities (docs/api-facts.md §5.13) and lineage (§5.12). Enterprise only.
 // Grants: GET shows them with each grantee's name; PUT replaces them all (204). Lineage: a view's parents
 // are the datasets its SQL names; children are the views whose SQL names it.
-import { omitUndefined, requireAdmin, requireAuth } from '../auth.js';
+
+import type { AreaContext } from '../area.js';
 import type { CatalogArea } from '../catalog.js';
 import type { DatasetEntity, NsEntity } from '../catalog-store.js';
-import { badRequest, type EmuRequest, noContent, notFound, ok } from '../http.js';
-import type { AreaContext } from '../server.js';
+import { requireAdmin, requireAuth } from '../guards.js';
+import { badRequest, type EmuRequest, noContent, notFound, ok, omitUndefined } from '../http.js';
 import { invalidAt, type Json, objectBody } from './common.js';
 import type { RoleStore } from './roles.js';
 

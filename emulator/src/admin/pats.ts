@@ -1,9 +1,9 @@
 // Personal access tokens: list, create, revoke one or all. Enterprise only.
 
 import { randomUUID } from 'node:crypto';
-import { requireAuth } from '../auth.js';
+import type { AreaContext } from '../area.js';
+import { requireAuth } from '../guards.js';
 import { badRequest, type EmuRequest, forbidden, noContent, notFound, ok, type Principal } from '../http.js';
-import type { AreaContext } from '../server.js';
 import type { EmuUser, IssuedToken } from '../state.js';
 import { iso, objectBody, optionalString } from './common.js';
 import { userNotFound } from './users.js';

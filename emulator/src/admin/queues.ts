@@ -1,9 +1,9 @@
 // Workload queues and the single ruleset that places jobs on them. Enterprise only.
 
 import { randomUUID } from 'node:crypto';
-import { omitUndefined, requireAdmin } from '../auth.js';
-import { type ApiError, badRequest, conflict, notFound, ok } from '../http.js';
-import type { AreaContext } from '../server.js';
+import type { AreaContext } from '../area.js';
+import { requireAdmin } from '../guards.js';
+import { type ApiError, badRequest, conflict, notFound, ok, omitUndefined } from '../http.js';
 import { invalidAt, type Json, objectBody, optionalString, stableUuid } from './common.js';
 
 const CPU_TIERS = ['BACKGROUND', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'];

@@ -2,9 +2,17 @@
 // the Enterprise edition) list all and refresh. A refresh takes `refreshMs` of emulated time, then the
 // reflection can accelerate; tests can make the next refreshes fail or never end.
 import { randomUUID } from 'node:crypto';
-import { omitUndefined, requireAdmin, requireAuth } from '../auth.js';
-import { type ApiError, badRequest, conflict, type EmuRequest, notFound, ok } from '../http.js';
-import type { AreaContext } from '../server.js';
+import type { AreaContext } from '../area.js';
+import { requireAdmin, requireAuth } from '../guards.js';
+import {
+  type ApiError,
+  badRequest,
+  conflict,
+  type EmuRequest,
+  notFound,
+  ok,
+  omitUndefined,
+} from '../http.js';
 import { newTag } from '../state.js';
 import { invalidAt, iso, type Json, objectBody, optionalString } from './common.js';
 

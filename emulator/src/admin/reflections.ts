@@ -1,7 +1,8 @@
 // The reflection summary: seeded, stable reflections, filtered, ordered and paged by token. Enterprise only.
-import { omitUndefined, requireAuth } from '../auth.js';
-import { badRequest, type EmuRequest, ok } from '../http.js';
-import type { AreaContext } from '../server.js';
+
+import type { AreaContext } from '../area.js';
+import { requireAuth } from '../guards.js';
+import { badRequest, type EmuRequest, ok, omitUndefined } from '../http.js';
 import { iso, type Json, stableUuid } from './common.js';
 
 export interface ReflectionSummaryItem {

@@ -2,9 +2,18 @@
 // roles) and the roles a role is itself a member of. Enterprise only.
 
 import { randomUUID } from 'node:crypto';
-import { omitUndefined, requireAdmin, requireAuth } from '../auth.js';
-import { type ApiError, badRequest, type EmuRequest, jsonBody, noContent, notFound, ok } from '../http.js';
-import type { AreaContext } from '../server.js';
+import type { AreaContext } from '../area.js';
+import { requireAdmin, requireAuth } from '../guards.js';
+import {
+  type ApiError,
+  badRequest,
+  type EmuRequest,
+  jsonBody,
+  noContent,
+  notFound,
+  ok,
+  omitUndefined,
+} from '../http.js';
 import type { EmuState, EmuUser } from '../state.js';
 import { compileFilter, invalidAt, type Json, objectBody, optionalString, stableUuid } from './common.js';
 

@@ -1,7 +1,8 @@
 // Users: list, read, create, update, delete. Both editions; roles are Enterprise-only fields.
 
 import { randomUUID } from 'node:crypto';
-import { omitUndefined, requireAdmin, requireAuth } from '../auth.js';
+import type { AreaContext } from '../area.js';
+import { requireAdmin, requireAuth } from '../guards.js';
 import {
   ApiError,
   badRequest,
@@ -12,8 +13,8 @@ import {
   noContent,
   notFound,
   ok,
+  omitUndefined,
 } from '../http.js';
-import type { AreaContext } from '../server.js';
 import { type EmuState, type EmuUser, newTag } from '../state.js';
 import { compileFilter, invalidAt, type Json, objectBody, optionalString } from './common.js';
 import type { RoleStore } from './roles.js';

@@ -36,6 +36,7 @@ import {
   schemaBytes,
   schemaOf,
 } from './arrow-batches.js';
+import type { FlightFaultKind, FlightFaultSpec } from './faults.js';
 import { FLIGHT_PROTO } from './proto.generated.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -47,26 +48,6 @@ const CLOUD_COOKIE = 'SESSION_ID';
 /** The organisation default project of the hosted edition: a call without a session runs there. */
 export const ORG_DEFAULT_PROJECT_ID = '0d0d0d0d-0000-4000-8000-00000000d0d0';
 const JOB_RESULTS = /^\s*SELECT\s+\*\s+FROM\s+sys\.job_results\."([^"]+)"\s*;?\s*$/i;
-
-export type FlightFaultKind =
-  /** Every call is refused as unauthenticated. */
-  | 'refuse-auth'
-  /** GetFlightInfo and DoGet answer UNAVAILABLE (the endpoint is down). */
-  | 'unavailable'
-  /** DoGet stops with UNAVAILABLE after `afterBatches` batches (a connection lost mid-stream). */
-  | 'break'
-  /** DoGet stops with INTERNAL after `afterBatches` batches (a query failing mid-stream). */
-  | 'fail'
-  /** DoGet waits `latencyMs` before each batch (a slow service: time to interrupt a stream). */
-  | 'slow';
-
-export interface FlightFaultSpec {
-  kind: FlightFaultKind;
-  afterBatches?: number;
-  latencyMs?: number;
-  /** How many calls it hits (default: all). */
-  times?: number;
-}
 
 /** One Flight call as the tests see it: how it authenticated, never the secret. */
 export interface FlightCall {

@@ -1,8 +1,9 @@
 // `dlake profile set NAME`: create or change a profile from the global --url, --auth-url and -o values.
 import type { Command } from '@commander-js/extra-typings';
-import { OUTPUT_FORMATS, PROFILE_NAME, PROFILE_NAME_HINT, type Profile } from '../../config/schema.js';
+import { PROFILE_NAME, PROFILE_NAME_HINT, type Profile } from '../../config/schema.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { OUTPUT_FORMATS } from '../../global-options.js';
 import { normalizeServiceUrl } from '../../util/url.js';
 import { examples } from '../common.js';
 import { defineCommand } from '../define.js';
