@@ -58,7 +58,7 @@ const DEFAULT_EXPORT = new Set(['conf', 'ora']);
  * that esbuild leaves out the rest (apache-arrow declares itself free of side effects): apache-arrow whole is
  * 369 KB, what a Flight export uses of it less than half. The build fails if src/ imports a name not listed.
  */
-const NAMED = { 'apache-arrow': ['RecordBatchReader', 'makeVector', 'Type'] };
+const NAMED = { 'apache-arrow': ['Message', 'MessageHeader', 'RecordBatchReader', 'makeVector', 'Type'] };
 const vendorFile = (specifier) =>
   `vendor/${specifier.replace(/^@/, '').replace('/', '-').replace(/\.js$/, '')}.cjs`;
 const requireVendorFiles = {
