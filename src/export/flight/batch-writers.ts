@@ -5,7 +5,6 @@
 // Parquet types of the REST export (export/parquet.ts), no row objects either.
 import type { Data, RecordBatch, Schema } from 'apache-arrow';
 import { type DataType, makeVector, Type } from 'apache-arrow';
-import type { ResultField } from '../../api/jobs.js';
 import type { ExportFormat } from '../writers.js';
 
 export interface BatchFormatter {
@@ -17,8 +16,8 @@ export interface BatchFormatter {
 
 export async function loadBatchFormatter(format: ExportFormat, schema: Schema): Promise<BatchFormatter> {
   if (format === 'parquet') {
-    const { ParquetFormatter } = await import('../parquet.js');
-    return new ParquetBatchFormatter(schema, ParquetFormatter);
+    const { ParquetBatchFormatter } = await import('../parquet-arrow.js');
+    return new ParquetBatchFormatter(schema);
   }
   return new TextBatchFormatter(format, schema);
 }
@@ -372,123 +371,10 @@ class TextBatchFormatter implements BatchFormatter {
   }
 }
 
-// ── Parquet ────────────────────────────────────────────────────────────────────────────────────────────
-
-type ParquetCtor = typeof import('../parquet.js').ParquetFormatter;
-
-/** The service's type name of an Arrow column, as the REST schema gives it: what picks its Parquet type. */
-function serviceField(name: string, type: DataType): ResultField {
-  const t = type as DataType & { bitWidth?: number; precision?: number; scale?: number };
-  switch (type.typeId) {
-    case Type.Int:
-      return {
-        name,
-        type: {
-          name:
-            t.bitWidth === 64
-              ? 'BIGINT'
-              : t.bitWidth === 32
-                ? 'INTEGER'
-                : t.bitWidth === 16
-                  ? 'SMALLINT'
-                  : 'TINYINT',
-        },
-      };
-    case Type.Float:
-      // Arrow's float precision: 0 half, 1 single, 2 double.
-      return { name, type: { name: t.precision === 2 ? 'DOUBLE' : 'FLOAT' } };
-    case Type.Bool:
-      return { name, type: { name: 'BOOLEAN' } };
-    case Type.Date:
-      return { name, type: { name: 'DATE' } };
-    case Type.Timestamp:
-      return { name, type: { name: 'TIMESTAMP' } };
-    case Type.Decimal:
-      return { name, type: { name: 'DECIMAL', precision: t.precision, scale: t.scale } };
-    default:
-      return { name, type: { name: 'VARCHAR' } };
-  }
-}
-
-class ParquetBatchFormatter implements BatchFormatter {
-  readonly head: Uint8Array;
-  private readonly parquet: InstanceType<ParquetCtor>;
-  private readonly fields: ResultField[];
-
-  constructor(schema: Schema, Parquet: ParquetCtor) {
-    this.fields = schema.fields.map((f) => serviceField(f.name, f.type));
-    this.parquet = new Parquet(this.fields);
-    this.head = this.parquet.head;
-  }
-
-  batch(batch: RecordBatch): string | Uint8Array {
-    const rows = batch.numRows;
-    let bytes = 0;
-    const columns = batch.data.children.map((data, c) => {
-      const isNull = nullTest(data);
-      const values = new Array<unknown>(rows);
-      const off = data.offset;
-      const raw = data.values as unknown as ArrayLike<number | bigint>;
-      const kind = this.fields[c]!.type.name;
-      const type = data.type as DataType & { unit?: number; scale?: number };
-      for (let r = 0; r < rows; r++) {
-        if (isNull(r)) {
-          values[r] = null;
-          continue;
-        }
-        switch (kind) {
-          case 'BIGINT':
-            values[r] = raw[r + off];
-            break;
-          case 'INTEGER':
-          case 'SMALLINT':
-          case 'TINYINT':
-          case 'FLOAT':
-            values[r] = raw[r + off];
-            break;
-          case 'DOUBLE': {
-            const v = raw[r + off] as number;
-            values[r] = v;
-            break;
-          }
-          case 'BOOLEAN': {
-            const bits = data.values as Uint8Array;
-            values[r] = (bits[(r + off) >> 3]! & (1 << ((r + off) & 7))) !== 0;
-            break;
-          }
-          case 'DATE':
-            values[r] = type.unit === 0 ? raw[r + off] : Math.floor(Number(raw[r + off]) / 86_400_000);
-            break;
-          case 'TIMESTAMP':
-            values[r] = BigInt(Math.floor(Number(raw[r + off]) * MS_PER_UNIT[type.unit ?? 1]!));
-            break;
-          case 'DECIMAL': {
-            const words = data.values as unknown as Uint32Array;
-            let n = 0n;
-            for (let w = 3; w >= 0; w--) n = (n << 32n) | BigInt(words[(r + off) * 4 + w]!);
-            values[r] = BigInt.asIntN(128, n);
-            break;
-          }
-          default: {
-            const s = stringCell(data, r);
-            values[r] = s;
-            bytes += s.length - 8;
-          }
-        }
-        bytes += 8;
-      }
-      return values;
-    });
-    return this.parquet.pageColumns(columns, rows, bytes);
-  }
-
-  tail(): Uint8Array {
-    return this.parquet.tail();
-  }
-}
+// ── Parquet (export/parquet-arrow.ts) ─────────────────────────────────────────────────────────────────
 
 /** A Utf8 cell as a string (another type's cell as its CSV text). */
-function stringCell(data: Data, r: number): string {
+export function stringCell(data: Data, r: number): string {
   if ((data.type as DataType).typeId === Type.Utf8) {
     const offsets = data.valueOffsets as Int32Array;
     const bytes = data.values as Uint8Array;

@@ -1,0 +1,161 @@
+// Parquet from Arrow record batches (a Flight export): each batch's columns go into the Parquet column buffers
+// straight from their Arrow buffers (export/parquet-columns.ts), with the Parquet types the REST export gives the
+// same columns (export/parquet.ts): fixed-width values copied as bytes, Utf8 cells as bytes, no JS value per
+// cell. Only the types the service writes as text (times, nested values, …) go through their text.
+import type { Data, DataType, RecordBatch, Schema } from 'apache-arrow';
+import { Type } from 'apache-arrow';
+import type { ResultField } from '../api/jobs.js';
+import type { BatchFormatter } from './flight/batch-writers.js';
+import { stringCell } from './flight/batch-writers.js';
+import { type ParquetColumn, ParquetFormatter, putDecimal } from './parquet.js';
+
+/** Milliseconds per unit of a Timestamp (Arrow's TimeUnit: 0 s, 1 ms, 2 µs, 3 ns). */
+const MS_PER_UNIT = [1000, 1, 0.001, 0.000001];
+
+/** The service's type name of an Arrow column, as the REST schema gives it: what picks its Parquet type. */
+function serviceField(name: string, type: DataType): ResultField {
+  const t = type as DataType & { bitWidth?: number; precision?: number; scale?: number };
+  switch (type.typeId) {
+    case Type.Int:
+      return {
+        name,
+        type: {
+          name:
+            t.bitWidth === 64
+              ? 'BIGINT'
+              : t.bitWidth === 32
+                ? 'INTEGER'
+                : t.bitWidth === 16
+                  ? 'SMALLINT'
+                  : 'TINYINT',
+        },
+      };
+    case Type.Float:
+      // Arrow's float precision: 0 half, 1 single, 2 double.
+      return { name, type: { name: t.precision === 2 ? 'DOUBLE' : 'FLOAT' } };
+    case Type.Bool:
+      return { name, type: { name: 'BOOLEAN' } };
+    case Type.Date:
+      return { name, type: { name: 'DATE' } };
+    case Type.Timestamp:
+      return { name, type: { name: 'TIMESTAMP' } };
+    case Type.Decimal:
+      return { name, type: { name: 'DECIMAL', precision: t.precision, scale: t.scale } };
+    default:
+      return { name, type: { name: 'VARCHAR' } };
+  }
+}
+
+/** Arrow's validity bitmap of a column, or undefined when no cell is null. */
+function bitmapOf(data: Data): Uint8Array | undefined {
+  return data.nullCount > 0 && data.nullBitmap && data.nullBitmap.length > 0 ? data.nullBitmap : undefined;
+}
+
+const isNull = (bitmap: Uint8Array | undefined, j: number): boolean =>
+  bitmap !== undefined && (bitmap[j >> 3]! & (1 << (j & 7))) === 0;
+
+/**
+ * Appends `rows` cells of one Arrow column to its Parquet column. As apache-arrow slices a column, its values
+ * start at its first row and its validity bitmap (and a Bool column's bits) `data.offset` bits in.
+ */
+function append(col: ParquetColumn, data: Data, rows: number): void {
+  const b = col.buffer;
+  const off = data.offset;
+  const bitmap = bitmapOf(data);
+  const typeId = (data.type as DataType).typeId;
+  const type = data.type as DataType & { unit?: number };
+  switch (col.type) {
+    case 'BIGINT':
+    case 'DOUBLE':
+    case 'FLOAT':
+    case 'INTEGER':
+      b.fixed(data.values as ArrayBufferView, rows, bitmap, off);
+      return;
+    case 'SMALLINT':
+    case 'TINYINT': {
+      // Stored as INT32: widened.
+      const values = data.values as Int8Array | Int16Array;
+      for (let r = 0; r < rows; r++) {
+        if (isNull(bitmap, r + off)) b.null();
+        else b.int32(values[r]!);
+      }
+      return;
+    }
+    case 'BOOLEAN':
+      b.booleans(data.values as Uint8Array, rows, bitmap, off);
+      return;
+    case 'DATE': {
+      if (type.unit === 0) {
+        b.fixed(data.values as Int32Array, rows, bitmap, off);
+        return;
+      }
+      // DateMillisecond: days from milliseconds.
+      const values = data.values as unknown as BigInt64Array;
+      for (let r = 0; r < rows; r++) {
+        if (isNull(bitmap, r + off)) b.null();
+        else b.int32(Math.floor(Number(values[r]!) / 86_400_000));
+      }
+      return;
+    }
+    case 'TIMESTAMP': {
+      const values = data.values as unknown as BigInt64Array;
+      if (type.unit === 1) {
+        b.fixed(values, rows, bitmap, off);
+        return;
+      }
+      const ms = MS_PER_UNIT[type.unit ?? 1]!;
+      for (let r = 0; r < rows; r++) {
+        if (isNull(bitmap, r + off)) b.null();
+        else b.int64(BigInt(Math.floor(Number(values[r]!) * ms)));
+      }
+      return;
+    }
+    case 'DECIMAL': {
+      const words = data.values as unknown as Uint32Array;
+      for (let r = 0; r < rows; r++) {
+        if (isNull(bitmap, r + off)) {
+          b.null();
+          continue;
+        }
+        let n = 0n;
+        for (let w = 3; w >= 0; w--) n = (n << 32n) | BigInt(words[r * 4 + w]!);
+        putDecimal(b, col.element, BigInt.asIntN(128, n));
+      }
+      return;
+    }
+    default:
+      if (typeId === Type.Utf8) {
+        b.byteArrays(data.valueOffsets as Int32Array, data.values as Uint8Array, rows, bitmap, off);
+        return;
+      }
+      // Any other type: its text, as the REST export writes it.
+      for (let r = 0; r < rows; r++) {
+        if (isNull(bitmap, r + off)) b.null();
+        else b.text(stringCell(data, r));
+      }
+  }
+}
+
+/** Parquet from a Flight export's record batches. */
+export class ParquetBatchFormatter implements BatchFormatter {
+  readonly head: Uint8Array;
+  private readonly parquet: ParquetFormatter;
+
+  constructor(schema: Schema) {
+    this.parquet = new ParquetFormatter(schema.fields.map((f) => serviceField(f.name, f.type)));
+    this.head = this.parquet.head;
+  }
+
+  batch(batch: RecordBatch): string | Uint8Array {
+    const columns = this.parquet.columns();
+    const rows = batch.numRows;
+    batch.data.children.forEach((data, c) => {
+      append(columns[c]!, data, rows);
+    });
+    return this.parquet.filled();
+  }
+
+  tail(): Uint8Array {
+    return this.parquet.tail();
+  }
+}
