@@ -2,14 +2,13 @@
 // growing buffer as they arrive, its definition levels (null or not) into a bitmap, and at the end of the row
 // group one DATA_PAGE_V2 with statistics. Values come one at a time (a REST page's cells) or a whole Arrow
 // column at once (a Flight batch: export/parquet-arrow.ts), copied from its buffers without a JS value per
-// cell. hyparquet-writer is kept for what is not per cell: page headers and the footer (Snappy: parquet-snappy.ts).
+// cell. hyparquet-writer writes the footer; the page header is written here (Snappy: parquet-snappy.ts).
 //
 // The layout is what every reader expects of a flat OPTIONAL column: definition levels with bit width 1 are the
 // validity bitmap itself (one bit-packed run, LSB first, as Arrow's), values PLAIN (BOOLEAN bit-packed, INT32,
 // INT64, FLOAT and DOUBLE little-endian, BYTE_ARRAY a 4-byte length and the bytes), Snappy on the values only.
 import type { ColumnChunk, SchemaElement } from 'hyparquet';
 import type { ByteWriter } from 'hyparquet-writer';
-import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
 import { snappy } from './parquet-snappy.js';
 
 type Physical = 'BOOLEAN' | 'INT32' | 'INT64' | 'FLOAT' | 'DOUBLE' | 'BYTE_ARRAY';
@@ -178,20 +177,7 @@ export class ColumnBuffer {
     const levels = this.levels();
     const values = this.data.subarray(0, this.size);
     const compressed = snappy(values);
-    writePageHeader(writer, {
-      type: 'DATA_PAGE_V2',
-      uncompressed_page_size: levels.length + values.length,
-      compressed_page_size: levels.length + compressed.length,
-      data_page_header_v2: {
-        num_values: this.rows,
-        num_nulls: this.nulls,
-        num_rows: this.rows,
-        encoding: 'PLAIN',
-        definition_levels_byte_length: levels.length,
-        repetition_levels_byte_length: 0,
-        is_compressed: true,
-      },
-    });
+    writer.appendBytes(pageHeader(this.rows, this.nulls, levels.length, values.length, compressed.length));
     const headerBytes = writer.offset - start;
     writer.appendBytes(levels);
     writer.appendBytes(compressed);
@@ -373,6 +359,37 @@ function compareAt(d: Uint8Array, a: number, b: number): number {
     if (x !== y) return x - y;
   }
   return la - lb;
+}
+
+/**
+ * A DATA_PAGE_V2 page's header, in Thrift's compact protocol (parquet.thrift's PageHeader and
+ * DataPageHeaderV2): each field a byte of (id delta << 4 | type), i32 values zigzag varints, structs ending in 0.
+ */
+function pageHeader(
+  rows: number,
+  nulls: number,
+  levels: number,
+  values: number,
+  compressed: number,
+): Uint8Array {
+  const I32 = 5;
+  const STRUCT = 12;
+  const out: number[] = [];
+  const i32 = (delta: number, v: number) => {
+    out.push((delta << 4) | I32, ...varint(v * 2));
+  };
+  i32(1, 3); // type: DATA_PAGE_V2
+  i32(1, levels + values); // uncompressed_page_size
+  i32(1, levels + compressed); // compressed_page_size
+  out.push((5 << 4) | STRUCT); // field 8: data_page_header_v2
+  i32(1, rows); // num_values
+  i32(1, nulls); // num_nulls
+  i32(1, rows); // num_rows
+  i32(1, 0); // encoding: PLAIN
+  i32(1, levels); // definition_levels_byte_length
+  i32(1, 0); // repetition_levels_byte_length (is_compressed left out: true by default)
+  out.push(0, 0);
+  return Uint8Array.from(out);
 }
 
 function varint(n: number): number[] {

@@ -15,7 +15,6 @@
 // `filled()`, and `tail()`; each returns the bytes to append next (possibly none). The bytes returned are the
 // caller's to keep: nothing here writes into them again.
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
-import { unconvertDecimal } from 'hyparquet-writer/src/unconvert.js';
 import { JsonNumber, stringifyExact } from '../api/exact-json.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';
 import { ServiceError } from '../errors.js';
@@ -288,8 +287,19 @@ export function putDecimal(b: ColumnBuffer, element: SchemaElement, n: bigint): 
     b.int64(n);
     return;
   }
-  const bytes = unconvertDecimal(element, n) as Uint8Array;
+  const bytes = twosComplement(n);
   b.bytes(bytes, 0, bytes.length);
+}
+
+/** The fewest big-endian bytes holding `n` in two's complement (none for 0, as Parquet's decimals allow). */
+function twosComplement(n: bigint): Uint8Array {
+  const bytes: number[] = [];
+  for (let v = n; v !== 0n && v !== -1n; v >>= 8n) bytes.push(Number(v & 0xffn));
+  // One more byte when the top bit would read as the wrong sign.
+  const top = bytes.at(-1);
+  if (n < 0n && (top === undefined || top < 0x80)) bytes.push(0xff);
+  if (n > 0n && top! >= 0x80) bytes.push(0);
+  return Uint8Array.from(bytes.reverse());
 }
 
 const textOf = (v: unknown): string => (v instanceof JsonNumber ? v.text : String(v));

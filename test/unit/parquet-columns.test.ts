@@ -25,6 +25,7 @@ import {
 import fc from 'fast-check';
 import { snappyUncompress } from 'hyparquet/src/snappy.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JsonNumber } from '../../src/api/exact-json.js';
 import type { ResultField, ResultRow } from '../../src/api/jobs.js';
 import { ParquetFormatter } from '../../src/export/parquet.js';
 import { ParquetBatchFormatter } from '../../src/export/parquet-arrow.js';
@@ -250,6 +251,39 @@ describe('Parquet read back by DuckDB', () => {
     expect(await count('flag')).toBe(js((r) => r.flag === true));
     expect(await count('small = -500')).toBe(js((r) => r.small === -500));
     expect(await count('name IS NULL')).toBe(js((r) => r.name === null));
+  });
+});
+
+describe('decimals and the types written as text', () => {
+  it('DECIMAL(9,2) as int64 and DECIMAL(38,4) as bytes: exact, 0 and signs included; a LIST as its JSON', async () => {
+    const fields: ResultField[] = [
+      { name: 'small', type: { name: 'DECIMAL', precision: 9, scale: 2 } },
+      { name: 'wide', type: { name: 'DECIMAL', precision: 38, scale: 4 } },
+      { name: 'tags', type: { name: 'LIST' } },
+    ];
+    const wide = ['0', '-1', '1', '127.9', '-128', '0.0128', '-0.0129', '12345678901234567890123456789012.3456'];
+    const wide4 = wide.map((w) => {
+      const [i, f = ''] = w.split('.');
+      return `${i}.${f.padEnd(4, '0')}`.replace(/^(-?)\./, '$10.');
+    });
+    const rows: ResultRow[] = wide.map((w, i) => ({
+      small: i === 3 ? null : new JsonNumber(`${(i - 4) * 1234567}.${i}5`),
+      wide: new JsonNumber(w),
+      tags: i % 2 ? null : [i, `t${i}`],
+    }));
+    const f = new ParquetFormatter(fields);
+    const file = join(dir, 'decimals.parquet');
+    writeFileSync(file, parts(f, [f.page(rows)]));
+    const back = await query(
+      `SELECT small::VARCHAR AS small, wide::VARCHAR AS wide, tags FROM read_parquet('${file}')`,
+    );
+    expect(back).toEqual(
+      wide.map((_, i) => ({
+        small: i === 3 ? null : `${(i - 4) * 1234567}.${i}5`.replace(/^-0\./, '-0.'),
+        wide: wide4[i],
+        tags: i % 2 ? null : JSON.stringify([i, `t${i}`]),
+      })),
+    );
   });
 });
 
