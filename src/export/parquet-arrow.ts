@@ -141,8 +141,11 @@ export class ParquetBatchFormatter implements BatchFormatter {
   readonly head: Uint8Array;
   private readonly parquet: ParquetFormatter;
 
-  constructor(schema: Schema) {
-    this.parquet = new ParquetFormatter(schema.fields.map((f) => serviceField(f.name, f.type)));
+  constructor(schema: Schema, opts: { groupBytes?: number } = {}) {
+    this.parquet = new ParquetFormatter(
+      schema.fields.map((f) => serviceField(f.name, f.type)),
+      opts,
+    );
     this.head = this.parquet.head;
   }
 
