@@ -227,7 +227,11 @@ function column(field: ResultField): ParquetColumn {
     case 'INTEGER':
     case 'SMALLINT':
     case 'TINYINT':
-      return make({ ...optional, type: 'INT32' }, (b) => (v) => b.int32(Number(integer(name, v))));
+      return make({ ...optional, type: 'INT32' }, (b) => (v) => {
+        const n = integer(name, v);
+        if (BigInt.asIntN(32, n) !== n) throw badValue(name, v, 'a 32-bit integer');
+        b.int32(Number(n));
+      });
     case 'DOUBLE':
       return make({ ...optional, type: 'DOUBLE' }, (b) => (v) => b.double(float(name, v)));
     case 'FLOAT':

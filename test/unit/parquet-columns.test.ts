@@ -10,15 +10,23 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import {
   Bool,
   DateDay,
+  DateMillisecond,
   Field,
+  Float16,
+  Float32,
   Float64,
+  Int16,
   Int32,
   Int64,
+  LargeUtf8,
   makeData,
+  Null,
   RecordBatch,
   Schema,
   Struct,
+  TimestampMicrosecond,
   TimestampMillisecond,
+  Uint32,
   Utf8,
   vectorFromArray,
 } from 'apache-arrow';
@@ -254,6 +262,64 @@ describe('Parquet read back by DuckDB', () => {
   });
 });
 
+describe('Arrow types whose bytes are not the Parquet column’s', () => {
+  it('narrow and unsigned integers, half and single floats, LargeUtf8, Null, Date(ms), Timestamp(µs)', async () => {
+    const n = 9;
+    const pick = <T>(f: (i: number) => T) => Array.from({ length: n }, (_, i) => (i === 4 ? null : f(i)));
+    const columns: Array<[string, ConstructorParameters<typeof Field>[1], unknown[]]> = [
+      ['i16', new Int16(), pick((i) => i * 1000 - 4000)],
+      ['u32', new Uint32(), pick((i) => 4_000_000_000 + i)],
+      ['f32', new Float32(), pick((i) => i / 4)],
+      ['f16', new Float16(), pick((i) => i - 2.5)],
+      ['large', new LargeUtf8(), pick((i) => (i === 2 ? '' : `large ${i} ü`))],
+      ['nothing', new Null(), Array.from({ length: n }, () => null)],
+      ['dms', new DateMillisecond(), pick((i) => new Date(Date.UTC(2024, 0, 1 + i)))],
+      ['tus', new TimestampMicrosecond(), pick((i) => 1_700_000_000_000 + i * 1234.567)],
+    ];
+    const fields = columns.map(([name, type]) => new Field(name, type as never, true));
+    const children = columns.map(([, type, values]) => vectorFromArray(values, type as never).data[0]!);
+    const schema = new Schema(fields);
+    const b = new RecordBatch(
+      schema,
+      makeData({ type: new Struct(fields), length: n, nullCount: 0, children }),
+    );
+    const f = new ParquetBatchFormatter(schema);
+    const file = join(dir, 'types.parquet');
+    writeFileSync(file, parts(f, [f.batch(b)]));
+    const types = await query(`DESCRIBE SELECT * FROM read_parquet('${file}')`);
+    expect(types.map((t) => `${t.column_name} ${t.column_type}`)).toEqual([
+      // Narrow integers are INT32 in Parquet, as the REST export writes SMALLINT.
+      'i16 INTEGER',
+      'u32 BIGINT',
+      'f32 FLOAT',
+      'f16 FLOAT',
+      'large VARCHAR',
+      'nothing VARCHAR',
+      'dms DATE',
+      'ts TIMESTAMP WITH TIME ZONE'.replace('ts', 'tus'),
+    ]);
+    const back = await query(
+      `SELECT i16, u32, f32, f16, large, nothing, dms::VARCHAR AS dms, epoch_ms(tus) AS tus FROM read_parquet('${file}')`,
+    );
+    expect(back).toEqual(
+      Array.from({ length: n }, (_, i) =>
+        i === 4
+          ? { i16: null, u32: null, f32: null, f16: null, large: null, nothing: null, dms: null, tus: null }
+          : {
+              i16: i * 1000 - 4000,
+              u32: BigInt(4_000_000_000 + i),
+              f32: i / 4,
+              f16: i - 2.5,
+              large: i === 2 ? '' : `large ${i} ü`,
+              nothing: null,
+              dms: `2024-01-0${1 + i}`,
+              tus: BigInt(Math.floor(1_700_000_000_000 + i * 1234.567)),
+            },
+      ),
+    );
+  });
+});
+
 describe('decimals and the types written as text', () => {
   it('DECIMAL(9,2) as int64 and DECIMAL(38,4) as bytes: exact, 0 and signs included; a LIST as its JSON', async () => {
     const fields: ResultField[] = [
@@ -261,7 +327,16 @@ describe('decimals and the types written as text', () => {
       { name: 'wide', type: { name: 'DECIMAL', precision: 38, scale: 4 } },
       { name: 'tags', type: { name: 'LIST' } },
     ];
-    const wide = ['0', '-1', '1', '127.9', '-128', '0.0128', '-0.0129', '12345678901234567890123456789012.3456'];
+    const wide = [
+      '0',
+      '-1',
+      '1',
+      '127.9',
+      '-128',
+      '0.0128',
+      '-0.0129',
+      '12345678901234567890123456789012.3456',
+    ];
     const wide4 = wide.map((w) => {
       const [i, f = ''] = w.split('.');
       return `${i}.${f.padEnd(4, '0')}`.replace(/^(-?)\./, '$10.');
