@@ -216,7 +216,7 @@ export async function benchFlight(opts: ExportMatrixOptions = DEFAULT_MATRIX): P
     const seconds = ((performance.now() - started) / 1000).toFixed(0);
     return [
       `\`SELECT * FROM big WHERE id <= N\` (5 columns) exported by \`dlake sql … --out FILE\` on loopback; ` +
-        `median of ${opts.runs} runs taken in turn up to 1M rows, one run above; rows/s from the whole process ` +
+        `${opts.runs > 1 ? `median of ${opts.runs} runs taken in turn up to 1M rows, one run above` : 'one run each'}; rows/s from the whole process ` +
         '(start-up, the query, the rows), CPU user + sys of that process. ' +
         `Load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end; ${seconds} s in all.`,
       '',
