@@ -1,6 +1,8 @@
 // One Parquet column chunk being filled (docs/architecture.md "Parquet"): its values PLAIN-encoded into one
-// growing buffer as they arrive, its definition levels (null or not) into a bitmap, and at the end of the row
-// group one DATA_PAGE_V2 with statistics. Values come one at a time (a REST page's cells) or a whole Arrow
+// growing buffer as they arrive, its definition levels (null or not) into a bitmap; each time the buffer holds a
+// page's worth (`endPage`), a DATA_PAGE_V2 is compressed and kept, so the work is spread over the batches rather
+// than paid at the end of each row group (while the stream's reader waits); the chunk is written with its
+// statistics at the end of the row group. Values come one at a time (a REST page's cells) or a whole Arrow
 // column at once (a Flight batch: export/parquet-arrow.ts), copied from its buffers without a JS value per
 // cell. hyparquet-writer writes the footer; the page header is written here (Snappy: parquet-snappy.ts).
 //
@@ -27,13 +29,38 @@ interface WrittenChunk {
 /** A chunk's statistics; `nan_count` is the format's newer field, which hyparquet-writer's footer writes. */
 type Statistics = NonNullable<NonNullable<ColumnChunk['meta_data']>['statistics']> & { nan_count?: bigint };
 
+/** A finished page: its header, definition levels and compressed values, and its values' PLAIN bytes. */
+interface Page {
+  header: Uint8Array;
+  levels: Uint8Array;
+  compressed: Uint8Array;
+  plain: number;
+}
+
+/** Min and max of the values so far, in the column's physical order, and the NaNs left out of them. */
+interface MinMax {
+  min?: number | bigint | boolean | Uint8Array;
+  max?: number | bigint | boolean | Uint8Array;
+  nan: number;
+}
+
+/** PLAIN bytes after which a page is ended (at the end of the batch or page of rows that reached it). */
+export const PAGE_BYTES = 128 * 1024;
+
 export class ColumnBuffer {
   /** Rows appended since the last `write` (nulls included). */
   rows = 0;
   nulls = 0;
-  /** Bytes of PLAIN values (for BOOLEAN, of the bitmap so far). */
+  /** Bytes of PLAIN values of the page being filled (for BOOLEAN, of its bitmap so far). */
   size = 0;
-  /** Validity, one bit a row, LSB first (Parquet's definition levels of width 1). */
+  /** Rows of the page being filled, and its nulls. */
+  private pageRows = 0;
+  private pageNulls = 0;
+  /** The chunk's finished pages, their PLAIN bytes and their values' min and max. */
+  private pages: Page[] = [];
+  private donePlain = 0;
+  private minMaxSoFar: MinMax = { nan: 0 };
+  /** Validity of the page's rows, one bit a row, LSB first (Parquet's definition levels of width 1). */
   private valid = new Uint8Array(1024);
   /** PLAIN values; its own ArrayBuffer from offset 0, so typed views of it are aligned. */
   private data = new Uint8Array(1 << 16);
@@ -50,12 +77,19 @@ export class ColumnBuffer {
     this.physical = element.type as Physical;
   }
 
+  /** PLAIN bytes of the chunk so far (what a row group is cut by). */
+  get plainBytes(): number {
+    return this.donePlain + this.size;
+  }
+
   // ── One cell ──────────────────────────────────────────────────────────────────────────────────────
 
   null(): void {
     this.validity(1);
     this.rows++;
     this.nulls++;
+    this.pageRows++;
+    this.pageNulls++;
   }
 
   int32(v: number): void {
@@ -122,6 +156,7 @@ export class ColumnBuffer {
       this.size += src.length;
       this.validity(rows, true);
       this.rows += rows;
+      this.pageRows += rows;
       return;
     }
     const out = this.data;
@@ -168,19 +203,34 @@ export class ColumnBuffer {
 
   // ── The chunk ─────────────────────────────────────────────────────────────────────────────────────
 
-  /**
-   * Writes the values appended since the last call as one column chunk of one DATA_PAGE_V2 page, and empties
-   * the buffer for the next row group.
-   */
-  write(writer: ByteWriter, name: string): WrittenChunk {
-    const start = writer.offset;
+  /** Ends the page being filled (none if it has no rows): compressed and kept until the chunk is written. */
+  endPage(): void {
+    if (this.pageRows === 0) return;
     const levels = this.levels();
     const values = this.data.subarray(0, this.size);
     const compressed = snappy(values);
-    writer.appendBytes(pageHeader(this.rows, this.nulls, levels.length, values.length, compressed.length));
-    const headerBytes = writer.offset - start;
-    writer.appendBytes(levels);
-    writer.appendBytes(compressed);
+    const header = pageHeader(this.pageRows, this.pageNulls, levels.length, values.length, compressed.length);
+    this.pages.push({ header, levels, compressed, plain: values.length });
+    this.donePlain += values.length;
+    this.merge(this.pageMinMax());
+    this.valid.fill(0, 0, (this.pageRows + 7) >> 3);
+    this.size = 0;
+    this.bits = 0;
+    this.pageRows = 0;
+    this.pageNulls = 0;
+  }
+
+  /** Writes the rows appended since the last call as one column chunk, and empties the buffer. */
+  write(writer: ByteWriter, name: string): WrittenChunk {
+    this.endPage();
+    const start = writer.offset;
+    let uncompressed = 0;
+    for (const p of this.pages) {
+      writer.appendBytes(p.header);
+      writer.appendBytes(p.levels);
+      writer.appendBytes(p.compressed);
+      uncompressed += p.header.length + p.levels.length + p.plain;
+    }
     const chunk: ColumnChunk = {
       file_offset: BigInt(start),
       meta_data: {
@@ -189,7 +239,7 @@ export class ColumnBuffer {
         path_in_schema: [name],
         codec: 'SNAPPY',
         num_values: BigInt(this.rows),
-        total_uncompressed_size: BigInt(headerBytes + levels.length + values.length),
+        total_uncompressed_size: BigInt(uncompressed),
         total_compressed_size: BigInt(writer.offset - start),
         data_page_offset: BigInt(start),
         statistics: this.statistics(),
@@ -197,16 +247,16 @@ export class ColumnBuffer {
     };
     this.rows = 0;
     this.nulls = 0;
-    this.size = 0;
-    this.bits = 0;
-    this.valid.fill(0);
+    this.pages = [];
+    this.donePlain = 0;
+    this.minMaxSoFar = { nan: 0 };
     return { chunk };
   }
 
   /** Definition levels: one RLE run when none is null, else the validity bitmap as one bit-packed run. */
   private levels(): Uint8Array {
-    if (this.nulls === 0) return Uint8Array.from([...varint(this.rows * 2), 1]);
-    const groups = (this.rows + 7) >> 3;
+    if (this.pageNulls === 0) return Uint8Array.from([...varint(this.pageRows * 2), 1]);
+    const groups = (this.pageRows + 7) >> 3;
     const head = varint(groups * 2 + 1);
     const out = new Uint8Array(head.length + groups);
     out.set(head);
@@ -214,11 +264,32 @@ export class ColumnBuffer {
     return out;
   }
 
-  /** Null count, and min/max in the column's physical order (what readers skip row groups by). */
+  /** The chunk's statistics: null count, min/max (what readers skip row groups by), NaNs of a float column. */
   private statistics(): Statistics {
     const null_count = BigInt(this.nulls);
-    const count = this.rows - this.nulls;
-    if (count === 0 || !this.minMax) return { null_count };
+    if (!this.minMax) return { null_count };
+    const { min, max, nan } = this.minMaxSoFar;
+    const float = this.physical === 'FLOAT' || this.physical === 'DOUBLE';
+    const stats: Statistics = float ? { null_count, nan_count: BigInt(nan) } : { null_count };
+    if (min === undefined) return stats;
+    // The format's rule for signed zeros: a zero min is written -0, a zero max +0.
+    stats.min_value = min === 0 ? -0 : (min as Statistics['min_value']);
+    stats.max_value = max === 0 ? 0 : (max as Statistics['max_value']);
+    return stats;
+  }
+
+  private merge(page: MinMax): void {
+    const so = this.minMaxSoFar;
+    so.nan += page.nan;
+    if (page.min === undefined) return;
+    if (so.min === undefined || less(page.min, so.min)) so.min = page.min;
+    if (so.max === undefined || less(so.max!, page.max!)) so.max = page.max;
+  }
+
+  /** Min and max of the page's values, in the column's physical order. */
+  private pageMinMax(): MinMax {
+    const count = this.pageRows - this.pageNulls;
+    if (count === 0 || !this.minMax) return { nan: 0 };
     const buf = this.data.buffer;
     switch (this.physical) {
       case 'INT32': {
@@ -230,7 +301,7 @@ export class ColumnBuffer {
           if (x < min) min = x;
           else if (x > max) max = x;
         }
-        return { null_count, min_value: min, max_value: max };
+        return { min, max, nan: 0 };
       }
       case 'INT64': {
         // Compared as (signed high word, unsigned low word) pairs: no BigInt per value.
@@ -246,7 +317,7 @@ export class ColumnBuffer {
           if (hi > maxHi || (hi === maxHi && lo > w[max * 2]! >>> 0)) max = i;
         }
         const all = new BigInt64Array(buf, 0, count);
-        return { null_count, min_value: all[min]!, max_value: all[max]! };
+        return { min: all[min]!, max: all[max]!, nan: 0 };
       }
       case 'FLOAT':
       case 'DOUBLE': {
@@ -263,10 +334,7 @@ export class ColumnBuffer {
             if (x > max) max = x;
           }
         }
-        const nan_count = BigInt(nan);
-        if (nan === count) return { null_count, nan_count };
-        // The format's rule for signed zeros: a zero min is written -0, a zero max +0.
-        return { null_count, nan_count, min_value: min === 0 ? -0 : min, max_value: max === 0 ? 0 : max };
+        return nan === count ? { nan } : { min, max, nan };
       }
       case 'BOOLEAN': {
         let any = false;
@@ -276,7 +344,7 @@ export class ColumnBuffer {
           any ||= b;
           all &&= b;
         }
-        return { null_count, min_value: all, max_value: any };
+        return { min: all, max: any, nan: 0 };
       }
       case 'BYTE_ARRAY': {
         // Unsigned byte order; min and max are kept as their places in `data`.
@@ -292,7 +360,7 @@ export class ColumnBuffer {
         // The footer keeps 16 bytes of each (hyparquet-writer truncates, rounding a max up, and says whether it
         // did); 64 bytes give it the same result and keep a --resume sidecar small whatever the cells' size.
         const value = (at: number) => d.slice(at + 4, at + 4 + Math.min(STAT_BYTES, view.readUInt32LE(at)));
-        return { null_count, min_value: value(min), max_value: value(max) };
+        return { min: value(min), max: value(max), nan: 0 };
       }
     }
   }
@@ -300,11 +368,12 @@ export class ColumnBuffer {
   private present(): void {
     this.validity(1, true);
     this.rows++;
+    this.pageRows++;
   }
 
-  /** Marks the next `n` rows valid or null (the bitmap is all zeros past `rows`). */
+  /** Marks the page's next `n` rows valid or null (the bitmap is all zeros past `pageRows`). */
   private validity(n: number, valid = false): void {
-    const end = this.rows + n;
+    const end = this.pageRows + n;
     if ((end + 7) >> 3 > this.valid.length) {
       const grown = new Uint8Array(Math.max(this.valid.length * 2, (end + 7) >> 3));
       grown.set(this.valid);
@@ -312,7 +381,7 @@ export class ColumnBuffer {
     }
     if (!valid) return;
     const v = this.valid;
-    for (let i = this.rows; i < end; i++) v[i >> 3]! |= 1 << (i & 7);
+    for (let i = this.pageRows; i < end; i++) v[i >> 3]! |= 1 << (i & 7);
   }
 
   private bit(b: boolean): void {
@@ -346,6 +415,12 @@ export class ColumnBuffer {
     this.data = grown;
     this.view = Buffer.from(grown.buffer);
   }
+}
+
+/** a < b: numbers, bigints and booleans (false < true) as JS orders them, byte arrays unsigned byte by byte. */
+function less(a: NonNullable<MinMax['min']>, b: NonNullable<MinMax['min']>): boolean {
+  if (a instanceof Uint8Array) return Buffer.compare(a, b as Uint8Array) < 0;
+  return a < (b as typeof a);
 }
 
 /** Unsigned byte order of the byte arrays (length-prefixed) at `a` and `b` of `d`. */

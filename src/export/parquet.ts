@@ -1,7 +1,7 @@
 // Parquet export (docs: README "Export at scale", docs/architecture.md "Parquet"): typed columns from the
 // job's schema, written a row group at a time as pages (REST) or record batches (Flight) arrive, so memory holds
 // one row group whatever the row count. Each column's cells are PLAIN-encoded as they come into a ColumnBuffer
-// (export/parquet-columns.ts); hyparquet-writer writes the page headers, Snappy and the footer. A row group ends
+// (export/parquet-columns.ts), which compresses each page as it fills; hyparquet-writer writes the footer. A row group ends
 // once its columns hold about GROUP_BYTES of encoded values, so a wide or text-heavy result does not hold more.
 // For --resume, `state()` is the metadata of the row groups written so far (the footer lists them at the end);
 // a formatter given it back continues the file after them, byte for byte as if it had never stopped.
@@ -18,7 +18,7 @@ import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { JsonNumber, stringifyExact } from '../api/exact-json.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';
 import { ServiceError } from '../errors.js';
-import { ColumnBuffer } from './parquet-columns.js';
+import { ColumnBuffer, PAGE_BYTES } from './parquet-columns.js';
 import { decodeState, encodeState } from './parquet-state.js';
 import { cellOf } from './writers.js';
 
@@ -110,7 +110,10 @@ export class ParquetFormatter {
   /** After rows were appended: a row group's bytes once enough are buffered (else an empty string). */
   filled(): Uint8Array | string {
     let bytes = 0;
-    for (const c of this.cols) bytes += c.buffer.size;
+    for (const c of this.cols) {
+      if (c.buffer.size >= PAGE_BYTES) c.buffer.endPage();
+      bytes += c.buffer.plainBytes;
+    }
     return bytes >= this.groupBytes ? this.flush() : '';
   }
   /**

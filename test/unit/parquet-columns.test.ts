@@ -262,6 +262,36 @@ describe('Parquet read back by DuckDB', () => {
   });
 });
 
+describe('column chunks of many pages', () => {
+  it('a row group of 60,000 rows: pages of 128 KiB each, every row back, statistics over all pages', async () => {
+    const n = 60_000;
+    const rows = Array.from({ length: n }, (_, i) => row(i)).map((r) =>
+      r.amount !== null && !Number.isFinite(r.amount) ? { ...r, amount: null } : r,
+    );
+    const f = new ParquetFormatter(FIELDS, { groupBytes: 64 * 1024 * 1024 });
+    const pages: (string | Uint8Array)[] = [];
+    for (let i = 0; i < n; i += 500) pages.push(f.page(rows.slice(i, i + 500).map(restRow)));
+    const file = join(dir, 'pages.parquet');
+    writeFileSync(file, parts(f, pages));
+    // One row group; its id column's 480,000 bytes of values are more than three pages' worth (a page ends at
+    // the first 500-row page that takes it past 128 KiB).
+    const chunks = await query(
+      `SELECT row_group_id, path_in_schema, total_uncompressed_size FROM parquet_metadata('${file}')`,
+    );
+    expect(new Set(chunks.map((c) => c.row_group_id)).size).toBe(1);
+    expect(Number(chunks.find((c) => c.path_in_schema === 'id')!.total_uncompressed_size)).toBeGreaterThan(
+      3 * 128 * 1024,
+    );
+    expect(await readBack(file)).toEqual(rows);
+    const count = async (where: string) =>
+      Number((await query(`SELECT count(*) AS n FROM read_parquet('${file}') WHERE ${where}`))[0]!.n);
+    const last = rows.findLast((r) => r.id !== null)!;
+    expect(await count(`id = ${last.id}`)).toBe(1);
+    expect(await count(`name = '${rows[59_999]!.name}'`)).toBe(1);
+    expect(await count('amount >= 0')).toBe(rows.filter((r) => r.amount !== null && r.amount >= 0).length);
+  });
+});
+
 describe('Arrow types whose bytes are not the Parquet column’s', () => {
   it('narrow and unsigned integers, half and single floats, LargeUtf8, Null, Date(ms), Timestamp(µs)', async () => {
     const n = 9;
