@@ -1,8 +1,9 @@
 // Parquet export (docs: README "Export at scale", docs/architecture.md "Parquet"): typed columns from the
 // job's schema, written a row group at a time as pages (REST) or record batches (Flight) arrive, so memory holds
 // one row group whatever the row count. Each column's cells are PLAIN-encoded as they come into a ColumnBuffer
-// (export/parquet-columns.ts), which compresses each page as it fills; hyparquet-writer writes the footer. A row group ends
-// once its columns hold about GROUP_BYTES of encoded values, so a wide or text-heavy result does not hold more.
+// (export/parquet-columns.ts), which compresses each page as it fills; hyparquet-writer writes the footer. A
+// row group ends once its columns hold about GROUP_BYTES of encoded values, so a wide or text-heavy result does
+// not hold more.
 // For --resume, `state()` is the metadata of the row groups written so far (the footer lists them at the end);
 // a formatter given it back continues the file after them, byte for byte as if it had never stopped.
 //   VARCHAR → string · BIGINT → int64 · INTEGER/SMALLINT/TINYINT → int32 · DOUBLE → double · FLOAT → float
@@ -10,10 +11,11 @@
 //   anything else (LIST, STRUCT, TIME, INTERVAL, …) → its JSON text as a string.
 // Every column is OPTIONAL: null stays null, and the empty string stays an empty string.
 //
-// The interface a delivery pipeline uses: `head` (the bytes that open the file), `page(rows)` for REST pages,
-// `columns()` for whatever fills the buffers directly (export/parquet-arrow.ts, from Arrow batches) followed by
-// `filled()`, and `tail()`; each returns the bytes to append next (possibly none). The bytes returned are the
-// caller's to keep: nothing here writes into them again.
+// The interface a delivery pipeline uses: `head` (the bytes that open the file), `page(rows)` for REST pages
+// (or ParquetBatchFormatter's `batch(batch)` for Flight's, export/parquet-arrow.ts, which fills the buffers
+// through `columns()` and `filled()`), and `tail()`; each returns the bytes to append next (possibly none). The
+// bytes returned are the caller's to keep: nothing here writes into them again. `held` and `state()` are for
+// --resume.
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { JsonNumber, stringifyExact } from '../api/exact-json.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';
