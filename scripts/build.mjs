@@ -43,7 +43,6 @@ const VENDOR = [
   'jmespath',
   'ora',
   'cli-table3',
-  'csv-stringify/sync',
   // Arrow Flight: required only by an export that goes over Flight (src/export/flight).
   '@grpc/grpc-js',
   'protobufjs/minimal.js',

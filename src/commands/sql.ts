@@ -4,8 +4,8 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { waitWithFeedback } from '../export/job-wait.js';
 import { printRows, TABLE_ROWS } from '../export/print-rows.js';
+import { runStatement } from '../export/statement.js';
 import { readStdin } from '../output/prompt.js';
 import { formatPath, parsePath, toSqlIdentifier } from '../util/catalog-ref.js';
 import { readTextFile } from '../util/files.js';
@@ -92,7 +92,7 @@ async function runSql(ctx: Context, query: string | undefined, opts: SqlFlags): 
   await runQuery(ctx, text, opts);
 }
 
-/** Submits one query, waits for it, and prints its rows or streams them to --out. */
+/** Runs one query (export/statement.ts), then prints its rows, unless they went to --out. */
 export async function runQuery(ctx: Context, text: string, opts: SqlFlags): Promise<void> {
   const context = opts.context === undefined ? undefined : parsePath(opts.context);
   // --no-wait and --into go with neither --out nor --max-rows: commander refuses them (`.conflicts`).
@@ -111,33 +111,24 @@ export async function runQuery(ctx: Context, text: string, opts: SqlFlags): Prom
   }
   if (opts.transport === 'flight' && !(opts.out && opts.wait && !into))
     throw new UsageError('--transport flight applies to an export: give --out FILE');
-  // Over Arrow Flight the query runs there, once: no job is submitted here (export/flight/transport.ts).
-  if (opts.out && spec && opts.wait && (opts.transport ?? 'auto') !== 'rest') {
-    const { exportWithFlight } = await import('../export/flight/transport.js');
-    const done = await exportWithFlight(ctx, {
-      sql: text,
-      out: opts.out,
-      spec,
-      transport: opts.transport ?? 'auto',
-      restOnly: opts.context === undefined ? undefined : '--context',
-    });
-    if (done) return;
-  }
-  const client = await ctx.client();
-  const { submitSql, requireCompleted } = await import('../api/jobs.js');
   const ctas = into ? await import('../api/ctas.js') : undefined;
-  const statement = into && ctas ? ctas.ctasStatement(toSqlIdentifier(into), text) : text;
-  const id = await submitSql(client, statement, context);
+  const ran = await runStatement(ctx, {
+    sql: text,
+    submit: into && ctas ? ctas.ctasStatement(toSqlIdentifier(into), text) : undefined,
+    context,
+    out: opts.out && spec ? { file: opts.out, spec } : undefined,
+    transport: opts.transport ?? 'auto',
+    concurrency: opts.concurrency,
+    noWait: !opts.wait,
+    waitTimeoutMs: opts.waitTimeout,
+    yes: opts.yes,
+  });
+  if (ran.delivered) return;
+  const { client, id } = ran;
   if (!opts.wait) {
     const json = ctx.format === 'json' || ctx.format === 'ndjson';
     return ctx.print(json ? { data: { id } } : { data: id });
   }
-  if (!ctx.ui.motion) ctx.ui.notice(`job ${id} submitted`);
-  const status = await waitWithFeedback(ctx, client, id, {
-    timeoutMs: opts.waitTimeout,
-    yes: opts.yes,
-  });
-  requireCompleted(status, id);
   if (into && ctas) {
     const rows = await ctas.ctasRowsWritten(client, id, ctx.interrupt.signal);
     const data = { path: into, rows, jobId: id };
@@ -152,10 +143,6 @@ export async function runQuery(ctx: Context, text: string, opts: SqlFlags): Prom
         ],
       },
     });
-  }
-  if (opts.out && spec) {
-    const { exportToFile } = await import('../export/to-file.js');
-    return exportToFile(ctx, { client, id, out: opts.out, ...spec, concurrency: opts.concurrency });
   }
   const maxRows = opts.maxRows ?? (ctx.format === 'table' ? TABLE_ROWS : undefined);
   const printed = await printRows(ctx, { client, id, maxRows, concurrency: opts.concurrency });

@@ -27,8 +27,8 @@ export function csvPageFetcher(client: ApiClient, id: string): FetchPage {
       return {
         ...page,
         rows: placeholders(direct.rows),
+        // Handed to the sink with the page, never back to the pool (export/target.ts Sink).
         csv: direct.csv,
-        release: () => buffers.give(direct.csv),
       };
     } finally {
       buffers.give(body);

@@ -1,30 +1,107 @@
-// Streams a job's result rows to a target: ordered concurrent pages in, one formatted chunk per page out,
-// each write waiting for the target to drain. The rows written must add up to the job's rowCount. On a
-// failure or Ctrl-C the file is either removed or, when the rows so far can be resumed, kept as
-// FILE.partial with its sidecar; the error says how many rows had been written and how to go on.
-import type { ResultField } from '../api/jobs.js';
-import { DlakeError, InterruptedError, LocalIOError, ServiceError } from '../errors.js';
+// The REST source of the delivery pipeline (deliver.ts): a job's results pages, fetched several at a time and
+// handed out in order (pages.ts), one formatted chunk per page. The rows delivered must add up to the job's
+// rowCount; what was written can be resumed from its last checkpoint (`--resume`).
+import type { ResultField, ResultRow } from '../api/jobs.js';
+import { ServiceError } from '../errors.js';
 import { countRows } from '../util/units.js';
+import { deliver, type Formatter, IncompleteResultError, type Source } from './deliver.js';
 import { type FetchPage, PAGE_CONCURRENCY, pagesInOrder } from './pages.js';
-import { OutputClosedError, type Target } from './target.js';
-import { type ExportFormat, loadFormatter, type RowFormatter } from './writers.js';
+import type { Sink } from './target.js';
+import { type ExportFormat, loadFormatter } from './writers.js';
 
-interface ExportRequest {
+interface PagesRequest {
   fetchPage: FetchPage;
-  format: ExportFormat;
-  target: Target;
   /** Rows per request (≤ 500). */
   pageSize: number;
   concurrency?: number;
   startOffset?: number;
-  /** The target already holds the rows before `startOffset` (a resumed export): no head, no first row. */
+  /** The sink already holds the rows before `startOffset` (a resumed export): no head, no first row. */
   continuing?: boolean;
   /** Of a resumed export: the formatter's state and the bytes kept at its checkpoint (from the sidecar). */
   resumeState?: { state?: unknown; bytes: number };
   maxRows?: number;
-  signal?: AbortSignal;
   /** JSON indented for a reader, as every other command prints it (standard output, not files). */
   pretty?: boolean;
+}
+
+/** What a page's formatter formats. */
+interface PageRows {
+  rows: readonly ResultRow[];
+  /** The rows hold JsonNumbers. */
+  exact: boolean;
+}
+
+/** A REST source that also tells, once its first page came, the job's rowCount and the rows expected. */
+interface ResultsSource extends Source<readonly ResultField[], PageRows> {
+  /** The job's rowCount, as its first page said (-1 before). */
+  readonly rowCount: number;
+  /** Rows expected: the rowCount from the start offset, capped by maxRows. */
+  readonly total: number;
+}
+
+/** The results pages of a job as a source. */
+export function resultsPages(req: PagesRequest): ResultsSource {
+  const start = req.startOffset ?? 0;
+  const src = {
+    rowCount: -1,
+    total: 0,
+    offset: req.continuing ? start : 0,
+    resumable: true,
+    async *pieces(signal: AbortSignal) {
+      for await (const page of pagesInOrder({
+        fetchPage: req.fetchPage,
+        pageSize: req.pageSize,
+        concurrency: req.concurrency ?? PAGE_CONCURRENCY,
+        startOffset: start,
+        maxRows: req.maxRows,
+        signal,
+      })) {
+        if (src.rowCount < 0) {
+          src.rowCount = page.rowCount;
+          src.total = Math.max(0, Math.min(page.rowCount - start, req.maxRows ?? Number.POSITIVE_INFINITY));
+        }
+        // A CSV page read straight from its bytes (api/jobs.ts `csv`) is written as it is; its buffer then
+        // belongs to the sink.
+        yield { columns: page.schema, rows: page.rows.length, data: page, formatted: page.csv };
+      }
+    },
+    async formatter(schema: readonly ResultField[], format: ExportFormat): Promise<Formatter<PageRows>> {
+      const f = await loadFormatter(format, schema, {
+        continuing: req.continuing,
+        pretty: req.pretty,
+        ...req.resumeState,
+      });
+      return {
+        head: f.head,
+        format: (p) => f.page(p.rows, p.exact),
+        tail: () => f.tail(),
+        get held() {
+          return f.held;
+        },
+        state: f.state && (() => f.state!()),
+      };
+    },
+    sameColumns(first: readonly ResultField[], later: readonly ResultField[]): void {
+      if (later.length === first.length && later.every((f, i) => f.name === first[i]!.name)) return;
+      throw new ServiceError("the service changed the result's columns between pages");
+    },
+    expected: () => src.total,
+    complete(rows: number): void {
+      // Every row or none: a result that stops short (or runs long) of its rowCount is not the job's result.
+      if (req.maxRows === undefined && rows !== src.total) {
+        throw new IncompleteResultError(
+          `the service returned ${countRows(start + rows)} but the job's rowCount is ${src.rowCount.toLocaleString('en-US')}`,
+        );
+      }
+    },
+  };
+  return src;
+}
+
+interface ExportRequest extends PagesRequest {
+  format: ExportFormat;
+  target: Sink;
+  signal?: AbortSignal;
   /** After every page: rows written so far and the rows expected in all. */
   onProgress?: (rows: number, total: number) => void;
   /** The hint of an error after which FILE.partial was kept, e.g. the `--resume` command line. */
@@ -41,69 +118,22 @@ interface ExportOutcome {
   truncated: boolean;
 }
 
-/** The service handed out fewer (or more) rows than the job's rowCount: the result is not to be trusted. */
-class RowCountMismatchError extends ServiceError {}
-
+/** Delivers a job's results pages to `req.target`. */
 export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
   // V8 flags set for the export, and what puts V8's defaults back after it (the SQL shell goes on).
   const restore: string[] = [];
   if (req.format !== 'parquet') restore.push(keepYoungGenerationSmall());
-  const { target, signal } = req;
-  const start = req.startOffset ?? 0;
-  let written = 0;
-  let total = 0;
-  let rowCount = 0;
-  let formatter: RowFormatter | undefined;
-  let firstSchema: readonly ResultField[] = [];
+  const source = resultsPages(req);
+  const start = source.offset ?? 0;
   try {
-    for await (const page of pagesInOrder({
-      fetchPage: req.fetchPage,
-      pageSize: req.pageSize,
-      concurrency: req.concurrency ?? PAGE_CONCURRENCY,
-      startOffset: start,
-      maxRows: req.maxRows,
-      signal,
-    })) {
-      if (!formatter) {
-        formatter = await loadFormatter(req.format, page.schema, {
-          continuing: req.continuing,
-          pretty: req.pretty,
-          ...req.resumeState,
-        });
-        rowCount = page.rowCount;
-        firstSchema = page.schema;
-        total = Math.max(0, Math.min(page.rowCount - start, req.maxRows ?? Number.POSITIVE_INFINITY));
-        await target.write(formatter.head, signal);
-      }
-      // A CSV page read straight from its bytes (api/jobs.ts `csv`) is written as it is, then its buffer freed.
-      if (page.csv !== undefined) checkColumns(page.schema, firstSchema);
-      await target.write(page.csv ?? formatter.page(page.rows, page.exact), signal);
-      page.release?.();
-      written += page.rows.length;
-      // A point to resume from only once every row so far is in the bytes (not in a row group being filled).
-      if (!formatter.held) await target.checkpoint(start + written, formatter.state?.());
-      // Ctrl-C between pages: stop here rather than after the requests in flight.
-      if (signal?.aborted) throw new InterruptedError('interrupted');
-      req.onProgress?.(written, Math.max(total, written));
-    }
-    // Every row or none: a result that stops short (or runs long) of its rowCount is not the job's result.
-    if (req.maxRows === undefined && formatter && written !== total) {
-      throw new RowCountMismatchError(
-        `the service returned ${countRows(start + written)} but the job's rowCount is ${rowCount.toLocaleString('en-US')}`,
-      );
-    }
-    if (formatter) await target.write(formatter.tail(), signal);
-    await target.commit();
-    return { rows: written, total, rowCount, truncated: false };
-  } catch (err) {
-    if (err instanceof OutputClosedError) {
-      await target.discard();
-      return { rows: written, total, rowCount, truncated: true };
-    }
-    // A resumed export's FILE.partial held rows before this run: discarding leaves it, and its sidecar, as
-    // they are (the sidecar only ever describes bytes already written).
-    const kept = resumable(err) ? await target.suspend() : await target.discard().then(() => 0);
-    throw stoppedAfter(err, (req.continuing ? start : 0) + written, target, kept, req.resumeHint);
+    const out = await deliver(source, req.target, {
+      format: req.format,
+      signal: req.signal ?? new AbortController().signal,
+      onProgress:
+        req.onProgress && ((rows) => req.onProgress!(rows - start, Math.max(source.total, rows - start))),
+      resumeHint: req.resumeHint,
+    });
+    return { ...out, total: source.total, rowCount: source.rowCount };
   } finally {
     if (restore.length > 0) v8Flags(restore.join(' '));
   }
@@ -125,60 +155,4 @@ const v8Flags = (flags: string): void => process.getBuiltinModule('node:v8').set
 function keepYoungGenerationSmall(): string {
   v8Flags('--semi-space-growth-factor=1');
   return '--semi-space-growth-factor=2'; // V8's default
-}
-
-/** The columns a page was written in are the export's (the first page's): a page's CSV follows its own. */
-function checkColumns(schema: readonly ResultField[], first: readonly ResultField[]): void {
-  if (schema === first) return;
-  if (schema.length === first.length && schema.every((f, i) => f.name === first[i]!.name)) return;
-  throw new ServiceError("the service changed the result's columns between pages");
-}
-
-/**
- * Ctrl-C, SIGTERM, the network losing the service and a full (or failing) disk: what was written so far is
- * worth keeping.
- */
-function resumable(err: unknown): boolean {
-  if ((err as Error)?.name === 'AbortError' || err instanceof InterruptedError) return true;
-  if (err instanceof LocalIOError) return true;
-  return err instanceof ServiceError && !(err instanceof RowCountMismatchError);
-}
-
-/** The same error, its message completed with what was written and what was left behind. */
-function stoppedAfter(
-  err: unknown,
-  rows: number,
-  target: Target,
-  kept: number,
-  resumeHint: string | undefined,
-): unknown {
-  const e =
-    err instanceof DlakeError
-      ? err
-      : (err as Error)?.name === 'AbortError'
-        ? new InterruptedError('interrupted')
-        : undefined;
-  if (!e) return err;
-  // Nothing written to standard output needs no account of it.
-  if (!target.isFile && rows === 0) return e;
-  const what = !target.isFile
-    ? `export stopped after ${countRows(rows)} written to standard output`
-    : target.partial === undefined
-      ? `export stopped after ${countRows(rows)} written into ${target.name}`
-      : kept > 0
-        ? `export stopped after ${countRows(rows)}; ${target.name} was not written, the first ${countRows(kept)} are kept in ${target.partial}`
-        : target.resumed
-          ? `export stopped after ${countRows(rows)}; ${target.name} was not written, ${target.partial} and its sidecar are kept`
-          : `export stopped after ${countRows(rows)}; ${target.name} was not written`;
-  const Same = e.constructor as new (
-    message: string,
-    opts: ConstructorParameters<typeof DlakeError>[1],
-  ) => DlakeError;
-  return new Same(`${e.message}: ${what}`, {
-    hint: kept > 0 && resumeHint ? resumeHint : e.hint,
-    advice: e.advice,
-    moreInfo: e.moreInfo,
-    details: e.details,
-    cause: e.cause,
-  });
 }

@@ -96,8 +96,10 @@ export class FileWriter {
       this.used = bytes.length;
       return;
     }
-    // Larger than a buffer (a Parquet row group): written as it is.
-    this.enqueue(bytes);
+    // Larger than a buffer (a Parquet row group, a Flight batch of wide rows): copied whole, since it is
+    // written later and the caller may overwrite its bytes as soon as this returns (docs/architecture.md
+    // "Delivery": a sink owns what it is handed, and this writer keeps that promise for whoever calls it).
+    this.enqueue(Buffer.from(bytes));
   }
 
   /** Hands the current buffer to the file and starts filling a free one. */

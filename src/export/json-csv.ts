@@ -10,6 +10,7 @@
 // so that fallback still has it.
 import { isUtf8 } from 'node:buffer';
 import { BufferPool } from '../util/buffer-pool.js';
+import { type ByteOut, putCsvField } from './csv-field.js';
 
 interface CsvPage {
   /** Every member of the body but `rows`, parsed. */
@@ -29,7 +30,6 @@ const BACKSLASH = 92;
 const COMMA = 44;
 const COLON = 58;
 const LF = 10;
-const CR = 13;
 
 /**
  * The page as CSV, or undefined when the page is not of the shape this reads. `columns(schema)` gives the
@@ -58,17 +58,22 @@ export function csvFromResultsPage(
 // What a cell's value is, with its byte range in the body (kept per cell for a row read out of order):
 /** Null: the empty field. */
 const EMPTY = 0;
-/** Bytes written as they are: a number, true or false, a string's content without escapes. */
+/**
+ * Bytes written as they are: a number, true or false, a string's content without escapes and without a
+ * comma (such content holds no quote, CR or LF either: the one CSV encoder would copy it as it is).
+ */
 const RAW = 1;
-/** A string's content without escapes but with a comma: written between quotes. */
+/** A string's content without escapes but with a comma: written by the one CSV encoder (csv-field.ts). */
 const QUOTED = 2;
 /** A string with escapes (from its opening quote to past its closing one): decoded as it is written. */
 const ESCAPED = 3;
 
-class Scanner {
+class Scanner implements ByteOut {
   private pos = 0;
   private out: Buffer;
-  private w = 0;
+  w = 0;
+  /** Where an escaped string is decoded before it is encoded as CSV. */
+  private scratch = Buffer.allocUnsafe(256);
   /** The kind and range of the last value read by `value()`. */
   private kind = EMPTY;
   private from = 0;
@@ -300,11 +305,8 @@ class Scanner {
   /** Writes one cell where there is room for it. */
   private write(kind: number, from: number, to: number): void {
     if (kind === RAW) this.copy(from, to);
-    else if (kind === QUOTED) {
-      this.out[this.w++] = QUOTE;
-      this.copy(from, to);
-      this.out[this.w++] = QUOTE;
-    } else if (kind === ESCAPED) this.unescape(from + 1, to - 1);
+    else if (kind === QUOTED) putCsvField(this, this.b, from, to);
+    else if (kind === ESCAPED) this.unescape(from + 1, to - 1);
   }
 
   private copy(from: number, to: number): void {
@@ -316,32 +318,20 @@ class Scanner {
   }
 
   /**
-   * The content of a string with escapes, decoded as UTF-8 into a CSV field: quoted when it holds a quote,
-   * comma, CR or LF (as `csvField` does), quotes doubled. A lone surrogate becomes U+FFFD, as it does when
-   * a decoded string is written out as UTF-8.
+   * The content of a string with escapes, decoded as UTF-8, then written as a CSV field by the one encoder
+   * (csv-field.ts). A lone surrogate becomes U+FFFD, as it does when a decoded string is written out as UTF-8.
    */
   private unescape(from: number, to: number): void {
     const b = this.b;
-    let quote = false;
-    for (let i = from; i < to && !quote; i++) {
-      const c = b[i]!;
-      if (c === COMMA) quote = true;
-      else if (c === BACKSLASH) {
-        const e = b[++i]!;
-        if (e === QUOTE || e === 110 /* n */ || e === 114 /* r */) quote = true;
-        else if (e === 117 /* u */) {
-          const u = this.hex4(i + 1);
-          quote = u === QUOTE || u === COMMA || u === LF || u === CR;
-          i += 4;
-        }
-      }
-    }
-    const out = this.out;
-    if (quote) out[this.w++] = QUOTE;
+    // Decoded, a string is never longer than its escaped JSON text.
+    if (this.scratch.length < to - from)
+      this.scratch = Buffer.allocUnsafe(Math.max(to - from, 2 * this.scratch.length));
+    const out = this.scratch;
+    let n = 0;
     for (let i = from; i < to; ) {
       const c = b[i]!;
       if (c !== BACKSLASH) {
-        out[this.w++] = c;
+        out[n++] = c;
         i++;
         continue;
       }
@@ -357,16 +347,14 @@ class Scanner {
             i += 6;
           }
         }
-        if (u === QUOTE) out[this.w++] = QUOTE;
-        this.utf8(u >= 0xd800 && u <= 0xdfff ? 0xfffd : u);
+        n = utf8(out, n, u >= 0xd800 && u <= 0xdfff ? 0xfffd : u);
       } else {
         const d = UNESCAPED[e]!;
         if (d === 0) giveUp();
-        if (d === QUOTE) out[this.w++] = QUOTE;
-        out[this.w++] = d;
+        out[n++] = d;
       }
     }
-    if (quote) out[this.w++] = QUOTE;
+    putCsvField(this, out, 0, n);
   }
 
   /** The code unit of the four hex digits at `i`. */
@@ -380,30 +368,17 @@ class Scanner {
     return u;
   }
 
-  private utf8(cp: number): void {
-    const out = this.out;
-    if (cp < 0x80) out[this.w++] = cp;
-    else if (cp < 0x800) {
-      out[this.w++] = 0xc0 | (cp >> 6);
-      out[this.w++] = 0x80 | (cp & 63);
-    } else if (cp < 0x10000) {
-      out[this.w++] = 0xe0 | (cp >> 12);
-      out[this.w++] = 0x80 | ((cp >> 6) & 63);
-      out[this.w++] = 0x80 | (cp & 63);
-    } else {
-      out[this.w++] = 0xf0 | (cp >> 18);
-      out[this.w++] = 0x80 | ((cp >> 12) & 63);
-      out[this.w++] = 0x80 | ((cp >> 6) & 63);
-      out[this.w++] = 0x80 | (cp & 63);
-    }
-  }
-
   private put(byte: number): void {
     this.reserve(1);
     this.out[this.w++] = byte;
   }
 
-  private reserve(n: number): void {
+  /** The output buffer, as csv-field.ts writes into it. */
+  get buf(): Uint8Array {
+    return this.out;
+  }
+
+  reserve(n: number): void {
     if (this.w + n <= this.out.length) return;
     const grown = this.buffers.take(Math.max(this.out.length * 2, this.w + n));
     this.out.copy(grown, 0, 0, this.w);
@@ -508,5 +483,24 @@ for (let v = 0; v < 16; v++) {
   HEX[v.toString(16).charCodeAt(0)] = v;
   HEX[v.toString(16).toUpperCase().charCodeAt(0)] = v;
 }
+/** Writes code point `cp` as UTF-8 into `out` at `w`: the position after it. */
+function utf8(out: Uint8Array, w: number, cp: number): number {
+  if (cp < 0x80) out[w++] = cp;
+  else if (cp < 0x800) {
+    out[w++] = 0xc0 | (cp >> 6);
+    out[w++] = 0x80 | (cp & 63);
+  } else if (cp < 0x10000) {
+    out[w++] = 0xe0 | (cp >> 12);
+    out[w++] = 0x80 | ((cp >> 6) & 63);
+    out[w++] = 0x80 | (cp & 63);
+  } else {
+    out[w++] = 0xf0 | (cp >> 18);
+    out[w++] = 0x80 | ((cp >> 12) & 63);
+    out[w++] = 0x80 | ((cp >> 6) & 63);
+    out[w++] = 0x80 | (cp & 63);
+  }
+  return w;
+}
+
 /** What ends a number or literal: whitespace, `,`, `}` and `]`. */
 const DELIMITER = new Set([32, 10, 13, 9, 44, 125, 93]);

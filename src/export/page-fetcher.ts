@@ -1,5 +1,5 @@
 // Fetching one page of a job's results at a time: the `fetchPage` that pages.ts calls, keeping to the
-// service's page limit, each body read into a reused buffer (docs/architecture.md "The export data path").
+// service's page limit, each body read into a reused buffer (docs/architecture.md "Delivery").
 import type { ApiClient } from '../api/http.js';
 import { getResults } from '../api/jobs.js';
 import { BufferPool } from '../util/buffer-pool.js';

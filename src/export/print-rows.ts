@@ -28,7 +28,7 @@ export async function printRows(ctx: Context, src: RowsSource): Promise<Printed>
   ctx.interruptible = true;
   const signal = src.signal ?? ctx.interrupt.signal;
   if (format !== 'table' && !ctx.opts.query) {
-    const [{ exportRows }, { stdoutTarget }, { pageFetcher }] = await Promise.all([
+    const [{ exportRows }, { stdoutSink }, { pageFetcher }] = await Promise.all([
       import('./export.js'),
       import('./target.js'),
       import('./page-fetcher.js'),
@@ -36,7 +36,7 @@ export async function printRows(ctx: Context, src: RowsSource): Promise<Printed>
     const out = await exportRows({
       fetchPage: pageFetcher(src.client, src.id),
       format,
-      target: stdoutTarget(ctx.streams.stdout),
+      target: stdoutSink(ctx.streams.stdout),
       pageSize: src.pageSize ?? 500,
       concurrency: src.concurrency,
       startOffset: src.startOffset,

@@ -5,7 +5,7 @@
 // bytes and their CRC-32) for --resume. `--out` never replaces what is not a regular file, and a symbolic link
 // stays: the file it points to is written (docs/cli-contract.md "Jobs, results and export").
 import { once } from 'node:events';
-import { constants, type Stats } from 'node:fs';
+import { constants, type Stats, unlinkSync } from 'node:fs';
 import {
   access,
   type FileHandle,
@@ -24,7 +24,15 @@ import { DlakeError, InterruptedError, UsageError } from '../errors.js';
 import { fileWriteError } from '../util/files.js';
 import { FileWriter, type WriteHandle } from './file-writer.js';
 
-export interface Target {
+/**
+ * Where the delivery pipeline (deliver.ts) puts bytes: a file, standard output, a capped buffer in memory.
+ *
+ * Ownership: a chunk handed to a sink belongs to the sink from then on. No producer reuses, overwrites or
+ * returns to a pool a buffer it has handed over; a producer that fills buffers takes a new one for the next
+ * piece. (A sink may keep a chunk and write it later: a file writer that held a large chunk by reference
+ * while its producer refilled the buffer wrote a wrong file of the right size.)
+ */
+export interface Sink {
   /** How messages name it: the file, or "standard output". */
   readonly name: string;
   readonly isFile: boolean;
@@ -32,7 +40,7 @@ export interface Target {
   readonly partial?: string;
   /** It continues an earlier export's FILE.partial, which a failure must never remove. */
   readonly resumed: boolean;
-  /** Resolves once the stream can take more; `chunk` is copied (its buffer may be reused after). */
+  /** Resolves once the sink can take more; `chunk` is the sink's from the call on (see above). */
   write(chunk: string | Uint8Array, signal?: AbortSignal): Promise<void>;
   /**
    * Everything written so far holds `rows` complete rows: a point a resumed export may restart from, with
@@ -177,7 +185,7 @@ interface FileTargetOptions {
   resume?: ResumeRecord;
 }
 
-export async function openFileTarget(file: string, opts: FileTargetOptions = {}): Promise<Target> {
+export async function openFileSink(file: string, opts: FileTargetOptions = {}): Promise<Sink> {
   await checkWritable(file);
   const out = await resolveOut(file);
   if (out.kind === 'special') {
@@ -243,11 +251,26 @@ async function openSpecial(out: OutPath & { kind: 'special' }): Promise<SpecialH
   };
 }
 
-export function stdoutTarget(stdout: Writable): Target {
+/** The names of a process's own standard output. */
+const OWN_STDOUT = new Set(['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']);
+
+/**
+ * Whether `--out` names dlake's own standard output (`-`, `/dev/stdout`, whatever it is: a pipe, a socket, a
+ * file the shell opened): written as `-` is, as a shell does for `>/dev/stdout`, rather than opened again by
+ * name (a socket cannot be).
+ */
+export const isStdout = (out: string): boolean => out === '-' || OWN_STDOUT.has(out);
+
+/** The sink `--out` names: standard output, or a file (the one place an export file is opened). */
+export function openSink(out: string, stdout: Writable, opts: FileTargetOptions = {}): Promise<Sink> {
+  return isStdout(out) ? Promise.resolve(stdoutSink(stdout)) : openFileSink(out, opts);
+}
+
+export function stdoutSink(stdout: Writable): Sink {
   return new StreamTarget('standard output', stdout);
 }
 
-class StreamTarget implements Target {
+class StreamTarget implements Sink {
   readonly isFile: boolean;
   readonly resumed = false;
   protected failure?: Error;
@@ -306,7 +329,7 @@ class StreamTarget implements Target {
   }
 }
 
-class FileTarget implements Target {
+class FileTarget implements Sink {
   readonly isFile = true;
   readonly resumed: boolean;
   private readonly file: FileWriter;
@@ -335,7 +358,19 @@ class FileTarget implements Target {
     this.memberStart = opts.resume?.rows ?? 0;
     this.recorded = this.memberStart;
     this.last = { rows: this.memberStart, bytes: this.file.bytes, writer: opts.resume?.writer };
+    // A FILE.partial of this run that nothing describes is removed even when the process is stopped before
+    // the clean-up ends (a second SIGTERM, docs/cli-contract.md "Signals").
+    if (path !== undefined && !opts.resume) {
+      const partial = partialOf(path);
+      this.forget = atExit(() => {
+        if (this.recorded === 0) unlinkSync(partial);
+        unlinkSync(`${sidecarOf(path)}.tmp`);
+      });
+    }
   }
+
+  /** Stops the exit-time removal: the file is committed, discarded or kept on purpose. */
+  private forget = (): void => {};
 
   /** Where a kept FILE.partial is, for messages. */
   get partial(): string | undefined {
@@ -348,7 +383,14 @@ class FileTarget implements Target {
     if (this.opts.gzip) {
       const member = this.gzipMember();
       if (!member.write(ownCopy(chunk))) await this.drained(member, signal);
-    } else this.file.append(chunk);
+    } else {
+      try {
+        this.file.append(chunk);
+      } catch (e) {
+        // A write that failed since the last call (a full disk) is reported here, as this file's failure.
+        this.fail(e);
+      }
+    }
     await this.file.ready().catch((e) => this.fail(e));
     this.check();
   }
@@ -379,6 +421,7 @@ class FileTarget implements Target {
       if (this.path) {
         step = this.path;
         await rename(partialOf(this.path), this.path);
+        this.forget();
         await rm(sidecarOf(this.path), { force: true });
       }
     } catch (e) {
@@ -396,6 +439,7 @@ class FileTarget implements Target {
     if (!this.path || this.opts.resume) return;
     await rm(partialOf(this.path), { force: true }).catch(() => {});
     await rm(sidecarOf(this.path), { force: true }).catch(() => {});
+    this.forget();
   }
 
   async suspend(): Promise<number> {
@@ -413,6 +457,7 @@ class FileTarget implements Target {
       const crc = await tailCrc(this.handle as FileHandle, keep.bytes);
       await this.handle.close();
       await this.writeRecord(keep, crc);
+      this.forget();
       return keep.rows;
     } catch {
       // A full disk or a failing device: the sidecar already on disk still describes bytes that were
@@ -420,6 +465,7 @@ class FileTarget implements Target {
       if (this.recorded > 0) {
         this.member?.destroy();
         await this.handle.close().catch(() => {});
+        this.forget();
         return this.recorded;
       }
       await this.discard();
@@ -493,6 +539,26 @@ class FileTarget implements Target {
       this.check();
     }
   }
+}
+
+/** What is removed if the process exits now (process.exit runs 'exit' listeners, synchronously). */
+const exitCleanups = new Set<() => void>();
+let listening = false;
+
+/** Runs `cleanup` if the process exits before the returned function is called. */
+function atExit(cleanup: () => void): () => void {
+  if (!listening) {
+    listening = true;
+    process.on('exit', () => {
+      for (const c of exitCleanups) {
+        try {
+          c();
+        } catch {}
+      }
+    });
+  }
+  exitCleanups.add(cleanup);
+  return () => exitCleanups.delete(cleanup);
 }
 
 /** The sidecar of FILE, if there is one that can be read. */

@@ -8,7 +8,7 @@ import { countRows, formatDuration } from '../util/units.js';
 import { exportRows } from './export.js';
 import { pageFetcher, type RowsSource } from './page-fetcher.js';
 import { ProgressBar } from './progress.js';
-import { openFileTarget, type ResumeRecord, stdoutTarget } from './target.js';
+import { isStdout, openSink, type ResumeRecord } from './target.js';
 import type { ExportSpec } from './writers.js';
 
 interface ExportToFile extends RowsSource, ExportSpec {
@@ -23,16 +23,12 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
     req.format === 'csv'
       ? (await import('./csv-pages.js')).csvPageFetcher(req.client, req.id)
       : pageFetcher(req.client, req.id);
-  // `/dev/stdout` is dlake's own standard output, whatever it is (a pipe, a socket, a file the shell opened):
-  // written as `-` is, as a shell does for `>/dev/stdout`, rather than opened again by name (a socket cannot be).
-  const toStdout = req.out === '-' || OWN_STDOUT.has(req.out);
-  const sink = toStdout
-    ? stdoutTarget(ctx.streams.stdout)
-    : await openFileTarget(req.out, {
-        gzip: req.gzip,
-        record: { jobId: req.id, format: req.format },
-        resume: req.resume,
-      });
+  const toStdout = isStdout(req.out);
+  const sink = await openSink(req.out, ctx.streams.stdout, {
+    gzip: req.gzip,
+    record: { jobId: req.id, format: req.format },
+    resume: req.resume,
+  });
   const kept = req.resume?.rows ?? 0;
   // A bar on the terminal that also shows the data would tear it apart.
   const showBar = ctx.ui.motion && !(toStdout && ctx.streams.stdout.isTTY);
@@ -74,9 +70,6 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
     );
   }
 }
-
-/** The names of a process's own standard output. */
-const OWN_STDOUT = new Set(['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']);
 
 /** A file name as one word of a shell command line (quoted only when it needs to be). */
 function shellWord(s: string): string {

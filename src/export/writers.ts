@@ -1,11 +1,12 @@
 // Row formats of an export: each turns one page of rows into one string, so a page costs one write.
-// CSV (docs/cli-contract.md "Streams and formats"): header from the schema, comma-separated, LF line ends, quoted only when a field holds a comma,
-// a double quote, CR or LF; null and '' both empty; booleans true/false; numbers as the API wrote them.
+// CSV (docs/cli-contract.md "Streams and formats"): header from the schema, each field by csv-field.ts (the
+// one encoder); null and '' both empty; booleans true/false; numbers as the API wrote them.
 // JSON: one array of row objects, a row a line; NDJSON: one row object a line. Columns in the schema's order.
 // Parquet (parquet.ts, loaded only when asked for): typed columns, a row group at a time.
 import { JsonNumber, stringifyExact } from '../api/exact-json.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';
 import { UsageError } from '../errors.js';
+import { csvField } from './csv-field.js';
 
 const EXPORT_FORMATS = ['csv', 'json', 'ndjson', 'parquet'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -122,19 +123,6 @@ class CsvFormatter implements RowFormatter {
   tail(): string {
     return '';
   }
-}
-
-/** Where RFC 4180 needs a field quoted: it holds a comma, a double quote, CR or LF. */
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/**
- * One CSV field: quoted (inner quotes doubled) only where needed; null is the empty field. Written here
- * rather than by csv-stringify, which cost a fifth of an export's CPU in its per-field option handling
- * (bench/profile.ts); the strict RFC 4180 reader of the tests and a property test hold it to the format.
- */
-function csvField(text: string | null): string {
-  if (text === null) return '';
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /**

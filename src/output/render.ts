@@ -98,12 +98,10 @@ function tableOf(data: unknown, rows: unknown[] | undefined, view: View<unknown>
   };
 }
 
+/** `-o csv` of any command: the one CSV field encoder of the exports (docs/cli-contract.md "Streams and formats"). */
 async function toCsv(grid: Grid): Promise<string> {
-  const { stringify } = await import('csv-stringify/sync');
-  // With an explicit record_delimiter, csv-stringify stops quoting fields that hold a lone CR unless told to
-  // (RFC 4180 and docs/cli-contract.md "Streams and formats": quote a field holding a comma, a double quote,
-  // CR or LF).
-  return stringify([grid.headers, ...grid.rows], { record_delimiter: 'unix', quote_record_delimiter: true });
+  const { csvLine } = await import('../export/csv-field.js');
+  return [grid.headers, ...grid.rows].map((r) => `${csvLine(r)}\n`).join('');
 }
 
 /** Columns that are pasted back into commands: cutting them would make them useless. */

@@ -7,7 +7,6 @@ import type { ApiClient } from '../api/http.js';
 import { configDir } from '../config/dir.js';
 import type { Context } from '../context.js';
 import { DlakeError, InterruptedError, UsageError } from '../errors.js';
-import { waitWithFeedback } from '../export/job-wait.js';
 import { printRows, resultView, TABLE_ROWS } from '../export/print-rows.js';
 import { render } from '../output/render.js';
 import { oneLine, splitSql } from '../sql/split.js';
@@ -170,18 +169,22 @@ class Shell {
     const controller = new AbortController();
     this.keys.running(() => controller.abort());
     try {
-      // An export to the \o file may go over Arrow Flight: then the statement runs there, not as a REST job.
-      if (this.exportTo && (await this.exportOverFlight(text, this.exportTo, controller.signal))) {
-        this.exportTo = undefined;
-        return;
-      }
-      const client = await this.client();
-      const { submitSql, requireCompleted } = await import('../api/jobs.js');
-      const id = await submitSql(client, text, this.opts.context);
-      // Ctrl-C here cancels the job on the service at once: the person at the shell asked for it.
-      const status = await waitWithFeedback(ctx, client, id, { yes: true, signal: controller.signal });
-      requireCompleted(status, id);
-      await this.output(client, id, controller.signal);
+      // The same way as `dlake sql` (export/statement.ts): an export to the \o file may go over Arrow Flight.
+      const out = this.exportTo;
+      const { runStatement } = await import('../export/statement.js');
+      const { exportSpec } = await import('../export/writers.js');
+      const ran = await runStatement(ctx, {
+        sql: text,
+        context: this.opts.context,
+        out: out === undefined ? undefined : { file: out, spec: exportSpec(out) },
+        transport: out === undefined ? 'rest' : this.exportTransport,
+        // Ctrl-C here cancels the job on the service at once: the person at the shell asked for it.
+        yes: true,
+        signal: controller.signal,
+      });
+      // \o holds for the next result only; after a failure it still holds, for the statement run again.
+      this.exportTo = undefined;
+      if (!ran.delivered) await this.output(ran.client, ran.id, controller.signal);
     } catch (err) {
       if (controller.signal.aborted && !(err instanceof InterruptedError)) {
         throw new InterruptedError('the statement was interrupted');
@@ -197,34 +200,9 @@ class Shell {
     }
   }
 
-  private async exportOverFlight(text: string, out: string, signal: AbortSignal): Promise<boolean> {
-    if (this.exportTransport === 'rest') return false;
-    const [{ exportSpec }, { exportWithFlight }] = await Promise.all([
-      import('../export/writers.js'),
-      import('../export/flight/transport.js'),
-    ]);
-    return exportWithFlight(this.ctx, {
-      sql: text,
-      out,
-      spec: exportSpec(out),
-      transport: this.exportTransport,
-      restOnly: this.opts.context ? '--context' : undefined,
-      signal,
-    });
-  }
-
-  /** The result: to the \o file, or printed (a table through the pager when wider than the terminal). */
+  /** The result printed (a table through the pager when wider than the terminal). */
   private async output(client: ApiClient, id: string, signal: AbortSignal): Promise<void> {
     const { ctx } = this;
-    if (this.exportTo) {
-      const out = this.exportTo;
-      this.exportTo = undefined;
-      const [{ exportSpec }, { exportToFile }] = await Promise.all([
-        import('../export/writers.js'),
-        import('../export/to-file.js'),
-      ]);
-      return exportToFile(ctx, { client, id, out, ...exportSpec(out), signal });
-    }
     if (ctx.format !== 'table' && !this.expanded) {
       await printRows(ctx, { client, id, signal });
       return;

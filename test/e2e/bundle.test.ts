@@ -18,7 +18,6 @@ describe('dist/vendor: what src/ imports of each library', () => {
     ['./ora.cjs', (m: Loose) => m({ isEnabled: false }).start], // import ora from 'ora'
     ['./cli-table3.cjs', (m: Loose) => new m({ head: ['a'] }).toString], // import Table from 'cli-table3'
     ['./jmespath.cjs', (m: Loose) => m.search], // import jmespath from 'jmespath'
-    ['./csv-stringify-sync.cjs', (m: Loose) => m.stringify],
     ['./yaml.cjs', (m: Loose) => m.parse && m.stringify],
     ['./hyparquet-writer.cjs', (m: Loose) => m.ParquetWriter && m.ByteWriter],
     ['./grpc-grpc-js.cjs', (m: Loose) => m.loadPackageDefinition && m.credentials.createSsl],
@@ -55,7 +54,7 @@ describe('commands through the bundle, one per library', () => {
   });
   afterAll(() => fx.close());
 
-  it('login (conf), lists (zod, cli-table3, csv-stringify, jmespath), pull (yaml), Parquet', async () => {
+  it('login (conf), lists (zod, cli-table3, jmespath; csv by dlake itself), pull (yaml), Parquet', async () => {
     const login = await fx.spawn(['login', '-u', 'admin', '--password-stdin'], { input: 'admin-pass-1\n' });
     expect([login.code, login.stderr]).toEqual([0, expect.stringMatching(/^Logged in to /)]);
     expect(fx.readJson('credentials.json')).toBeTruthy();

@@ -390,7 +390,11 @@ describe('faults as exit codes, and no file left behind', () => {
   it('a stream cut after K batches: exit 7 naming the rows received, no FILE, no FILE.partial, no retry', async () => {
     fx.emu.flight!.fault({ kind: 'break', afterBatches: 3 });
     const r = await fx.run(['sql', QUERY, '--out', join(dir, 'a.csv'), '--transport', 'flight']);
-    expectFailure(r, 7, /broke after [\d,]+ rows received; .*a\.csv was not written: Connection lost/);
+    expectFailure(
+      r,
+      7,
+      /^error: the Flight stream from \S+ broke: Connection lost.*: export stopped after [\d,]+ rows; .*a\.csv was not written$/,
+    );
     expect(leftovers()).toEqual([]);
     expect(flightCalls().filter((c) => c.method === 'DoGet')).toHaveLength(1);
   });
@@ -401,7 +405,7 @@ describe('faults as exit codes, and no file left behind', () => {
     expectFailure(
       r,
       6,
-      /the query failed after [\d,]+ rows received; .*a\.ndjson was not written: Query failed while sending results/,
+      /^error: the query failed: Query failed while sending results.*: export stopped after [\d,]+ rows; .*a\.ndjson was not written$/,
     );
     expect(leftovers()).toEqual([]);
   });
@@ -413,7 +417,11 @@ describe('faults as exit codes, and no file left behind', () => {
     expect(flightCalls().filter((c) => c.method === 'GetFlightInfo')).toHaveLength(2);
     fx.emu.flight!.fault({ kind: 'unavailable' });
     const always = await fx.run(['sql', QUERY, '--out', join(dir, 'b.csv'), '--transport', 'flight']);
-    expectFailure(always, 7, /broke after 0 rows received/);
+    expectFailure(
+      always,
+      7,
+      /broke: The Flight service is unavailable: export stopped after 0 rows; .*b\.csv was not written$/,
+    );
     expect(restJobs()).toHaveLength(0);
     expect(existsSync(join(dir, 'b.csv'))).toBe(false);
   });

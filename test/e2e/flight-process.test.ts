@@ -83,7 +83,7 @@ describe('signals cancel the call and leave no file', () => {
       child.kill(signal);
       const r = await child.done;
       expect(r.code, r.stderr).toBe(code);
-      expect(r.stderr).toMatch(/after [\d,]+ rows received; .*rows\.csv was not written/);
+      expect(r.stderr).toMatch(/: export stopped after [\d,]+ rows; .*rows\.csv was not written\n/);
       expect(readdirSync(dir)).toEqual([]);
       await until(
         () => fx.emu.flight!.calls.some((c) => c.method === 'DoGet' && c.code === 1),

@@ -79,3 +79,38 @@ describe('FileWriter', () => {
     expect(writes).toEqual([10]);
   });
 });
+
+describe('FileWriter with a caller that reuses its buffer', () => {
+  // The Flight batch formatter once did this: it filled one buffer, handed it over, and overwrote it for the
+  // next batch while a chunk larger than the writer's buffer was still waiting to be written by reference.
+  it('writes each chunk as it was when handed over, whatever its size against the buffer', async () => {
+    const size = 1024;
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 1, max: size * 3 }), { minLength: 1, maxLength: 40 }),
+        fc.boolean(),
+        async (lengths, waitEach) => {
+          const file = join(dir, `reuse${n++}`);
+          const fh = await open(file, 'w');
+          const w = new FileWriter(fh, { size });
+          const scratch = Buffer.alloc(size * 3);
+          const expected: Buffer[] = [];
+          for (const [k, len] of lengths.entries()) {
+            scratch.fill(65 + (k % 26), 0, len);
+            const chunk = scratch.subarray(0, len);
+            expected.push(Buffer.from(chunk));
+            w.append(chunk);
+            // Overwritten at once, as a producer filling its buffer for the next chunk would.
+            scratch.fill(0x3f);
+            if (waitEach) await w.ready();
+          }
+          await w.flush();
+          await fh.close();
+          expect(readFileSync(file).equals(Buffer.concat(expected))).toBe(true);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});

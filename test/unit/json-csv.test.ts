@@ -10,7 +10,7 @@ import { parseResultsPage, type ResultField, type ResultsPage } from '../../src/
 import { ServiceError } from '../../src/errors.js';
 import { exportRows } from '../../src/export/export.js';
 import { csvFromResultsPage } from '../../src/export/json-csv.js';
-import { stdoutTarget } from '../../src/export/target.js';
+import { stdoutSink } from '../../src/export/target.js';
 import { createFormatter, flatColumns } from '../../src/export/writers.js';
 
 // `__proto__` among them: a row without it is an empty field on both paths, not the prototype written as `{}`.
@@ -187,7 +187,7 @@ describe('exportRows with pages read straight to CSV', () => {
     const r = await exportRows({
       fetchPage: async (offset) => pages[offset / 2]!,
       format: 'csv',
-      target: stdoutTarget(out),
+      target: stdoutSink(out),
       pageSize: 2,
       concurrency: 1,
     });
@@ -203,7 +203,7 @@ describe('exportRows with pages read straight to CSV', () => {
         exportRows({
           fetchPage: async (offset) => pages[offset / 2]!,
           format,
-          target: stdoutTarget(sink().out),
+          target: stdoutSink(sink().out),
           pageSize: 2,
           concurrency: 1,
         }).catch((e: unknown) => e);
@@ -237,7 +237,7 @@ describe('exportRows with pages read straight to CSV', () => {
     const err = await exportRows({
       fetchPage: async (offset) => pages[offset / 2]!,
       format: 'csv',
-      target: stdoutTarget(out),
+      target: stdoutSink(out),
       pageSize: 2,
       concurrency: 1,
     }).catch((e: unknown) => e);

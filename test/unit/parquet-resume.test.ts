@@ -13,7 +13,7 @@ import type { FetchPage } from '../../src/export/pages.js';
 import { ParquetFormatter } from '../../src/export/parquet.js';
 import { decodeState, encodeState } from '../../src/export/parquet-state.js';
 import { checkResume } from '../../src/export/resume.js';
-import { openFileTarget, readResumeRecord } from '../../src/export/target.js';
+import { openFileSink, readResumeRecord } from '../../src/export/target.js';
 
 const TYPES: ResultField[] = [
   { name: 'id', type: { name: 'BIGINT' } },
@@ -147,7 +147,7 @@ describe('exportRows to Parquet, stopped and resumed', () => {
     exportRows({
       fetchPage,
       format: 'parquet',
-      target: await openFileTarget(file, { record: { jobId: 'job-1', format: 'parquet' } }),
+      target: await openFileSink(file, { record: { jobId: 'job-1', format: 'parquet' } }),
       pageSize: 500,
       concurrency: 2,
       ...opts,
@@ -177,7 +177,7 @@ describe('exportRows to Parquet, stopped and resumed', () => {
     const out = await exportRows({
       fetchPage,
       format: 'parquet',
-      target: await openFileTarget(file, { record: { jobId: 'job-1', format: 'parquet' }, resume: record }),
+      target: await openFileSink(file, { record: { jobId: 'job-1', format: 'parquet' }, resume: record }),
       pageSize: 500,
       concurrency: 2,
       startOffset: record!.rows,

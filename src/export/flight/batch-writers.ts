@@ -4,7 +4,9 @@
 // no row objects and no strings for text cells that need no escaping. Parquet from the columns, with the
 // Parquet types of the REST export (export/parquet.ts), no row objects either.
 import type { Data, RecordBatch, Schema } from 'apache-arrow';
-import { type DataType, makeVector, Type } from 'apache-arrow';
+import { type DataType, Type } from 'apache-arrow';
+import { type ColumnKind, columnKinds, halfToNumber } from '../column-types.js';
+import { type ByteOut, csvField, putCsvField } from '../csv-field.js';
 import type { ExportFormat } from '../writers.js';
 
 export interface BatchFormatter {
@@ -14,7 +16,12 @@ export interface BatchFormatter {
   tail(): string | Uint8Array;
 }
 
+/**
+ * The formatter of a Flight export. Every column's type is looked up first (column-types.ts): a type the
+ * writers do not know is refused by name before a byte is written.
+ */
 export async function loadBatchFormatter(format: ExportFormat, schema: Schema): Promise<BatchFormatter> {
+  columnKinds(schema);
   if (format === 'parquet') {
     const { ParquetBatchFormatter } = await import('../parquet-arrow.js');
     return new ParquetBatchFormatter(schema);
@@ -27,11 +34,13 @@ export async function loadBatchFormatter(format: ExportFormat, schema: Schema): 
 const QUOTE = 34;
 const COMMA = 44;
 const LF = 10;
-const CR = 13;
 const BACKSLASH = 92;
 
-/** A growing byte buffer, reused from batch to batch (what is handed out is a copy the caller may keep). */
-class Bytes {
+/**
+ * A growing byte buffer. What `take` hands out is the sink's from then on (docs/architecture.md "Delivery"):
+ * the next batch is written into a new buffer, never over bytes a sink may still be writing.
+ */
+class Bytes implements ByteOut {
   buf = Buffer.allocUnsafe(1 << 16);
   w = 0;
 
@@ -76,9 +85,10 @@ class Bytes {
     this.w = w;
   }
 
-  /** The bytes written since the last take (the buffer is then reused: FileTarget copies what it keeps). */
+  /** The bytes written since the last take, handed over: writing goes on in a new buffer of the same size. */
   take(): Uint8Array {
     const out = this.buf.subarray(0, this.w);
+    this.buf = Buffer.allocUnsafe(this.buf.length);
     this.w = 0;
     return out;
   }
@@ -184,51 +194,22 @@ function textOf(data: Data): ((i: number) => string) | undefined {
   }
 }
 
-function column(data: Data): Column {
+function column(data: Data, kind: ColumnKind): Column {
   const isNull = nullTest(data);
   const off = data.offset;
-  const typeId = (data.type as DataType).typeId;
-  switch (typeId) {
-    case Type.Utf8: {
-      const offsets = data.valueOffsets as Int32Array;
+  switch (kind) {
+    case 'text': {
+      const offsets = data.valueOffsets as ArrayLike<number | bigint>;
+      const at = (k: number): number => Number(offsets[k]!);
       const bytes = data.values as Uint8Array;
-      // A column none of whose cells needs quotes (the common case) is copied without looking at its bytes.
-      const plain = !(
-        bytes.includes(QUOTE) ||
-        bytes.includes(COMMA) ||
-        bytes.includes(LF) ||
-        bytes.includes(CR)
-      );
       const escapes = needsEscape(bytes);
       return {
         data,
         isNull,
-        csv: (out, i) => {
-          const a = offsets[i + off]!;
-          const b = offsets[i + off + 1]!;
-          if (plain) return out.raw(bytes, a, b);
-          // Quoted only when it holds a quote, comma, CR or LF (writers.ts csvField); all ASCII, so the
-          // UTF-8 bytes are scanned as they are.
-          let quote = false;
-          for (let k = a; k < b; k++) {
-            const c = bytes[k]!;
-            if (c === QUOTE || c === COMMA || c === LF || c === CR) {
-              quote = true;
-              break;
-            }
-          }
-          if (!quote) return out.raw(bytes, a, b);
-          out.byte(QUOTE);
-          for (let k = a; k < b; k++) {
-            const c = bytes[k]!;
-            if (c === QUOTE) out.byte(QUOTE);
-            out.byte(c);
-          }
-          out.byte(QUOTE);
-        },
+        csv: (out, i) => putCsvField(out, bytes, at(i + off), at(i + off + 1)),
         json: (out, i) => {
-          const a = offsets[i + off]!;
-          const b = offsets[i + off + 1]!;
+          const a = at(i + off);
+          const b = at(i + off + 1);
           for (let k = escapes ? a : b; k < b; k++) {
             const c = bytes[k]!;
             if (c < 32 || c === QUOTE || c === BACKSLASH) {
@@ -244,55 +225,59 @@ function column(data: Data): Column {
         },
       };
     }
-    case Type.Int:
-    case Type.Float: {
+    case 'binary': {
+      // As the REST answer holds a VARBINARY cell: its bytes in base64 (never a character CSV quotes).
+      const offsets = data.valueOffsets as ArrayLike<number | bigint>;
+      const bytes = data.values as Uint8Array;
+      const b64 = (i: number): string => {
+        const a = Number(offsets[i + off]!);
+        return Buffer.from(bytes.buffer, bytes.byteOffset + a, Number(offsets[i + off + 1]!) - a).toString(
+          'base64',
+        );
+      };
+      return {
+        data,
+        isNull,
+        csv: (out, i) => out.ascii(b64(i)),
+        json: (out, i) => out.ascii(`"${b64(i)}"`),
+      };
+    }
+    case 'half':
+    case 'number': {
       const values = data.values as unknown as ArrayLike<number | bigint>;
+      const value =
+        kind === 'half'
+          ? (i: number) => halfToNumber(values[i + off] as number)
+          : (i: number) => values[i + off]!;
       // A double that JSON cannot hold (NaN, ±Infinity) is null in the REST answer: an empty field, null.
       const write: CellWriter = (out, i) => {
-        const v = values[i + off]!;
+        const v = value(i);
         if (typeof v === 'number' && !Number.isFinite(v)) return;
         out.ascii(String(v));
       };
       const json: CellWriter = (out, i) => {
-        const v = values[i + off]!;
+        const v = value(i);
         if (typeof v === 'number' && !Number.isFinite(v)) return out.ascii('null');
         out.ascii(String(v));
       };
       return { data, isNull, csv: write, json };
     }
-    case Type.Bool: {
+    case 'bool': {
       const bits = data.values as Uint8Array;
       const at = (i: number) => (bits[(i + off) >> 3]! & (1 << ((i + off) & 7))) !== 0;
       const write: CellWriter = (out, i) => out.ascii(at(i) ? 'true' : 'false');
       return { data, isNull, csv: write, json: write };
     }
+    case 'null':
+      return { data, isNull: () => true, csv: () => {}, json: (out) => out.ascii('null') };
     default: {
-      const text = textOf(data);
-      if (text) {
-        const isDecimal = typeId === Type.Decimal;
-        return {
-          data,
-          isNull,
-          csv: (out, i) => out.ascii(text(i)),
-          // A decimal is a JSON number; a date or time a string.
-          json: isDecimal ? (out, i) => out.ascii(text(i)) : (out, i) => out.ascii(`"${text(i)}"`),
-        };
-      }
-      // Any other type: apache-arrow's value, as JSON text (a string as it is in CSV).
-      const vector = makeVector(data);
-      const value = (i: number): unknown => {
-        const v = vector.get(i);
-        return typeof v === 'bigint' ? Number(v) : v;
-      };
+      const text = textOf(data)!;
       return {
         data,
         isNull,
-        csv: (out, i) => {
-          const v = value(i);
-          const s = typeof v === 'string' ? v : JSON.stringify(v);
-          out.text(NEEDS_QUOTES.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
-        },
-        json: (out, i) => out.text(JSON.stringify(value(i)) ?? 'null'),
+        csv: (out, i) => out.ascii(text(i)),
+        // A decimal is a JSON number; a date or time a string.
+        json: kind === 'decimal' ? (out, i) => out.ascii(text(i)) : (out, i) => out.ascii(`"${text(i)}"`),
       };
     }
   }
@@ -300,13 +285,11 @@ function column(data: Data): Column {
 
 // ── Text formats ───────────────────────────────────────────────────────────────────────────────────────
 
-const NEEDS_QUOTES = /[",\r\n]/;
-const csvName = (s: string): string => (NEEDS_QUOTES.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
-
 class TextBatchFormatter implements BatchFormatter {
   readonly head: string;
   private readonly names: string[];
   private readonly keys: Buffer[];
+  private readonly kinds: ColumnKind[];
   private readonly out = new Bytes();
   private first = true;
 
@@ -315,11 +298,12 @@ class TextBatchFormatter implements BatchFormatter {
     schema: Schema,
   ) {
     this.names = schema.fields.map((f) => f.name);
+    this.kinds = columnKinds(schema);
     this.keys = this.names.map((n, c) => Buffer.from(`${c === 0 ? '{' : ','}${JSON.stringify(n)}:`));
     this.head =
       format === 'csv'
         ? this.names.length
-          ? `${this.names.map(csvName).join(',')}\n`
+          ? `${this.names.map(csvField).join(',')}\n`
           : ''
         : format === 'json'
           ? '['
@@ -329,7 +313,7 @@ class TextBatchFormatter implements BatchFormatter {
   batch(batch: RecordBatch): Uint8Array {
     const rows = batch.numRows;
     if (rows === 0) return new Uint8Array(0);
-    const columns = batch.data.children.map(column);
+    const columns = batch.data.children.map((data, c) => column(data, this.kinds[c]!));
     const out = this.out;
     const width = columns.length;
     if (this.format === 'csv') {
@@ -373,19 +357,18 @@ class TextBatchFormatter implements BatchFormatter {
 
 // ── Parquet (export/parquet-arrow.ts) ─────────────────────────────────────────────────────────────────
 
-/** A Utf8 cell as a string (another type's cell as its CSV text). */
-export function stringCell(data: Data, r: number): string {
-  if ((data.type as DataType).typeId === Type.Utf8) {
-    const offsets = data.valueOffsets as Int32Array;
+/** A text cell as a string (another kind's cell, binary or time, as its CSV text). */
+export function stringCell(data: Data, kind: ColumnKind, r: number): string {
+  if (kind === 'text') {
+    const offsets = data.valueOffsets as ArrayLike<number | bigint>;
     const bytes = data.values as Uint8Array;
-    const a = offsets[r + data.offset]!;
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(
       'utf8',
-      a,
-      offsets[r + data.offset + 1]!,
+      Number(offsets[r + data.offset]!),
+      Number(offsets[r + data.offset + 1]!),
     );
   }
   const out = new Bytes();
-  column(data).csv(out, r);
+  column(data, kind).csv(out, r);
   return Buffer.from(out.take()).toString('utf8');
 }

@@ -1,9 +1,9 @@
-// An export over Arrow Flight (docs/cli-contract.md "Export over Arrow Flight"): the SQL as a CMD descriptor,
-// GetFlightInfo, then DoGet of each endpoint's ticket in order, every batch written as it comes (flat memory:
-// one batch in hand). FlightInfo gives no row total (-1, docs/api-facts.md §14): a stream that ends without an
-// error is the whole result, and the rows written are the rows received. An interrupted export leaves no
-// file: FILE.partial is removed (no --resume over Flight). Loaded only by an export that uses Flight.
-import { RecordBatchReader } from 'apache-arrow';
+// The Arrow Flight source of the delivery pipeline (deliver.ts; docs/cli-contract.md "Export over Arrow
+// Flight"): the SQL as a CMD descriptor, GetFlightInfo, then DoGet of each endpoint's ticket in order, every
+// record batch handed on as it comes (flat memory: one batch in hand). FlightInfo gives no row total (-1,
+// docs/api-facts.md §14): a stream that ends without an error is the whole result. Nothing is kept for
+// --resume over Flight: a failure leaves no file. Loaded only by an export that uses Flight.
+import { type RecordBatch, RecordBatchReader, type Schema } from 'apache-arrow';
 import {
   AuthError,
   type DlakeError,
@@ -12,7 +12,8 @@ import {
   NotFoundError,
   ServiceError,
 } from '../../errors.js';
-import { OutputClosedError, openFileTarget, stdoutTarget, type Target } from '../target.js';
+import { deliver, describe, type Source } from '../deliver.js';
+import { openSink } from '../target.js';
 import type { ExportFormat } from '../writers.js';
 import { type BatchFormatter, loadBatchFormatter } from './batch-writers.js';
 import { type FlightCallError, FlightClient, type FlightClientOptions, STATUS } from './client.js';
@@ -40,66 +41,85 @@ interface FlightExportOutcome {
 }
 
 /** The endpoint did not answer before any row came: `auto` falls back to REST on it. */
-export class FlightUnavailableError extends ServiceError {}
+export class FlightUnavailableError extends ServiceError {
+  /** The endpoint's failure in its own words, before the pipeline adds what was (not) written. */
+  reason?: string;
+}
 
 const RETRY_DELAYS_MS = [250, 1000];
 
-export async function exportOverFlight(req: FlightExportRequest): Promise<FlightExportOutcome> {
-  const client = new FlightClient(req);
-  const attempts = req.attempts ?? RETRY_DELAYS_MS.length + 1;
-  try {
-    for (let attempt = 1; ; attempt++) {
-      const state = { rows: 0, target: undefined as Target | undefined };
-      try {
-        return await run(client, req, state);
-      } catch (err) {
-        const retry = state.rows === 0 && attempt < attempts && retriable(err) && !req.signal.aborted;
-        if (!retry) throw mapError(err, state.rows, req);
-        req.trace?.(`flight: attempt ${attempt} failed (${(err as Error).message}); retrying`);
-        await sleep(RETRY_DELAYS_MS[attempt - 1] ?? 1000, req.signal);
-      }
-    }
-  } finally {
-    client.close();
-  }
+/**
+ * One endpoint's record batches, with the stream's schema once read. The Flight reader is where batches are
+ * checked before they are handed on: what reaches the pipeline is a batch whose buffers hold what its
+ * metadata says.
+ */
+export interface BatchStream extends AsyncIterable<RecordBatch> {
+  readonly schema: Schema | undefined;
 }
 
-async function run(
+/** The batches of one DoGet. */
+async function readBatches(
   client: FlightClient,
-  req: FlightExportRequest,
-  state: { rows: number; target?: Target },
-): Promise<FlightExportOutcome> {
-  const info = await client.getFlightInfo(req.sql, req.authorization, req.signal);
-  const target =
-    req.out === '-' ? stdoutTarget(req.stdout as never) : await openFileTarget(req.out, { gzip: req.gzip });
-  state.target = target;
-  let formatter: BatchFormatter | undefined;
-  try {
-    for (const ticket of info.tickets) {
-      const reader = await RecordBatchReader.from(client.doGet(ticket, req.authorization, req.signal));
-      for await (const batch of reader) {
-        if (!formatter) {
-          formatter = await loadBatchFormatter(req.format, batch.schema);
-          await target.write(formatter.head, req.signal);
+  ticket: Buffer,
+  authorization: string,
+  signal: AbortSignal,
+): Promise<BatchStream> {
+  return RecordBatchReader.from(client.doGet(ticket, authorization, signal));
+}
+
+/** A query's rows over Flight as a source: every endpoint's batches in order. */
+export function flightBatches(client: FlightClient, req: FlightExportRequest): Source<Schema, RecordBatch> {
+  const attempts = req.attempts ?? RETRY_DELAYS_MS.length + 1;
+  return {
+    async *pieces(signal) {
+      const info = await client.getFlightInfo(req.sql, req.authorization, signal);
+      let columns = false;
+      for (const ticket of info.tickets) {
+        const reader = await readBatches(client, ticket, req.authorization, signal);
+        for await (const batch of reader) {
+          columns = true;
+          yield { columns: batch.schema, rows: batch.numRows, data: batch };
         }
-        await target.write(formatter.batch(batch), req.signal);
-        state.rows += batch.numRows;
-        req.onProgress?.(state.rows);
-        if (req.signal.aborted) throw new InterruptedError('interrupted');
+        // A result of no rows still has its columns: the header (or `[]`, an empty Parquet file).
+        if (!columns && reader.schema) {
+          columns = true;
+          yield { columns: reader.schema, rows: 0, data: undefined as never };
+        }
       }
-      // A result of no rows still has its columns: the header (or `[]`, an empty Parquet file).
-      if (!formatter && reader.schema) {
-        formatter = await loadBatchFormatter(req.format, reader.schema);
-        await target.write(formatter.head, req.signal);
-      }
-    }
-    if (formatter) await target.write(formatter.tail(), req.signal);
-    await target.commit();
-    return { rows: state.rows, truncated: false };
-  } catch (err) {
-    await target.discard();
-    if (err instanceof OutputClosedError) return { rows: state.rows, truncated: true };
-    throw err;
+    },
+    async formatter(schema, format) {
+      const f: BatchFormatter = await loadBatchFormatter(format, schema);
+      return { head: f.head, format: (b) => f.batch(b), tail: () => f.tail() };
+    },
+    sameColumns(first, later) {
+      const text = (s: Schema) => s.fields.map((f) => `${f.name} ${String(f.type)}`).join(', ');
+      if (text(first) !== text(later))
+        throw new ServiceError(
+          `the Flight stream changed its columns from (${text(first)}) to (${text(later)})`,
+        );
+    },
+    explain: (err, rows) => explain(err, rows, req),
+    async retry(err, attempt, signal) {
+      if (attempt >= attempts || !retriable(err)) return false;
+      req.trace?.(`flight: attempt ${attempt} failed (${describe(err)}); retrying`);
+      await sleep(RETRY_DELAYS_MS[attempt - 1] ?? 1000, signal);
+      return !signal.aborted;
+    },
+  };
+}
+
+/** Delivers the rows of `req.sql` over Flight to `req.out`. */
+export async function exportOverFlight(req: FlightExportRequest): Promise<FlightExportOutcome> {
+  const client = new FlightClient(req);
+  try {
+    const sink = await openSink(req.out, req.stdout as never, { gzip: req.gzip });
+    return await deliver(flightBatches(client, req), sink, {
+      format: req.format,
+      signal: req.signal,
+      onProgress: req.onProgress && ((rows) => req.onProgress!(rows)),
+    });
+  } finally {
+    client.close();
   }
 }
 
@@ -109,46 +129,50 @@ function retriable(err: unknown): boolean {
   return code === STATUS.UNAVAILABLE || code === STATUS.RESOURCE_EXHAUSTED;
 }
 
-const countOf = (n: number): string => `${n.toLocaleString('en-US')} row${n === 1 ? '' : 's'}`;
+/**
+ * What the server or the network said, as one line of text, whatever shape the error has (gRPC's `details`
+ * is a string, but nothing checks that a server or a proxy keeps to it).
+ */
+function saidBy(err: unknown): string {
+  const e = err as { details?: unknown; message?: unknown } | undefined;
+  const words = [e?.details, e?.message].find((w) => typeof w === 'string' && w.trim() !== '');
+  const text = typeof words === 'string' ? words : describe(err);
+  return text.replace(/^\d+ [A-Z_]+: /, '');
+}
 
-/** gRPC's status as dlake's exit codes (docs/cli-contract.md "Export over Arrow Flight"). */
-function mapError(err: unknown, rows: number, req: FlightExportRequest): unknown {
-  const e = err as FlightCallError;
-  const where = req.out === '-' ? '' : `; ${req.out} was not written`;
-  const after = `after ${countOf(rows)} received${where}`;
-  const said = (e?.details || e?.message || String(err)).replace(/^\d+ [A-Z_]+: /, '');
-  if (
-    err instanceof InterruptedError ||
-    (req.signal.aborted && (e?.code === STATUS.CANCELLED || (err as Error)?.name === 'AbortError'))
-  ) {
-    return new InterruptedError(rows > 0 || req.out !== '-' ? `interrupted ${after}` : 'interrupted');
-  }
-  if (typeof e?.code !== 'number') {
-    if ((err as DlakeError)?.exitCode !== undefined) return err;
-    return new ServiceError(`the Flight export failed ${after}: ${said}`, { cause: err });
-  }
+/** A Flight failure as dlake's error: gRPC's status as the exit code (docs/cli-contract.md "Export over Arrow Flight"). */
+function explain(err: unknown, rows: number, req: FlightExportRequest): DlakeError {
+  const e = err as FlightCallError | undefined;
+  const said = saidBy(err);
+  if (req.signal.aborted && (e?.code === STATUS.CANCELLED || (err as Error)?.name === 'AbortError'))
+    return new InterruptedError('interrupted');
+  // Only an Error is kept as the cause (--debug prints its stack); any other value is in the words already.
+  const cause = err instanceof Error ? err : undefined;
+  if (typeof e?.code !== 'number')
+    return new ServiceError(`the Flight stream from ${req.endpoint.url} failed: ${said}`, { cause });
   switch (e.code) {
     case STATUS.UNAUTHENTICATED:
     case STATUS.PERMISSION_DENIED:
       return new AuthError(`the Flight endpoint refused the credentials: ${said}`, { hint: req.loginHint });
     case STATUS.INVALID_ARGUMENT:
     case STATUS.INTERNAL:
-      return new JobFailedError(`the query failed${rows > 0 ? ` ${after}` : ''}: ${said}`);
+      return new JobFailedError(`the query failed: ${said}`);
     case STATUS.NOT_FOUND:
       return new NotFoundError(said);
     default: {
-      const Err = rows === 0 ? FlightUnavailableError : ServiceError;
       // gRPC words a refused certificate as a connection not established: say what fixes it, as for HTTPS.
       const tls = /certificate|self[- ]signed|CERT_/i.test(said);
-      return new Err(
-        `the Flight stream from ${req.endpoint.url} broke ${after}: ${said.replace(/\.? ?Resolution note: ?$/, '')}`,
-        {
-          cause: err,
-          hint: tls
-            ? 'trust the server certificate with --ca-file FILE (PEM), or skip the check with --insecure'
-            : undefined,
-        },
-      );
+      const reason = `the Flight stream from ${req.endpoint.url} broke: ${said.replace(/\.? ?Resolution note: ?$/, '')}`;
+      const opts = {
+        cause,
+        hint: tls
+          ? 'trust the server certificate with --ca-file FILE (PEM), or skip the check with --insecure'
+          : undefined,
+      };
+      if (rows > 0) return new ServiceError(reason, opts);
+      const unavailable = new FlightUnavailableError(reason, opts);
+      unavailable.reason = reason;
+      return unavailable;
     }
   }
 }

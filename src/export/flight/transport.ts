@@ -119,7 +119,8 @@ export async function exportWithFlight(ctx: Context, a: FlightAttempt): Promise<
       loginHint: loginHint(ctx, flight),
     });
   } catch (e) {
-    if (!explicit && e instanceof FlightUnavailableError) return overRest(e.message);
+    // Said in the words of the endpoint's failure alone: the file is then written over REST.
+    if (!explicit && e instanceof FlightUnavailableError) return overRest(e.reason ?? e.message);
     throw e;
   } finally {
     bar?.done();

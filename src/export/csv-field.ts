@@ -1,0 +1,70 @@
+// The one CSV field encoder of dlake (docs/cli-contract.md "Streams and formats"): RFC 4180 with LF line ends,
+// a field quoted only when it holds a comma, a double quote, CR or LF, inner quotes doubled, null the empty
+// field. Every CSV dlake writes goes through it: the exports (rows, results pages read as bytes, Arrow
+// batches) and every command's `-o csv`. Strings and bytes are encoded by the same rule, so a cell is the
+// same bytes whichever way its rows arrived.
+
+const QUOTE = 34;
+
+/** What makes a field need quotes: a double quote, a comma, CR or LF. */
+const SPECIAL = '",\r\n';
+const NEEDS_QUOTES = new RegExp(`[${SPECIAL}]`);
+/** 1 for the bytes of SPECIAL (all ASCII: the same in UTF-8 bytes as in UTF-16 text). */
+export const CSV_SPECIAL = new Uint8Array(256);
+for (let i = 0; i < SPECIAL.length; i++) CSV_SPECIAL[SPECIAL.charCodeAt(i)] = 1;
+
+/**
+ * One field as text; null (and undefined) is the empty field. Written here rather than by csv-stringify,
+ * which cost a fifth of an export's CPU in its per-field option handling (bench/profile.ts); the strict RFC
+ * 4180 reader of the tests and a property test hold it to the format.
+ */
+export function csvField(text: string | null | undefined): string {
+  if (text == null) return '';
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** A CSV line of fields (without its line end). */
+export const csvLine = (fields: readonly (string | null | undefined)[]): string =>
+  fields.map(csvField).join(',');
+
+/** Where byte-level encoders write: a growing buffer with a write position. */
+export interface ByteOut {
+  buf: Uint8Array;
+  w: number;
+  reserve(n: number): void;
+}
+
+/**
+ * One field from UTF-8 bytes `src[from, to)`, written into `out`: the same rule as `csvField` (every special
+ * character is ASCII, so the bytes are scanned as they are).
+ */
+export function putCsvField(out: ByteOut, src: Uint8Array, from: number, to: number): void {
+  let quote = false;
+  let quotes = 0;
+  for (let k = from; k < to; k++) {
+    const c = src[k]!;
+    if (CSV_SPECIAL[c] === 1) {
+      quote = true;
+      if (c === QUOTE) quotes++;
+    }
+  }
+  out.reserve(to - from + (quote ? quotes + 2 : 0));
+  const buf = out.buf;
+  let w = out.w;
+  if (!quote) {
+    if (to - from > 32) {
+      buf.set(src.subarray(from, to), w);
+      w += to - from;
+    } else for (let k = from; k < to; k++) buf[w++] = src[k]!;
+    out.w = w;
+    return;
+  }
+  buf[w++] = QUOTE;
+  for (let k = from; k < to; k++) {
+    const c = src[k]!;
+    if (c === QUOTE) buf[w++] = QUOTE;
+    buf[w++] = c;
+  }
+  buf[w++] = QUOTE;
+  out.w = w;
+}

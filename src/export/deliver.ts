@@ -1,0 +1,248 @@
+// The delivery pipeline (docs/architecture.md "Delivery"): every row dlake writes out goes through
+// `deliver(source, sink)`. A source hands out pieces in order (a REST results page, a Flight record batch,
+// rows already held); a sink takes bytes (a file through FILE.partial and rename, standard output, a capped
+// buffer in memory). Between them this module owns what must be the same on every path: the formatter made
+// from the first piece's columns, head, rows and tail, the row count, the checkpoints a REST export resumes
+// from, progress, Ctrl-C and the other stop signals, retries before the first row, and what a failure
+// becomes: one error whose exit code says whose fault it was (6 the query, 7 the service or the stream,
+// 9 the local disk, 130/143/129 a signal) and whose message ends with the rows received and what was (or was
+// not) written. A source describes its own failures (`explain`); the rest is done here, once.
+import { DlakeError, InterruptedError, JobFailedError, LocalIOError, ServiceError } from '../errors.js';
+import { fileWriteError } from '../util/files.js';
+import { countRows } from '../util/units.js';
+import { OutputClosedError, type Sink } from './target.js';
+import type { ExportFormat } from './writers.js';
+
+/** Turns a source's pieces into bytes in one format. */
+export interface Formatter<D> {
+  /** What comes before the first row: the CSV header, the opening bracket, Parquet's magic bytes. */
+  readonly head: string | Uint8Array;
+  /** One piece's rows (possibly empty while a format buffers them: Parquet's row group). */
+  format(data: D): string | Uint8Array;
+  /** What comes after the last row. */
+  tail(): string | Uint8Array;
+  /** Rows given to `format` whose bytes are not handed out yet (Parquet's row group being filled); else 0. */
+  readonly held?: number;
+  /** What a resumed export needs besides the bytes to continue them (Parquet's row groups), JSON-safe. */
+  state?(): unknown;
+}
+
+/** A piece of the rows, in order. */
+export interface Piece<C, D> {
+  /** The columns of its rows: the first piece's make the formatter, and every later piece must agree. */
+  columns: C;
+  /** Rows in it. */
+  rows: number;
+  /** What the formatter formats. */
+  data: D;
+  /** The rows already in the format (a REST page read straight to CSV): written as they are. */
+  formatted?: Uint8Array;
+}
+
+/** Where rows come from. */
+export interface Source<C, D> {
+  /** The pieces in order, from the first. Called again to retry (`retry`), before any row was delivered. */
+  pieces(signal: AbortSignal): AsyncIterable<Piece<C, D>>;
+  /** The formatter for `columns` (the first piece's) in `format`. */
+  formatter(columns: C, format: ExportFormat): Promise<Formatter<D>>;
+  /** Whether `later` (a piece's columns) are `first`'s: throws the error that says how they differ. */
+  sameColumns?(first: C, later: C): void;
+  /** Rows the source is expected to deliver in all, once a piece has told (progress, and the check at the end). */
+  expected?(): number | undefined;
+  /** Throws when `rows` is not the whole result (REST: the job's rowCount). */
+  complete?(rows: number): void;
+  /**
+   * The source's own failure as dlake's error (a gRPC status, a refused page). Must not throw; undefined or
+   * the error itself leaves it as it is.
+   */
+  explain?(err: unknown, rows: number): unknown;
+  /** Before a row is delivered: whether (after a pause it waits out itself) to open the pieces again. */
+  retry?(err: unknown, attempt: number, signal: AbortSignal): Promise<boolean>;
+  /**
+   * The rows already in the sink before the first piece (a resumed export continues FILE.partial): counted
+   * in messages and checkpoints, and no head is written.
+   */
+  readonly offset?: number;
+  /** What was written can be continued from its last checkpoint: the sink keeps it on a failure. */
+  readonly resumable?: boolean;
+}
+
+export interface DeliverOptions {
+  format: ExportFormat;
+  signal: AbortSignal;
+  /** After every piece: rows delivered (counting a source's `offset`) and the rows expected, if known. */
+  onProgress?: (rows: number, total: number | undefined) => void;
+  /** The hint of an error after which the sink kept FILE.partial: the `--resume` command line. */
+  resumeHint?: string;
+}
+
+export interface Delivered {
+  /** Rows delivered by this run (not counting the source's `offset`). */
+  rows: number;
+  /** The reader went away before the end (`| head`), or the sink's cap was reached: not an error. */
+  truncated: boolean;
+}
+
+/** Streams every piece of `source` into `sink` in `format`; see the module's comment for what it owns. */
+export async function deliver<C, D>(
+  source: Source<C, D>,
+  sink: Sink,
+  opts: DeliverOptions,
+): Promise<Delivered> {
+  const offset = source.offset ?? 0;
+  const state = { rows: 0, started: false };
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await run(source, sink, opts, state);
+      } catch (err) {
+        if (state.started || state.rows > 0 || err instanceof OutputClosedError || opts.signal.aborted)
+          throw err;
+        if (!(await safely(() => source.retry?.(err, attempt, opts.signal), false))) throw err;
+      }
+    }
+  } catch (err) {
+    if (err instanceof OutputClosedError) {
+      await sink.discard();
+      return { rows: state.rows, truncated: true };
+    }
+    const e = asDlakeError(err, source, state.rows, opts.signal, sink);
+    const kept = source.resumable && keepable(e) ? await sink.suspend() : await sink.discard().then(() => 0);
+    throw stoppedAfter(e, offset + state.rows, sink, kept, opts.resumeHint);
+  }
+}
+
+async function run<C, D>(
+  source: Source<C, D>,
+  sink: Sink,
+  opts: DeliverOptions,
+  state: { rows: number; started: boolean },
+): Promise<Delivered> {
+  const { signal } = opts;
+  const offset = source.offset ?? 0;
+  let formatter: Formatter<D> | undefined;
+  let first: C | undefined;
+  for await (const piece of source.pieces(signal)) {
+    if (!formatter) {
+      first = piece.columns;
+      formatter = await source.formatter(piece.columns, opts.format);
+      state.started = true;
+      await sink.write(formatter.head, signal);
+    } else if (piece.columns !== first) source.sameColumns?.(first as C, piece.columns);
+    // The bytes handed over are the sink's from now on (target.ts Sink). A piece of no rows (an empty
+    // result's columns) has none.
+    if (piece.formatted || piece.rows > 0)
+      await sink.write(piece.formatted ?? formatter.format(piece.data), signal);
+    state.rows += piece.rows;
+    // A point to resume from only once every row so far is in the bytes (not in a row group being filled).
+    if (source.resumable && !formatter.held) await sink.checkpoint(offset + state.rows, formatter.state?.());
+    // Ctrl-C between pieces: stop here rather than after the requests in flight.
+    if (signal.aborted) throw new InterruptedError('interrupted');
+    opts.onProgress?.(offset + state.rows, source.expected?.());
+  }
+  if (signal.aborted) throw new InterruptedError('interrupted');
+  if (formatter) source.complete?.(state.rows);
+  if (formatter) await sink.write(formatter.tail(), signal);
+  await sink.commit();
+  return { rows: state.rows, truncated: false };
+}
+
+/** `fn()`, or `fallback` if it throws: what a failure's own handling calls must never throw over it. */
+async function safely<T>(fn: () => T | Promise<T>, fallback: T): Promise<T> {
+  try {
+    return (await fn()) ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/** The errno codes of a local write that failed for a reason of the machine's, not dlake's (exit 9). */
+const LOCAL_WRITE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EACCES', 'EPERM', 'EFBIG', 'ENXIO']);
+
+/**
+ * Any failure as one of dlake's errors, whatever its shape: the source's explanation first, then Ctrl-C, a
+ * local write, and for anything else the error as it is (a bug stays a bug). Never throws.
+ */
+function asDlakeError(
+  err: unknown,
+  source: Source<unknown, unknown>,
+  rows: number,
+  signal: AbortSignal,
+  sink: Sink,
+): unknown {
+  try {
+    // Errors of the machine and of the user come first: a source names only its own.
+    if (err instanceof DlakeError) return err;
+    if ((err as Error)?.name === 'AbortError' && signal.aborted) return new InterruptedError('interrupted');
+    const code = (err as NodeJS.ErrnoException)?.code;
+    if (typeof code === 'string' && LOCAL_WRITE_CODES.has(code)) {
+      const e = fileWriteError(sink.partial ?? sink.name, err);
+      // Only an Error is kept as the cause (--debug prints its stack).
+      return err instanceof Error ? e : new LocalIOError(e.message);
+    }
+    const explained = source.explain?.(err, rows);
+    if (explained !== undefined) return explained;
+  } catch {
+    return new ServiceError(`the export failed: ${describe(err)}`, { cause: err });
+  }
+  return err;
+}
+
+/** What any thrown value says, in one line, whatever it is. */
+export function describe(err: unknown): string {
+  try {
+    const m = (err as Error)?.message;
+    if (typeof m === 'string' && m) return m;
+    return typeof err === 'string' ? err : (JSON.stringify(err) ?? String(err));
+  } catch {
+    return 'an error that cannot be described';
+  }
+}
+
+/**
+ * Failures after which what was written is worth keeping for --resume: Ctrl-C and the other signals, the
+ * network or the service, a full (or failing) disk. Not a query that failed, nor rows that do not add up.
+ */
+function keepable(err: unknown): boolean {
+  if (err instanceof InterruptedError || err instanceof LocalIOError) return true;
+  return (
+    err instanceof ServiceError && !(err instanceof IncompleteResultError) && !(err instanceof JobFailedError)
+  );
+}
+
+/** The source handed out fewer (or more) rows than the result holds: the result is not to be trusted. */
+export class IncompleteResultError extends ServiceError {}
+
+/** The same error, its message completed with the rows received and what was (not) written. */
+function stoppedAfter(
+  err: unknown,
+  rows: number,
+  sink: Sink,
+  kept: number,
+  resumeHint: string | undefined,
+): unknown {
+  if (!(err instanceof DlakeError)) return err;
+  // Nothing written to standard output needs no account of it.
+  if (!sink.isFile && rows === 0) return err;
+  const what = !sink.isFile
+    ? `export stopped after ${countRows(rows)} written to ${sink.name}`
+    : sink.partial === undefined
+      ? `export stopped after ${countRows(rows)} written into ${sink.name}`
+      : kept > 0
+        ? `export stopped after ${countRows(rows)}; ${sink.name} was not written, the first ${countRows(kept)} are kept in ${sink.partial}`
+        : sink.resumed
+          ? `export stopped after ${countRows(rows)}; ${sink.name} was not written, ${sink.partial} and its sidecar are kept`
+          : `export stopped after ${countRows(rows)}; ${sink.name} was not written`;
+  return withMessage(err, `${err.message}: ${what}`, kept > 0 && resumeHint ? resumeHint : err.hint);
+}
+
+/** A copy of `err` (same class, exit code and details) with another message and hint. */
+function withMessage(err: DlakeError, message: string, hint: string | undefined): DlakeError {
+  const copy = Object.create(Object.getPrototypeOf(err)) as DlakeError;
+  Object.assign(copy, err);
+  Object.defineProperty(copy, 'message', { value: message, writable: true, configurable: true });
+  Object.defineProperty(copy, 'hint', { value: hint, writable: true, configurable: true });
+  Object.defineProperty(copy, 'stack', { value: err.stack, writable: true, configurable: true });
+  if (err.cause !== undefined) Object.defineProperty(copy, 'cause', { value: err.cause, configurable: true });
+  return copy;
+}

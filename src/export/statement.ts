@@ -1,0 +1,71 @@
+// One statement's way to its rows, shared by `dlake sql` (and each statement of `sql -f`) and the SQL shell:
+// over Arrow Flight when an export's transport says so (the query then runs there, once: no REST job beside
+// it), else submitted as a REST job and waited for, then its rows delivered to `--out` (or `\o FILE`) through
+// the delivery pipeline. A caller that prints the rows itself (a table, the shell's pager) gets the job.
+import type { ApiClient } from '../api/http.js';
+import type { Context } from '../context.js';
+import { waitWithFeedback } from './job-wait.js';
+import type { ExportSpec } from './writers.js';
+
+type Transport = 'auto' | 'flight' | 'rest';
+
+export interface StatementRun {
+  /** The SQL as it was given: what Flight runs. */
+  sql: string;
+  /** What is submitted as a REST job, when not `sql` itself (a CREATE TABLE AS wrapping it). */
+  submit?: string;
+  /** The catalog path unqualified names resolve in (a REST feature: it keeps an `auto` export off Flight). */
+  context?: string[];
+  /** Where every row goes (a file or `-`), with its format. */
+  out?: { file: string; spec: ExportSpec };
+  transport: Transport;
+  /** Results pages fetched at once (REST). */
+  concurrency?: number;
+  /** Return as soon as the job is submitted (no `out`). */
+  noWait?: boolean;
+  waitTimeoutMs?: number;
+  /** Ctrl-C while waiting cancels the job without asking. */
+  yes?: boolean;
+  /** What interrupts it (default: the command's Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+/** What became of a statement: its rows delivered to `out`, or the REST job for the caller to read. */
+export type StatementOutcome = { delivered: true } | { delivered: false; client: ApiClient; id: string };
+
+export async function runStatement(ctx: Context, run: StatementRun): Promise<StatementOutcome> {
+  if (run.out && !run.noWait && run.transport !== 'rest') {
+    const { exportWithFlight } = await import('./flight/transport.js');
+    const done = await exportWithFlight(ctx, {
+      sql: run.sql,
+      out: run.out.file,
+      spec: run.out.spec,
+      transport: run.transport,
+      restOnly: run.context === undefined ? undefined : '--context',
+      signal: run.signal,
+    });
+    if (done) return { delivered: true };
+  }
+  const client = await ctx.client();
+  const { submitSql, requireCompleted } = await import('../api/jobs.js');
+  const id = await submitSql(client, run.submit ?? run.sql, run.context);
+  if (run.noWait) return { delivered: false, client, id };
+  if (!ctx.ui.motion) ctx.ui.notice(`job ${id} submitted`);
+  const status = await waitWithFeedback(ctx, client, id, {
+    timeoutMs: run.waitTimeoutMs,
+    yes: run.yes,
+    signal: run.signal,
+  });
+  requireCompleted(status, id);
+  if (!run.out) return { delivered: false, client, id };
+  const { exportToFile } = await import('./to-file.js');
+  await exportToFile(ctx, {
+    client,
+    id,
+    out: run.out.file,
+    ...run.out.spec,
+    concurrency: run.concurrency,
+    signal: run.signal,
+  });
+  return { delivered: true };
+}

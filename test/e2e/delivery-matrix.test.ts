@@ -1,0 +1,312 @@
+// Every entry point that writes rows out goes through the one delivery pipeline: entry point (`sql --out`,
+// `job export`, `sql -f`, the SQL shell's `\o`) × transport (REST, Flight) × format (CSV, NDJSON, JSON,
+// Parquet, .gz) against the emulator, each file byte for byte the REST `job export` of the same rows (Parquet:
+// the same rows read back); and the faults (a stream broken mid-way, a full disk on a private tmpfs, a closed
+// pipe, SIGINT, SIGTERM, two SIGTERMs): the exit code, exactly one `error:` line, no FILE, and no FILE.partial
+// but the resumable one a REST export keeps. In-process runs for everything but what only a process shows
+// (signals, a closed pipe, the terminal of the shell). The batch shapes of real servers (4,095 and 65,536
+// rows, wide rows) are test/unit/delivery-matrix.test.ts.
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { parquetReadObjects } from 'hyparquet';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, startDlake } from '../helpers/dlake.js';
+import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { KEY, startPty } from '../helpers/pty.js';
+import { until } from '../helpers/until.js';
+
+const ROWS = 6000;
+const QUERIES = {
+  big: 'SELECT * FROM big ORDER BY id',
+  // Wide rows: cells of kilobytes.
+  wide: "SELECT id, note, repeat(coalesce(name, 'null'), 400) AS wide FROM big WHERE id <= 1500 ORDER BY id",
+  one: 'SELECT * FROM big WHERE id = 3',
+};
+/** Every row wide (for the signals: each batch and each page reaches the file as it comes). */
+const WIDE_ALL = "SELECT id, repeat('x', 3000) AS w FROM big ORDER BY id";
+const EXTS = ['csv', 'ndjson', 'json', 'parquet', 'csv.gz'] as const;
+type Ext = (typeof EXTS)[number];
+const TRANSPORTS = ['rest', 'flight'] as const;
+
+let fx: Fixture;
+let dir: string;
+/** The REST `job export` of each query in each format: what every other way must write. */
+const reference = new Map<string, Buffer | unknown[]>();
+const jobs = new Map<string, string>();
+
+async function contents(file: string, ext: Ext): Promise<Buffer | unknown[]> {
+  const bytes = readFileSync(file);
+  if (ext === 'parquet') {
+    const buf = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    return parquetReadObjects({ file: buf });
+  }
+  return ext.endsWith('.gz') ? gunzipSync(bytes) : bytes;
+}
+
+beforeAll(async () => {
+  fx = await startFixture({ bigRows: ROWS, jobStepMs: 5, flightPort: 0 });
+  const login = await fx.run(
+    ['--flight-url', fx.emu.flight!.url, 'login', '-u', 'admin', '--password-stdin'],
+    {
+      input: 'admin-pass-1\n',
+    },
+  );
+  expect(login.code, login.stderr).toBe(0);
+  const scratch = mkdtempSync(join(tmpdir(), 'dlake-delivery-ref-'));
+  for (const [name, sql] of Object.entries(QUERIES)) {
+    const id = (await fx.run(['sql', sql, '--no-wait'])).stdout.trim();
+    await until(() => fx.emu.jobs.get(id)?.state === 'COMPLETED', 'the job completes');
+    jobs.set(name, id);
+    for (const ext of EXTS) {
+      const file = join(scratch, `${name}.${ext}`);
+      const r = await fx.run(['job', 'export', id, '--out', file, '--transport', 'rest']);
+      expect(r.code, r.stderr).toBe(0);
+      reference.set(`${name}.${ext}`, await contents(file, ext));
+    }
+  }
+  rmSync(scratch, { recursive: true, force: true });
+}, 120_000);
+afterAll(() => fx.close());
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'dlake-delivery-'));
+  fx.emu.faults.clear();
+  fx.emu.flight!.clearFaults();
+  return () => rmSync(dir, { recursive: true, force: true });
+});
+
+/** The command line of an in-process entry point writing query `name` to `out`. */
+function entry(
+  kind: 'sql' | 'job' | 'script',
+  name: keyof typeof QUERIES,
+  out: string,
+  transport: string,
+): string[] {
+  if (kind === 'job') return ['job', 'export', jobs.get(name)!, '--out', out, '--transport', transport];
+  if (kind === 'sql') return ['sql', QUERIES[name], '--out', out, '--transport', transport];
+  const script = join(dir, `${name}.sql`);
+  writeFileSync(script, `-- one statement\n${QUERIES[name]};\n`);
+  return ['sql', '-f', script, '--out', out, '--transport', transport];
+}
+
+describe.each(['sql', 'job', 'script'] as const)('%s, in-process', (kind) => {
+  it.each(TRANSPORTS)('over %s: every format and shape byte for byte the REST export', async (transport) => {
+    for (const name of ['big', 'wide', 'one'] as const) {
+      for (const ext of EXTS) {
+        const out = join(dir, `${name}.${ext}`);
+        const r = await fx.run(entry(kind, name, out, transport));
+        expect(r.code, `${name}.${ext}: ${r.stderr}`).toBe(0);
+        expect(r.stderr).toMatch(new RegExp(`wrote [\\d,]+ rows? to ${out} `));
+        if (transport === 'flight') expect(r.stderr).toContain('over Arrow Flight');
+        const got = await contents(out, ext);
+        const want = reference.get(`${name}.${ext}`)!;
+        if (Buffer.isBuffer(got))
+          expect(got.equals(want as Buffer), `${kind} ${transport} ${name}.${ext}`).toBe(true);
+        else expect(got).toEqual(want);
+        expect(readdirSync(dir).filter((f) => f.includes('.partial'))).toEqual([]);
+      }
+    }
+  });
+
+  it.each(TRANSPORTS)(
+    'over %s, the stream broken mid-way: exit 7, one error line, no FILE',
+    async (transport) => {
+      if (transport === 'flight') fx.emu.flight!.fault({ kind: 'break', afterBatches: 1 });
+      // The first results page answers (faults are taken in the order armed, and it is asked for alone); every
+      // later page is not JSON (a proxy's answer).
+      else {
+        fx.emu.faults.add({ kind: 'latency', latencyMs: 1, path: /\/results$/, times: 1 });
+        fx.emu.faults.add({ kind: 'malformed', path: /\/results$/ });
+      }
+      const out = join(dir, 'big.csv');
+      const r = await fx.run(entry(kind, 'big', out, transport));
+      expectFailure(r, 7, /: export stopped after [\d,]+ rows; .*big\.csv was not written/);
+      expect(existsSync(out)).toBe(false);
+      // REST keeps what it can resume (with the sidecar that describes it); Flight never keeps anything.
+      const left = readdirSync(dir)
+        .filter((f) => f.startsWith('big.csv'))
+        .sort();
+      if (transport === 'flight') expect(left).toEqual([]);
+      else expect([[], ['big.csv.partial', 'big.csv.partial.json']]).toContainEqual(left);
+    },
+  );
+});
+
+const canMount = (() => {
+  const probe = mkdtempSync(join(tmpdir(), 'dlake-mount-probe-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4k', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+})();
+
+describe.skipIf(!canMount)('a full disk (a private tmpfs)', () => {
+  let disk: string;
+  beforeEach(() => {
+    disk = join(dir, 'disk');
+    mkdirSync(disk);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', disk]);
+    return () => execFileSync('umount', [disk]);
+  });
+
+  it.each(['sql', 'job', 'script'] as const)(
+    '%s, REST and Flight, every format, with and without --debug: exit 9, one line, no FILE',
+    async (kind) => {
+      for (const transport of TRANSPORTS) {
+        for (const ext of EXTS) {
+          for (const debug of [[], ['--debug']]) {
+            const out = join(disk, `big.${ext}`);
+            const r = await fx.run([...debug, ...entry(kind, 'big', out, transport)]);
+            expectFailure(
+              {
+                ...r,
+                stderr: r.stderr
+                  .split('\n')
+                  .filter((l) => !l.startsWith('debug:'))
+                  .join('\n'),
+              },
+              9,
+              new RegExp(
+                `^error: (statement 1 \\(line 2\\): )?cannot write ${out}\\.partial: no space left on the device: export stopped after [\\d,]+ rows; ${out} was not written`,
+              ),
+            );
+            expect(r.stderr).not.toMatch(/this is a bug|TypeError/);
+            const left = readdirSync(disk);
+            expect(left).not.toContain(`big.${ext}`);
+            // A REST export keeps the rows it can resume, with the sidecar that describes them.
+            if (left.length > 0) {
+              expect(transport).toBe('rest');
+              expect(left.sort()).toEqual([`big.${ext}.partial`, `big.${ext}.partial.json`]);
+            }
+            for (const f of left) rmSync(join(disk, f));
+          }
+        }
+      }
+    },
+  );
+});
+
+describe('what only a process shows', () => {
+  const env = () => ({ DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url });
+  /** Rows come slowly enough to stop the export mid-way. */
+  const slow = (transport: string) => {
+    if (transport === 'flight') fx.emu.flight!.fault({ kind: 'slow', latencyMs: 300 });
+    else fx.emu.faults.add({ kind: 'latency', latencyMs: 150, path: /\/results$/ });
+  };
+  const CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
+
+  it.each(
+    TRANSPORTS.flatMap((t) =>
+      [
+        ['SIGINT', 'interrupted'],
+        ['SIGTERM', 'terminated \\(SIGTERM\\)'],
+        // A second signal stops dlake at once, wherever its clean-up is.
+        ['SIGTERM SIGTERM', '(terminated \\(SIGTERM\\)|terminated \\(SIGTERM\\): export stopped after .*)'],
+        ['SIGTERM SIGINT SIGTERM', '(terminated \\(SIGTERM\\)|interrupted)(: export stopped after .*)?'],
+      ].map(([s, w]) => [t, s, w] as const),
+    ),
+  )(
+    'over %s, %s mid-export: its exit code, one error line, no FILE and no partial file nothing describes',
+    async (transport, signals, words) => {
+      slow(transport);
+      const out = join(dir, 'rows.csv');
+      // Rows of kilobytes: each batch (each page) reaches the file as it comes.
+      const child = startDlake(
+        ['sql', WIDE_ALL, '--out', out, '--transport', transport, '--concurrency', '1'],
+        { env: env() },
+      );
+      await until(
+        () => existsSync(`${out}.partial`) && readFileSync(`${out}.partial`).length > 0,
+        'rows arrive',
+      );
+      const sent = String(signals).split(' ') as NodeJS.Signals[];
+      // One after the other, as a CI runner's stop and then its kill would (the kernel merges a signal sent
+      // again before the first is handled).
+      for (const [k, s] of sent.entries()) {
+        if (k > 0) await new Promise((r) => setTimeout(r, 20));
+        child.kill(s);
+      }
+      const r = await child.done;
+      expect(
+        sent.map((s) => CODES[s]),
+        r.stderr,
+      ).toContain(r.code);
+      const errors = r.stderr.split('\n').filter((l) => l.startsWith('error:'));
+      expect(errors, r.stderr).toHaveLength(1);
+      expect(errors[0]).toMatch(new RegExp(`^error: ${words}`));
+      if (sent.length === 1)
+        expect(errors[0]).toMatch(/: export stopped after [\d,]+ rows; .*rows\.csv was not written/);
+      const left = readdirSync(dir).sort();
+      // REST may keep FILE.partial for --resume, always with the sidecar that describes it; nothing else stays.
+      if (transport === 'flight') expect(left).toEqual([]);
+      else expect([[], ['rows.csv.partial', 'rows.csv.partial.json']]).toContainEqual(left);
+    },
+  );
+
+  it.each(TRANSPORTS)(
+    'over %s, `--out -` into a pipe its reader closes: exit 0, no error line',
+    async (transport) => {
+      const child = spawn(
+        process.execPath,
+        [BIN, 'sql', QUERIES.big, '--out', '-', '--transport', transport, '--format', 'ndjson'],
+        {
+          env: cleanEnv(env()),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      child.stderr.on('data', (d) => {
+        stderr += d;
+      });
+      // `| head -c 1000`: the reader takes a little and goes.
+      let got = 0;
+      child.stdout.on('data', (d: Buffer) => {
+        got += d.length;
+        if (got > 1000) child.stdout.destroy();
+      });
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(got).toBeGreaterThan(1000);
+      expect(stderr).not.toMatch(/^error:/m);
+      expect(code, stderr).toBe(0);
+    },
+  );
+
+  it.each(TRANSPORTS)(
+    "the shell's \\o over %s: CSV and NDJSON byte for byte the REST export",
+    async (transport) => {
+      const sh = startPty(['sql'], env());
+      try {
+        await sh.waitFor(/dlake>$/);
+        for (const ext of ['csv', 'ndjson'] as const) {
+          const out = join(dir, `shell.${ext}`);
+          sh.type(`\\o ${out} --transport ${transport}${KEY.enter}`);
+          await sh.waitFor(`The next result goes to ${out}`);
+          sh.type(`${QUERIES.wide};${KEY.enter}`);
+          await sh.waitFor(new RegExp(`wrote 1,500 rows to .*shell\\.${ext}[\\s\\S]*dlake>$`));
+          expect(((await contents(out, ext)) as Buffer).equals(reference.get(`wide.${ext}`) as Buffer)).toBe(
+            true,
+          );
+        }
+        sh.type(`\\q${KEY.enter}`);
+        expect(await sh.exited).toBe(0);
+      } finally {
+        sh.kill();
+      }
+    },
+  );
+});
