@@ -21,7 +21,12 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = 
   tree: { title: 'catalog tree', run: benchTree },
   export: { title: 'Export over REST and Arrow Flight', run: () => benchFlight(matrix) },
   'export-rest': { title: 'Export over REST against bare downloads', run: benchExport },
-  parquet: { title: 'Parquet encoders side by side', run: () => benchParquetEncoders(matrix.sizes[0]) },
+  // One run of each candidate unless --runs says otherwise: they differ by several times, and the full set of
+  // sections should fit in about ten minutes.
+  parquet: {
+    title: 'Parquet encoders side by side',
+    run: () => benchParquetEncoders(matrix.sizes[0], argv.includes('--runs') ? matrix.runs : 1),
+  },
   apply: { title: 'apply', run: benchAscode },
   'ascode-scale': {
     title: 'Definitions as code: pull, plan, apply at 10,000 entities',
