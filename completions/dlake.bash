@@ -16,9 +16,12 @@ _dlake_sub() {
     '/source') REPLY='source' ;;
     '/sql') REPLY='sql' ;;
     '/job') REPLY='job' ;;
+    '/top') REPLY='top' ;;
+    '/search') REPLY='search' ;;
     '/reflection') REPLY='reflection' ;;
     '/user') REPLY='user' ;;
     '/role') REPLY='role' ;;
+    '/access') REPLY='access' ;;
     '/pat') REPLY='pat' ;;
     '/queue') REPLY='queue' ;;
     '/project') REPLY='project' ;;
@@ -61,7 +64,10 @@ _dlake_sub() {
     'source/update') REPLY='update' ;;
     'source/delete'|'source/rm') REPLY='delete' ;;
     'source/help') REPLY='help' ;;
+    'job/list') REPLY='list' ;;
     'job/get') REPLY='get' ;;
+    'job/why') REPLY='why' ;;
+    'job/profile') REPLY='profile' ;;
     'job/wait') REPLY='wait' ;;
     'job/cancel') REPLY='cancel' ;;
     'job/results') REPLY='results' ;;
@@ -89,6 +95,8 @@ _dlake_sub() {
     'role/add-member') REPLY='add-member' ;;
     'role/remove-member') REPLY='remove-member' ;;
     'role/help') REPLY='help' ;;
+    'access/why') REPLY='why' ;;
+    'access/help') REPLY='help' ;;
     'pat/list'|'pat/ls') REPLY='list' ;;
     'pat/create') REPLY='create' ;;
     'pat/delete'|'pat/revoke') REPLY='delete' ;;
@@ -119,16 +127,17 @@ _dlake_sub() {
 # $1: command path. REPLY: its subcommands; more: aliases, offered when no subcommand matches. Status 1 if none.
 _dlake_subs() {
   case "$1" in
-    '') REPLY='login logout whoami token profile catalog source sql job reflection user role pat queue project engine pull plan apply api version completion help' more='' ;;
+    '') REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version completion help' more='' ;;
     'token') REPLY='exchange' more='help' ;;
     'token exchange') REPLY='client-credentials jwt pat' more='help' ;;
     'profile') REPLY='list show use set delete' more='ls rm help' ;;
     'catalog') REPLY='ls get tree create update delete refresh tags wiki grants lineage' more='rm help' ;;
     'source') REPLY='list get types create update delete' more='ls rm help' ;;
-    'job') REPLY='get wait cancel results export' more='help' ;;
+    'job') REPLY='list get why profile wait cancel results export' more='help' ;;
     'reflection') REPLY='list get create update delete refresh summary' more='ls rm help' ;;
     'user') REPLY='list create get update delete' more='ls rm help' ;;
     'role') REPLY='list get create update delete add-member remove-member' more='ls rm help' ;;
+    'access') REPLY='why' more='help' ;;
     'pat') REPLY='list create delete' more='ls revoke help' ;;
     'queue') REPLY='list get create update delete rules' more='ls rm help' ;;
     'project') REPLY='list get' more='ls help' ;;
@@ -181,12 +190,17 @@ _dlake_opts() {
     'source help') REPLY='' ;;
     'sql') REPLY='-f --file --continue-on-error --context --no-wait --max-rows --out --into --format --concurrency --transport --wait-timeout -y --yes -h --help' ;;
     'job') REPLY='-h --help' ;;
+    'job list') REPLY='--status --user --since --until --type --queue --engine --min-duration --text --accelerated --not-accelerated --limit --out --format -h --help' ;;
     'job get') REPLY='-h --help' ;;
+    'job why') REPLY='-h --help' ;;
+    'job profile') REPLY='--out --top -h --help' ;;
     'job wait') REPLY='--timeout --wait-timeout -y --yes -h --help' ;;
     'job cancel') REPLY='-y --yes --dry-run -h --help' ;;
     'job results') REPLY='--offset --limit --all --concurrency -h --help' ;;
     'job export') REPLY='--out --format --concurrency --wait-timeout --transport --resume -y --yes -h --help' ;;
     'job help') REPLY='' ;;
+    'top') REPLY='--interval --once -h --help' ;;
+    'search') REPLY='--type --limit -h --help' ;;
     'reflection') REPLY='-h --help' ;;
     'reflection list') REPLY='--id -h --help' ;;
     'reflection get') REPLY='-h --help' ;;
@@ -212,6 +226,9 @@ _dlake_opts() {
     'role add-member') REPLY='--user --role --dry-run -h --help' ;;
     'role remove-member') REPLY='--user --role --dry-run -h --help' ;;
     'role help') REPLY='' ;;
+    'access') REPLY='-h --help' ;;
+    'access why') REPLY='--id --privilege -h --help' ;;
+    'access help') REPLY='' ;;
     'pat') REPLY='-h --help' ;;
     'pat list') REPLY='-h --help' ;;
     'pat create') REPLY='--label --expires --dry-run -h --help' ;;
@@ -294,6 +311,20 @@ _dlake_opt() {
     'sql/--concurrency') REPLY=value vals='' ;;
     'sql/--transport') REPLY=value vals='auto flight rest' ;;
     'sql/--wait-timeout') REPLY=value vals='' ;;
+    'job list/--status') REPLY=value vals='' ;;
+    'job list/--user') REPLY=value vals='' ;;
+    'job list/--since') REPLY=value vals='' ;;
+    'job list/--until') REPLY=value vals='' ;;
+    'job list/--type') REPLY=value vals='' ;;
+    'job list/--queue') REPLY=value vals='' ;;
+    'job list/--engine') REPLY=value vals='' ;;
+    'job list/--min-duration') REPLY=value vals='' ;;
+    'job list/--text') REPLY=value vals='' ;;
+    'job list/--limit') REPLY=value vals='' ;;
+    'job list/--out') REPLY=value vals='@files' ;;
+    'job list/--format') REPLY=value vals='csv json ndjson parquet' ;;
+    'job profile/--out') REPLY=value vals='@files' ;;
+    'job profile/--top') REPLY=value vals='' ;;
     'job wait/--timeout') REPLY=value vals='' ;;
     'job wait/--wait-timeout') REPLY=value vals='' ;;
     'job results/--offset') REPLY=value vals='' ;;
@@ -304,6 +335,9 @@ _dlake_opt() {
     'job export/--concurrency') REPLY=value vals='' ;;
     'job export/--wait-timeout') REPLY=value vals='' ;;
     'job export/--transport') REPLY=value vals='auto flight rest' ;;
+    'top/--interval') REPLY=value vals='' ;;
+    'search/--type') REPLY=value vals='' ;;
+    'search/--limit') REPLY=value vals='' ;;
     'reflection create/--type') REPLY=value vals='raw aggregation' ;;
     'reflection create/--name') REPLY=value vals='' ;;
     'reflection create/--display') REPLY=value vals='' ;;
@@ -343,6 +377,7 @@ _dlake_opt() {
     'role add-member/--role') REPLY=value vals='' ;;
     'role remove-member/--user') REPLY=value vals='' ;;
     'role remove-member/--role') REPLY=value vals='' ;;
+    'access why/--privilege') REPLY=value vals='' ;;
     'pat create/--label') REPLY=value vals='' ;;
     'pat create/--expires') REPLY=value vals='' ;;
     'queue create/--name') REPLY=value vals='' ;;
@@ -423,16 +458,17 @@ _dlake_arg() {
     'profile help/'0) REPLY='list show use set delete' ;;
     'catalog help/'0) REPLY='ls get tree create update delete refresh tags wiki grants lineage' ;;
     'source help/'0) REPLY='list get types create update delete' ;;
-    'job help/'0) REPLY='get wait cancel results export' ;;
+    'job help/'0) REPLY='list get why profile wait cancel results export' ;;
     'reflection help/'0) REPLY='list get create update delete refresh summary' ;;
     'user help/'0) REPLY='list create get update delete' ;;
     'role help/'0) REPLY='list get create update delete add-member remove-member' ;;
+    'access help/'0) REPLY='why' ;;
     'pat help/'0) REPLY='list create delete' ;;
     'queue help/'0) REPLY='list get create update delete rules' ;;
     'project help/'0) REPLY='list get' ;;
     'engine help/'0) REPLY='list get create update delete enable disable rules' ;;
     'completion/'0) REPLY='bash zsh fish' ;;
-    'help/'0) REPLY='login logout whoami token profile catalog source sql job reflection user role pat queue project engine pull plan apply api version completion' ;;
+    'help/'0) REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version completion' ;;
     *) REPLY='' ;;
   esac
 }

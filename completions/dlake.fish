@@ -24,12 +24,18 @@ function __dlake_sub --argument-names cmd word
             echo 'sql'
         case '/job'
             echo 'job'
+        case '/top'
+            echo 'top'
+        case '/search'
+            echo 'search'
         case '/reflection'
             echo 'reflection'
         case '/user'
             echo 'user'
         case '/role'
             echo 'role'
+        case '/access'
+            echo 'access'
         case '/pat'
             echo 'pat'
         case '/queue'
@@ -114,8 +120,14 @@ function __dlake_sub --argument-names cmd word
             echo 'delete'
         case 'source/help'
             echo 'help'
+        case 'job/list'
+            echo 'list'
         case 'job/get'
             echo 'get'
+        case 'job/why'
+            echo 'why'
+        case 'job/profile'
+            echo 'profile'
         case 'job/wait'
             echo 'wait'
         case 'job/cancel'
@@ -169,6 +181,10 @@ function __dlake_sub --argument-names cmd word
         case 'role/remove-member'
             echo 'remove-member'
         case 'role/help'
+            echo 'help'
+        case 'access/why'
+            echo 'why'
+        case 'access/help'
             echo 'help'
         case 'pat/list' 'pat/ls'
             echo 'list'
@@ -225,7 +241,7 @@ end
 function __dlake_subs --argument-names cmd
     switch "$cmd"
         case ''
-            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'Inspect, wait for, cancel and export SQL jobs' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'project' 'List and inspect the hosted edition\'s projects' 'engine' 'Manage hosted engines and the rules that route jobs to them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'api' 'Make an authenticated request to the service and print the response body' 'version' 'Print the version (as --version does)' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
+            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'List, explain, profile, wait for, cancel and export SQL jobs' 'top' 'Show the running and queued jobs, refreshed; select one and cancel it' 'search' 'Search the catalog (and, where the server can, jobs and reflections) for TEXT' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'access' 'Explain who may use an entity, and through which grants and roles' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'project' 'List and inspect the hosted edition\'s projects' 'engine' 'Manage hosted engines and the rules that route jobs to them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'api' 'Make an authenticated request to the service and print the response body' 'version' 'Print the version (as --version does)' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
         case 'token'
             printf '%s\t%s\n' 'exchange' 'Get an access token from the token endpoint (<auth-url>/oauth/token) and store it'
         case 'token exchange'
@@ -237,13 +253,15 @@ function __dlake_subs --argument-names cmd
         case 'source'
             printf '%s\t%s\n' 'list' 'List the sources with their type and health' 'get' 'Show a source and its config (secrets as the service shows them, never their values)' 'types' 'List the source types, or the config fields of one type' 'create' 'Create a source; its config is checked against the type before it is sent' 'update' 'Change a source config; secrets you leave out keep their stored values' 'delete' 'Delete a source'
         case 'job'
-            printf '%s\t%s\n' 'get' 'Show a job\'s state, times, row count, error and the reflections it chose, matched or considered' 'wait' 'Wait until a job ends; exit 6 if it FAILED or was CANCELED' 'cancel' 'Ask the service to cancel a running job' 'results' 'Print a page of a completed job\'s rows (at most 500), or all of them with --all' 'export' 'Stream every row of a job\'s result to a file (waits for the job first)'
+            printf '%s\t%s\n' 'list' 'List jobs of the history, newest first; every filter is applied by the service' 'get' 'Show a job\'s state, times, row count, error and the reflections it chose, matched or considered' 'why' 'Explain a job: where its time went, the queue, rule or engine, the reflections it considered, matched and chose, rows, bytes and its error' 'profile' 'Summarise a job\'s query profile (phases, top operators, spills, reflections) or save it with --out' 'wait' 'Wait until a job ends; exit 6 if it FAILED or was CANCELED' 'cancel' 'Ask the service to cancel a running job' 'results' 'Print a page of a completed job\'s rows (at most 500), or all of them with --all' 'export' 'Stream every row of a job\'s result to a file (waits for the job first)'
         case 'reflection'
             printf '%s\t%s\n' 'list' 'List reflections: all of them, or a dataset\'s (REF: its path or id)' 'get' 'Show a reflection: its fields, status and size' 'create' 'Create a reflection on a dataset; field names are checked against the dataset\'s schema first' 'update' 'Change a reflection: the field lists given replace those lists, everything else is kept' 'delete' 'Delete a reflection (asks first on a terminal)' 'refresh' 'Refresh a reflection now; --wait until it can accelerate (exit 6 if it fails)' 'summary' 'List reflections with their dataset, status and how often queries chose, matched or considered them'
         case 'user'
             printf '%s\t%s\n' 'list' 'List users (all of them, or those a filter expression matches); needs the Enterprise edition' 'create' 'Create a user; the PUBLIC role is always given, --role adds others' 'get' 'Show a user by id (a UUID) or by name (case-insensitive)' 'update' 'Change a user\'s names, email or roles; everything not given stays as it is' 'delete' 'Delete a user (asks first on a terminal); needs the Enterprise edition'
         case 'role'
             printf '%s\t%s\n' 'list' 'List roles with their type, member count and description' 'get' 'Show a role by id (a UUID) or by name (case-insensitive), with its member count' 'create' 'Create a role (its name is unique and cannot be changed later)' 'update' 'Change a role\'s description; the roles it is a member of are kept' 'delete' 'Delete a role (asks first on a terminal); its members lose it. System roles cannot be deleted' 'add-member' 'Make users and roles members of a role' 'remove-member' 'Take users and roles out of a role'
+        case 'access'
+            printf '%s\t%s\n' 'why' 'Explain which grants give a user or role its privileges on an entity, and what it lacks (Enterprise)'
         case 'pat'
             printf '%s\t%s\n' 'list' 'List a user\'s personal access tokens (ids, labels and dates; never the tokens)' 'create' 'Create a personal access token for a user and print it, once, alone on stdout' 'delete' 'Revoke one of a user\'s personal access tokens, or all of them with --all (asks first)'
         case 'queue'
@@ -280,6 +298,8 @@ function __dlake_more --argument-names cmd
             printf '%s\t%s\n' 'ls' 'List users (all of them, or those a filter expression matches); needs the Enterprise edition' 'rm' 'Delete a user (asks first on a terminal); needs the Enterprise edition' 'help' 'show help for a command'
         case 'role'
             printf '%s\t%s\n' 'ls' 'List roles with their type, member count and description' 'rm' 'Delete a role (asks first on a terminal); its members lose it. System roles cannot be deleted' 'help' 'show help for a command'
+        case 'access'
+            printf '%s\t%s\n' 'help' 'show help for a command'
         case 'pat'
             printf '%s\t%s\n' 'ls' 'List a user\'s personal access tokens (ids, labels and dates; never the tokens)' 'revoke' 'Revoke one of a user\'s personal access tokens, or all of them with --all (asks first)' 'help' 'show help for a command'
         case 'queue'
@@ -378,8 +398,14 @@ function __dlake_opts --argument-names cmd
             printf '%s\t%s\n' '-f' 'run the statements of a script, separated by ; (- for standard input)' '--file' 'run the statements of a script, separated by ; (- for standard input)' '--continue-on-error' 'with several statements: run every one, then exit with the first failure\'s code' '--context' 'catalog path that unqualified names resolve in, e.g. Sales/curated' '--no-wait' 'print the job id and return without waiting' '--max-rows' 'print at most N rows (default: 100 in a table, all rows in json, ndjson and csv)' '--out' 'stream every row to FILE (- for standard output) instead of printing them' '--into' 'write the result on the service as a new table REF (CREATE TABLE REF AS QUERY), e.g. Lake/exports/orders' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '--concurrency' 'results pages fetched at once (default 4, at most 32)' '--transport' 'auto (Arrow Flight when an endpoint is configured and answers, else REST), flight or rest' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '-y' 'on Ctrl-C while waiting, cancel the job without asking' '--yes' 'on Ctrl-C while waiting, cancel the job without asking' '-h' 'show help' '--help' 'show help'
         case 'job'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'job list'
+            printf '%s\t%s\n' '--status' 'only jobs in this state (COMPLETED, FAILED, CANCELED, RUNNING…); repeatable or comma-separated' '--user' 'only this user\'s jobs' '--since' 'submitted at or after WHEN: a duration back from now (24h, 7d) or an ISO 8601 time' '--until' 'submitted before WHEN (same forms as --since)' '--type' 'only jobs of this query type (UI_RUN, REST, JDBC, ODBC, FLIGHT…)' '--queue' 'only jobs placed on this queue' '--engine' 'only jobs run on this engine' '--min-duration' 'only jobs that took at least this long, e.g. 30s' '--text' 'only jobs whose SQL contains this text (case-insensitive)' '--accelerated' 'only jobs a reflection accelerated' '--not-accelerated' 'only jobs no reflection accelerated' '--limit' 'jobs to list (default 50, at most 10000)' '--out' 'write the jobs to FILE (- for standard output) in the format of its name' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '-h' 'show help' '--help' 'show help'
         case 'job get'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'job why'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'job profile'
+            printf '%s\t%s\n' '--out' 'save the profile zip as downloaded, instead of summarising it' '--top' 'operators to show, by processing time (default 10)' '-h' 'show help' '--help' 'show help'
         case 'job wait'
             printf '%s\t%s\n' '--timeout' 'stop waiting after this long, e.g. 10m (exit 7; the job keeps running)' '--wait-timeout' 'the same as --timeout' '-y' 'on Ctrl-C, cancel the job without asking' '--yes' 'on Ctrl-C, cancel the job without asking' '-h' 'show help' '--help' 'show help'
         case 'job cancel'
@@ -390,6 +416,10 @@ function __dlake_opts --argument-names cmd
             printf '%s\t%s\n' '--out' 'file to write (- for standard output); written as FILE.partial, then renamed' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '--concurrency' 'results pages fetched at once (default 4, at most 32)' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '--transport' 'auto (Arrow Flight when an endpoint is configured and answers, else REST), flight or rest' '--resume' 'continue an interrupted export from the complete rows of FILE.partial' '-y' 'on Ctrl-C while waiting, cancel the job without asking' '--yes' 'on Ctrl-C while waiting, cancel the job without asking' '-h' 'show help' '--help' 'show help'
         case 'job help'
             true
+        case 'top'
+            printf '%s\t%s\n' '--interval' 'time between refreshes (default 2s)' '--once' 'print one snapshot and exit (also when standard output is not a terminal)' '-h' 'show help' '--help' 'show help'
+        case 'search'
+            printf '%s\t%s\n' '--type' 'only results of this kind (table, view, folder, space, source, udf, job, reflection); repeatable or comma-separated' '--limit' 'results to show (default 50, at most 10000)' '-h' 'show help' '--help' 'show help'
         case 'reflection'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'reflection list'
@@ -439,6 +469,12 @@ function __dlake_opts --argument-names cmd
         case 'role remove-member'
             printf '%s\t%s\n' '--user' 'a user, by name or id (repeatable)' '--role' 'a role, by name or id (repeatable)' '--dry-run' 'print the request instead of sending it (names are still looked up)' '-h' 'show help' '--help' 'show help'
         case 'role help'
+            true
+        case 'access'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'access why'
+            printf '%s\t%s\n' '--id' 'take REF as an id, even when it is not a UUID' '--privilege' 'answer with the exit code: 0 when it is held, 1 when it is not' '-h' 'show help' '--help' 'show help'
+        case 'access help'
             true
         case 'pat'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
@@ -627,6 +663,48 @@ function __dlake_opt --argument-names cmd opt
         case 'sql/--wait-timeout'
             printf '%s\n' value ''
             return
+        case 'job list/--status'
+            printf '%s\n' value ''
+            return
+        case 'job list/--user'
+            printf '%s\n' value ''
+            return
+        case 'job list/--since'
+            printf '%s\n' value ''
+            return
+        case 'job list/--until'
+            printf '%s\n' value ''
+            return
+        case 'job list/--type'
+            printf '%s\n' value ''
+            return
+        case 'job list/--queue'
+            printf '%s\n' value ''
+            return
+        case 'job list/--engine'
+            printf '%s\n' value ''
+            return
+        case 'job list/--min-duration'
+            printf '%s\n' value ''
+            return
+        case 'job list/--text'
+            printf '%s\n' value ''
+            return
+        case 'job list/--limit'
+            printf '%s\n' value ''
+            return
+        case 'job list/--out'
+            printf '%s\n' value '@files'
+            return
+        case 'job list/--format'
+            printf '%s\n' value 'csv json ndjson parquet'
+            return
+        case 'job profile/--out'
+            printf '%s\n' value '@files'
+            return
+        case 'job profile/--top'
+            printf '%s\n' value ''
+            return
         case 'job wait/--timeout'
             printf '%s\n' value ''
             return
@@ -656,6 +734,15 @@ function __dlake_opt --argument-names cmd opt
             return
         case 'job export/--transport'
             printf '%s\n' value 'auto flight rest'
+            return
+        case 'top/--interval'
+            printf '%s\n' value ''
+            return
+        case 'search/--type'
+            printf '%s\n' value ''
+            return
+        case 'search/--limit'
+            printf '%s\n' value ''
             return
         case 'reflection create/--type'
             printf '%s\n' value 'raw aggregation'
@@ -772,6 +859,9 @@ function __dlake_opt --argument-names cmd opt
             printf '%s\n' value ''
             return
         case 'role remove-member/--role'
+            printf '%s\n' value ''
+            return
+        case 'access why/--privilege'
             printf '%s\n' value ''
             return
         case 'pat create/--label'
@@ -985,13 +1075,15 @@ function __dlake_arg --argument-names cmd index
         case 'source help/0'
             echo 'list get types create update delete'
         case 'job help/0'
-            echo 'get wait cancel results export'
+            echo 'list get why profile wait cancel results export'
         case 'reflection help/0'
             echo 'list get create update delete refresh summary'
         case 'user help/0'
             echo 'list create get update delete'
         case 'role help/0'
             echo 'list get create update delete add-member remove-member'
+        case 'access help/0'
+            echo 'why'
         case 'pat help/0'
             echo 'list create delete'
         case 'queue help/0'
@@ -1003,7 +1095,7 @@ function __dlake_arg --argument-names cmd index
         case 'completion/0'
             echo 'bash zsh fish'
         case 'help/0'
-            echo 'login logout whoami token profile catalog source sql job reflection user role pat queue project engine pull plan apply api version completion'
+            echo 'login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version completion'
         case '*'
             return 1
     end

@@ -142,7 +142,15 @@ function limitsOf(rest: string): RateLimitName[] {
 }
 
 /** Self-hosted resources a project path may reach; queues (`wlm`), `info` and the rest are not there. */
-const PROJECT_RESOURCES = new Set(['catalog', 'sql', 'job', 'reflection', 'reflection-summary', 'dataset']);
+const PROJECT_RESOURCES = new Set([
+  'catalog',
+  'sql',
+  'job',
+  'reflection',
+  'reflection-summary',
+  'dataset',
+  'search',
+]);
 const ORG_RESOURCES = new Set(['user', 'role']);
 
 export type CloudRouting = { path: string } | { response: EmuResponse };

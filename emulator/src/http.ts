@@ -28,6 +28,8 @@ export interface EmuResponse {
   json?: unknown;
   /** Sent as is, with `contentType` (default text/plain). */
   text?: string;
+  /** Bytes sent as they are, with `contentType` (default application/octet-stream). */
+  bytes?: Buffer;
   contentType?: string;
   headers?: Record<string, string>;
 }

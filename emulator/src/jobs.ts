@@ -19,6 +19,16 @@ import {
   notFound,
   ok,
 } from './http.js';
+import {
+  type HistoryEdition,
+  type LoggedJob,
+  missingSystemTable,
+  NAMES_SYSTEM_TABLE,
+  seedHistorySql,
+  systemDatasets,
+} from './job-history.js';
+import { profileZip } from './profile.js';
+import type { SearchableJob } from './search.js';
 import type { AreaContext } from './server.js';
 import {
   type CatalogDataset,
@@ -89,6 +99,8 @@ export interface JobsArea {
   runEngineQuery: RunEngineQuery;
   /** What the Flight server reads (emulator/src/flight): the engine, the datasets and the jobs' queries. */
   flight: FlightSource;
+  /** The jobs as catalog search finds them (emulator/src/search.ts). */
+  searchable: () => SearchableJob[];
 }
 
 /** The SQL engine and jobs, as the Flight server uses them. */
@@ -117,6 +129,10 @@ export interface JobsCatalog {
 export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Promise<JobsArea> {
   const { router, state, options } = area;
   const engine = await SqlEngine.create(options.bigRows ?? 1000);
+  // The system tables' seeded history (emulator/src/job-history.ts).
+  const history: HistoryEdition =
+    options.edition === 'cloud' ? 'cloud' : options.jobsRecent === false ? 'legacy' : 'software';
+  await engine.exec(seedHistorySql(options.jobHistory ?? 200, state.now(), history));
   const stepMs = options.jobStepMs ?? 20;
   const jobs = new Map<string, Job>();
   const running = new Set<Promise<void>>();
@@ -128,6 +144,27 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
   });
 
   const datasets = (): CatalogDataset[] => catalog.datasets();
+  /** The datasets a query may read: the system tables too when it names one (only then are their rows built). */
+  const datasetsFor = (sql: string): CatalogDataset[] =>
+    NAMES_SYSTEM_TABLE.test(sql)
+      ? [...catalog.datasets(), ...systemDatasets(history, [...jobs.values()].map(logged))]
+      : catalog.datasets();
+  const logged = (j: Job): LoggedJob => ({
+    id: j.id,
+    state: j.state,
+    queryType: 'REST',
+    user: j.userName,
+    datasets: j.touched.map((t) => t.path),
+    submitted: j.startedAt,
+    enqueued: j.schedulingStartedAt ?? 0,
+    executionStart: j.schedulingEndedAt ?? 0,
+    final: j.endedAt ?? 0,
+    rowsReturned: j.result?.rows.length ?? 0,
+    accelerated: j.state === 'COMPLETED' && j.touched.length > 0,
+    error: j.state === 'FAILED' ? j.errorMessage : j.cancellationReason,
+    query: j.sql,
+    engine: history === 'cloud' ? 'default' : '',
+  });
   const viewSchema: ViewSchemaListener = (path, fields) => catalog.recordFields(path, fields);
 
   const run = async (job: Job): Promise<void> => {
@@ -145,9 +182,12 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
       job.state = 'RUNNING';
       await sleep(stepMs + sleepHint(job.sql), signal);
       const ctas = parseCtas(job.sql);
+      // A system table this server does not have fails the query naming it, as the service's validation does.
+      const missing = missingSystemTable(job.sql, history);
+      if (missing) throw new Error(`Object '${missing}' not found within 'sys'`);
       const out = ctas
         ? await createTableAs(ctas, job.context, signal)
-        : await engine.query(job.sql, job.context, datasets(), signal, viewSchema);
+        : await engine.query(job.sql, job.context, datasetsFor(job.sql), signal, viewSchema);
       if (signal.aborted) throw new Error('Interrupted');
       job.result = out.result;
       job.schemaJson = JSON.stringify(out.result.schema);
@@ -262,6 +302,27 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
     return { status: 200, json, contentType: 'application/json' };
   });
 
+  // The profile download (docs/api-facts.md "The query profile"): a zip of the job's profile JSON.
+  router.post('/apiv2/support/:id/download', async (req) => {
+    const job = visibleJob(req);
+    const rels = job.state === 'COMPLETED' && job.touched.length ? acceleration(job.touched) : undefined;
+    const chosen = rels?.reflectionRelationships.find((r) => r.relationship === 'CHOSEN');
+    const bytes = await profileZip({
+      id: job.id,
+      sql: job.sql,
+      user: job.userName,
+      state: job.state,
+      startedAt: job.startedAt,
+      endedAt: job.endedAt,
+      schedulingStartedAt: job.schedulingStartedAt,
+      schedulingEndedAt: job.schedulingEndedAt,
+      rows: job.result?.rows.length ?? 0,
+      datasets: job.touched.map((t) => t.path),
+      chosen: chosen && { id: chosen.reflectionId!, name: 'emulator reflection', type: 'RAW' },
+    });
+    return { status: 200, bytes, contentType: 'application/octet-stream' };
+  });
+
   router.post('/api/v3/job/:id/cancel', (req) => {
     const p = requireAuth(req);
     const job = visibleJob(req);
@@ -293,7 +354,7 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
     },
   };
   const runEngineQuery: RunEngineQuery = async (sql, context = []) =>
-    (await engine.query(sql, context, datasets())).result.rows;
+    (await engine.query(sql, context, datasetsFor(sql))).result.rows;
   const flight: FlightSource = {
     engine,
     datasets,
@@ -302,7 +363,15 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
       return j && { sql: j.sql, context: j.context, userId: j.userId, state: j.state };
     },
   };
-  return { jobs: testApi, runEngineQuery, flight };
+  const searchable = (): SearchableJob[] =>
+    [...jobs.values()].map((j) => ({
+      id: j.id,
+      sql: j.sql,
+      user: j.userName,
+      state: j.state,
+      startedAt: j.startedAt,
+    }));
+  return { jobs: testApi, runEngineQuery, flight, searchable };
 }
 
 interface SqlBody {

@@ -21,6 +21,11 @@ const USAGE = `Usage: dlake-emulator [options]   (in this repository: npm run em
   --rate-window MS      with --edition cloud: the window of the limits (default 60000, as published)
   --samples DIR         serve DIR as the NAS source "Samples"
   --big-rows N          rows of the generated table "big" (default 1000)
+  --job-history N       jobs in the seeded history of the job system tables (default 200)
+  --no-jobs-recent      an older server: no sys.jobs_recent, every recent job in sys.jobs
+  --search FORM         the catalog search a self-hosted emulator has: unified (POST /api/v3/search and
+                        GET /api/v3/catalog/search; the Enterprise default) or catalog (the latter only;
+                        the community default); the hosted edition has its own
   --jwt-public-key FILE PEM public key (SPKI, RS256 or ES256) that external JWTs are verified against
   --no-pats             switch personal access tokens off
   --fault ${FAULT_FLAG_SYNTAX}
@@ -132,6 +137,10 @@ function parseOptions(argv: string[]): EmulatorOptions {
     edition,
     samplesDir: samplesOption(values.samples),
     bigRows: values['big-rows'] === undefined ? undefined : intOption(values['big-rows'], 'big-rows', 1000),
+    jobHistory:
+      values['job-history'] === undefined ? undefined : intOption(values['job-history'], 'job-history', 200),
+    jobsRecent: !values['no-jobs-recent'],
+    search: searchOption(values.search),
     jwtPublicKeyPem: values['jwt-public-key'] ? readFileSync(values['jwt-public-key'], 'utf8') : undefined,
     patsEnabled: !values['no-pats'],
     faults: (values.fault ?? []).map(faultOption),
@@ -141,6 +150,11 @@ function parseOptions(argv: string[]): EmulatorOptions {
       values['flight-port'] === undefined ? undefined : intOption(values['flight-port'], 'flight-port', 0),
     flightFaults: (values['flight-fault'] ?? []).map(flightFaultOption),
   };
+}
+
+function searchOption(value: string | undefined): 'unified' | 'catalog' | undefined {
+  if (value === undefined || value === 'unified' || value === 'catalog') return value;
+  return fail(`--search must be unified or catalog, not "${value}"`);
 }
 
 function parse(argv: string[]) {
@@ -156,6 +170,9 @@ function parse(argv: string[]) {
       'rate-window': { type: 'string' },
       samples: { type: 'string' },
       'big-rows': { type: 'string' },
+      'job-history': { type: 'string' },
+      'no-jobs-recent': { type: 'boolean' },
+      search: { type: 'string' },
       'jwt-public-key': { type: 'string' },
       'no-pats': { type: 'boolean' },
       fault: { type: 'string', multiple: true },

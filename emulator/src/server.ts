@@ -25,6 +25,7 @@ import {
 } from './http.js';
 import { type JobsTestApi, type RunEngineQuery, registerJobs } from './jobs.js';
 import { RequestLog, type RequestLogEntry } from './log.js';
+import { registerSearch } from './search.js';
 import { isSpecEndpoint } from './spec-endpoints.js';
 import { DEFAULT_USERS, EmuState, type SeedUser } from './state.js';
 
@@ -64,6 +65,16 @@ export interface EmulatorOptions {
   flightPort?: number;
   /** Flight faults armed from the start (`dlake-emulator --flight-fault`). */
   flightFaults?: FlightFaultSpec[];
+  /**
+   * Which catalog search a self-hosted emulator has (emulator/src/search.ts): `unified` (Enterprise 26.x: `POST
+   * /api/v3/search` and `GET /api/v3/catalog/search`) or `catalog` (the latter only). Default: `catalog` on the
+   * community edition, else `unified`; the hosted edition has its own form whatever this says.
+   */
+  search?: 'unified' | 'catalog';
+  /** Jobs in the seeded history of the system tables (emulator/src/job-history.ts; default 200). */
+  jobHistory?: number;
+  /** false: an older server without `sys.jobs_recent`, whose `sys.jobs` holds every recent job. */
+  jobsRecent?: boolean;
 }
 
 export interface Emulator {
@@ -117,6 +128,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const catalog = await registerCatalog(area);
   const reflections = registerReflectionArea(area, catalog, admin.roles);
   const jobs = await registerJobs(area, catalog);
+  registerSearch(area, catalog.store, jobs.searchable);
   const cloud = options.edition === 'cloud' ? new CloudEdition(options.cloud) : undefined;
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -312,8 +324,11 @@ const COMMON_HEADERS = {
 
 function send(res: ServerResponse, r: EmuResponse): void {
   const headers: Record<string, string | number> = { ...COMMON_HEADERS, ...r.headers };
-  let payload = '';
-  if (r.json !== undefined) {
+  let payload: string | Buffer = '';
+  if (r.bytes !== undefined) {
+    payload = r.bytes;
+    headers['Content-Type'] = r.contentType ?? 'application/octet-stream';
+  } else if (r.json !== undefined) {
     payload = typeof r.json === 'string' && r.contentType ? r.json : JSON.stringify(r.json);
     headers['Content-Type'] = r.contentType ?? 'application/json';
   } else if (r.text !== undefined) {

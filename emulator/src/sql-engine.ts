@@ -22,7 +22,8 @@ import {
 /** A dataset the catalog owns, as `area.shared.catalogDatasets()` describes it. */
 export interface CatalogDataset {
   path: string[];
-  kind: 'file' | 'view';
+  /** `system`: a system table (emulator/src/job-history.ts), read by `sql` as it is, not rewritten. */
+  kind: 'file' | 'view' | 'system';
   /** Files: a file or a folder (a promoted folder reads every file of its format below it). */
   filePath?: string;
   format?: 'csv' | 'parquet' | 'json';
@@ -190,6 +191,16 @@ export class SqlEngine {
     }
   }
 
+  /** Runs a statement of the engine's own (e.g. seeding the job history) on a connection of its own. */
+  async exec(sql: string): Promise<void> {
+    const conn = await this.instance.connect();
+    try {
+      await conn.run(sql);
+    } finally {
+      conn.closeSync();
+    }
+  }
+
   close(): void {
     this.instance.closeSync();
   }
@@ -281,7 +292,9 @@ export function planQuery(sql: string, context: string[], datasets: readonly Cat
     const body =
       ds.kind === 'view'
         ? rewrite(stripSemicolons(ds.sql ?? ''), ds.sqlContext ?? [], [...stack, key])
-        : fileSelect(ds);
+        : ds.kind === 'system'
+          ? (ds.sql ?? '')
+          : fileSelect(ds);
     created.add(name);
     views.push({
       path: ds.path,
@@ -304,7 +317,8 @@ export function planQuery(sql: string, context: string[], datasets: readonly Cat
         }
         continue;
       }
-      touched.set(pathKey(ds.path), { path: ds.path, id: ds.id });
+      // A system table is no dataset a reflection could accelerate.
+      if (ds.kind !== 'system') touched.set(pathKey(ds.path), { path: ds.path, id: ds.id });
       const name = viewFor(ds, stack);
       const alias = chain.tablePos && !hasAlias(text, chain.end) ? ` AS ${quoteIdent(ds.path.at(-1)!)}` : '';
       out += text.slice(last, chain.start) + quoteIdent(name) + alias;

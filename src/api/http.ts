@@ -88,6 +88,8 @@ export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
    * instead of --timeout and MAX_BODY_BYTES.
    */
   resultsPage?: boolean;
+  /** The Accept header (default application/json): a download endpoint produces only its own type. */
+  accept?: string;
   /** Extra body field names to hide from traces (e.g. a source type's secret fields). */
   secretFields?: readonly string[];
   signal?: AbortSignal;
@@ -301,7 +303,7 @@ export class ApiClient {
     const target = at ?? this.url(spec);
     const url = target.toString();
     const headers: Record<string, string> = {
-      accept: 'application/json',
+      accept: spec.accept ?? 'application/json',
       'user-agent': this.opts.userAgent ?? 'dlake',
     };
     let body: string | undefined;

@@ -65,8 +65,20 @@ export const GROUPS: GroupDef[] = [
   {
     name: 'job',
     topic: 'Queries',
-    summary: 'Inspect, wait for, cancel and export SQL jobs',
+    summary: 'List, explain, profile, wait for, cancel and export SQL jobs',
     load: async () => (await import('./job/index.js')).register,
+  },
+  {
+    name: 'top',
+    topic: 'Queries',
+    summary: 'Show the running and queued jobs, refreshed; select one and cancel it',
+    load: async () => (await import('./top.js')).register,
+  },
+  {
+    name: 'search',
+    topic: 'Catalog',
+    summary: 'Search the catalog for tables, views, folders and more',
+    load: async () => (await import('./search.js')).register,
   },
   {
     name: 'reflection',
@@ -85,6 +97,12 @@ export const GROUPS: GroupDef[] = [
     topic: 'Administration',
     summary: 'List, create, change and delete roles, and their members',
     load: async () => (await import('./role/index.js')).register,
+  },
+  {
+    name: 'access',
+    topic: 'Administration',
+    summary: 'Explain who may use an entity, and through which grants and roles',
+    load: async () => (await import('./access.js')).register,
   },
   {
     name: 'pat',

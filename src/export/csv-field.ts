@@ -10,7 +10,7 @@ const QUOTE = 34;
 const SPECIAL = '",\r\n';
 const NEEDS_QUOTES = new RegExp(`[${SPECIAL}]`);
 /** 1 for the bytes of SPECIAL (all ASCII: the same in UTF-8 bytes as in UTF-16 text). */
-export const CSV_SPECIAL = new Uint8Array(256);
+const CSV_SPECIAL = new Uint8Array(256);
 for (let i = 0; i < SPECIAL.length; i++) CSV_SPECIAL[SPECIAL.charCodeAt(i)] = 1;
 
 /**

@@ -28,7 +28,7 @@ export interface Formatter<D> {
 }
 
 /** A piece of the rows, in order. */
-export interface Piece<C, D> {
+interface Piece<C, D> {
   /** The columns of its rows: the first piece's make the formatter, and every later piece must agree. */
   columns: C;
   /** Rows in it. */
@@ -67,7 +67,7 @@ export interface Source<C, D> {
   readonly resumable?: boolean;
 }
 
-export interface DeliverOptions {
+interface DeliverOptions {
   format: ExportFormat;
   signal: AbortSignal;
   /** After every piece: rows delivered (counting a source's `offset`) and the rows expected, if known. */
@@ -76,7 +76,7 @@ export interface DeliverOptions {
   resumeHint?: string;
 }
 
-export interface Delivered {
+interface Delivered {
   /** Rows delivered by this run (not counting the source's `offset`). */
   rows: number;
   /** The reader went away before the end (`| head`), or the sink's cap was reached: not an error. */

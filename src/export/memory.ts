@@ -3,13 +3,11 @@
 // export's (a job's results pages, Flight batches, rows already held), so the text is byte for byte what
 // `--out` would have written, cut at a row's end once the cap is reached.
 //
-//   const out = await deliverToMemory(jobRows(client, id), { format: 'ndjson', maxBytes: 64 * 1024, signal });
+//   const rows = resultsPages({ fetchPage: pageFetcher(client, id), pageSize: 500 }); // export.ts, page-fetcher.ts
+//   const out = await deliverToMemory(rows, { format: 'ndjson', maxBytes: 64 * 1024, signal });
 //   // out.text, out.rows (complete rows in text), out.bytes, out.truncated (more rows than fitted)
-import type { ApiClient } from '../api/http.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';
 import { deliver, type Formatter, type Source } from './deliver.js';
-import { resultsPages } from './export.js';
-import { pageFetcher } from './page-fetcher.js';
 import { OutputClosedError, type Sink } from './target.js';
 import { loadFormatter } from './writers.js';
 
@@ -23,7 +21,7 @@ interface MemoryRequest {
   signal: AbortSignal;
 }
 
-export interface CappedText {
+interface CappedText {
   /** The rows in the format (CSV with its header), whole rows only. */
   text: string;
   /** Complete rows in `text`. */
@@ -57,7 +55,9 @@ class MemorySink implements Sink {
         ? Buffer.from(chunk)
         : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     const room = this.maxBytes - this.bytes;
-    const kept = bytes.length <= room ? bytes : bytes.subarray(0, bytes.lastIndexOf(LF, room - 1) + 1);
+    // (lastIndexOf takes a negative start from the end: with no room, nothing is kept.)
+    const cut = room > 0 ? bytes.lastIndexOf(LF, room - 1) + 1 : 0;
+    const kept = bytes.length <= room ? bytes : bytes.subarray(0, cut);
     this.chunks.push(kept);
     this.bytes += kept.length;
     for (let i = kept.indexOf(LF); i >= 0; i = kept.indexOf(LF, i + 1)) this.lines++;
@@ -87,11 +87,6 @@ export async function deliverToMemory<C, D>(source: Source<C, D>, req: MemoryReq
   // Cut short, the rows are the lines kept, less CSV's header line.
   const rows = done.truncated ? Math.max(0, sink.lines - (req.format === 'csv' ? 1 : 0)) : done.rows;
   return { text, rows, bytes: sink.bytes, truncated: done.truncated };
-}
-
-/** Every row of a completed job, page by page (the REST source of an export). */
-export function jobRows(client: ApiClient, id: string, opts: { maxRows?: number } = {}) {
-  return resultsPages({ fetchPage: pageFetcher(client, id), pageSize: 500, maxRows: opts.maxRows });
 }
 
 /** Rows already in memory (with their columns) as a source: one piece. */

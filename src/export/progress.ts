@@ -1,7 +1,10 @@
 // The export's progress bar on stderr: rows written, percentage, rows per second and time left. The caller
 // creates it only when stderr is a terminal and -q is not given; it redraws at most ten times a second.
-import { truncate } from '../output/width.js';
-import { formatDuration } from '../util/units.js';
+import type { Context } from '../context.js';
+import { terminalWidth, truncate } from '../output/width.js';
+import { countRows, formatDuration } from '../util/units.js';
+import { isStdout } from './target.js';
+import type { ExportSpec } from './writers.js';
 
 interface ProgressStream {
   write(text: string): unknown;
@@ -76,4 +79,37 @@ export class ProgressBar {
     ];
     return candidates.find((c) => c.length <= room) ?? truncate(candidates.at(-1)!, room);
   }
+}
+
+/**
+ * What an export says on stderr, whatever its transport: the bar while it runs (when stderr is a terminal that
+ * does not also show the rows) and the closing line. It also marks the command as one that Ctrl-C stops
+ * through `ctx.interrupt` (the pipeline then cleans up).
+ */
+export function exportFeedback(ctx: Context, out: string) {
+  const toStdout = isStdout(out);
+  const stderr = ctx.streams.stderr;
+  // A bar on the terminal that also shows the data would tear it apart.
+  const show = ctx.ui.motion && !(toStdout && ctx.streams.stdout.isTTY);
+  const bar = show
+    ? new ProgressBar({ write: (s) => stderr.write(s), columns: terminalWidth(stderr, ctx.env) }, 'exporting')
+    : undefined;
+  const started = performance.now();
+  ctx.interruptible = true;
+  const took = () => formatDuration(Math.round(performance.now() - started), { largest: 2 });
+  return {
+    bar,
+    toStdout,
+    /** For deliver's onProgress: rows so far, and the rows expected when the source knows them. */
+    progress: bar && ((rows: number, total?: number) => bar.update(rows, total ?? 0)),
+    /** Clears the bar (before the closing line or an error). */
+    done: () => bar?.done(),
+    took,
+    /** `wrote N rows to FILE (CSV, gzip) in T` and `how` (nothing for standard output). */
+    wrote(rows: number, spec: ExportSpec, how = ''): void {
+      if (toStdout) return;
+      const what = `${spec.format.toUpperCase()}${spec.gzip ? ', gzip' : ''}`;
+      ctx.ui.notice(`wrote ${countRows(rows)} to ${out} (${what}) in ${took()}${how}`);
+    },
+  };
 }

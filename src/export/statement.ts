@@ -9,7 +9,7 @@ import type { ExportSpec } from './writers.js';
 
 type Transport = 'auto' | 'flight' | 'rest';
 
-export interface StatementRun {
+interface StatementRun {
   /** The SQL as it was given: what Flight runs. */
   sql: string;
   /** What is submitted as a REST job, when not `sql` itself (a CREATE TABLE AS wrapping it). */
@@ -31,7 +31,7 @@ export interface StatementRun {
 }
 
 /** What became of a statement: its rows delivered to `out`, or the REST job for the caller to read. */
-export type StatementOutcome = { delivered: true } | { delivered: false; client: ApiClient; id: string };
+type StatementOutcome = { delivered: true } | { delivered: false; client: ApiClient; id: string };
 
 export async function runStatement(ctx: Context, run: StatementRun): Promise<StatementOutcome> {
   if (run.out && !run.noWait && run.transport !== 'rest') {

@@ -3,12 +3,11 @@
 // saying what was written.
 import { describeWait } from '../api/pacing.js';
 import type { Context } from '../context.js';
-import { terminalWidth } from '../output/width.js';
-import { countRows, formatDuration } from '../util/units.js';
+import { countRows } from '../util/units.js';
 import { exportRows } from './export.js';
 import { pageFetcher, type RowsSource } from './page-fetcher.js';
-import { ProgressBar } from './progress.js';
-import { isStdout, openSink, type ResumeRecord } from './target.js';
+import { exportFeedback } from './progress.js';
+import { openSink, type ResumeRecord } from './target.js';
 import type { ExportSpec } from './writers.js';
 
 interface ExportToFile extends RowsSource, ExportSpec {
@@ -23,20 +22,14 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
     req.format === 'csv'
       ? (await import('./csv-pages.js')).csvPageFetcher(req.client, req.id)
       : pageFetcher(req.client, req.id);
-  const toStdout = isStdout(req.out);
   const sink = await openSink(req.out, ctx.streams.stdout, {
     gzip: req.gzip,
     record: { jobId: req.id, format: req.format },
     resume: req.resume,
   });
   const kept = req.resume?.rows ?? 0;
-  // A bar on the terminal that also shows the data would tear it apart.
-  const showBar = ctx.ui.motion && !(toStdout && ctx.streams.stdout.isTTY);
-  const stderr = ctx.streams.stderr;
-  const columns = terminalWidth(stderr, ctx.env);
-  const bar = showBar ? new ProgressBar({ write: (s) => stderr.write(s), columns }, 'exporting') : undefined;
-  const started = performance.now();
-  ctx.interruptible = true;
+  const feedback = exportFeedback(ctx, req.out);
+  const { bar } = feedback;
   // The bar says when the hosted edition's rate limit holds the pages back (src/api/pacing.ts).
   const pacer = bar ? await ctx.pacer() : undefined;
   const stopListening = pacer?.onWait((e) =>
@@ -59,16 +52,9 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
     });
   } finally {
     stopListening?.();
-    bar?.done();
+    feedback.done();
   }
-  const secs = (performance.now() - started) / 1000;
-  if (!toStdout) {
-    const what = `${req.format.toUpperCase()}${req.gzip ? ', gzip' : ''}`;
-    const resumed = kept > 0 ? `, resumed after ${countRows(kept)}` : '';
-    ctx.ui.notice(
-      `wrote ${countRows(kept + outcome.rows)} to ${req.out} (${what}) in ${formatDuration(Math.round(secs * 1000), { largest: 2 })}${resumed}`,
-    );
-  }
+  feedback.wrote(kept + outcome.rows, req, kept > 0 ? `, resumed after ${countRows(kept)}` : '');
 }
 
 /** A file name as one word of a shell command line (quoted only when it needs to be). */

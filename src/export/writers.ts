@@ -12,7 +12,7 @@ const EXPORT_FORMATS = ['csv', 'json', 'ndjson', 'parquet'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 type TextFormat = Exclude<ExportFormat, 'parquet'>;
 
-export interface RowFormatter {
+interface RowFormatter {
   /** What comes before the first row: the CSV header, the opening bracket, Parquet's magic bytes. */
   readonly head: string | Uint8Array;
   /** One page of rows (possibly '' while a format buffers them); `exact` when the page holds JsonNumbers. */

@@ -1,6 +1,8 @@
-// Tab completion in the SQL shell: SQL keywords, backslash commands, and catalog paths written the SQL way
-// (`Samples.sales."2024.csv"`). A container's children are listed the first time they are asked for and
+// Tab completion in the SQL shell: SQL keywords, backslash commands, catalog paths written the SQL way
+// (`Samples.sales."2024.csv"`), and column names: those of the tables the statement reads (FROM, JOIN), or of
+// the dataset a dotted path names. A container's children are listed the first time they are asked for and
 // kept for the session; a listing that fails completes nothing (Tab must never print an error).
+import type { CatalogCache, Field } from './catalog-cache.js';
 
 const KEYWORDS = [
   'ALL',
@@ -75,6 +77,26 @@ const KEYWORDS = [
 /** Lists the names of a container's children (`[]` for the top level: homes, spaces and sources). */
 type ListNames = (path: readonly string[]) => Promise<string[]>;
 
+/**
+ * Column names for Tab: with no path, those of the tables the statement being typed reads; with a path, those
+ * of the dataset it names (none when it is a container). `word` is what Tab completes (not a table yet).
+ */
+type ListColumns = (path: readonly string[], word: string) => Promise<string[]>;
+
+const NAME_PART = '(?:"(?:[^"]|"")*"|[A-Za-z0-9_$@]+)';
+const TABLE_REF = new RegExp(`\\b(?:FROM|JOIN)\\s+(${NAME_PART}(?:\\.${NAME_PART})*)`, 'gi');
+
+/** The tables a statement reads (after FROM and JOIN), each as its path components, in the order written. */
+export function tablesRead(statement: string): string[][] {
+  const paths: string[][] = [];
+  for (const m of statement.matchAll(TABLE_REF)) {
+    const { parents, last } = dottedComponents(m[1]!);
+    const path = [...parents, last];
+    if (!paths.some((p) => p.join('\0').toLowerCase() === path.join('\0').toLowerCase())) paths.push(path);
+  }
+  return paths;
+}
+
 const SIMPLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** A name as SQL needs it: bare when it is a plain identifier, otherwise in double quotes (inner ones doubled). */
@@ -110,6 +132,7 @@ export class Completer {
   constructor(
     private readonly list: ListNames,
     private readonly commands: readonly string[],
+    private readonly columns: ListColumns = async () => [],
   ) {}
 
   /** readline's completer: the candidates for the word before the cursor, and that word. */
@@ -122,18 +145,23 @@ export class Completer {
     const word = /(?:[A-Za-z0-9_$.]|"(?:[^"]|"")*"?)*$/.exec(line)?.[0] ?? '';
     const { parents, last } = dottedComponents(word);
     const lower = last.toLowerCase();
-    const names = await this.children(parents);
+    const [names, columns] = await Promise.all([
+      this.children(parents),
+      this.columns(parents, word).catch(() => [] as string[]),
+    ]);
     const prefix = parents.map(sqlName).join('.');
-    const paths = names
-      .filter((n) => n.toLowerCase().startsWith(lower))
-      .map((n) => (prefix ? `${prefix}.${sqlName(n)}` : sqlName(n)));
-    if (parents.length > 0) return [paths, word];
+    const named = (list: readonly string[]) =>
+      [...new Set(list)]
+        .filter((n) => n.toLowerCase().startsWith(lower))
+        .map((n) => (prefix ? `${prefix}.${sqlName(n)}` : sqlName(n)));
+    const paths = named(names);
+    if (parents.length > 0) return [[...paths, ...named(columns)], word];
     // Keywords in the case the word is typed in (upper case when nothing tells).
     const lowerCase = last !== '' && last === lower;
     const keywords = KEYWORDS.filter((k) => last !== '' && k.startsWith(last.toUpperCase())).map((k) =>
       lowerCase ? k.toLowerCase() : k,
     );
-    return [[...keywords, ...paths], word];
+    return [[...keywords, ...named(columns), ...paths], word];
   }
 
   private children(path: readonly string[]): Promise<string[]> {
@@ -149,4 +177,34 @@ export class Completer {
     }
     return names;
   }
+}
+
+/**
+ * Column names for Tab (the shell's ListColumns): with no path, those of the tables `statement` reads (a bare
+ * table name looked for in the context first); with a path, those of the dataset it names, when its
+ * container's listing (already read to complete the path) says it is one, so that completing a container's
+ * children reads nothing more.
+ */
+export async function columnCandidates(
+  catalog: CatalogCache,
+  path: readonly string[],
+  statement: string,
+  context: readonly string[] = [],
+): Promise<string[]> {
+  const names = (fields: readonly Field[]) => fields.map((f) => f.name);
+  if (path.length > 0) {
+    const siblings = await catalog.children(path.slice(0, -1)).catch(() => []);
+    const me = siblings.find((c) => (c.path.at(-1) ?? '').toLowerCase() === path.at(-1)!.toLowerCase());
+    return me?.type === 'DATASET' ? names(await catalog.fields(path)) : [];
+  }
+  const fields = await Promise.all(
+    tablesRead(statement).map(async (t) => {
+      if (t.length === 1 && context.length > 0) {
+        const inContext = await catalog.fields([...context, ...t]);
+        if (inContext.length > 0) return inContext;
+      }
+      return catalog.fields(t);
+    }),
+  );
+  return fields.flatMap(names);
 }

@@ -1,7 +1,7 @@
 // `dlake sql` on a terminal with no query: the interactive SQL shell. Lines gather into a statement until a
 // `;` ends it (quotes and comments respected, as in scripts); backslash commands act at once. Ctrl-C cancels
 // the running statement on the service and keeps the shell; at the prompt it drops the unfinished input.
-// Ctrl-D or \q leaves.
+// Ctrl-D or \q leaves. The backslash commands are psql's (src/shell/meta.ts lists them).
 import { createInterface, type Interface } from 'node:readline';
 import type { ApiClient } from '../api/http.js';
 import { configDir } from '../config/dir.js';
@@ -10,12 +10,25 @@ import { DlakeError, InterruptedError, UsageError } from '../errors.js';
 import { printRows, resultView, TABLE_ROWS } from '../export/print-rows.js';
 import { render } from '../output/render.js';
 import { oneLine, splitSql } from '../sql/split.js';
-import { type CatalogRef, isUuid, parseRef } from '../util/catalog-ref.js';
 import { countRows, formatDuration } from '../util/units.js';
-import { Completer, dottedComponents } from './complete.js';
+import { CatalogCache } from './catalog-cache.js';
+import { Completer, columnCandidates } from './complete.js';
+import { describeRelation, isPattern, showRelations } from './describe.js';
+import { editText } from './editor.js';
 import { HISTORY_SIZE, History } from './history.js';
 import { KeyRouter } from './keys.js';
-import { pageOrPrint } from './pager.js';
+import {
+  COMMANDS,
+  type Expanded,
+  expandedMessage,
+  parseExpanded,
+  parseFileArg,
+  parseMeta,
+  parseSwitch,
+  parseWatchInterval,
+} from './meta.js';
+import { pageOrPrint, widestLine } from './pager.js';
+import { include, watch } from './repeat.js';
 import { verticalView } from './vertical.js';
 
 interface ShellOptions {
@@ -24,18 +37,9 @@ interface ShellOptions {
 }
 
 const PROMPT = 'dlake> ';
+/** Statements after which the session's view of the catalog (for Tab, \dt, \d) is read again. */
+const CHANGES_CATALOG = /^\s*(?:CREATE|DROP|ALTER|TRUNCATE)\b/i;
 const MORE = '   ..> ';
-
-const COMMANDS: Record<string, string> = {
-  '\\d':
-    '\\d REF       describe a dataset: its fields and types (Samples/sales/2024.csv or Samples.sales."2024.csv")',
-  '\\o':
-    '\\o FILE      export the next result to FILE (csv, json or ndjson, from the name; --transport flight|rest|auto); \\o alone: no export',
-  '\\timing': '\\timing     show how long each statement takes (on/off)',
-  '\\x': '\\x          show records vertically, one field a line (on/off)',
-  '\\q': '\\q          leave (Ctrl-D too)',
-  '\\?': '\\?          this help',
-};
 
 export async function runShell(ctx: Context, opts: ShellOptions): Promise<void> {
   const shell = new Shell(ctx, opts);
@@ -48,7 +52,10 @@ class Shell {
   private rl!: Interface;
   private buffer = '';
   private timing = false;
-  private expanded = false;
+  private expanded: Expanded = 'off';
+  /** The last statement run: what `\watch` and `\e` take when nothing is being typed. */
+  private lastQuery?: string;
+  private readonly catalog: CatalogCache;
   private exportTo?: string;
   /** How the \o export reads its rows (`\o FILE --transport flight`): docs/cli-contract.md "Export over Arrow Flight". */
   private exportTransport: 'auto' | 'flight' | 'rest' = 'auto';
@@ -60,6 +67,7 @@ class Shell {
   ) {
     this.keys = new KeyRouter(ctx.streams.stdin);
     this.history = new History(configDir(ctx.env), (m) => ctx.ui.warn(m));
+    this.catalog = new CatalogCache(() => this.client());
   }
 
   private client(): Promise<ApiClient> {
@@ -71,7 +79,11 @@ class Shell {
     const { ctx } = this;
     // Settings and credentials are checked before the first prompt, not at the first statement.
     await this.client();
-    const completer = new Completer((path) => this.listNames(path), Object.keys(COMMANDS));
+    const completer = new Completer(
+      async (path) => (await this.catalog.children(path)).map((e) => e.path.at(-1) ?? '').filter(Boolean),
+      Object.keys(COMMANDS),
+      (path, word) => columnCandidates(this.catalog, path, this.statementAround(word), this.opts.context),
+    );
     this.rl = createInterface({
       input: this.keys.input as unknown as NodeJS.ReadableStream,
       output: ctx.streams.stderr,
@@ -109,23 +121,29 @@ class Shell {
 
   /** One line typed: false when the shell should end. */
   private async onLine(line: string): Promise<boolean> {
-    if (!this.buffer && line.trim().startsWith('\\')) {
+    // A backslash line is a command, unless it continues a string or comment left open (psql's rule too).
+    if (line.trim().startsWith('\\') && (!this.buffer || splitSql(this.buffer).inside === 'nothing')) {
       this.remember(line.trim());
       return this.backslash(line.trim());
     }
+    await this.addSql(line);
+    return true;
+  }
+
+  /** SQL typed (or saved by the editor): each statement it completes runs; the rest waits for more. */
+  private async addSql(line: string): Promise<void> {
     this.buffer = this.buffer ? `${this.buffer}\n${line}` : line;
     const split = splitSql(this.buffer);
     if (split.statements.length === 0) {
       if (!split.rest && split.inside === 'nothing') this.buffer = '';
-      return true;
+      return;
     }
     // What follows the last `;` starts the next statement, unless it is only blanks and comments.
     this.buffer = split.rest || split.inside !== 'nothing' ? split.tail.replace(/^\s+/, '') : '';
     for (const statement of split.statements) {
       this.remember(`${oneLine(statement.text)};`);
-      await this.guard(() => this.execute(statement.text));
+      await this.guard(() => this.runStatement(statement.text));
     }
-    return true;
   }
 
   private remember(entry: string): void {
@@ -203,14 +221,14 @@ class Shell {
   /** The result printed (a table through the pager when wider than the terminal). */
   private async output(client: ApiClient, id: string, signal: AbortSignal): Promise<void> {
     const { ctx } = this;
-    if (ctx.format !== 'table' && !this.expanded) {
+    if (ctx.format !== 'table' && this.expanded !== 'on') {
       await printRows(ctx, { client, id, signal });
       return;
     }
     const { readRows } = await import('../export/held-rows.js');
     const held = await readRows({ client, id, maxRows: TABLE_ROWS, signal });
     let text: string;
-    if (this.expanded) text = verticalView(held.schema, held.rows);
+    if (this.expanded === 'on') text = verticalView(held.schema, held.rows);
     else {
       const out = await render(
         { data: held.rows, rows: held.rows, view: resultView(held.schema) },
@@ -218,6 +236,11 @@ class Shell {
       );
       text = out.stdout;
       if (out.note) ctx.ui.notice(out.note);
+      // `\x auto`: records vertically when the table would be wider than the terminal (psql's rule).
+      const columns = ctx.streams.stdout.isTTY ? ctx.streams.stdout.columns : 0;
+      if (this.expanded === 'auto' && columns > 0 && widestLine(text) > columns) {
+        text = verticalView(held.schema, held.rows);
+      }
     }
     if (text) await pageOrPrint(ctx, text, this.keys);
     if (held.rows.length < held.rowCount) {
@@ -227,25 +250,29 @@ class Shell {
     }
   }
 
-  /** A backslash command: false for \q. */
+  /** A backslash command: false for \q. A bad one is one `error:` line, and the shell goes on. */
   private async backslash(line: string): Promise<boolean> {
-    const [command = '', ...args] = line.split(/\s+/);
-    const arg = line.slice(command.length).trim();
+    const { name, arg } = parseMeta(line);
     const { ctx } = this;
-    switch (command) {
+    const say = (text: string) => ctx.streams.stderr.write(`${text}\n`);
+    switch (name) {
       case '\\q':
         return false;
       case '\\?':
-        ctx.streams.stderr.write(`${Object.values(COMMANDS).join('\n')}\n`);
-        return true;
+        say(Object.values(COMMANDS).join('\n'));
+        break;
       case '\\timing':
-        this.timing = toggle(args[0], this.timing);
-        ctx.streams.stderr.write(`Timing is ${this.timing ? 'on' : 'off'}.\n`);
-        return true;
+        await this.guard(async () => {
+          this.timing = parseSwitch('\\timing', arg, this.timing);
+          say(`Timing is ${this.timing ? 'on' : 'off'}.`);
+        });
+        break;
       case '\\x':
-        this.expanded = toggle(args[0], this.expanded);
-        ctx.streams.stderr.write(`Expanded display is ${this.expanded ? 'on' : 'off'}.\n`);
-        return true;
+        await this.guard(async () => {
+          this.expanded = parseExpanded(arg, this.expanded);
+          say(expandedMessage(this.expanded));
+        });
+        break;
       case '\\o':
         await this.guard(async () => {
           if (!arg) {
@@ -269,71 +296,94 @@ class Shell {
         });
         return true;
       case '\\d':
-        await this.guard(() => this.describe(arg));
-        return true;
+        await this.guard(() =>
+          !arg || isPattern(arg)
+            ? showRelations(this.describing(), arg)
+            : describeRelation(this.describing(), arg),
+        );
+        break;
+      case '\\dt':
+      case '\\dv':
+        await this.guard(() => showRelations(this.describing(), arg, name === '\\dt' ? 'table' : 'view'));
+        break;
+      case '\\i':
+        await this.guard(() => include(this.runner(), parseFileArg('\\i', arg)));
+        break;
+      case '\\watch':
+        await this.guard(() => this.watch(arg));
+        break;
+      case '\\e':
+        await this.guard(() => this.edit(arg));
+        break;
       default:
         await this.guard(async () => {
-          throw new UsageError(`unknown command ${command}`, { hint: '\\? lists the commands' });
+          throw new UsageError(`invalid command ${name}`, { hint: '\\? lists the commands' });
         });
-        return true;
     }
+    return true;
   }
 
-  /** `\d REF`: the fields of a dataset and their types. */
-  private async describe(ref: string): Promise<void> {
-    if (!ref)
-      throw new UsageError(
-        '\\d needs a dataset, e.g. \\d Samples.sales."2024.csv" or \\d Samples/sales/2024.csv',
-      );
-    const { resolveRef } = await import('../api/catalog.js');
-    const entity = await resolveRef(await this.client(), describedRef(ref));
-    if (!entity.fields) {
-      throw new UsageError(`${ref} is a ${entity.entityType}: it has no fields`, {
-        hint: 'describe a dataset (a table or a view)',
-      });
-    }
-    const out = await render(
-      {
-        data: entity.fields,
-        rows: entity.fields,
-        view: {
-          columns: [
-            { header: 'FIELD', value: (f: { name: string }) => f.name },
-            { header: 'TYPE', value: (f: { type: { name: string } }) => f.type.name },
-          ],
-          empty: 'No fields.',
-        },
-      },
-      { format: 'table', theme: this.ctx.theme },
-    );
-    if (out.stdout) await pageOrPrint(this.ctx, out.stdout, this.keys);
-    if (out.note) this.ctx.ui.notice(out.note);
+  /** How \i and \watch run statements: as typed ones are. */
+  private runner() {
+    return {
+      ctx: this.ctx,
+      keys: this.keys,
+      execute: (text: string) => this.runStatement(text),
+    };
   }
 
-  /** The names of a container's children, for Tab. */
-  private async listNames(path: readonly string[]): Promise<string[]> {
-    const client = await this.client();
-    const { listTopLevel, listChildren } = await import('../api/catalog.js');
-    const entries = path.length
-      ? (await listChildren(client, { kind: 'path', path: [...path] })).children
-      : await listTopLevel(client);
-    return entries.map((e) => e.path.at(-1) ?? '').filter(Boolean);
+  /** One statement, which becomes the last query; one that changes the catalog makes the session read it again. */
+  private async runStatement(text: string): Promise<void> {
+    this.lastQuery = text;
+    await this.execute(text);
+    if (CHANGES_CATALOG.test(text)) this.catalog.forget();
   }
-}
 
-/**
- * What `\d` describes: a `<ref>` as `catalog get` takes it (a path with `/`, or an id), or a name written
- * the SQL way, as it is typed in statements and completed by Tab (`Samples.sales."2024.csv"`).
- */
-export function describedRef(text: string): CatalogRef {
-  if (text.includes('/') || isUuid(text)) return parseRef(text);
-  const { parents, last } = dottedComponents(text);
-  return { kind: 'path', path: [...parents, last] };
-}
+  /**
+   * The statement being typed, all of it (the tables it reads may come after the cursor), without the word Tab
+   * is completing: a table name half typed is not read as a table.
+   */
+  private statementAround(word: string): string {
+    const { line, cursor } = this.rl as unknown as { line: string; cursor: number };
+    const before = line.slice(0, cursor);
+    return `${this.buffer}\n${before.slice(0, before.length - word.length)} ${line.slice(cursor)}`;
+  }
 
-/** `\x`, `\x on`, `\x off`. */
-function toggle(arg: string | undefined, current: boolean): boolean {
-  if (arg === 'on') return true;
-  if (arg === 'off') return false;
-  return !current;
+  private describing() {
+    const { ctx, keys, catalog, opts } = this;
+    return { ctx, keys, catalog, client: () => this.client(), context: opts.context };
+  }
+
+  /** The query being typed, else the last one run. */
+  private currentQuery(): string | undefined {
+    return this.buffer.trim().replace(/;\s*$/, '') || this.lastQuery;
+  }
+
+  /** `\watch [SECONDS]`: the query being typed, or else the last one, again and again until Ctrl-C. */
+  private async watch(arg: string): Promise<void> {
+    const seconds = parseWatchInterval(arg);
+    const text = this.currentQuery();
+    if (!text)
+      throw new UsageError('\\watch cannot be used with an empty query', { hint: 'run a query first' });
+    this.buffer = '';
+    await watch(this.runner(), text, seconds);
+  }
+
+  /**
+   * `\e`: the query being typed, or else the last one, in the editor. Saved, the text is taken as if typed:
+   * the statements it completes run, the rest waits at the prompt. Left as it was, nothing runs and the query
+   * being typed is dropped (psql).
+   */
+  private async edit(arg: string): Promise<void> {
+    if (arg) throw new UsageError('\\e takes no file here: it edits the query being typed, or the last one');
+    // The query stays where it was until the editor has saved its new text. The last query comes with its
+    // `;`, so that saving it runs it; a query being typed comes as typed.
+    const typed = this.buffer.trim();
+    const text = typed || (this.lastQuery ? `${this.lastQuery};` : '');
+    const edited = await editText(this.ctx, this.keys, text);
+    this.buffer = '';
+    if (edited === undefined) return;
+    await this.addSql(edited.replace(/\s+$/, ''));
+    if (this.buffer) this.ctx.streams.stderr.write(`${this.buffer}\n`);
+  }
 }

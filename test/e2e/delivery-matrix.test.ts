@@ -16,7 +16,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parquetReadObjects } from 'hyparquet';
@@ -242,10 +242,13 @@ describe('what only a process shows', () => {
         child.kill(s);
       }
       const r = await child.done;
+      // A signal that comes once dlake has finished its clean-up, as it exits, ends it by that signal: the
+      // shell then shows 128 + its number, as for the exit code.
+      const code = r.code ?? (r.signal ? 128 + osConstants.signals[r.signal] : undefined);
       expect(
         sent.map((s) => CODES[s]),
         r.stderr,
-      ).toContain(r.code);
+      ).toContain(code);
       const errors = r.stderr.split('\n').filter((l) => l.startsWith('error:'));
       expect(errors, r.stderr).toHaveLength(1);
       expect(errors[0]).toMatch(new RegExp(`^error: ${words}`));
@@ -283,6 +286,42 @@ describe('what only a process shows', () => {
       expect(got).toBeGreaterThan(1000);
       expect(stderr).not.toMatch(/^error:/m);
       expect(code, stderr).toBe(0);
+    },
+  );
+
+  it.skipIf(!canMount)(
+    "the shell's \\o onto a full disk, over REST and Flight: one error line, no FILE, the shell goes on",
+    async () => {
+      const disk = join(dir, 'disk');
+      mkdirSync(disk);
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', disk]);
+      const sh = startPty(['sql'], env());
+      try {
+        await sh.waitFor(/dlake>$/);
+        for (const transport of TRANSPORTS) {
+          const out = join(disk, `${transport}.csv`);
+          sh.type(`\\o ${out} --transport ${transport}${KEY.enter}`);
+          await sh.waitFor(`The next result goes to ${out}`);
+          sh.type(`${QUERIES.big};${KEY.enter}`);
+          await sh.waitFor(/was not written\s*\ndlake>$/);
+          const screen = sh.screen();
+          // The screen wraps long lines: read them whole.
+          const tail = screen
+            .slice(screen.lastIndexOf(`${QUERIES.big};`))
+            .replace(/\n(?!error:|dlake>)/g, '');
+          expect(tail.match(/error: /g), tail).toHaveLength(1);
+          expect(tail).toMatch(
+            /error: cannot write .*\.partial: no space left on the device: export stopped after/,
+          );
+          expect(existsSync(out)).toBe(false);
+          for (const f of readdirSync(disk)) rmSync(join(disk, f));
+        }
+        sh.type(`\\q${KEY.enter}`);
+        expect(await sh.exited).toBe(0);
+      } finally {
+        sh.kill();
+        execFileSync('umount', [disk]);
+      }
     },
   );
 

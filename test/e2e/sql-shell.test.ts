@@ -165,11 +165,13 @@ describe('dlake sql on a terminal: the SQL shell', () => {
     const sh = open();
     await sh.waitFor(/dlake>$/);
     sh.type(`\\d Samples/sales/2024.csv${KEY.enter}`);
-    await sh.waitFor(/FIELD\s+TYPE\nregion\s+VARCHAR\n[\s\S]*dlake>$/);
+    await sh.waitFor(/COLUMN\s+TYPE\nregion\s+VARCHAR\n[\s\S]*dlake>$/);
     sh.type(`\\d Samples.sales."2024.csv"${KEY.enter}`);
-    await sh.waitFor(/FIELD\s+TYPE\nregion\s+VARCHAR\n[\s\S]*FIELD\s+TYPE\nregion\s+VARCHAR\n[\s\S]*dlake>$/);
+    await sh.waitFor(
+      /COLUMN\s+TYPE\nregion\s+VARCHAR\n[\s\S]*COLUMN\s+TYPE\nregion\s+VARCHAR\n[\s\S]*dlake>$/,
+    );
     sh.type(`\\d Samples${KEY.enter}`);
-    await sh.waitFor(/error: Samples is a \w+: it has no fields[\s\S]*dlake>$/);
+    await sh.waitFor(/error: Samples is a \w+: it has no columns[\s\S]*dlake>$/);
     sh.type(`\\x${KEY.enter}`);
     await sh.waitFor('Expanded display is on.');
     sh.type(`SELECT id, name FROM big WHERE id <= 2 ORDER BY id;${KEY.enter}`);
@@ -182,7 +184,7 @@ describe('dlake sql on a terminal: the SQL shell', () => {
     sh.type(`SELECT 5 AS five;${KEY.enter}`);
     await sh.waitFor(/five\n5\nTime: [\d.]+m?s\ndlake>$/);
     sh.type(`\\nope${KEY.enter}`);
-    await sh.waitFor(/error: unknown command \\nope\nhint: .*\ndlake>$/);
+    await sh.waitFor(/error: invalid command \\nope\nhint: .*\ndlake>$/);
     sh.type(`\\q${KEY.enter}`);
     expect(await sh.exited).toBe(0);
   });

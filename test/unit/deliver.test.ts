@@ -20,6 +20,7 @@ import { describe, expect, it } from 'vitest';
 import type { ResultField, ResultRow } from '../../src/api/jobs.js';
 import { DlakeError, ExitCode, ServiceError } from '../../src/errors.js';
 import { deliver, type Source } from '../../src/export/deliver.js';
+import { resultsPages } from '../../src/export/export.js';
 import { loadBatchFormatter } from '../../src/export/flight/batch-writers.js';
 import type { FlightClient } from '../../src/export/flight/client.js';
 import { flightBatches } from '../../src/export/flight/export.js';
@@ -192,7 +193,7 @@ describe('the in-memory sink', () => {
   it('capped: whole rows only, at most the cap, truncated, the rows kept counted', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.integer({ min: 1, max: 2000 }),
+        fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 2000 })),
         fc.constantFrom('csv' as const, 'ndjson' as const),
         async (cap, format) => {
           const f = createFormatter(format, SCHEMA);
@@ -210,6 +211,23 @@ describe('the in-memory sink', () => {
       ),
       { numRuns: 100 },
     );
+  });
+
+  it("a job's results pages (as an agent's tool reads them): the first rows that fit, counted", async () => {
+    const pages = resultsPages({
+      fetchPage: async (offset, limit) => ({
+        rowCount: ROWS.length,
+        schema: SCHEMA,
+        rows: ROWS.slice(offset, offset + limit) as ResultRow[],
+        exact: false,
+      }),
+      pageSize: 100,
+    });
+    const out = await deliverToMemory(pages, { format: 'ndjson', maxBytes: 1000, signal });
+    const lines = out.text.split('\n').slice(0, -1);
+    expect(out.truncated).toBe(true);
+    expect(out.rows).toBe(lines.length);
+    expect(lines.map((l) => JSON.parse(l).id)).toEqual(ROWS.slice(0, out.rows).map((r) => r.id));
   });
 
   it('deliver() of a source with no pieces commits an empty result', async () => {

@@ -68,11 +68,11 @@ describe('help reads alike', () => {
   });
 
   it("an unknown verb: exit 2, the nearest verb, or else the group's verbs", async () => {
-    const list = await runInProcess(['job', 'list']);
+    const list = await runInProcess(['job', 'show']);
     expect(list.code).toBe(2);
     expect(list.stdout).toBe('');
     expect(list.stderr).toMatch(
-      /^error: unknown command 'list' for 'dlake job'\ndlake job has: get, wait, cancel, results, export\n/,
+      /^error: unknown command 'show' for 'dlake job'\ndlake job has: list, get, why, profile, wait, cancel, results, export\n/,
     );
     const typo = await runInProcess(['catalog', 'lss']);
     expect(typo.code).toBe(2);

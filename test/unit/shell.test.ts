@@ -5,10 +5,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonNumber } from '../../src/api/exact-json.js';
-import { Completer, dottedComponents, sqlName } from '../../src/shell/complete.js';
+import { UsageError } from '../../src/errors.js';
+import type { CatalogCache } from '../../src/shell/catalog-cache.js';
+import { Completer, dottedComponents, sqlName, tablesRead } from '../../src/shell/complete.js';
+import { describedRef, findRelations, matches, patternParts } from '../../src/shell/describe.js';
 import { HISTORY_FILE, HISTORY_SIZE, History, mayHoldSecret } from '../../src/shell/history.js';
+import {
+  expandedMessage,
+  parseExpanded,
+  parseFileArg,
+  parseMeta,
+  parseSwitch,
+  parseWatchInterval,
+} from '../../src/shell/meta.js';
 import { widestLine } from '../../src/shell/pager.js';
-import { describedRef } from '../../src/shell/shell.js';
 import { verticalView } from '../../src/shell/vertical.js';
 
 const dirs: string[] = [];
@@ -157,5 +167,107 @@ describe('\\d REF', () => {
     expect(describedRef('"my.space"')).toEqual({ kind: 'path', path: ['my.space'] });
     const id = '0b0e6a34-7f4e-4b8b-9a53-3f1c2d9e8a10';
     expect(describedRef(id)).toEqual({ kind: 'id', id });
+  });
+});
+
+describe('psql commands: arguments', () => {
+  it('splits a command from its argument', () => {
+    expect(parseMeta('  \\dt   Sales.*  ')).toEqual({ name: '\\dt', arg: 'Sales.*' });
+    expect(parseMeta('\\x')).toEqual({ name: '\\x', arg: '' });
+  });
+
+  it('\\x toggles on and off, auto toggles to off, and refuses other values', () => {
+    expect(parseExpanded('', 'off')).toBe('on');
+    expect(parseExpanded('', 'on')).toBe('off');
+    expect(parseExpanded('', 'auto')).toBe('off');
+    expect(parseExpanded('AUTO', 'off')).toBe('auto');
+    expect(parseExpanded('off', 'auto')).toBe('off');
+    expect(() => parseExpanded('maybe', 'off')).toThrow(UsageError);
+    expect(expandedMessage('auto')).toBe('Expanded display is used automatically.');
+    expect(parseSwitch('\\timing', '', true)).toBe(false);
+    expect(() => parseSwitch('\\timing', 'yes please', true)).toThrow('\\timing takes on or off');
+  });
+
+  it('\\watch takes seconds above 0 (2 by default); \\i takes a file name, quoted or not', () => {
+    expect(parseWatchInterval('')).toBe(2);
+    expect(parseWatchInterval('0.5')).toBe(0.5);
+    for (const bad of ['0', '-1', 'abc', '1e3', '90000'])
+      expect(() => parseWatchInterval(bad)).toThrow(UsageError);
+    expect(parseFileArg('\\i', "'my file''s.sql'")).toBe("my file's.sql");
+    expect(parseFileArg('\\i', 'setup.sql')).toBe('setup.sql');
+    expect(() => parseFileArg('\\i', '')).toThrow('\\i needs a file name');
+  });
+});
+
+describe('\\dt patterns and the tables a statement reads', () => {
+  it('matches unquoted components as case-insensitive globs and quoted ones exactly', () => {
+    const [schema, name] = patternParts('Sales."Q1*".x');
+    expect(patternParts('Sales."Q1*".x')).toHaveLength(3);
+    expect(matches(schema!, 'sales')).toBe(true);
+    expect(matches(name!, 'Q1*')).toBe(true);
+    expect(matches(name!, 'Q1 report')).toBe(false);
+    expect(matches({ text: 'ord?rs*', quoted: false }, 'ORDERS_2024')).toBe(true);
+    expect(matches({ text: 'a.b', quoted: false }, 'axb')).toBe(false);
+    expect(patternParts('"a.b"."c""d"')).toEqual([
+      { text: 'a.b', quoted: true },
+      { text: 'c"d', quoted: true },
+    ]);
+  });
+
+  it('finds the tables after FROM and JOIN, quoted names included, each once', () => {
+    expect(
+      tablesRead('select a from Shop.orders o join "Shop"."it\'s late" l on 1=1 JOIN shop.ORDERS x where b'),
+    ).toEqual([
+      ['Shop', 'orders'],
+      ['Shop', "it's late"],
+    ]);
+    expect(tablesRead('SELECT 1')).toEqual([]);
+  });
+});
+
+describe('\\dt: following a pattern down the catalog', () => {
+  const item = (path: string[], kind: 'c' | 'view' | 'table') => ({
+    id: path.join('/'),
+    path,
+    type: kind === 'c' ? 'CONTAINER' : 'DATASET',
+    ...(kind === 'c' ? {} : { datasetType: kind === 'view' ? 'VIRTUAL' : 'PROMOTED' }),
+  });
+  const tree: Record<string, ReturnType<typeof item>[]> = {
+    '[]': [item(['Shop'], 'c'), item(['Samples'], 'c')],
+    '["Shop"]': [item(['Shop', 'eu'], 'c'), item(['Shop', 'orders'], 'view'), item(['Shop', 'us'], 'c')],
+    '["Shop","eu"]': [item(['Shop', 'eu', 'returns'], 'view'), item(['Shop', 'eu', 'Q1.csv'], 'table')],
+    '["Shop","us"]': [item(['Shop', 'us', 'returns'], 'table')],
+  };
+  const listed: string[] = [];
+  const cache = {
+    children: async (path: readonly string[]) => {
+      listed.push(JSON.stringify(path));
+      const found = tree[JSON.stringify(path)];
+      if (!found) throw new Error('not found');
+      return found;
+    },
+  } as unknown as CatalogCache;
+
+  it('lists only the containers the pattern leads to, and quotes names as SQL does', async () => {
+    listed.length = 0;
+    expect(await findRelations(cache, 'shop.*.*')).toEqual([
+      { schema: 'Shop.eu', name: '"Q1.csv"', type: 'table' },
+      { schema: 'Shop.eu', name: 'returns', type: 'view' },
+      { schema: 'Shop.us', name: 'returns', type: 'table' },
+    ]);
+    expect(listed).toEqual(['[]', '["Shop"]', '["Shop","eu"]', '["Shop","us"]']);
+    listed.length = 0;
+    expect(await findRelations(cache, 'Shop.e?.RET*')).toEqual([
+      { schema: 'Shop.eu', name: 'returns', type: 'view' },
+    ]);
+    expect(listed).toEqual(['[]', '["Shop"]', '["Shop","eu"]']);
+  });
+
+  it('a one-part pattern (or none) looks in the context; a container that cannot be listed holds nothing', async () => {
+    expect(await findRelations(cache, '', ['Shop'])).toEqual([
+      { schema: 'Shop', name: 'orders', type: 'view' },
+    ]);
+    expect(await findRelations(cache, '')).toEqual([]);
+    expect(await findRelations(cache, 'Gone.*')).toEqual([]);
   });
 });

@@ -6,24 +6,46 @@ import { type Detail, detail } from '../../output/view.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { formatDuration } from '../../util/units.js';
 
+/** What the reflection summary tells of a reflection: its name, type and the dataset it accelerates. */
+interface ReflectionInfo {
+  name?: string;
+  type?: string;
+  datasetPath?: string[];
+}
+
 /**
- * `name (TYPE) on Space/dataset` for each reflection id, from one reflection-summary request. Best effort: a
- * service without the summary (or a user not allowed to read it) leaves the ids as they are.
+ * The reflections of `ids`, from one reflection-summary request. Best effort: a service without the summary
+ * (or a user not allowed to read it) leaves them unnamed.
  */
+export async function reflectionInfo(
+  ctx: Context,
+  ids: readonly string[],
+): Promise<Map<string, ReflectionInfo>> {
+  const found = new Map<string, ReflectionInfo>();
+  try {
+    const { reflectionSummaries } = await import('../../api/reflections.js');
+    const filter = { reflectionIds: [...new Set(ids)] };
+    for await (const s of reflectionSummaries(await ctx.client(), { filter })) {
+      found.set(s.id, { name: s.name, type: s.reflectionType, datasetPath: s.datasetPath });
+    }
+  } catch (e) {
+    if (!(e instanceof DlakeError) || e instanceof InterruptedError) throw e;
+  }
+  return found;
+}
+
+/** `name (TYPE) on Space/dataset` for each reflection id the summary names. */
 async function reflectionNames(
   ctx: Context,
   rels: ReadonlyArray<{ reflectionId: string }>,
 ): Promise<Map<string, string>> {
   const names = new Map<string, string>();
-  try {
-    const { reflectionSummaries } = await import('../../api/reflections.js');
-    const ids = [...new Set(rels.map((r) => r.reflectionId))];
-    for await (const s of reflectionSummaries(await ctx.client(), { filter: { reflectionIds: ids } })) {
-      const on = s.datasetPath?.length ? ` on ${formatPath(s.datasetPath)}` : '';
-      if (s.name) names.set(s.id, `${s.name}${s.reflectionType ? ` (${s.reflectionType})` : ''}${on}`);
-    }
-  } catch (e) {
-    if (!(e instanceof DlakeError) || e instanceof InterruptedError) throw e;
+  for (const [id, s] of await reflectionInfo(
+    ctx,
+    rels.map((r) => r.reflectionId),
+  )) {
+    const on = s.datasetPath?.length ? ` on ${formatPath(s.datasetPath)}` : '';
+    if (s.name) names.set(id, `${s.name}${s.type ? ` (${s.type})` : ''}${on}`);
   }
   return names;
 }

@@ -53,7 +53,7 @@ const RETRY_DELAYS_MS = [250, 1000];
  * checked before they are handed on: what reaches the pipeline is a batch whose buffers hold what its
  * metadata says.
  */
-export interface BatchStream extends AsyncIterable<RecordBatch> {
+interface BatchStream extends AsyncIterable<RecordBatch> {
   readonly schema: Schema | undefined;
 }
 

@@ -76,28 +76,15 @@ export async function exportWithFlight(ctx: Context, a: FlightAttempt): Promise<
     if (explicit || !(e instanceof AuthError)) throw e;
     return overRest(e.message);
   }
-  const [
-    { exportOverFlight, FlightUnavailableError },
-    { ProgressBar },
-    { terminalWidth },
-    { formatDuration },
-  ] = await Promise.all([
+  const [{ exportOverFlight, FlightUnavailableError }, { exportFeedback }] = await Promise.all([
     import('./export.js'),
     import('../progress.js'),
-    import('../../output/width.js'),
-    import('../../util/units.js'),
   ]);
   const settings = ctx.settings();
-  const toStdout = a.out === '-';
   const stderr = ctx.streams.stderr;
-  const showBar = ctx.ui.motion && !(toStdout && ctx.streams.stdout.isTTY);
-  const bar = showBar
-    ? new ProgressBar({ write: (s) => stderr.write(s), columns: terminalWidth(stderr, ctx.env) }, 'exporting')
-    : undefined;
   if (ctx.opts.insecure) ctx.ui.warn('TLS certificate verification is disabled (--insecure)');
   const projectId = (settings.profile as { projectId?: unknown } | undefined)?.projectId;
-  const started = performance.now();
-  ctx.interruptible = true;
+  const feedback = exportFeedback(ctx, a.out);
   let outcome: Awaited<ReturnType<typeof exportOverFlight>>;
   try {
     outcome = await exportOverFlight({
@@ -115,7 +102,7 @@ export async function exportWithFlight(ctx: Context, a: FlightAttempt): Promise<
       // The hosted edition's project, as its Flight clients send it (docs/api-facts.md §14).
       headers: typeof projectId === 'string' ? { project_id: projectId } : undefined,
       trace: ctx.debugging ? (line) => stderr.write(`debug: ${line}\n`) : undefined,
-      onProgress: bar ? (rows) => bar.update(rows, 0) : undefined,
+      onProgress: feedback.progress,
       loginHint: loginHint(ctx, flight),
     });
   } catch (e) {
@@ -123,18 +110,14 @@ export async function exportWithFlight(ctx: Context, a: FlightAttempt): Promise<
     if (!explicit && e instanceof FlightUnavailableError) return overRest(e.reason ?? e.message);
     throw e;
   } finally {
-    bar?.done();
+    feedback.done();
   }
-  const secs = (performance.now() - started) / 1000;
-  const rows = `${outcome.rows.toLocaleString('en-US')} row${outcome.rows === 1 ? '' : 's'}`;
-  const took = formatDuration(Math.round(secs * 1000), { largest: 2 });
-  if (!toStdout) {
-    const what = `${a.spec.format.toUpperCase()}${a.spec.gzip ? ', gzip' : ''}`;
+  const via = `over Arrow Flight (${flight.endpoint.url})`;
+  feedback.wrote(outcome.rows, a.spec, ` ${via}`);
+  if (feedback.toStdout && !explicit)
     ctx.ui.notice(
-      `wrote ${rows} to ${a.out} (${what}) in ${took} over Arrow Flight (${flight.endpoint.url})`,
+      `exported ${outcome.rows.toLocaleString('en-US')} row${outcome.rows === 1 ? '' : 's'} ${via} in ${feedback.took()}`,
     );
-  } else if (!explicit)
-    ctx.ui.notice(`exported ${rows} over Arrow Flight (${flight.endpoint.url}) in ${took}`);
   return true;
 }
 

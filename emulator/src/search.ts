@@ -1,0 +1,137 @@
+// Catalog search in its three forms (docs/api-facts.md §15): every self-hosted server has
+// `GET /api/v3/catalog/search?query=` (`{data: [CatalogItem…]}`); Enterprise 26.x also has `POST /api/v3/search`
+// (`{query, filter, maxResults, pageToken}` → `{sessionId, nextPageToken?, results: [{category, catalogObject |
+// jobObject}]}`), which the hosted edition serves as `POST /v0/projects/{id}/search` (emulator/src/cloud.ts
+// hands it here). `EmulatorOptions.search` chooses which a self-hosted emulator has.
+//
+// Matching is a case-insensitive substring of an entity's name (or a job's id or query text); the filter is
+// read only in its `category in ["A", "B"]` form. Page tokens are opaque to the client: here, the offset.
+import { randomUUID } from 'node:crypto';
+import { requireAuth } from './auth.js';
+import type { CatalogStore, NsEntity } from './catalog-store.js';
+import { badRequest, jsonBody, ok } from './http.js';
+import type { AreaContext } from './server.js';
+
+/** What the search reads of the jobs area. */
+export interface SearchableJob {
+  id: string;
+  sql: string;
+  user: string;
+  state: string;
+  startedAt: number;
+}
+
+const DEFAULT_PAGE = 50;
+const MAX_PAGE = 200;
+
+export function registerSearch(area: AreaContext, store: CatalogStore, jobs: () => SearchableJob[]): void {
+  const { router, options } = area;
+  const unified = (options.search ?? (options.edition === 'community' ? 'catalog' : 'unified')) === 'unified';
+  const hosted = options.edition === 'cloud';
+
+  const entities = (text: string): NsEntity[] => {
+    const t = text.toLowerCase();
+    return store
+      .descendants([])
+      .filter((e) => e.kind !== 'home' && e.path.at(-1)!.toLowerCase().includes(t))
+      .sort((a, b) => a.path.join('.').localeCompare(b.path.join('.')));
+  };
+
+  // The open-source form: every match at once (the service pages nothing here).
+  if (!hosted) {
+    router.get('/api/v3/catalog/search', (req) => {
+      requireAuth(req);
+      const text = req.query.get('query') ?? '';
+      return ok({ data: entities(text).map(catalogItem) });
+    });
+  }
+
+  if (unified || hosted) {
+    router.post('/api/v3/search', (req) => {
+      requireAuth(req);
+      const body = jsonBody<Record<string, unknown>>(req) ?? {};
+      if (typeof body.query !== 'string') throw badRequest('query is required');
+      const max = body.maxResults === undefined ? DEFAULT_PAGE : Number(body.maxResults);
+      if (!Number.isInteger(max) || max < 1 || max > MAX_PAGE) {
+        throw badRequest(`maxResults must be between 1 and ${MAX_PAGE}`);
+      }
+      const categories = categoriesOf(body.filter);
+      const text = body.query.toLowerCase();
+      const all: Array<Record<string, unknown>> = [];
+      for (const e of entities(body.query)) {
+        const category = categoryOf(e);
+        if (!categories || categories.has(category)) all.push({ category, catalogObject: catalogObject(e) });
+      }
+      if (!categories || categories.has('JOB')) {
+        for (const j of jobs()) {
+          if (j.id.includes(text) || j.sql.toLowerCase().includes(text)) {
+            all.push({ category: 'JOB', jobObject: jobObject(j) });
+          }
+        }
+      }
+      const start = typeof body.pageToken === 'string' ? Number(Buffer.from(body.pageToken, 'base64url')) : 0;
+      if (!Number.isInteger(start) || start < 0) throw badRequest('Invalid page token');
+      const page = all.slice(start, start + max);
+      const next =
+        start + max < all.length ? Buffer.from(String(start + max)).toString('base64url') : undefined;
+      return ok({ sessionId: randomUUID(), nextPageToken: next, results: page });
+    });
+  }
+}
+
+/** `category in ["TABLE", "VIEW"]` → the set; no filter → undefined (everything). */
+function categoriesOf(filter: unknown): Set<string> | undefined {
+  if (filter === undefined || filter === null || filter === '') return undefined;
+  const m = typeof filter === 'string' ? /^\s*category\s+in\s+\[(.*)\]\s*$/i.exec(filter) : null;
+  if (!m) throw badRequest(`Unsupported filter: ${String(filter)}`);
+  return new Set([...m[1]!.matchAll(/"([^"]*)"/g)].map((x) => x[1]!.toUpperCase()));
+}
+
+function categoryOf(e: NsEntity): string {
+  switch (e.kind) {
+    case 'dataset':
+      return e.type === 'VIRTUAL_DATASET' ? 'VIEW' : 'TABLE';
+    case 'space':
+      return 'SPACE';
+    case 'source':
+      return 'SOURCE';
+    default:
+      return 'FOLDER';
+  }
+}
+
+/** The v3 CatalogItem of the open-source form. */
+function catalogItem(e: NsEntity): Record<string, unknown> {
+  const item: Record<string, unknown> = { id: e.id, path: e.path, tag: e.tag };
+  if (e.kind === 'dataset') {
+    item.type = 'DATASET';
+    item.datasetType = e.type === 'VIRTUAL_DATASET' ? 'VIRTUAL' : 'PROMOTED';
+  } else {
+    item.type = 'CONTAINER';
+    item.containerType = e.kind.toUpperCase();
+  }
+  return item;
+}
+
+/** The unified form's catalogObject (docs: path, type, labels, owner, createdAt, lastModifiedAt, columns). */
+function catalogObject(e: NsEntity): Record<string, unknown> {
+  return {
+    id: e.id,
+    path: e.path,
+    type: categoryOf(e),
+    labels: [],
+    createdAt: e.createdAt,
+    lastModifiedAt: e.createdAt,
+    ...(e.kind === 'dataset' && e.fields ? { columns: e.fields.map((f) => f.name) } : {}),
+  };
+}
+
+function jobObject(j: SearchableJob): Record<string, unknown> {
+  return {
+    id: j.id,
+    query: j.sql,
+    user: j.user,
+    jobStatus: j.state,
+    submittedAt: new Date(j.startedAt).toISOString(),
+  };
+}

@@ -1,0 +1,265 @@
+// `dlake access why PRINCIPAL REF [--privilege P]`: why a user or role may (or may not) use an entity: the
+// roles it holds, the grants on the entity and on each container above it, and which grant gives which
+// privilege (src/api/access.ts has the rules). With --privilege the exit code answers: 0 held, 1 not held.
+import type { Command } from '@commander-js/extra-typings';
+import type { Explanation, HeldRole, Level, Principal } from '../api/access.js';
+import type { Context } from '../context.js';
+import { DlakeError, UsageError } from '../errors.js';
+import { formatPath, parseRefWithId } from '../util/catalog-ref.js';
+import { examples } from './common.js';
+import { defineCommand, defineGroup, type OptionsOf } from './define.js';
+
+const declaration = (access: Command) =>
+  access
+    .command('why')
+    .description(
+      'Explain which grants give a user or role its privileges on an entity, and what it lacks (Enterprise)',
+    )
+    .argument('<principal>', 'user:NAME, role:NAME, or a user name')
+    .argument('<ref>', 'path or id of the entity')
+    .option('--id', 'take REF as an id, even when it is not a UUID')
+    .option('--privilege <privilege>', 'answer with the exit code: 0 when it is held, 1 when it is not')
+    .addHelpText(
+      'after',
+      examples(
+        'dlake access why bob Sales/orders',
+        'dlake access why role:analysts Sales/orders -o json',
+        'dlake access why user:bob Sales/orders --privilege SELECT && echo "bob can read it"',
+      ),
+    );
+
+/** The answer "not held": exit code 1 (docs/cli-contract.md "Administration"), an `error:` line and a hint. */
+class NotHeldError extends DlakeError {}
+
+async function why(
+  ctx: Context,
+  principalText: string,
+  refText: string,
+  opts: OptionsOf<typeof declaration>,
+): Promise<void> {
+  const [access, { resolveRef, getByPath, entityPath }, { resolveUser }, { resolveRole }] = await Promise.all(
+    [
+      import('../api/access.js'),
+      import('../api/catalog.js'),
+      import('../api/users.js'),
+      import('../api/roles.js'),
+    ],
+  );
+  const asked = access.parsePrincipal(principalText);
+  if (!asked.name.trim()) {
+    throw new UsageError(`"${principalText}" names no one`, {
+      hint: 'write user:NAME, role:NAME or a user name',
+    });
+  }
+  const wanted = opts.privilege?.trim().toUpperCase();
+  if (opts.privilege !== undefined && !wanted)
+    throw new UsageError('--privilege needs a privilege, e.g. SELECT');
+  const ref = parseRefWithId(refText, Boolean(opts.id));
+  if (ctx.root().edition === 'cloud') {
+    // The hosted edition's users and roles carry no role list (docs/api-facts.md §5.13): membership, and so the
+    // answer, cannot be read there.
+    throw new UsageError(
+      'the hosted edition (--edition cloud) does not say which roles a user or role holds',
+      {
+        hint: 'see the grants of one entity with `dlake catalog grants REF`',
+      },
+    );
+  }
+  const client = await ctx.client();
+
+  // Who: the principal and every role it holds.
+  let principal: Principal;
+  let start: Array<{ id?: string; name: string; via?: string }>;
+  if (asked.kind === 'user') {
+    const user = await resolveUser(client, asked.name);
+    principal = { kind: 'user', id: user.id, name: user.name };
+    start = user.roles ?? [];
+  } else {
+    const role = await resolveRole(client, asked.name);
+    principal = { kind: 'role', id: role.id, name: role.name };
+    start = (role.roles ?? []).map((r) => ({ ...r, via: role.name }));
+  }
+  // What: the entity and the containers above it, each with its grants; read while the roles are.
+  const chain = async () => {
+    const entity = await resolveRef(client, ref, { exclude: ['children'] });
+    const path = entityPath(entity);
+    const above = await Promise.all(
+      access.ancestorPaths(path).map((p) => getByPath(client, p, { exclude: ['children'] })),
+    );
+    const levels = await access.readLevels(client, [
+      { id: entity.id, path },
+      ...above.map((a) => ({ id: a.id, path: entityPath(a) })),
+    ]);
+    return { entity, path, levels };
+  };
+  // Both are awaited before either's failure is reported: none is left running, and the roles' failure (an
+  // edition without roles) is the one told first.
+  const [rolesResult, chainResult] = await Promise.allSettled([
+    access.heldRoles(client, start, principal.kind === 'user'),
+    chain(),
+  ]);
+  if (rolesResult.status === 'rejected') throw rolesResult.reason;
+  if (chainResult.status === 'rejected') throw chainResult.reason;
+  const roles = rolesResult.value;
+  const { entity, path, levels } = chainResult.value;
+  const owner = ownerOf(entity);
+  const explanation = access.explain(principal, roles, levels, owner);
+  const shown = formatPath(path);
+  const who = `${principal.kind} ${principal.name}`;
+
+  if (wanted) {
+    const offered = levels[0]!.grants.availablePrivileges;
+    if (offered && !offered.includes(wanted) && wanted !== 'ALL') {
+      throw new UsageError(`${shown} offers no privilege "${wanted}"`, {
+        hint: `it offers: ${offered.join(', ')}`,
+      });
+    }
+  }
+  await print(ctx, { principal, roles, levels, entityType: entity.entityType, shown, explanation });
+  if (!wanted) return;
+  const held = explanation.privileges.find((p) => p.privilege === wanted);
+  if (held) {
+    ctx.ui.notice(`${who} holds ${wanted} on ${shown} through ${describeVia(held.via)}.`);
+    return;
+  }
+  throw new NotHeldError(`${who} does not hold ${wanted} on ${shown}`, {
+    hint: nearestGrant(principal, wanted, levels, roles),
+  });
+}
+
+/** The entity's owner, where the service says (Enterprise adds `owner: {ownerId, ownerType}`). */
+function ownerOf(entity: Record<string, unknown>): { id: string; type: string } | undefined {
+  const o = entity.owner as { ownerId?: unknown; ownerType?: unknown } | undefined;
+  if (!o || typeof o.ownerId !== 'string' || typeof o.ownerType !== 'string') return undefined;
+  return { id: o.ownerId, type: o.ownerType };
+}
+
+function describeVia(via: Explanation['privileges'][number]['via']): string {
+  if (via.implicit === 'admin') return 'role ADMIN (admins hold every privilege)';
+  if (via.implicit === 'owner') return `${via.grantee.replace(':', ' ')} (the owner)`;
+  return `a grant to ${via.grantee.replace(':', ' ')} on ${formatPath(via.on)}`;
+}
+
+/**
+ * The grant that would give the missing privilege with the least reach: the one on the entity itself, to the
+ * principal; when a role the user holds already has grants on the chain, granting it there is named too.
+ */
+function nearestGrant(
+  principal: Principal,
+  privilege: string,
+  levels: readonly Level[],
+  roles: readonly HeldRole[],
+) {
+  const on = formatPath(levels[0]!.path);
+  const quoted = (name: string) => (/^[\w.@:-]+$/.test(name) ? name : `'${name.replaceAll("'", "'\\''")}'`);
+  const direct = `dlake catalog grants ${quoted(on)} --grant ${quoted(`${principal.kind}:${principal.name}:${privilege}`)}`;
+  const roleIds = new Set(roles.map((r) => r.id));
+  for (const level of levels) {
+    const g = level.grants.grants.find((x) => x.granteeType.toUpperCase() === 'ROLE' && roleIds.has(x.id));
+    if (g) {
+      const name = g.name ?? roles.find((r) => r.id === g.id)?.name ?? g.id;
+      return `the nearest grant is: ${direct} (or add ${privilege} to the grant of role ${name} on ${formatPath(level.path)})`;
+    }
+  }
+  return `the nearest grant is: ${direct}`;
+}
+
+interface Report {
+  principal: Principal;
+  roles: HeldRole[];
+  levels: Level[];
+  entityType: string;
+  shown: string;
+  explanation: Explanation;
+}
+
+interface Row {
+  privilege: string;
+  held: boolean;
+  via?: Explanation['privileges'][number]['via'];
+}
+
+async function print(ctx: Context, r: Report): Promise<void> {
+  const data = {
+    principal: `${r.principal.kind}:${r.principal.name}`,
+    entity: r.shown,
+    roles: r.roles.map((x) => ({ name: x.name, ...(x.via ? { via: x.via } : {}) })),
+    privileges: r.explanation.privileges.map((p) => ({
+      privilege: p.privilege,
+      via: {
+        grantee: p.via.grantee,
+        on: formatPath(p.via.on),
+        ...(p.via.implicit ? { implicit: p.via.implicit } : {}),
+      },
+    })),
+    missing: r.explanation.missing,
+    grants: r.levels.map((l) => ({
+      on: formatPath(l.path),
+      grants: l.grants.grants.map((g) => ({
+        granteeType: g.granteeType,
+        name: g.name ?? g.id,
+        privileges: g.privileges,
+      })),
+    })),
+  };
+  const rows: Row[] = [
+    ...r.explanation.privileges.map((p) => ({ privilege: p.privilege, held: true, via: p.via })),
+    ...r.explanation.missing.map((privilege) => ({ privilege, held: false })),
+  ];
+  if (ctx.format === 'table') {
+    // The context first: who, with which roles, on what; then the grants of the chain; then the answer.
+    const roleText =
+      r.roles.map((x) => (x.via ? `${x.name} (through ${x.via})` : x.name)).join(', ') || 'none';
+    const lines = [
+      `Principal: ${r.principal.kind} ${r.principal.name}`,
+      ...(r.principal.kind === 'user' || r.roles.length ? [`Roles:     ${roleText}`] : []),
+      `Entity:    ${r.shown} (${r.entityType})`,
+      '',
+      'Grants:',
+      ...r.levels.flatMap((l) => {
+        const on = `  on ${formatPath(l.path)}`;
+        if (l.grants.grants.length === 0) return [`${on}: none`];
+        return [
+          `${on}:`,
+          ...l.grants.grants.map(
+            (g) =>
+              `    ${g.granteeType.toLowerCase()} ${g.name ?? g.id}: ${g.privileges.join(', ')}${appliesNote(r, g)}`,
+          ),
+        ];
+      }),
+      '',
+    ];
+    ctx.streams.stdout.write(`${lines.join('\n')}\n`);
+  }
+  await ctx.print<Row>({
+    data,
+    rows,
+    view: {
+      empty: 'The entity offers no privileges.',
+      columns: [
+        { header: 'PRIVILEGE', value: (x) => x.privilege },
+        { header: 'HELD', value: (x) => (x.held ? 'yes' : 'no') },
+        { header: 'VIA', value: (x) => (x.via ? viaText(x.via) : '') },
+        { header: 'ON', value: (x) => (x.via ? formatPath(x.via.on) : '') },
+      ],
+    },
+  });
+}
+
+/** Whether a grant of the chain is the principal's: directly, or through a role it holds. */
+function appliesNote(r: Report, g: { granteeType: string; id: string }): string {
+  if (g.id === r.principal.id && g.granteeType.toLowerCase() === r.principal.kind) return '  (applies)';
+  if (g.granteeType.toUpperCase() !== 'ROLE') return '';
+  const role = r.roles.find((x) => x.id === g.id);
+  if (!role) return '';
+  return role.via ? `  (applies: held through ${role.via})` : '  (applies: held)';
+}
+
+function viaText(via: NonNullable<Row['via']>): string {
+  const who = via.grantee.replace(':', ' ');
+  if (via.implicit === 'admin') return `${who} (admin)`;
+  if (via.implicit === 'owner') return `${who} (owner)`;
+  return who;
+}
+
+export const register = defineGroup([defineCommand(declaration, why)]);

@@ -1,0 +1,195 @@
+// `dlake job list`: the job history, newest first, every filter and the limit in one SQL query on the
+// edition's system table (docs/cli-contract.md "Operations insight"); the rows in one shape on both editions,
+// printed or written to --out in any format.
+import { type Command, Option } from '@commander-js/extra-typings';
+import type { JobFilter, JobSummary } from '../../api/job-history.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { View } from '../../output/view.js';
+import { countRows, formatDuration, parseDuration } from '../../util/units.js';
+import { examples } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
+import { formatOption } from '../job-options.js';
+import { duration, repeatable, wholeNumber } from '../options.js';
+import { queryHistory, readSummaries, summaryPages } from './history.js';
+
+/** The most jobs one listing reads (a thousand pages' worth would be a history dump, not a listing). */
+const MAX_LIMIT = 10_000;
+
+const declaration = (job: Command) =>
+  job
+    .command('list')
+    .description('List jobs of the history, newest first; every filter is applied by the service')
+    .option(
+      '--status <state>',
+      'only jobs in this state (COMPLETED, FAILED, CANCELED, RUNNING…); repeatable or comma-separated',
+      repeatable('--status', { commas: true }),
+    )
+    .option('--user <name>', "only this user's jobs")
+    .option(
+      '--since <when>',
+      'submitted at or after WHEN: a duration back from now (24h, 7d) or an ISO 8601 time',
+    )
+    .option('--until <when>', 'submitted before WHEN (same forms as --since)')
+    .option('--type <query-type>', 'only jobs of this query type (UI_RUN, REST, JDBC, ODBC, FLIGHT…)')
+    .option('--queue <name>', 'only jobs placed on this queue')
+    .option('--engine <name>', 'only jobs run on this engine')
+    .option(
+      '--min-duration <duration>',
+      'only jobs that took at least this long, e.g. 30s',
+      duration('--min-duration'),
+    )
+    .option('--text <substring>', 'only jobs whose SQL contains this text (case-insensitive)')
+    .addOption(new Option('--accelerated', 'only jobs a reflection accelerated').conflicts('notAccelerated'))
+    .addOption(new Option('--not-accelerated', 'only jobs no reflection accelerated'))
+    .option(
+      '--limit <n>',
+      `jobs to list (default 50, at most ${MAX_LIMIT})`,
+      wholeNumber('--limit', { min: 1, max: MAX_LIMIT }),
+    )
+    .option('--out <file>', 'write the jobs to FILE (- for standard output) in the format of its name')
+    .addOption(formatOption())
+    .addHelpText(
+      'after',
+      examples(
+        'dlake job list',
+        'dlake job list --status FAILED --since 24h',
+        'dlake job list --user alice --text orders --limit 10 -o json',
+        'dlake job list --min-duration 1m --not-accelerated --out slow.csv',
+      ),
+    );
+
+export const register = defineCommand(declaration, list);
+
+type Flags = OptionsOf<typeof declaration>;
+
+async function list(ctx: Context, opts: Flags): Promise<void> {
+  const now = Date.now();
+  const filter: JobFilter = {
+    states: opts.status?.map(stateName),
+    user: opts.user,
+    since: opts.since === undefined ? undefined : when('--since', opts.since, now),
+    until: opts.until === undefined ? undefined : when('--until', opts.until, now),
+    queryType: opts.type?.toUpperCase(),
+    queue: opts.queue,
+    engine: opts.engine,
+    minDurationMs: opts.minDuration,
+    text: opts.text,
+    accelerated: opts.accelerated ? true : opts.notAccelerated ? false : undefined,
+    limit: opts.limit ?? 50,
+  };
+  if (filter.since !== undefined && filter.until !== undefined && filter.since >= filter.until) {
+    throw new UsageError('--since must be earlier than --until');
+  }
+  // Said before the query runs, not after.
+  const spec = opts.out
+    ? (await import('../../export/writers.js')).exportSpec(opts.out, opts.format)
+    : undefined;
+  if (opts.format && !opts.out) throw new UsageError('--format applies with --out FILE');
+  if (opts.out && opts.out !== '-') await (await import('../../export/target.js')).checkWritable(opts.out);
+  const { jobListSql } = await import('../../api/job-history.js');
+  const query = await queryHistory(ctx, 'recent', (table) => jobListSql(table, filter));
+  await deliverJobs(ctx, query.id, opts.out, spec);
+}
+
+/**
+ * The rows to their reader through the delivery pipeline (`deliver(source, sink)`, src/export/deliver.ts):
+ * `--out FILE` and the formats other than the table as `sql` writes them; a table (or a --query filter) from the
+ * rows held.
+ */
+async function deliverJobs(
+  ctx: Context,
+  id: string,
+  out: string | undefined,
+  spec: { format: 'csv' | 'json' | 'ndjson' | 'parquet'; gzip: boolean } | undefined,
+): Promise<void> {
+  const client = await ctx.client();
+  const format = out && spec ? spec.format : ctx.format;
+  ctx.interruptible = true;
+  if ((out && spec) || (format !== 'table' && !ctx.opts.query)) {
+    const [{ deliver }, { resultsPages }, { openSink, stdoutSink, isStdout }] = await Promise.all([
+      import('../../export/deliver.js'),
+      import('../../export/export.js'),
+      import('../../export/target.js'),
+    ]);
+    const toStdout = !out || isStdout(out);
+    const sink =
+      out && spec
+        ? await openSink(out, ctx.streams.stdout, { gzip: spec.gzip })
+        : stdoutSink(ctx.streams.stdout);
+    // Pretty JSON on standard output, as every command prints it; compact in a file.
+    const source = resultsPages({
+      fetchPage: summaryPages(client, id),
+      pageSize: 500,
+      concurrency: 1,
+      pretty: toStdout,
+    });
+    const done = await deliver(source, sink, {
+      format: format as 'csv' | 'json' | 'ndjson' | 'parquet',
+      signal: ctx.interrupt.signal,
+    });
+    if (!toStdout) ctx.ui.notice(`wrote ${countJobs(done.rows)} to ${out} (${format.toUpperCase()})`);
+    return;
+  }
+  const rows = await readSummaries(ctx, { id, table: 'sys.jobs' });
+  await ctx.print({ data: rows, rows, view: JOB_VIEW });
+}
+
+const countJobs = (n: number): string => countRows(n).replace(/rows?/, n === 1 ? 'job' : 'jobs');
+
+/** A job state as the tables write it; `CANCELLED` is the same state spelt the British way. */
+function stateName(s: string): string {
+  const up = s.trim().toUpperCase();
+  return up === 'CANCELLED' ? 'CANCELED' : up;
+}
+
+/**
+ * WHEN of --since/--until: a duration back from `now` (`24h`, `7d`, `1h30m`) or an ISO 8601 time (a date
+ * alone is midnight UTC). Anything else is a usage error naming the flag.
+ */
+function when(flag: string, text: string, now: number): number {
+  const t = text.trim();
+  if (/^\d{4}-\d{2}-\d{2}/.test(t)) {
+    const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(t) ? `${t}T00:00:00Z` : t);
+    if (Number.isFinite(ms)) return ms;
+  } else {
+    try {
+      const back = parseDuration(t);
+      if (back > 0) return now - back;
+    } catch {
+      // Said below, with both forms.
+    }
+  }
+  throw new UsageError(`${flag} "${text}" is neither a duration back from now nor an ISO 8601 time`, {
+    hint: 'e.g. 24h, 7d, 2026-01-31 or 2026-01-31T08:00:00Z',
+  });
+}
+
+/** A count as text: exact numbers (JsonNumber) by their text. */
+const countText = (v: JobSummary['rowsReturned']): string =>
+  v === null ? '' : typeof v === 'number' ? String(v) : v.text;
+
+const oneLine = (s: string | null, max = 60): string => {
+  const t = (s ?? '').replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+};
+
+/** The table of job list (and top): one line per job. */
+export const JOB_VIEW: View<JobSummary> = {
+  columns: [
+    { header: 'JOB ID', value: (j) => j.id },
+    { header: 'STATE', value: (j) => j.state },
+    { header: 'USER', value: (j) => j.user },
+    { header: 'TYPE', value: (j) => j.queryType },
+    { header: 'SUBMITTED', value: (j) => j.submittedAt?.replace('T', ' ').replace(/\.\d+Z$/, 'Z') },
+    {
+      header: 'DURATION',
+      value: (j) => (j.durationMs === null ? '' : formatDuration(j.durationMs, { largest: 2 })),
+    },
+    { header: 'ROWS', value: (j) => countText(j.rowsReturned) },
+    { header: 'QUEUE/ENGINE', value: (j) => [j.queue, j.engine].filter(Boolean).join('/') },
+    { header: 'ACCEL', value: (j) => (j.accelerated ? 'yes' : '') },
+    { header: 'QUERY', value: (j) => oneLine(j.query) },
+  ],
+  empty: 'No jobs.',
+};

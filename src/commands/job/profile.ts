@@ -1,0 +1,146 @@
+// `dlake job profile ID`: the query profile (docs/cli-contract.md "Operations insight"): saved as downloaded
+// with --out (atomically: FILE.partial, then renamed), or summarised: total time, phases, the top operators by
+// processing time with records and peak memory, spills and reflections. The hosted edition has no public
+// profile download.
+import type { Command } from '@commander-js/extra-typings';
+import type { ProfileSummary } from '../../api/profile.js';
+import type { Context } from '../../context.js';
+import { DlakeError, NotFoundError, ServiceError, UsageError } from '../../errors.js';
+import type { Detail } from '../../output/view.js';
+import { formatDuration, formatSize } from '../../util/units.js';
+import { examples } from '../common.js';
+import { defineCommand, type OptionsOf } from '../define.js';
+import { wholeNumber } from '../options.js';
+
+const declaration = (job: Command) =>
+  job
+    .command('profile')
+    .description(
+      "Summarise a job's query profile (phases, top operators, spills, reflections) or save it with --out",
+    )
+    .argument('<id>', 'job id')
+    .option('--out <file>', 'save the profile zip as downloaded, instead of summarising it')
+    .option(
+      '--top <n>',
+      'operators to show, by processing time (default 10)',
+      wholeNumber('--top', { min: 1 }),
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'dlake job profile ID',
+        'dlake job profile ID --top 3 -o json',
+        'dlake job profile ID --out profile.zip',
+      ),
+    );
+
+export const register = defineCommand(declaration, profile);
+
+async function profile(ctx: Context, id: string, opts: OptionsOf<typeof declaration>): Promise<void> {
+  if (ctx.root().edition === 'cloud') {
+    throw new UsageError('the hosted edition (--edition cloud) has no public profile download', {
+      hint: "open the job in the hosted edition's web console to see its profile",
+    });
+  }
+  const [{ isJobId }, api] = await Promise.all([
+    import('../../api/job-history.js'),
+    import('../../api/profile.js'),
+  ]);
+  if (!isJobId(id)) {
+    throw new UsageError(`"${id}" is not a job id (a UUID such as 2f067496-7cf0-a70e-0222-34d53a5dc800)`, {
+      hint: 'list recent jobs with `dlake job list`',
+    });
+  }
+  if (opts.out && opts.out !== '-') await (await import('../../export/target.js')).checkWritable(opts.out);
+  let zip: Buffer;
+  try {
+    zip = await api.downloadProfile(await ctx.client(), id, ctx.interrupt.signal);
+  } catch (e) {
+    throw profileMissing(e, id);
+  }
+  if (opts.out) return save(ctx, opts.out, zip);
+  const summary = api.summariseProfile(await api.profileFromZip(zip), opts.top ?? 10);
+  await ctx.print({ data: { id, ...summary }, rows: detailOf(summary), view: DETAIL });
+}
+
+/**
+ * A 404 (or 405) of the download: the job unknown to the service (exit 4), or, answered by the web framework
+ * itself, a server without the download endpoint (exit 7: it is an internal API, docs/api-facts.md §15).
+ */
+function profileMissing(e: unknown, id: string): unknown {
+  const generic = e instanceof DlakeError && /^HTTP 40[45] |^not found \(404\)|answered 405/.test(e.message);
+  if (generic) {
+    return new ServiceError('this server has no profile download (POST /apiv2/support/{jobId}/download)', {
+      moreInfo: (e as DlakeError).message,
+    });
+  }
+  if (!(e instanceof NotFoundError)) return e;
+  return new NotFoundError(`job ${id} not found`, {
+    moreInfo: e.message,
+    hint: 'list recent jobs with `dlake job list`',
+  });
+}
+
+/** The zip as downloaded, through FILE.partial and a rename: a FILE that exists is whole. */
+async function save(ctx: Context, out: string, zip: Buffer): Promise<void> {
+  const { openSink, isStdout } = await import('../../export/target.js');
+  const sink = await openSink(out, ctx.streams.stdout);
+  try {
+    await sink.write(zip, ctx.interrupt.signal);
+    await sink.commit();
+  } catch (e) {
+    await sink.discard();
+    throw e;
+  }
+  if (isStdout(out)) return;
+  ctx.ui.notice(`saved the profile (${formatSize(zip.length)}) to ${out}`);
+}
+
+const DETAIL = {
+  columns: [
+    { header: 'FIELD', value: (r: Detail) => r.key },
+    { header: 'VALUE', value: (r: Detail) => r.value },
+  ],
+};
+
+const ms = (v: number | null) => (v === null ? undefined : formatDuration(Math.round(v), { largest: 2 }));
+
+function detailOf(s: ProfileSummary): Detail[] {
+  const rows: Detail[] = [
+    { key: 'user', value: s.user ?? undefined },
+    { key: 'total', value: ms(s.totalMs) },
+    { key: 'planning', value: ms(s.planningMs) },
+    { key: 'queued', value: ms(s.queuedMs) },
+    { key: 'queue', value: s.queue ?? undefined },
+  ];
+  const add = (label: string, values: string[]) => {
+    values.forEach((value, i) => {
+      rows.push({ key: i === 0 ? label : '', value });
+    });
+  };
+  add(
+    'phases',
+    s.phases.map(
+      (p) =>
+        `${p.phase}: ${p.threads} thread${p.threads === 1 ? '' : 's'}, ${p.processMs} ms processing, peak ${formatSize(p.peakMemoryBytes)}`,
+    ),
+  );
+  add(
+    'top operators',
+    s.operators.map(
+      (o) =>
+        `${o.operator} ${o.type}: ${o.processMs} ms, ${o.records.toLocaleString('en-US')} records, peak ${formatSize(o.peakMemoryBytes)}`,
+    ),
+  );
+  add(
+    'spills',
+    s.spills.length ? s.spills.map((x) => `${x.operator} ${x.type}: ${x.metric} ${x.value}`) : ['none'],
+  );
+  add(
+    'reflections',
+    s.reflections.length
+      ? s.reflections.map((x) => `${x.name ?? x.id} (${x.id})${x.used ? ', used' : ', considered'}`)
+      : [s.accelerated ? 'accelerated' : 'none used'],
+  );
+  return rows.filter((r) => r.value !== undefined);
+}

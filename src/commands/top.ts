@@ -1,0 +1,174 @@
+// `dlake top`: the running and queued jobs, refreshed (one history query per refresh) on a terminal: ↑/↓
+// select, `c` cancels the selected job after a y/N, `q` (or Ctrl-C) quits. `--once`, or a standard output that
+// is not a terminal, prints one snapshot (docs/cli-contract.md "Operations insight"). The screen is drawn to
+// whatever size the terminal has, none included: drawing never waits on the terminal's size.
+import type { Command } from '@commander-js/extra-typings';
+import type { JobSummary } from '../api/job-history.js';
+import type { Context } from '../context.js';
+import { stderrSafe } from '../output/safe-text.js';
+import { formatDuration } from '../util/units.js';
+import { examples } from './common.js';
+import { defineCommand, type OptionsOf } from './define.js';
+import { queryHistory, readSummaries } from './job/history.js';
+import { JOB_VIEW } from './job/list.js';
+import { duration } from './options.js';
+
+/** The most jobs one refresh reads. */
+const MAX_JOBS = 500;
+
+const declaration = (top: Command) =>
+  top
+    .description('Show the running and queued jobs, refreshed; select one and cancel it')
+    .option('--interval <duration>', 'time between refreshes (default 2s)', duration('--interval'))
+    .option('--once', 'print one snapshot and exit (also when standard output is not a terminal)')
+    .addHelpText('after', examples('dlake top', 'dlake top --interval 5s', 'dlake top --once -o json'));
+
+export const register = defineCommand(declaration, top);
+
+/** One refresh: the active jobs, without the query that read them. */
+async function activeJobs(ctx: Context, signal?: AbortSignal): Promise<JobSummary[]> {
+  const { activeJobsSql } = await import('../api/job-history.js');
+  const query = await queryHistory(ctx, 'running', (t) => activeJobsSql(t, MAX_JOBS), {
+    quiet: true,
+    signal,
+  });
+  return (await readSummaries(ctx, query, signal)).filter((j) => j.id !== query.id);
+}
+
+async function top(ctx: Context, opts: OptionsOf<typeof declaration>): Promise<void> {
+  const out = ctx.streams.stdout;
+  const stdin = ctx.streams.stdin;
+  if (opts.once || !out.isTTY || !stdin.isTTY) {
+    const jobs = await activeJobs(ctx);
+    await ctx.print({ data: jobs, rows: jobs, view: { ...JOB_VIEW, empty: 'No running or queued jobs.' } });
+    return;
+  }
+  await new TopScreen(ctx, opts.interval ?? 2000).run();
+}
+
+class TopScreen {
+  private jobs: JobSummary[] = [];
+  private selected = 0;
+  private asking?: string;
+  private message = '';
+  private stopped = false;
+  private wake?: () => void;
+  private readonly stop = new AbortController();
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly intervalMs: number,
+  ) {}
+
+  async run(): Promise<void> {
+    const { stdin, stdout } = this.ctx.streams;
+    stdin.setRawMode(true);
+    stdin.resume();
+    // Keys typed quickly arrive together ("nq", or an arrow's escape sequence beside a letter).
+    const onData = (b: Buffer) => {
+      for (const k of keysOf(b.toString('latin1'))) void this.key(k);
+    };
+    stdin.on('data', onData);
+    stdout.write('\x1b[?25l');
+    try {
+      while (!this.stopped) {
+        try {
+          this.jobs = await activeJobs(this.ctx, this.stop.signal);
+          this.selected = Math.min(this.selected, Math.max(0, this.jobs.length - 1));
+        } catch (e) {
+          if (this.stopped) break;
+          this.message = `refresh failed: ${(e as Error).message}`;
+        }
+        this.draw();
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, this.intervalMs);
+          this.wake = () => {
+            clearTimeout(t);
+            resolve();
+          };
+        });
+      }
+    } finally {
+      stdin.off('data', onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      stdout.write('\x1b[?25h\n');
+    }
+  }
+
+  private quit(): void {
+    this.stopped = true;
+    this.stop.abort();
+    this.wake?.();
+  }
+
+  private async key(k: string): Promise<void> {
+    if (this.asking) {
+      const id = this.asking;
+      this.asking = undefined;
+      if (k === 'y' || k === 'Y') {
+        const { cancelJob } = await import('../api/jobs.js');
+        try {
+          const outcome = await cancelJob(await this.ctx.client(), id);
+          this.message = outcome.requested
+            ? `cancellation of job ${id} requested`
+            : `job ${id} had already ended`;
+        } catch (e) {
+          this.message = `cancel failed: ${(e as Error).message}`;
+        }
+      } else this.message = 'not cancelled';
+      this.draw();
+      return;
+    }
+    if (k === 'q' || k === '\x03' || k === 'Q') return this.quit();
+    if (k === '\x1b[A' || k === 'k') this.selected = Math.max(0, this.selected - 1);
+    else if (k === '\x1b[B' || k === 'j')
+      this.selected = Math.min(Math.max(0, this.jobs.length - 1), this.selected + 1);
+    else if ((k === 'c' || k === 'C') && this.jobs[this.selected]) this.asking = this.jobs[this.selected]!.id;
+    this.draw();
+  }
+
+  /** The screen, cut to the terminal's size; drawing is one write, and never waits on the terminal. */
+  private draw(): void {
+    if (this.stopped) return;
+    const out = this.ctx.streams.stdout;
+    // A terminal that reports no size (0 columns, as under `script` or `docker run -t`) is drawn 80 by 24.
+    const cols = out.columns || 80;
+    const rows = out.rows || 24;
+    const fit = (s: string) => stderrSafe(s).slice(0, cols);
+    const lines = [
+      `dlake top: ${this.jobs.length} running or queued — ↑/↓ select, c cancel, q quit`,
+      'JOB ID                                STATE        USER          ELAPSED   QUERY',
+    ];
+    const now = Date.now();
+    this.jobs.forEach((j, i) => {
+      const started = j.submittedAt ? Date.parse(j.submittedAt) : Number.NaN;
+      const elapsed = Number.isFinite(started)
+        ? formatDuration(Math.max(0, now - started), { largest: 1 })
+        : '';
+      const mark = i === this.selected ? '>' : ' ';
+      lines.push(
+        `${mark}${j.id.padEnd(37)}${j.state.padEnd(13)}${(j.user ?? '').padEnd(14)}${elapsed.padEnd(10)}${(j.query ?? '').replace(/\s+/g, ' ')}`,
+      );
+    });
+    if (!this.jobs.length) lines.push('  No running or queued jobs.');
+    const status = this.asking ? `cancel job ${this.asking}? [y/N]` : this.message;
+    const body = lines.slice(0, Math.max(0, rows - 1));
+    let screen = '\x1b[H\x1b[2J';
+    for (const l of body) screen += `${fit(l)}\r\n`;
+    if (rows > 0) screen += fit(status);
+    out.write(screen);
+  }
+}
+
+/** The keys of one read: escape sequences (`ESC [ A`) whole, everything else a character at a time. */
+function keysOf(data: string): string[] {
+  const keys: string[] = [];
+  for (let i = 0; i < data.length; ) {
+    const seq = /^\x1b\[[0-9;]*[A-Za-z~]/.exec(data.slice(i, i + 16));
+    const k = seq ? seq[0] : data[i]!;
+    keys.push(k);
+    i += k.length;
+  }
+  return keys;
+}

@@ -1,0 +1,66 @@
+// `dlake top` in a real terminal (docs/cli-contract.md "Operations insight"): the running jobs refreshed, ↑/↓
+// select, `c` then `y` cancels the selected job on the service, `q` quits with exit 0; a terminal that reports
+// 0 columns is drawn all the same and quits the same.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { KEY, startPty } from '../helpers/pty.js';
+import { until } from '../helpers/until.js';
+
+let fx: Fixture;
+let env: Record<string, string>;
+beforeAll(async () => {
+  fx = await startFixture({ jobHistory: 50 });
+  expect((await fx.login()).code).toBe(0);
+  env = { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url };
+});
+afterAll(() => fx.close());
+
+it('shows the running jobs, cancels the selected one after y, and quits on q', async () => {
+  const slow = fx.run(['sql', 'SELECT 1 AS slow_one /* sleep:30000 */', '-o', 'json']);
+  const other = fx.run(['sql', 'SELECT 2 AS slow_two /* sleep:30000 */', '-o', 'json']);
+  await until(() => fx.emu.jobs.list().filter((j) => j.state === 'RUNNING').length === 2, 'two running jobs');
+  const top = startPty(['top', '--interval', '300ms'], env);
+  await top.waitFor('slow_two');
+  await top.waitFor('slow_one');
+  // The newest first: slow_two is selected; ↓ selects slow_one, ↑ back, ↓ again.
+  top.type(KEY.down);
+  top.type(KEY.up);
+  top.type(KEY.down);
+  const target = fx.emu.jobs.list().find((j) => j.sql.includes('slow_one'))!;
+  top.type('c');
+  await top.waitFor(`cancel job ${target.id}? [y/N]`);
+  top.type('y');
+  await top.waitFor(`cancellation of job ${target.id} requested`);
+  await until(() => fx.emu.jobs.get(target.id)!.state === 'CANCELED', 'the job canceled');
+  expect(fx.emu.jobs.list().find((j) => j.sql.includes('slow_two'))!.state).toBe('RUNNING');
+  const topQueries = () =>
+    fx.emu.jobs.list().filter((j) => j.sql.startsWith('SELECT * FROM sys.jobs WHERE status NOT IN'));
+  await until(() => topQueries().length >= 3, 'a few refreshes');
+  top.type('q');
+  expect(await top.exited).toBe(0);
+  expect((await slow).code).toBe(6);
+  // One query per refresh, each read with one results page, and nothing else submitted.
+  const refreshes = fx.emu.jobs
+    .list()
+    .filter((j) => j.sql.startsWith('SELECT * FROM sys.jobs WHERE status NOT IN'));
+  expect(refreshes.length).toBeGreaterThanOrEqual(2);
+  expect(fx.emu.jobs.list()).toHaveLength(refreshes.length + 2);
+  for (const j of refreshes) {
+    const pages = fx.emu.log.entries.filter(
+      (e) => e.method === 'GET' && e.path === `/api/v3/job/${j.id}/results`,
+    );
+    expect(pages.length).toBeLessThanOrEqual(1);
+  }
+  // The other job is left running: cancel it so that the file ends quickly.
+  const two = fx.emu.jobs.list().find((j) => j.sql.includes('slow_two'))!;
+  await fx.run(['job', 'cancel', two.id, '--yes']);
+  expect((await other).code).toBe(6);
+}, 60_000);
+
+it('a terminal of 0 columns: drawn, and q quits', async () => {
+  const top = startPty(['top', '--interval', '200ms'], env, { cols: 0, rows: 10 });
+  await top.waitFor('dlake top:');
+  top.type('n');
+  top.type('q');
+  expect(await top.exited).toBe(0);
+}, 30_000);
