@@ -60,7 +60,7 @@ const DEFAULT_EXPORT = new Set(['conf', 'ora']);
  * that esbuild leaves out the rest (apache-arrow declares itself free of side effects): apache-arrow whole is
  * 369 KB, what a Flight export uses of it less than half. The build fails if src/ imports a name not listed.
  */
-const NAMED = { 'apache-arrow': ['RecordBatchReader', 'makeVector', 'Type'] };
+const NAMED = { 'apache-arrow': ['Message', 'MessageHeader', 'RecordBatchReader', 'makeVector', 'Type'] };
 /**
  * Vendor files made from a module of src/ that re-exports what dlake uses of a library, by that module's path:
  * src/ imports the module, the bundle requires the vendor file instead. The MCP SDK is several entry points

@@ -47,6 +47,8 @@ export const CACHED_GROUPS = new Set([
   'user',
   'role',
   'access',
+  'search',
+  'top',
   'pat',
   'queue',
   'project',

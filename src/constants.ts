@@ -4,20 +4,8 @@
 export const SESSION_AUTH_PREFIX = '_service';
 /** Placeholder the service returns for stored secrets; sending it back keeps the secret. */
 export const EXISTING_SECRET_VALUE = '$SERVICE_EXISTING_VALUE$';
+/** The self-hosted REST API's root; each endpoint's paths are built in api/endpoint.ts. */
 export const API_PREFIX = '/api/v3';
-/** The REST paths dlake calls, below the base URL; ids are appended through api/url-segment.ts. */
-export const PATHS = {
-  catalog: `${API_PREFIX}/catalog`,
-  user: `${API_PREFIX}/user`,
-  role: `${API_PREFIX}/role`,
-  queue: `${API_PREFIX}/wlm/queue`,
-  rule: `${API_PREFIX}/wlm/rule`,
-  reflection: `${API_PREFIX}/reflection`,
-  reflectionSummary: `${API_PREFIX}/reflection-summary`,
-  dataset: `${API_PREFIX}/dataset`,
-  job: `${API_PREFIX}/job`,
-  sql: `${API_PREFIX}/sql`,
-} as const;
 export const LOGIN_PATH = '/apiv2/login';
 export const TOKEN_PATH = '/oauth/token';
 export const OAUTH_SCOPE = 'service.all';

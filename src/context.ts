@@ -3,6 +3,7 @@
 import type { Dispatcher } from 'undici';
 import type { ApiClient, AuthProvider } from './api/http.js';
 import type { Pacer } from './api/pacing.js';
+import type { RouteMemory } from './api/pipeline/route.js';
 import type { Root } from './api/roots.js';
 import {
   authUrlOf,
@@ -199,7 +200,7 @@ export class Context {
     const settings = this.settings(req.resolve);
     const url = requireUrl(settings);
     this.checkSettings();
-    const [{ ApiClient }, { CredentialProvider }, { hostedLoginUrl, routePath }] = await Promise.all([
+    const [{ ApiClient }, { CredentialProvider }, { hostedLoginUrl }] = await Promise.all([
       import('./api/http.js'),
       import('./auth/credentials.js'),
       import('./api/roots.js'),
@@ -232,12 +233,36 @@ export class Context {
       trace: this.debugging ? (line) => this.streams.stderr.write(`debug: ${stderrSafe(line)}\n`) : undefined,
       userAgent: `dlake/${__DLAKE_VERSION__} node/${process.versions.node}`,
       dispatcher: this.dispatcher,
-      route: root.edition === 'cloud' ? (path) => routePath(root, path) : undefined,
+      root,
+      routeMemory: root.edition === 'cloud' ? this.routeMemory(settings) : undefined,
       pacer: await this.pacer(),
     });
     credentials?.attach(client);
     this.clients.push(client);
     return client;
+  }
+
+  /**
+   * Which hosted form of a resource answered, kept in the profile in force (none without a stored profile):
+   * the route layer tries the documented form first and remembers another that answered (api/pipeline/route.ts).
+   */
+  private routeMemory(settings: ResolvedSettings): RouteMemory | undefined {
+    const name = settings.profileName.value;
+    const routes = { ...settings.profile?.routes };
+    if (!settings.profile) return undefined;
+    return {
+      recall: (family) => routes[family],
+      remember: async (family, form) => {
+        routes[family] = form;
+        // A cache: a config folder that cannot be written must not fail the command that found the form.
+        await this.store
+          .update((s) => {
+            const profile = s.config.profiles[name];
+            if (profile) profile.routes = { ...profile.routes, [family]: form };
+          })
+          .catch(() => {});
+      },
+    };
   }
 
   /** Writes a result to stdout in the chosen format (and a note, such as "No results.", to stderr). */

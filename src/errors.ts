@@ -91,10 +91,21 @@ export type Advice =
   | { kind: 'source-types'; type?: string }
   | { kind: 'list-sources' }
   /** A missing entity: where entities of its kind are listed (for the catalog, in its parent `parent`). */
-  | { kind: 'list-entities'; list: EntityList; parent?: readonly string[] };
+  | { kind: 'list-entities'; list: EntityList; parent?: readonly string[] }
+  /** A request the hosted edition has no endpoint for, refused before it is sent. */
+  | { kind: 'not-on-hosted'; gap: HostedGap }
+  /** A request only the hosted edition has an endpoint for. */
+  | { kind: 'hosted-only' }
+  /** A hosted request below a project, without one in force. */
+  | { kind: 'needs-project' }
+  /** A project id that is not a UUID. */
+  | { kind: 'project-id' };
 
 /** The kinds of entity a command lists. */
-export type EntityList = 'catalog' | 'user' | 'role' | 'reflection' | 'queue';
+export type EntityList = 'catalog' | 'user' | 'role' | 'reflection' | 'queue' | 'engine' | 'project';
+
+/** What the hosted edition lacks (docs/api-facts.md §13.6). */
+export type HostedGap = 'queues' | 'queue-rules' | 'password-login';
 
 /** The signals that stop dlake after a clean-up, and the exit code each ends with. */
 export const STOP_SIGNALS = {

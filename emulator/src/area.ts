@@ -42,6 +42,8 @@ export interface EmulatorOptions {
   flightPort?: number;
   /** Flight faults armed from the start (`dlake-emulator --flight-fault`). */
   flightFaults?: FlightFaultSpec[];
+  /** Rows of each Flight batch: the service's 4,095 by default, 1 to 65,536 (`--flight-batch-rows`). */
+  flightBatchRows?: number;
   /**
    * Which catalog search a self-hosted emulator has (emulator/src/search.ts): `unified` (Enterprise 26.x: `POST
    * /api/v3/search` and `GET /api/v3/catalog/search`) or `catalog` (the latter only). Default: `catalog` on the

@@ -39,6 +39,11 @@ export interface CloudOptions {
   rateLimits?: Partial<Record<RateLimitName, number>>;
   /** The window of the limits in ms (default 60000, as published). */
   rateWindowMs?: number;
+  /**
+   * Serve users and roles only at the vendor CLI's `/v1/…` forms, the documented `/v0/…` ones answering "no such
+   * path" (a deployment behind or ahead of the documentation; tests of the client's fallback).
+   */
+  vendorFormsOnly?: boolean;
 }
 
 export const DEFAULT_PROJECT_ID = '48ca6975-39ad-47cb-9bb5-de73060380f6';
@@ -151,9 +156,29 @@ const PROJECT_RESOURCES = new Set([
   'dataset',
   'search',
 ]);
-const ORG_RESOURCES = new Set(['user', 'role']);
 
 export type CloudRouting = { path: string } | { response: EmuResponse };
+
+/**
+ * The self-hosted path that serves an organisation path of the hosted edition (docs/api-facts.md §13.4), or
+ * undefined (a 404 of "no such path"): the documented `/v0/users…` and `/v0/roles…`, the vendor CLI's
+ * `/v1/users…` (with `/v1/users/name/{name}`, which `/v0` lacks) and `/v1/roles…`, and the PATs at the singular
+ * `/v0/user/{id}/token…`. The singular forms of the self-hosted API are not served.
+ */
+function organisationPath(segs: readonly string[], vendorFormsOnly: boolean): string | undefined {
+  const [version, kind, ...rest] = segs;
+  if (version === 'v0' && kind === 'user' && rest.length >= 2 && rest[1] === 'token')
+    return `/api/v3/user/${rest.join('/')}`;
+  if (kind !== 'users' && kind !== 'roles') return undefined;
+  if (vendorFormsOnly && version === 'v0') return undefined;
+  const singular = kind.slice(0, -1);
+  if (rest[0] === 'by-name') return undefined;
+  if (rest[0] === 'name') {
+    if (version !== 'v1' || kind !== 'users' || rest.length !== 2) return undefined;
+    return `/api/v3/user/by-name/${rest[1]}`;
+  }
+  return ['/api/v3', singular, ...rest].join('/');
+}
 
 export class CloudEdition {
   readonly projectId: string;
@@ -161,10 +186,13 @@ export class CloudEdition {
   readonly engines = new Map<string, EmuEngine>();
   ruleSet: { tag: string; ruleInfos: EngineRule[]; ruleInfoDefault: EngineRule };
   readonly limiter: RateLimiter;
+  /** See CloudOptions.vendorFormsOnly; tests change it between commands. */
+  vendorFormsOnly: boolean;
   private readonly router = new Router();
 
   constructor(opts: CloudOptions = {}) {
     this.projectId = opts.projectId ?? DEFAULT_PROJECT_ID;
+    this.vendorFormsOnly = opts.vendorFormsOnly ?? false;
     const now = new Date().toISOString();
     this.projects.set(this.projectId, {
       id: this.projectId,
@@ -213,7 +241,7 @@ export class CloudEdition {
     try {
       // The login service (§13.2) shares the emulator's host.
       if (path === '/oauth/token') return { path };
-      if (!path.startsWith('/v0/')) throw notFound('HTTP 404 Not Found');
+      if (!path.startsWith('/v0/') && !path.startsWith('/v1/')) throw notFound('HTTP 404 Not Found');
       // Only `Bearer` (a PAT or an OAuth access token): no `_service` form there (§13.2).
       if (authScheme !== 'Bearer' || !principal) throw new ApiError(401, '', {}, true);
       const segs = path.split('/').filter(Boolean);
@@ -238,7 +266,8 @@ export class CloudEdition {
       } else {
         const wait = this.limiter.take(['api'], Date.now());
         if (wait !== undefined) return { response: tooMany(wait) };
-        if (ORG_RESOURCES.has(segs[1]!)) return { path: `/api/v3/${segs.slice(1).join('/')}` };
+        const served = organisationPath(segs, this.vendorFormsOnly);
+        if (served) return { path: served };
       }
       const match = this.router.match(method, path);
       if (!match) throw notFound('HTTP 404 Not Found');

@@ -2,6 +2,7 @@
 //   dlake-emulator --port 9047 [--host H] [--edition community] [--samples DIR] [--big-rows N]
 //                  [--jwt-public-key FILE] [--no-pats] [--fault WHAT:[METHOD:]PATH[:TIMES]]…
 //                  [--strict-spec] [--secret-placeholder TEXT] [--flight-port N] [--flight-fault F]…
+//                  [--flight-batch-rows N]
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { EmulatorOptions } from './area.js';
@@ -40,6 +41,7 @@ const USAGE = `Usage: dlake-emulator [options]   (in this repository: npm run em
                           TIMES  how many matching requests it hits (default: all of them)
                         e.g. --fault 503:/api/v3/job:3  --fault 429@2:POST:/api/v3/sql:1
   --flight-port N       also serve Arrow Flight (gRPC) on port N (0 picks a free one); TLS when HTTPS is
+  --flight-batch-rows N rows of each Flight record batch, 1 to 65536 (default 4095, as the service sends)
   --flight-fault WHAT[:K][:TIMES]
                         arm a Flight fault (repeatable): refuse-auth (every call unauthenticated),
                         unavailable (GetFlightInfo/DoGet answer UNAVAILABLE), break:K (a stream is cut
@@ -79,6 +81,14 @@ function intOption(value: string | undefined, name: string, fallback: number): n
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value)) fail(`--${name} needs a non-negative integer, got "${value}"`);
   return Number(value);
+}
+
+/** `--flight-batch-rows N`: 1 to 65,536 (a service batch is 4,095 rows). */
+function batchRowsOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = intOption(value, 'flight-batch-rows', 4095);
+  if (n < 1 || n > 65536) fail(`--flight-batch-rows needs 1 to 65536, got ${n}`);
+  return n;
 }
 
 function faultOption(value: string): FaultSpec {
@@ -150,6 +160,7 @@ function parseOptions(argv: string[]): EmulatorOptions {
     flightPort:
       values['flight-port'] === undefined ? undefined : intOption(values['flight-port'], 'flight-port', 0),
     flightFaults: (values['flight-fault'] ?? []).map(flightFaultOption),
+    flightBatchRows: batchRowsOption(values['flight-batch-rows']),
   };
 }
 
@@ -181,6 +192,7 @@ function parse(argv: string[]) {
       'secret-placeholder': { type: 'string' },
       'flight-port': { type: 'string' },
       'flight-fault': { type: 'string', multiple: true },
+      'flight-batch-rows': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

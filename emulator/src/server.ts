@@ -108,6 +108,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           state,
           source: jobs.flight,
           faults: options.flightFaults,
+          batchRows: options.flightBatchRows,
+          cloud: cloud ? { projectId: cloud.projectId } : undefined,
         });
 
   return {

@@ -102,6 +102,33 @@ SELECT
 FROM range(1, ${n} + 1) AS t(i)`;
 }
 
+export const WIDE_TABLE = 'wide';
+
+/**
+ * The generated table `wide`: rows of a few kilobytes each (Flight batches of megabytes, as a service sends for
+ * wide rows), their text holding what needs quoting. Queryable as plain `wide`.
+ */
+export function wideTableSql(rows = 1000): string {
+  return `CREATE OR REPLACE TABLE ${WIDE_TABLE} AS
+SELECT
+  i AS id,
+  repeat(chr(97 + (i % 26)::INTEGER), 2048 + (i * 37) % 2048) AS a,
+  CASE WHEN i % 11 = 0 THEN NULL ELSE repeat('naïve, "quoted"' || chr(10) || 'line ', 60 + i % 40) END AS b,
+  i * 1.5 AS x
+FROM range(1, ${Math.max(0, Math.floor(rows))} + 1) AS t(i)`;
+}
+
+/**
+ * The hosted edition's organisation default project, as the emulator's Flight serves it to a call without a
+ * session: its own `big`, three rows that are not the served project's (emulator/src/flight/server.ts).
+ */
+export const DEFAULT_PROJECT_SCHEMA = 'org_default_project';
+const DEFAULT_PROJECT_SQL = `CREATE SCHEMA IF NOT EXISTS ${DEFAULT_PROJECT_SCHEMA};
+CREATE OR REPLACE TABLE ${DEFAULT_PROJECT_SCHEMA}.${BIG_TABLE} AS
+SELECT 1000000 + i AS id, 'default project row ' || i AS name, -1.0::DOUBLE AS amount, false AS flag,
+  'this is the organisation default project' AS note
+FROM range(1, 4) AS t(i)`;
+
 export class SqlEngine {
   private constructor(private readonly instance: DuckDBInstance) {}
 
@@ -110,6 +137,8 @@ export class SqlEngine {
     const conn = await instance.connect();
     try {
       await conn.run(bigTableSql(bigRows));
+      await conn.run(wideTableSql());
+      await conn.run(DEFAULT_PROJECT_SQL);
     } finally {
       conn.closeSync();
     }
@@ -143,10 +172,13 @@ export class SqlEngine {
     datasets: readonly CatalogDataset[],
     signal: AbortSignal | undefined,
     body: (statement: DuckDBPreparedStatement) => Promise<T>,
+    /** Names not qualified resolve in this schema first (the hosted default project's: DEFAULT_PROJECT_SCHEMA). */
+    schema?: string,
   ): Promise<T> {
-    return this.withPlan(sql, context, datasets, signal, undefined, async (conn, plan) =>
-      body(await conn.prepare(plan.sql)),
-    );
+    return this.withPlan(sql, context, datasets, signal, undefined, async (conn, plan) => {
+      if (schema) await conn.run(`SET search_path = '${schema},main'`);
+      return body(await conn.prepare(plan.sql));
+    });
   }
 
   /** CTAS: runs a query and writes its rows into one Parquet file. Returns the rows written. */

@@ -1,10 +1,10 @@
 // The emulator's Arrow Flight endpoint (docs/api-facts.md §14), read with dlake's own Flight client: the auth2
 // handshake and what it refuses (a REST session token, which it also ends), the Arrow types of DuckDB's
 // columns, and `dlake-emulator --flight-port` / `--flight-fault` from the command line.
-import { RecordBatchReader } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FlightClient } from '../../src/export/flight/client.js';
 import { parseFlightUrl } from '../../src/export/flight/endpoint.js';
+import { readStream } from '../../src/export/flight/result.js';
 import { type Emulator, startEmulator } from '../src/index.js';
 import { runEmulatorCommand, startEmulatorCommand } from './command.js';
 
@@ -72,9 +72,8 @@ describe('results as Arrow', () => {
         [1, 2] AS l`,
       auth,
     );
-    const reader = await RecordBatchReader.from(c.doGet(info.tickets[0]!, auth));
     const batches = [];
-    for await (const b of reader) batches.push(b);
+    for await (const b of await readStream(c.doGet(info.tickets[0]!, auth))) batches.push(b);
     c.close();
     expect(batches[0]!.schema.fields.map((f) => `${f.name} ${f.type}`)).toEqual([
       'b Int64',
@@ -136,5 +135,76 @@ describe('dlake-emulator --flight-port and --flight-fault', () => {
     const help = await runEmulatorCommand(['--help']);
     expect(help.stdout).toContain('--flight-port N');
     expect(help.stdout).toContain('--flight-fault WHAT[:K][:TIMES]');
+  });
+});
+
+describe('batches as the service sends them', () => {
+  /** The rows of each batch of `sql`'s result, read with dlake's validating reader. */
+  const batchRows = async (e: Emulator, sql: string): Promise<number[]> => {
+    const c = client(e.flight!.url);
+    const auth = `Bearer ${await c.handshakeBasic('admin', 'admin-pass-1')}`;
+    const info = await c.getFlightInfo(sql, auth);
+    const rows: number[] = [];
+    for await (const b of await readStream(c.doGet(info.tickets[0]!, auth))) rows.push(b.numRows);
+    c.close();
+    return rows;
+  };
+
+  it('4,095 rows a batch by default, whatever DuckDB’s chunks, every row once and in order', async () => {
+    const e = await startEmulator({ flightPort: 0, bigRows: 10_000 });
+    try {
+      expect(await batchRows(e, 'SELECT * FROM big ORDER BY id')).toEqual([4095, 4095, 1810]);
+      const c = client(e.flight!.url);
+      const auth = `Bearer ${await c.handshakeBasic('admin', 'admin-pass-1')}`;
+      const info = await c.getFlightInfo('SELECT id, name, flag FROM big ORDER BY id', auth);
+      const ids: number[] = [];
+      let nulls = 0;
+      for await (const b of await readStream(c.doGet(info.tickets[0]!, auth))) {
+        for (const row of b) {
+          const r = row!.toJSON();
+          ids.push(Number(r.id));
+          if (r.name === null) nulls++;
+        }
+      }
+      c.close();
+      expect(ids).toEqual(Array.from({ length: 10_000 }, (_, i) => i + 1));
+      expect(nulls).toBe(Math.floor(10_000 / 97));
+    } finally {
+      await e.close();
+    }
+  });
+
+  it('flightBatchRows from 1 to 65,536', async () => {
+    const one = await startEmulator({ flightPort: 0, bigRows: 5, flightBatchRows: 1 });
+    const most = await startEmulator({ flightPort: 0, bigRows: 70_000, flightBatchRows: 65_536 });
+    try {
+      expect(await batchRows(one, 'SELECT * FROM big')).toEqual([1, 1, 1, 1, 1]);
+      expect(await batchRows(most, 'SELECT id FROM big')).toEqual([65_536, 4_464]);
+    } finally {
+      await one.close();
+      await most.close();
+    }
+    await expect(startEmulator({ flightPort: 0, flightBatchRows: 65_537 })).rejects.toThrow(/1 to 65536/);
+  });
+
+  it('the table wide: rows of kilobytes, a batch of megabytes', async () => {
+    const c = client();
+    const auth = `Bearer ${await c.handshakeBasic('admin', 'admin-pass-1')}`;
+    const info = await c.getFlightInfo('SELECT * FROM wide ORDER BY id', auth);
+    let rows = 0;
+    let shortest = Number.POSITIVE_INFINITY;
+    for await (const b of await readStream(c.doGet(info.tickets[0]!, auth))) {
+      rows += b.numRows;
+      for (const row of b) shortest = Math.min(shortest, String(row!.toJSON().a).length);
+    }
+    c.close();
+    expect(rows).toBe(1000);
+    expect(shortest).toBeGreaterThanOrEqual(2048);
+  });
+
+  it('--flight-batch-rows on the command line, refused outside 1 to 65536', async () => {
+    const r = await runEmulatorCommand(['--port', '0', '--flight-port', '0', '--flight-batch-rows', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--flight-batch-rows needs 1 to 65536, got 0');
   });
 });

@@ -4,10 +4,10 @@
 
 import * as z from 'zod/mini';
 import '../util/zod.js';
-import { PATHS } from '../constants.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import type { CatalogRef } from '../util/catalog-ref.js';
 import { explainStaleTag } from './conflicts.js';
+import { below, type Target, v3 } from './endpoint.js';
 import type { ApiClient, Method } from './http.js';
 import { PageTokens } from './paging.js';
 import {
@@ -19,15 +19,15 @@ import {
   TagsSchema,
   type Wiki,
   WikiSchema,
-} from './schemas.js';
+} from './schemas/catalog.js';
 import { segment, segments } from './url-segment.js';
 
-const CATALOG = PATHS.catalog;
+const CATALOG = v3('catalog', 'catalog');
 
 /** A write as it will be sent: what `client.request` takes and what `printDryRun` shows. */
 export interface WriteRequest {
   method: Method;
-  path: string;
+  at: Target;
   query?: Record<string, string | undefined>;
   json?: unknown;
   /** Body fields to redact in traces and dry-run output (a source type's secrets). */
@@ -48,9 +48,12 @@ interface GetOptions {
 
 // An id is one segment (internal ids such as `service:/Samples/a b` carry slashes and spaces); a path is one
 // segment per component, each encoded on its own (the service decodes segment by segment).
-const byIdPath = (id: string): string => `${CATALOG}/${segment(id, 'catalog id')}`;
-const byPathPath = (path: readonly string[]): string =>
-  `${CATALOG}/by-path/${segments(path, 'catalog path component')}`;
+export const entityById = (id: string): Target =>
+  v3('catalog', `catalog/${segment(id, 'catalog id')}`, { key: { id } });
+export const entityByPath = (path: readonly string[]): Target =>
+  v3('catalog', `catalog/by-path/${segments(path, 'catalog path component')}`, { key: { path } });
+/** Something of an entity's (its tags, wiki, grants): a 404 there means the entity is missing. */
+export const ofEntity = (id: string, sub: string): Target => below(entityById(id), sub, { key: { id } });
 
 function getQuery(opts: GetOptions): Record<string, string | readonly string[] | undefined> {
   return {
@@ -65,14 +68,14 @@ function getQuery(opts: GetOptions): Record<string, string | readonly string[] |
 
 /** The caller's home, the spaces and the sources. */
 export async function listTopLevel(client: ApiClient): Promise<CatalogSummary[]> {
-  const list = await client.request({ method: 'GET', path: CATALOG, schema: CatalogListSchema });
+  const list = await client.request({ method: 'GET', at: CATALOG, schema: CatalogListSchema });
   return list.data;
 }
 
 export function getById(client: ApiClient, id: string, opts: GetOptions = {}): Promise<CatalogEntity> {
   return client.request({
     method: 'GET',
-    path: byIdPath(id),
+    at: entityById(id),
     query: getQuery(opts),
     schema: CatalogEntitySchema,
   });
@@ -85,7 +88,7 @@ export function getByPath(
 ): Promise<CatalogEntity> {
   return client.request({
     method: 'GET',
-    path: byPathPath(path),
+    at: entityByPath(path),
     query: getQuery(opts),
     schema: CatalogEntitySchema,
   });
@@ -148,7 +151,7 @@ export function createRequest(
   entity: Record<string, unknown>,
   secretFields?: readonly string[],
 ): WriteRequest {
-  return { method: 'POST', path: CATALOG, json: entity, secretFields };
+  return { method: 'POST', at: CATALOG, json: entity, secretFields };
 }
 
 export function updateRequest(
@@ -156,26 +159,26 @@ export function updateRequest(
   entity: Record<string, unknown>,
   secretFields?: readonly string[],
 ): WriteRequest {
-  return { method: 'PUT', path: byIdPath(id), json: entity, secretFields, idempotent: true };
+  return { method: 'PUT', at: entityById(id), json: entity, secretFields, idempotent: true };
 }
 
 export function removeRequest(id: string, tag?: string): WriteRequest {
   // With the tag the delete is checked against the version read, and may be repeated safely.
-  return { method: 'DELETE', path: byIdPath(id), query: { tag }, idempotent: tag !== undefined };
+  return { method: 'DELETE', at: entityById(id), query: { tag }, idempotent: tag !== undefined };
 }
 
 export function refreshRequest(id: string): WriteRequest {
-  return { method: 'POST', path: `${byIdPath(id)}/refresh` };
+  return { method: 'POST', at: ofEntity(id, 'refresh') };
 }
 
 export function promoteRequest(id: string, entity: Record<string, unknown>): WriteRequest {
-  return { method: 'POST', path: byIdPath(id), json: entity };
+  return { method: 'POST', at: entityById(id), json: entity };
 }
 
 export function setTagsRequest(id: string, tags: readonly string[], version?: string | number): WriteRequest {
   return {
     method: 'POST',
-    path: `${byIdPath(id)}/collaboration/tag`,
+    at: ofEntity(id, 'collaboration/tag'),
     json: { tags, ...(version === undefined ? {} : { version }) },
   };
 }
@@ -183,7 +186,7 @@ export function setTagsRequest(id: string, tags: readonly string[], version?: st
 export function setWikiRequest(id: string, text: string, version?: string | number): WriteRequest {
   return {
     method: 'POST',
-    path: `${byIdPath(id)}/collaboration/wiki`,
+    at: ofEntity(id, 'collaboration/wiki'),
     json: { text, ...(version === undefined ? {} : { version }) },
   };
 }
@@ -255,7 +258,7 @@ export async function getTags(client: ApiClient, id: string): Promise<Tags | und
   try {
     return await client.request({
       method: 'GET',
-      path: `${byIdPath(id)}/collaboration/tag`,
+      at: ofEntity(id, 'collaboration/tag'),
       schema: TagsSchema,
       notFoundIsUndefined: true,
     });
@@ -280,7 +283,7 @@ export async function getWiki(client: ApiClient, id: string): Promise<Wiki | und
   try {
     return await client.request({
       method: 'GET',
-      path: `${byIdPath(id)}/collaboration/wiki`,
+      at: ofEntity(id, 'collaboration/wiki'),
       schema: WikiSchema,
       notFoundIsUndefined: true,
     });

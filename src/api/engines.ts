@@ -1,14 +1,14 @@
 // The hosted edition's projects, engines and engine rules (docs/api-facts.md §13.3, §13.4). Engines are below
-// the project root, projects at the organisation root: the paths here are the hosted ones, so the HTTP client's
-// routing (src/api/roots.ts) sends them as written. An engine PUT replaces the engine, so updates merge into the
+// the project root, projects at the organisation root; the self-hosted edition has none (api/roots.ts refuses
+// them before anything is sent). An engine PUT replaces the engine, so updates merge into the
 // engine just read (mergeEngine, pure) and send the whole of it.
 import * as z from 'zod/mini';
 import '../util/zod.js';
 import { UsageError } from '../errors.js';
 import { isUuid } from '../util/catalog-ref.js';
 import { adminOnly } from './editions.js';
+import { below, hostedOnly, type Target } from './endpoint.js';
 import type { ApiClient, RequestSpec } from './http.js';
-import { HOSTED_PREFIX, projectRoot, type Root } from './roots.js';
 import { optional, text } from './schemas.js';
 import { segment } from './url-segment.js';
 
@@ -77,12 +77,13 @@ export interface EngineFields {
 }
 
 /** A request as sent, and as `--dry-run` prints it. */
-type EngineRequest = Pick<RequestSpec, 'method' | 'path' | 'json' | 'idempotent' | 'responseType'>;
+type EngineRequest = Pick<RequestSpec, 'method' | 'at' | 'json' | 'idempotent' | 'responseType'>;
 
-const projectsPath = `${HOSTED_PREFIX}/projects`;
-const enginesPath = (root: Root): string => `${projectRoot(root)}/engines`;
-const enginePath = (root: Root, id: string): string => `${enginesPath(root)}/${segment(id, 'engine id')}`;
-const rulesPath = (root: Root): string => `${projectRoot(root)}/rules`;
+const PROJECTS = hostedOnly('project', '/v0/projects', 'organisation');
+const ENGINES = hostedOnly('engine', '/engines', 'project');
+const engineTarget = (id: string): Target =>
+  hostedOnly('engine', `/engines/${segment(id, 'engine id')}`, 'project', { id });
+const RULES = hostedOnly('engine-rules', '/rules', 'project');
 
 /** Engines and rules are admin-only on the service: a 403 says so. */
 async function adminCall<T>(what: string, call: () => Promise<T>): Promise<T> {
@@ -94,7 +95,7 @@ async function adminCall<T>(what: string, call: () => Promise<T>): Promise<T> {
 }
 
 export async function listProjects(client: ApiClient): Promise<Project[]> {
-  return client.request({ method: 'GET', path: projectsPath, schema: z.array(ProjectSchema) });
+  return client.request({ method: 'GET', at: PROJECTS, schema: z.array(ProjectSchema) });
 }
 
 /** A project by id, or by name among those listed. */
@@ -102,7 +103,7 @@ export async function resolveProject(client: ApiClient, ref: string): Promise<Pr
   if (isUuid(ref)) {
     return client.request({
       method: 'GET',
-      path: `${projectsPath}/${segment(ref, 'project id')}`,
+      at: hostedOnly('project', `/v0/projects/${segment(ref, 'project id')}`, 'organisation', { id: ref }),
       schema: ProjectSchema,
     });
   }
@@ -110,47 +111,46 @@ export async function resolveProject(client: ApiClient, ref: string): Promise<Pr
   if (found.length === 1) return found[0]!;
   throw new UsageError(
     found.length ? `${found.length} projects are named "${ref}"` : `no project is named "${ref}"`,
-    { hint: 'give the project id (a UUID): `dlake project list`' },
+    { hint: { kind: 'list-entities', list: 'project' } },
   );
 }
 
-export async function listEngines(client: ApiClient, root: Root): Promise<Engine[]> {
-  return client.request({ method: 'GET', path: enginesPath(root), schema: z.array(EngineSchema) });
+export async function listEngines(client: ApiClient): Promise<Engine[]> {
+  return client.request({ method: 'GET', at: ENGINES, schema: z.array(EngineSchema) });
 }
 
 /** An engine by id, or by its (unique) name. */
-export async function resolveEngine(client: ApiClient, root: Root, ref: string): Promise<Engine> {
+export async function resolveEngine(client: ApiClient, ref: string): Promise<Engine> {
   if (isUuid(ref)) {
-    return client.request({ method: 'GET', path: enginePath(root, ref), schema: EngineSchema });
+    return client.request({ method: 'GET', at: engineTarget(ref), schema: EngineSchema });
   }
-  const found = (await listEngines(client, root)).find((e) => e.name === ref);
+  const found = (await listEngines(client)).find((e) => e.name === ref);
   if (found) return found;
   const { NotFoundError } = await import('../errors.js');
-  throw new NotFoundError(`engine "${ref}" not found`, { hint: 'list the engines with `dlake engine list`' });
+  throw new NotFoundError(`engine "${ref}" not found`, { hint: { kind: 'list-entities', list: 'engine' } });
 }
 
-export function createEngineRequest(root: Root, body: EngineFields & { name: string }): EngineRequest {
-  return { method: 'POST', path: enginesPath(root), json: body };
+export function createEngineRequest(body: EngineFields & { name: string }): EngineRequest {
+  return { method: 'POST', at: ENGINES, json: body };
 }
 
 export async function createEngine(
   client: ApiClient,
-  root: Root,
   body: EngineFields & { name: string },
 ): Promise<Engine> {
   const created = await adminCall('creating engines', () =>
-    client.request({ ...createEngineRequest(root, body), schema: z.looseObject({ id: text }) }),
+    client.request({ ...createEngineRequest(body), schema: z.looseObject({ id: text }) }),
   );
-  return resolveEngine(client, root, created.id);
+  return resolveEngine(client, created.id);
 }
 
-export function updateEngineRequest(root: Root, engine: Engine): EngineRequest {
-  return { method: 'PUT', path: enginePath(root, engine.id), json: engine, idempotent: true };
+export function updateEngineRequest(engine: Engine): EngineRequest {
+  return { method: 'PUT', at: engineTarget(engine.id), json: engine, idempotent: true };
 }
 
-export function updateEngine(client: ApiClient, root: Root, engine: Engine): Promise<Engine> {
+export function updateEngine(client: ApiClient, engine: Engine): Promise<Engine> {
   return adminCall('changing engines', () =>
-    client.request({ ...updateEngineRequest(root, engine), schema: EngineSchema }),
+    client.request({ ...updateEngineRequest(engine), schema: EngineSchema }),
   );
 }
 
@@ -172,45 +172,43 @@ export function mergeEngine(current: Engine, fields: EngineFields): { body: Engi
   return { body, changed };
 }
 
-export function deleteEngineRequest(root: Root, id: string): EngineRequest {
-  return { method: 'DELETE', path: enginePath(root, id), responseType: 'none', idempotent: true };
+export function deleteEngineRequest(id: string): EngineRequest {
+  return { method: 'DELETE', at: engineTarget(id), responseType: 'none', idempotent: true };
 }
 
-export async function deleteEngine(client: ApiClient, root: Root, id: string): Promise<void> {
-  await adminCall('deleting engines', () => client.request(deleteEngineRequest(root, id)));
+export async function deleteEngine(client: ApiClient, id: string): Promise<void> {
+  await adminCall('deleting engines', () => client.request(deleteEngineRequest(id)));
 }
 
-export function setEngineStateRequest(root: Root, id: string, action: 'enable' | 'disable'): EngineRequest {
-  return { method: 'PUT', path: `${enginePath(root, id)}/${action}`, idempotent: true, responseType: 'none' };
+export function setEngineStateRequest(id: string, action: 'enable' | 'disable'): EngineRequest {
+  return { method: 'PUT', at: below(engineTarget(id), action), idempotent: true, responseType: 'none' };
 }
 
 export async function setEngineState(
   client: ApiClient,
-  root: Root,
   id: string,
   action: 'enable' | 'disable',
 ): Promise<void> {
   await adminCall(`${action === 'enable' ? 'enabling' : 'disabling'} engines`, () =>
-    client.request(setEngineStateRequest(root, id, action)),
+    client.request(setEngineStateRequest(id, action)),
   );
 }
 
-export async function getEngineRules(client: ApiClient, root: Root): Promise<EngineRuleSet> {
-  const res = await client.request({ method: 'GET', path: rulesPath(root), schema: RuleSetSchema });
+export async function getEngineRules(client: ApiClient): Promise<EngineRuleSet> {
+  const res = await client.request({ method: 'GET', at: RULES, schema: RuleSetSchema });
   return res.ruleSet;
 }
 
-export function replaceEngineRulesRequest(root: Root, ruleSet: Record<string, unknown>): EngineRequest {
-  return { method: 'PUT', path: rulesPath(root), json: { ruleSet }, idempotent: true };
+export function replaceEngineRulesRequest(ruleSet: Record<string, unknown>): EngineRequest {
+  return { method: 'PUT', at: RULES, json: { ruleSet }, idempotent: true };
 }
 
 export async function replaceEngineRules(
   client: ApiClient,
-  root: Root,
   ruleSet: Record<string, unknown>,
 ): Promise<EngineRuleSet> {
   const res = await adminCall('changing engine rules', () =>
-    client.request({ ...replaceEngineRulesRequest(root, ruleSet), schema: RuleSetSchema }),
+    client.request({ ...replaceEngineRulesRequest(ruleSet), schema: RuleSetSchema }),
   );
   return res.ruleSet;
 }

@@ -1,7 +1,6 @@
 // Turns the service's error answers into the CLI's typed errors. Real servers answer 401 with an empty
 // body, a malformed request with a text/plain 400, OAuth errors in the RFC 6749 shape, and add
 // `stackTrace`, `context` or `validationErrorMessages` to the usual {errorMessage, moreInfo} body.
-import { API_PREFIX } from '../constants.js';
 import {
   type Advice,
   AuthError,
@@ -14,12 +13,14 @@ import {
   UsageError,
 } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
+import type { Target } from './endpoint.js';
 
 interface ErrorResponse {
   status: number;
-  method: string;
-  /** The request path (no host), to name the endpoint. */
-  path: string;
+  /** `METHOD /path` as sent, to name the endpoint. */
+  endpoint: string;
+  /** What the request was about: a 404 of an entity's target names the entity, on either edition. */
+  target?: Target;
   contentType: string;
   text: string;
 }
@@ -67,7 +68,7 @@ function parseErrorBody(contentType: string, text: string): ParsedErrorBody {
 
 export function errorFromResponse(r: ErrorResponse): DlakeError {
   const parsed = parseErrorBody(r.contentType, r.text);
-  const endpoint = `${r.method} ${r.path}`;
+  const endpoint = r.endpoint;
   const opts: ErrorDetails = {
     moreInfo: parsed.moreInfo && parsed.moreInfo !== parsed.message ? parsed.moreInfo : undefined,
     details: parsed.details,
@@ -99,7 +100,7 @@ export function errorFromResponse(r: ErrorResponse): DlakeError {
         /not found|could not find|cannot find|can't find|does not exist|doesn't exist|no such|unknown/i.test(
           message,
         );
-      const missing = named ? missingEntity(r.path) : undefined;
+      const missing = named && r.target ? missingEntity(r.target) : undefined;
       if (!missing) return new NotFoundError(message ?? `not found (404): ${endpoint}`, opts);
       return new NotFoundError(`not found: ${missing.what}`, {
         ...opts,
@@ -122,70 +123,35 @@ export function errorFromResponse(r: ErrorResponse): DlakeError {
   }
 }
 
-/** The entity a request path names (`/api/v3/user/by-name/bob`: user "bob"), and where its kind is listed. */
-function missingEntity(requestPath: string): { what: string; advice?: Advice } | undefined {
-  const rest = requestPath.split('?')[0]!;
-  if (!rest.startsWith(`${API_PREFIX}/`)) return undefined;
-  let parts: string[];
-  try {
-    parts = rest
-      .slice(API_PREFIX.length + 1)
-      .split('/')
-      .map(decodeURIComponent);
-  } catch {
-    return undefined;
+/** The entity a request's target names (user "bob"), and where its kind is listed. */
+function missingEntity(t: Target): { what: string; advice?: Advice } | undefined {
+  const key = t.key;
+  if (!key) return undefined;
+  if ('path' in key) {
+    return {
+      what: formatPath(key.path),
+      advice: { kind: 'list-entities', list: 'catalog', parent: key.path.slice(0, -1) },
+    };
   }
-  const [area, first, second] = parts;
-  if (first === undefined || first === '') return undefined;
-  // `<kind>/<id>` or `<kind>/by-name/<name>` only: a 404 below them (a user's tokens) is about something else.
-  const named = (kind: string, list: EntityList) => {
-    const byName = first === 'by-name' && second !== undefined && parts.length === 3;
-    if (!byName && parts.length !== 2) return undefined;
-    const what = byName ? `${kind} "${second}"` : `${kind} ${first}`;
-    return { what, advice: { kind: 'list-entities', list } as Advice };
-  };
-  switch (area) {
+  const named = (kind: string, list?: EntityList) => ({
+    what: 'name' in key ? `${kind} "${key.name}"` : `${kind} ${key.id}`,
+    ...(list ? { advice: { kind: 'list-entities', list } as Advice } : {}),
+  });
+  switch (t.resource) {
     case 'catalog':
-      if (first === 'by-path' && parts.length > 2) {
-        const path = parts.slice(2);
-        return {
-          what: formatPath(path),
-          advice: { kind: 'list-entities', list: 'catalog', parent: path.slice(0, -1) },
-        };
-      }
-      return {
-        what: `catalog entity ${first}`,
-        advice: { kind: 'list-entities', list: 'catalog', parent: [] },
-      };
+      return { ...named('catalog entity'), advice: { kind: 'list-entities', list: 'catalog', parent: [] } };
     case 'dataset':
-      return { what: `dataset ${first}`, advice: { kind: 'list-entities', list: 'catalog', parent: [] } };
+      return { ...named('dataset'), advice: { kind: 'list-entities', list: 'catalog', parent: [] } };
     case 'user':
-      return named('user', 'user');
     case 'role':
-      return named('role', 'role');
     case 'reflection':
-      return named('reflection', 'reflection');
-    case 'wlm':
-      if (first !== 'queue' || second === undefined) return undefined;
-      parts.shift();
-      return missingQueue(parts);
+    case 'queue':
+      return named(t.resource, t.resource);
     case 'job':
-      // The job itself, its results or its cancel: the job is what is missing.
-      return { what: `job ${first}` };
+      return named('job');
     default:
       return undefined;
   }
-}
-
-/** `queue/<id>` or `queue/by-name/<name>`. */
-function missingQueue(parts: string[]): { what: string; advice: Advice } | undefined {
-  const [, first, second] = parts;
-  const byName = first === 'by-name' && second !== undefined && parts.length === 3;
-  if (!byName && parts.length !== 2) return undefined;
-  return {
-    what: byName ? `queue "${second}"` : `queue ${first}`,
-    advice: { kind: 'list-entities', list: 'queue' },
-  };
 }
 
 /**

@@ -3,14 +3,13 @@
 
 import * as z from 'zod/mini';
 import '../util/zod.js';
-import { PATHS } from '../constants.js';
 import { UsageError } from '../errors.js';
+import { ofEntity } from './catalog.js';
 import { enterprise } from './editions.js';
 import type { ApiClient } from './http.js';
 import { optional, text } from './schemas.js';
-import { segment } from './url-segment.js';
 
-const grantsPath = (id: string): string => `${PATHS.catalog}/${segment(id, 'catalog id')}/grants`;
+const grantsPath = (id: string) => ofEntity(id, 'grants');
 
 const GrantSchema = z.looseObject({
   granteeType: z.string(),
@@ -28,7 +27,7 @@ export type Grants = z.infer<typeof GrantsSchema>;
 
 export function getGrants(client: ApiClient, id: string): Promise<Grants> {
   return enterprise('catalog privileges', () =>
-    client.request({ method: 'GET', path: grantsPath(id), schema: GrantsSchema }),
+    client.request({ method: 'GET', at: grantsPath(id), schema: GrantsSchema }),
   );
 }
 
@@ -37,7 +36,7 @@ interface GrantBody {
 }
 
 export function setGrantsRequest(id: string, body: GrantBody) {
-  return { method: 'PUT', path: grantsPath(id), json: body } as const;
+  return { method: 'PUT', at: grantsPath(id), json: body } as const;
 }
 
 /** PUT …/grants: 204. It replaces all grants and carries no tag, so it is not repeated automatically. */
@@ -133,7 +132,7 @@ export function getLineage(client: ApiClient, id: string): Promise<Lineage> {
   return enterprise('lineage', () =>
     client.request({
       method: 'GET',
-      path: `${PATHS.catalog}/${segment(id, 'catalog id')}/graph`,
+      at: ofEntity(id, 'graph'),
       schema: LineageSchema,
     }),
   );

@@ -2,7 +2,7 @@
 // its results, and wait until it settles. No printing, prompting or exiting here.
 import * as z from 'zod/mini';
 import '../util/zod.js';
-import { FINAL_JOB_STATES, MAX_RESULTS_PAGE, PATHS } from '../constants.js';
+import { FINAL_JOB_STATES, MAX_RESULTS_PAGE } from '../constants.js';
 import {
   type DlakeError,
   InterruptedError,
@@ -13,9 +13,11 @@ import {
 } from '../errors.js';
 import { BufferPool } from '../util/buffer-pool.js';
 import { formatDuration } from '../util/units.js';
+import { below, type Target, v3 } from './endpoint.js';
 import { JsonNumber, parseJsonExact } from './exact-json.js';
 import type { ApiClient } from './http.js';
-import { FieldSchemaSchema, type JobStatus, JobStatusSchema, SubmittedJobSchema } from './schemas.js';
+import { type JobStatus, JobStatusSchema, SubmittedJobSchema } from './schemas/jobs.js';
+import { FieldSchemaSchema } from './schemas.js';
 import { segment } from './url-segment.js';
 
 export type { JobStatus };
@@ -43,7 +45,11 @@ export interface ResultsPage {
   release?: () => void;
 }
 
-const jobPath = (id: string): string => `${PATHS.job}/${segment(id, 'job id')}`;
+/** A job: its status counts against the hosted edition's job-status limit, its results and cancel their own. */
+const jobTarget = (id: string): Target =>
+  v3('job', `job/${segment(id, 'job id')}`, { key: { id }, limit: 'status' });
+const jobPart = (id: string, part: 'results' | 'cancel'): Target =>
+  below(jobTarget(id), part, { key: { id }, limit: part });
 
 function isFinalState(state: string): boolean {
   return FINAL_JOB_STATES.has(state);
@@ -53,7 +59,7 @@ function isFinalState(state: string): boolean {
 export async function submitSql(client: ApiClient, sql: string, context?: string[]): Promise<string> {
   const body = await client.request({
     method: 'POST',
-    path: PATHS.sql,
+    at: v3('sql', 'sql'),
     json: context?.length ? { sql, context } : { sql },
     schema: SubmittedJobSchema,
     idempotent: false,
@@ -62,12 +68,12 @@ export async function submitSql(client: ApiClient, sql: string, context?: string
 }
 
 export function getJob(client: ApiClient, id: string, signal?: AbortSignal): Promise<JobStatus> {
-  return client.request({ method: 'GET', path: jobPath(id), schema: JobStatusSchema, signal });
+  return client.request({ method: 'GET', at: jobTarget(id), schema: JobStatusSchema, signal });
 }
 
 /** The cancel request, as sent and as `--dry-run` prints it (built first: a bad id is refused here). */
 export function cancelJobRequest(id: string) {
-  return { method: 'POST', path: `${jobPath(id)}/cancel` } as const;
+  return { method: 'POST', at: jobPart(id, 'cancel') } as const;
 }
 
 type CancelOutcome = { requested: true } | { requested: false; status: JobStatus };
@@ -123,7 +129,7 @@ export function parseResultsBytes(body: Uint8Array, id: string): ResultsPage {
   return parseResultsPage(new TextDecoder().decode(body), resultsEndpoint(id));
 }
 
-export const resultsEndpoint = (id: string): string => `GET ${jobPath(id)}/results`;
+export const resultsEndpoint = (id: string): string => `GET ${jobPart(id, 'results').software}`;
 
 /**
  * One page of results as the service's JSON bytes (for the parse above, or a reader of its own: a CSV
@@ -142,7 +148,7 @@ export async function getResultsBytes(
   try {
     return (await client.request({
       method: 'GET',
-      path: `${jobPath(id)}/results`,
+      at: jobPart(id, 'results'),
       query: { offset, limit },
       responseType: 'bytes',
       bodyBuffers: buffers,

@@ -8,16 +8,16 @@ import {
   TOKEN_TYPE_JWT,
   TOKEN_TYPE_PAT,
 } from '../constants.js';
+import { literal } from './endpoint.js';
 import type { ApiClient } from './http.js';
-import { OAuthTokenSchema } from './schemas.js';
+import { OAuthTokenSchema } from './schemas/auth.js';
 
 function tokenRequest(client: ApiClient, form: Record<string, string>) {
   // A token request creates nothing on the server that a second one would duplicate, but it carries a
   // secret and is a POST: it follows the POST rule and is not repeated once it may have been received.
   return client.request({
     method: 'POST',
-    path: TOKEN_PATH,
-    base: 'auth',
+    at: literal('token', TOKEN_PATH, 'auth'),
     form,
     auth: false,
     schema: OAuthTokenSchema,

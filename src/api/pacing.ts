@@ -10,9 +10,12 @@
 // against an emulator with lowered ones): `results=20,status=5,cancel=5,api=100,per=1s`.
 import { UsageError } from '../errors.js';
 import { parseDuration } from '../util/units.js';
+import type { LimitClass } from './endpoint.js';
+import { sleep as abortableSleep, type Sleep, wait } from './pipeline/wait.js';
 
-const LIMIT_NAMES = ['api', 'results', 'status', 'cancel'] as const;
-type LimitName = (typeof LIMIT_NAMES)[number];
+const LIMIT_NAMES = ['api', 'results', 'status', 'cancel'] as const satisfies readonly LimitClass[];
+type LimitName = LimitClass;
+const EXAMPLE = 'e.g. DLAKE_RATE_LIMITS=results=20,status=5,cancel=5,api=100,per=1s';
 
 /** Requests per minute per IP address, as published (§13.5). */
 const PUBLISHED: Record<LimitName, number> = { api: 1200, results: 1000, status: 100, cancel: 100 };
@@ -33,24 +36,40 @@ export function paceLimits(env: NodeJS.ProcessEnv): PaceLimits {
   for (const part of spec.split(',')) {
     const [key, value] = part.split('=').map((s) => s.trim());
     if (key === 'per' && value) {
-      out.windowMs = parseDuration(value);
+      out.windowMs = readWindow(value, part);
     } else if ((LIMIT_NAMES as readonly string[]).includes(key ?? '') && /^\d+$/.test(value ?? '')) {
+      // A limit of 0 would make every request of it wait for ever (an export that never ends).
+      if (Number(value) === 0) throw unreadable(part, 'a limit must be at least 1 request');
       out.limits[key as LimitName] = Number(value);
     } else {
-      throw new UsageError(`DLAKE_RATE_LIMITS: cannot read "${part}"`, {
-        hint: 'e.g. DLAKE_RATE_LIMITS=results=20,status=5,cancel=5,api=100,per=1s',
-      });
+      throw unreadable(part);
     }
   }
   return out;
 }
 
-/** The limits a hosted path counts against: every call, and the job status, results and cancel endpoints. */
-export function limitsOf(path: string): LimitName[] {
-  if (/\/job\/[^/]+\/results$/.test(path)) return ['api', 'results'];
-  if (/\/job\/[^/]+\/cancel$/.test(path)) return ['api', 'cancel'];
-  if (/\/job\/[^/]+$/.test(path)) return ['api', 'status'];
-  return ['api'];
+/** `per=…`: a duration longer than 0 (a window of 0 would turn pacing off without saying so). */
+function readWindow(value: string, part: string): number {
+  let ms: number;
+  try {
+    ms = parseDuration(value);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    throw unreadable(part, e.message);
+  }
+  if (ms <= 0) throw unreadable(part, 'the window must be longer than 0');
+  return ms;
+}
+
+function unreadable(part: string, why?: string): UsageError {
+  return new UsageError(`DLAKE_RATE_LIMITS: cannot read "${part}"${why ? `: ${why}` : ''}`, {
+    hint: EXAMPLE,
+  });
+}
+
+/** The limits a request of class `limit` counts against: every call counts against `api`. */
+export function limitsOf(limit: LimitClass): LimitName[] {
+  return limit === 'api' ? ['api'] : ['api', limit];
 }
 
 /** Says that (and how long) a request waits for a limit; a progress display shows it. */
@@ -68,7 +87,7 @@ export class Pacer {
   constructor(
     readonly limits: PaceLimits,
     private readonly now: () => number = Date.now,
-    private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void> = abortableSleep,
+    private readonly sleep: Sleep = abortableSleep,
   ) {
     this.allowed = Object.fromEntries(
       LIMIT_NAMES.map((n) => [n, Math.max(1, Math.floor(limits.limits[n] * PACE_SHARE))]),
@@ -82,19 +101,20 @@ export class Pacer {
   }
 
   /**
-   * Waits until a request to `path` stays within every limit it counts against, then counts it. Concurrent
-   * callers are served in turn: each takes its slot before the next one looks.
+   * Waits until a request of class `limit` stays within every limit it counts against, then counts it.
+   * Concurrent callers are served in turn: each takes its slot before the next one looks. The caller's signal
+   * ends the wait with an InterruptedError (exit 130/143 after the command's clean-up).
    */
-  async take(path: string, signal?: AbortSignal): Promise<void> {
-    const names = limitsOf(path);
+  async take(limit: LimitClass, signal?: AbortSignal): Promise<void> {
+    const names = limitsOf(limit);
     let waited = false;
     for (;;) {
-      const wait = this.waitFor(names);
-      if (!wait) break;
+      const pause = this.waitFor(names);
+      if (!pause) break;
       waited = true;
-      this.waitedMs += wait.ms;
-      for (const l of this.listeners) l({ limit: wait.limit, waitMs: wait.ms });
-      await this.sleep(wait.ms, signal);
+      this.waitedMs += pause.ms;
+      for (const l of this.listeners) l({ limit: pause.limit, waitMs: pause.ms });
+      await wait(pause.ms, signal, this.sleep);
     }
     const t = this.now();
     for (const n of names) this.window(n, t).push(t);
@@ -102,15 +122,12 @@ export class Pacer {
   }
 
   /**
-   * A 429 came for `path` anyway (another client behind the same address, or limits lower than known): every
-   * request of its limits waits `ms` from now.
+   * A 429 came for a request of class `limit` anyway (another client behind the same address, or limits lower
+   * than known): every request of that limit waits `ms` from now (of `api` only if it was `api` alone).
    */
-  hold(path: string, ms: number): void {
+  hold(limit: LimitClass, ms: number): void {
     const until = this.now() + ms;
-    for (const n of limitsOf(path)) {
-      if (n === 'api' && limitsOf(path).length > 1) continue;
-      this.heldUntil.set(n, Math.max(this.heldUntil.get(n) ?? 0, until));
-    }
+    this.heldUntil.set(limit, Math.max(this.heldUntil.get(limit) ?? 0, until));
   }
 
   private waitFor(names: LimitName[]): { limit: LimitName; ms: number } | undefined {
@@ -138,21 +155,6 @@ export class Pacer {
     this.sent.set(n, kept);
     return kept;
   }
-}
-
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** Words for a wait, for progress displays: `waiting 12s for the hosted edition's results-page limit`. */

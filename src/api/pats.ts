@@ -3,10 +3,10 @@
 import { ServiceError, UsageError } from '../errors.js';
 import { formatDuration } from '../util/units.js';
 import { patEndpoint } from './editions.js';
+import { below, type Target, v3 } from './endpoint.js';
 import type { ApiClient } from './http.js';
-import { type Pat, PatListSchema } from './schemas.js';
+import { type Pat, PatListSchema } from './schemas/admin.js';
 import { segment } from './url-segment.js';
-import { userPath } from './users.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The service's default maximum lifetime (support key `auth.personal-access-token.max_lifetime_days`). */
@@ -34,14 +34,15 @@ export function checkNewPat(pat: NewPat): void {
   }
 }
 
-export function patsPath(userId: string): string {
-  return `${userPath(userId)}/token`;
+/** A user's tokens: singular `user` on both editions (`/v0/user/{id}/token` on the hosted one, §13.4). */
+export function patsTarget(userId: string): Target {
+  return v3('pat', `user/${segment(userId, 'user id')}/token`, { scope: 'organisation' });
 }
 
 /** GET /user/{id}/token: the user's PAT records (no secrets in them). */
 export async function listPats(client: ApiClient, userId: string): Promise<Pat[]> {
   const res = await patEndpoint(() =>
-    client.request({ method: 'GET', path: patsPath(userId), schema: PatListSchema }),
+    client.request({ method: 'GET', at: patsTarget(userId), schema: PatListSchema }),
   );
   return res.data;
 }
@@ -50,13 +51,13 @@ export async function listPats(client: ApiClient, userId: string): Promise<Pat[]
 export async function createPat(client: ApiClient, userId: string, pat: NewPat): Promise<string> {
   const text = String(
     await patEndpoint(() =>
-      client.request({ method: 'POST', path: patsPath(userId), json: pat, responseType: 'text' }),
+      client.request({ method: 'POST', at: patsTarget(userId), json: pat, responseType: 'text' }),
     ),
   );
   const token = unquote(text.trim());
   // Never quote the body in this error: it may be a token after all.
   if (!token || /\s/.test(token)) {
-    throw new ServiceError(`unexpected answer from POST ${patsPath(userId)}: not a bare token`);
+    throw new ServiceError(`unexpected answer from POST ${patsTarget(userId).software}: not a bare token`);
   }
   return token;
 }
@@ -74,8 +75,8 @@ function unquote(text: string): string {
 
 /** DELETE /user/{id}/token/{tid}, or /user/{id}/token (all of the user's tokens) without a tid. */
 export function deletePatRequest(userId: string, tid?: string) {
-  const path = tid ? `${patsPath(userId)}/${segment(tid, 'token id')}` : patsPath(userId);
-  return { method: 'DELETE', path } as const;
+  const at = tid ? below(patsTarget(userId), segment(tid, 'token id')) : patsTarget(userId);
+  return { method: 'DELETE', at } as const;
 }
 
 /** Revokes one token or all of a user's; 204. Deleting is safe to repeat, so it may be retried. */

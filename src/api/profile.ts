@@ -9,6 +9,7 @@
 // long texts, so a 100 MB profile is summarised in about the memory of its own bytes.
 import { createInflateRaw } from 'node:zlib';
 import { ServiceError } from '../errors.js';
+import { literal } from './endpoint.js';
 import type { ApiClient } from './http.js';
 import { segment } from './url-segment.js';
 
@@ -16,7 +17,8 @@ import { segment } from './url-segment.js';
 function profileRequest(id: string) {
   return {
     method: 'POST' as const,
-    path: `/apiv2/support/${segment(id, 'job id')}/download`,
+    // The same internal path on either edition, as written.
+    at: literal('job', `/apiv2/support/${segment(id, 'job id')}/download`),
     accept: 'application/octet-stream',
   };
 }

@@ -4,17 +4,19 @@
 
 import * as z from 'zod/mini';
 import '../util/zod.js';
-import { PATHS } from '../constants.js';
 import { ConflictError, UsageError } from '../errors.js';
 import { isUuid } from '../util/catalog-ref.js';
 import { explainStaleTag, nameTaken } from './conflicts.js';
 import { adminOnly, enterprise } from './editions.js';
+import { type Target, v3 } from './endpoint.js';
 import type { ApiClient, RequestSpec } from './http.js';
-import { optional, type Queue, QueueListSchema, QueueSchema, text } from './schemas.js';
+import { type Queue, QueueListSchema, QueueSchema } from './schemas/admin.js';
+import { optional, text } from './schemas.js';
 import { segment } from './url-segment.js';
 
-const QUEUE_PATH = PATHS.queue;
-const RULE_PATH = PATHS.rule;
+const QUEUES = v3('queue', 'wlm/queue', { gap: 'queues' });
+const RULES = v3('queue-rules', 'wlm/rule', { gap: 'queue-rules' });
+const RULE_PATH = RULES.software;
 
 /** The writable fields of a queue, in the API's units (bytes, milliseconds). */
 export interface QueueFields {
@@ -48,8 +50,8 @@ const RulesetSchema = z.looseObject({
 });
 export type Ruleset = z.infer<typeof RulesetSchema>;
 
-function queuePath(id: string): string {
-  return `${QUEUE_PATH}/${segment(id, 'queue id')}`;
+function queueTarget(id: string): Target {
+  return v3('queue', `wlm/queue/${segment(id, 'queue id')}`, { key: { id }, gap: 'queues' });
 }
 
 /** Every queue request: the community edition has none, and they are admin-only. */
@@ -62,14 +64,12 @@ async function queueCall<T>(call: () => Promise<T>): Promise<T> {
 }
 
 export async function listQueues(client: ApiClient): Promise<Queue[]> {
-  const res = await queueCall(() =>
-    client.request({ method: 'GET', path: QUEUE_PATH, schema: QueueListSchema }),
-  );
+  const res = await queueCall(() => client.request({ method: 'GET', at: QUEUES, schema: QueueListSchema }));
   return res.data;
 }
 
 function getQueue(client: ApiClient, id: string): Promise<Queue> {
-  return queueCall(() => client.request({ method: 'GET', path: queuePath(id), schema: QueueSchema }));
+  return queueCall(() => client.request({ method: 'GET', at: queueTarget(id), schema: QueueSchema }));
 }
 
 /** Names are matched as the service does (exactly, on the emulator). */
@@ -77,7 +77,7 @@ function getQueueByName(client: ApiClient, name: string): Promise<Queue> {
   return queueCall(() =>
     client.request({
       method: 'GET',
-      path: `${QUEUE_PATH}/by-name/${segment(name, 'queue name')}`,
+      at: v3('queue', `wlm/queue/by-name/${segment(name, 'queue name')}`, { key: { name }, gap: 'queues' }),
       schema: QueueSchema,
     }),
   );
@@ -89,7 +89,7 @@ export function resolveQueue(client: ApiClient, idOrName: string): Promise<Queue
 }
 
 export function createQueueRequest(body: NewQueueBody) {
-  return { method: 'POST', path: QUEUE_PATH, json: body } as const;
+  return { method: 'POST', at: QUEUES, json: body } as const;
 }
 
 /** POST: answers the queue with its id and tag `0`; never repeated automatically. */
@@ -102,7 +102,7 @@ export async function createQueue(client: ApiClient, body: NewQueueBody): Promis
 }
 
 export function updateQueueRequest(body: QueueUpdateBody) {
-  return { method: 'PUT', path: queuePath(body.id), json: body } as const;
+  return { method: 'PUT', at: queueTarget(body.id), json: body } as const;
 }
 
 /**
@@ -134,7 +134,7 @@ export async function updateQueue(client: ApiClient, body: QueueUpdateBody): Pro
 }
 
 export function deleteQueueRequest(id: string) {
-  return { method: 'DELETE', path: queuePath(id) } as const;
+  return { method: 'DELETE', at: queueTarget(id) } as const;
 }
 
 /**
@@ -160,7 +160,7 @@ export async function deleteQueue(client: ApiClient, queue: Pick<Queue, 'id' | '
 
 /** GET /wlm/rule: the one ruleset, in priority order, plus the default rule. */
 export function getRules(client: ApiClient): Promise<Ruleset> {
-  return queueCall(() => client.request({ method: 'GET', path: RULE_PATH, schema: RulesetSchema }));
+  return queueCall(() => client.request({ method: 'GET', at: RULES, schema: RulesetSchema }));
 }
 
 export function rulesPlacingIn(ruleset: Ruleset, queueId: string): string[] {
@@ -220,7 +220,7 @@ export interface RulesetBody {
 }
 
 export function replaceRulesRequest(body: RulesetBody) {
-  return { method: 'PUT', path: RULE_PATH, json: body } as const;
+  return { method: 'PUT', at: RULES, json: body } as const;
 }
 
 /**

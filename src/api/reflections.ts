@@ -4,14 +4,15 @@
 
 import * as z from 'zod/mini';
 import '../util/zod.js';
-import { PATHS } from '../constants.js';
 import { ConflictError, JobFailedError, ServiceError, UsageError } from '../errors.js';
 import { isUuid } from '../util/catalog-ref.js';
 import { formatDuration } from '../util/units.js';
 import { enterprise } from './editions.js';
+import { below, type Target, v3 } from './endpoint.js';
 import type { ApiClient } from './http.js';
 import { PageTokens } from './paging.js';
-import { count, optional, ReflectionSummaryPageSchema, text } from './schemas.js';
+import { ReflectionSummaryPageSchema } from './schemas/reflections.js';
+import { count, optional, text } from './schemas.js';
 import { segment } from './url-segment.js';
 
 /** The service's largest page of summaries. */
@@ -33,7 +34,7 @@ function getSummaryPage(
 ) {
   return client.request({
     method: 'GET',
-    path: PATHS.reflectionSummary,
+    at: v3('reflection-summary', 'reflection-summary'),
     query: {
       maxResults: query.maxResults,
       pageToken: query.pageToken,
@@ -70,7 +71,7 @@ export async function* reflectionSummaries(
 
 // ── Reflections themselves (docs/api-facts.md §10.1–10.2) ───────────────────────────────────────────────────
 
-const REFLECTION_PATH = PATHS.reflection;
+const REFLECTIONS = v3('reflection', 'reflection');
 
 const FieldRefSchema = z.looseObject({ name: z.string() });
 const ReflectionSchema = z.looseObject({
@@ -103,29 +104,29 @@ export const FIELD_LISTS = [
 type FieldListKey = (typeof FIELD_LISTS)[number];
 export type FieldLists = Partial<Record<FieldListKey, Array<Record<string, unknown>>>>;
 
-export function reflectionPath(id: string): string {
+export function reflectionTarget(id: string): Target {
   if (!isUuid(id)) {
     throw new UsageError(`"${id}" is not a reflection id`, { hint: { kind: 'list-reflections' } });
   }
-  return `${REFLECTION_PATH}/${segment(id, 'reflection id')}`;
+  return v3('reflection', `reflection/${segment(id, 'reflection id')}`, { key: { id } });
 }
 
 /** Every reflection (Enterprise: GET /reflection) or a dataset's (GET /dataset/{id}/reflection). */
 export async function listReflections(client: ApiClient, datasetId?: string): Promise<Reflection[]> {
-  const path = datasetId
-    ? `${PATHS.dataset}/${segment(datasetId, 'dataset id')}/reflection`
-    : REFLECTION_PATH;
-  const call = () => client.request({ method: 'GET', path, schema: ReflectionListSchema });
+  const at = datasetId
+    ? v3('dataset', `dataset/${segment(datasetId, 'dataset id')}/reflection`, { key: { id: datasetId } })
+    : REFLECTIONS;
+  const call = () => client.request({ method: 'GET', at, schema: ReflectionListSchema });
   const res = datasetId ? await call() : await enterprise('listing all reflections', call);
   return res.data;
 }
 
 export function getReflection(client: ApiClient, id: string, signal?: AbortSignal): Promise<Reflection> {
-  return client.request({ method: 'GET', path: reflectionPath(id), schema: ReflectionSchema, signal });
+  return client.request({ method: 'GET', at: reflectionTarget(id), schema: ReflectionSchema, signal });
 }
 
 export function createReflectionRequest(body: Record<string, unknown>) {
-  return { method: 'POST', path: REFLECTION_PATH, json: body } as const;
+  return { method: 'POST', at: REFLECTIONS, json: body } as const;
 }
 
 /** POST /reflection: never repeated automatically (a second reflection is worse than an error). */
@@ -138,7 +139,7 @@ export async function updateReflection(client: ApiClient, body: Reflection): Pro
   try {
     return await client.request({
       method: 'PUT',
-      path: reflectionPath(body.id),
+      at: reflectionTarget(body.id),
       json: body,
       schema: ReflectionSchema,
       idempotent: true,
@@ -158,7 +159,7 @@ export async function updateReflection(client: ApiClient, body: Reflection): Pro
 }
 
 export function deleteReflectionRequest(id: string) {
-  return { method: 'DELETE', path: reflectionPath(id) } as const;
+  return { method: 'DELETE', at: reflectionTarget(id) } as const;
 }
 
 export async function deleteReflection(client: ApiClient, id: string): Promise<void> {
@@ -166,7 +167,7 @@ export async function deleteReflection(client: ApiClient, id: string): Promise<v
 }
 
 export function refreshReflectionRequest(id: string) {
-  return { method: 'POST', path: `${reflectionPath(id)}/refresh` } as const;
+  return { method: 'POST', at: below(reflectionTarget(id), 'refresh') } as const;
 }
 
 export async function refreshReflection(client: ApiClient, id: string): Promise<void> {

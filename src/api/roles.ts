@@ -3,14 +3,15 @@
 
 import * as z from 'zod/mini';
 import '../util/zod.js';
-import { PATHS } from '../constants.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { isUuid } from '../util/catalog-ref.js';
 import { nameTaken } from './conflicts.js';
 import { EditionError, enterprise } from './editions.js';
+import { below, organisationResource, type Target } from './endpoint.js';
 import type { ApiClient } from './http.js';
 import { PageTokens } from './paging.js';
-import { count, optional, type RoleRef, RoleRefSchema, RoleSchema, text } from './schemas.js';
+import { type RoleRef, RoleRefSchema, RoleSchema } from './schemas/admin.js';
+import { count, optional, text } from './schemas.js';
 import { segment } from './url-segment.js';
 
 /** Every user has this role; the service adds it on creation and it cannot be removed. */
@@ -24,7 +25,7 @@ async function getRoleByName(client: ApiClient, name: string, feature = 'user ro
   const role = await enterprise(feature, () =>
     client.request({
       method: 'GET',
-      path: `${PATHS.role}/by-name/${segment(name, 'role name')}`,
+      at: roleByName(name),
       schema: RoleSchema,
     }),
   ).catch((err: unknown) => {
@@ -51,7 +52,9 @@ export async function getRolesByName(
 
 // ── Managing roles (`dlake role …`) ─────────────────────────────────────────────────────────────────
 
-const ROLE_PATH = PATHS.role;
+const ROLES = organisationResource('role', undefined);
+const roleByName = (name: string): Target =>
+  organisationResource('role', { name }, segment(name, 'role name'));
 
 /** A role as GET answers it; `roles` are the roles it is itself a member of. */
 const RoleDetailSchema = z.looseObject({
@@ -70,20 +73,20 @@ const RoleListPageSchema = z.looseObject({
   nextPageToken: optional(z.string()),
 });
 
-export function rolePath(id: string): string {
-  return `${ROLE_PATH}/${segment(id, 'role id')}`;
+export function roleTarget(id: string): Target {
+  return organisationResource('role', { id }, segment(id, 'role id'));
 }
 
 /** GET /role?filter=: every role matching the filter; a page token, should one come, is followed. */
 export async function listRoles(client: ApiClient, filter?: string): Promise<Role[]> {
   const roles: Role[] = [];
   let pageToken: string | undefined;
-  const tokens = new PageTokens(`GET ${ROLE_PATH}`);
+  const tokens = new PageTokens(`GET ${ROLES.software}`);
   for (;;) {
     const page = await enterprise('roles', () =>
       client.request({
         method: 'GET',
-        path: ROLE_PATH,
+        at: ROLES,
         query: { filter, pageToken },
         schema: RoleListPageSchema,
       }),
@@ -96,8 +99,8 @@ export async function listRoles(client: ApiClient, filter?: string): Promise<Rol
 
 /** A role by id (a UUID) or by name (case-insensitive); an unknown one is "not found: role …". */
 export async function resolveRole(client: ApiClient, ref: string): Promise<Role> {
-  const path = isUuid(ref) ? rolePath(ref) : `${ROLE_PATH}/by-name/${segment(ref, 'role name')}`;
-  return enterprise('roles', () => client.request({ method: 'GET', path, schema: RoleDetailSchema })).catch(
+  const at = isUuid(ref) ? roleTarget(ref) : roleByName(ref);
+  return enterprise('roles', () => client.request({ method: 'GET', at, schema: RoleDetailSchema })).catch(
     (err: unknown) => {
       if (err instanceof NotFoundError && !(err instanceof EditionError)) {
         throw new NotFoundError(`not found: role "${ref}"`, {
@@ -126,7 +129,7 @@ interface NewRole {
 }
 
 export function createRoleRequest(role: NewRole) {
-  return { method: 'POST', path: ROLE_PATH, json: role } as const;
+  return { method: 'POST', at: ROLES, json: role } as const;
 }
 
 /** POST /role; never repeated automatically. A name taken is a conflict (exit 5). */
@@ -156,12 +159,12 @@ export function roleUpdateBody(current: Role, changes: { description?: string })
 /** PUT /role/{id}: a full replace without a tag, so it is not repeated automatically either. */
 export function updateRole(client: ApiClient, body: ReturnType<typeof roleUpdateBody>): Promise<Role> {
   return enterprise('roles', () =>
-    client.request({ method: 'PUT', path: rolePath(body.id), json: body, schema: RoleDetailSchema }),
+    client.request({ method: 'PUT', at: roleTarget(body.id), json: body, schema: RoleDetailSchema }),
   );
 }
 
 export function deleteRoleRequest(id: string) {
-  return { method: 'DELETE', path: rolePath(id) } as const;
+  return { method: 'DELETE', at: roleTarget(id) } as const;
 }
 
 export async function deleteRole(client: ApiClient, id: string): Promise<void> {
@@ -177,7 +180,7 @@ export interface MemberChange {
 }
 
 export function membersRequest(roleId: string, changes: MemberChange[]) {
-  return { method: 'PATCH', path: `${rolePath(roleId)}/member`, json: changes } as const;
+  return { method: 'PATCH', at: below(roleTarget(roleId), 'member'), json: changes } as const;
 }
 
 /** PATCH /role/{id}/member: 200 without a body. */

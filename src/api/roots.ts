@@ -1,12 +1,10 @@
-// The one place that knows under which root each resource lives, per edition (docs/api-facts.md §13.1).
-//
-// The API modules speak the self-hosted paths (`/api/v3/catalog/…`); the HTTP client hands every path through
-// `routeFor(root)` before it builds a URL. On the self-hosted edition that changes nothing. On the hosted edition
-// a project's resources move below `/v0/projects/{projectId}/`, the organisation's below `/v0/`, and what that
-// edition does not have (workload queues and their rules, the legacy login, server info) is a usage error
-// naming it, raised before anything is sent.
-import { API_PREFIX, LOGIN_PATH } from '../constants.js';
-import { UsageError } from '../errors.js';
+// Editions and their roots (docs/api-facts.md §13.1): which edition a URL implies, and where a request's target
+// (api/endpoint.ts) goes on each. The target carries its path per edition and its scope; this module adds the
+// hosted edition's project root, and refuses, before anything is sent, what the edition in force does not have
+// (on the hosted one: workload queues and their rules, the password login, server info).
+import { API_PREFIX } from '../constants.js';
+import { type HostedGap, UsageError } from '../errors.js';
+import type { Target } from './endpoint.js';
 import { segment } from './url-segment.js';
 
 const EDITIONS = ['software', 'cloud'] as const;
@@ -20,7 +18,7 @@ const HOSTED_LOGIN: Record<string, string> = {
 };
 
 /** The hosted edition's root for organisation resources. */
-export const HOSTED_PREFIX = '/v0';
+const HOSTED_PREFIX = '/v0';
 
 export interface Root {
   edition: Edition;
@@ -62,22 +60,9 @@ export function parseEdition(value: string, where: string): Edition {
 export function parseProjectId(value: string, where: string): string {
   if (UUID.test(value)) return value.toLowerCase();
   throw new UsageError(`the project id "${value}" (${where}) is not a UUID`, {
-    hint: "copy it from the project's settings, or list them with `dlake project list`",
+    hint: { kind: 'project-id' },
   });
 }
-
-/** What the hosted edition lacks, by self-hosted path prefix, and what to use there instead. */
-const NOT_HOSTED: Array<{ prefix: string; what: string; instead?: string }> = [
-  { prefix: `${API_PREFIX}/wlm/queue`, what: 'workload queues', instead: 'use `dlake engine`' },
-  { prefix: `${API_PREFIX}/wlm/rule`, what: 'queue rules', instead: 'use `dlake engine rules`' },
-  { prefix: `${API_PREFIX}/wlm`, what: 'workload management', instead: 'use `dlake engine`' },
-  {
-    prefix: LOGIN_PATH,
-    what: 'the password login',
-    instead: 'log in with a PAT: `dlake login --token-stdin`',
-  },
-  { prefix: `${API_PREFIX}/info`, what: 'the server information endpoint' },
-];
 
 /**
  * Source types of file systems that live beside a self-hosted cluster (a NAS mount, HDFS): the hosted edition,
@@ -92,39 +77,60 @@ export function notCarriedSourceType(type: unknown): string | undefined {
     : undefined;
 }
 
-/** Resources of the organisation rather than of a project (§13.1). */
-const ORGANISATION = new Set(['user', 'role', 'projects']);
-
-/** The usage error of a feature the hosted edition does not have (exit 2, nothing sent). */
-function notOnHosted(what: string, instead?: string): UsageError {
-  return new UsageError(`the hosted edition (--edition cloud) has no ${what}`, { hint: instead });
-}
-
-/** The usage error of a feature only the hosted edition has. */
-export function hostedOnly(what: string): UsageError {
-  return new UsageError(`${what} exist on the hosted edition only`, {
-    hint: 'pass --edition cloud --project-id UUID (or log in to a hosted project)',
+/** The usage error of a request the hosted edition has no endpoint for (exit 2, nothing sent). */
+function notOnHosted(gap: HostedGap | undefined): UsageError {
+  if (!gap) return new UsageError('the hosted edition has no such endpoint');
+  return new UsageError(`the hosted edition has no ${GAP_WORDS[gap]}`, {
+    hint: { kind: 'not-on-hosted', gap },
   });
 }
 
-/** Maps a self-hosted path to the root of `root`'s edition; other paths (already `/v0/…`) pass as written. */
-export function routePath(root: Root, path: string): string {
-  if (root.edition === 'software') return path;
-  for (const n of NOT_HOSTED) {
-    if (path === n.prefix || path.startsWith(`${n.prefix}/`)) throw notOnHosted(n.what, n.instead);
-  }
-  if (!path.startsWith(`${API_PREFIX}/`)) return path;
-  const rest = path.slice(API_PREFIX.length + 1);
-  const first = rest.split('/')[0]!;
-  if (ORGANISATION.has(first)) return `${HOSTED_PREFIX}/${rest}`;
-  return `${projectRoot(root)}/${rest}`;
+const GAP_WORDS: Record<HostedGap, string> = {
+  queues: 'workload queues',
+  'queue-rules': 'queue rules',
+  'password-login': 'password login',
+};
+
+/** The usage error of a feature only the hosted edition has. */
+export function hostedOnly(what: string): UsageError {
+  return new UsageError(`${what} exist on the hosted edition only`, { hint: { kind: 'hosted-only' } });
 }
 
+/**
+ * The paths to try for `target` on `root`'s edition, in turn (below the base URL): one, or on the hosted edition
+ * the known forms of a resource with several, the documented one first. Refused before anything is sent where
+ * the edition has no such endpoint.
+ */
+export function routeTarget(root: Root, target: Target): RoutedForm[] {
+  if (target.scope === 'auth' || root.edition === 'software') {
+    if (target.software === undefined) throw hostedOnly(RESOURCE_WORDS[target.resource] ?? target.resource);
+    return [{ path: target.software }];
+  }
+  if (target.cloud.length === 0) throw notOnHosted(target.gap);
+  const base = target.scope === 'organisation' ? '' : projectRoot(root);
+  return target.cloud.map((f) =>
+    typeof f === 'string' ? { path: base + f } : { path: base + f.list, filter: f.filter },
+  );
+}
+
+/** A path to send a request to; with `filter`, a lookup in the list at `path` (api/endpoint.ts HostedForm). */
+interface RoutedForm {
+  path: string;
+  filter?: string;
+}
+
+/** Names of the hosted edition's own resources, for the refusal on the self-hosted edition. */
+const RESOURCE_WORDS: Partial<Record<Target['resource'], string>> = {
+  project: 'projects',
+  engine: 'engines',
+  'engine-rules': 'engine rules',
+};
+
 /** `/v0/projects/{projectId}`: the root of a project's resources; a usage error without a project. */
-export function projectRoot(root: Root): string {
+function projectRoot(root: Root): string {
   if (!root.projectId) {
     throw new UsageError('the hosted edition needs a project for this command', {
-      hint: 'pass --project-id UUID, set DLAKE_PROJECT_ID, or store one with `dlake login --project-id UUID`',
+      hint: { kind: 'needs-project' },
     });
   }
   return `${HOSTED_PREFIX}/projects/${segment(root.projectId, 'project id')}`;
@@ -137,5 +143,10 @@ export function projectRoot(root: Root): string {
  */
 export function relativeApiPath(root: Root, path: string): string {
   if (path.startsWith('/')) return path;
-  return routePath(root, `${API_PREFIX}/${path}`);
+  if (root.edition === 'software') return `${API_PREFIX}/${path}`;
+  const first = path.split(/[/?]/)[0]!;
+  return ORGANISATION.has(first) ? `${HOSTED_PREFIX}/${path}` : `${projectRoot(root)}/${path}`;
 }
+
+/** What `dlake api` sends to the organisation's root rather than a project's (§13.1). */
+const ORGANISATION = new Set(['user', 'users', 'role', 'roles', 'projects']);

@@ -6,6 +6,7 @@
 // `modifiedAt` or `lastModifiedAt`, results carrying ids only. No printing here.
 import { API_PREFIX } from '../constants.js';
 import { DlakeError, NotFoundError, UsageError } from '../errors.js';
+import { v3 } from './endpoint.js';
 import type { ApiClient } from './http.js';
 
 /** `unified`: POST /api/v3/search (and the hosted form); `catalog`: GET /api/v3/catalog/search. */
@@ -60,7 +61,7 @@ export async function unifiedSearch(
   const filter = categoryFilter(q.kinds);
   const body = (await client.request({
     method: 'POST',
-    path: `${API_PREFIX}/search`,
+    at: v3('search', 'search'),
     json: {
       query: q.query,
       ...(filter ? { filter } : {}),
@@ -113,7 +114,7 @@ export async function catalogSearch(
 ): Promise<SearchHit[]> {
   const body = (await client.request({
     method: 'GET',
-    path: `${API_PREFIX}/catalog/search`,
+    at: v3('search', 'catalog/search'),
     query: { query: q.query },
     signal,
   })) as Record<string, unknown> | null;

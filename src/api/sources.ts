@@ -6,7 +6,7 @@ import { EXISTING_SECRET_VALUE } from '../constants.js';
 import { NotFoundError } from '../errors.js';
 import * as catalog from './catalog.js';
 import type { ApiClient } from './http.js';
-import type { CatalogEntity } from './schemas.js';
+import type { CatalogEntity } from './schemas/catalog.js';
 import { findSourceType, secretFieldNames } from './source-types.js';
 
 /** Every source, read in full (without children), at most `concurrency` reads at a time, in listing order. */

@@ -4,18 +4,19 @@
 
 import * as z from 'zod/mini';
 import '../util/zod.js';
-import { PATHS } from '../constants.js';
 import { UsageError } from '../errors.js';
 import { isUuid } from '../util/catalog-ref.js';
 import { explainStaleTag, nameTaken } from './conflicts.js';
 import { enterprise } from './editions.js';
+import { organisationResource, type Target } from './endpoint.js';
 import type { ApiClient } from './http.js';
 import { PageTokens } from './paging.js';
 import { PUBLIC_ROLE } from './roles.js';
-import { count, optional, type RoleRef, text, type User, UserSchema } from './schemas.js';
+import { type RoleRef, type User, UserSchema } from './schemas/admin.js';
+import { count, optional, text } from './schemas.js';
 import { segment } from './url-segment.js';
 
-const USER_PATH = PATHS.user;
+export const USERS = organisationResource('user', undefined);
 
 /** The by-name lookup answers an abbreviated user: no `@type`, `roles` or `source`. */
 export const UserByNameSchema = z.looseObject({
@@ -57,19 +58,19 @@ interface UpdateUserBody {
 /** Body fields that hold a secret: hidden in --dry-run output and never logged. */
 const USER_SECRET_FIELDS = ['password'] as const;
 
-export function userPath(id: string): string {
-  return `${USER_PATH}/${segment(id, 'user id')}`;
+export function userTarget(id: string): Target {
+  return organisationResource('user', { id }, segment(id, 'user id'));
 }
 
 function getUser(client: ApiClient, id: string): Promise<User> {
-  return client.request({ method: 'GET', path: userPath(id), schema: UserSchema });
+  return client.request({ method: 'GET', at: userTarget(id), schema: UserSchema });
 }
 
 /** GET /user/by-name/{name}: case-insensitive; the abbreviated user. */
 export function getUserByName(client: ApiClient, name: string): Promise<UserSummary> {
   return client.request({
     method: 'GET',
-    path: `${USER_PATH}/by-name/${segment(name, 'user name')}`,
+    at: organisationResource('user', { name }, segment(name, 'user name')),
     schema: UserByNameSchema,
   });
 }
@@ -94,12 +95,12 @@ const UserListSchema = z.looseObject({
 export async function listUsers(client: ApiClient, filter?: string): Promise<User[]> {
   const users: User[] = [];
   let pageToken: string | undefined;
-  const tokens = new PageTokens(`GET ${USER_PATH}`);
+  const tokens = new PageTokens(`GET ${USERS.software}`);
   for (;;) {
     const page = await enterprise('listing users', () =>
       client.request({
         method: 'GET',
-        path: USER_PATH,
+        at: USERS,
         query: { filter, pageToken },
         schema: UserListSchema,
       }),
@@ -120,7 +121,7 @@ export async function createUser(client: ApiClient, body: CreateUserBody): Promi
   return client
     .request({
       method: 'POST',
-      path: USER_PATH,
+      at: USERS,
       json: body,
       secretFields: USER_SECRET_FIELDS,
       schema: UserSchema,
@@ -135,7 +136,7 @@ export async function updateUser(client: ApiClient, body: UpdateUserBody): Promi
   try {
     return await client.request({
       method: 'PUT',
-      path: userPath(body.id),
+      at: userTarget(body.id),
       json: body,
       secretFields: USER_SECRET_FIELDS,
       schema: UserSchema,
@@ -157,7 +158,7 @@ export async function updateUser(client: ApiClient, body: UpdateUserBody): Promi
 
 /** The request that deletes a user (also what --dry-run shows). */
 export function deleteUserRequest(id: string, version: string | undefined) {
-  return { method: 'DELETE', path: userPath(id), query: { version } } as const;
+  return { method: 'DELETE', at: userTarget(id), query: { version } } as const;
 }
 
 /** DELETE /user/{id}?version=: the community edition has no such method (405). */

@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { parse, stringify } from 'yaml';
 import * as z from 'zod/mini';
 import '../util/zod.js';
-import type { CatalogEntity } from '../api/schemas.js';
+import type { CatalogEntity } from '../api/schemas/catalog.js';
 import { findSourceType } from '../api/source-types.js';
 import { UsageError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';

@@ -1,7 +1,7 @@
 // What a plan is made of, apart from how it is made (plan.ts) so that every kind's module can use it without
 // importing the planner: an entry per entity to create, update or delete, field-by-field changes, and the
 // comparison that finds them.
-import type { CatalogEntity } from '../api/schemas.js';
+import type { CatalogEntity } from '../api/schemas/catalog.js';
 import type { Definition } from './definitions.js';
 
 export interface Change {

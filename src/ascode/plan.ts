@@ -2,7 +2,7 @@
 // read (id, tag, tag and wiki versions) stays in the entry, so that apply writes against that version only.
 import * as catalog from '../api/catalog.js';
 import type { ApiClient } from '../api/http.js';
-import type { CatalogEntity } from '../api/schemas.js';
+import type { CatalogEntity } from '../api/schemas/catalog.js';
 import { NotFoundError } from '../errors.js';
 import { adminPlanner } from './admin-kinds.js';
 import {

@@ -5,7 +5,7 @@
 // read from the listings of users and roles, once per run (docs/api-facts.md §7.2, §8).
 import type { ApiClient } from '../api/http.js';
 import * as roles from '../api/roles.js';
-import type { User } from '../api/schemas.js';
+import type { User } from '../api/schemas/admin.js';
 import * as users from '../api/users.js';
 import { ConflictError } from '../errors.js';
 import { USER_FIELDS } from './admin-fields.js';

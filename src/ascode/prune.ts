@@ -7,7 +7,7 @@
 // grant file is for, counts as named: deleting it would fail that file.
 import * as catalog from '../api/catalog.js';
 import type { ApiClient } from '../api/http.js';
-import type { CatalogEntity } from '../api/schemas.js';
+import type { CatalogEntity } from '../api/schemas/catalog.js';
 import { NotFoundError } from '../errors.js';
 import { type Definition, isAdminKind, kindOf, toDefinition } from './definitions.js';
 import type { PlanEntry } from './diff.js';

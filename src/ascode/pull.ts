@@ -2,7 +2,7 @@
 // and each one's tags and wiki. Folders inside a source are its data and are skipped; promoted datasets are not.
 import * as catalog from '../api/catalog.js';
 import type { ApiClient } from '../api/http.js';
-import type { CatalogSummary } from '../api/schemas.js';
+import type { CatalogSummary } from '../api/schemas/catalog.js';
 import type { CatalogRef } from '../util/catalog-ref.js';
 import { type Definition, kindOf, TAGGABLE, toDefinition } from './definitions.js';
 

@@ -3,7 +3,7 @@
 // environments; ids are filled in when writing. Updates carry the tag read when planning.
 import type { ApiClient } from '../api/http.js';
 import * as queues from '../api/queues.js';
-import type { Queue } from '../api/schemas.js';
+import type { Queue } from '../api/schemas/admin.js';
 import { QUEUE_LIMITS } from './admin-fields.js';
 import type { Definition } from './definitions.js';
 import { diffFields, type PlanEntry } from './diff.js';

@@ -8,7 +8,7 @@
 // obtained with. `DLAKE_CLIENT_ID=B` never runs as the A whose token is cached.
 import type { ApiClient, AuthProvider } from '../api/http.js';
 import { hostedLoginUrl, type Root } from '../api/roots.js';
-import type { OAuthToken } from '../api/schemas.js';
+import type { OAuthToken } from '../api/schemas/auth.js';
 import type { Profile, StoredToken } from '../config/schema.js';
 import type { ConfigStore, StoreSnapshot } from '../config/store.js';
 import { SESSION_AUTH_PREFIX } from '../constants.js';

@@ -45,7 +45,10 @@ async function request(
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
   const json = opts.data === undefined ? undefined : await readJsonArgument(opts.data, ctx.streams.stdin);
   // A relative path is taken below the edition's root: /api/v3 here, the project on the hosted edition.
-  const { relativeApiPath } = await import('../api/roots.js');
+  const [{ relativeApiPath }, { literal }] = await Promise.all([
+    import('../api/roots.js'),
+    import('../api/endpoint.js'),
+  ]);
   const url = new URL(relativeApiPath(ctx.root(), pathArg), 'http://placeholder');
   const query = Object.fromEntries(url.searchParams);
   const client = await ctx.client();
@@ -53,9 +56,9 @@ async function request(
   let merged: unknown;
   const tokens = new PageTokens(`GET ${url.pathname}`);
   for (let pageToken: string | undefined, page = 0; page === 0 || pageToken; page++) {
-    const spec = { method, path: url.pathname, query: { ...query, pageToken }, json } as const;
+    const spec = { method, at: literal('raw', url.pathname), query: { ...query, pageToken }, json } as const;
     const res = await client.send(spec);
-    if (res.status >= 400) throw client.failure(res, method, url.pathname);
+    if (res.status >= 400) throw client.failure(res, spec);
     if (!opts.paginate) return printBody(ctx, res.text, res.contentType);
     const body = parseJson(res.text, `${method} ${url.pathname}`);
     merged = page === 0 ? body : mergePages(merged as Record<string, unknown>, body);

@@ -1,5 +1,6 @@
 // Small pieces shared by command files: help examples, refusal of secrets on argv, --data parsing.
 import { Option } from '@commander-js/extra-typings';
+import type { Target } from '../api/endpoint.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readStdin } from '../output/prompt.js';
@@ -65,12 +66,12 @@ export async function confirmDestructive(
   if (!(await confirm(ctx.streams, question))) throw new UsageError('cancelled: not confirmed');
 }
 
-/** `--dry-run`: prints the request that would be sent, secrets redacted, and sends nothing. */
+/** `--dry-run`: prints the request as routed on the edition in force, secrets redacted, and sends nothing. */
 export async function printDryRun(
   ctx: Context,
   req: {
     method: string;
-    path: string;
+    at: Target;
     query?: Record<string, string | number | boolean | undefined>;
     json?: unknown;
     secretFields?: readonly string[];

@@ -1,7 +1,7 @@
 // What to do next after an error, in the command line's words. The API layer says what happened in the
 // service's terms and, where a next step exists, which one (an `Advice`); this module words it as the `hint:`
 // line, naming dlake commands and options, which src/api must not know (docs/architecture.md).
-import type { Advice, DlakeError, EntityList } from '../errors.js';
+import type { Advice, DlakeError, EntityList, HostedGap } from '../errors.js';
 import type { GlobalOptions } from '../global-options.js';
 import type { Theme } from '../output/color.js';
 import type { Streams } from '../output/ui.js';
@@ -10,7 +10,7 @@ import { formatPath } from '../util/catalog-ref.js';
 import { tryNormalizeServiceUrl } from '../util/url.js';
 
 /** The global options a hint repeats: the login command names the profile and URL the failed command used. */
-type HintOptions = Pick<GlobalOptions, 'profile' | 'url'>;
+type HintOptions = Pick<GlobalOptions, 'profile' | 'url' | 'edition' | 'projectId'>;
 
 /**
  * The `hint:` line of `err`: its words, or its Advice worded. `opts`: the global options of the command that
@@ -27,6 +27,9 @@ function loginCommand(opts: HintOptions): string {
   let words = 'dlake login';
   if (opts.profile) words += ` -p ${opts.profile}`;
   if (opts.url) words += ` --url ${tryNormalizeServiceUrl(opts.url)}`;
+  // The edition and project the command ran with: a login without them would go to another root.
+  if (opts.edition) words += ` --edition ${opts.edition}`;
+  if (opts.projectId) words += ` --project-id ${opts.projectId}`;
   return words;
 }
 
@@ -54,7 +57,7 @@ export function sayFailure(err: DlakeError, out: FailureOutput): void {
   });
 }
 
-function adviceText(a: Advice, login: string): string {
+function adviceText(a: Advice, login: string): string | undefined {
   switch (a.kind) {
     case 'log-in-again':
       return `log in again with \`${login}\` (or check DLAKE_TOKEN / DLAKE_CLIENT_ID)`;
@@ -114,8 +117,23 @@ function adviceText(a: Advice, login: string): string {
       return 'list the sources with: dlake source list';
     case 'list-entities':
       return listHint(a.list, a.parent);
+    case 'not-on-hosted':
+      return HOSTED_INSTEAD[a.gap];
+    case 'hosted-only':
+      return 'pass --edition cloud --project-id UUID (or log in to a hosted project)';
+    case 'needs-project':
+      return 'pass --project-id UUID, set DLAKE_PROJECT_ID, or store one with `dlake login --project-id UUID`';
+    case 'project-id':
+      return "copy it from the project's settings, or list them with `dlake project list`";
   }
 }
+
+/** What to use on the hosted edition instead of what it lacks (none where nothing takes its place). */
+const HOSTED_INSTEAD: Record<HostedGap, string> = {
+  queues: 'use `dlake engine`',
+  'queue-rules': 'use `dlake engine rules`',
+  'password-login': 'log in with a PAT: `dlake login --token-stdin`',
+};
 
 /** Where to look for what is there instead: the parent's listing, for the catalog. */
 function listHint(list: EntityList, parent: readonly string[] = []): string {

@@ -184,8 +184,8 @@ async function logOut(ctx: Context): Promise<void> {
   if (stored.kind === 'session' && stored.url) {
     // End the session on the service too; the local token goes whatever the service says.
     try {
-      const client = await ctx.client();
-      await client.request({ method: 'DELETE', path: '/apiv2/login', responseType: 'none' });
+      const [client, { endSession }] = await Promise.all([ctx.client(), import('../api/login.js')]);
+      await endSession(client);
     } catch (e) {
       ctx.ui.warn(`could not end the session on the service: ${(e as Error).message}`);
     }

@@ -1,6 +1,6 @@
 // `dlake token exchange client-credentials|jwt|pat`: OAuth access tokens from the token endpoint.
 import { type Command, Option } from '@commander-js/extra-typings';
-import type { OAuthToken } from '../api/schemas.js';
+import type { OAuthToken } from '../api/schemas/auth.js';
 import type { StoredToken } from '../config/schema.js';
 import type { Context } from '../context.js';
 import { AuthError, InterruptedError, UsageError } from '../errors.js';

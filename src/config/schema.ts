@@ -20,6 +20,11 @@ const ProfileSchema = z.looseObject({
   projectId: z.optional(z.string()),
   /** The Arrow Flight endpoint exports use (`login --flight-url`): grpc://HOST:PORT or grpc+tls://HOST:PORT. */
   flightUrl: z.optional(z.string()),
+  /**
+   * Which of the hosted edition's forms of a resource answered (`{"users": 1}`: the second), so that the next
+   * command goes straight to it (docs/api-facts.md §13.4). Written by dlake, never by hand.
+   */
+  routes: z.optional(z.record(z.string(), z.number())),
 });
 export type Profile = z.infer<typeof ProfileSchema>;
 

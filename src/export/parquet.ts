@@ -1,34 +1,43 @@
-// Parquet export (docs: README "Export at scale"): typed columns from the job's schema, written a row group at
-// a time as pages arrive, so memory holds one row group whatever the row count. hyparquet-writer encodes; this
-// module maps the service's types and values onto Parquet's and hands out each row group's bytes. A row group
-// ends once its cells hold about GROUP_BYTES of data, so a wide or text-heavy result does not hold more.
+// Parquet export (docs: README "Export at scale", docs/architecture.md "Parquet"): typed columns from the
+// job's schema, written a row group at a time as pages (REST) or record batches (Flight) arrive, so memory holds
+// one row group whatever the row count. Each column's cells are PLAIN-encoded as they come into a ColumnBuffer
+// (export/parquet-columns.ts), which compresses each page as it fills; hyparquet-writer writes the footer. A
+// row group ends once its columns hold about GROUP_BYTES of encoded values, so a wide or text-heavy result does
+// not hold more.
 // For --resume, `state()` is the metadata of the row groups written so far (the footer lists them at the end);
 // a formatter given it back continues the file after them, byte for byte as if it had never stopped.
 //   VARCHAR → string · BIGINT → int64 · INTEGER/SMALLINT/TINYINT → int32 · DOUBLE → double · FLOAT → float
 //   BOOLEAN → boolean · DATE → date · TIMESTAMP → timestamp (ms, UTC) · DECIMAL(p,s) → decimal(p,s)
 //   anything else (LIST, STRUCT, TIME, INTERVAL, …) → its JSON text as a string.
 // Every column is OPTIONAL: null stays null, and the empty string stays an empty string.
+//
+// The interface a delivery pipeline uses: `head` (the bytes that open the file), `page(rows)` for REST pages
+// (or ParquetBatchFormatter's `batch(batch)` for Flight's, export/parquet-arrow.ts, which fills the buffers
+// through `columns()` and `filled()`), and `tail()`; each returns the bytes to append next (possibly none). The
+// bytes returned are the caller's to keep: nothing here writes into them again. `held` and `state()` are for
+// --resume.
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { JsonNumber, stringifyExact } from '../api/exact-json.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';
 import { ServiceError } from '../errors.js';
+import { ColumnBuffer, PAGE_BYTES } from './parquet-columns.js';
 import { decodeState, encodeState } from './parquet-state.js';
 import { cellOf } from './writers.js';
 
 type SchemaElement = ConstructorParameters<typeof ParquetWriter>[0]['schema'][number];
 
-/** Data (string lengths, 8 bytes for any other value) buffered before a row group is written. */
+/** Encoded values buffered before a row group is written. */
 const GROUP_BYTES = 2 * 1024 * 1024;
 const DAY_MS = 86_400_000;
 
-interface Column {
+/** One column of the file: its schema element, its buffer, and how a REST cell (not null) goes into it. */
+export interface ParquetColumn {
   name: string;
+  /** The service's type name (upper case), which picked the Parquet type. */
+  type: string;
   element: SchemaElement;
-  /** One cell as the encoder wants it (null for SQL NULL). */
-  convert: (v: unknown) => unknown;
-  /** Strings are counted by their length, any other value as 8 bytes. */
-  text: boolean;
-  values: unknown[];
+  buffer: ColumnBuffer;
+  put: (v: unknown) => void;
 }
 
 /** Where a resumed export continues FILE.partial: after `bytes` bytes, the writer's row groups restored. */
@@ -38,7 +47,7 @@ interface ParquetResume {
 }
 
 interface ParquetOptions {
-  /** Data per row group (default GROUP_BYTES). */
+  /** Encoded bytes per row group (default GROUP_BYTES). */
   groupBytes?: number;
   resume?: ParquetResume;
 }
@@ -52,19 +61,16 @@ interface WriterState {
 
 export class ParquetFormatter {
   readonly head: Uint8Array;
-  private readonly columns: Column[];
+  private readonly cols: ParquetColumn[];
   private readonly out = new ByteWriter();
   private readonly writer: ParquetWriter;
   private readonly groupBytes: number;
-  /** Rows and data buffered for the next row group. */
-  private buffered = 0;
-  private bufferedBytes = 0;
 
   constructor(schema: readonly ResultField[], opts: ParquetOptions = {}) {
-    this.columns = schema.map((f) => column(f));
+    this.cols = schema.map((f) => column(f));
     this.writer = new ParquetWriter({
       writer: this.out,
-      schema: [{ name: 'root', num_children: this.columns.length }, ...this.columns.map((c) => c.element)],
+      schema: [{ name: 'root', num_children: this.cols.length }, ...this.cols.map((c) => c.element)],
       createdBy: 'dlake',
     });
     this.head = this.take();
@@ -77,46 +83,41 @@ export class ParquetFormatter {
     }
   }
 
-  /** Rows given to `page` that are not yet in the bytes it handed out (the row group being filled). */
+  /** Rows given that are not yet in the bytes handed out (the row group being filled). */
   get held(): number {
-    return this.buffered;
+    return this.cols[0]?.buffer.rows ?? 0;
   }
 
   /** Rows of one page: buffered, and a row group's bytes once enough are (else an empty string). */
   page(rows: readonly ResultRow[]): Uint8Array | string {
-    let bytes = 0;
-    for (const c of this.columns) {
-      const { name, convert, values, text } = c;
+    for (const c of this.cols) {
+      const { name, put, buffer } = c;
       for (let r = 0; r < rows.length; r++) {
         const v = cellOf(rows[r]!, name);
-        if (v === null || v === undefined) values.push(null);
-        else {
-          const cell = convert(v);
-          values.push(cell);
-          bytes += text ? (cell as string).length : 8;
-        }
+        if (v === null || v === undefined) buffer.null();
+        else put(v);
       }
     }
-    this.buffered += rows.length;
-    this.bufferedBytes += bytes;
-    return this.bufferedBytes >= this.groupBytes ? this.flush() : '';
+    return this.filled();
   }
 
   /**
-   * Rows given column by column (an Arrow batch's, export/flight/batch-writers.ts), each value already what
-   * the encoder takes for its column (null for NULL); `bytes` counts them as `page` would.
+   * The columns, for a caller that appends to their buffers itself (the same number of rows to each, with
+   * values of each column's Parquet type), then calls `filled()`.
    */
-  pageColumns(columns: readonly (readonly unknown[])[], rows: number, bytes: number): Uint8Array | string {
-    for (let c = 0; c < this.columns.length; c++) {
-      const values = this.columns[c]!.values;
-      const given = columns[c]!;
-      for (let r = 0; r < rows; r++) values.push(given[r]);
-    }
-    this.buffered += rows;
-    this.bufferedBytes += bytes;
-    return this.bufferedBytes >= this.groupBytes ? this.flush() : '';
+  columns(): readonly ParquetColumn[] {
+    return this.cols;
   }
 
+  /** After rows were appended: a row group's bytes once enough are buffered (else an empty string). */
+  filled(): Uint8Array | string {
+    let bytes = 0;
+    for (const c of this.cols) {
+      if (c.buffer.size >= PAGE_BYTES) c.buffer.endPage();
+      bytes += c.buffer.plainBytes;
+    }
+    return bytes >= this.groupBytes ? this.flush() : '';
+  }
   /**
    * The metadata of the row groups handed out so far, JSON-safe (for the sidecar). Taken between row groups
    * (`held` is 0), it is all a formatter needs to continue the file.
@@ -133,7 +134,7 @@ export class ParquetFormatter {
   }
 
   private restore(encoded: unknown): void {
-    const s = writerState(encoded, this.columns.length);
+    const s = writerState(encoded, this.cols.length);
     if (!s) throw new Error('not the state of a Parquet export');
     const chunks = s.row_groups.flatMap((g) => g.columns);
     this.writer.row_groups = s.row_groups;
@@ -149,12 +150,26 @@ export class ParquetFormatter {
   }
 
   private flush(): Uint8Array {
-    if (this.buffered === 0) return new Uint8Array(0);
-    const columnData = this.columns.map((c) => ({ name: c.name, data: c.values }));
-    this.writer.write({ columnData, rowGroupSize: this.buffered });
-    for (const c of this.columns) c.values = [];
-    this.buffered = 0;
-    this.bufferedBytes = 0;
+    const rows = this.held;
+    if (rows === 0) return new Uint8Array(0);
+    const w = this.writer;
+    const start = this.out.offset;
+    const columns = this.cols.map((c) => {
+      if (c.buffer.rows !== rows)
+        throw new Error(`column ${c.name} holds ${c.buffer.rows} rows, not ${rows}`);
+      const written = c.buffer.write(this.out, c.name);
+      w.pendingIndexes.push(written);
+      return written.chunk;
+    });
+    let total_byte_size = 0n;
+    for (const { meta_data } of columns) total_byte_size += meta_data?.total_uncompressed_size ?? 0n;
+    w.num_rows += BigInt(rows);
+    w.row_groups.push({
+      columns,
+      total_byte_size,
+      num_rows: BigInt(rows),
+      total_compressed_size: BigInt(this.out.offset - start),
+    });
     return this.take();
   }
 
@@ -195,44 +210,48 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return a.length === 0 ? b : Buffer.concat([a, b]);
 }
 
-function column(field: ResultField): Column {
+function column(field: ResultField): ParquetColumn {
   const name = field.name;
   const optional = { name, repetition_type: 'OPTIONAL' } as const;
-  const make = (element: SchemaElement, convert: (v: unknown) => unknown): Column => ({
-    name,
-    element,
-    convert,
-    text: element.type === 'BYTE_ARRAY' && element.converted_type === 'UTF8',
-    values: [],
-  });
   const type = String(field.type?.name ?? '').toUpperCase();
+  const make = (
+    element: SchemaElement,
+    put: (b: ColumnBuffer) => (v: unknown) => void,
+    minMax = true,
+  ): ParquetColumn => {
+    const buffer = new ColumnBuffer(element, minMax);
+    return { name, type, element, buffer, put: put(buffer) };
+  };
+  const text = (b: ColumnBuffer) => (v: unknown) => b.text(typeof v === 'string' ? v : stringifyExact(v));
   switch (type) {
     case 'VARCHAR':
     case 'CHAR':
-      return make({ ...optional, type: 'BYTE_ARRAY', converted_type: 'UTF8' }, (v) =>
-        typeof v === 'string' ? v : stringifyExact(v),
-      );
+      return make({ ...optional, type: 'BYTE_ARRAY', converted_type: 'UTF8' }, text);
     case 'BIGINT':
-      return make({ ...optional, type: 'INT64' }, (v) => integer(name, v));
+      return make({ ...optional, type: 'INT64' }, (b) => (v) => b.int64(integer(name, v)));
     case 'INTEGER':
     case 'SMALLINT':
     case 'TINYINT':
-      return make({ ...optional, type: 'INT32' }, (v) => Number(integer(name, v)));
+      return make({ ...optional, type: 'INT32' }, (b) => (v) => {
+        const n = integer(name, v);
+        if (BigInt.asIntN(32, n) !== n) throw badValue(name, v, 'a 32-bit integer');
+        b.int32(Number(n));
+      });
     case 'DOUBLE':
-      return make({ ...optional, type: 'DOUBLE' }, (v) => float(name, v));
+      return make({ ...optional, type: 'DOUBLE' }, (b) => (v) => b.double(float(name, v)));
     case 'FLOAT':
-      return make({ ...optional, type: 'FLOAT' }, (v) => float(name, v));
+      return make({ ...optional, type: 'FLOAT' }, (b) => (v) => b.float(float(name, v)));
     case 'BOOLEAN':
-      return make({ ...optional, type: 'BOOLEAN' }, (v) => {
-        if (typeof v === 'boolean') return v;
-        if (v === 'true' || v === 'false') return v === 'true';
+      return make({ ...optional, type: 'BOOLEAN' }, (b) => (v) => {
+        if (typeof v === 'boolean') return b.boolean(v);
+        if (v === 'true' || v === 'false') return b.boolean(v === 'true');
         throw badValue(name, v, 'BOOLEAN');
       });
     case 'DATE':
-      return make({ ...optional, type: 'INT32', converted_type: 'DATE' }, (v) => {
+      return make({ ...optional, type: 'INT32', converted_type: 'DATE' }, (b) => (v) => {
         const ms = Date.parse(`${String(v).slice(0, 10)}T00:00:00Z`);
         if (!Number.isFinite(ms)) throw badValue(name, v, 'DATE');
-        return Math.round(ms / DAY_MS);
+        b.int32(Math.round(ms / DAY_MS));
       });
     case 'TIMESTAMP':
       return make(
@@ -242,35 +261,54 @@ function column(field: ResultField): Column {
           converted_type: 'TIMESTAMP_MILLIS',
           logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' },
         },
-        (v) => {
+        (b) => (v) => {
           // The service writes `YYYY-MM-DD HH:MM:SS.fff` in UTC; an ISO form is accepted as well.
           const text = String(v).replace(' ', 'T');
           const ms = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`);
           if (!Number.isFinite(ms)) throw badValue(name, v, 'TIMESTAMP');
-          return BigInt(ms);
+          b.int64(BigInt(ms));
         },
       );
     case 'DECIMAL': {
       const precision = Number(field.type.precision ?? 38);
       const scale = Number(field.type.scale ?? 0);
-      const small = precision <= 18;
-      return make(
-        {
-          ...optional,
-          type: small ? 'INT64' : 'BYTE_ARRAY',
-          converted_type: 'DECIMAL',
-          precision,
-          scale,
-          logical_type: { type: 'DECIMAL', precision, scale },
-        },
-        (v) => unscaled(name, v, scale),
-      );
+      const element: SchemaElement = {
+        ...optional,
+        type: precision <= 18 ? 'INT64' : 'BYTE_ARRAY',
+        converted_type: 'DECIMAL',
+        precision,
+        scale,
+        logical_type: { type: 'DECIMAL', precision, scale },
+      };
+      // A wide decimal's bytes (big-endian two's complement) do not sort as unsigned bytes: no min/max.
+      return make(element, (b) => (v) => putDecimal(b, element, unscaled(name, v, scale)), precision <= 18);
     }
     default:
-      return make({ ...optional, type: 'BYTE_ARRAY', converted_type: 'UTF8' }, (v) =>
-        typeof v === 'string' ? v : stringifyExact(v),
-      );
+      return make({ ...optional, type: 'BYTE_ARRAY', converted_type: 'UTF8' }, text);
   }
+}
+
+/** A decimal's unscaled value into its column: an int64, or its big-endian two's complement bytes. */
+export function putDecimal(b: ColumnBuffer, element: SchemaElement, n: bigint): void {
+  if (b.physical === 'INT64') {
+    if (BigInt.asIntN(64, n) !== n)
+      throw new ServiceError(`decimal ${n} does not fit DECIMAL(${element.precision})`);
+    b.int64(n);
+    return;
+  }
+  const bytes = twosComplement(n);
+  b.bytes(bytes, 0, bytes.length);
+}
+
+/** The fewest big-endian bytes holding `n` in two's complement (none for 0, as Parquet's decimals allow). */
+function twosComplement(n: bigint): Uint8Array {
+  const bytes: number[] = [];
+  for (let v = n; v !== 0n && v !== -1n; v >>= 8n) bytes.push(Number(v & 0xffn));
+  // One more byte when the top bit would read as the wrong sign.
+  const top = bytes.at(-1);
+  if (n < 0n && (top === undefined || top < 0x80)) bytes.push(0xff);
+  if (n > 0n && top! >= 0x80) bytes.push(0);
+  return Uint8Array.from(bytes.reverse());
 }
 
 const textOf = (v: unknown): string => (v instanceof JsonNumber ? v.text : String(v));

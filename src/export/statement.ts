@@ -43,6 +43,7 @@ export async function runStatement(ctx: Context, run: StatementRun): Promise<Sta
       transport: run.transport,
       restOnly: run.context === undefined ? undefined : '--context',
       signal: run.signal,
+      waitTimeoutMs: run.waitTimeoutMs,
     });
     if (done) return { delivered: true };
   }

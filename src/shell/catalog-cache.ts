@@ -3,7 +3,7 @@
 // the next one may find the service back; one that succeeds is kept until the shell ends (docs/cli-contract.md
 // "Scripts and the SQL shell": names are cached for the session).
 import type { ApiClient } from '../api/http.js';
-import type { CatalogEntity, CatalogSummary } from '../api/schemas.js';
+import type { CatalogEntity, CatalogSummary } from '../api/schemas/catalog.js';
 
 export type Field = NonNullable<CatalogEntity['fields']>[number];
 

@@ -5,7 +5,7 @@
 // asked for (by Tab or by \dt).
 import { mapConcurrent } from '../api/catalog.js';
 import type { ApiClient } from '../api/http.js';
-import type { CatalogSummary } from '../api/schemas.js';
+import type { CatalogSummary } from '../api/schemas/catalog.js';
 import type { Context } from '../context.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { render } from '../output/render.js';

@@ -205,7 +205,9 @@ describe('what only a process shows', () => {
   const env = () => ({ DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url });
   /** Rows come slowly enough to stop the export mid-way. */
   const slow = (transport: string) => {
-    if (transport === 'flight') fx.emu.flight!.fault({ kind: 'slow', latencyMs: 300 });
+    // Flight sends 4,095-row batches, two for these rows: the second must still be on its way when the signal
+    // comes, however loaded the machine.
+    if (transport === 'flight') fx.emu.flight!.fault({ kind: 'slow', latencyMs: 2000 });
     else fx.emu.faults.add({ kind: 'latency', latencyMs: 150, path: /\/results$/ });
   };
   const CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };

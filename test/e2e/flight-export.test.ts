@@ -229,8 +229,41 @@ describe('the transport', () => {
         env: { DLAKE_FLIGHT_URL: dead },
       },
     );
-    // The stored Flight token is for the profile's endpoint, not this one.
-    expectFailure(viaEnv, 3, `no Flight token for ${dead}`);
+    // The profile's stored credentials are for its own endpoint, not this one: exit 2 naming both.
+    expectFailure(
+      viaEnv,
+      2,
+      `DLAKE_FLIGHT_URL (${dead}) is not the Flight endpoint of profile "default" (${flightUrl})`,
+    );
+    expect(viaEnv.stderr).toContain('hint: unset DLAKE_FLIGHT_URL');
+  });
+
+  it('a PAT profile never sends its PAT to a Flight URL of the environment that is not its own', async () => {
+    const created = await fx.run(['pat', 'create', 'analyst', '--label', 'elsewhere', '--expires', '5d']);
+    expect(created.code, created.stderr).toBe(0);
+    const cfg = mkdtempSync(join(tmpdir(), 'dlake-flight-cfg-'));
+    const own = 'grpc://127.0.0.1:1';
+    const login = await fx.run(['--flight-url', own, 'login', '--token-stdin', '-p', 'prod'], {
+      env: { DLAKE_CONFIG_DIR: cfg },
+      input: `${created.stdout.trim()}\n`,
+    });
+    expect(login.code, login.stderr).toBe(0);
+    flightCalls().length = 0;
+    for (const transport of ['flight', 'auto']) {
+      // The emulator's endpoint stands for "another host": it must see no call at all.
+      const r = await fx.run(
+        ['-p', 'prod', 'sql', 'SELECT 1 AS a', '--out', join(dir, 'a.csv'), '--transport', transport],
+        { env: { DLAKE_CONFIG_DIR: cfg, DLAKE_FLIGHT_URL: flightUrl } },
+      );
+      expectFailure(
+        r,
+        2,
+        `DLAKE_FLIGHT_URL (${flightUrl}) is not the Flight endpoint of profile "prod" (${own})`,
+      );
+      expect(flightCalls()).toHaveLength(0);
+      expect(existsSync(join(dir, 'a.csv'))).toBe(false);
+    }
+    rmSync(cfg, { recursive: true, force: true });
   });
 
   it('a malformed Flight URL is exit 2', async () => {
@@ -282,7 +315,7 @@ describe('authentication as the service does it', () => {
     expect(again.code).toBe(0);
   });
 
-  it('a password profile logged in without --flight-url: flight is exit 3 with the login hint; auto uses REST', async () => {
+  it('a password profile logged in without --flight-url: --flight-url is not its endpoint (exit 2, the login hint)', async () => {
     const login = await fx.run(['login', '-u', ANALYST.name, '--password-stdin', '-p', 'plain'], {
       input: `${ANALYST.password}\n`,
     });
@@ -299,21 +332,12 @@ describe('authentication as the service does it', () => {
       '--transport',
       'flight',
     ]);
-    expectFailure(f, 3, 'has no Flight token');
-    expect(f.stderr).toContain(`hint: run \`dlake login -p plain --flight-url ${flightUrl}\``);
-    expect(flightCalls()).toHaveLength(0);
-    const a = await fx.run([
-      '-p',
-      'plain',
-      '--flight-url',
-      flightUrl,
-      'sql',
-      'SELECT 1',
-      '--out',
-      join(dir, 'b.csv'),
-    ]);
-    expect(a.code, a.stderr).toBe(0);
-    expect(a.stderr).toMatch(/exporting over REST: profile "plain" has no Flight token/);
+    expectFailure(
+      f,
+      2,
+      `--flight-url (${flightUrl}) is not the Flight endpoint of profile "plain" (none stored)`,
+    );
+    expect(f.stderr).toContain(`dlake login -p plain --flight-url ${flightUrl}\``);
     expect(flightCalls()).toHaveLength(0);
   });
 

@@ -4,7 +4,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { startDlake } from '../helpers/dlake.js';
+import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { until } from '../helpers/until.js';
 
 const PID = '31111111-2222-4333-8444-555555555555';
 const ROWS = 52_000; // 104 pages of 500
@@ -63,4 +65,47 @@ describe('an export of 100+ pages', () => {
     // Every page was asked for until it was answered: 60 pages, and the 3 refused ones again.
     expect(resultsRequests().filter((e) => e.status === 200)).toHaveLength(60);
   });
+});
+
+describe('DLAKE_RATE_LIMITS', () => {
+  it.each([
+    ['results=0', 'a limit must be at least 1 request'],
+    ['status=0', 'a limit must be at least 1 request'],
+    ['per=0s', 'the window must be longer than 0'],
+  ])('%s is a usage error (exit 2) before anything is sent', async (value, why) => {
+    const r = await fx.run(['sql', 'SELECT 1', '--out', join(dir, 'never.csv')], {
+      env: { DLAKE_RATE_LIMITS: value },
+    });
+    expectFailure(r, 2, `error: DLAKE_RATE_LIMITS: cannot read "${value}": ${why}`);
+    expect(fx.emu.log.entries).toEqual([]);
+  });
+});
+
+describe('a wait for a limit', () => {
+  // What only a process shows: the signal, the clean-up and the exit code.
+  it.each([
+    ['SIGTERM', 143, 'terminated (SIGTERM)'],
+    ['SIGINT', 130, 'interrupted'],
+  ] as const)(
+    'ends on %s with exit %i, after cancelling the job it was waiting for',
+    async (signal, code, words) => {
+      // One job-status request a minute: the second poll waits for the limit, and the signal comes during it.
+      const child = startDlake(['sql', 'SELECT 1 /* sleep:20000 */'], {
+        env: { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url, DLAKE_RATE_LIMITS: 'status=1,per=60s' },
+        killAfterMs: 30_000,
+      });
+      await until(() => /job [0-9a-f-]{36} submitted/.test(child.stderr), 'the job is submitted');
+      const id = /job ([0-9a-f-]{36})/.exec(child.stderr)![1]!;
+      const polls = () => fx.emu.log.find('GET', `/v0/projects/${PID}/job/${id}`);
+      await until(() => polls().length === 1, 'the first poll');
+      await new Promise((r) => setTimeout(r, 300));
+      child.kill(signal);
+      const r = await child.done;
+      expectFailure(r, code, `error: ${words} while waiting for job ${id}`);
+      expect(r.stderr).not.toContain('unexpected failure');
+      expect(polls()).toHaveLength(1);
+      expect(fx.emu.log.find('POST', `/v0/projects/${PID}/job/${id}/cancel`)).toHaveLength(1);
+      await until(() => fx.emu.jobs.get(id)?.state === 'CANCELED', 'the job is canceled');
+    },
+  );
 });

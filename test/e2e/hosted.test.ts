@@ -159,8 +159,68 @@ describe('commands on the hosted roots', () => {
   it('sends users and roles to the organisation root', async () => {
     const r = await run(['user', 'get', 'analyst', '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
+    const { id } = JSON.parse(r.stdout);
     expect(JSON.parse(r.stdout).name).toBe('analyst');
-    expect(fx.emu.log.entries.map((e) => e.path)).toContain('/v0/user/by-name/analyst');
+    // The documented forms (docs/api-facts.md §13.4): a name is looked up with the list's CEL filter.
+    expect(fx.emu.log.entries.map((e) => e.path)).toEqual(['/v0/users', `/v0/users/${id}`]);
+    expect(fx.emu.log.entries[0]!.query.filter).toBe('name == "analyst"');
+  });
+
+  it('a missing user reads as on the self-hosted edition, with the same hint', async () => {
+    const r = await run(['user', 'get', 'nobody']);
+    expectFailure(r, 4, 'not found: user "nobody"');
+    expect(r.stderr).toContain('hint: list the users with: dlake user list');
+    const entity = await run(['catalog', 'get', 'Samples/nothing-here']);
+    expectFailure(entity, 4, 'not found: Samples/nothing-here');
+    expect(entity.stderr).toContain('hint: see what Samples holds with: dlake catalog ls Samples');
+  });
+
+  it('falls back once to the vendor CLI form of users and roles, and remembers it in the profile', async () => {
+    fx.emu.cloud!.vendorFormsOnly = true;
+    try {
+      const first = await run(['user', 'list', '-o', 'json']);
+      expect(first.code, first.stderr).toBe(0);
+      expect(JSON.parse(first.stdout).some((u: { name: string }) => u.name === 'analyst')).toBe(true);
+      expect(fx.emu.log.entries.map((e) => `${e.status} ${e.path}`)).toEqual([
+        '404 /v0/users',
+        '200 /v1/users',
+      ]);
+      expect(fx.readJson('config.json').profiles.cloud.routes).toEqual({ users: 1 });
+      fx.emu.log.clear();
+      const again = await run(['user', 'get', 'analyst', '-o', 'json']);
+      expect(again.code, again.stderr).toBe(0);
+      expect(fx.emu.log.entries.map((e) => e.path)).toEqual([
+        '/v1/users',
+        `/v1/users/${JSON.parse(again.stdout).id}`,
+      ]);
+    } finally {
+      fx.emu.cloud!.vendorFormsOnly = false;
+    }
+  });
+
+  it('the emulator pages /v0/users as documented: maxResults 1..1000, pageToken, orderBy', async () => {
+    const page = await run(['api', 'GET', '/v0/users?maxResults=1&orderBy=name']);
+    expect(page.code, page.stderr).toBe(0);
+    const body = JSON.parse(page.stdout);
+    expect(body.data).toHaveLength(1);
+    expect(body.nextPageToken).toEqual(expect.any(String));
+    const all = await run(['api', 'GET', '/v0/users?maxResults=1&orderBy=name', '--paginate']);
+    const names = JSON.parse(all.stdout).data.map((u: { name: string }) => u.name);
+    expect(names.length).toBeGreaterThan(1);
+    expect(names).toEqual([...names].sort());
+    expectFailure(
+      await run(['api', 'GET', '/v0/users?maxResults=1001']),
+      2,
+      'maxResults must be between 1 and 1000',
+    );
+  });
+
+  it('a refused token: the login hint keeps the edition and project the command ran with', async () => {
+    const r = await fx.run(['--edition', 'cloud', '--project-id', PID, 'catalog', 'ls'], {
+      env: { DLAKE_TOKEN: 'not-a-token-of-this-service' },
+    });
+    expectFailure(r, 3, '');
+    expect(r.stderr).toContain(`dlake login --edition cloud --project-id ${PID}`);
   });
 
   it('`api` takes a relative path below the project and a /v0 path as written', async () => {
@@ -178,7 +238,8 @@ describe('commands on the hosted roots', () => {
       ['queue', 'rules'],
     ]) {
       const r = await run(args);
-      expectFailure(r, 2, 'the hosted edition (--edition cloud) has no');
+      expectFailure(r, 2, 'the hosted edition has no');
+      expect(r.stderr).toMatch(/hint: use `dlake engine( rules)?`/);
     }
     expect(fx.emu.log.entries).toEqual([]);
   });
@@ -222,12 +283,24 @@ describe('the commands of both editions, on the hosted one', () => {
     expect(onHostedRoots()).toBe(true);
   });
 
+  it('--dry-run prints the request as routed on the hosted edition, and sends nothing', async () => {
+    const r = await run(['role', 'create', 'loaders', '--dry-run', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      dryRun: true,
+      method: 'POST',
+      url: `${fx.emu.url}/v0/roles`,
+      body: { name: 'loaders' },
+    });
+    expect(fx.emu.log.entries).toEqual([]);
+  });
+
   it('creates and lists roles at the organisation root', async () => {
     const create = await run(['role', 'create', 'loaders', '--description', 'Nightly ETL']);
     expect(create.code, create.stderr).toBe(0);
     const list = await run(['role', 'list', '-o', 'json']);
     expect(JSON.parse(list.stdout).some((r: { name: string }) => r.name === 'loaders')).toBe(true);
-    expect(fx.emu.log.entries.filter((e) => e.method === 'POST').map((e) => e.path)).toEqual(['/v0/role']);
+    expect(fx.emu.log.entries.filter((e) => e.method === 'POST').map((e) => e.path)).toEqual(['/v0/roles']);
   });
 
   it('exports a job to a file, and waits for it, below the project', async () => {

@@ -215,7 +215,7 @@ const CASES: Case[] = [
   {
     fixture: 'cloud-docs-user',
     args: ['user', 'get', json('cloud-docs-user').id],
-    routes: [get(`/v0/user/${json('cloud-docs-user').id}`, 'cloud-docs-user')],
+    routes: [get(`/v0/users/${json('cloud-docs-user').id}`, 'cloud-docs-user')],
     shows: [json('cloud-docs-user').name, 'REGULAR_USER'],
     env: HOSTED,
   },

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkNewPat, MAX_PAT_LIFETIME_MS } from '../../src/api/pats.js';
 import { mergeQueue, newQueueBody, rulesPlacingIn } from '../../src/api/queues.js';
-import type { Queue, RoleRef, User } from '../../src/api/schemas.js';
+import type { Queue, RoleRef, User } from '../../src/api/schemas/admin.js';
 import { checkRoleChanges, hasChanges, mergeUser, newUserBody, rolesToLookUp } from '../../src/api/users.js';
 import { UsageError } from '../../src/errors.js';
 

@@ -1,9 +1,11 @@
 // The catalog and source API layer against undici's MockAgent: URLs of ids and awkward paths, children paging,
 // the stale-tag conflict, the bounded tree walk, and the secret merge of source updates.
+
 import { describe, expect, it } from 'vitest';
 import * as catalog from '../../src/api/catalog.js';
+import type { Target } from '../../src/api/endpoint.js';
 import type { ApiClient } from '../../src/api/http.js';
-import type { CatalogSummary } from '../../src/api/schemas.js';
+import type { CatalogSummary } from '../../src/api/schemas/catalog.js';
 import { getSourceType } from '../../src/api/source-types.js';
 import { mergeSourceConfig as mergeConfig, sourceUpdateBody } from '../../src/api/sources.js';
 import { ConflictError, type DlakeError, ServiceError, UsageError } from '../../src/errors.js';
@@ -249,10 +251,10 @@ describe('tree walk', () => {
     let peak = 0;
     const requested: string[] = [];
     const fake = {
-      request: async (spec: { path: string }) => {
+      request: async (spec: { at: Target }) => {
         inFlight++;
         peak = Math.max(peak, inFlight);
-        const id = decodeURIComponent(spec.path.split('/').at(-1)!);
+        const id = (spec.at.key as { id: string }).id;
         requested.push(id);
         await new Promise((r) => setTimeout(r, 5));
         inFlight--;

@@ -34,6 +34,7 @@ import type { FlightClient } from '../../src/export/flight/client.js';
 import { flightBatches } from '../../src/export/flight/export.js';
 import { openFileSink } from '../../src/export/target.js';
 import { type ExportFormat, exportSpec } from '../../src/export/writers.js';
+import { ipcPayloads } from '../helpers/hostile-flight.js';
 
 const NOTES = [
   'plain text',
@@ -120,15 +121,20 @@ function ipcOf(shape: Shape, rows: readonly ResultRow[]): Uint8Array {
   return RecordBatchStreamWriter.writeAll(batches).toUint8Array(true);
 }
 
-/** A Flight client over one endpoint whose stream is `ipc`, in chunks of `chunk` bytes, failing after `breakAfter` bytes. */
+/**
+ * A Flight client over one endpoint whose stream is `ipc`, sent as FlightData messages, failing once the
+ * messages sent reach `breakAfter` bytes.
+ */
 function fakeFlight(ipc: Uint8Array, breakAfter?: number): FlightClient {
   return {
     getFlightInfo: async () => ({ tickets: [Buffer.from('t')], totalRecords: -1 }),
     async *doGet() {
-      const end = breakAfter ?? ipc.length;
-      for (let at = 0; at < end; at += 64 * 1024) {
+      let sent = 0;
+      for (const p of ipcPayloads(ipc)) {
+        if (breakAfter !== undefined && sent >= breakAfter) break;
         await new Promise((r) => setImmediate(r));
-        yield ipc.subarray(at, Math.min(end, at + 64 * 1024));
+        yield { data_header: Buffer.from(p.data_header), data_body: Buffer.from(p.data_body) };
+        sent += p.data_header.length + p.data_body.length;
       }
       if (breakAfter !== undefined)
         throw Object.assign(new Error('14 UNAVAILABLE: Connection lost'), {

@@ -2,6 +2,7 @@
 // says which case an error is (an Advice, checked in the API's own tests); src/commands/hints.ts words it as the
 // `hint:` line, naming dlake commands and options.
 import { describe, expect, it } from 'vitest';
+import { entityByPath } from '../../src/api/catalog.js';
 import { errorFromResponse } from '../../src/api/errors.js';
 import { hintFor } from '../../src/commands/hints.js';
 import { AuthError, ServiceError, UsageError } from '../../src/errors.js';
@@ -25,8 +26,8 @@ describe('hints', () => {
   it('a missing catalog entity: where to look, with the parent quoted for the shell', () => {
     const err = errorFromResponse({
       status: 404,
-      method: 'GET',
-      path: '/api/v3/catalog/by-path/Sales/a%2Fb/x?exclude=children',
+      endpoint: 'GET /api/v3/catalog/by-path/Sales/a%2Fb/x',
+      target: entityByPath(['Sales', 'a/b', 'x']),
       contentType: 'application/json',
       text: JSON.stringify({ errorMessage: 'Could not find entity', moreInfo: '' }),
     });

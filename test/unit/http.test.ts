@@ -3,6 +3,7 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
+import { literal } from '../../src/api/endpoint.js';
 import { errorFromResponse } from '../../src/api/errors.js';
 import { ApiClient, MAX_BODY_BYTES } from '../../src/api/http.js';
 import {
@@ -46,6 +47,8 @@ beforeEach(() => {
 const pool = () => mockAgent().get(BASE);
 const json = { headers: { 'content-type': 'application/json' } };
 const Thing = z.looseObject({ id: z.string() });
+/** A request's target: the path as written (routing is api/pipeline/route.ts's, tested on its own). */
+const raw = (path: string) => literal('raw', path);
 /**
  * A real server on loopback, for what MockAgent cannot show (answers that never come, bodies that stall or
  * arrive in chunks), and a client of it; both closed after `run`.
@@ -94,7 +97,7 @@ describe('ApiClient', () => {
     pool()
       .intercept({ path: '/api/v3/thing', method: 'GET', headers: { authorization: '_servicesecret-token' } })
       .reply(200, { id: 'a', extra: 1 }, json);
-    expect(await client().request({ method: 'GET', path: '/api/v3/thing', schema: Thing })).toEqual({
+    expect(await client().request({ method: 'GET', at: raw('/api/v3/thing'), schema: Thing })).toEqual({
       id: 'a',
       extra: 1,
     });
@@ -108,7 +111,7 @@ describe('ApiClient', () => {
       .intercept({ path: '/x', method: 'GET' })
       .reply(429, '', { headers: { 'retry-after': '1' } });
     pool().intercept({ path: '/x', method: 'GET' }).reply(200, { id: 'ok' }, json);
-    await client().request({ method: 'GET', path: '/x', schema: Thing });
+    await client().request({ method: 'GET', at: raw('/x'), schema: Thing });
     expect(delays).toHaveLength(2);
     expect(delays[0]).toBeGreaterThanOrEqual(2000);
     expect(delays[1]).toBeGreaterThanOrEqual(1000);
@@ -119,7 +122,7 @@ describe('ApiClient', () => {
       .intercept({ path: '/x', method: 'GET' })
       .reply(502, { errorMessage: 'bad gateway' }, json)
       .times(4);
-    const err = await fails(client().request({ method: 'GET', path: '/x' }));
+    const err = await fails(client().request({ method: 'GET', at: raw('/x') }));
     expect(err).toBeInstanceOf(ServiceError);
     expect(err.message).toContain('502');
     expect(err.message).toContain('gave up after 4 attempts');
@@ -129,7 +132,7 @@ describe('ApiClient', () => {
   it('never repeats a POST that reached the server', async () => {
     pool().intercept({ path: '/api/v3/sql', method: 'POST' }).reply(503, { errorMessage: 'busy' }, json);
     const err = await fails(
-      client().request({ method: 'POST', path: '/api/v3/sql', json: { sql: 'SELECT 1' } }),
+      client().request({ method: 'POST', at: raw('/api/v3/sql'), json: { sql: 'SELECT 1' } }),
     );
     expect(err).toBeInstanceOf(ServiceError);
     expect(delays).toHaveLength(0);
@@ -138,10 +141,10 @@ describe('ApiClient', () => {
   it('retries a PUT only when the caller marks it idempotent (it carries a tag)', async () => {
     pool().intercept({ path: '/q', method: 'PUT' }).reply(503, '').times(2);
     pool().intercept({ path: '/q', method: 'PUT' }).reply(200, { id: 'q' }, json);
-    await expect(client().request({ method: 'PUT', path: '/q', json: {} })).rejects.toBeInstanceOf(
+    await expect(client().request({ method: 'PUT', at: raw('/q'), json: {} })).rejects.toBeInstanceOf(
       ServiceError,
     );
-    await client().request({ method: 'PUT', path: '/q', json: { tag: '1' }, idempotent: true });
+    await client().request({ method: 'PUT', at: raw('/q'), json: { tag: '1' }, idempotent: true });
     expect(delays).toHaveLength(1);
   });
 
@@ -154,12 +157,12 @@ describe('ApiClient', () => {
       .intercept({ path: '/c', method: 'GET' })
       .reply(403, { errorMessage: 'User not authorized.', moreInfo: '' }, json);
     const c = client();
-    const a = await fails(c.request({ method: 'GET', path: '/a' }));
+    const a = await fails(c.request({ method: 'GET', at: raw('/a') }));
     expect(a).toBeInstanceOf(NotFoundError);
     expect(a.message).toBe('Could not find entity');
     expect(a.moreInfo).toBe('m');
-    await expect(c.request({ method: 'GET', path: '/b' })).rejects.toBeInstanceOf(ConflictError);
-    await expect(c.request({ method: 'GET', path: '/c' })).rejects.toBeInstanceOf(AuthError);
+    await expect(c.request({ method: 'GET', at: raw('/b') })).rejects.toBeInstanceOf(ConflictError);
+    await expect(c.request({ method: 'GET', at: raw('/c') })).rejects.toBeInstanceOf(AuthError);
   });
 
   it('handles an empty 401, a text/plain 400 and validation messages', async () => {
@@ -183,13 +186,13 @@ describe('ApiClient', () => {
         json,
       );
     const c = client({ auth: undefined });
-    const a = await fails(c.request({ method: 'GET', path: '/a' }));
+    const a = await fails(c.request({ method: 'GET', at: raw('/a') }));
     expect(a).toBeInstanceOf(AuthError);
     expect(a.hint).toEqual({ kind: 'log-in-again' });
-    const b = await fails(c.request({ method: 'POST', path: '/b', json: {} }));
+    const b = await fails(c.request({ method: 'POST', at: raw('/b'), json: {} }));
     expect(b).toBeInstanceOf(UsageError);
     expect(b.message).toBe("Unexpected character ('}')");
-    const v = await fails(c.request({ method: 'POST', path: '/c', json: {} }));
+    const v = await fails(c.request({ method: 'POST', at: raw('/c'), json: {} }));
     // The message's own copy of the field line is not repeated: one error line, one line per field.
     expect(v.message).toBe('Invalid input');
     expect(v.details).toEqual(['name: must not contain periods']);
@@ -199,8 +202,7 @@ describe('ApiClient', () => {
     const refusal = (error: string, description: string) =>
       errorFromResponse({
         status: 401,
-        method: 'POST',
-        path: '/oauth/token',
+        endpoint: 'POST /oauth/token',
         contentType: 'application/json',
         text: JSON.stringify({ error, error_description: description }),
       });
@@ -234,7 +236,7 @@ describe('ApiClient', () => {
         },
       },
     });
-    expect(await c.request({ method: 'GET', path: '/x', schema: Thing })).toEqual({ id: 'n' });
+    expect(await c.request({ method: 'GET', at: raw('/x'), schema: Thing })).toEqual({ id: 'n' });
   });
 
   it('reports an HTML page or a body that breaks the schema as a service error naming the endpoint', async () => {
@@ -243,10 +245,10 @@ describe('ApiClient', () => {
       .reply(200, '<html>login</html>', { headers: { 'content-type': 'text/html' } });
     pool().intercept({ path: '/s', method: 'GET' }).reply(200, { id: 42 }, json);
     const c = client();
-    const h = await fails(c.request({ method: 'GET', path: '/h', schema: Thing }));
+    const h = await fails(c.request({ method: 'GET', at: raw('/h'), schema: Thing }));
     expect(h).toBeInstanceOf(ServiceError);
     expect(h.message).toBe('the service answered GET /h with an HTML page (text/html)');
-    const s = await fails(c.request({ method: 'GET', path: '/s', schema: Thing }));
+    const s = await fails(c.request({ method: 'GET', at: raw('/s'), schema: Thing }));
     expect(s).toBeInstanceOf(ServiceError);
     expect(s.message).toMatch(/^unexpected answer from GET \/s: id: /);
   });
@@ -257,7 +259,7 @@ describe('ApiClient', () => {
       .reply(200, { access_token: 'AT', token_type: 'Bearer' }, json);
     await client().request({
       method: 'POST',
-      path: '/oauth/token',
+      at: raw('/oauth/token'),
       form: { grant_type: 'client_credentials', client_id: 'ci', client_secret: 'very-secret' },
     });
     const all = trace.join('\n');
@@ -283,7 +285,7 @@ describe('ApiClient', () => {
       await withServer(
         neverAnswers,
         async (real, port) => {
-          const err = await fails(real.request({ method: 'GET', path: '/api/v3/catalog', responseType }));
+          const err = await fails(real.request({ method: 'GET', at: raw('/api/v3/catalog'), responseType }));
           expect(err).toBeInstanceOf(ServiceError);
           expect(err.message).toBe(
             `cannot reach http://127.0.0.1:${port}/api/v3/catalog: no answer within the per-request timeout of 100ms; gave up after 4 attempts`,
@@ -308,7 +310,7 @@ describe('ApiClient', () => {
     const controller = new AbortController();
     const c = client();
     for (let i = 0; i < 3; i++)
-      await c.request({ method: 'GET', path: '/api/v3/thing', schema: Thing, signal: controller.signal });
+      await c.request({ method: 'GET', at: raw('/api/v3/thing'), schema: Thing, signal: controller.signal });
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
@@ -320,7 +322,7 @@ describe('ApiClient', () => {
         () => {},
         async (real) => {
           const pending = fails(
-            real.request({ method: 'GET', path: '/slow', responseType, signal: controller.signal }),
+            real.request({ method: 'GET', at: raw('/slow'), responseType, signal: controller.signal }),
           );
           setTimeout(() => controller.abort(), 50);
           const err = await pending;
@@ -344,7 +346,7 @@ describe('ApiClient', () => {
       const pending = fails(
         real.request({
           method: 'GET',
-          path: '/page',
+          at: raw('/page'),
           responseType: 'bytes',
           bodyBuffers: buffers,
           signal: controller.signal,
@@ -377,7 +379,7 @@ describe('ApiClient', () => {
     await withServer(chunked, async (real) => {
       const bytes = (await real.request({
         method: 'GET',
-        path: '/page',
+        at: raw('/page'),
         responseType: 'bytes',
         bodyBuffers: buffers,
       })) as Buffer;
@@ -386,7 +388,7 @@ describe('ApiClient', () => {
       expect(given.map((view) => view.buffer.byteLength)).toEqual([64 * 1024, 128 * 1024]);
       expect(bytes.buffer.byteLength).toBe(256 * 1024);
       const err = await fails(
-        real.request({ method: 'GET', path: '/missing', responseType: 'bytes', bodyBuffers: buffers }),
+        real.request({ method: 'GET', at: raw('/missing'), responseType: 'bytes', bodyBuffers: buffers }),
       );
       expect(err).toBeInstanceOf(NotFoundError);
       expect(err.message).toMatch(/no such job/);
@@ -441,7 +443,7 @@ describe('the bounds of a body', () => {
       await withServer(
         trickles,
         async (real, port) => {
-          const err = await fails(real.request({ method: 'GET', path: '/api/v3/catalog', responseType }));
+          const err = await fails(real.request({ method: 'GET', at: raw('/api/v3/catalog'), responseType }));
           expect(err).toBeInstanceOf(ServiceError);
           expect(err.exitCode).toBe(7);
           expect(err.message).toBe(
@@ -451,7 +453,7 @@ describe('the bounds of a body', () => {
           expect(err.hint).toEqual({ kind: 'timed-out' });
           // A body not wanted (`none`): the status is the answer, and the body is read no longer than that.
           requests.length = 0;
-          await real.request({ method: 'DELETE', path: '/api/v3/thing', responseType: 'none' });
+          await real.request({ method: 'DELETE', at: raw('/api/v3/thing'), responseType: 'none' });
           expect(requests).toHaveLength(1);
         },
         { timeoutMs: 300, sleep },
@@ -475,7 +477,7 @@ describe('the bounds of a body', () => {
     await withServer(
       endless,
       async (real) => {
-        const err = await fails(real.request({ method: 'GET', path: '/api/v3/catalog' }));
+        const err = await fails(real.request({ method: 'GET', at: raw('/api/v3/catalog') }));
         expect(err).toBeInstanceOf(ServiceError);
         expect(err.message).toBe(
           'the answer to GET /api/v3/catalog is larger than 64 MiB, the most dlake reads of it; it was not read',
@@ -493,10 +495,10 @@ describe('the bounds of a body', () => {
       res.write('{');
     };
     await withServer(huge, async (real) => {
-      const text = await fails(real.request({ method: 'GET', path: '/a' }));
+      const text = await fails(real.request({ method: 'GET', at: raw('/a') }));
       expect(text.message).toMatch(/^the answer to GET \/a is larger than 64 MiB/);
       const page = await fails(
-        real.request({ method: 'GET', path: '/page', responseType: 'bytes', resultsPage: true }),
+        real.request({ method: 'GET', at: raw('/page'), responseType: 'bytes', resultsPage: true }),
       );
       expect(page.message).toMatch(/^the answer to GET \/page is larger than 256 MiB/);
     });
@@ -520,19 +522,19 @@ describe('the bounds of a body', () => {
       async (real, port) => {
         const bytes = (await real.request({
           method: 'GET',
-          path: '/page',
+          at: raw('/page'),
           responseType: 'bytes',
           resultsPage: true,
         })) as Buffer;
         expect(bytes.length).toBe(10);
         const err = await fails(
-          real.request({ method: 'GET', path: '/endless', responseType: 'bytes', resultsPage: true }),
+          real.request({ method: 'GET', at: raw('/endless'), responseType: 'bytes', resultsPage: true }),
         );
         expect(err.message).toBe(
           `cannot reach http://127.0.0.1:${port}/endless: the answer did not arrive whole within 1s 200ms (4 × the per-request timeout), a results page's bound`,
         );
         // Any other request is bounded by --timeout itself.
-        const other = await fails(real.request({ method: 'GET', path: '/page', responseType: 'text' }));
+        const other = await fails(real.request({ method: 'GET', at: raw('/page'), responseType: 'text' }));
         expect(other.message).toMatch(/within the per-request timeout of 300ms/);
       },
       { timeoutMs: 300, sleep, retry: { retries: 0 } },
@@ -552,7 +554,7 @@ describe('redirects', () => {
         headers: { authorization: '_servicesecret-token' },
       })
       .reply(200, { id: 'root' }, json);
-    const got = await client().request({ method: 'GET', path: '/api/v3/catalog', schema: Thing });
+    const got = await client().request({ method: 'GET', at: raw('/api/v3/catalog'), schema: Thing });
     expect(got).toEqual({ id: 'root' });
     expect(trace).toContain('following the redirect (302) to /api/v3/catalog/?x=1');
   });
@@ -572,7 +574,9 @@ describe('redirects', () => {
             res.end();
           },
           async (real) => {
-            const err = await fails(real.request({ method: 'GET', path: '/api/v3/catalog', schema: Thing }));
+            const err = await fails(
+              real.request({ method: 'GET', at: raw('/api/v3/catalog'), schema: Thing }),
+            );
             expect(err).toBeInstanceOf(ServiceError);
             expect(err.exitCode).toBe(7);
             expect(err.message).toBe(
@@ -592,13 +596,15 @@ describe('redirects', () => {
     pool()
       .intercept({ path: '/api/v3/sql', method: 'POST' })
       .reply(307, '', { headers: { location: '/api/v3/sql2' } });
-    const post = await fails(client().request({ method: 'POST', path: '/api/v3/sql', json: { sql: 'x' } }));
+    const post = await fails(
+      client().request({ method: 'POST', at: raw('/api/v3/sql'), json: { sql: 'x' } }),
+    );
     expect(post.message).toBe(`POST /api/v3/sql was redirected to ${BASE}/api/v3/sql2 (307)`);
     pool()
       .intercept({ path: '/loop', method: 'GET' })
       .reply(301, '', { headers: { location: '/loop' } })
       .times(6);
-    const loop = await fails(client().request({ method: 'GET', path: '/loop' }));
+    const loop = await fails(client().request({ method: 'GET', at: raw('/loop') }));
     expect(loop.message).toBe(`GET /loop was redirected to ${BASE}/loop (301, after 5 redirects)`);
   });
 });

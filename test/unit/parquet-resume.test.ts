@@ -101,8 +101,8 @@ describe('Parquet writer state in the sidecar', () => {
     }
   });
 
-  it('page indexes of column chunks longer than a page survive as well', () => {
-    // Strings of 4 KiB: a row group of 2 MiB of them is two data pages a chunk, so it has an offset index.
+  it('row groups of wide cells keep a small state and resume byte for byte', () => {
+    // Strings of 4 KiB: the state keeps a short prefix of each chunk's min and max, not the cells.
     const schema: ResultField[] = [
       { name: 'id', type: { name: 'BIGINT' } },
       { name: 'text', type: { name: 'VARCHAR' } },
@@ -116,7 +116,7 @@ describe('Parquet writer state in the sidecar', () => {
     while (whole.held > 0);
     const at = Buffer.concat(first);
     const state = JSON.parse(JSON.stringify(whole.state()));
-    expect(JSON.stringify(state)).toContain('page_locations');
+    expect(JSON.stringify(state).length).toBeLessThan(2000);
     const rest = [bytesOf(whole.page(page(100 * p))), bytesOf(whole.tail())];
     const resumed = new ParquetFormatter(schema, { resume: { bytes: at.length, state } });
     const again = [bytesOf(resumed.page(page(100 * p))), bytesOf(resumed.tail())];

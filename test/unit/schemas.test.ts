@@ -3,15 +3,10 @@
 // through, and the type variants real servers send are normalised in one place.
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import {
-  CatalogEntitySchema,
-  CatalogSummarySchema,
-  FieldSchemaSchema,
-  JobStatusSchema,
-  PatSchema,
-  QueueSchema,
-  UserSchema,
-} from '../../src/api/schemas.js';
+import { PatSchema, QueueSchema, UserSchema } from '../../src/api/schemas/admin.js';
+import { CatalogEntitySchema, CatalogSummarySchema } from '../../src/api/schemas/catalog.js';
+import { JobStatusSchema } from '../../src/api/schemas/jobs.js';
+import { FieldSchemaSchema } from '../../src/api/schemas.js';
 import { UserByNameSchema } from '../../src/api/users.js';
 import { asReceived, rememberReceived } from '../../src/util/received.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogEntity } from '../../src/api/schemas.js';
+import type { CatalogEntity } from '../../src/api/schemas/catalog.js';
 import { warnUnhealthy } from '../../src/commands/source/shared.js';
 import type { Context } from '../../src/context.js';
 

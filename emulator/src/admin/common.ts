@@ -54,3 +54,27 @@ export function compileFilter(expr: string | null, fields: readonly string[]): (
   const ors = expr.split('||').map((or) => or.split('&&').map(term));
   return (o) => ors.some((ands) => ands.every((t) => t(o)));
 }
+
+/**
+ * A list answer, `{data, totalResults}`, paged as the hosted edition documents its users and roles
+ * (docs/api-facts.md §13.4): `orderBy` (`name`, or `name desc`), `maxResults` 1..1000 (a 400 outside), and an
+ * opaque `pageToken` answered by `nextPageToken` while more remain. Without `maxResults` everything comes at once.
+ */
+export function listPage(req: EmuRequest, data: Json[]): Json {
+  const order = req.query.get('orderBy')?.trim();
+  if (order) {
+    const [field, dir] = order.split(/\s+/);
+    const sign = dir?.toLowerCase() === 'desc' ? -1 : 1;
+    data = [...data].sort((a, b) => sign * String(a[field!] ?? '').localeCompare(String(b[field!] ?? '')));
+  }
+  const max = req.query.get('maxResults');
+  if (max === null) return { data, totalResults: data.length };
+  const n = /^\d+$/.test(max) ? Number(max) : Number.NaN;
+  if (!(n >= 1 && n <= 1000)) throw badRequest(`maxResults must be between 1 and 1000, got [${max}]`);
+  const token = req.query.get('pageToken');
+  const from = token ? Number(Buffer.from(token, 'base64url').toString()) : 0;
+  if (!Number.isSafeInteger(from) || from < 0) throw badRequest('Invalid page token.');
+  const page = data.slice(from, from + n);
+  const next = from + n < data.length ? Buffer.from(String(from + n)).toString('base64url') : undefined;
+  return { data: page, totalResults: data.length, ...(next ? { nextPageToken: next } : {}) };
+}

@@ -15,7 +15,15 @@ import {
   omitUndefined,
 } from '../http.js';
 import type { EmuState, EmuUser } from '../state.js';
-import { compileFilter, invalidAt, type Json, objectBody, optionalString, stableUuid } from './common.js';
+import {
+  compileFilter,
+  invalidAt,
+  type Json,
+  listPage,
+  objectBody,
+  optionalString,
+  stableUuid,
+} from './common.js';
 
 /** Fixed ids of the predefined roles, so tests and scripts can rely on them. */
 export const PUBLIC_ROLE_ID = '00000000-0000-4000-8000-000000000001';
@@ -123,7 +131,7 @@ export function registerRoles(area: AreaContext, store: RoleStore): void {
     requireAuth(req);
     const match = compileFilter(req.query.get('filter'), ['id', 'name', 'type']);
     const data = [...store.roles.values()].map((r) => store.json(r)).filter(match);
-    return ok({ data, totalResults: data.length });
+    return ok(listPage(req, data));
   });
   router.get('/api/v3/role/by-name/:name', (req) => {
     requireAuth(req);

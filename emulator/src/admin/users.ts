@@ -16,7 +16,7 @@ import {
   omitUndefined,
 } from '../http.js';
 import { type EmuState, type EmuUser, newTag } from '../state.js';
-import { compileFilter, invalidAt, type Json, objectBody, optionalString } from './common.js';
+import { compileFilter, invalidAt, type Json, listPage, objectBody, optionalString } from './common.js';
 import type { RoleStore } from './roles.js';
 
 const PASSWORD_RE = /^(?=.*\d)(?=.*[A-Za-z]).{8,}$/;
@@ -63,7 +63,7 @@ export function registerUsers(area: AreaContext, roles: RoleStore, enterprise: b
     requireAuth(req);
     const match = compileFilter(req.query.get('filter'), USER_FIELDS);
     const data = [...state.users.values()].filter((u) => match(u as unknown as Json)).map(json);
-    return ok({ data, totalResults: data.length });
+    return ok(listPage(req, data));
   });
   router.delete('/api/v3/user/:id', (req) => deleteUser(req, state));
 }

@@ -374,3 +374,115 @@ export function batchPayloads(batch: RecordBatch): { schema: FlightPayload; batc
   const [schema, ...rest] = payloadsOf(RecordBatchStreamWriter.writeAll([batch]).toUint8Array(true));
   return { schema: schema!, batch: rest };
 }
+
+// ── Batches of the service's size ──────────────────────────────────────────────────────────────────
+
+/** Rows of a Flight batch as the service sends them (Dremio: 4,095) and the bounds of `--flight-batch-rows`. */
+export const SERVICE_BATCH_ROWS = 4095;
+export const MAX_BATCH_ROWS = 65_536;
+
+/**
+ * Regroups DuckDB's chunks (2,048 rows) into batches of `rows` rows, the last one shorter: the service's batches
+ * are not DuckDB's. Columns are copied out of the parts (a part may be a slice of a chunk).
+ */
+export class Rebatcher {
+  private pending: RecordBatch[] = [];
+  private pendingRows = 0;
+
+  constructor(
+    private readonly schema: Schema,
+    private readonly rows: number,
+  ) {}
+
+  /** Takes a chunk's batch; answers the batches now complete. */
+  push(batch: RecordBatch): RecordBatch[] {
+    this.pending.push(batch);
+    this.pendingRows += batch.numRows;
+    const out: RecordBatch[] = [];
+    while (this.pendingRows >= this.rows) out.push(this.take(this.rows));
+    return out;
+  }
+
+  /** The rows left, as one last batch (none when there are none). */
+  flush(): RecordBatch[] {
+    return this.pendingRows > 0 ? [this.take(this.pendingRows)] : [];
+  }
+
+  private take(n: number): RecordBatch {
+    const parts: RecordBatch[] = [];
+    let need = n;
+    while (need > 0) {
+      const b = this.pending[0]!;
+      if (b.numRows <= need) {
+        parts.push(b);
+        this.pending.shift();
+        need -= b.numRows;
+      } else {
+        parts.push(b.slice(0, need));
+        this.pending[0] = b.slice(need);
+        need = 0;
+      }
+    }
+    this.pendingRows -= n;
+    if (parts.length === 1 && parts[0]!.data.children.every((c) => c.offset === 0)) return parts[0]!;
+    const children = this.schema.fields.map((_, c) => concatColumn(parts.map((p) => p.data.children[c]!)));
+    const data = makeData({ type: new Struct(this.schema.fields), length: n, nullCount: 0, children });
+    return new RecordBatch(this.schema, data);
+  }
+}
+
+/**
+ * One column of several parts as one, for the flat types built above. A slice (apache-arrow's `Data.slice`)
+ * keeps its validity and Bool bits whole, read at `offset`, but cuts its offsets and fixed-width values to
+ * start at its first row.
+ */
+function concatColumn(parts: Data[]): Data {
+  const type = parts[0]!.type;
+  const length = parts.reduce((n, p) => n + p.length, 0);
+  const bitmap = new Uint8Array((length + 7) >> 3);
+  let nulls = 0;
+  let row = 0;
+  for (const p of parts) {
+    for (let i = 0; i < p.length; i++, row++) {
+      if (p.getValid(i)) bitmap[row >> 3]! |= 1 << (row & 7);
+      else nulls++;
+    }
+  }
+  const nullBitmap = nulls ? bitmap : null;
+  if (type instanceof Bool) {
+    const bits = new Uint8Array((length + 7) >> 3);
+    let r = 0;
+    for (const p of parts) {
+      for (let i = 0; i < p.length; i++, r++) {
+        const at = p.offset + i;
+        if ((p.values[at >> 3]! >> (at & 7)) & 1) bits[r >> 3]! |= 1 << (r & 7);
+      }
+    }
+    return makeData({ type, length, nullCount: nulls, nullBitmap, data: bits });
+  }
+  if (type instanceof Utf8) {
+    const offsets = new Int32Array(length + 1);
+    const bytes = parts.reduce((n, p) => n + (p.valueOffsets[p.length]! - p.valueOffsets[0]!), 0);
+    const data = new Uint8Array(bytes);
+    let r = 0;
+    let w = 0;
+    for (const p of parts) {
+      const base = p.valueOffsets[0]!;
+      const end = p.valueOffsets[p.length]!;
+      data.set((p.values as Uint8Array).subarray(base, end), w);
+      for (let i = 0; i < p.length; i++) offsets[++r] = w + p.valueOffsets[i + 1]! - base;
+      w += end - base;
+    }
+    return makeData({ type, length, nullCount: nulls, nullBitmap, valueOffsets: offsets, data });
+  }
+  // Fixed width: `stride` values per row.
+  const stride = parts[0]!.stride;
+  const Ctor = (parts[0]!.values as { constructor: new (n: number) => Int32Array }).constructor;
+  const values = new Ctor(length * stride);
+  let w = 0;
+  for (const p of parts) {
+    values.set((p.values as Int32Array).subarray(0, p.length * stride), w);
+    w += p.length * stride;
+  }
+  return makeData({ type: type as Int32, length, nullCount: nulls, nullBitmap, data: values });
+}

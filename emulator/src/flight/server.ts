@@ -8,6 +8,11 @@
 // - GetFlightInfo of a CMD descriptor (the SQL) plans the query: a query error is INVALID_ARGUMENT; one
 //   endpoint, whose ticket DoGet redeems once; total_records and total_bytes are -1.
 // - Every answer sets a session cookie until the client sends it back.
+// - Results in batches of the service's 4,095 rows (`batchRows`: 1 to 65,536), whatever DuckDB's chunks are.
+// - The hosted edition (`cloud`): Bearer on every call and no handshake; the project is a session option, set
+//   with the `SetSessionOptions` action (`project_id`, or its synonym `catalog`), answered with the session
+//   cookie `SESSION_ID`. A call without that cookie runs in the organisation's default project, whose data
+//   differ (its own `big`): a client that forgets the session reads the wrong rows, visibly.
 // Faults (tests, `--flight-fault`): refuse credentials, be unavailable, break a stream after K batches.
 
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -15,10 +20,22 @@ import { once } from 'node:events';
 import type { DuckDBPreparedStatement } from '@duckdb/node-api';
 import * as grpc from '@grpc/grpc-js';
 import { fromJSON } from '@grpc/proto-loader';
+import type { RecordBatch } from 'apache-arrow';
+import protobuf from 'protobufjs';
 import type { FlightSource } from '../jobs.js';
-import { uniqueNames } from '../sql-engine.js';
+import { DEFAULT_PROJECT_SCHEMA, uniqueNames } from '../sql-engine.js';
 import type { EmuState, EmuUser } from '../state.js';
-import { batchOf, batchPayloads, payloadsOf, planColumns, schemaBytes, schemaOf } from './arrow-batches.js';
+import {
+  batchOf,
+  batchPayloads,
+  MAX_BATCH_ROWS,
+  payloadsOf,
+  planColumns,
+  Rebatcher,
+  SERVICE_BATCH_ROWS,
+  schemaBytes,
+  schemaOf,
+} from './arrow-batches.js';
 import type { FlightFaultKind, FlightFaultSpec } from './faults.js';
 import { FLIGHT_PROTO } from './proto.generated.js';
 
@@ -26,6 +43,10 @@ const HOUR_MS = 60 * 60 * 1000;
 /** Flight bearer tokens live as long as REST sessions (docs/api-facts.md §1.2). */
 const FLIGHT_TOKEN_LIFETIME_MS = 30 * HOUR_MS;
 const COOKIE = 'flight_session';
+/** The hosted edition's session cookie (docs/api-facts.md §14). */
+const CLOUD_COOKIE = 'SESSION_ID';
+/** The organisation default project of the hosted edition: a call without a session runs there. */
+export const ORG_DEFAULT_PROJECT_ID = '0d0d0d0d-0000-4000-8000-00000000d0d0';
 const JOB_RESULTS = /^\s*SELECT\s+\*\s+FROM\s+sys\.job_results\."([^"]+)"\s*;?\s*$/i;
 
 /** One Flight call as the tests see it: how it authenticated, never the secret. */
@@ -39,8 +60,10 @@ export interface FlightCall {
   user?: string;
   /** The session cookie came back. */
   cookie: boolean;
-  /** The `project_id` header, when sent. */
+  /** Hosted edition: the project the call ran in (its session's, else the organisation default). */
   projectId?: string;
+  /** DoAction: the action's type. */
+  action?: string;
   sql?: string;
   /** gRPC status of the answer (0: OK). */
   code: number;
@@ -64,6 +87,10 @@ interface FlightServerOptions {
   state: EmuState;
   source: FlightSource;
   faults?: FlightFaultSpec[];
+  /** Rows of each batch (default the service's 4,095; 1 to 65,536). */
+  batchRows?: number;
+  /** The hosted edition: the project its REST serves (a session option selects it). */
+  cloud?: { projectId: string };
 }
 
 interface Caller {
@@ -75,6 +102,8 @@ interface PendingTicket {
   sql: string;
   context: string[];
   userId: string;
+  /** The schema its query resolves in (the hosted default project's, when planned without a session). */
+  schema?: string;
 }
 
 class FlightError extends Error {
@@ -85,6 +114,13 @@ class FlightError extends Error {
     super(message);
   }
 }
+
+/** protobufjs's reflection of Flight.proto, for an action's body (a message inside bytes). */
+let reflection: protobuf.Root | undefined;
+const flightType = (name: string): protobuf.Type => {
+  reflection ??= protobuf.Root.fromJSON(FLIGHT_PROTO as unknown as protobuf.INamespace);
+  return reflection.lookupType(`arrow.flight.protocol.${name}`);
+};
 
 const loadService = (): grpc.ServiceDefinition => {
   const def = fromJSON(FLIGHT_PROTO as unknown as Parameters<typeof fromJSON>[0], {
@@ -105,6 +141,18 @@ export async function startFlightServer(opts: FlightServerOptions): Promise<Flig
   /** Flight bearer tokens (not REST tokens: REST does not take them), by token. */
   const tokens = new Map<string, { userId: string; expiresAt: number }>();
   const tickets = new Map<string, PendingTicket>();
+  const batchRows = opts.batchRows ?? SERVICE_BATCH_ROWS;
+  if (!Number.isInteger(batchRows) || batchRows < 1 || batchRows > MAX_BATCH_ROWS) {
+    throw new Error(`Flight batch rows must be 1 to ${MAX_BATCH_ROWS}: ${batchRows}`);
+  }
+  const cookieName = opts.cloud ? CLOUD_COOKIE : COOKIE;
+  /** Hosted sessions: the project each session cookie's session runs in. */
+  const sessions = new Map<string, string>();
+  const cookieOf = (cookies: string): string | undefined =>
+    new RegExp(`(?:^|;\\s*)${cookieName}=([^;\\s]+)`).exec(cookies)?.[1];
+  /** The schema a call's queries resolve in: the organisation default project's, without a session. */
+  const schemaOfCall = (log: FlightCall): string | undefined =>
+    opts.cloud && log.projectId !== opts.cloud.projectId ? DEFAULT_PROJECT_SCHEMA : undefined;
 
   const takeFault = (kinds: FlightFaultKind[]) => {
     const f = faults.find((x) => x.remaining > 0 && kinds.includes(x.kind));
@@ -123,15 +171,14 @@ export async function startFlightServer(opts: FlightServerOptions): Promise<Flig
           ? 'other'
           : 'none';
     const cookies = md.get('cookie').map(String).join(';');
-    const projectId = md.get('project_id')[0];
     const call: FlightCall = {
       seq: calls.length + 1,
       method,
       authScheme: scheme,
-      cookie: new RegExp(`(^|;\\s*)${COOKIE}=`).test(cookies),
-      ...(projectId === undefined ? {} : { projectId: String(projectId) }),
+      cookie: new RegExp(`(^|;\\s*)${cookieName}=`).test(cookies),
       code: 0,
     };
+    if (opts.cloud) call.projectId = sessions.get(cookieOf(cookies) ?? '') ?? ORG_DEFAULT_PROJECT_ID;
     calls.push(call);
     return call;
   };
@@ -144,6 +191,8 @@ export async function startFlightServer(opts: FlightServerOptions): Promise<Flig
     const header = String(md.get('authorization')[0] ?? '');
     const refuse = () => new FlightError(grpc.status.UNAUTHENTICATED, 'Unable to authenticate user');
     const basic = /^basic\s+(\S+)$/i.exec(header);
+    // The hosted edition takes a bearer token on every call, never Basic.
+    if (basic && opts.cloud) throw refuse();
     if (basic) {
       const text = Buffer.from(basic[1]!, 'base64').toString('utf8');
       const colon = text.indexOf(':');
@@ -198,7 +247,7 @@ export async function startFlightServer(opts: FlightServerOptions): Promise<Flig
   const answerMetadata = (log: FlightCall, bearer?: string): grpc.Metadata => {
     const md = new grpc.Metadata();
     if (bearer) md.set('authorization', `Bearer ${bearer}`);
-    if (!log.cookie) md.set('set-cookie', `${COOKIE}=${randomUUID()}; Path=/`);
+    if (!log.cookie && !opts.cloud) md.set('set-cookie', `${COOKIE}=${randomUUID()}; Path=/`);
     return md;
   };
 
@@ -272,14 +321,22 @@ export async function startFlightServer(opts: FlightServerOptions): Promise<Flig
         const text = Buffer.from(d.cmd ?? []).toString('utf8');
         log.sql = text;
         const query = queryOf(text, caller);
+        const schema = schemaOfCall(log);
         const plans = await source.engine
-          .prepared(query.sql, query.context, source.datasets(), undefined, async (st) => columnsOf(st))
+          .prepared(
+            query.sql,
+            query.context,
+            source.datasets(),
+            undefined,
+            async (st) => columnsOf(st),
+            schema,
+          )
           .catch((e: unknown) => {
             if (e instanceof FlightError) throw e;
             throw new FlightError(grpc.status.INVALID_ARGUMENT, (e as Error)?.message ?? String(e));
           });
         const ticket = randomUUID();
-        tickets.set(ticket, { ...query, userId: caller.user.id });
+        tickets.set(ticket, { ...query, userId: caller.user.id, schema });
         call.sendMetadata(answerMetadata(log));
         callback(null, {
           schema: Buffer.from(schemaBytes(schemaOf(plans))),
@@ -291,6 +348,53 @@ export async function startFlightServer(opts: FlightServerOptions): Promise<Flig
         });
       } catch (e) {
         callback(fail(log, e));
+      }
+    },
+
+    /**
+     * `SetSessionOptions` (Flight.proto, Arrow 16+) on the hosted edition: `project_id` (or `catalog`) chooses
+     * the project of the session, whose cookie the answer sets; an option it does not know, or a project that is
+     * not the organisation's, is answered in SetSessionOptionsResult.errors, as the protocol says.
+     */
+    async DoAction(call: grpc.ServerWritableStream<unknown, unknown>) {
+      const log = begin('DoAction', call.metadata);
+      try {
+        authenticate(call.metadata, log);
+        const action = call.request as { type?: string; body?: Buffer };
+        log.action = action.type;
+        if (action.type !== 'SetSessionOptions' || !opts.cloud) {
+          throw new FlightError(grpc.status.UNIMPLEMENTED, `Unknown action: ${action.type}`);
+        }
+        const request = flightType('SetSessionOptionsRequest').toObject(
+          flightType('SetSessionOptionsRequest').decode(action.body ?? Buffer.alloc(0)),
+        ) as { session_options?: Record<string, { string_value?: string }> };
+        const errors: Record<string, { value: number }> = {};
+        const INVALID_NAME = 1;
+        const INVALID_VALUE = 2;
+        let project: string | undefined;
+        for (const [name, value] of Object.entries(request.session_options ?? {})) {
+          if (name !== 'project_id' && name !== 'catalog') errors[name] = { value: INVALID_NAME };
+          else if (
+            value.string_value !== opts.cloud.projectId &&
+            value.string_value !== ORG_DEFAULT_PROJECT_ID
+          )
+            errors[name] = { value: INVALID_VALUE };
+          else project = value.string_value;
+        }
+        const md = new grpc.Metadata();
+        if (project) {
+          const id = randomUUID();
+          sessions.set(id, project);
+          log.projectId = project;
+          md.set('set-cookie', `${CLOUD_COOKIE}=${id}; Path=/; Secure; HttpOnly`);
+        }
+        call.sendMetadata(md);
+        const result = flightType('SetSessionOptionsResult');
+        const body = Buffer.from(result.encode(result.fromObject({ errors })).finish());
+        call.write({ body });
+        call.end();
+      } catch (e) {
+        call.emit('error', fail(log, e));
       }
     },
 
@@ -325,31 +429,42 @@ export async function startFlightServer(opts: FlightServerOptions): Promise<Flig
             const schema = schemaOf(plans);
             const result = await st.stream();
             let sentSchema = false;
-            for (;;) {
-              if (broken && batches >= (broken.afterBatches ?? 0)) {
-                log.fault = broken.kind;
-                throw broken.kind === 'break'
-                  ? new FlightError(grpc.status.UNAVAILABLE, 'Connection lost while sending results')
-                  : new FlightError(
-                      grpc.status.INTERNAL,
-                      'Query failed while sending results: division by zero',
-                    );
-              }
+            const rebatch = new Rebatcher(schema, batchRows);
+            /** An armed break or failure strikes once K batches are sent, even at the result's end. */
+            const strike = () => {
+              if (!broken || batches < (broken.afterBatches ?? 0)) return;
+              log.fault = broken.kind;
+              throw broken.kind === 'break'
+                ? new FlightError(grpc.status.UNAVAILABLE, 'Connection lost while sending results')
+                : new FlightError(
+                    grpc.status.INTERNAL,
+                    'Query failed while sending results: division by zero',
+                  );
+            };
+            const emit = async (batch: RecordBatch) => {
+              strike();
               if (slow) await new Promise((r) => setTimeout(r, slow.latencyMs ?? 100));
-              const chunk = await result.fetchChunk();
               if (abort.signal.aborted) throw new FlightError(grpc.status.CANCELLED, 'cancelled');
-              if (!chunk || chunk.rowCount === 0) break;
-              const out = batchPayloads(batchOf(schema, plans, chunk));
+              const out = batchPayloads(batch);
               if (!sentSchema) {
                 sentSchema = true;
                 await send(call, out.schema);
               }
               for (const p of out.batch) await send(call, p);
               batches++;
-              rows += chunk.rowCount;
+              rows += batch.numRows;
+            };
+            for (;;) {
+              const chunk = await result.fetchChunk();
+              if (abort.signal.aborted) throw new FlightError(grpc.status.CANCELLED, 'cancelled');
+              if (!chunk || chunk.rowCount === 0) break;
+              for (const b of rebatch.push(batchOf(schema, plans, chunk))) await emit(b);
             }
+            for (const b of rebatch.flush()) await emit(b);
+            strike();
             if (!sentSchema) await send(call, payloadsOf(schemaBytes(schema))[0]);
           },
+          pending.schema,
         );
         log.batches = batches;
         log.rows = rows;

@@ -1,7 +1,7 @@
 // `dlake catalog create --file F`: a space, folder, view or source from JSON; a PHYSICAL_DATASET promotes the
 // file or folder at its path.
 import type { Command } from '@commander-js/extra-typings';
-import type { CatalogEntity } from '../../api/schemas.js';
+import type { CatalogEntity } from '../../api/schemas/catalog.js';
 import type { Context } from '../../context.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples } from '../common.js';

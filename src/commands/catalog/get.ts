@@ -1,6 +1,6 @@
 // `dlake catalog get REF`: one entity in full; the table form lists what matters for its kind.
 import type { Command } from '@commander-js/extra-typings';
-import type { CatalogEntity } from '../../api/schemas.js';
+import type { CatalogEntity } from '../../api/schemas/catalog.js';
 import type { Context } from '../../context.js';
 import { type Detail, detail } from '../../output/view.js';
 import { formatPath } from '../../util/catalog-ref.js';

@@ -1,5 +1,5 @@
 // How catalog items read in tables and sentences, shared by the catalog verbs.
-import type { CatalogEntity, CatalogSummary } from '../../api/schemas.js';
+import type { CatalogEntity, CatalogSummary } from '../../api/schemas/catalog.js';
 import type { View } from '../../output/view.js';
 import { formatPath } from '../../util/catalog-ref.js';
 

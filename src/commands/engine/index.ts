@@ -188,12 +188,12 @@ function printEngine(ctx: Context, engine: Engine): Promise<void> {
 async function setup(ctx: Context) {
   await requireHosted(ctx, 'engines');
   const api = await import('../../api/engines.js');
-  return { api, root: ctx.root(), client: await ctx.client() };
+  return { api, client: await ctx.client() };
 }
 
 async function list(ctx: Context): Promise<void> {
-  const { api, root, client } = await setup(ctx);
-  const engines = await api.listEngines(client, root);
+  const { api, client } = await setup(ctx);
+  const engines = await api.listEngines(client);
   await ctx.print({
     data: engines,
     view: {
@@ -215,21 +215,21 @@ async function list(ctx: Context): Promise<void> {
 }
 
 async function get(ctx: Context, ref: string): Promise<void> {
-  const { api, root, client } = await setup(ctx);
-  await printEngine(ctx, await api.resolveEngine(client, root, ref));
+  const { api, client } = await setup(ctx);
+  await printEngine(ctx, await api.resolveEngine(client, ref));
 }
 
 async function create(ctx: Context, opts: OptionsOf<typeof createDeclaration>): Promise<void> {
   const fields = engineFields(opts);
-  const { api, root, client } = await setup(ctx);
+  const { api, client } = await setup(ctx);
   const body = Object.fromEntries(
     Object.entries(fields).filter(([, v]) => v !== undefined),
   ) as EngineFields & {
     name: string;
   };
   if (!body.name?.trim()) throw new UsageError('the engine name is empty');
-  if (opts.dryRun) return printDryRun(ctx, api.createEngineRequest(root, body));
-  const created = await api.createEngine(client, root, body);
+  if (opts.dryRun) return printDryRun(ctx, api.createEngineRequest(body));
+  const created = await api.createEngine(client, body);
   await printEngine(ctx, created);
   ctx.ui.notice(`Created engine ${created.name} (id ${created.id}).`);
 }
@@ -242,26 +242,26 @@ async function update(ctx: Context, ref: string, opts: OptionsOf<typeof updateDe
     });
   }
   if (fields.name !== undefined && !fields.name.trim()) throw new UsageError('the new name is empty');
-  const { api, root, client } = await setup(ctx);
-  const current = await api.resolveEngine(client, root, ref);
+  const { api, client } = await setup(ctx);
+  const current = await api.resolveEngine(client, ref);
   const merged = api.mergeEngine(current, fields);
   if (merged.changed.length === 0) {
     ctx.ui.notice(`Nothing to change: engine ${current.name} is already as asked.`);
     if (!opts.dryRun) await printEngine(ctx, current);
     return;
   }
-  if (opts.dryRun) return printDryRun(ctx, api.updateEngineRequest(root, merged.body));
-  const updated = await api.updateEngine(client, root, merged.body);
+  if (opts.dryRun) return printDryRun(ctx, api.updateEngineRequest(merged.body));
+  const updated = await api.updateEngine(client, merged.body);
   await printEngine(ctx, updated);
   ctx.ui.notice(`Updated engine ${updated.name}: ${merged.changed.join(', ')}.`);
 }
 
 async function remove(ctx: Context, ref: string, opts: OptionsOf<typeof removeDeclaration>): Promise<void> {
-  const { api, root, client } = await setup(ctx);
-  const engine = await api.resolveEngine(client, root, ref);
-  if (opts.dryRun) return printDryRun(ctx, api.deleteEngineRequest(root, engine.id));
+  const { api, client } = await setup(ctx);
+  const engine = await api.resolveEngine(client, ref);
+  if (opts.dryRun) return printDryRun(ctx, api.deleteEngineRequest(engine.id));
   await confirmDestructive(ctx, `delete engine "${engine.name}" (id ${engine.id})?`, opts.yes);
-  await api.deleteEngine(client, root, engine.id);
+  await api.deleteEngine(client, engine.id);
   ctx.ui.notice(`Deleted engine ${engine.name}.`);
 }
 
@@ -271,9 +271,9 @@ async function setState(
   action: 'enable' | 'disable',
   opts: { dryRun?: boolean },
 ): Promise<void> {
-  const { api, root, client } = await setup(ctx);
-  const engine = await api.resolveEngine(client, root, ref);
-  if (opts.dryRun) return printDryRun(ctx, api.setEngineStateRequest(root, engine.id, action));
-  await api.setEngineState(client, root, engine.id, action);
+  const { api, client } = await setup(ctx);
+  const engine = await api.resolveEngine(client, ref);
+  if (opts.dryRun) return printDryRun(ctx, api.setEngineStateRequest(engine.id, action));
+  await api.setEngineState(client, engine.id, action);
   ctx.ui.notice(`${action === 'enable' ? 'Enabled' : 'Disabled'} engine ${engine.name}.`);
 }

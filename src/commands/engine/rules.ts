@@ -34,10 +34,9 @@ export const register = defineCommand(declaration, rules);
 async function rules(ctx: Context, opts: OptionsOf<typeof declaration>): Promise<void> {
   await requireHosted(ctx, 'engine rules');
   const api = await import('../../api/engines.js');
-  const root = ctx.root();
   const client = await ctx.client();
   await showOrReplaceRuleSet(ctx, opts, {
-    read: () => api.getEngineRules(client, root),
+    read: () => api.getEngineRules(client),
     rules: (set) => set.ruleInfos,
     defaultRule: (set) => set.ruleInfoDefault,
     row: (r) => ({
@@ -50,8 +49,8 @@ async function rules(ctx: Context, opts: OptionsOf<typeof declaration>): Promise
     targetHeader: 'ENGINE',
     conditionHeader: 'CONDITION',
     check: checkRuleSetFile,
-    request: (body) => api.replaceEngineRulesRequest(root, body),
-    replace: (body) => api.replaceEngineRules(client, root, body),
+    request: (body) => api.replaceEngineRulesRequest(body),
+    replace: (body) => api.replaceEngineRules(client, body),
     replaced: (set) => `Replaced the engine rules: ${set.ruleInfos.length} rule(s) and the default rule.`,
   });
 }

@@ -68,7 +68,14 @@ async function exportJob(ctx: Context, id: string, opts: OptionsOf<typeof declar
   if (
     flight &&
     sql &&
-    (await flight.exportWithFlight(ctx, { sql, out: opts.out, spec, transport, restOnly }))
+    (await flight.exportWithFlight(ctx, {
+      sql,
+      out: opts.out,
+      spec,
+      transport,
+      restOnly,
+      waitTimeoutMs: opts.waitTimeout,
+    }))
   )
     return;
   const { exportToFile } = await import('../../export/to-file.js');

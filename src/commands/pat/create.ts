@@ -27,13 +27,13 @@ const declaration = (pat: Command) =>
 export const register = defineCommand(declaration, create);
 
 async function create(ctx: Context, ref: string, opts: OptionsOf<typeof declaration>): Promise<void> {
-  const { checkNewPat, createPat, patsPath } = await import('../../api/pats.js');
+  const { checkNewPat, createPat, patsTarget } = await import('../../api/pats.js');
   const ms = duration('--expires', { positive: false })(opts.expires);
   const body = { label: opts.label, millisecondsToExpire: ms };
   checkNewPat(body);
   const client = await ctx.client();
   const user = await userOf(client, ref);
-  if (opts.dryRun) return printDryRun(ctx, { method: 'POST', path: patsPath(user.id), json: body });
+  if (opts.dryRun) return printDryRun(ctx, { method: 'POST', at: patsTarget(user.id), json: body });
   const token = await createPat(client, user.id, body);
   ctx.streams.stdout.write(`${token}\n`);
   const expiresAt = new Date(Date.now() + ms).toISOString();

@@ -1,6 +1,6 @@
 // `dlake pat list [USER]`: a user's tokens (ids, labels, dates; never the tokens); no USER means yourself.
 import type { Command } from '@commander-js/extra-typings';
-import type { Pat } from '../../api/schemas.js';
+import type { Pat } from '../../api/schemas/admin.js';
 import type { Context } from '../../context.js';
 import { examples } from '../common.js';
 import { defineCommand } from '../define.js';

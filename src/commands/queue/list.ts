@@ -1,6 +1,6 @@
 // `dlake queue list` (alias ls): the workload queues and their limits.
 import type { Command } from '@commander-js/extra-typings';
-import type { Queue } from '../../api/schemas.js';
+import type { Queue } from '../../api/schemas/admin.js';
 import type { Context } from '../../context.js';
 import { examples } from '../common.js';
 import { defineCommand } from '../define.js';

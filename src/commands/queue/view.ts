@@ -1,5 +1,5 @@
 // How queues print: sizes and durations in human units in tables; the service's object in json.
-import type { Queue } from '../../api/schemas.js';
+import type { Queue } from '../../api/schemas/admin.js';
 import type { Context } from '../../context.js';
 import { detail, type FieldSpec, fieldRows } from '../../output/view.js';
 import { formatDuration, formatSize } from '../../util/units.js';

@@ -46,7 +46,7 @@ async function update(ctx: Context, id: string, opts: OptionsOf<typeof declarati
       hint: 'give --name, --enable, --disable or a field list (--display, --dimension, --measure, …)',
     });
   }
-  if (opts.dryRun) return printDryRun(ctx, { method: 'PUT', path: api.reflectionPath(id), json: body });
+  if (opts.dryRun) return printDryRun(ctx, { method: 'PUT', at: api.reflectionTarget(id), json: body });
   const updated = await api.updateReflection(client, body);
   await printReflection(ctx, updated);
   ctx.ui.notice(`Updated reflection ${updated.name ?? updated.id}.`);

@@ -32,7 +32,7 @@ async function update(ctx: Context, ref: string, opts: OptionsOf<typeof declarat
   const current = await api.resolveRole(client, ref);
   api.refuseSystemRole(current, 'change');
   const body = api.roleUpdateBody(current, { description: opts.description });
-  if (opts.dryRun) return printDryRun(ctx, { method: 'PUT', path: api.rolePath(current.id), json: body });
+  if (opts.dryRun) return printDryRun(ctx, { method: 'PUT', at: api.roleTarget(current.id), json: body });
   const updated = await api.updateRole(client, body);
   await printRole(ctx, updated);
   ctx.ui.notice(`Updated role ${updated.name}.`);

@@ -1,5 +1,5 @@
 // What the source verbs share: the table of sources, the --config-file reader and the unhealthy-state warning.
-import type { CatalogEntity } from '../../api/schemas.js';
+import type { CatalogEntity } from '../../api/schemas/catalog.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { View } from '../../output/view.js';

@@ -1,7 +1,6 @@
 // `dlake user create NAME`: a user with the PUBLIC role and any --role given.
 
 import { type Command, Option } from '@commander-js/extra-typings';
-import { PATHS } from '../../constants.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { examples, printDryRun, refuseSecretFlag } from '../common.js';
@@ -38,7 +37,7 @@ async function create(ctx: Context, name: string, opts: OptionsOf<typeof declara
   if (!name.trim()) throw new UsageError('the user name is empty');
   const password = await newPassword(ctx, opts);
   const client = await ctx.client();
-  const [{ getRolesByName, PUBLIC_ROLE }, { createUser, newUserBody }] = await Promise.all([
+  const [{ getRolesByName, PUBLIC_ROLE }, { createUser, newUserBody, USERS }] = await Promise.all([
     import('../../api/roles.js'),
     import('../../api/users.js'),
   ]);
@@ -46,7 +45,7 @@ async function create(ctx: Context, name: string, opts: OptionsOf<typeof declara
   const roles = await getRolesByName(client, [PUBLIC_ROLE, ...(opts.role ?? [])], 'creating users');
   const body = newUserBody({ name, ...names(opts) }, roles, password);
   if (opts.dryRun)
-    return printDryRun(ctx, { method: 'POST', path: PATHS.user, json: body, secretFields: ['password'] });
+    return printDryRun(ctx, { method: 'POST', at: USERS, json: body, secretFields: ['password'] });
   const created = await createUser(client, body);
   await printUser(ctx, created);
   ctx.ui.notice(`Created user ${created.name} (id ${created.id}).`);

@@ -1,6 +1,6 @@
 // `dlake user list [--filter EXPR]`: every user (Enterprise), all pages, one row each.
 import type { Command } from '@commander-js/extra-typings';
-import type { User } from '../../api/schemas.js';
+import type { User } from '../../api/schemas/admin.js';
 import type { Context } from '../../context.js';
 import { examples } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';

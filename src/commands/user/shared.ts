@@ -1,5 +1,5 @@
 // What the user verbs share: the name options and how a user prints.
-import type { User } from '../../api/schemas.js';
+import type { User } from '../../api/schemas/admin.js';
 import type { UserChanges } from '../../api/users.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';

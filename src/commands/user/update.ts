@@ -1,6 +1,6 @@
 // `dlake user update USER`: change names, email or roles; everything not given stays as it is.
 import { type Command, Option } from '@commander-js/extra-typings';
-import type { RoleRef } from '../../api/schemas.js';
+import type { RoleRef } from '../../api/schemas/admin.js';
 import type { UserChanges } from '../../api/users.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -41,7 +41,7 @@ const declaration = (user: Command) =>
 export const register = defineCommand(declaration, update);
 
 async function update(ctx: Context, ref: string, opts: OptionsOf<typeof declaration>): Promise<void> {
-  const { checkRoleChanges, hasChanges, mergeUser, resolveUser, rolesToLookUp, updateUser, userPath } =
+  const { checkRoleChanges, hasChanges, mergeUser, resolveUser, rolesToLookUp, updateUser, userTarget } =
     await import('../../api/users.js');
   const changes: UserChanges = { ...names(opts), addRoles: opts.addRole, removeRoles: opts.removeRole };
   if (!hasChanges(changes) && !opts.passwordStdin && !opts.passwordPrompt) {
@@ -69,7 +69,7 @@ async function update(ctx: Context, ref: string, opts: OptionsOf<typeof declarat
   if (opts.dryRun)
     return printDryRun(ctx, {
       method: 'PUT',
-      path: userPath(current.id),
+      at: userTarget(current.id),
       json: merged.body,
       secretFields: ['password'],
     });

@@ -5,8 +5,7 @@
 // Parquet types of the REST export (export/parquet.ts), no row objects either.
 import type { Data, RecordBatch, Schema } from 'apache-arrow';
 import { type DataType, Type } from 'apache-arrow';
-import type { ResultField } from '../../api/jobs.js';
-import { type ColumnKind, columnKinds, halfToNumber, serviceFields } from '../column-types.js';
+import { type ColumnKind, columnKinds, halfToNumber } from '../column-types.js';
 import { type ByteOut, csvField, putCsvField } from '../csv-field.js';
 import type { ExportFormat } from '../writers.js';
 
@@ -24,8 +23,8 @@ export interface BatchFormatter {
 export async function loadBatchFormatter(format: ExportFormat, schema: Schema): Promise<BatchFormatter> {
   columnKinds(schema);
   if (format === 'parquet') {
-    const { ParquetFormatter } = await import('../parquet.js');
-    return new ParquetBatchFormatter(schema, ParquetFormatter);
+    const { ParquetBatchFormatter } = await import('../parquet-arrow.js');
+    return new ParquetBatchFormatter(schema);
   }
   return new TextBatchFormatter(format, schema);
 }
@@ -356,87 +355,10 @@ class TextBatchFormatter implements BatchFormatter {
   }
 }
 
-// ── Parquet ────────────────────────────────────────────────────────────────────────────────────────────
-
-type ParquetCtor = typeof import('../parquet.js').ParquetFormatter;
-
-class ParquetBatchFormatter implements BatchFormatter {
-  readonly head: Uint8Array;
-  private readonly parquet: InstanceType<ParquetCtor>;
-  private readonly fields: ResultField[];
-  private readonly kinds: ColumnKind[];
-
-  constructor(schema: Schema, Parquet: ParquetCtor) {
-    // The Parquet type of each column is that of the REST export of the same column (column-types.ts).
-    this.fields = serviceFields(schema);
-    this.kinds = columnKinds(schema);
-    this.parquet = new Parquet(this.fields);
-    this.head = this.parquet.head;
-  }
-
-  batch(batch: RecordBatch): string | Uint8Array {
-    const rows = batch.numRows;
-    let bytes = 0;
-    const columns = batch.data.children.map((data, c) => {
-      const isNull = nullTest(data);
-      const values = new Array<unknown>(rows);
-      const off = data.offset;
-      const raw = data.values as unknown as ArrayLike<number | bigint>;
-      const kind = this.kinds[c]!;
-      const type = data.type as DataType & { unit?: number; scale?: number };
-      for (let r = 0; r < rows; r++) {
-        if (isNull(r)) {
-          values[r] = null;
-          continue;
-        }
-        switch (kind) {
-          case 'number':
-            values[r] = raw[r + off];
-            break;
-          case 'half':
-            values[r] = halfToNumber(raw[r + off] as number);
-            break;
-          case 'null':
-            values[r] = null;
-            break;
-          case 'bool': {
-            const bits = data.values as Uint8Array;
-            values[r] = (bits[(r + off) >> 3]! & (1 << ((r + off) & 7))) !== 0;
-            break;
-          }
-          case 'date':
-            values[r] = type.unit === 0 ? raw[r + off] : Math.floor(Number(raw[r + off]) / 86_400_000);
-            break;
-          case 'timestamp':
-            values[r] = BigInt(Math.floor(Number(raw[r + off]) * MS_PER_UNIT[type.unit ?? 1]!));
-            break;
-          case 'decimal': {
-            const words = data.values as unknown as Uint32Array;
-            let n = 0n;
-            for (let w = 3; w >= 0; w--) n = (n << 32n) | BigInt(words[(r + off) * 4 + w]!);
-            values[r] = BigInt.asIntN(128, n);
-            break;
-          }
-          default: {
-            const s = stringCell(data, kind, r);
-            values[r] = s;
-            bytes += s.length - 8;
-          }
-        }
-        bytes += 8;
-      }
-      return values;
-    });
-    return this.parquet.pageColumns(columns, rows, bytes);
-  }
-
-  tail(): Uint8Array {
-    return this.parquet.tail();
-  }
-}
+// ── Parquet (export/parquet-arrow.ts) ─────────────────────────────────────────────────────────────────
 
 /** A text cell as a string (another kind's cell, binary or time, as its CSV text). */
-function stringCell(data: Data, kind: ColumnKind, r: number): string {
+export function stringCell(data: Data, kind: ColumnKind, r: number): string {
   if (kind === 'text') {
     const offsets = data.valueOffsets as ArrayLike<number | bigint>;
     const bytes = data.values as Uint8Array;

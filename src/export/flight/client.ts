@@ -1,23 +1,31 @@
 // An Arrow Flight client on @grpc/grpc-js: the three calls of Apache Arrow's Flight.proto (proto/README.md)
 // dlake makes, their messages encoded by ./codec.ts. Loaded only by an export that uses Flight (docs/architecture.md "Start-up").
-// - No limit on a received message: the service's batches are larger than gRPC's 4 MiB default.
-// - An idle timeout rather than a deadline: a stream may take hours, but never `idleMs` without a message.
+// - A received message may be as large as MAX_FLIGHT_MESSAGE_BYTES (./validate.ts): the service's batches are
+//   larger than gRPC's 4 MiB default, and no message is taken without a bound.
+// - An idle timeout (`idleMs` without a message ends a call) and, when given, a bound on the whole export
+//   (`total`: every call and stream of it together).
 // - The session cookie the server sets is sent back on every later call of the connection (docs/api-facts.md
-//   §13); the authorization header is given per call and never traced.
+//   §14); the hosted edition's project is a session option set before the query. The authorization header is
+//   given per call and never traced.
 import { readFileSync } from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
 import { UsageError } from '../../errors.js';
 import {
   decodeFlightData,
   decodeFlightInfo,
+  decodeResult,
+  decodeSetSessionOptionsResult,
+  encodeAction,
   encodeCommandDescriptor,
   encodeHandshakeRequest,
+  encodeSetSessionOptions,
   encodeTicket,
   FLIGHT_SERVICE,
   type FlightData,
   type FlightInfo,
 } from './codec.js';
 import type { FlightEndpoint } from './endpoint.js';
+import { MAX_FLIGHT_MESSAGE_BYTES } from './validate.js';
 
 export interface FlightClientOptions {
   endpoint: FlightEndpoint;
@@ -25,7 +33,12 @@ export interface FlightClientOptions {
   insecure?: boolean;
   /** No message for this long ends a call (DEADLINE_EXCEEDED). */
   idleMs: number;
-  /** Headers sent on every call besides authorization and the cookie (e.g. the hosted project id). */
+  /**
+   * The whole export's bound, from the client's creation: past it the call under way ends (DEADLINE_EXCEEDED)
+   * with `the Flight export did not end within <what>`.
+   */
+  total?: { ms: number; what: string };
+  /** Headers sent on every call besides authorization and the cookie. */
   headers?: Record<string, string>;
   /** A line for --debug (never a credential). */
   trace?: (line: string) => void;
@@ -77,6 +90,12 @@ function service(): grpc.ServiceClientConstructor {
         (m: { ticket: Buffer }) => encodeTicket(m.ticket),
         decodeFlightData,
       ),
+      DoAction: method(
+        'DoAction',
+        { requestStream: false, responseStream: true },
+        (m: { type: string; body: Buffer }) => encodeAction(m.type, m.body),
+        decodeResult,
+      ),
     },
     'FlightService',
   );
@@ -86,9 +105,12 @@ function service(): grpc.ServiceClientConstructor {
 export class FlightClient {
   private readonly stub: Stub;
   private cookie?: string;
+  /** When the whole export must have ended (ms since the epoch), if bounded. */
+  private readonly endsAt?: number;
 
   constructor(private readonly opts: FlightClientOptions) {
     const { endpoint } = opts;
+    if (opts.total) this.endsAt = Date.now() + opts.total.ms;
     let creds = grpc.credentials.createInsecure();
     let ipServerName: string | undefined;
     if (endpoint.tls) {
@@ -121,7 +143,9 @@ export class FlightClient {
     const Ctor = service();
     this.stub = new Ctor(`${endpoint.host}:${endpoint.port}`, creds, {
       ...(ipServerName ? { 'grpc.ssl_target_name_override': ipServerName } : {}),
-      'grpc.max_receive_message_length': -1,
+      // A message's own bound is checked again, with a message of dlake's, by ./validate.ts; gRPC's stops a
+      // larger one before it is buffered whole. The framing of FlightData adds a few bytes to the IPC message.
+      'grpc.max_receive_message_length': MAX_FLIGHT_MESSAGE_BYTES + 64 * 1024,
       'grpc.max_send_message_length': -1,
       'grpc.primary_user_agent': `dlake/${__DLAKE_VERSION__}`,
       // A broken connection is noticed even while a stream waits for a slow query.
@@ -190,7 +214,7 @@ export class FlightClient {
         { deadline: this.deadline() },
         (err: FlightCallError | null, info?: FlightInfo) => {
           signal?.removeEventListener('abort', stop);
-          if (err) return reject(err);
+          if (err) return reject(this.overall(err));
           resolve(info ?? { tickets: [], totalRecords: -1 });
         },
       ) as grpc.ClientUnaryCall;
@@ -201,11 +225,50 @@ export class FlightClient {
   }
 
   /**
-   * DoGet of one ticket: the stream's IPC messages as bytes (each FlightData's header and body, framed as the
-   * IPC stream format frames them) for apache-arrow's reader. Async iteration of the gRPC stream reads a
-   * message only when the last one is taken: memory stays flat.
+   * The hosted edition's session options (`project_id`): the `SetSessionOptions` action of Flight.proto (Arrow
+   * 16+), whose answer sets the session cookie every later call of this client sends back (docs/api-facts.md
+   * §14). An option the server did not set is an error naming it.
    */
-  async *doGet(ticket: Buffer, authorization: string, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+  async setSessionOptions(
+    options: Record<string, string>,
+    authorization: string,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    this.trace(`SetSessionOptions (${Object.keys(options).join(', ')})`);
+    const call = this.call('DoAction')(
+      { type: 'SetSessionOptions', body: encodeSetSessionOptions(options) },
+      this.metadata(authorization),
+      { deadline: this.deadline() },
+    ) as grpc.ClientReadableStream<Buffer>;
+    call.on('metadata', (m: grpc.Metadata) => this.keepCookie(m));
+    const stop = () => call.cancel();
+    signal?.addEventListener('abort', stop, { once: true });
+    const refused: string[] = [];
+    try {
+      for await (const body of call as AsyncIterable<Buffer>) {
+        for (const [name, why] of Object.entries(decodeSetSessionOptionsResult(body)))
+          refused.push(`${name} (${why})`);
+      }
+    } catch (e) {
+      throw this.overall(e);
+    } finally {
+      signal?.removeEventListener('abort', stop);
+    }
+    if (refused.length > 0) {
+      throw Object.assign(
+        new Error(`the Flight endpoint did not set the session option ${refused.join(', ')}`),
+        {
+          code: grpc.status.INVALID_ARGUMENT,
+        },
+      );
+    }
+  }
+
+  /**
+   * DoGet of one ticket: the stream's FlightData messages, each checked by the reader (./result.ts). Async
+   * iteration of the gRPC stream reads a message only when the last one is taken: memory stays flat.
+   */
+  async *doGet(ticket: Buffer, authorization: string, signal?: AbortSignal): AsyncGenerator<FlightData> {
     this.trace('DoGet');
     const call = this.call('DoGet')(
       { ticket },
@@ -213,13 +276,18 @@ export class FlightClient {
     ) as grpc.ClientReadableStream<FlightData>;
     call.on('metadata', (m: grpc.Metadata) => this.keepCookie(m));
     let idle: NodeJS.Timeout | undefined;
-    let idleFired = false;
+    let fired: 'idle' | 'total' | undefined;
     const arm = () => {
       clearTimeout(idle);
-      idle = setTimeout(() => {
-        idleFired = true;
-        call.cancel();
-      }, this.opts.idleMs);
+      const left = this.endsAt === undefined ? Number.POSITIVE_INFINITY : this.endsAt - Date.now();
+      const which = left < this.opts.idleMs ? 'total' : 'idle';
+      idle = setTimeout(
+        () => {
+          fired = which;
+          call.cancel();
+        },
+        Math.max(0, Math.min(left, this.opts.idleMs)),
+      );
     };
     const stop = () => call.cancel();
     signal?.addEventListener('abort', stop, { once: true });
@@ -227,28 +295,33 @@ export class FlightClient {
     try {
       for await (const msg of call as AsyncIterable<FlightData>) {
         arm();
-        const header = msg.data_header;
-        if (!header || header.length === 0) continue;
-        yield ipcPrefix(header);
-        yield header;
-        const pad = padding(header.length);
-        if (pad) yield new Uint8Array(pad);
-        if (msg.data_body && msg.data_body.length > 0) yield msg.data_body;
+        yield msg;
       }
+      // A cancelled call may end its iteration without an error: the timer's cancel is still a timeout.
+      if (fired) throw this.timedOut(fired);
     } catch (e) {
-      if (idleFired)
-        throw Object.assign(
-          new Error(`no data from the Flight endpoint for ${Math.round(this.opts.idleMs / 1000)} s`),
-          {
-            code: grpc.status.DEADLINE_EXCEEDED,
-          },
-        );
+      if (fired) throw this.timedOut(fired);
       throw e;
     } finally {
       clearTimeout(idle);
       signal?.removeEventListener('abort', stop);
       call.cancel();
     }
+  }
+
+  /** A call's deadline that was the whole export's bound: said as that bound, not as gRPC's "Deadline exceeded". */
+  private overall(err: unknown): unknown {
+    const code = (err as { code?: unknown } | null)?.code;
+    const past = this.endsAt !== undefined && Date.now() >= this.endsAt;
+    return code === grpc.status.DEADLINE_EXCEEDED && past ? this.timedOut('total') : err;
+  }
+
+  private timedOut(which: 'idle' | 'total'): FlightCallError {
+    const message =
+      which === 'total' && this.opts.total
+        ? `the Flight export did not end within ${this.opts.total.what}`
+        : `no data from the Flight endpoint for ${Math.round(this.opts.idleMs / 1000)} s`;
+    return Object.assign(new Error(message), { code: grpc.status.DEADLINE_EXCEEDED });
   }
 
   private metadata(authorization: string): grpc.Metadata {
@@ -270,22 +343,11 @@ export class FlightClient {
   }
 
   private deadline(): Date {
-    return new Date(Date.now() + this.opts.idleMs);
+    const idle = Date.now() + this.opts.idleMs;
+    return new Date(this.endsAt === undefined ? idle : Math.min(idle, this.endsAt));
   }
 
   private trace(line: string): void {
     this.opts.trace?.(`flight ${this.opts.endpoint.url}: ${line}`);
   }
 }
-
-/** The IPC stream's framing of a message: the continuation marker and the header's padded length. */
-function ipcPrefix(header: Uint8Array): Uint8Array {
-  const prefix = new Uint8Array(8);
-  const view = new DataView(prefix.buffer);
-  view.setUint32(0, 0xffffffff, true);
-  view.setInt32(4, header.length + padding(header.length), true);
-  return prefix;
-}
-
-/** Bytes after a header to the next multiple of 8, as the IPC format aligns a message's body. */
-const padding = (n: number): number => (8 - (n % 8)) % 8;

@@ -20,7 +20,19 @@ const field = {
   endpointTicket: PROTOCOL.FlightEndpoint.fields.ticket.id,
   dataHeader: PROTOCOL.FlightData.fields.data_header.id,
   dataBody: PROTOCOL.FlightData.fields.data_body.id,
+  actionType: PROTOCOL.Action.fields.type.id,
+  actionBody: PROTOCOL.Action.fields.body.id,
+  resultBody: PROTOCOL.Result.fields.body.id,
+  sessionOptions: PROTOCOL.SetSessionOptionsRequest.fields.session_options.id,
+  optionString: PROTOCOL.SessionOptionValue.fields.string_value.id,
+  sessionErrors: PROTOCOL.SetSessionOptionsResult.fields.errors.id,
+  sessionErrorValue: PROTOCOL.SetSessionOptionsResult.nested.Error.fields.value.id,
 };
+/** A protobuf map's entries are messages of a key (field 1) and a value (field 2): protobuf's encoding of maps. */
+const MAP_KEY = 1;
+const MAP_VALUE = 2;
+const SESSION_ERRORS = PROTOCOL.SetSessionOptionsResult.nested.ErrorValue.values;
+
 const CMD = PROTOCOL.FlightDescriptor.nested.DescriptorType.values.CMD;
 
 /** Wire types (protobuf's encoding): a varint, or bytes with their length before them. */
@@ -58,6 +70,66 @@ export function encodeTicket(ticket: Uint8Array): Buffer {
   const w = Writer.create();
   w.uint32(tag(field.ticket, LENGTH)).bytes(ticket);
   return Buffer.from(w.finish());
+}
+
+/** An action of DoAction: its type and its body. */
+export function encodeAction(type: string, body: Uint8Array): Buffer {
+  const w = Writer.create();
+  w.uint32(tag(field.actionType, LENGTH)).string(type);
+  w.uint32(tag(field.actionBody, LENGTH)).bytes(body);
+  return Buffer.from(w.finish());
+}
+
+/** A SetSessionOptionsRequest of string options (Flight.proto, Arrow 16+: docs/api-facts.md §14). */
+export function encodeSetSessionOptions(options: Record<string, string>): Buffer {
+  const w = Writer.create();
+  for (const [name, value] of Object.entries(options)) {
+    w.uint32(tag(field.sessionOptions, LENGTH)).fork();
+    w.uint32(tag(MAP_KEY, LENGTH)).string(name);
+    w.uint32(tag(MAP_VALUE, LENGTH)).fork();
+    w.uint32(tag(field.optionString, LENGTH)).string(value);
+    w.ldelim().ldelim();
+  }
+  return Buffer.from(w.finish());
+}
+
+/** A Result of DoAction: its body. */
+export function decodeResult(bytes: Uint8Array): Buffer {
+  const r = Reader.create(bytes);
+  let body: Buffer = Buffer.alloc(0);
+  fields(r, r.len, (id, wire) => {
+    if (id !== field.resultBody || wire !== LENGTH) return false;
+    body = asBuffer(r.bytes());
+    return true;
+  });
+  return body;
+}
+
+/** A SetSessionOptionsResult: the options not set, each with its error's name (`INVALID_NAME`, …). */
+export function decodeSetSessionOptionsResult(bytes: Uint8Array): Record<string, string> {
+  const r = Reader.create(bytes);
+  const errors: Record<string, string> = {};
+  fields(r, r.len, (id, wire) => {
+    if (id !== field.sessionErrors || wire !== LENGTH) return false;
+    const end = r.uint32() + r.pos;
+    let name = '';
+    let value = 0;
+    fields(r, end, (eid, ewire) => {
+      if (eid === MAP_KEY && ewire === LENGTH) name = r.string();
+      else if (eid === MAP_VALUE && ewire === LENGTH) {
+        const vend = r.uint32() + r.pos;
+        fields(r, vend, (vid, vwire) => {
+          if (vid !== field.sessionErrorValue || vwire !== VARINT) return false;
+          value = r.int32();
+          return true;
+        });
+      } else return false;
+      return true;
+    });
+    errors[name] = Object.entries(SESSION_ERRORS).find(([, v]) => v === value)?.[0] ?? `error ${value}`;
+    return true;
+  });
+  return errors;
 }
 
 /** Calls `each(fieldId, reader)` for each field of a message; fields it does not read are skipped. */

@@ -3,7 +3,7 @@
 // record batch handed on as it comes (flat memory: one batch in hand). FlightInfo gives no row total (-1,
 // docs/api-facts.md §14): a stream that ends without an error is the whole result. Nothing is kept for
 // --resume over Flight: a failure leaves no file. Loaded only by an export that uses Flight.
-import { type RecordBatch, RecordBatchReader, type Schema } from 'apache-arrow';
+import type { RecordBatch, Schema } from 'apache-arrow';
 import {
   AuthError,
   type DlakeError,
@@ -17,6 +17,8 @@ import { openSink } from '../target.js';
 import type { ExportFormat } from '../writers.js';
 import { type BatchFormatter, loadBatchFormatter } from './batch-writers.js';
 import { type FlightCallError, FlightClient, type FlightClientOptions, STATUS } from './client.js';
+import { openFlightResult } from './result.js';
+import { describeSchema, InvalidFlightStreamError, sameSchema } from './validate.js';
 
 interface FlightExportRequest extends FlightClientOptions {
   sql: string;
@@ -33,6 +35,8 @@ interface FlightExportRequest extends FlightClientOptions {
   onProgress?: (rows: number) => void;
   /** The hint of an authentication failure (the login command). */
   loginHint?: string;
+  /** Session options set before the query (the hosted edition's `project_id`: docs/api-facts.md §14). */
+  sessionOptions?: Record<string, string>;
 }
 
 interface FlightExportOutcome {
@@ -48,54 +52,35 @@ export class FlightUnavailableError extends ServiceError {
 
 const RETRY_DELAYS_MS = [250, 1000];
 
-/**
- * One endpoint's record batches, with the stream's schema once read. The Flight reader is where batches are
- * checked before they are handed on: what reaches the pipeline is a batch whose buffers hold what its
- * metadata says.
- */
-interface BatchStream extends AsyncIterable<RecordBatch> {
-  readonly schema: Schema | undefined;
-}
-
-/** The batches of one DoGet. */
-async function readBatches(
-  client: FlightClient,
-  ticket: Buffer,
-  authorization: string,
-  signal: AbortSignal,
-): Promise<BatchStream> {
-  return RecordBatchReader.from(client.doGet(ticket, authorization, signal));
-}
-
 /** A query's rows over Flight as a source: every endpoint's batches in order. */
 export function flightBatches(client: FlightClient, req: FlightExportRequest): Source<Schema, RecordBatch> {
   const attempts = req.attempts ?? RETRY_DELAYS_MS.length + 1;
   return {
     async *pieces(signal) {
-      const info = await client.getFlightInfo(req.sql, req.authorization, signal);
-      let columns = false;
-      for (const ticket of info.tickets) {
-        const reader = await readBatches(client, ticket, req.authorization, signal);
-        for await (const batch of reader) {
-          columns = true;
-          yield { columns: batch.schema, rows: batch.numRows, data: batch };
-        }
-        // A result of no rows still has its columns: the header (or `[]`, an empty Parquet file).
-        if (!columns && reader.schema) {
-          columns = true;
-          yield { columns: reader.schema, rows: 0, data: undefined as never };
-        }
+      if (req.sessionOptions) await client.setSessionOptions(req.sessionOptions, req.authorization, signal);
+      // Every message is checked before a cell of it is read, and every endpoint's columns are the first's
+      // (./result.ts): what reaches the pipeline holds what its metadata says.
+      const result = await openFlightResult(client, {
+        sql: req.sql,
+        authorization: req.authorization,
+        signal,
+      });
+      let rows = false;
+      for await (const batch of result.batches) {
+        rows = true;
+        yield { columns: batch.schema, rows: batch.numRows, data: batch };
       }
+      // A result of no rows still has its columns: the header (or `[]`, an empty Parquet file).
+      if (!rows) yield { columns: result.schema, rows: 0, data: undefined as never };
     },
     async formatter(schema, format) {
       const f: BatchFormatter = await loadBatchFormatter(format, schema);
       return { head: f.head, format: (b) => f.batch(b), tail: () => f.tail() };
     },
     sameColumns(first, later) {
-      const text = (s: Schema) => s.fields.map((f) => `${f.name} ${String(f.type)}`).join(', ');
-      if (text(first) !== text(later))
-        throw new ServiceError(
-          `the Flight stream changed its columns from (${text(first)}) to (${text(later)})`,
+      if (!sameSchema(first, later))
+        throw new InvalidFlightStreamError(
+          `the Flight stream changed its columns from (${describeSchema(first)}) to (${describeSchema(later)})`,
         );
     },
     explain: (err, rows) => explain(err, rows, req),

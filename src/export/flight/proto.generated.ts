@@ -284,6 +284,88 @@ export const FLIGHT_PROTO = {
                     },
                   },
                 },
+                SessionOptionValue: {
+                  oneofs: {
+                    option_value: {
+                      oneof: [
+                        'string_value',
+                        'bool_value',
+                        'int64_value',
+                        'double_value',
+                        'string_list_value',
+                      ],
+                    },
+                  },
+                  fields: {
+                    string_value: {
+                      type: 'string',
+                      id: 1,
+                    },
+                    bool_value: {
+                      type: 'bool',
+                      id: 2,
+                    },
+                    int64_value: {
+                      type: 'sfixed64',
+                      id: 3,
+                    },
+                    double_value: {
+                      type: 'double',
+                      id: 4,
+                    },
+                    string_list_value: {
+                      type: 'StringListValue',
+                      id: 5,
+                    },
+                  },
+                  nested: {
+                    StringListValue: {
+                      fields: {
+                        values: {
+                          rule: 'repeated',
+                          type: 'string',
+                          id: 1,
+                        },
+                      },
+                    },
+                  },
+                },
+                SetSessionOptionsRequest: {
+                  fields: {
+                    session_options: {
+                      keyType: 'string',
+                      type: 'SessionOptionValue',
+                      id: 1,
+                    },
+                  },
+                },
+                SetSessionOptionsResult: {
+                  fields: {
+                    errors: {
+                      keyType: 'string',
+                      type: 'Error',
+                      id: 1,
+                    },
+                  },
+                  nested: {
+                    ErrorValue: {
+                      values: {
+                        UNSPECIFIED: 0,
+                        INVALID_NAME: 1,
+                        INVALID_VALUE: 2,
+                        ERROR: 3,
+                      },
+                    },
+                    Error: {
+                      fields: {
+                        value: {
+                          type: 'ErrorValue',
+                          id: 1,
+                        },
+                      },
+                    },
+                  },
+                },
               },
             },
           },

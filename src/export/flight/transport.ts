@@ -8,7 +8,7 @@ import { requireUrl } from '../../auth/settings.js';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../errors.js';
 import type { ExportSpec } from '../writers.js';
-import { type FlightSetting, flightSetting } from './endpoint.js';
+import { type FlightSetting, flightSetting, parseFlightUrl } from './endpoint.js';
 
 const TRANSPORTS = ['auto', 'flight', 'rest'] as const;
 type Transport = (typeof TRANSPORTS)[number];
@@ -22,6 +22,8 @@ interface FlightAttempt {
   /** Options only REST honours: named in the refusal (`--transport flight`) or the fallback note (`auto`). */
   restOnly?: string;
   signal?: AbortSignal;
+  /** `--wait-timeout`: bounds the whole Flight export (every call and stream of it), as it bounds a REST wait. */
+  waitTimeoutMs?: number;
 }
 
 /** The query that reads a job's results over Flight, as the service offers them (docs/api-facts.md §14). */
@@ -76,14 +78,13 @@ export async function exportWithFlight(ctx: Context, a: FlightAttempt): Promise<
     if (explicit || !(e instanceof AuthError)) throw e;
     return overRest(e.message);
   }
-  const [{ exportOverFlight, FlightUnavailableError }, { exportFeedback }] = await Promise.all([
-    import('./export.js'),
-    import('../progress.js'),
-  ]);
+  const [{ exportOverFlight, FlightUnavailableError }, { exportFeedback }, { formatDuration }] =
+    await Promise.all([import('./export.js'), import('../progress.js'), import('../../util/units.js')]);
   const settings = ctx.settings();
   const stderr = ctx.streams.stderr;
   if (ctx.opts.insecure) ctx.ui.warn('TLS certificate verification is disabled (--insecure)');
-  const projectId = (settings.profile as { projectId?: unknown } | undefined)?.projectId;
+  // The hosted edition's project is a Flight session option, never a header (docs/api-facts.md §14).
+  const projectId = settings.edition.value === 'cloud' ? settings.projectId?.value : undefined;
   const feedback = exportFeedback(ctx, a.out);
   let outcome: Awaited<ReturnType<typeof exportOverFlight>>;
   try {
@@ -97,10 +98,16 @@ export async function exportWithFlight(ctx: Context, a: FlightAttempt): Promise<
       authorization,
       signal: a.signal ?? ctx.interrupt.signal,
       idleMs: ctx.timeoutMs(),
+      total:
+        a.waitTimeoutMs === undefined
+          ? undefined
+          : {
+              ms: a.waitTimeoutMs,
+              what: `--wait-timeout ${formatDuration(a.waitTimeoutMs, { largest: 2 })}`,
+            },
       caFile: settings.caFile?.value,
       insecure: ctx.opts.insecure,
-      // The hosted edition's project, as its Flight clients send it (docs/api-facts.md §14).
-      headers: typeof projectId === 'string' ? { project_id: projectId } : undefined,
+      sessionOptions: projectId ? { project_id: projectId } : undefined,
       trace: ctx.debugging ? (line) => stderr.write(`debug: ${line}\n`) : undefined,
       onProgress: feedback.progress,
       loginHint: loginHint(ctx, flight),
@@ -121,11 +128,46 @@ export async function exportWithFlight(ctx: Context, a: FlightAttempt): Promise<
   return true;
 }
 
-function loginHint(ctx: Context, flight: FlightSetting): string {
+/**
+ * A Flight URL from `--flight-url` or DLAKE_FLIGHT_URL that is not the one the profile stores gets none of the
+ * profile's stored credentials (exit 2), as a DLAKE_URL that is not the profile's gets none of its tokens
+ * (docs/cli-contract.md "Export over Arrow Flight").
+ */
+function refuseForeignEndpoint(ctx: Context, flight: FlightSetting): void {
+  const s = ctx.settings();
+  if (!Object.hasOwn(ctx.snapshot().credentials.tokens, s.profileName.value)) return;
+  const stored = (s.profile as { flightUrl?: unknown } | undefined)?.flightUrl;
+  const own = typeof stored === 'string' ? tryFlightUrl(stored) : undefined;
+  if (own === flight.endpoint.url) return;
+  const name = s.profileName.value;
+  throw new UsageError(
+    `${flight.origin} (${flight.endpoint.url}) is not the Flight endpoint of profile "${name}" (${own ?? 'none stored'}): its stored credential is sent only there`,
+    {
+      hint:
+        flight.origin === 'DLAKE_FLIGHT_URL'
+          ? `unset DLAKE_FLIGHT_URL, or store the endpoint with ${loginCommand(ctx, flight)}`
+          : `store the endpoint with ${loginCommand(ctx, flight)}, or give a credential for it in DLAKE_TOKEN`,
+    },
+  );
+}
+
+function tryFlightUrl(text: string): string | undefined {
+  try {
+    return parseFlightUrl(text).url;
+  } catch {
+    return undefined;
+  }
+}
+
+function loginCommand(ctx: Context, flight: FlightSetting): string {
   const s = ctx.settings();
   const name = s.profileName.value;
   const p = s.profileName.source === 'flag' || name !== 'default' ? ` -p ${name}` : '';
-  return `run \`dlake login${p} --flight-url ${flight.endpoint.url}\` (or store a personal access token with --token-stdin)`;
+  return `\`dlake login${p} --flight-url ${flight.endpoint.url}\``;
+}
+
+function loginHint(ctx: Context, flight: FlightSetting): string {
+  return `run ${loginCommand(ctx, flight)} (or store a personal access token with --token-stdin)`;
 }
 
 /**
@@ -136,6 +178,9 @@ function loginHint(ctx: Context, flight: FlightSetting): string {
 async function flightAuthorization(ctx: Context, flight: FlightSetting): Promise<string> {
   const settings = ctx.settings();
   if (settings.envToken) return `Bearer ${settings.envToken}`;
+  // A credential from the environment's client id goes where the environment says; a stored one only to the
+  // profile's own endpoint.
+  if (!settings.envClientCredentials) refuseForeignEndpoint(ctx, flight);
   const url = settings.url ? requireUrl(settings) : undefined;
   const { usableToken, CredentialProvider } = await import('../../auth/credentials.js');
   const stored = usableToken(ctx.snapshot(), settings, url);

@@ -1,0 +1,34 @@
+// zod schemas of jobs (the tolerance policy and its helpers: api/schemas.ts).
+import * as z from 'zod/mini';
+import '../../util/zod.js';
+import { count, optional, text, time } from '../schemas.js';
+
+// ── Jobs ────────────────────────────────────────────────────────────────────────────────────────────
+
+export const SubmittedJobSchema = z.looseObject({ id: z.pipe(text, z.string().check(z.minLength(1))) });
+
+const ReflectionRelationshipSchema = z.looseObject({
+  reflectionId: text,
+  datasetId: optional(text),
+  relationship: z.string(),
+});
+
+export const JobStatusSchema = z.looseObject({
+  /** Any string: real servers report more states than the spec lists (docs/api-facts.md §4.2). */
+  jobState: z.string(),
+  queryType: optional(z.string()),
+  startedAt: optional(time),
+  endedAt: optional(time),
+  // A count of rows below 0 breaks the contract (exit 7), whatever a later page would say.
+  rowCount: optional(z.pipe(count, z.number().check(z.nonnegative()))),
+  acceleration: optional(
+    z.looseObject({ reflectionRelationships: optional(z.array(ReflectionRelationshipSchema)) }),
+  ),
+  errorMessage: optional(z.string()),
+  queueName: optional(z.string()),
+  queueId: optional(text),
+  resourceSchedulingStartedAt: optional(time),
+  resourceSchedulingEndedAt: optional(time),
+  cancellationReason: optional(z.string()),
+});
+export type JobStatus = z.infer<typeof JobStatusSchema>;

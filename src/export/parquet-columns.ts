@@ -1,0 +1,478 @@
+// One Parquet column chunk being filled (docs/architecture.md "Parquet"): its values PLAIN-encoded into one
+// growing buffer as they arrive, its definition levels (null or not) into a bitmap; each time the buffer holds a
+// page's worth (`endPage`), a DATA_PAGE_V2 is compressed and kept, so the work is spread over the batches rather
+// than paid at the end of each row group (while the stream's reader waits); the chunk is written with its
+// statistics at the end of the row group. Values come one at a time (a REST page's cells) or a whole Arrow
+// column at once (a Flight batch: export/parquet-arrow.ts), copied from its buffers without a JS value per
+// cell. hyparquet-writer writes the footer; the page header is written here (Snappy: parquet-snappy.ts).
+//
+// The layout is what every reader expects of a flat OPTIONAL column: definition levels with bit width 1 are the
+// validity bitmap itself (one bit-packed run, LSB first, as Arrow's), values PLAIN (BOOLEAN bit-packed, INT32,
+// INT64, FLOAT and DOUBLE little-endian, BYTE_ARRAY a 4-byte length and the bytes), Snappy on the values only.
+import type { ColumnChunk, SchemaElement } from 'hyparquet';
+import type { ByteWriter } from 'hyparquet-writer';
+import { snappy } from './parquet-snappy.js';
+
+type Physical = 'BOOLEAN' | 'INT32' | 'INT64' | 'FLOAT' | 'DOUBLE' | 'BYTE_ARRAY';
+
+/** Bytes a cell of each fixed-width type takes. */
+const WIDTH: Partial<Record<Physical, number>> = { INT32: 4, INT64: 8, FLOAT: 4, DOUBLE: 8 };
+
+/** Bytes of a BYTE_ARRAY min or max kept (see `statistics`). */
+const STAT_BYTES = 64;
+
+/** A written column chunk, as hyparquet-writer's footer and --resume state keep it. */
+interface WrittenChunk {
+  chunk: ColumnChunk;
+}
+
+/** A chunk's statistics; `nan_count` is the format's newer field, which hyparquet-writer's footer writes. */
+type Statistics = NonNullable<NonNullable<ColumnChunk['meta_data']>['statistics']> & { nan_count?: bigint };
+
+/** A finished page: its header, definition levels and compressed values, and its values' PLAIN bytes. */
+interface Page {
+  header: Uint8Array;
+  levels: Uint8Array;
+  compressed: Uint8Array;
+  plain: number;
+}
+
+/** Min and max of the values so far, in the column's physical order, and the NaNs left out of them. */
+interface MinMax {
+  min?: number | bigint | boolean | Uint8Array;
+  max?: number | bigint | boolean | Uint8Array;
+  nan: number;
+}
+
+/** PLAIN bytes after which a page is ended (at the end of the batch or page of rows that reached it). */
+export const PAGE_BYTES = 128 * 1024;
+
+export class ColumnBuffer {
+  /** Rows appended since the last `write` (nulls included). */
+  rows = 0;
+  nulls = 0;
+  /** Bytes of PLAIN values of the page being filled (for BOOLEAN, of its bitmap so far). */
+  size = 0;
+  /** Rows of the page being filled, and its nulls. */
+  private pageRows = 0;
+  private pageNulls = 0;
+  /** The chunk's finished pages, their PLAIN bytes and their values' min and max. */
+  private pages: Page[] = [];
+  private donePlain = 0;
+  private minMaxSoFar: MinMax = { nan: 0 };
+  /** Validity of the page's rows, one bit a row, LSB first (Parquet's definition levels of width 1). */
+  private valid = new Uint8Array(1024);
+  /** PLAIN values; its own ArrayBuffer from offset 0, so typed views of it are aligned. */
+  private data = new Uint8Array(1 << 16);
+  private view = Buffer.from(this.data.buffer);
+  /** BOOLEAN: values written (bits of `data`). */
+  private bits = 0;
+  readonly physical: Physical;
+
+  constructor(
+    readonly element: SchemaElement,
+    /** A DECIMAL stored as BYTE_ARRAY has no byte order a reader could use: no min/max for it. */
+    private readonly minMax = true,
+  ) {
+    this.physical = element.type as Physical;
+  }
+
+  /** PLAIN bytes of the chunk so far (what a row group is cut by). */
+  get plainBytes(): number {
+    return this.donePlain + this.size;
+  }
+
+  // ── One cell ──────────────────────────────────────────────────────────────────────────────────────
+
+  null(): void {
+    this.validity(1);
+    this.rows++;
+    this.nulls++;
+    this.pageRows++;
+    this.pageNulls++;
+  }
+
+  int32(v: number): void {
+    this.present();
+    this.reserve(4);
+    this.view.writeInt32LE(v | 0, this.size);
+    this.size += 4;
+  }
+
+  int64(v: bigint): void {
+    this.present();
+    this.reserve(8);
+    this.view.writeBigInt64LE(v, this.size);
+    this.size += 8;
+  }
+
+  float(v: number): void {
+    this.present();
+    this.reserve(4);
+    this.view.writeFloatLE(v, this.size);
+    this.size += 4;
+  }
+
+  double(v: number): void {
+    this.present();
+    this.reserve(8);
+    this.view.writeDoubleLE(v, this.size);
+    this.size += 8;
+  }
+
+  boolean(v: boolean): void {
+    this.present();
+    this.bit(v);
+  }
+
+  text(s: string): void {
+    this.present();
+    this.reserve(4 + s.length * 3);
+    const n = this.view.write(s, this.size + 4, 'utf8');
+    this.view.writeUInt32LE(n, this.size);
+    this.size += 4 + n;
+  }
+
+  bytes(src: Uint8Array, from: number, to: number): void {
+    this.present();
+    this.byteArray(src, from, to);
+  }
+
+  // ── A whole Arrow column ──────────────────────────────────────────────────────────────────────────
+
+  // As apache-arrow slices a column: its values and offsets start at its first row, while its validity bitmap
+  // and a Bool column's value bits are shared with the whole and start `bitOffset` bits in.
+
+  /**
+   * `rows` cells of a fixed-width Arrow column (its values, of this column's width), nulls where `bitmap` (Arrow's
+   * validity, undefined when none is null) says.
+   */
+  fixed(values: ArrayBufferView, rows: number, bitmap: Uint8Array | undefined, bitOffset: number): void {
+    const width = WIDTH[this.physical]!;
+    const src = new Uint8Array(values.buffer, values.byteOffset, rows * width);
+    this.reserve(src.length);
+    if (!bitmap) {
+      this.data.set(src, this.size);
+      this.size += src.length;
+      this.validity(rows, true);
+      this.rows += rows;
+      this.pageRows += rows;
+      return;
+    }
+    const out = this.data;
+    let w = this.size;
+    for (let r = 0; r < rows; r++) {
+      const j = r + bitOffset;
+      if ((bitmap[j >> 3]! & (1 << (j & 7))) === 0) {
+        this.null();
+        continue;
+      }
+      this.present();
+      for (let k = r * width, end = k + width; k < end; k++) out[w++] = src[k]!;
+    }
+    this.size = w;
+  }
+
+  /** `rows` cells of an Arrow Bool column (its value bits). */
+  booleans(bits: Uint8Array, rows: number, bitmap: Uint8Array | undefined, bitOffset: number): void {
+    for (let r = 0; r < rows; r++) {
+      const j = r + bitOffset;
+      if (bitmap && (bitmap[j >> 3]! & (1 << (j & 7))) === 0) this.null();
+      else this.boolean((bits[j >> 3]! & (1 << (j & 7))) !== 0);
+    }
+  }
+
+  /** `rows` cells of an Arrow Utf8 or Binary column (its offsets and bytes). */
+  byteArrays(
+    offsets: Int32Array,
+    bytes: Uint8Array,
+    rows: number,
+    bitmap: Uint8Array | undefined,
+    bitOffset: number,
+  ): void {
+    this.reserve(offsets[rows]! - offsets[0]! + 4 * rows);
+    for (let r = 0; r < rows; r++) {
+      const j = r + bitOffset;
+      if (bitmap && (bitmap[j >> 3]! & (1 << (j & 7))) === 0) this.null();
+      else {
+        this.present();
+        this.byteArray(bytes, offsets[r]!, offsets[r + 1]!);
+      }
+    }
+  }
+
+  // ── The chunk ─────────────────────────────────────────────────────────────────────────────────────
+
+  /** Ends the page being filled (none if it has no rows): compressed and kept until the chunk is written. */
+  endPage(): void {
+    if (this.pageRows === 0) return;
+    const levels = this.levels();
+    const values = this.data.subarray(0, this.size);
+    const compressed = snappy(values);
+    const header = pageHeader(this.pageRows, this.pageNulls, levels.length, values.length, compressed.length);
+    this.pages.push({ header, levels, compressed, plain: values.length });
+    this.donePlain += values.length;
+    this.merge(this.pageMinMax());
+    this.valid.fill(0, 0, (this.pageRows + 7) >> 3);
+    this.size = 0;
+    this.bits = 0;
+    this.pageRows = 0;
+    this.pageNulls = 0;
+  }
+
+  /** Writes the rows appended since the last call as one column chunk, and empties the buffer. */
+  write(writer: ByteWriter, name: string): WrittenChunk {
+    this.endPage();
+    const start = writer.offset;
+    let uncompressed = 0;
+    for (const p of this.pages) {
+      writer.appendBytes(p.header);
+      writer.appendBytes(p.levels);
+      writer.appendBytes(p.compressed);
+      uncompressed += p.header.length + p.levels.length + p.plain;
+    }
+    const chunk: ColumnChunk = {
+      file_offset: BigInt(start),
+      meta_data: {
+        type: this.physical,
+        encodings: ['PLAIN', 'RLE'],
+        path_in_schema: [name],
+        codec: 'SNAPPY',
+        num_values: BigInt(this.rows),
+        total_uncompressed_size: BigInt(uncompressed),
+        total_compressed_size: BigInt(writer.offset - start),
+        data_page_offset: BigInt(start),
+        statistics: this.statistics(),
+      },
+    };
+    this.rows = 0;
+    this.nulls = 0;
+    this.pages = [];
+    this.donePlain = 0;
+    this.minMaxSoFar = { nan: 0 };
+    return { chunk };
+  }
+
+  /** Definition levels: one RLE run when none is null, else the validity bitmap as one bit-packed run. */
+  private levels(): Uint8Array {
+    if (this.pageNulls === 0) return Uint8Array.from([...varint(this.pageRows * 2), 1]);
+    const groups = (this.pageRows + 7) >> 3;
+    const head = varint(groups * 2 + 1);
+    const out = new Uint8Array(head.length + groups);
+    out.set(head);
+    out.set(this.valid.subarray(0, groups), head.length);
+    return out;
+  }
+
+  /** The chunk's statistics: null count, min/max (what readers skip row groups by), NaNs of a float column. */
+  private statistics(): Statistics {
+    const null_count = BigInt(this.nulls);
+    if (!this.minMax) return { null_count };
+    const { min, max, nan } = this.minMaxSoFar;
+    const float = this.physical === 'FLOAT' || this.physical === 'DOUBLE';
+    const stats: Statistics = float ? { null_count, nan_count: BigInt(nan) } : { null_count };
+    if (min === undefined) return stats;
+    // The format's rule for signed zeros: a zero min is written -0, a zero max +0.
+    stats.min_value = min === 0 ? -0 : (min as Statistics['min_value']);
+    stats.max_value = max === 0 ? 0 : (max as Statistics['max_value']);
+    return stats;
+  }
+
+  private merge(page: MinMax): void {
+    const so = this.minMaxSoFar;
+    so.nan += page.nan;
+    if (page.min === undefined) return;
+    if (so.min === undefined || less(page.min, so.min)) so.min = page.min;
+    if (so.max === undefined || less(so.max!, page.max!)) so.max = page.max;
+  }
+
+  /** Min and max of the page's values, in the column's physical order. */
+  private pageMinMax(): MinMax {
+    const count = this.pageRows - this.pageNulls;
+    if (count === 0 || !this.minMax) return { nan: 0 };
+    const buf = this.data.buffer;
+    switch (this.physical) {
+      case 'INT32': {
+        const v = new Int32Array(buf, 0, count);
+        let min = v[0]!;
+        let max = min;
+        for (let i = 1; i < count; i++) {
+          const x = v[i]!;
+          if (x < min) min = x;
+          else if (x > max) max = x;
+        }
+        return { min, max, nan: 0 };
+      }
+      case 'INT64': {
+        // Compared as (signed high word, unsigned low word) pairs: no BigInt per value.
+        const w = new Int32Array(buf, 0, count * 2);
+        let min = 0;
+        let max = 0;
+        for (let i = 1; i < count; i++) {
+          const hi = w[i * 2 + 1]!;
+          const lo = w[i * 2]! >>> 0;
+          const minHi = w[min * 2 + 1]!;
+          if (hi < minHi || (hi === minHi && lo < w[min * 2]! >>> 0)) min = i;
+          const maxHi = w[max * 2 + 1]!;
+          if (hi > maxHi || (hi === maxHi && lo > w[max * 2]! >>> 0)) max = i;
+        }
+        const all = new BigInt64Array(buf, 0, count);
+        return { min: all[min]!, max: all[max]!, nan: 0 };
+      }
+      case 'FLOAT':
+      case 'DOUBLE': {
+        const v =
+          this.physical === 'FLOAT' ? new Float32Array(buf, 0, count) : new Float64Array(buf, 0, count);
+        let min = Number.POSITIVE_INFINITY;
+        let max = Number.NEGATIVE_INFINITY;
+        let nan = 0;
+        for (let i = 0; i < count; i++) {
+          const x = v[i]!;
+          if (Number.isNaN(x)) nan++;
+          else {
+            if (x < min) min = x;
+            if (x > max) max = x;
+          }
+        }
+        return nan === count ? { nan } : { min, max, nan };
+      }
+      case 'BOOLEAN': {
+        let any = false;
+        let all = true;
+        for (let i = 0; i < count; i++) {
+          const b = (this.data[i >> 3]! & (1 << (i & 7))) !== 0;
+          any ||= b;
+          all &&= b;
+        }
+        return { min: all, max: any, nan: 0 };
+      }
+      case 'BYTE_ARRAY': {
+        // Unsigned byte order; min and max are kept as their places in `data`.
+        const d = this.data;
+        const view = this.view;
+        let min = 0;
+        let max = 0;
+        for (let at = view.readUInt32LE(0) + 4; at < this.size; ) {
+          if (compareAt(d, at, min) < 0) min = at;
+          else if (compareAt(d, at, max) > 0) max = at;
+          at += view.readUInt32LE(at) + 4;
+        }
+        // The footer keeps 16 bytes of each (hyparquet-writer truncates, rounding a max up, and says whether it
+        // did); 64 bytes give it the same result and keep a --resume sidecar small whatever the cells' size.
+        const value = (at: number) => d.slice(at + 4, at + 4 + Math.min(STAT_BYTES, view.readUInt32LE(at)));
+        return { min: value(min), max: value(max), nan: 0 };
+      }
+    }
+  }
+
+  private present(): void {
+    this.validity(1, true);
+    this.rows++;
+    this.pageRows++;
+  }
+
+  /** Marks the page's next `n` rows valid or null (the bitmap is all zeros past `pageRows`). */
+  private validity(n: number, valid = false): void {
+    const end = this.pageRows + n;
+    if ((end + 7) >> 3 > this.valid.length) {
+      const grown = new Uint8Array(Math.max(this.valid.length * 2, (end + 7) >> 3));
+      grown.set(this.valid);
+      this.valid = grown;
+    }
+    if (!valid) return;
+    const v = this.valid;
+    for (let i = this.pageRows; i < end; i++) v[i >> 3]! |= 1 << (i & 7);
+  }
+
+  private bit(b: boolean): void {
+    const i = this.bits++;
+    if ((i & 7) === 0) {
+      this.reserve(1);
+      this.data[this.size++] = 0;
+    }
+    if (b) this.data[i >> 3]! |= 1 << (i & 7);
+  }
+
+  private byteArray(src: Uint8Array, from: number, to: number): void {
+    const n = to - from;
+    this.reserve(4 + n);
+    const out = this.data;
+    let w = this.size;
+    out[w] = n & 0xff;
+    out[w + 1] = (n >>> 8) & 0xff;
+    out[w + 2] = (n >>> 16) & 0xff;
+    out[w + 3] = n >>> 24;
+    w += 4;
+    if (n > 32) out.set(src.subarray(from, to), w);
+    else for (let k = from; k < to; k++) out[w + k - from] = src[k]!;
+    this.size = w + n;
+  }
+
+  private reserve(n: number): void {
+    if (this.size + n <= this.data.length) return;
+    const grown = new Uint8Array(Math.max(this.data.length * 2, this.size + n));
+    grown.set(this.data.subarray(0, this.size));
+    this.data = grown;
+    this.view = Buffer.from(grown.buffer);
+  }
+}
+
+/** a < b: numbers, bigints and booleans (false < true) as JS orders them, byte arrays unsigned byte by byte. */
+function less(a: NonNullable<MinMax['min']>, b: NonNullable<MinMax['min']>): boolean {
+  if (a instanceof Uint8Array) return Buffer.compare(a, b as Uint8Array) < 0;
+  return a < (b as typeof a);
+}
+
+/** Unsigned byte order of the byte arrays (length-prefixed) at `a` and `b` of `d`. */
+function compareAt(d: Uint8Array, a: number, b: number): number {
+  const la = d[a]! | (d[a + 1]! << 8) | (d[a + 2]! << 16) | (d[a + 3]! << 24);
+  const lb = d[b]! | (d[b + 1]! << 8) | (d[b + 2]! << 16) | (d[b + 3]! << 24);
+  const n = Math.min(la, lb);
+  for (let k = 0; k < n; k++) {
+    const x = d[a + 4 + k]!;
+    const y = d[b + 4 + k]!;
+    if (x !== y) return x - y;
+  }
+  return la - lb;
+}
+
+/**
+ * A DATA_PAGE_V2 page's header, in Thrift's compact protocol (parquet.thrift's PageHeader and
+ * DataPageHeaderV2): each field a byte of (id delta << 4 | type), i32 values zigzag varints, structs ending in 0.
+ */
+function pageHeader(
+  rows: number,
+  nulls: number,
+  levels: number,
+  values: number,
+  compressed: number,
+): Uint8Array {
+  const I32 = 5;
+  const STRUCT = 12;
+  const out: number[] = [];
+  const i32 = (delta: number, v: number) => {
+    out.push((delta << 4) | I32, ...varint(v * 2));
+  };
+  i32(1, 3); // type: DATA_PAGE_V2
+  i32(1, levels + values); // uncompressed_page_size
+  i32(1, levels + compressed); // compressed_page_size
+  out.push((5 << 4) | STRUCT); // field 8: data_page_header_v2
+  i32(1, rows); // num_values
+  i32(1, nulls); // num_nulls
+  i32(1, rows); // num_rows
+  i32(1, 0); // encoding: PLAIN
+  i32(1, levels); // definition_levels_byte_length
+  i32(1, 0); // repetition_levels_byte_length (is_compressed left out: true by default)
+  out.push(0, 0);
+  return Uint8Array.from(out);
+}
+
+function varint(n: number): number[] {
+  const out: number[] = [];
+  while (n > 0x7f) {
+    out.push((n & 0x7f) | 0x80);
+    n = Math.floor(n / 128);
+  }
+  out.push(n);
+  return out;
+}

@@ -1,0 +1,95 @@
+// Arrow Flight on the hosted edition (docs/api-facts.md §14): Bearer on every call, no handshake, and the
+// project as a session option: a SetSessionOptions action setting `project_id`, whose session cookie every later
+// call sends back. The emulator answers a call without the session from the organisation's default project,
+// whose `big` holds other rows: an export that forgot the session would show them.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ORG_DEFAULT_PROJECT_ID } from '../../emulator/src/flight/server.js';
+import { FlightClient } from '../../src/export/flight/client.js';
+import { parseFlightUrl } from '../../src/export/flight/endpoint.js';
+import { openFlightResult } from '../../src/export/flight/result.js';
+import { type Fixture, startFixture } from '../helpers/fixture.js';
+
+const PID = '11111111-2222-4333-8444-555555555555';
+const QUERY = 'SELECT id, name FROM big ORDER BY id';
+let fx: Fixture;
+let pat: string;
+let dir: string;
+const calls = () => fx.emu.flight!.calls;
+
+beforeAll(async () => {
+  fx = await startFixture({ edition: 'cloud', cloud: { projectId: PID }, flightPort: 0, bigRows: 9000 });
+  pat = fx.emu.state.issueToken(fx.emu.state.userByName('admin')!.id, 'pat', 3_600_000).token;
+  const login = await fx.run(
+    ['--edition', 'cloud', '--project-id', PID, '--flight-url', fx.emu.flight!.url, 'login', '--token-stdin'],
+    { input: `${pat}\n` },
+  );
+  expect(login.code, login.stderr).toBe(0);
+});
+afterAll(() => fx.close());
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'dlake-flight-hosted-'));
+  calls().length = 0;
+  return () => rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the hosted edition over Flight', () => {
+  it("reads the profile's project through a session, byte for byte the REST export, never the default project", async () => {
+    const viaFlight = join(dir, 'flight.csv');
+    const f = await fx.run(['sql', QUERY, '--out', viaFlight, '--transport', 'flight']);
+    expect(f.code, f.stderr).toBe(0);
+    expect(f.stderr).toContain('wrote 9,000 rows');
+    const viaRest = join(dir, 'rest.csv');
+    const r = await fx.run(['sql', QUERY, '--out', viaRest, '--transport', 'rest']);
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(viaFlight, 'utf8');
+    expect(text).toBe(readFileSync(viaRest, 'utf8'));
+    expect(text).not.toContain('default project row');
+
+    // SetSessionOptions first, then every call with its cookie, in the project; Bearer on each, no handshake.
+    expect(calls().map((c) => c.method)).toEqual(['DoAction', 'GetFlightInfo', 'DoGet']);
+    expect(calls()[0]).toMatchObject({ action: 'SetSessionOptions', projectId: PID, cookie: false });
+    expect(
+      calls()
+        .slice(1)
+        .every((c) => c.cookie && c.projectId === PID),
+    ).toBe(true);
+    expect(calls().every((c) => c.authScheme === 'Bearer' && c.credential === 'pat' && c.code === 0)).toBe(
+      true,
+    );
+    // Batches of the service's 4,095 rows.
+    expect(calls()[2]).toMatchObject({ batches: 3, rows: 9000 });
+  });
+
+  it('the emulator makes a forgotten session visible: the default project’s rows', async () => {
+    const client = new FlightClient({ endpoint: parseFlightUrl(fx.emu.flight!.url), idleMs: 10_000 });
+    const result = await openFlightResult(client, { sql: QUERY, authorization: `Bearer ${pat}` });
+    const ids: bigint[] = [];
+    for await (const b of result.batches) for (const row of b) ids.push(row!.toJSON().id as bigint);
+    client.close();
+    expect(ids).toEqual([1000001n, 1000002n, 1000003n]);
+    expect(calls().every((c) => c.projectId === ORG_DEFAULT_PROJECT_ID)).toBe(true);
+  });
+
+  it('a project the organisation does not have is refused by name (exit 6), nothing written', async () => {
+    const other = '99999999-2222-4333-8444-555555555555';
+    const cfg = mkdtempSync(join(tmpdir(), 'dlake-flight-hosted-cfg-'));
+    const out = join(dir, 'x.csv');
+    const r = await fx.run(['sql', QUERY, '--out', out, '--transport', 'flight'], {
+      env: {
+        DLAKE_CONFIG_DIR: cfg,
+        DLAKE_EDITION: 'cloud',
+        DLAKE_PROJECT_ID: other,
+        DLAKE_TOKEN: pat,
+        DLAKE_URL: fx.emu.url,
+        DLAKE_FLIGHT_URL: fx.emu.flight!.url,
+      },
+    });
+    rmSync(cfg, { recursive: true, force: true });
+    expect(r.code, r.stderr).toBe(6);
+    expect(r.stderr).toContain('did not set the session option project_id (INVALID_VALUE)');
+    expect(calls().map((c) => c.method)).toEqual(['DoAction']);
+  });
+});
