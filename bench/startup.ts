@@ -40,6 +40,63 @@ function timeRun(node: string, { args, env, before }: Case): Promise<{ ms: numbe
   });
 }
 
+/**
+ * `dlake mcp` as an agent host starts it: the time until its answer to `initialize` arrives, and then, in the
+ * same session, the time of one tool call that makes one request (reflection_status: a GET, as catalog ls's).
+ * Standard input is closed afterwards, untimed; the session ends with it.
+ */
+function timeMcp(node: string, env: Record<string, string>): Promise<{ ms: number; callMs: number }> {
+  return new Promise((done, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(node, [BIN, 'mcp'], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+    const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);
+    let buffer = '';
+    let ms = 0;
+    let callStart = 0n;
+    let callMs = 0;
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      buffer += d;
+      for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+        const message = JSON.parse(buffer.slice(0, nl)) as {
+          id?: number;
+          error?: unknown;
+          result?: { isError?: boolean };
+        };
+        buffer = buffer.slice(nl + 1);
+        if (message.error || message.result?.isError) return reject(new Error(JSON.stringify(message)));
+        if (message.id === 1) {
+          ms = Number(process.hrtime.bigint() - start) / 1e6;
+          send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+          callStart = process.hrtime.bigint();
+          send({
+            jsonrpc: '2.0',
+            id: 2,
+            method: 'tools/call',
+            params: { name: 'reflection_status', arguments: {} },
+          });
+        } else if (message.id === 2) {
+          callMs = Number(process.hrtime.bigint() - callStart) / 1e6;
+          child.stdin.end();
+        }
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 && callMs ? done({ ms, callMs }) : reject(new Error(`dlake mcp exited ${code}`)),
+    );
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'bench', version: '1' },
+      },
+    });
+  });
+}
+
 /** The machine's node for its own major, else the official binary of that major. */
 function nodeOf(major: string): string | undefined {
   if (process.versions.node.split('.')[0] === major) return process.execPath;
@@ -104,16 +161,22 @@ http.get(process.argv[2], { headers: { authorization: 'Bearer ' + process.argv[3
           before: () => rmSync(join(cold.DLAKE_CONFIG_DIR, 'cache'), { recursive: true, force: true }),
         },
       };
-      const names = Object.keys(cases);
+      const MCP = 'dlake mcp: initialize answered';
+      const MCP_CALL = 'dlake mcp: then one tool call (reflection_status, one GET) in the same session';
+      const names = [...Object.keys(cases), MCP, MCP_CALL];
       const [, bare, , dlake] = names as [string, string, string, string];
       // The same output, and a code cache written, before anything is timed.
       const first = await timeRun(node, cases[dlake]!);
       if (first.out !== (await timeRun(node, cases[bare]!)).out) throw new Error('the outputs differ');
+      await timeMcp(node, cached); // writes the mcp command's code cache
       const times: Record<string, number[]> = Object.fromEntries(names.map((k) => [k, []]));
       const ratios: Record<string, number[]> = Object.fromEntries(names.map((k) => [k, []]));
       for (let i = 0; i < RUNS; i++) {
         const round: Record<string, number> = {};
-        for (const name of names) round[name] = (await timeRun(node, cases[name]!)).ms;
+        for (const name of Object.keys(cases)) round[name] = (await timeRun(node, cases[name]!)).ms;
+        const mcp = await timeMcp(node, cached);
+        round[MCP] = mcp.ms;
+        round[MCP_CALL] = mcp.callMs;
         for (const name of names) {
           times[name]!.push(round[name]!);
           ratios[name]!.push(round[name]! / round[bare]!);

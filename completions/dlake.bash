@@ -31,6 +31,8 @@ _dlake_sub() {
     '/apply') REPLY='apply' ;;
     '/api') REPLY='api' ;;
     '/version') REPLY='version' ;;
+    '/describe') REPLY='describe' ;;
+    '/mcp') REPLY='mcp' ;;
     '/completion') REPLY='completion' ;;
     '/help') REPLY='help' ;;
     'token/exchange') REPLY='exchange' ;;
@@ -127,7 +129,7 @@ _dlake_sub() {
 # $1: command path. REPLY: its subcommands; more: aliases, offered when no subcommand matches. Status 1 if none.
 _dlake_subs() {
   case "$1" in
-    '') REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version completion help' more='' ;;
+    '') REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version describe mcp completion help' more='' ;;
     'token') REPLY='exchange' more='help' ;;
     'token exchange') REPLY='client-credentials jwt pat' more='help' ;;
     'profile') REPLY='list show use set delete' more='ls rm help' ;;
@@ -261,6 +263,8 @@ _dlake_opts() {
     'apply') REPLY='--dir --plan --prune --map --refresh-secrets --dry-run -y --yes --allow-breaking --concurrency -h --help' ;;
     'api') REPLY='--data --paginate -h --help' ;;
     'version') REPLY='-h --help' ;;
+    'describe') REPLY='-h --help' ;;
+    'mcp') REPLY='-p --profile --allow-writes --max-result-bytes -h --help' ;;
     'completion') REPLY='-h --help' ;;
     'help') REPLY='' ;;
     *) REPLY='' ;;
@@ -428,6 +432,8 @@ _dlake_opt() {
     'apply/--map') REPLY=value vals='@files' ;;
     'apply/--concurrency') REPLY=value vals='' ;;
     'api/--data') REPLY=value vals='' ;;
+    'mcp/-p'|'mcp/--profile') REPLY=value vals='@profiles' ;;
+    'mcp/--max-result-bytes') REPLY=value vals='' ;;
     *)
       case "$2" in
         '-p'|'--profile') REPLY=value vals='@profiles' ;;
@@ -468,7 +474,7 @@ _dlake_arg() {
     'project help/'0) REPLY='list get' ;;
     'engine help/'0) REPLY='list get create update delete enable disable rules' ;;
     'completion/'0) REPLY='bash zsh fish' ;;
-    'help/'0) REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version completion' ;;
+    'help/'0) REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version describe mcp completion' ;;
     *) REPLY='' ;;
   esac
 }

@@ -54,6 +54,10 @@ function __dlake_sub --argument-names cmd word
             echo 'api'
         case '/version'
             echo 'version'
+        case '/describe'
+            echo 'describe'
+        case '/mcp'
+            echo 'mcp'
         case '/completion'
             echo 'completion'
         case '/help'
@@ -241,7 +245,7 @@ end
 function __dlake_subs --argument-names cmd
     switch "$cmd"
         case ''
-            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'List, explain, profile, wait for, cancel and export SQL jobs' 'top' 'Show the running and queued jobs, refreshed; select one and cancel it' 'search' 'Search the catalog (and, where the server can, jobs and reflections) for TEXT' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'access' 'Explain who may use an entity, and through which grants and roles' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'project' 'List and inspect the hosted edition\'s projects' 'engine' 'Manage hosted engines and the rules that route jobs to them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'api' 'Make an authenticated request to the service and print the response body' 'version' 'Print the version (as --version does)' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
+            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'List, explain, profile, wait for, cancel and export SQL jobs' 'top' 'Show the running and queued jobs, refreshed; select one and cancel it' 'search' 'Search the catalog (and, where the server can, jobs and reflections) for TEXT' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'access' 'Explain who may use an entity, and through which grants and roles' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'project' 'List and inspect the hosted edition\'s projects' 'engine' 'Manage hosted engines and the rules that route jobs to them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'api' 'Make an authenticated request to the service and print the response body' 'version' 'Print the version (as --version does)' 'describe' 'Print the commands, their arguments, options and examples, the global options and the exit codes, as data (-o json) or text' 'mcp' 'Serve dlake to an AI agent as a Model Context Protocol server on standard input and output (read-only unless --allow-writes)' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
         case 'token'
             printf '%s\t%s\n' 'exchange' 'Get an access token from the token endpoint (<auth-url>/oauth/token) and store it'
         case 'token exchange'
@@ -540,6 +544,10 @@ function __dlake_opts --argument-names cmd
             printf '%s\t%s\n' '--data' 'request body: JSON text, @FILE, or @- for standard input' '--paginate' 'follow nextPageToken and print one merged JSON document (GET only)' '-h' 'show help' '--help' 'show help'
         case 'version'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'describe'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'mcp'
+            printf '%s\t%s\n' '-p' 'a profile the agent may use; repeatable, the first is the default (default: the current profile alone)' '--profile' 'a profile the agent may use; repeatable, the first is the default (default: the current profile alone)' '--allow-writes' 'let run_sql run statements that change data or the catalog' '--max-result-bytes' 'cut each tool answer at this size, e.g. 1MB (default 200KB)' '-h' 'show help' '--help' 'show help'
         case 'completion'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'help'
@@ -1014,6 +1022,12 @@ function __dlake_opt --argument-names cmd opt
         case 'api/--data'
             printf '%s\n' value ''
             return
+        case 'mcp/-p' 'mcp/--profile'
+            printf '%s\n' value '@profiles'
+            return
+        case 'mcp/--max-result-bytes'
+            printf '%s\n' value ''
+            return
         case '*'
             true
     end
@@ -1095,7 +1109,7 @@ function __dlake_arg --argument-names cmd index
         case 'completion/0'
             echo 'bash zsh fish'
         case 'help/0'
-            echo 'login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version completion'
+            echo 'login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version describe mcp completion'
         case '*'
             return 1
     end

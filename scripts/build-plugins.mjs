@@ -104,3 +104,19 @@ module.exports = { eq: no, clean: no, satisfies: no, lte: no, gt: no, valid: no,
     }));
   },
 };
+
+// The MCP SDK's Server validates what a client answers to an elicitation with ajv (and ajv-formats), about
+// 150 KB; dlake's server never elicits. A stand-in says so if it is ever reached.
+export const MCP_AJV_PROVIDER =
+  /node_modules[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/;
+export const leaveOutAjv = {
+  name: 'leave-out-ajv',
+  setup(b) {
+    b.onLoad({ filter: MCP_AJV_PROVIDER }, () => ({
+      loader: 'js',
+      contents: `export class AjvJsonSchemaValidator {
+  getValidator() { throw new Error('JSON Schema validation (elicitation) is not part of dlake'); }
+}`,
+    }));
+  },
+};

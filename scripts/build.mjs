@@ -6,8 +6,10 @@
 // wrappers, never run, and out of the way of a first run's compile when it lives in dist/vendor/.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { analyzeMetafile, build } from 'esbuild';
 import {
+  leaveOutAjv,
   leaveOutConfSemver,
   leaveOutGrpcProtoLoader,
   leaveOutGrpcServer,
@@ -59,6 +61,12 @@ const DEFAULT_EXPORT = new Set(['conf', 'ora']);
  * 369 KB, what a Flight export uses of it less than half. The build fails if src/ imports a name not listed.
  */
 const NAMED = { 'apache-arrow': ['Message', 'MessageHeader', 'RecordBatchReader', 'makeVector', 'Type'] };
+/**
+ * Vendor files made from a module of src/ that re-exports what dlake uses of a library, by that module's path:
+ * src/ imports the module, the bundle requires the vendor file instead. The MCP SDK is several entry points
+ * (server, stdio transport, types) that share most of their code: one file holds them once.
+ */
+const VENDOR_MODULES = { 'src/mcp/sdk.ts': 'vendor/mcp-sdk.cjs' };
 const vendorFile = (specifier) =>
   `vendor/${specifier.replace(/^@/, '').replace('/', '-').replace(/\.js$/, '')}.cjs`;
 const requireVendorFiles = {
@@ -66,6 +74,14 @@ const requireVendorFiles = {
   setup(b) {
     const filter = new RegExp(`^(${VENDOR.map((v) => v.replace(/[/.]/g, '\\$&')).join('|')})$`);
     b.onResolve({ filter }, (args) => ({ path: `./${vendorFile(args.path)}`, external: true }));
+    for (const [module, file] of Object.entries(VENDOR_MODULES)) {
+      const base = module.replace(/^.*\//, '').replace(/\.ts$/, '.js');
+      b.onResolve({ filter: new RegExp(`/${base.replace('.', '\\.')}$`) }, (args) =>
+        resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts') === resolve(module)
+          ? { path: `./${file}`, external: true }
+          : undefined,
+      );
+    }
   },
 };
 
@@ -121,6 +137,17 @@ const vendors = await Promise.all(
     }),
   ),
 );
+for (const [module, file] of Object.entries(VENDOR_MODULES))
+  vendors.push(
+    await build({
+      ...common,
+      entryPoints: [module],
+      outfile: `${out}/${file}`,
+      plugins: [leaveOutZodLocales, leaveOutAjv],
+      minifyIdentifiers: true,
+      keepNames: true,
+    }),
+  );
 // The code cache's key: a hash of every file it may hold code of.
 const hash = createHash('sha256');
 for (const r of [cli, ...vendors])

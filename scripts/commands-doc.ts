@@ -4,7 +4,6 @@
 // src/errors.ts. Run `npm run docs` after changing commands, options or exit codes;
 // test/unit/commands-doc.test.ts fails while a committed file is stale.
 
-import type { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
@@ -17,28 +16,17 @@ const { version } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8
 (globalThis as { __DLAKE_VERSION__?: string }).__DLAKE_VERSION__ ??= version;
 
 /** What `cmd --help` prints, with the text added after it (examples), at a fixed width and without colour. */
-function helpText(cmd: Command): string {
+async function helpText(cmd: Command): Promise<string> {
+  const { helpAfter } = await import('../src/describe/model.js');
   cmd.configureHelp({ ...cmd.configureHelp(), helpWidth: 110, showGlobalOptions: false });
-  let after = '';
-  // addHelpText() hangs its text on this event, which outputHelp() emits; commander's typings omit emit().
-  (cmd as unknown as EventEmitter).emit('afterHelp', {
-    error: false,
-    command: cmd,
-    write: (s: string) => (after += s),
-  });
-  return (cmd.helpInformation() + after).replace(/\u001b\[[0-9;]*m/g, '').trimEnd();
-}
-
-function* leaves(cmd: Command, path: string[]): Generator<[string[], Command]> {
-  const subs = cmd.commands.filter((c) => !(c as { _hidden?: boolean })._hidden);
-  if (subs.length === 0) yield [path, cmd];
-  for (const sub of subs) yield* leaves(sub, [...path, sub.name()]);
+  return (cmd.helpInformation() + helpAfter(cmd)).replace(/\u001b\[[0-9;]*m/g, '').trimEnd();
 }
 
 /** The whole reference, from a root on which every group is registered. */
 export async function commandsDoc(): Promise<string> {
   const { fullTree } = await import('../src/runtime.js');
   const { GROUPS } = await import('../src/commands/registry.js');
+  const { runnable } = await import('../src/describe/model.js');
   const program = await fullTree();
   const out: string[] = [
     '# Command reference',
@@ -53,7 +41,7 @@ export async function commandsDoc(): Promise<string> {
     'Accepted by every command, before or after its name.',
     '',
     '```text',
-    helpText(program),
+    await helpText(program),
     '```',
   ];
   let topic = '';
@@ -64,8 +52,8 @@ export async function commandsDoc(): Promise<string> {
       topic = group.topic;
       out.push('', `## ${topic}`);
     }
-    for (const [path, leaf] of leaves(cmd, [group.name])) {
-      out.push('', `### dlake ${path.join(' ')}`, '', '```text', helpText(leaf), '```');
+    for (const [path, leaf] of runnable(cmd, [group.name])) {
+      out.push('', `### dlake ${path.join(' ')}`, '', '```text', await helpText(leaf), '```');
     }
   }
   return `${out.join('\n')}\n`;

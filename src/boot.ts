@@ -41,6 +41,8 @@ export const CACHED_GROUPS = new Set([
   'source',
   'sql',
   'job',
+  'top',
+  'search',
   'reflection',
   'user',
   'role',
@@ -56,6 +58,8 @@ export const CACHED_GROUPS = new Set([
   'apply',
   'api',
   'version',
+  'describe',
+  'mcp',
   'completion',
 ]);
 

@@ -120,9 +120,15 @@ class DlakeCommand extends Command {
   }
 }
 
-/** The first two command words and where they end, when both come before any `--`. */
+/**
+ * The command words that own options (see OWNED_OPTIONS) and where they end, when they come before any `--`: the
+ * first word when it is such a command of its own (`mcp`), else the first two.
+ */
 function commandPathEnd(argv: string[]): { path: string; end: number } | undefined {
   const { words, at, operandsFrom } = scanArgv(argv);
+  if (words.length >= 1 && OWNED_OPTIONS[words[0]!] && at[0]! < operandsFrom) {
+    return { path: words[0]!, end: at[0]! + 1 };
+  }
   if (words.length < 2 || at[1]! >= operandsFrom) return undefined;
   return { path: `${words[0]} ${words[1]}`, end: at[1]! + 1 };
 }
@@ -135,7 +141,11 @@ function commandPath(cmd: CommandUnknownOpts): string {
 }
 
 /** Options of a subcommand that share a global option's name, by command path (see parseOptions). */
-const OWNED_OPTIONS: Record<string, string[]> = { 'job wait': ['--timeout'] };
+const OWNED_OPTIONS: Record<string, string[]> = {
+  'job wait': ['--timeout'],
+  // `dlake mcp --profile a --profile b`: the profiles the agent may use; `-p a` before `mcp` stays global.
+  mcp: ['--profile', '-p'],
+};
 
 /** What commands get: their Context (created on first use, from the global options in force). */
 export class Runtime implements CommandRuntime {
@@ -215,6 +225,11 @@ Run \`dlake COMMAND --help\` for a command's options and examples,
 function groupsNamed(scanned: ScannedArgv): Set<string> | 'all' {
   const { words } = scanned;
   if (words[0] === 'completion' || (words[0] === 'help' && !words[1])) return 'all';
+  // `dlake describe job list` needs the group it describes; `dlake describe` alone, all of them.
+  if (words[0] === 'describe') {
+    const described = words.slice(1).find((w) => GROUPS.some((g) => g.name === w));
+    return described ? new Set(['describe', described]) : 'all';
+  }
   const group = commandGroup(scanned);
   return new Set(GROUPS.some((g) => g.name === group) ? [group!] : []);
 }

@@ -159,7 +159,7 @@ function refuseFile(dir: string): void {
 }
 
 /** The plan for the files in `dir` (src/ascode/read-plan.ts), with this command's service and warnings. */
-async function readPlan(
+export async function readPlan(
   ctx: Context,
   refs: readonly string[],
   opts: Pick<OptionsOf<typeof planDeclaration>, 'dir' | 'prune' | 'map' | 'refreshSecrets'>,

@@ -158,6 +158,18 @@ export const GROUPS: GroupDef[] = [
     load: async () => (await import('./version.js')).register,
   },
   {
+    name: 'describe',
+    topic: 'Other',
+    summary: 'Print the commands, options and exit codes as data, for agents and scripts',
+    load: async () => (await import('./describe.js')).register,
+  },
+  {
+    name: 'mcp',
+    topic: 'Other',
+    summary: 'Serve dlake to AI agents over the Model Context Protocol (stdio)',
+    load: async () => (await import('./mcp.js')).register,
+  },
+  {
     name: 'completion',
     topic: 'Other',
     summary: 'Print a shell completion script (bash, zsh, fish)',

@@ -58,7 +58,7 @@ async function search(ctx: Context, text: string, opts: OptionsOf<typeof declara
 }
 
 /** Up to `limit` hits of the form this server has (the agents' `search_catalog` calls the same). */
-async function searchCatalog(
+export async function searchCatalog(
   ctx: Context,
   text: string,
   kinds: SearchKind[],

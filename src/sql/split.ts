@@ -131,3 +131,44 @@ export function oneLine(text: string): string {
   }
   return out.trim();
 }
+
+/** A bare word of a statement (a keyword or an unquoted name), upper-cased, with how deep in parentheses. */
+export interface Word {
+  word: string;
+  depth: number;
+}
+
+/**
+ * The bare words of `text`, skipping string literals, quoted identifiers and comments as splitSql does: what
+ * a check of the statement's kind must read (`/* INSERT *\/ SELECT 1` is a SELECT; `SELECT 'DROP'` drops
+ * nothing).
+ */
+export function bareWords(text: string): Word[] {
+  const words: Word[] = [];
+  let depth = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text[i]!;
+    if (c === '-' && text[i + 1] === '-') {
+      while (i < n && text[i] !== '\n') i++;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      i = close < 0 ? n : close + 2;
+    } else if (QUOTES[c]) {
+      i = quotedEnd(text, i).end;
+    } else if (c === '(') {
+      depth++;
+      i++;
+    } else if (c === ')') {
+      depth = Math.max(0, depth - 1);
+      i++;
+    } else if (/[A-Za-z_]/.test(c)) {
+      let j = i + 1;
+      while (j < n && /[A-Za-z0-9_$]/.test(text[j]!)) j++;
+      words.push({ word: text.slice(i, j).toUpperCase(), depth });
+      i = j;
+    } else i++;
+  }
+  return words;
+}

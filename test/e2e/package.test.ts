@@ -83,13 +83,13 @@ describe('npm pack, then npm install -g of the tarball', () => {
   });
 
   // --offline: had it needed anything from a registry (a dependency, a build tool), the install would fail.
-  it('installs without a dependency or a build step, in under 2 MiB', () => {
+  it('installs without a dependency or a build step, in under 5 MiB (the MCP SDK included)', () => {
     expect(installLog).toMatch(/added 1 package/);
     // npm lists a package's install-time scripts (`prepare` included, for a tarball) in a warning.
     expect(installLog).not.toMatch(/warn/i);
     expect(installTimeScripts(installed())).toEqual([]);
     expect(existsSync(join(installed(), 'node_modules'))).toBe(false);
-    expect(treeSize(installed())).toBeLessThan(2 * MiB);
+    expect(treeSize(installed())).toBeLessThan(5 * MiB);
     expect(packed.size).toBeLessThan(1 * MiB);
   });
 

@@ -63,8 +63,25 @@ export const register = defineCommand(declaration, list);
 
 type Flags = OptionsOf<typeof declaration>;
 
-async function list(ctx: Context, opts: Flags): Promise<void> {
-  const now = Date.now();
+/** What filters a listing: `job list`'s flags, or the same named fields of the agents' `list_jobs`. */
+export type JobFilterFlags = Pick<
+  Flags,
+  | 'status'
+  | 'user'
+  | 'since'
+  | 'until'
+  | 'type'
+  | 'queue'
+  | 'engine'
+  | 'minDuration'
+  | 'text'
+  | 'accelerated'
+  | 'notAccelerated'
+  | 'limit'
+>;
+
+/** The filter of a listing from its flags, WHEN read against `now`; contradictory times are a usage error. */
+export function jobFilter(opts: JobFilterFlags, now: number): JobFilter {
   const filter: JobFilter = {
     states: opts.status?.map(stateName),
     user: opts.user,
@@ -81,7 +98,18 @@ async function list(ctx: Context, opts: Flags): Promise<void> {
   if (filter.since !== undefined && filter.until !== undefined && filter.since >= filter.until) {
     throw new UsageError('--since must be earlier than --until');
   }
-  // Said before the query runs, not after.
+  return filter;
+}
+
+/** The jobs of a listing, as data (the agents' `list_jobs` returns the same). */
+export async function listJobs(ctx: Context, filter: JobFilter): Promise<JobSummary[]> {
+  const { jobListSql } = await import('../../api/job-history.js');
+  const query = await queryHistory(ctx, 'recent', (table) => jobListSql(table, filter));
+  return readSummaries(ctx, query);
+}
+
+async function list(ctx: Context, opts: Flags): Promise<void> {
+  const filter = jobFilter(opts, Date.now());
   const spec = opts.out
     ? (await import('../../export/writers.js')).exportSpec(opts.out, opts.format)
     : undefined;

@@ -37,30 +37,48 @@ const declaration = (job: Command) =>
 export const register = defineCommand(declaration, profile);
 
 async function profile(ctx: Context, id: string, opts: OptionsOf<typeof declaration>): Promise<void> {
+  await checkRequest(ctx, id);
+  if (opts.out && opts.out !== '-') await (await import('../../export/target.js')).checkWritable(opts.out);
+  const zip = await download(ctx, id);
+  if (opts.out) return save(ctx, opts.out, zip);
+  const summary = await summaryOf(zip, opts.top ?? 10);
+  await ctx.print({ data: { id, ...summary }, rows: detailOf(summary), view: DETAIL });
+}
+
+/** A job's profile summed up, as `-o json` prints it (the agents' `job_profile_summary` returns the same). */
+export async function jobProfileSummary(ctx: Context, id: string, top: number) {
+  await checkRequest(ctx, id);
+  return { id, ...(await summaryOf(await download(ctx, id), top)) };
+}
+
+async function summaryOf(zip: Buffer, top: number) {
+  const api = await import('../../api/profile.js');
+  return api.summariseProfile(await api.profileFromZip(zip), top);
+}
+
+/** Before anything is sent: an edition that has a profile download, and a job id. */
+async function checkRequest(ctx: Context, id: string): Promise<void> {
   if (ctx.root().edition === 'cloud') {
     throw new UsageError('the hosted edition (--edition cloud) has no public profile download', {
       hint: "open the job in the hosted edition's web console to see its profile",
     });
   }
-  const [{ isJobId }, api] = await Promise.all([
-    import('../../api/job-history.js'),
-    import('../../api/profile.js'),
-  ]);
+  const { isJobId } = await import('../../api/job-history.js');
   if (!isJobId(id)) {
     throw new UsageError(`"${id}" is not a job id (a UUID such as 2f067496-7cf0-a70e-0222-34d53a5dc800)`, {
       hint: 'list recent jobs with `dlake job list`',
     });
   }
-  if (opts.out && opts.out !== '-') await (await import('../../export/target.js')).checkWritable(opts.out);
-  let zip: Buffer;
+}
+
+/** The profile's zip as the service sends it. */
+async function download(ctx: Context, id: string): Promise<Buffer> {
+  const api = await import('../../api/profile.js');
   try {
-    zip = await api.downloadProfile(await ctx.client(), id, ctx.interrupt.signal);
+    return await api.downloadProfile(await ctx.client(), id, ctx.interrupt.signal);
   } catch (e) {
     throw profileMissing(e, id);
   }
-  if (opts.out) return save(ctx, opts.out, zip);
-  const summary = api.summariseProfile(await api.profileFromZip(zip), opts.top ?? 10);
-  await ctx.print({ data: { id, ...summary }, rows: detailOf(summary), view: DETAIL });
 }
 
 /**

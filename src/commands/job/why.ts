@@ -56,7 +56,7 @@ async function why(ctx: Context, id: string): Promise<void> {
 }
 
 /** Everything `job why` says of a job, as data (the agents' `explain_job` returns the same). */
-async function explainJob(ctx: Context, id: string): Promise<JobExplained> {
+export async function explainJob(ctx: Context, id: string): Promise<JobExplained> {
   const [{ isJobId, jobRowSql, jobSummary, jobTimings }, { getJob }] = await Promise.all([
     import('../../api/job-history.js'),
     import('../../api/jobs.js'),

@@ -1,0 +1,117 @@
+// `dlake mcp`: a Model Context Protocol server on standard input and output (docs/agents.md), built on the
+// official SDK's low-level Server and its stdio transport. Standard output carries JSON-RPC only; notices
+// and the --debug trace (secrets redacted) go to standard error. The session ends when the client closes
+// standard input or on SIGTERM/SIGINT/SIGHUP: the calls still running are aborted, and run_sql cancels its job.
+import type { Context } from '../context.js';
+import { DlakeError, InterruptedError } from '../errors.js';
+import { stderrSafe } from '../output/safe-text.js';
+import { cappedJson } from './result.js';
+import { Profiles } from './session.js';
+import { type Call, type Limits, listing, parseArgs, TOOLS } from './tools.js';
+
+interface McpOptions {
+  profiles: readonly string[];
+  limits: Limits;
+}
+
+/** How long the calls still running get to cancel their jobs when the session ends. */
+const WIND_DOWN_MS = 5_000;
+
+/** A failure as the CLI's `error:` line (and its `hint:`), for a tool error. */
+async function errorText(err: unknown): Promise<string> {
+  if (err instanceof DlakeError) {
+    const { hintFor } = await import('../commands/hints.js');
+    const hint = hintFor(err);
+    return [
+      `error: ${err.message}`,
+      ...err.details.map((d) => `  ${d}`),
+      ...(hint ? [`hint: ${hint}`] : []),
+    ].join('\n');
+  }
+  return `error: unexpected failure: ${(err as Error)?.message ?? String(err)}`;
+}
+
+export async function serve(ctx: Context, opts: McpOptions): Promise<void> {
+  const profiles = new Profiles(ctx, opts.profiles);
+  // A person who typed `dlake mcp` at a terminal is waiting for a prompt that never comes.
+  if (ctx.streams.stdin.isTTY) {
+    ctx.ui.notice(
+      'dlake mcp serves the Model Context Protocol on standard input and output, for an agent host',
+    );
+    ctx.ui.notice('(see docs/agents.md to register it); Ctrl-C ends it');
+  }
+  const { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema, toJSONSchema } =
+    await import('./sdk.js');
+  const debug = (line: string) => {
+    if (ctx.debugging) ctx.streams.stderr.write(`debug: mcp ${stderrSafe(line)}\n`);
+  };
+  // Every call's signal: the session's end aborts them all.
+  const session = new AbortController();
+  const running = new Set<Promise<unknown>>();
+  const server = new Server(
+    { name: 'dlake', version: __DLAKE_VERSION__ },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        'dlake administers a Data Lake Query Service. Call list_profiles first to see the services this session may use; pass `profile` to any tool to pick one.',
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: TOOLS.map((t) => listing(t, opts.limits, toJSONSchema)),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const name = req.params.name;
+    const started = Date.now();
+    const def = TOOLS.find((t) => t.name === name);
+    const signal = AbortSignal.any([session.signal, extra.signal]);
+    const work = (async () => {
+      if (!def)
+        throw new DlakeError(`unknown tool "${name}"`, {
+          hint: `the tools: ${TOOLS.map((t) => t.name).join(', ')}`,
+        });
+      const args = parseArgs(def, req.params.arguments);
+      const call: Call = {
+        profiles,
+        ctx: () => profiles.context(args.profile as string | undefined),
+        signal,
+        limits: opts.limits,
+      };
+      return def.run(args as never, call);
+    })();
+    running.add(work);
+    try {
+      const value = await work;
+      debug(`${name}: done in ${Date.now() - started} ms`);
+      return { content: [{ type: 'text' as const, text: cappedJson(value, opts.limits.maxResultBytes) }] };
+    } catch (err) {
+      debug(`${name}: failed in ${Date.now() - started} ms`);
+      return { content: [{ type: 'text' as const, text: await errorText(err) }], isError: true };
+    } finally {
+      running.delete(work);
+    }
+  });
+
+  const transport = new StdioServerTransport(ctx.streams.stdin, ctx.streams.stdout);
+  // The SDK's stdio transport does not watch for the end of its input: a client that closes standard input
+  // (as the SDK's own client does first when it closes) ends the session here.
+  const ended = new Promise<'input closed' | 'signal'>((resolve) => {
+    ctx.streams.stdin.once('end', () => resolve('input closed'));
+    ctx.streams.stdin.once('close', () => resolve('input closed'));
+    ctx.interrupt.signal.addEventListener('abort', () => resolve('signal'), { once: true });
+  });
+  // SIGTERM, SIGINT and SIGHUP abort ctx.interrupt (src/runtime.ts) instead of ending dlake at once.
+  ctx.interruptible = true;
+  await server.connect(transport);
+  debug(`serving ${TOOLS.length} tools; profiles: ${profiles.allowed.join(', ')}`);
+  const why = await ended;
+  debug(`${why}: ending the session`);
+  session.abort();
+  await profiles.interrupt();
+  await Promise.race([
+    Promise.allSettled([...running]),
+    new Promise((resolve) => setTimeout(resolve, WIND_DOWN_MS).unref()),
+  ]);
+  await server.close().catch(() => {});
+  await profiles.dispose();
+  if (why === 'signal') throw new InterruptedError('interrupted');
+}
