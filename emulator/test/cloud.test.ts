@@ -51,9 +51,14 @@ describe('roots', () => {
   it('lists projects and serves users and roles at the organisation level', async () => {
     const projects = await call(emu, 'GET', '/v0/projects', { auth: analyst });
     expect(projects.json).toEqual([expect.objectContaining({ id: PID, state: 'ACTIVE' })]);
-    const user = await call(emu, 'GET', '/v0/user/by-name/analyst', { auth: admin });
+    // The documented organisation paths (docs/api-facts.md §13.7), and the vendor CLI's lookup by name.
+    const users = await call(emu, 'GET', '/v0/users', { auth: admin });
+    expect(users.json.data.map((u: { name: string }) => u.name)).toContain('analyst');
+    const user = await call(emu, 'GET', '/v1/users/name/analyst', { auth: admin });
     expect(user.json.name).toBe('analyst');
-    expect((await call(emu, 'GET', '/v0/role', { auth: admin })).status).toBe(200);
+    expect((await call(emu, 'GET', '/v0/roles', { auth: admin })).status).toBe(200);
+    // The self-hosted API's singular forms are not the hosted edition's.
+    expect((await call(emu, 'GET', '/v0/user/by-name/analyst', { auth: admin })).status).toBe(404);
   });
 
   it('has no spaces', async () => {

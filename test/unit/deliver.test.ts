@@ -21,7 +21,7 @@ import type { ResultField, ResultRow } from '../../src/api/jobs.js';
 import { DlakeError, ExitCode, ServiceError } from '../../src/errors.js';
 import { deliver, type Source } from '../../src/export/deliver.js';
 import { resultsPages } from '../../src/export/export.js';
-import { loadBatchFormatter } from '../../src/export/flight/batch-writers.js';
+import { loadBatchFormatter } from '../../src/export/flight/batch-formatter.js';
 import type { FlightClient } from '../../src/export/flight/client.js';
 import { flightBatches } from '../../src/export/flight/export.js';
 import { deliverToMemory, heldRows } from '../../src/export/memory.js';

@@ -17,7 +17,7 @@ import {
 } from 'apache-arrow';
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
-import { loadBatchFormatter } from '../../src/export/flight/batch-writers.js';
+import { loadBatchFormatter } from '../../src/export/flight/batch-formatter.js';
 import {
   decodeFlightData,
   decodeFlightInfo,

@@ -7,26 +7,12 @@ import type { Data, RecordBatch, Schema } from 'apache-arrow';
 import { type DataType, Type } from 'apache-arrow';
 import { type ColumnKind, columnKinds, halfToNumber } from '../column-types.js';
 import { type ByteOut, csvField, putCsvField } from '../csv-field.js';
-import type { ExportFormat } from '../writers.js';
 
 export interface BatchFormatter {
   readonly head: string | Uint8Array;
   /** One batch's rows (possibly empty while Parquet fills a row group). */
   batch(batch: RecordBatch): string | Uint8Array;
   tail(): string | Uint8Array;
-}
-
-/**
- * The formatter of a Flight export. Every column's type is looked up first (column-types.ts): a type the
- * writers do not know is refused by name before a byte is written.
- */
-export async function loadBatchFormatter(format: ExportFormat, schema: Schema): Promise<BatchFormatter> {
-  columnKinds(schema);
-  if (format === 'parquet') {
-    const { ParquetBatchFormatter } = await import('../parquet-arrow.js');
-    return new ParquetBatchFormatter(schema);
-  }
-  return new TextBatchFormatter(format, schema);
 }
 
 // ── Bytes ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -285,7 +271,7 @@ function column(data: Data, kind: ColumnKind): Column {
 
 // ── Text formats ───────────────────────────────────────────────────────────────────────────────────────
 
-class TextBatchFormatter implements BatchFormatter {
+export class TextBatchFormatter implements BatchFormatter {
   readonly head: string;
   private readonly names: string[];
   private readonly keys: Buffer[];

@@ -15,7 +15,8 @@ import {
 import { deliver, describe, type Source } from '../deliver.js';
 import { openSink } from '../target.js';
 import type { ExportFormat } from '../writers.js';
-import { type BatchFormatter, loadBatchFormatter } from './batch-writers.js';
+import { loadBatchFormatter } from './batch-formatter.js';
+import type { BatchFormatter } from './batch-writers.js';
 import { type FlightCallError, FlightClient, type FlightClientOptions, STATUS } from './client.js';
 import { openFlightResult } from './result.js';
 import { describeSchema, InvalidFlightStreamError, sameSchema } from './validate.js';
