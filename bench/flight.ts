@@ -91,11 +91,15 @@ export async function benchFlight(opts: ExportMatrixOptions = DEFAULT_MATRIX): P
   const emu = await startEmulator({ bigRows: max, jobStepMs: 1, flightPort: 0 });
   const dir = mkdtempSync(join(tmpdir(), 'dlake-bench-flight-'));
   try {
-    const env = cleanEnv({ DLAKE_CONFIG_DIR: dir, DLAKE_URL: emu.url, DLAKE_FLIGHT_URL: emu.flight!.url });
-    const login = await runDlake(['login', '-u', 'admin', '--password-stdin'], {
-      input: 'admin-pass-1',
-      env,
-    });
+    const env = cleanEnv({ DLAKE_CONFIG_DIR: dir, DLAKE_URL: emu.url });
+    // The profile stores its Flight endpoint: a Flight URL only in the environment gets no stored credential.
+    const login = await runDlake(
+      ['login', '-u', 'admin', '--password-stdin', '--flight-url', emu.flight!.url],
+      {
+        input: 'admin-pass-1',
+        env,
+      },
+    );
     if (login.code !== 0) throw new Error(login.stderr);
     const flightToken = JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')).tokens.default.flight
       .token as string;
