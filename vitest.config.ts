@@ -12,8 +12,10 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'emulator/test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // End-to-end tests spawn the built binary; two cores, so keep parallelism modest.
-    maxWorkers: 2,
+    // End-to-end tests spawn the built binary. Three workers on two cores: with two, the suite kept the cores busy
+    // only 56 % of its wall time (its tests wait on back-offs, slow streams and signals), and a third worker
+    // fills those waits (165 s → 130 s on a quiet machine, docs/benchmarks.md "The test suite").
+    maxWorkers: 3,
     // Each worker process runs its test files one after another in one module graph, rather than a fresh process
     // and graph per file: importing src/, the emulator and DuckDB once per worker instead of once per file took
     // a third of the suite's CPU. The tests share no state but what they create (a fixture per file, temporary
