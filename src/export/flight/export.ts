@@ -123,7 +123,11 @@ function saidBy(err: unknown): string {
   const e = err as { details?: unknown; message?: unknown } | undefined;
   const words = [e?.details, e?.message].find((w) => typeof w === 'string' && w.trim() !== '');
   const text = typeof words === 'string' ? words : describe(err);
-  return text.replace(/^\d+ [A-Z_]+: /, '');
+  // Newer Node versions append advice about their own `--use-system-ca` flag to a certificate error: dlake's
+  // hint names its own options (--ca-file, --insecure) instead.
+  return text
+    .replace(/^\d+ [A-Z_]+: /, '')
+    .replace(/; if the root CA is installed locally, try running Node\.js with --use-system-ca/, '');
 }
 
 /** A Flight failure as dlake's error: gRPC's status as the exit code (docs/cli-contract.md "Export over Arrow Flight"). */
