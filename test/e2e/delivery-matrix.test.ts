@@ -24,6 +24,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, startDlake } from '../helpers/dlake.js';
 import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
 import { KEY, startPty } from '../helpers/pty.js';
+import { canMountTmpfs } from '../helpers/tmpfs.js';
 import { until } from '../helpers/until.js';
 
 const ROWS = 6000;
@@ -142,20 +143,7 @@ describe.each(['sql', 'job', 'script'] as const)('%s, in-process', (kind) => {
   );
 });
 
-const canMount = (() => {
-  const probe = mkdtempSync(join(tmpdir(), 'dlake-mount-probe-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4k', 'tmpfs', probe], { stdio: 'ignore' });
-    execFileSync('umount', [probe], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  } finally {
-    rmSync(probe, { recursive: true, force: true });
-  }
-})();
-
-describe.skipIf(!canMount)('a full disk (a private tmpfs)', () => {
+describe.skipIf(!canMountTmpfs())('a full disk (a private tmpfs)', () => {
   let disk: string;
   beforeEach(() => {
     disk = join(dir, 'disk');
@@ -301,7 +289,7 @@ describe('what only a process shows', () => {
     },
   );
 
-  it.skipIf(!canMount)(
+  it.skipIf(!canMountTmpfs())(
     "the shell's \\o onto a full disk, over REST and Flight: one error line, no FILE, the shell goes on",
     async () => {
       const disk = join(dir, 'disk');

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/dlake.js';
 import { ADMIN, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { canMountTmpfs } from '../helpers/tmpfs.js';
 import { until } from '../helpers/until.js';
 
 const ROWS = 5000;
@@ -57,12 +58,7 @@ function tmpfs(name: string, options: string): string | undefined {
 
 const allowed = (() => {
   const probe = mkdtempSync(join(tmpdir(), 'dlake-mount-probe-'));
-  const can = { mount: false, mknod: false };
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4k', 'tmpfs', probe], { stdio: 'ignore' });
-    execFileSync('umount', [probe], { stdio: 'ignore' });
-    can.mount = true;
-  } catch {}
+  const can = { mount: canMountTmpfs(), mknod: false };
   try {
     execFileSync('mknod', [join(probe, 'full'), 'c', '1', '7'], { stdio: 'ignore' });
     can.mknod = true;

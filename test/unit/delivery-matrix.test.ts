@@ -35,6 +35,7 @@ import { flightBatches } from '../../src/export/flight/export.js';
 import { openFileSink } from '../../src/export/target.js';
 import { type ExportFormat, exportSpec } from '../../src/export/writers.js';
 import { ipcPayloads } from '../helpers/hostile-flight.js';
+import { canMountTmpfs } from '../helpers/tmpfs.js';
 
 const NOTES = [
   'plain text',
@@ -263,20 +264,7 @@ describe.each(SHAPES)('$name', (shape) => {
 });
 
 describe('a full disk (a private tmpfs)', () => {
-  const can = (() => {
-    const probe = mkdtempSync(join(tmpdir(), 'dlake-mount-probe-'));
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4k', 'tmpfs', probe], { stdio: 'ignore' });
-      execFileSync('umount', [probe], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    } finally {
-      rmSync(probe, { recursive: true, force: true });
-    }
-  })();
-
-  it.skipIf(!can)(
+  it.skipIf(!canMountTmpfs())(
     'every format, REST and Flight, every shape: exit 9 naming the file, nothing left',
     async () => {
       const disk = join(dir, 'disk');
