@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import { withTerminalHandedOver } from './handover.js';
 import type { KeyRouter } from './keys.js';
 
 /** The editor command line of the environment. */
@@ -29,19 +30,22 @@ export async function editText(ctx: Context, keys: KeyRouter, text: string): Pro
   const file = join(dir, 'query.sql');
   const initial = text && !text.endsWith('\n') ? `${text}\n` : text;
   writeFileSync(file, initial, { mode: 0o600 });
-  keys.release();
-  // Ctrl-C in the editor reaches dlake too (same process group): it must not end the shell.
-  const ignore = () => {};
-  process.on('SIGINT', ignore);
-  const wasInterruptible = ctx.interruptible;
-  ctx.interruptible = true;
   try {
-    const code = await new Promise<number | string>((resolve) => {
-      // $EDITOR is a command line (e.g. `code --wait`), as git and psql read it.
-      const child = spawn(`${editor} ${shellWord(file)}`, { shell: true, stdio: 'inherit', env: ctx.env });
-      child.on('error', (e) => resolve(e.message));
-      child.on('close', (status, signal) => resolve(status ?? signal ?? 1));
-    });
+    const code = await withTerminalHandedOver(
+      ctx,
+      keys,
+      () =>
+        new Promise<number | string>((resolve) => {
+          // $EDITOR is a command line (e.g. `code --wait`), as git and psql read it.
+          const child = spawn(`${editor} ${shellWord(file)}`, {
+            shell: true,
+            stdio: 'inherit',
+            env: ctx.env,
+          });
+          child.on('error', (e) => resolve(e.message));
+          child.on('close', (status, signal) => resolve(status ?? signal ?? 1));
+        }),
+    );
     if (code !== 0) {
       throw new UsageError(
         `the editor (${editor}) ended with ${typeof code === 'number' ? `exit code ${code}` : code}; nothing was run`,
@@ -53,9 +57,6 @@ export async function editText(ctx: Context, keys: KeyRouter, text: string): Pro
     const edited = readFileSync(file, 'utf8');
     return edited === initial ? undefined : edited;
   } finally {
-    process.off('SIGINT', ignore);
-    ctx.interruptible = wasInterruptible;
-    keys.reclaim();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -2,6 +2,7 @@
 // through the pager (which gets the terminal's keyboard meanwhile).
 import { spawn } from 'node:child_process';
 import type { Context } from '../context.js';
+import { withTerminalHandedOver } from './handover.js';
 import type { KeyRouter } from './keys.js';
 
 /** The widest line, in characters, escape sequences (colour) left out. */
@@ -18,27 +19,20 @@ export async function pageOrPrint(ctx: Context, text: string, keys: KeyRouter): 
     stdout.write(text);
     return;
   }
-  keys.release();
-  // Ctrl-C in the pager reaches dlake too (same process group): it must not end the shell.
-  const ignore = () => {};
-  process.on('SIGINT', ignore);
-  const wasInterruptible = ctx.interruptible;
-  ctx.interruptible = true;
-  try {
-    await new Promise<void>((resolve) => {
-      // $PAGER is a command line (e.g. `less -S`), as git and psql read it.
-      const child = spawn(pager, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: ctx.env });
-      child.on('error', () => {
-        stdout.write(text);
-        resolve();
-      });
-      child.on('close', () => resolve());
-      child.stdin.on('error', () => {});
-      child.stdin.end(text);
-    });
-  } finally {
-    process.off('SIGINT', ignore);
-    ctx.interruptible = wasInterruptible;
-    keys.reclaim();
-  }
+  await withTerminalHandedOver(
+    ctx,
+    keys,
+    () =>
+      new Promise<void>((resolve) => {
+        // $PAGER is a command line (e.g. `less -S`), as git and psql read it.
+        const child = spawn(pager, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: ctx.env });
+        child.on('error', () => {
+          stdout.write(text);
+          resolve();
+        });
+        child.on('close', () => resolve());
+        child.stdin.on('error', () => {});
+        child.stdin.end(text);
+      }),
+  );
 }
