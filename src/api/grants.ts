@@ -18,7 +18,7 @@ const GrantSchema = z.looseObject({
   privileges: z._default(z.array(z.string()), []),
 });
 export type Grant = z.infer<typeof GrantSchema>;
-const GrantsSchema = z.looseObject({
+export const GrantsSchema = z.looseObject({
   id: optional(z.string()),
   availablePrivileges: z.optional(z.array(z.string())),
   grants: z._default(z.array(GrantSchema), []),

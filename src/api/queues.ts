@@ -40,7 +40,7 @@ const RuleSchema = z.looseObject({
   acceptId: optional(text),
   acceptName: optional(z.string()),
 });
-const RulesetSchema = z.looseObject({
+export const RulesetSchema = z.looseObject({
   tag: optional(text),
   rules: z.pipe(
     optional(z.array(RuleSchema)),

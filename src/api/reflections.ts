@@ -74,7 +74,7 @@ export async function* reflectionSummaries(
 const REFLECTIONS = v3('reflection', 'reflection');
 
 const FieldRefSchema = z.looseObject({ name: z.string() });
-const ReflectionSchema = z.looseObject({
+export const ReflectionSchema = z.looseObject({
   id: text,
   type: optional(z.string()),
   name: optional(z.string()),

@@ -8,9 +8,11 @@ import { entityUpdateBody } from '../api/sources.js';
 import { ConflictError, DlakeError, ExitCode, UsageError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
 import { adminOrder, applyAdmin } from './admin-kinds.js';
-import { type Definition, definitionLabel, envReference, isAdminKind, secretFields } from './definitions.js';
+import { type Definition, definitionLabel, isAdminKind } from './definitions.js';
 import type { PlanEntry } from './diff.js';
 import { dependencies, runGraph } from './order.js';
+import { secretFields } from './secret-fields.js';
+import { resolveSecrets } from './substitution.js';
 
 export interface ApplyResult {
   entry: PlanEntry;
@@ -49,27 +51,6 @@ interface ApplyOptions {
   retryRounds?: number;
   /** Aborted (a signal): no entity starts after, the writes under way finish. */
   stop?: AbortSignal;
-}
-
-/** `${env:NAME}` values replaced by the variable's value; a missing variable stops the entity here. */
-function resolveEnv(def: Definition, env: Record<string, string | undefined>): Record<string, unknown> {
-  const fields = { ...def.fields };
-  if (def.kind !== 'source' || typeof fields.config !== 'object' || fields.config === null) return fields;
-  const config = { ...(fields.config as Record<string, unknown>) };
-  for (const [name, value] of Object.entries(config)) {
-    const variable = envReference(value);
-    if (variable === undefined) continue;
-    const found = env[variable];
-    if (found === undefined || found === '') {
-      throw new UsageError(
-        `config.${name} of ${formatPath(def.path)} needs the environment variable ${variable}, which is not set`,
-        { hint: `set ${variable}; nothing was sent for ${formatPath(def.path)}` },
-      );
-    }
-    config[name] = found;
-  }
-  fields.config = config;
-  return fields;
 }
 
 function newEntity(def: Definition, fields: Record<string, unknown>): Record<string, unknown> {
@@ -117,7 +98,7 @@ async function applyOne(client: ApiClient, entry: PlanEntry, env: ApplyOptions['
   const { def } = entry;
   if (isAdminKind(def.kind)) return applyAdmin(client, entry);
   if (entry.action === 'delete') return deleteOne(client, entry);
-  const fields = resolveEnv(def, env);
+  const fields = resolveSecrets(def, env);
   const secrets = def.kind === 'source' ? secretFields(fields.type) : undefined;
   let id: string;
   if (entry.action === 'create') {

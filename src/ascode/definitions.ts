@@ -7,7 +7,7 @@ import { parse, stringify } from 'yaml';
 import * as z from 'zod/mini';
 import '../util/zod.js';
 import type { CatalogEntity } from '../api/schemas/catalog.js';
-import { findSourceType } from '../api/source-types.js';
+import { segmentProblem } from '../api/url-segment.js';
 import { UsageError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
 import { describeFsError, fileWriteError, readTextFile } from '../util/files.js';
@@ -18,6 +18,7 @@ import {
   ROLE_FIELDS,
   USER_FIELDS,
 } from './admin-fields.js';
+import { secretFields, secretVariable } from './secret-fields.js';
 
 /** The catalog's kinds, always pulled. */
 const CATALOG_KINDS = ['space', 'folder', 'view', 'dataset', 'source'] as const;
@@ -39,6 +40,8 @@ export interface Definition {
   wiki?: string;
   /** The service's id, when the definition was read from the service (never written to a file). */
   id?: string;
+  /** The file it was read from, as messages name it (never written to a file or a saved plan). */
+  file?: string;
 }
 
 /** The fields each kind keeps, in the API's names. */
@@ -96,66 +99,6 @@ export function kindOf(entity: Pick<CatalogEntity, 'entityType' | 'type'>): Kind
     default:
       return undefined;
   }
-}
-
-/** The environment variable a pulled source's secret is read from: `<SOURCE>_<FIELD>`, upper case. */
-function secretVariable(source: string, field: string): string {
-  return `${source}_${field}`
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/[^A-Za-z0-9]+/g, '_')
-    .toUpperCase();
-}
-
-const ENV_REF = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
-/** A `${env:NAME}` anywhere in a string. */
-const ENV_REFS = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
-
-/** The variable a `${env:NAME}` value names, or undefined for any other value. */
-export function envReference(value: unknown): string | undefined {
-  return typeof value === 'string' ? ENV_REF.exec(value)?.[1] : undefined;
-}
-
-/**
- * The definition with every `${env:NAME}` in its fields replaced by the variable's value, at any depth and
- * anywhere in a string (`jdbc:${env:HOST}:5432`), so that plan compares what apply would send. A source's
- * secret fields are left as references: they are never compared, and apply reads them when it writes. `path`,
- * `tags` and `wiki` are taken as written. A variable that is unset (or empty) is a usage error naming the field.
- */
-export function substituteEnv(def: Definition, env: Record<string, string | undefined>): Definition {
-  const secrets = new Set(def.kind === 'source' ? secretFields(def.fields.type) : []);
-  const walk = (value: unknown, field: string): unknown => {
-    if (typeof value === 'string') {
-      if (!value.includes('${env:')) return value;
-      return value.replace(ENV_REFS, (_, name: string) => {
-        const found = env[name];
-        if (found === undefined || found === '') {
-          throw new UsageError(
-            `${field} of ${formatPath(def.path) || definitionLabel(def)} needs the environment variable ${name}, which is not set`,
-            { hint: `set ${name}; nothing was planned or sent for ${definitionLabel(def)}` },
-          );
-        }
-        return found;
-      });
-    }
-    if (Array.isArray(value)) return value.map((v, i) => walk(v, `${field}.${i}`));
-    if (value && typeof value === 'object') {
-      return Object.fromEntries(
-        Object.entries(value).map(([k, v]) =>
-          field === 'config' && secrets.has(k) ? [k, v] : [k, walk(v, `${field}.${k}`)],
-        ),
-      );
-    }
-    return value;
-  };
-  if (!JSON.stringify(def.fields).includes('${env:')) return def;
-  const fields = Object.fromEntries(Object.entries(def.fields).map(([k, v]) => [k, walk(v, k)]));
-  return { ...def, fields };
-}
-
-/** The secret fields of a source type (none for a type dlake does not know). */
-export function secretFields(type: unknown): string[] {
-  const info = typeof type === 'string' ? findSourceType(type) : undefined;
-  return info ? info.fields.filter((f) => f.secret).map((f) => f.name) : [];
 }
 
 /** An entity as read from the service, with its tags and wiki, as a definition. */
@@ -223,7 +166,7 @@ function fileComponent(component: string): string {
  * `.reflections/<dataset path>/<name>.yaml`, `.grants/<entity path>.yaml`, `.users/<name>.yaml`,
  * `.roles/<name>.yaml`.
  */
-function fileFor(dir: string, def: Pick<Definition, 'kind' | 'path'>): string {
+export function fileFor(dir: string, def: Pick<Definition, 'kind' | 'path'>): string {
   const parts = def.path.map(fileComponent);
   const under: Partial<Record<Kind, string>> = {
     queue: '.queues',
@@ -239,73 +182,6 @@ function fileFor(dir: string, def: Pick<Definition, 'kind' | 'path'>): string {
     ...parts.slice(0, -1),
     `${parts.at(-1)}.yaml`,
   );
-}
-
-/** `value` with each `${env:NAME}` replaced, or undefined when a variable it names is unset (or empty). */
-function substituted(value: string, env: Record<string, string | undefined>): string | undefined {
-  let unset = false;
-  const out = value.replace(ENV_REFS, (_, name: string) => {
-    const found = env[name];
-    if (found === undefined || found === '') unset = true;
-    return found ?? '';
-  });
-  return unset ? undefined : out;
-}
-
-/** `pulled`, with the references of `existing` wherever they give the pulled value (see keepReferences). */
-function withReferences(
-  pulled: unknown,
-  existing: unknown,
-  env: Record<string, string | undefined>,
-): unknown {
-  if (typeof existing === 'string' && typeof pulled === 'string' && existing.includes('${env:')) {
-    // A secret is pulled as a reference, never a value: the file's own reference for it stays.
-    if (envReference(pulled) && envReference(existing)) return existing;
-    return substituted(existing, env) === pulled ? existing : pulled;
-  }
-  if (Array.isArray(pulled) && Array.isArray(existing) && pulled.length === existing.length) {
-    return pulled.map((v, i) => withReferences(v, existing[i], env));
-  }
-  if (pulled && existing && typeof pulled === 'object' && typeof existing === 'object') {
-    const from = existing as Record<string, unknown>;
-    return Object.fromEntries(
-      Object.entries(pulled).map(([k, v]) => [k, k in from ? withReferences(v, from[k], env) : v]),
-    );
-  }
-  return pulled;
-}
-
-/**
- * The pulled definitions, each keeping the `${env:NAME}` references that its file in `dir` (where pull writes
- * it) already holds, wherever the reference with the variable's value in `env` gives what the service has; a
- * secret's reference is kept as it is. So pulling again does not write an environment's values over the
- * references a user wrote; a value that differs (or a variable that is unset) is written as the service has it.
- */
-export function keepReferences(
-  dir: string,
-  defs: readonly Definition[],
-  env: Record<string, string | undefined>,
-): Definition[] {
-  return defs.map((def) => {
-    const file = fileFor(dir, def);
-    if (!existsSync(file)) return def;
-    let text: string;
-    try {
-      text = readTextFile(file);
-    } catch {
-      return def;
-    }
-    if (!text.includes('${env:')) return def;
-    let existing: unknown;
-    try {
-      existing = parse(text, { prettyErrors: false });
-    } catch {
-      return def;
-    }
-    if (!existing || typeof existing !== 'object') return def;
-    const fields = withReferences(def.fields, existing, env) as Record<string, unknown>;
-    return { ...def, fields };
-  });
 }
 
 export function writeDefinitions(dir: string, defs: readonly Definition[]): string[] {
@@ -344,8 +220,8 @@ const DefinitionFileSchema = z.looseObject({
   wiki: z.optional(z.string({ error: 'must be a string' })),
 });
 
-/** Checks one parsed file; `where` names it in messages. */
-function parseDefinition(value: unknown, where: string): Definition {
+/** Checks one parsed file (or a saved plan's definition); `where` names it in messages. */
+export function parseDefinition(value: unknown, where: string): Definition {
   const parsed = DefinitionFileSchema.safeParse(value);
   if (!parsed.success) {
     throw new UsageError(`${where} is not a definition`, {
@@ -369,6 +245,12 @@ function parseDefinition(value: unknown, where: string): Definition {
             hint: 'a definition needs kind and path, e.g. "kind: space" and "path: [Sales]"',
           },
     );
+  }
+  // Each component is a name in a URL path or a body: none that would name another entity or hide on a terminal.
+  for (const component of path) {
+    const problem = segmentProblem(component);
+    if (problem)
+      throw new UsageError(`${where}: the path component ${JSON.stringify(component)}: ${problem}`);
   }
   let fields: Record<string, unknown> = {};
   for (const name of KIND_FIELDS[kind]) if (rest[name] !== undefined) fields[name] = rest[name];
@@ -449,7 +331,7 @@ export function readDefinitions(dir: string): Definition[] {
         throw new UsageError(`${where} is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
       }
     }
-    const def = parseDefinition(value, where);
+    const def = { ...parseDefinition(value, where), file: where };
     const key = definitionKey(def);
     const other = seen.get(key);
     if (other) throw new UsageError(`${where} and ${other} both define ${definitionLabel(def)}`);

@@ -5,18 +5,11 @@ import type { ApiClient } from '../api/http.js';
 import type { CatalogEntity } from '../api/schemas/catalog.js';
 import { NotFoundError } from '../errors.js';
 import { adminPlanner } from './admin-kinds.js';
-import {
-  ADMIN_KINDS,
-  type Definition,
-  isAdminKind,
-  kindOf,
-  secretFields,
-  TAGGABLE,
-  toDefinition,
-} from './definitions.js';
+import { ADMIN_KINDS, type Definition, isAdminKind, kindOf, TAGGABLE, toDefinition } from './definitions.js';
 import { type Change, diffFields, type EntityReader, isObject, type PlanEntry } from './diff.js';
 import { catalogKey } from './order.js';
 import { comparePaths } from './pull.js';
+import { secretFields } from './secret-fields.js';
 
 /**
  * What the service has, less what the file does not manage: a field the file leaves out (at any depth of its

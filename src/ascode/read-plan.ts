@@ -5,10 +5,11 @@ import type { ApiClient } from '../api/http.js';
 import type { Root } from '../api/roots.js';
 import { UsageError } from '../errors.js';
 import { parseRef } from '../util/catalog-ref.js';
-import { readDefinitions, substituteEnv } from './definitions.js';
+import { readDefinitions } from './definitions.js';
 import type { PlanEntry } from './diff.js';
 import { labelOf, portableTo } from './editions.js';
 import { compareDefinitions, computePlan, failedEntry } from './plan.js';
+import { checkReferences, substituteEnv } from './substitution.js';
 
 /** The service a plan is made against, and where its warnings go. */
 interface PlanWhere {
@@ -32,8 +33,9 @@ interface PlanInput {
 
 /**
  * The plan for the files in `dir` (those under `refs`, when given); with `prune`, its deletes come first (see
- * planText). `${env:NAME}` values are substituted first, so that the plan compares what apply would send; a
- * file whose variable is unset is an entry that failed (failedEntry), for that entity alone.
+ * planText). `${env:NAME}` values are substituted first (src/ascode/substitution.ts), so that the plan compares
+ * what apply would send; a file whose variable is unset is an entry that failed (failedEntry), for that entity
+ * alone, and one naming a variable it may not read is refused with the whole plan.
  */
 export async function readPlan(
   where: PlanWhere,
@@ -41,6 +43,8 @@ export async function readPlan(
   opts: PlanInput,
 ): Promise<PlanEntry[]> {
   let defs = readDefinitions(opts.dir);
+  // A reference the rule refuses stops the whole plan, as a bad file does, before the service is asked.
+  checkReferences(defs, where.env);
   if (opts.map !== undefined) {
     const { applyNameMap, readNameMap, unusedNames } = await import('./mapping.js');
     const map = readNameMap(opts.map);

@@ -6,11 +6,18 @@
 import { writeFileSync } from 'node:fs';
 import * as z from 'zod/mini';
 import '../util/zod.js';
-import { UsageError } from '../errors.js';
+import { GrantsSchema } from '../api/grants.js';
+import { RulesetSchema } from '../api/queues.js';
+import { ReflectionSchema } from '../api/reflections.js';
+import { QueueSchema, RoleSchema, UserSchema } from '../api/schemas/admin.js';
+import { CatalogEntitySchema } from '../api/schemas/catalog.js';
+import { DlakeError, UsageError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
 import { describeFsError, readTextFile } from '../util/files.js';
-import { envReference, KINDS, secretFields } from './definitions.js';
+import { type Definition, isAdminKind, KINDS, type Kind, parseDefinition } from './definitions.js';
 import type { PlanEntry } from './diff.js';
+import { secretFields } from './secret-fields.js';
+import { checkSavedReferences, envReference } from './substitution.js';
 
 const FORMAT = 'dlake-plan';
 const VERSION = 1;
@@ -69,24 +76,93 @@ export function writeSavedPlan(file: string, plan: readonly PlanEntry[], url: st
   }
 }
 
-/** The saved plan in `file`, refused when it was made against another service than `url`. */
+const MemberSchema = z.looseObject({ id: z.string(), name: z.string() });
+
+/**
+ * What apply needs of an entry besides its definition, by kind: the actions a plan makes of it, and for the
+ * others than create, what was read when planning (the catalog's `current`, the admin kinds' `state`), in the
+ * API's shapes. An entry that does not fit would make apply send something no plan makes, or fail on it.
+ */
+const READ: Record<Kind, Partial<Record<PlanEntry['action'], z.ZodMiniType | 'none' | 'optional'>>> = {
+  space: { create: 'none', update: CatalogEntitySchema, delete: CatalogEntitySchema },
+  folder: { create: 'none', update: CatalogEntitySchema, delete: CatalogEntitySchema },
+  view: { create: 'none', update: CatalogEntitySchema, delete: CatalogEntitySchema },
+  dataset: { create: 'none', update: CatalogEntitySchema, delete: CatalogEntitySchema },
+  source: { create: 'none', update: CatalogEntitySchema, delete: CatalogEntitySchema },
+  queue: { create: 'none', update: QueueSchema },
+  rule: { update: RulesetSchema },
+  reflection: { create: 'none', update: ReflectionSchema },
+  grant: {
+    create: 'optional',
+    update: z.looseObject({ entityId: z.string(), grants: GrantsSchema }),
+  },
+  user: { create: 'none', update: UserSchema, delete: UserSchema },
+  role: {
+    create: 'none',
+    update: z.looseObject({
+      role: RoleSchema,
+      members: z.looseObject({ users: z.array(MemberSchema), roles: z.array(MemberSchema) }),
+    }),
+    delete: RoleSchema,
+  },
+};
+
+/** The first problem of a zod result, as `at.path: message`. */
+function firstIssue(error: z.core.$ZodError, at: string): string {
+  const issue = error.issues[0]!;
+  return `${[at, ...issue.path.map(String)].filter(Boolean).join('.')}: ${issue.message}`;
+}
+
+/**
+ * One entry of a saved plan checked as a definition file is (its kind, path and fields: parseDefinition), and
+ * what it carries checked against what apply needs of that kind and action (READ); `at` names it in messages.
+ */
+function checkEntry(entry: z.infer<typeof EntrySchema>, at: string): PlanEntry {
+  const { def, action } = entry;
+  const shape: Record<string, unknown> = { ...def.fields, kind: def.kind, path: def.path };
+  if (def.tags !== undefined) shape.tags = def.tags;
+  if (def.wiki !== undefined) shape.wiki = def.wiki;
+  let checked: Definition;
+  try {
+    checked = parseDefinition(shape, `${at}.def`);
+  } catch (err) {
+    if (!(err instanceof DlakeError)) throw err;
+    throw new UsageError([err.message, ...err.details].join(': '));
+  }
+  const need = READ[def.kind][action];
+  if (need === undefined) throw new UsageError(`${at}: a plan never makes a ${action} of a ${def.kind}`);
+  const field = isAdminKind(def.kind) ? 'state' : 'current';
+  const read = entry[field];
+  if (need === 'none' || (need === 'optional' && read === undefined)) {
+    return { ...entry, def: checked, [field]: undefined } as PlanEntry;
+  }
+  if (need === 'optional') throw new UsageError(`${at}.${field}: a ${def.kind} ${action} reads nothing`);
+  if (read === undefined) {
+    throw new UsageError(`${at}: a ${def.kind} ${action} needs what was read when planning (${field})`);
+  }
+  const parsed = need.safeParse(read);
+  if (!parsed.success) throw new UsageError(firstIssue(parsed.error, `${at}.${field}`));
+  // Kept as it was saved (the service's answer as plan read it), only checked.
+  return { ...entry, def: checked } as PlanEntry;
+}
+
+/**
+ * The saved plan in `file`, refused (exit 2, one line naming the file and what is wrong, nothing sent) when it
+ * is not one, when an entry is not what `plan` makes (checkEntry), when a secret names one of dlake's own
+ * variables, or when it was made against another service than `url`.
+ */
 export function readSavedPlan(file: string, url: string): PlanEntry[] {
   const text = readTextFile(file, 'the plan');
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new UsageError(`${file} is not a saved plan: it is not JSON`, {
-      hint: 'make one with dlake plan --dir DIR --out FILE',
-    });
+    throw new UsageError(`${file} is not a saved plan: it is not JSON`, { hint: MAKE_ONE });
   }
   const parsed = SavedPlanSchema.safeParse(value);
   if (!parsed.success) {
-    throw new UsageError(`${file} is not a saved plan of this dlake`, {
-      details: parsed.error.issues
-        .slice(0, 5)
-        .map((i) => `${i.path.map(String).join('.') || '(file)'}: ${i.message}`),
-      hint: 'make one with dlake plan --dir DIR --out FILE',
+    throw new UsageError(`${file} is not a saved plan of this dlake: ${firstIssue(parsed.error, '')}`, {
+      hint: MAKE_ONE,
     });
   }
   if (parsed.data.url.replace(/\/+$/, '') !== url.replace(/\/+$/, '')) {
@@ -94,7 +170,16 @@ export function readSavedPlan(file: string, url: string): PlanEntry[] {
       hint: 'apply it with the profile it was planned with, or plan again against this service',
     });
   }
-  const entries = parsed.data.entries as unknown as PlanEntry[];
+  let entries: PlanEntry[];
+  try {
+    entries = parsed.data.entries.map((e, i) => checkEntry(e, `entries.${i}`));
+    checkSavedReferences(entries.map((e, i) => ({ where: `entries.${i}.def`, def: e.def })));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    throw new UsageError(`${file} is not a plan dlake makes: ${err.message}`, { hint: MAKE_ONE });
+  }
   checkNoSecret(entries);
   return entries;
 }
+
+const MAKE_ONE = 'make it again with dlake plan --dir DIR --out FILE; nothing was applied';

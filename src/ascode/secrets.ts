@@ -5,10 +5,12 @@
 import * as catalog from '../api/catalog.js';
 import type { ApiClient } from '../api/http.js';
 import { NotFoundError } from '../errors.js';
-import { type Definition, envReference, secretFields } from './definitions.js';
+import type { Definition } from './definitions.js';
 import type { PlanEntry } from './diff.js';
 import { catalogKey } from './order.js';
 import { compareDefinitions } from './plan.js';
+import { secretFields } from './secret-fields.js';
+import { envReference } from './substitution.js';
 
 /** The secret fields of a source file that name an environment variable. */
 function envSecrets(def: Definition): string[] {

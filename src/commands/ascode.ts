@@ -121,7 +121,8 @@ async function pullDefinitions(
   opts: OptionsOf<typeof pullDeclaration>,
 ): Promise<void> {
   const { pullDefinitions } = await import('../ascode/pull.js');
-  const { keepReferences, writeDefinitions } = await import('../ascode/definitions.js');
+  const { writeDefinitions } = await import('../ascode/definitions.js');
+  const { keepReferences } = await import('../ascode/substitution.js');
   const admin = opts.kinds === undefined ? undefined : await import('../ascode/admin-kinds.js');
   const kinds = admin?.parseKinds(opts.kinds!) ?? [];
   const parsed = refs.map(parseRef);

@@ -128,8 +128,10 @@ beforeAll(async () => {
     ok(await fx.run(['user', 'create', 'bob']));
   }
   await seed(a);
-  envA = { SAMPLES_ROOT: SAMPLES, PG_HOST: 'db.staging.example.com', PG_PASSWORD };
-  envB = { SAMPLES_ROOT: samplesB, PG_HOST: 'db.prod.example.com', PG_PASSWORD };
+  // Outside a source's secret fields, only what the job allows is substituted (a prefix and a name).
+  const DLAKE_DEFS_ENV_ALLOW = 'SAMPLES_*,PG_HOST';
+  envA = { SAMPLES_ROOT: SAMPLES, PG_HOST: 'db.staging.example.com', PG_PASSWORD, DLAKE_DEFS_ENV_ALLOW };
+  envB = { SAMPLES_ROOT: samplesB, PG_HOST: 'db.prod.example.com', PG_PASSWORD, DLAKE_DEFS_ENV_ALLOW };
   lake = join(tmp, 'lake');
   ok(await a.run(['pull', '--dir', lake, '--kinds', KINDS]));
   // What differs between environments by nature is written by the user as a reference.
