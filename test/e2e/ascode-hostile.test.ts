@@ -127,6 +127,27 @@ describe('a definitions change cannot make dlake reveal a credential', () => {
     );
     revealsNothing(r);
     expect(fx.emu.catalog.store.at(['pg'])).toBeUndefined();
+
+    // Its own variable: sent to the service, shown nowhere (plan, saved plan, --debug, the pulled file).
+    writeFileSync(
+      join(src, 'pg.yaml'),
+      readFileSync(join(src, 'pg.yaml'), 'utf8').replace('DLAKE_CLIENT_SECRET', 'PG_PASSWORD'),
+    );
+    const saved = join(tmp, 'source-plan.json');
+    const runs = [
+      ok(await fx.run(['plan', '--dir', src, '--out', saved], { env })),
+      ok(await fx.run(['apply', '--plan', saved, '--debug'], { env })),
+      ok(await fx.run(['pull', '--dir', src, 'pg', '--debug'], { env })),
+    ];
+    expect(runs[1]!.stderr).toContain('"password":"[redacted]"');
+    expect(fx.emu.catalog.store.sourceConfig('pg')?.password).toBe(PG_PASSWORD);
+    const text = [
+      ...runs.map((x) => x.stdout + x.stderr),
+      readFileSync(saved, 'utf8'),
+      ...Object.values(tree(src)),
+    ];
+    for (const v of values) for (const t of text) expect(t).not.toContain(v);
+    expect(readFileSync(join(src, 'pg.yaml'), 'utf8')).toContain(`password: \${env:PG_PASSWORD}`);
   });
 
   it('a variable allowed by name or prefix is substituted, shown, stored, and pulled back as the reference', async () => {
