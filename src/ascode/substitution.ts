@@ -120,10 +120,11 @@ function refused(
   found: { where: string; ref: Reference; why: string }[],
   hint: string,
 ): UsageError | undefined {
-  const line = (f: (typeof found)[number]) => `${f.where}: ${f.ref.field} names \${env:${f.ref.name}}`;
+  const line = (f: (typeof found)[number]) =>
+    `${f.where}: ${f.ref.field} names \${env:${f.ref.name}}, ${f.why}`;
   if (found.length === 0) return undefined;
   const [first, ...rest] = found;
-  return new UsageError(`${line(first!)}, ${first!.why}`, {
+  return new UsageError(line(first!), {
     details: [...rest.slice(0, 9).map(line), ...(rest.length > 9 ? [`and ${rest.length - 9} more`] : [])],
     hint,
   });

@@ -87,8 +87,8 @@ describe('which variable a field may name', () => {
       const e = err as UsageError;
       expect([e.message, ...e.details]).toEqual([
         `pg.yaml: config.hostname names \${env:A}, which only a source's secret fields may read unless DLAKE_DEFS_ENV_ALLOW allows it`,
-        `pg.yaml: config.hostname names \${env:B}`,
-        `pg.yaml: config.propertyList.0.value names \${env:C}`,
+        `pg.yaml: config.hostname names \${env:B}, which only a source's secret fields may read unless DLAKE_DEFS_ENV_ALLOW allows it`,
+        `pg.yaml: config.propertyList.0.value names \${env:C}, which only a source's secret fields may read unless DLAKE_DEFS_ENV_ALLOW allows it`,
       ]);
       expect(String(e.hint)).toContain('DLAKE_DEFS_ENV_ALLOW=A,B,C');
     }
