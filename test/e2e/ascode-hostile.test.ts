@@ -258,6 +258,15 @@ describe('a saved plan is checked as a definition file is', () => {
     }, `entries.1.def: config.password names \${env:DLAKE_TOKEN}, which is one of dlake's own settings`);
   });
 
+  it('the same check holds for a definition file', async () => {
+    const lake = folder('bad-path', {
+      'Sales/up.yaml': 'kind: view\npath: [Sales, "a\\nb"]\nsql: SELECT 1 AS n\n',
+    });
+    const r = await fx.run(['plan', '--dir', lake]);
+    expectFailure(r, 2, 'error: Sales/up.yaml: the path component "a\\nb": it contains a control character');
+    expect(fx.emu.log.entries).toEqual([]);
+  });
+
   it('the plan as saved still applies', async () => {
     ok(await fx.run(['apply', '--plan', saved]));
     expect(fx.emu.catalog.store.at(['Sales', 'v'])).toBeDefined();
