@@ -40,7 +40,7 @@ export interface Definition {
   wiki?: string;
   /** The service's id, when the definition was read from the service (never written to a file). */
   id?: string;
-  /** The file it was read from, as messages name it (never written to a file or a saved plan). */
+  /** Where it was read from (a file of the folder, an entry of a saved plan), as messages name it; never written. */
   file?: string;
 }
 
@@ -271,7 +271,7 @@ export function parseDefinition(value: unknown, where: string): Definition {
   if (tags && !TAGGABLE.has(kind)) throw new UsageError(`${where}: a ${kind} cannot have tags`);
   if (wiki !== undefined && isAdminKind(kind)) throw new UsageError(`${where}: a ${kind} cannot have a wiki`);
   if (isAdminKind(kind)) checkAdminDefinition(kind, path, fields, where);
-  const def: Definition = { kind, path, fields };
+  const def: Definition = { kind, path, fields, file: where };
   if (tags) def.tags = tags;
   if (wiki !== undefined) def.wiki = wiki;
   return def;
@@ -331,7 +331,7 @@ export function readDefinitions(dir: string): Definition[] {
         throw new UsageError(`${where} is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
       }
     }
-    const def = { ...parseDefinition(value, where), file: where };
+    const def = parseDefinition(value, where);
     const key = definitionKey(def);
     const other = seen.get(key);
     if (other) throw new UsageError(`${where} and ${other} both define ${definitionLabel(def)}`);
