@@ -220,6 +220,21 @@ const DefinitionFileSchema = z.looseObject({
   wiki: z.optional(z.string({ error: 'must be a string' })),
 });
 
+/**
+ * Refuses a definition whose path could not name an entity of the service: a component that is empty, `.` or
+ * `..`, or that holds a control character (a line feed). Each component goes into a URL path or a request
+ * body, where one of those would name another entity, and hides on a terminal. Checked before a plan is
+ * made, from files or from a saved plan (a pull writes such a name, should a service hold one, as a file name
+ * of its own).
+ */
+export function checkPathComponents(def: Pick<Definition, 'path'>, where: string): void {
+  for (const component of def.path) {
+    const problem = segmentProblem(component);
+    if (problem)
+      throw new UsageError(`${where}: the path component ${JSON.stringify(component)}: ${problem}`);
+  }
+}
+
 /** Checks one parsed file (or a saved plan's definition); `where` names it in messages. */
 export function parseDefinition(value: unknown, where: string): Definition {
   const parsed = DefinitionFileSchema.safeParse(value);
@@ -245,12 +260,6 @@ export function parseDefinition(value: unknown, where: string): Definition {
             hint: 'a definition needs kind and path, e.g. "kind: space" and "path: [Sales]"',
           },
     );
-  }
-  // Each component is a name in a URL path or a body: none that would name another entity or hide on a terminal.
-  for (const component of path) {
-    const problem = segmentProblem(component);
-    if (problem)
-      throw new UsageError(`${where}: the path component ${JSON.stringify(component)}: ${problem}`);
   }
   let fields: Record<string, unknown> = {};
   for (const name of KIND_FIELDS[kind]) if (rest[name] !== undefined) fields[name] = rest[name];

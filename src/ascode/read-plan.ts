@@ -5,7 +5,7 @@ import type { ApiClient } from '../api/http.js';
 import type { Root } from '../api/roots.js';
 import { UsageError } from '../errors.js';
 import { parseRef } from '../util/catalog-ref.js';
-import { readDefinitions } from './definitions.js';
+import { checkPathComponents, definitionLabel, readDefinitions } from './definitions.js';
 import type { PlanEntry } from './diff.js';
 import { labelOf, portableTo } from './editions.js';
 import { compareDefinitions, computePlan, failedEntry } from './plan.js';
@@ -43,7 +43,9 @@ export async function readPlan(
   opts: PlanInput,
 ): Promise<PlanEntry[]> {
   let defs = readDefinitions(opts.dir);
-  // A reference the rule refuses stops the whole plan, as a bad file does, before the service is asked.
+  // A path that names no entity, or a reference the rule refuses, stops the whole plan, as a bad file does,
+  // before the service is asked.
+  for (const def of defs) checkPathComponents(def, def.file ?? definitionLabel(def));
   checkReferences(defs, where.env);
   if (opts.map !== undefined) {
     const { applyNameMap, readNameMap, unusedNames } = await import('./mapping.js');

@@ -14,7 +14,14 @@ import { CatalogEntitySchema } from '../api/schemas/catalog.js';
 import { DlakeError, UsageError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
 import { describeFsError, readTextFile } from '../util/files.js';
-import { type Definition, isAdminKind, KINDS, type Kind, parseDefinition } from './definitions.js';
+import {
+  checkPathComponents,
+  type Definition,
+  isAdminKind,
+  KINDS,
+  type Kind,
+  parseDefinition,
+} from './definitions.js';
 import type { PlanEntry } from './diff.js';
 import { secretFields } from './secret-fields.js';
 import { checkSavedReferences, envReference } from './substitution.js';
@@ -114,7 +121,8 @@ function firstIssue(error: z.core.$ZodError, at: string): string {
 }
 
 /**
- * One entry of a saved plan checked as a definition file is (its kind, path and fields: parseDefinition), and
+ * One entry of a saved plan checked as a definition file is (its kind, path and fields: parseDefinition and
+ * checkPathComponents, as readPlan checks a folder's files), and
  * what it carries checked against what apply needs of that kind and action (READ); `at` names it in messages.
  */
 function checkEntry(entry: z.infer<typeof EntrySchema>, at: string): PlanEntry {
@@ -125,6 +133,7 @@ function checkEntry(entry: z.infer<typeof EntrySchema>, at: string): PlanEntry {
   let checked: Definition;
   try {
     checked = parseDefinition(shape, `${at}.def`);
+    checkPathComponents(checked, `${at}.def`);
   } catch (err) {
     if (!(err instanceof DlakeError)) throw err;
     throw new UsageError([err.message, ...err.details].join(': '));
