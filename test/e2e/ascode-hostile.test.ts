@@ -89,6 +89,12 @@ describe('a definitions change cannot make dlake reveal a credential', () => {
     for (const v of values) for (const text of Object.values(files)) expect(text).not.toContain(v);
   });
 
+  it('the built bundle, as CI runs it, refuses the same way', async () => {
+    const r = await fx.spawn(['apply', '--dir', lake, '--debug', '--yes'], { env });
+    expectFailure(r, 2, `sql names \${env:DLAKE_CLIENT_SECRET}`);
+    revealsNothing(r);
+  });
+
   it('allowing the variables does not allow dlake’s own, nor a credential-like name by a prefix', async () => {
     const own = await fx.run(['plan', '--dir', lake], {
       env: { ...env, DLAKE_DEFS_ENV_ALLOW: 'DLAKE_CLIENT_SECRET,PG_PASSWORD' },
