@@ -5,9 +5,10 @@ import type { ApiClient } from '../api/http.js';
 import type { Root } from '../api/roots.js';
 import { UsageError } from '../errors.js';
 import { parseRef } from '../util/catalog-ref.js';
-import { readDefinitions, substituteEnv } from './definitions.js';
+import { substituteEnv } from './definitions.js';
 import type { PlanEntry } from './diff.js';
 import { labelOf, portableTo } from './editions.js';
+import { type FolderRead, readDefinitions } from './folder.js';
 import { compareDefinitions, computePlan, failedEntry } from './plan.js';
 
 /** The service a plan is made against, and where its warnings go. */
@@ -28,6 +29,8 @@ interface PlanInput {
   refreshSecrets?: true;
   /** Reads at once. */
   concurrency: number;
+  /** Receives what was read of the folder (said with a plan that deletes). */
+  read?: FolderRead;
 }
 
 /**
@@ -40,7 +43,7 @@ export async function readPlan(
   refs: readonly string[],
   opts: PlanInput,
 ): Promise<PlanEntry[]> {
-  let defs = readDefinitions(opts.dir);
+  let defs = readDefinitions(opts.dir, opts.read);
   if (opts.map !== undefined) {
     const { applyNameMap, readNameMap, unusedNames } = await import('./mapping.js');
     const map = readNameMap(opts.map);
