@@ -1,7 +1,7 @@
 // Where `pull` puts a definition in the definitions folder (docs/definitions-as-code.md, "Layout"): a path
-// computed from the definition alone, that never leaves the folder (every component is one file name).
+// computed from the definition's kind and path alone, that never leaves the folder (every component is one file
+// name). It imports nothing of the definitions, which use it (keepReferences).
 import { join } from 'node:path';
-import type { Definition, Kind } from './definitions.js';
 
 /** A path component as a file name: what a file system or a shell would mistake is percent-encoded. */
 function fileComponent(component: string): string {
@@ -11,7 +11,7 @@ function fileComponent(component: string): string {
 }
 
 /** The folders of the admin kinds: names starting with a dot, which no catalog path gives (it is encoded). */
-const ADMIN_FOLDER: Partial<Record<Kind, string>> = {
+const ADMIN_FOLDER: Partial<Record<string, string>> = {
   queue: '.queues',
   reflection: '.reflections',
   grant: '.grants',
@@ -26,7 +26,7 @@ const ADMIN_FOLDER: Partial<Record<Kind, string>> = {
  * `.reflections/<dataset path>/<name>.yaml`, `.grants/<entity path>.yaml`, `.users/<name>.yaml`,
  * `.roles/<name>.yaml`.
  */
-export function fileFor(dir: string, def: Pick<Definition, 'kind' | 'path'>): string {
+export function fileFor(dir: string, def: { kind: string; path: readonly string[] }): string {
   if (def.kind === 'rule') return join(dir, '.rules.yaml');
   const parts = def.path.map(fileComponent);
   const under = ADMIN_FOLDER[def.kind];
