@@ -12,6 +12,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   realpathSync,
   renameSync,
   rmdirSync,
@@ -380,8 +381,11 @@ export function writeDefinitions(
     // 1. Every file, in the staging folder: a full disk or a failing device stops here, the folder untouched.
     targets.forEach(({ def, file }, i) => {
       current = file;
+      const text = formatDefinition(def);
+      // A file that already holds these bytes is left as it is (its time too: tools that watch it see no change).
+      if (existing.has(file) && sameText(file, text)) return;
       const from = join(staging, `${i}.new`);
-      writeFileSync(from, formatDefinition(def), { flag: 'wx' });
+      writeFileSync(from, text, { flag: 'wx' });
       const step: Step = { write: file, from };
       if (existing.has(file)) {
         // The file it replaces stays restorable: a second name for it (or a copy where links are not allowed).
@@ -429,6 +433,15 @@ export function writeDefinitions(
   rmSync(staging, { recursive: true, force: true });
   removeEmptiedFolders(dir, stale);
   return { written: targets.map((t) => t.file), removed: [...stale] };
+}
+
+/** Whether the regular file `file` holds `text` (a file that cannot be read does not). */
+function sameText(file: string, text: string): boolean {
+  try {
+    return readFileSync(file, 'utf8') === text;
+  } catch {
+    return false;
+  }
 }
 
 /** Each folder under `dir` that the removed files leave empty, deepest first (one of the user's stays). */

@@ -1,0 +1,104 @@
+// The definitions folder's writer, without a service: every path stays inside the folder whatever its
+// components, a file that holds the same bytes is left as it is, and a failure while renaming into place puts
+// back every file already replaced or removed.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Definition } from '../../src/ascode/definitions.js';
+import { readDefinitions, writeDefinitions } from '../../src/ascode/folder.js';
+
+/** When set, a rename to a path it accepts fails with EIO (a device failing under the pull). */
+let failRename: ((to: string) => boolean) | undefined;
+vi.mock('node:fs', async (original) => {
+  const fs = await original<typeof import('node:fs')>();
+  const renameSync: typeof fs.renameSync = (from, to) => {
+    if (failRename?.(String(to))) throw Object.assign(new Error('EIO'), { code: 'EIO' });
+    fs.renameSync(from, to);
+  };
+  return { ...fs, renameSync, default: { ...fs, renameSync } };
+});
+
+let tmp: string;
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'dlake-folder-unit-'));
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const view = (path: string[], sql = 'SELECT 1'): Definition => ({ kind: 'view', path, fields: { sql } });
+
+/** Every file under `dir`, relative to it. */
+function files(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
+}
+
+/** Every file under `dir`, with its bytes. */
+const snapshot = (dir: string) =>
+  Object.fromEntries(files(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+
+describe('writeDefinitions', () => {
+  it('path components that a file system or a shell would take as a way out stay one file name each', () => {
+    const root = mkdtempSync(join(tmp, 'hostile-'));
+    const dir = join(root, 'lake');
+    const hostile = [
+      ['..'],
+      ['..', '..', 'x'],
+      ['a/../../b'],
+      ['.hidden'],
+      [''],
+      ['/etc', 'passwd'],
+      ['c:\\x'],
+    ];
+    const defs = hostile.map((p) => ({ kind: 'folder' as const, path: p, fields: {} }));
+    writeDefinitions(dir, defs);
+    // Nothing beside the folder, and each definition reads back under its own path.
+    expect(readdirSync(root)).toEqual(['lake']);
+    expect(readDefinitions(dir).map((d) => d.path)).toEqual(
+      expect.arrayContaining(hostile.map((p) => expect.arrayContaining(p))),
+    );
+    expect(files(dir)).toHaveLength(hostile.length);
+  });
+
+  it('a file that already holds the same bytes is not rewritten (its time is kept)', () => {
+    const dir = mkdtempSync(join(tmp, 'same-'));
+    writeDefinitions(dir, [view(['S', 'a']), view(['S', 'b'])]);
+    const old = new Date('2020-01-01T00:00:00Z');
+    for (const f of ['S/a.yaml', 'S/b.yaml']) utimesSync(join(dir, f), old, old);
+    writeDefinitions(dir, [view(['S', 'a']), view(['S', 'b'], 'SELECT 2')]);
+    expect(statSync(join(dir, 'S/a.yaml')).mtime).toEqual(old);
+    expect(statSync(join(dir, 'S/b.yaml')).mtime).not.toEqual(old);
+    expect(readFileSync(join(dir, 'S/b.yaml'), 'utf8')).toContain('SELECT 2');
+  });
+
+  it('a rename that fails half-way puts back the files replaced and removed, and the folders created', () => {
+    const dir = mkdtempSync(join(tmp, 'undo-'));
+    writeDefinitions(dir, [view(['A', 'one']), view(['A', 'stale']), view(['Z', 'last'])]);
+    writeFileSync(join(dir, 'README.md'), 'ours\n');
+    const before = snapshot(dir);
+    // The last rename into place fails (an I/O error): the others were already done.
+    failRename = (to) => to.endsWith(join('Z', 'last.yaml'));
+    let error: (Error & { exitCode?: number; hint?: string }) | undefined;
+    try {
+      writeDefinitions(
+        dir,
+        [view(['A', 'one'], 'SELECT 11'), view(['B', 'new', 'deep']), view(['Z', 'last'], 'SELECT 3')],
+        [join(dir, 'A', 'stale.yaml')],
+      );
+    } catch (e) {
+      error = e as typeof error;
+    } finally {
+      failRename = undefined;
+    }
+    expect(error?.message).toBe(
+      `cannot write ${join(dir, 'Z', 'last.yaml')}: input/output error on the device`,
+    );
+    expect(error?.exitCode).toBe(9);
+    expect(error?.hint).toBe(`nothing was written: ${dir} is as it was`);
+    // The replaced file has its old bytes, the removed one is back, the folders created are gone.
+    expect(snapshot(dir)).toEqual(before);
+    expect(readdirSync(dir).sort()).toEqual(['A', 'README.md', 'Z']);
+  });
+});
