@@ -10,13 +10,21 @@ import { readDefinitions, writeDefinitions } from '../../src/ascode/folder.js';
 
 /** When set, a rename to a path it accepts fails with EIO (a device failing under the pull). */
 let failRename: ((to: string) => boolean) | undefined;
+/** When set, reading a file it accepts fails with EIO. */
+let failRead: ((file: string) => boolean) | undefined;
+const eio = () => Object.assign(new Error('EIO'), { code: 'EIO' });
 vi.mock('node:fs', async (original) => {
   const fs = await original<typeof import('node:fs')>();
   const renameSync: typeof fs.renameSync = (from, to) => {
-    if (failRename?.(String(to))) throw Object.assign(new Error('EIO'), { code: 'EIO' });
+    if (failRename?.(String(to))) throw eio();
     fs.renameSync(from, to);
   };
-  return { ...fs, renameSync, default: { ...fs, renameSync } };
+  const readFileSync = ((file: string, options: unknown) => {
+    if (failRead?.(String(file))) throw eio();
+    return fs.readFileSync(file, options as BufferEncoding);
+  }) as typeof fs.readFileSync;
+  const mocked = { ...fs, renameSync, readFileSync };
+  return { ...mocked, default: mocked };
 });
 
 let tmp: string;
@@ -100,5 +108,25 @@ describe('writeDefinitions', () => {
     // The replaced file has its old bytes, the removed one is back, the folders created are gone.
     expect(snapshot(dir)).toEqual(before);
     expect(readdirSync(dir).sort()).toEqual(['A', 'README.md', 'Z']);
+  });
+});
+
+describe('readDefinitions', () => {
+  it('a device failing under a definition file is exit 9 naming it, and nothing is read past it', () => {
+    const dir = mkdtempSync(join(tmp, 'eio-'));
+    writeDefinitions(dir, [view(['S', 'a']), view(['S', 'b'])]);
+    failRead = (file) => file.endsWith(join('S', 'b.yaml'));
+    try {
+      expect(() => readDefinitions(dir)).toThrow(
+        expect.objectContaining({
+          message: `cannot read ${join(dir, 'S', 'b.yaml')}: input/output error on the device`,
+          exitCode: 9,
+          hint: 'nothing was planned, applied or written',
+        }),
+      );
+    } finally {
+      failRead = undefined;
+    }
+    expect(readDefinitions(dir)).toHaveLength(2);
   });
 });
