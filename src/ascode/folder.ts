@@ -245,9 +245,9 @@ const IN_THE_WAY = new Set(['EISDIR', 'ENOTDIR', 'EEXIST', 'ELOOP']);
  * The error for a local failure of a pull, saying what was and was not written: exit 9 for the file system's
  * refusals (a full disk, a name too long, permission), exit 2 for what is in the way.
  */
-function pullError(dir: string, file: string, e: unknown, outcome: string): DlakeError {
+function pullError(dir: string, file: string, e: unknown, outcome: string, verb = 'write'): DlakeError {
   if (e instanceof UsageError || e instanceof LocalIOError) return e;
-  const message = `cannot write ${file}: ${describeFsError(e)}`;
+  const message = `cannot ${verb} ${file}: ${describeFsError(e)}`;
   const code = (e as NodeJS.ErrnoException).code ?? '';
   const options = { cause: e, hint: outcome || `nothing was written: ${dir} is as it was` };
   return IN_THE_WAY.has(code) ? new UsageError(message, options) : new LocalIOError(message, options);
@@ -396,6 +396,7 @@ export function writeDefinitions(
     return failedUndo;
   };
   let current = dir;
+  let verb = 'write';
   try {
     // 1. Every file, in the staging folder: a full disk or a failing device stops here, the folder untouched.
     targets.forEach(({ def, file }, i) => {
@@ -438,6 +439,7 @@ export function writeDefinitions(
     // 3. Into place: each rename replaces a whole file at once.
     for (const step of steps) {
       current = 'remove' in step ? step.remove : step.write;
+      verb = 'remove' in step ? 'remove' : 'write';
       if ('remove' in step) renameSync(step.remove, step.to);
       else renameSync(step.from, step.write);
       done.push(step);
@@ -445,9 +447,9 @@ export function writeDefinitions(
   } catch (e) {
     const notPutBack = undo();
     const outcome = notPutBack.length
-      ? `${done.length - notPutBack.length} of ${steps.length} changes were undone; these could not be put back: ${notPutBack.join(', ')} (their previous content is in ${staging})`
+      ? `not everything could be put back: ${notPutBack.join(', ')} (the previous files are in ${staging}); every other file is as it was`
       : '';
-    throw pullError(dir, current, e, outcome);
+    throw pullError(dir, current, e, outcome, verb);
   }
   rmSync(staging, { recursive: true, force: true });
   removeEmptiedFolders(dir, stale);

@@ -111,6 +111,34 @@ describe('writeDefinitions', () => {
   });
 });
 
+describe('writeDefinitions, when putting back fails too', () => {
+  it('says which files could not be put back and keeps their previous content in the staging folder', () => {
+    const dir = mkdtempSync(join(tmp, 'undo-fails-'));
+    writeDefinitions(dir, [view(['A', 'one']), view(['Z', 'last'])]);
+    const previous = readFileSync(join(dir, 'A', 'one.yaml'), 'utf8');
+    let toOne = 0;
+    // The last file fails, then so does putting A/one.yaml back (its second rename).
+    failRename = (to) =>
+      to.endsWith(join('Z', 'last.yaml')) || (to.endsWith(join('A', 'one.yaml')) && ++toOne === 2);
+    let error: (Error & { exitCode?: number; hint?: string }) | undefined;
+    try {
+      writeDefinitions(dir, [view(['A', 'one'], 'SELECT 11'), view(['Z', 'last'], 'SELECT 3')]);
+    } catch (e) {
+      error = e as typeof error;
+    } finally {
+      failRename = undefined;
+    }
+    expect(error?.exitCode).toBe(9);
+    const staging = readdirSync(dir).filter((n) => n.startsWith('.dlake-pull-'));
+    expect(staging).toHaveLength(1);
+    expect(error?.hint).toBe(
+      `not everything could be put back: ${join(dir, 'A', 'one.yaml')} (the previous files are in ${join(dir, staging[0]!)}); every other file is as it was`,
+    );
+    expect(readFileSync(join(dir, staging[0]!, '0.old'), 'utf8')).toBe(previous);
+    expect(readFileSync(join(dir, 'Z', 'last.yaml'), 'utf8')).toContain('SELECT 1');
+  });
+});
+
 describe('readDefinitions', () => {
   it('a device failing under a definition file is exit 9 naming it, and nothing is read past it', () => {
     const dir = mkdtempSync(join(tmp, 'eio-'));
