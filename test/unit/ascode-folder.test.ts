@@ -1,31 +1,53 @@
 // The definitions folder's writer, without a service: every path stays inside the folder whatever its
 // components, a file that holds the same bytes is left as it is, and a failure while renaming into place puts
 // back every file already replaced or removed.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import fs, {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Definition } from '../../src/ascode/definitions.js';
 import { readDefinitions, writeDefinitions } from '../../src/ascode/folder.js';
 
-/** When set, a rename to a path it accepts fails with EIO (a device failing under the pull). */
-let failRename: ((to: string) => boolean) | undefined;
-/** When set, reading a file it accepts fails with EIO. */
-let failRead: ((file: string) => boolean) | undefined;
-const eio = () => Object.assign(new Error('EIO'), { code: 'EIO' });
-vi.mock('node:fs', async (original) => {
-  const fs = await original<typeof import('node:fs')>();
-  const renameSync: typeof fs.renameSync = (from, to) => {
-    if (failRename?.(String(to))) throw eio();
-    fs.renameSync(from, to);
+/**
+ * The error `run` throws while a rename to a path `rename` accepts, or a read of a file `read` accepts, fails with EIO (a
+ * device failing under the pull). node:fs is patched through its CommonJS object, which
+ * syncBuiltinESMExports carries to the ES module bindings that folder.ts imports, then put back.
+ */
+function failure(
+  fail: { rename?: (to: string) => boolean; read?: (file: string) => boolean },
+  run: () => unknown,
+): (Error & { exitCode?: number; hint?: string }) | undefined {
+  const { renameSync, readFileSync: read } = fs;
+  const eio = () => Object.assign(new Error('EIO'), { code: 'EIO' });
+  fs.renameSync = (from, to) => {
+    if (fail.rename?.(String(to))) throw eio();
+    renameSync(from, to);
   };
-  const readFileSync = ((file: string, options: unknown) => {
-    if (failRead?.(String(file))) throw eio();
-    return fs.readFileSync(file, options as BufferEncoding);
+  fs.readFileSync = ((file: string, options: unknown) => {
+    if (fail.read?.(String(file))) throw eio();
+    return read(file, options as BufferEncoding);
   }) as typeof fs.readFileSync;
-  const mocked = { ...fs, renameSync, readFileSync };
-  return { ...mocked, default: mocked };
-});
+  syncBuiltinESMExports();
+  try {
+    run();
+    return undefined;
+  } catch (e) {
+    return e as Error;
+  } finally {
+    fs.renameSync = renameSync;
+    fs.readFileSync = read;
+    syncBuiltinESMExports();
+  }
+}
 
 let tmp: string;
 beforeAll(() => {
@@ -87,19 +109,13 @@ describe('writeDefinitions', () => {
     writeFileSync(join(dir, 'README.md'), 'ours\n');
     const before = snapshot(dir);
     // The last rename into place fails (an I/O error): the others were already done.
-    failRename = (to) => to.endsWith(join('Z', 'last.yaml'));
-    let error: (Error & { exitCode?: number; hint?: string }) | undefined;
-    try {
+    const error = failure({ rename: (to) => to.endsWith(join('Z', 'last.yaml')) }, () =>
       writeDefinitions(
         dir,
         [view(['A', 'one'], 'SELECT 11'), view(['B', 'new', 'deep']), view(['Z', 'last'], 'SELECT 3')],
         [join(dir, 'A', 'stale.yaml')],
-      );
-    } catch (e) {
-      error = e as typeof error;
-    } finally {
-      failRename = undefined;
-    }
+      ),
+    );
     expect(error?.message).toBe(
       `cannot write ${join(dir, 'Z', 'last.yaml')}: input/output error on the device`,
     );
@@ -118,16 +134,11 @@ describe('writeDefinitions, when putting back fails too', () => {
     const previous = readFileSync(join(dir, 'A', 'one.yaml'), 'utf8');
     let toOne = 0;
     // The last file fails, then so does putting A/one.yaml back (its second rename).
-    failRename = (to) =>
+    const rename = (to: string) =>
       to.endsWith(join('Z', 'last.yaml')) || (to.endsWith(join('A', 'one.yaml')) && ++toOne === 2);
-    let error: (Error & { exitCode?: number; hint?: string }) | undefined;
-    try {
-      writeDefinitions(dir, [view(['A', 'one'], 'SELECT 11'), view(['Z', 'last'], 'SELECT 3')]);
-    } catch (e) {
-      error = e as typeof error;
-    } finally {
-      failRename = undefined;
-    }
+    const error = failure({ rename }, () =>
+      writeDefinitions(dir, [view(['A', 'one'], 'SELECT 11'), view(['Z', 'last'], 'SELECT 3')]),
+    );
     expect(error?.exitCode).toBe(9);
     const staging = readdirSync(dir).filter((n) => n.startsWith('.dlake-pull-'));
     expect(staging).toHaveLength(1);
@@ -143,18 +154,12 @@ describe('readDefinitions', () => {
   it('a device failing under a definition file is exit 9 naming it, and nothing is read past it', () => {
     const dir = mkdtempSync(join(tmp, 'eio-'));
     writeDefinitions(dir, [view(['S', 'a']), view(['S', 'b'])]);
-    failRead = (file) => file.endsWith(join('S', 'b.yaml'));
-    try {
-      expect(() => readDefinitions(dir)).toThrow(
-        expect.objectContaining({
-          message: `cannot read ${join(dir, 'S', 'b.yaml')}: input/output error on the device`,
-          exitCode: 9,
-          hint: 'nothing was planned, applied or written',
-        }),
-      );
-    } finally {
-      failRead = undefined;
-    }
+    const error = failure({ read: (file) => file.endsWith(join('S', 'b.yaml')) }, () => readDefinitions(dir));
+    expect(error).toMatchObject({
+      message: `cannot read ${join(dir, 'S', 'b.yaml')}: input/output error on the device`,
+      exitCode: 9,
+      hint: 'nothing was planned, applied or written',
+    });
     expect(readDefinitions(dir)).toHaveLength(2);
   });
 });
