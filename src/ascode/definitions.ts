@@ -1,16 +1,10 @@
-// Definitions as code (docs: README "Definitions as code"): the mapping between catalog entities and the
-// YAML files that describe them. A definition holds `kind`, `path` and the entity's fields as the API names
-// them, less what the server generates; secrets are `${env:NAME}` references, never values.
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import * as z from 'zod/mini';
 import '../util/zod.js';
 import type { CatalogEntity } from '../api/schemas/catalog.js';
 import { segmentProblem } from '../api/url-segment.js';
 import { UsageError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
-import { describeFsError, fileWriteError, readTextFile } from '../util/files.js';
 import {
   checkAdminDefinition,
   QUEUE_LIMITS,
@@ -142,7 +136,7 @@ function sorted(value: unknown): unknown {
 }
 
 /** The YAML text of a definition: kind, path, the fields in name order, then tags and wiki. */
-function formatDefinition(def: Definition): string {
+export function formatDefinition(def: Definition): string {
   const doc: Record<string, unknown> = { kind: def.kind, path: def.path };
   Object.assign(doc, sorted(def.fields));
   if (def.tags) doc.tags = def.tags;
@@ -150,66 +144,6 @@ function formatDefinition(def: Definition): string {
   // The ruleset is one per service: its file has no path.
   if (def.kind === 'rule') delete doc.path;
   return stringify(doc, { lineWidth: 0 });
-}
-
-/** A path component as a file name: what a file system or a shell would mistake is percent-encoded. */
-function fileComponent(component: string): string {
-  return component.replace(/[%/\\:*?"<>|\0-\x1f]|^\.|^$/g, (c) =>
-    c === '' ? '%' : `%${c.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`,
-  );
-}
-
-/**
- * Where pull writes a definition: the catalog path as folders, the entity as `<last>.yaml`. The admin kinds
- * go under folders whose names start with a dot, which no catalog path gives (a leading `.` is encoded), so
- * they never collide with a catalog file: `.queues/<name>.yaml`, `.rules.yaml`,
- * `.reflections/<dataset path>/<name>.yaml`, `.grants/<entity path>.yaml`, `.users/<name>.yaml`,
- * `.roles/<name>.yaml`.
- */
-export function fileFor(dir: string, def: Pick<Definition, 'kind' | 'path'>): string {
-  const parts = def.path.map(fileComponent);
-  const under: Partial<Record<Kind, string>> = {
-    queue: '.queues',
-    reflection: '.reflections',
-    grant: '.grants',
-    user: '.users',
-    role: '.roles',
-  };
-  if (def.kind === 'rule') return join(dir, '.rules.yaml');
-  return join(
-    dir,
-    ...(under[def.kind] ? [under[def.kind]!] : []),
-    ...parts.slice(0, -1),
-    `${parts.at(-1)}.yaml`,
-  );
-}
-
-export function writeDefinitions(dir: string, defs: readonly Definition[]): string[] {
-  const written: string[] = [];
-  for (const def of defs) {
-    const file = fileFor(dir, def);
-    try {
-      mkdirSync(join(file, '..'), { recursive: true });
-    } catch (e) {
-      throw new UsageError(`cannot write ${file}: ${describeFsError(e)}`);
-    }
-    // Written beside and renamed over: a full disk never leaves a definition cut short (which would read as
-    // another one), and the file it replaces stays whole until then.
-    const temporary = `${file}.dlake-tmp`;
-    try {
-      writeFileSync(temporary, formatDefinition(def));
-      renameSync(temporary, file);
-    } catch (e) {
-      rmSync(temporary, { force: true });
-      // A folder where the file should be is the user's to fix (exit 2); a full disk or a failing device is
-      // a local I/O failure (exit 9).
-      if (['EISDIR', 'ENOTDIR', 'ENAMETOOLONG'].includes((e as NodeJS.ErrnoException).code ?? ''))
-        throw new UsageError(`cannot write ${file}: ${describeFsError(e)}`);
-      throw fileWriteError(file, e);
-    }
-    written.push(file);
-  }
-  return written;
 }
 
 const DefinitionFileSchema = z.looseObject({
@@ -286,75 +220,11 @@ export function parseDefinition(value: unknown, where: string): Definition {
   return def;
 }
 
-function yamlFiles(dir: string): string[] {
-  let entries: import('node:fs').Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch (e) {
-    throw new UsageError(`cannot read the folder ${dir}: ${describeFsError(e)}`);
-  }
-  const out: string[] = [];
-  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...yamlFiles(p));
-    else if (e.isFile() && /\.ya?ml$/.test(e.name)) out.push(p);
-  }
-  return out;
-}
-
-/**
- * The files under `dir` that hold a definition where `pull` writes it: what `pull --prune` may remove. A file
- * that is no definition, or sits elsewhere (a layout of the user's), is not one of them.
- */
-export function pulledFiles(dir: string): { file: string; def: Definition }[] {
-  if (!existsSync(dir)) return [];
-  const out: { file: string; def: Definition }[] = [];
-  for (const file of yamlFiles(dir)) {
-    let def: Definition;
-    try {
-      def = parseDefinition(parse(readTextFile(file)), file);
-    } catch {
-      continue;
-    }
-    if (fileFor(dir, def) === file) out.push({ file, def });
-  }
-  return out;
-}
-
-/** Every `*.yaml` under `dir`, in any layout; two files naming one path are refused. */
-export function readDefinitions(dir: string): Definition[] {
-  const seen = new Map<string, string>();
-  const defs: Definition[] = [];
-  for (const file of yamlFiles(dir)) {
-    const where = relative(dir, file) || file;
-    const text = readTextFile(file);
-    let value: unknown;
-    try {
-      // Without the line and column in messages, parsing is a quarter faster (10,000 files: seconds); a file
-      // that fails is parsed again for the message that says where.
-      value = parse(text, { prettyErrors: false });
-    } catch {
-      try {
-        parse(text);
-      } catch (e) {
-        throw new UsageError(`${where} is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
-      }
-    }
-    const def = parseDefinition(value, where);
-    const key = definitionKey(def);
-    const other = seen.get(key);
-    if (other) throw new UsageError(`${where} and ${other} both define ${definitionLabel(def)}`);
-    seen.set(key, where);
-    defs.push(def);
-  }
-  return defs;
-}
-
 /**
  * What identifies a definition: the catalog kinds share one namespace of paths (case-insensitive, as the
  * catalog); each admin kind has its own (queue names are exact, as the service matches them).
  */
-function definitionKey(def: Definition): string {
+export function definitionKey(def: Definition): string {
   if (def.kind === 'queue') return `queue:${JSON.stringify(def.path)}`;
   const path = JSON.stringify(def.path.map((c) => c.toLowerCase()));
   return isAdminKind(def.kind) ? `${def.kind}:${path}` : path;

@@ -1,11 +1,10 @@
 // `pull --prune`: after a pull, the files of entities that no longer exist under what was pulled are removed.
 // Only files pull itself writes are candidates (a definition where pull puts it: see fileFor); a file of
-// another layout, or no definition at all, is never touched. Without --prune, pull keeps them.
-import { readdirSync, rmdirSync, unlinkSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
-import { describeFsError } from '../util/files.js';
-import { type Definition, isAdminKind, type Kind, pulledFiles } from './definitions.js';
+// another layout, a link, or no definition at all, is never touched. Without --prune, pull keeps them. The files
+// are removed with the pull's writes, all or nothing (folder.ts, writeDefinitions).
+import { resolve } from 'node:path';
+import { type Definition, isAdminKind, type Kind } from './definitions.js';
+import { pulledFiles } from './folder.js';
 import { catalogKey } from './order.js';
 
 /** The catalog path a definition is under: its own, a reflection's dataset's, a grant's entity's. */
@@ -25,7 +24,7 @@ export function under(path: readonly string[], roots: readonly (readonly string[
 
 /**
  * The files under `dir` that pull writes, of a kind it pulled, for an entity under what it pulled (`roots`:
- * the REFs' paths, or undefined for every space and source), that this pull did not write (`written`).
+ * the REFs' paths, or undefined for every space and source), that this pull does not write (`written`).
  * Queues, the ruleset, users and roles belong to the whole service: theirs are stale whenever their kind was
  * pulled.
  */
@@ -50,28 +49,4 @@ export function staleFiles(
     })
     .map(({ file }) => file)
     .sort();
-}
-
-/** Removes the files, then each folder under `dir` they leave empty; returns their paths relative to `dir`. */
-export function removeFiles(dir: string, files: readonly string[]): string[] {
-  const top = resolve(dir);
-  const folders = new Set<string>();
-  for (const file of files) {
-    try {
-      unlinkSync(file);
-    } catch (e) {
-      throw new UsageError(`cannot remove ${file}: ${describeFsError(e)}`);
-    }
-    for (let d = dirname(resolve(file)); d.startsWith(`${top}/`) || d.startsWith(`${top}\\`); d = dirname(d))
-      folders.add(d);
-  }
-  // Deepest first, so that a folder holding only emptied folders goes too.
-  for (const folder of [...folders].sort((a, b) => b.length - a.length)) {
-    try {
-      if (readdirSync(folder).length === 0) rmdirSync(folder);
-    } catch {
-      // A folder that cannot be listed or removed stays; the files themselves are gone.
-    }
-  }
-  return files.map((f) => relative(dir, f));
 }

@@ -5,9 +5,10 @@ import type { ApiClient } from '../api/http.js';
 import type { Root } from '../api/roots.js';
 import { UsageError } from '../errors.js';
 import { parseRef } from '../util/catalog-ref.js';
-import { checkPathComponents, definitionLabel, readDefinitions } from './definitions.js';
+import { checkPathComponents, definitionLabel } from './definitions.js';
 import type { PlanEntry } from './diff.js';
 import { labelOf, portableTo } from './editions.js';
+import { type FolderRead, readDefinitions } from './folder.js';
 import { compareDefinitions, computePlan, failedEntry } from './plan.js';
 import { checkReferences, substituteEnv } from './substitution.js';
 
@@ -29,6 +30,8 @@ interface PlanInput {
   refreshSecrets?: true;
   /** Reads at once. */
   concurrency: number;
+  /** Receives what was read of the folder (said with a plan that deletes). */
+  read?: FolderRead;
 }
 
 /**
@@ -42,7 +45,7 @@ export async function readPlan(
   refs: readonly string[],
   opts: PlanInput,
 ): Promise<PlanEntry[]> {
-  let defs = readDefinitions(opts.dir);
+  let defs = readDefinitions(opts.dir, opts.read);
   // A path that names no entity, or a reference the rule refuses, stops the whole plan, as a bad file does,
   // before the service is asked.
   for (const def of defs) checkPathComponents(def, def.file ?? definitionLabel(def));

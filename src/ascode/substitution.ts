@@ -12,7 +12,8 @@ import { parse } from 'yaml';
 import { UsageError } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
 import { readTextFile } from '../util/files.js';
-import { type Definition, definitionLabel, fileFor } from './definitions.js';
+import { type Definition, definitionLabel } from './definitions.js';
+import { fileFor } from './layout.js';
 import { secretFields } from './secret-fields.js';
 
 /** The variable that lists what may be substituted outside a source's secret fields. */

@@ -1,12 +1,13 @@
 // `dlake pull`, `dlake plan`, `dlake apply`: definitions as code. The work is in src/ascode; these commands
 // read options, print and choose the exit code.
 import { statSync } from 'node:fs';
+import { relative } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { ApplyResult } from '../ascode/apply.js';
 import type { PlanEntry } from '../ascode/diff.js';
 import type { Context } from '../context.js';
 import { DlakeError, ExitCode, InterruptedError, QuietExit, UsageError } from '../errors.js';
-import { stderrSafe } from '../output/safe-text.js';
+import { stderrSafe, terminalSafe } from '../output/safe-text.js';
 import { formatPath, parseRef } from '../util/catalog-ref.js';
 import { confirmDestructive, examples } from './common.js';
 import { defineCommand, type OptionsOf } from './define.js';
@@ -121,8 +122,9 @@ async function pullDefinitions(
   opts: OptionsOf<typeof pullDeclaration>,
 ): Promise<void> {
   const { pullDefinitions } = await import('../ascode/pull.js');
-  const { writeDefinitions } = await import('../ascode/definitions.js');
   const { keepReferences } = await import('../ascode/substitution.js');
+  const { checkPullTargets, writeDefinitions } = await import('../ascode/folder.js');
+  const { fileFor } = await import('../ascode/layout.js');
   const admin = opts.kinds === undefined ? undefined : await import('../ascode/admin-kinds.js');
   const kinds = admin?.parseKinds(opts.kinds!) ?? [];
   const parsed = refs.map(parseRef);
@@ -134,13 +136,18 @@ async function pullDefinitions(
   const defs = admin
     ? [...catalogDefs, ...(await admin.pullAdminKinds(client, kinds, catalogDefs, READ_CONCURRENCY))]
     : catalogDefs;
-  const written = writeDefinitions(opts.dir, keepReferences(opts.dir, defs, ctx.env));
+  // A link or a folder in the way is refused before any file of the folder is read (or written).
+  checkPullTargets(opts.dir, defs);
+  let stale: string[] = [];
+  if (opts.prune) {
+    const { staleFiles } = await import('../ascode/pull-prune.js');
+    const targets = defs.map((d) => fileFor(opts.dir, d));
+    stale = staleFiles(opts.dir, targets, new Set(kinds), parsed.length ? roots : undefined);
+  }
+  const { removed } = writeDefinitions(opts.dir, keepReferences(opts.dir, defs, ctx.env), stale);
   ctx.ui.notice(`Pulled ${defs.length} definition${defs.length === 1 ? '' : 's'} into ${opts.dir}.`);
   if (!opts.prune) return;
-  const { removeFiles, staleFiles } = await import('../ascode/pull-prune.js');
-  const stale = staleFiles(opts.dir, written, new Set(kinds), parsed.length ? roots : undefined);
-  const removed = removeFiles(opts.dir, stale);
-  for (const file of removed) ctx.ui.notice(`removed ${file} (no longer on the service)`);
+  for (const file of removed) ctx.ui.notice(`removed ${relative(opts.dir, file)} (no longer on the service)`);
   ctx.ui.notice(`Removed ${removed.length} file${removed.length === 1 ? '' : 's'}.`);
 }
 
@@ -165,14 +172,30 @@ export async function readPlan(
   refs: readonly string[],
   opts: Pick<OptionsOf<typeof planDeclaration>, 'dir' | 'prune' | 'map' | 'refreshSecrets'>,
 ): Promise<PlanEntry[]> {
+  return (await readPlanSaying(ctx, refs, opts)).entries;
+}
+
+/**
+ * The plan for the files in `dir`, and, when it deletes, the line that says what was read to decide it
+ * (`Read 42 definition files in lake (3 folders).`): what no file names is only what these files do not name.
+ */
+async function readPlanSaying(
+  ctx: Context,
+  refs: readonly string[],
+  opts: Pick<OptionsOf<typeof planDeclaration>, 'dir' | 'prune' | 'map' | 'refreshSecrets'>,
+): Promise<{ entries: PlanEntry[]; read?: string }> {
   const { readPlan } = await import('../ascode/read-plan.js');
+  const { describeRead, emptyRead } = await import('../ascode/folder.js');
+  const read = emptyRead();
   const where = {
     client: () => ctx.client(),
     root: () => ctx.root(),
     env: ctx.env,
     warn: (line: string) => ctx.ui.warn(line),
   };
-  return readPlan(where, refs, { ...opts, concurrency: READ_CONCURRENCY });
+  const entries = await readPlan(where, refs, { ...opts, concurrency: READ_CONCURRENCY, read });
+  const deletes = entries.some((e) => e.action === 'delete' && !e.error);
+  return { entries, read: deletes ? describeRead(opts.dir, read) : undefined };
 }
 
 const ACTION_MARK = { create: '+ create', update: '~ update', delete: '- delete' } as const;
@@ -216,11 +239,13 @@ function planText(plan: readonly PlanEntry[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function printPlan(ctx: Context, plan: readonly PlanEntry[]): Promise<void> {
+/** The plan on stdout; `read` (what was read to decide its deletes) first in text, on stderr with -o json. */
+async function printPlan(ctx: Context, plan: readonly PlanEntry[], read?: string): Promise<void> {
   if (ctx.format === 'json') {
     const { planJson } = await import('../ascode/plan.js');
+    if (read) ctx.ui.notice(read);
     ctx.streams.stdout.write(`${JSON.stringify(planJson(plan), null, 2)}\n`);
-  } else ctx.streams.stdout.write(planText(plan));
+  } else ctx.streams.stdout.write(`${read ? `${terminalSafe(read)}\n` : ''}${planText(plan)}`);
 }
 
 async function planDefinitions(
@@ -228,8 +253,8 @@ async function planDefinitions(
   refs: string[],
   opts: OptionsOf<typeof planDeclaration>,
 ): Promise<void> {
-  const entries = await readPlan(ctx, refs, opts);
-  await showPlan(ctx, entries);
+  const { entries, read } = await readPlanSaying(ctx, refs, opts);
+  await showPlan(ctx, entries, read);
   if (opts.out !== undefined) {
     const { writeSavedPlan } = await import('../ascode/saved-plan.js');
     writeSavedPlan(opts.out, entries, (await ctx.client()).baseUrl);
@@ -239,8 +264,8 @@ async function planDefinitions(
 }
 
 /** Prints the plan; an entity that could not be planned then ends the command (exit 2), after the rest. */
-async function showPlan(ctx: Context, entries: readonly PlanEntry[]): Promise<void> {
-  await printPlan(ctx, entries);
+async function showPlan(ctx: Context, entries: readonly PlanEntry[], read?: string): Promise<void> {
+  await printPlan(ctx, entries, read);
   const failed = entries.filter((e) => e.error);
   if (failed.length) {
     const { definitionLabel } = await import('../ascode/definitions.js');
@@ -317,12 +342,12 @@ async function planToApply(
   ctx: Context,
   refs: readonly string[],
   opts: OptionsOf<typeof applyDeclaration>,
-): Promise<PlanEntry[]> {
+): Promise<{ entries: PlanEntry[]; read?: string }> {
   if (opts.plan === undefined) {
     if (opts.dir === undefined) {
       throw new UsageError('apply needs --dir DIR (the definition files) or --plan FILE (a saved plan)');
     }
-    return readPlan(ctx, refs, { ...opts, dir: opts.dir });
+    return readPlanSaying(ctx, refs, { ...opts, dir: opts.dir });
   }
   // The options that shape a plan are refused with --plan by commander (`.conflicts`); REFs are arguments.
   if (refs.length > 0) {
@@ -331,7 +356,7 @@ async function planToApply(
     });
   }
   const { readSavedPlan } = await import('../ascode/saved-plan.js');
-  return readSavedPlan(opts.plan, (await ctx.client()).baseUrl);
+  return { entries: readSavedPlan(opts.plan, (await ctx.client()).baseUrl) };
 }
 
 async function applyDefinitions(
@@ -339,8 +364,9 @@ async function applyDefinitions(
   refs: string[],
   opts: OptionsOf<typeof applyDeclaration>,
 ): Promise<void> {
-  const entries = await planToApply(ctx, refs, opts);
-  if (opts.dryRun || entries.length === 0) return showPlan(ctx, entries);
+  const { entries, read } = await planToApply(ctx, refs, opts);
+  if (opts.dryRun || entries.length === 0) return showPlan(ctx, entries, read);
+  if (read) ctx.ui.notice(read);
   await confirmDeletes(ctx, entries, opts);
   const { applyPlan, SkippedError } = await import('../ascode/apply.js');
   const { definitionLabel } = await import('../ascode/definitions.js');

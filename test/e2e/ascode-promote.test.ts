@@ -238,7 +238,7 @@ describe('users and roles', () => {
     );
     const pruned = ok(await b.run(['plan', '--dir', e, '--prune']));
     expect(pruned.stdout).toMatch(
-      /^- delete user eve\n- delete role analysts\n- delete role stale\n~ update user carol/,
+      /^Read \d+ definition files in .* \(3 folders\)\.\n- delete user eve\n- delete role analysts\n- delete role stale\n~ update user carol/,
     );
     b.emu.log.clear();
     ok(await b.run(['apply', '--dir', e]));
@@ -498,7 +498,10 @@ describe('targets, saved plans and secrets', () => {
       'kind: view\npath: [Sales, other, uses]\nsql: SELECT * FROM Sales.reports.legacy\n',
     );
     const plan = ok(await t.run(['plan', '--dir', d, 'Sales/reports', '--prune']));
-    expect(plan.stdout).toBe(
+    // What was read to decide the delete comes first.
+    const [read, ...lines] = plan.stdout.split('\n');
+    expect(read).toMatch(/^Read \d+ definition files in /);
+    expect(lines.join('\n')).toBe(
       [
         '- delete view Sales/reports/legacy',
         '    ! breaks Sales/other/uses',

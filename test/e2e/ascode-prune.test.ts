@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/ascode/apply.js';
-import { readDefinitions } from '../../src/ascode/definitions.js';
+import { readDefinitions } from '../../src/ascode/folder.js';
 import { computePlan } from '../../src/ascode/plan.js';
 import { planDeletes } from '../../src/ascode/prune.js';
 import { clientOf, ok } from '../helpers/ascode.js';
@@ -65,17 +65,20 @@ const KEPT = [
   ['Other', 'elsewhere'],
 ];
 
-const PLAN_TEXT = [
-  '- delete view Sales/gone',
-  '- delete folder Sales/old',
-  '- delete view Sales/old/a_base',
-  '- delete view Sales/old/z_top',
-  '- delete dataset Samples/sales/2024.csv',
-  '+ create view Sales/new',
-  '    sql: "SELECT 5 AS n"',
-  'Plan: 1 to create, 0 to update, 5 to delete.',
-  '',
-].join('\n');
+// What the plan read to decide its deletes comes first: the five files left, in six folders (Sales/old is empty).
+const planText = () =>
+  [
+    `Read 5 definition files in ${files} (6 folders).`,
+    '- delete view Sales/gone',
+    '- delete folder Sales/old',
+    '- delete view Sales/old/a_base',
+    '- delete view Sales/old/z_top',
+    '- delete dataset Samples/sales/2024.csv',
+    '+ create view Sales/new',
+    '    sql: "SELECT 5 AS n"',
+    'Plan: 1 to create, 0 to update, 5 to delete.',
+    '',
+  ].join('\n');
 
 const at = (path: string[]) => fx.emu.catalog.store.at(path);
 const writes = () => fx.emu.log.entries.filter((e) => e.method !== 'GET');
@@ -114,7 +117,7 @@ describe('plan --prune', () => {
     );
     const plan = await fx.run(['plan', '--dir', files, '--prune', '--exit-code']);
     expect(plan.code).toBe(8);
-    expect(plan.stdout).toBe(PLAN_TEXT);
+    expect(plan.stdout).toBe(planText());
     const json = JSON.parse(ok(await fx.run(['plan', '--dir', files, '--prune', '-o', 'json'])).stdout);
     expect(json).toEqual([
       { action: 'delete', kind: 'view', path: ['Sales', 'gone'], changes: [] },
@@ -140,7 +143,7 @@ describe('plan --prune', () => {
     );
     unlinkSync(join(d, 'Sales', 'holder', 'x.yaml'));
     expect(ok(await fx.run(['plan', '--dir', d, '--prune'])).stdout).toBe(
-      '- delete view Sales/holder/x\nPlan: 0 to create, 0 to update, 1 to delete.\n',
+      `Read 1 definition file in ${d} (3 folders).\n- delete view Sales/holder/x\nPlan: 0 to create, 0 to update, 1 to delete.\n`,
     );
   });
   it('a root a file names inside a source or a home: its folders, files and contents are never deletes', async () => {
@@ -181,7 +184,7 @@ describe('apply --prune', () => {
 
   it('--dry-run prints the plan with its deletes and deletes nothing', async () => {
     const r = ok(await fx.run(['apply', '--dir', files, '--prune', '--dry-run']));
-    expect(r.stdout).toBe(PLAN_TEXT);
+    expect(r.stdout).toBe(planText());
     expect(writes()).toEqual([]);
   });
 

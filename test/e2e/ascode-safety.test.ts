@@ -59,6 +59,7 @@ describe('prune never breaks what remains', () => {
     const plan = ok(await fx.run(['plan', '--dir', lake, '--prune']));
     expect(plan.stdout).toBe(
       [
+        `Read 5 definition files in ${lake} (3 folders).`,
         '- delete view Shop/base',
         '    ! breaks Ads/funnel, Shop/mid',
         '- delete view Shop/lone',

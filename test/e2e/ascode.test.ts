@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/ascode/apply.js';
-import { readDefinitions } from '../../src/ascode/definitions.js';
+import { readDefinitions } from '../../src/ascode/folder.js';
 import { sqlReferences } from '../../src/ascode/order.js';
 import { computePlan } from '../../src/ascode/plan.js';
 import { clientOf, createPgSource, ok, tree } from '../helpers/ascode.js';
