@@ -18,6 +18,7 @@ import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { inject } from 'postject';
 import { leaveOutHttp2, leaveOutZodLocales } from './build-plugins.mjs';
+import { sourceCommit } from './source-commit.mjs';
 
 const LTS = '24';
 const repo = resolve(import.meta.dirname, '..');
@@ -51,7 +52,10 @@ try {
     minifySyntax: true,
     legalComments: 'none',
     logLevel: 'warning',
-    define: { __DLAKE_VERSION__: JSON.stringify(version) },
+    define: {
+      __DLAKE_VERSION__: JSON.stringify(version),
+      __DLAKE_BUILD__: JSON.stringify({ ...sourceCommit(), kind: 'single executable' }),
+    },
     plugins: [leaveOutHttp2, leaveOutZodLocales],
   });
   const blob = join(work, 'sea.blob');

@@ -8,6 +8,7 @@ import {
   Option,
 } from '@commander-js/extra-typings';
 import { commandGroup, type ScannedArgv, scanArgv } from './argv.js';
+import { versionText } from './build-info.js';
 import type { CommandRuntime } from './commands/define.js';
 import { GLOBAL_OPTIONS_POINTER, HELP_TOPICS } from './commands/help-topics.js';
 import { hintFor, sayFailure } from './commands/hints.js';
@@ -186,7 +187,7 @@ export class Runtime implements CommandRuntime {
  */
 export function buildRoot(rt: Runtime, withVersion = true): Command {
   const program = new DlakeCommand(rt.state, 'dlake');
-  if (withVersion) program.version(__DLAKE_VERSION__, '-V, --version', 'print the version');
+  if (withVersion) program.version(versionText().trimEnd(), '-V, --version', 'print the version and build');
   program
     .description(
       'Administer a Data Lake Query Service: catalog, sources, SQL jobs, users, tokens and queues.',

@@ -106,7 +106,11 @@ describe('npm pack, then npm install -g of the tarball', () => {
 
   it('dlake --version prints the version', async () => {
     const { stdout } = await dlake(['--version']);
-    expect(stdout).toBe(`${version}\n`);
+    expect(stdout).toMatch(
+      new RegExp(
+        `^dlake version ${version.replaceAll('.', '\\.')} \\(commit \\w+, [\\d-]+; npm package\\)\n`,
+      ),
+    );
   });
 
   it('logs in and lists the catalog against the emulator', async () => {

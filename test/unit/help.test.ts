@@ -129,9 +129,21 @@ describe('help reads alike', () => {
     }
   });
 
-  it('dlake version prints the version, as --version does', async () => {
+  it('dlake version prints the version, the build and the Node.js that runs it; -o json the same as data', async () => {
     const r = await runInProcess(['version']);
-    expect([r.code, r.stdout, r.stderr]).toEqual([0, `${pkg.version}\n`, '']);
+    // From the sources (no build inlined its commit): the build says so.
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      0,
+      `dlake version ${pkg.version} (sources)\nNode.js ${process.version} on ${process.platform}-${process.arch}\n`,
+      '',
+    ]);
+    const json = await runInProcess(['version', '-o', 'json']);
+    expect(JSON.parse(json.stdout)).toEqual({
+      version: pkg.version,
+      build: 'sources',
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+    });
   });
 
   it("an unknown verb: exit 2, the nearest verb, or else the group's verbs", async () => {
