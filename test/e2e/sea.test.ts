@@ -49,6 +49,14 @@ describe.skipIf(built.status === 3)('dlake-linux-x64, the single executable', ()
       child.stdin!.end(input ?? '');
     });
 
+  it('is built with one line of news on each stream: no warning a newcomer would take for a failure', () => {
+    expect(built.stdout).toBe(`build:sea: wrote ${exe}\n`);
+    // postject's nine "Can't find string offset for section name" warnings, said once as harmless.
+    expect(built.stderr).toMatch(
+      /^(build:sea: the injector could not name \d+ section\(s\) .* \(harmless\)\n)?$/,
+    );
+  });
+
   it('prints its version, logs in, lists the catalog and exports a result, with no node on the PATH', async () => {
     const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
     const printed = await run(['--version']);
