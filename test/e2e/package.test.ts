@@ -1,7 +1,15 @@
 // The published package: `npm pack` gives a tarball that installs with `npm install -g` on a clean machine,
 // with no build step, no dependencies to download and no dev dependencies, and whose `dlake` works.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -170,6 +178,26 @@ describe('npm pack -w emulator, then npm install -g of the tarball', () => {
     expect([sql.code, JSON.parse(sql.stdout)]).toEqual([0, [{ answer: 42 }]]);
     const ls = await runDlake(['catalog', 'ls', 'Samples', '-o', 'json'], { env });
     expect(JSON.parse(ls.stdout)).toEqual([expect.objectContaining({ path: ['Samples', 'sales.csv'] })]);
+    expect(await emulator.stop()).toBe(0);
+    emulator = undefined;
+  });
+
+  it("brings the sample files the README's Quick tour reads: its Samples source, with no --samples", async () => {
+    emulator = await startEmulatorCommand(['--port', '0'], join(dir, 'prefix', 'bin', 'dlake-emulator'));
+    expect(emulator.stdout()).toContain(`Source Samples: the files in ${join(dir, 'prefix', 'lib')}`);
+    const env = { DLAKE_CONFIG_DIR: join(dir, 'config-samples'), DLAKE_URL: emulator.url };
+    const login = await runDlake(['login', '-u', 'admin', '--password-stdin'], {
+      env,
+      input: 'admin-pass-1\n',
+    });
+    expect(login.code).toBe(0);
+    const ls = await runDlake(['catalog', 'ls', 'Samples', '-o', 'json'], { env });
+    const paths = (JSON.parse(ls.stdout) as { path: string[] }[]).map((e) => e.path.join('/')).sort();
+    expect(paths).toEqual(
+      readdirSync(join(REPO, 'test', 'fixtures', 'samples'))
+        .map((f) => `Samples/${f}`)
+        .sort(),
+    );
     expect(await emulator.stop()).toBe(0);
     emulator = undefined;
   });
