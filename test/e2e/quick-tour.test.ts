@@ -212,6 +212,10 @@ describe('README Quick tour', () => {
               await shell.type(line, prompts ? `${line} --password-stdin <<< admin-pass-1` : line),
             );
           }
+          // The dlake that ran is this clone's, put on the PATH by the setup (none came with the login PATH).
+          expect((await shell.type('command -v dlake dlake-emulator')).stdout).toBe(
+            `${join(REPO, 'bin', 'dlake')}\n${join(REPO, 'bin', 'dlake-emulator')}\n`,
+          );
           const tourEnd = results.at(-1)!.cwd;
           for (const line of end!) results.push(await shell.type(line));
           for (const r of results) {
