@@ -16,7 +16,9 @@ import { promisify } from 'node:util';
 import { type Emulator, startEmulator } from 'dlake-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmulatorProcess, startEmulatorCommand } from '../../emulator/test/command.js';
+import { parseCsv } from '../helpers/csv.js';
 import { runDlake } from '../helpers/dlake.js';
+import { freePort } from '../helpers/free-port.js';
 import {
   installGlobally,
   type Packed,
@@ -26,6 +28,8 @@ import {
   treeSize,
   userEnv,
 } from '../helpers/package.js';
+import { loginPath, ROOT, Session, tourBlocks, typeBlock } from '../helpers/tour.js';
+import { until } from '../helpers/until.js';
 
 const run = promisify(execFile);
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
@@ -180,6 +184,37 @@ describe('npm pack -w emulator, then npm install -g of the tarball', () => {
     expect(JSON.parse(ls.stdout)).toEqual([expect.objectContaining({ path: ['Samples', 'sales.csv'] })]);
     expect(await emulator.stop()).toBe(0);
     emulator = undefined;
+  });
+
+  it("with dlake's tarball beside it, the README's Quick tour runs as printed, its first line skipped", async () => {
+    const prefix = join(dir, 'prefix');
+    await installGlobally((await sharedDlakePack()).tarball, prefix);
+    const home = join(dir, 'tour-home');
+    mkdirSync(home);
+    const port = String(await freePort());
+    const { setup, tour, end } = tourBlocks(README.replaceAll('9047', port));
+    expect(README).toContain(
+      'With the release tarballs installed instead ([Install](#install)), skip the first line',
+    );
+    const env = { HOME: home, PATH: `${join(prefix, 'bin')}:${loginPath()}`, LANG: 'C.UTF-8', TMPDIR: home };
+    const shell = new Session(ROOT, env, dir);
+    try {
+      const results = [...(await typeBlock(shell, setup.slice(1))), ...(await typeBlock(shell, tour))];
+      const which = await shell.type('command -v dlake dlake-emulator');
+      expect(which.stdout).toBe(
+        `${join(prefix, 'bin', 'dlake')}\n${join(prefix, 'bin', 'dlake-emulator')}\n`,
+      );
+      const tourEnd = results.at(-1)!.cwd;
+      results.push(...(await typeBlock(shell, end)));
+      for (const r of results) expect(r.code, `${r.line}\n${r.stderr}`).toBe(0);
+      expect(results.map((r) => r.stdout).join('\n')).toMatch(/North/);
+      expect(parseCsv(readFileSync(join(tourEnd, 'big.csv'), 'utf8'))).toHaveLength(1001);
+      await until(() => shell.printed().includes('Received SIGTERM, stopping.'), 'the emulator stops');
+    } catch (e) {
+      throw new Error(`${(e as Error).message}\n--- the session printed:\n${shell.printed()}`);
+    } finally {
+      await shell.exit();
+    }
   });
 
   it("brings the sample files the README's Quick tour reads: its Samples source, with no --samples", async () => {
