@@ -18,6 +18,7 @@ import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { inject } from 'postject';
 import { leaveOutHttp2, leaveOutZodLocales } from './build-plugins.mjs';
+import { sourceCommit } from './source-commit.mjs';
 
 const LTS = '24';
 const repo = resolve(import.meta.dirname, '..');
@@ -51,7 +52,10 @@ try {
     minifySyntax: true,
     legalComments: 'none',
     logLevel: 'warning',
-    define: { __DLAKE_VERSION__: JSON.stringify(version) },
+    define: {
+      __DLAKE_VERSION__: JSON.stringify(version),
+      __DLAKE_BUILD__: JSON.stringify({ ...sourceCommit(), kind: 'single executable' }),
+    },
     plugins: [leaveOutHttp2, leaveOutZodLocales],
   });
   const blob = join(work, 'sea.blob');
@@ -60,16 +64,43 @@ try {
     config,
     JSON.stringify({ main: script, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true }),
   );
-  execFileSync(node, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  // Its one line ("Wrote single executable preparation blob") is noise; a failure's message carries its stderr.
+  execFileSync(node, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
   const exe = join(work, 'dlake');
   copyFileSync(node, exe);
   chmodSync(exe, 0o755);
-  await inject(exe, 'NODE_SEA_BLOB', readFileSync(blob), {
-    sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
-  });
+  await injectQuietly(exe, readFileSync(blob));
   mkdirSync(dirname(out), { recursive: true });
   copyFileSync(exe, out);
   chmodSync(out, 0o755);
+  console.log(`build:sea: wrote ${out}`);
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+/**
+ * postject's injector (LIEF, compiled to WebAssembly) warns through console.warn, once per section of Node's
+ * binary whose name it looks up in a string table that does not hold it: nine "Can't find string offset for
+ * section name" lines on the official Node 24 binary, which a newcomer reads as a failure. They are harmless
+ * (the sections keep their names; the executable is run by test/e2e/sea.test.ts), so they are counted and said
+ * in one line; any other warning is passed on.
+ */
+async function injectQuietly(exe, blob) {
+  const warn = console.warn;
+  let harmless = 0;
+  console.warn = (...args) => {
+    if (/Can't find string offset/.test(args.join(' '))) harmless++;
+    else warn(...args);
+  };
+  try {
+    await inject(exe, 'NODE_SEA_BLOB', blob, {
+      sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
+    });
+  } finally {
+    console.warn = warn;
+  }
+  if (harmless)
+    console.error(
+      `build:sea: the injector could not name ${harmless} section(s) of the Node binary from its string table (harmless)`,
+    );
 }

@@ -17,9 +17,11 @@ import {
   leaveOutZodLocales,
   onlyOraDefaultSpinners,
 } from './build-plugins.mjs';
+import { sourceCommit } from './source-commit.mjs';
 import { writeThirdPartyLicenses } from './third-party-licenses.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const origin = { ...sourceCommit(), kind: 'npm package' };
 
 const common = {
   bundle: true,
@@ -34,7 +36,7 @@ const common = {
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,
-  define: { __DLAKE_VERSION__: JSON.stringify(version) },
+  define: { __DLAKE_VERSION__: JSON.stringify(version), __DLAKE_BUILD__: JSON.stringify(origin) },
 };
 
 /** Libraries that not every command uses, by import specifier: each becomes dist/vendor/<name>.cjs. */

@@ -5,13 +5,14 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { commandGroup, scanArgv } from './argv.js';
+import { versionText } from './build-info.js';
 import { configDir } from './config/dir.js';
 import { type CodeCache, CodeCacheLoader } from './util/code-cache.js';
 
 export function boot(argv: string[]): Promise<void> {
   const args = argv.slice(2);
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    process.stdout.write(`${__DLAKE_VERSION__}\n`);
+    process.stdout.write(versionText());
     return Promise.resolve();
   }
   // Node 20 only (V8 11.3): undici parses HTTP with llhttp compiled to WebAssembly, V8 optimizes it on

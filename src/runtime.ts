@@ -8,8 +8,9 @@ import {
   Option,
 } from '@commander-js/extra-typings';
 import { commandGroup, type ScannedArgv, scanArgv } from './argv.js';
+import { versionText } from './build-info.js';
 import type { CommandRuntime } from './commands/define.js';
-import { HELP_TOPICS } from './commands/help-topics.js';
+import { GLOBAL_OPTIONS_POINTER, HELP_TOPICS } from './commands/help-topics.js';
 import { hintFor, sayFailure } from './commands/hints.js';
 import { choiceOption } from './commands/options.js';
 import { GROUPS, registerGroups } from './commands/registry.js';
@@ -31,6 +32,8 @@ import { nearest } from './util/nearest.js';
 interface RunState {
   /** The command that reported a usage error (for the usage line). */
   failed?: CommandUnknownOpts;
+  /** The end of what commander last wrote to stdout (help), to set the help's last line apart by one blank line. */
+  outTail?: string;
 }
 
 /** Commander's Command, remembering in the run's state which command reported a usage error. */
@@ -184,14 +187,12 @@ export class Runtime implements CommandRuntime {
  */
 export function buildRoot(rt: Runtime, withVersion = true): Command {
   const program = new DlakeCommand(rt.state, 'dlake');
-  if (withVersion) program.version(__DLAKE_VERSION__, '-V, --version', 'print the version');
+  if (withVersion) program.version(versionText().trimEnd(), '-V, --version', 'print the version and build');
   program
     .description(
       'Administer a Data Lake Query Service: catalog, sources, SQL jobs, users, tokens and queues.',
     )
-    .helpOption('-h, --help', 'show help')
-    // Every command's help lists the options it inherits from dlake itself (as gh's "INHERITED FLAGS").
-    .configureHelp({ showGlobalOptions: true });
+    .helpOption('-h, --help', 'show help');
   for (const { flags, help, choices } of GLOBAL_OPTIONS as readonly GlobalOptionSpec[]) {
     program.addOption(choices ? choiceOption(flags, help, choices) : new Option(flags, help));
   }
@@ -201,7 +202,10 @@ export function buildRoot(rt: Runtime, withVersion = true): Command {
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
-      writeOut: (s) => rt.world.streams.stdout.write(s),
+      writeOut: (s) => {
+        rt.state.outTail = s.slice(-2);
+        return rt.world.streams.stdout.write(s);
+      },
       writeErr: (s) => rt.world.streams.stderr.write(s),
       // Usage errors are printed by reportError, with the usage line of the failing command.
       outputError: () => {},
@@ -217,6 +221,11 @@ Examples:
 
 Run \`dlake COMMAND --help\` for a command's options and examples,
 \`dlake help exit-codes\` for what each exit code means.`,
+    )
+    // The global options are listed once, above and by `dlake help global-options`; each command's help ends
+    // with one line pointing there rather than repeating them (as kubectl does), so that its examples fit a screen.
+    .addHelpText('afterAll', ({ command }) =>
+      command === program ? '' : `${rt.state.outTail === '\n\n' ? '' : '\n'}${GLOBAL_OPTIONS_POINTER}`,
     );
   return program;
 }
@@ -294,7 +303,7 @@ export async function runCli(argv: string[], world: World): Promise<number> {
 function helpFor(program: Command, words: string[]): void {
   const topic = words.length === 1 ? HELP_TOPICS[words[0]!] : undefined;
   if (topic) {
-    program.configureOutput().writeOut?.(topic.text());
+    program.configureOutput().writeOut?.(topic.text(program));
     return;
   }
   let cmd: CommandUnknownOpts = program;

@@ -2,7 +2,7 @@
 // Its runtime dependencies (DuckDB, jose, apache-arrow) stay external. gRPC and its proto loader are bundled
 // instead: the loader's protobufjs has an install script, which npm warns about on every install of the tarball. Inside the
 // repository, tests and scripts read src/ directly through the `dlake-source` export condition.
-import { rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { writeThirdPartyLicenses } from '../../scripts/third-party-licenses.mjs';
@@ -31,3 +31,6 @@ const { metafile } = await build({
 // The bundled libraries' licences travel with them (inputs are named relative to this package's folder).
 const inputs = Object.fromEntries(Object.keys(metafile.inputs).map((input) => [join(root, input), {}]));
 writeThirdPartyLicenses([{ inputs }], `${root}dist/THIRD-PARTY-LICENSES.txt`);
+// The sample files `dlake-emulator` serves as its `Samples` source by default (src/main.ts), so that the package
+// brings what the README's tour reads: the repository's own test/fixtures/samples.
+cpSync(`${root}../test/fixtures/samples`, `${root}dist/samples`, { recursive: true });

@@ -3,10 +3,10 @@
 //
 // Test hook: a SQL comment `/* sleep:<ms> */` anywhere in the query keeps the job RUNNING that much longer
 // before the query runs, so a test can cancel a running job or ask for the results of one.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { SEEDED_REFLECTIONS } from './admin/reflections.js';
+import { seededReflectionsOn } from './admin/reflections.js';
 import type { AreaContext } from './area.js';
 import { type CtasCatalog, type CtasStatement, parseCtas } from './ctas.js';
 import { requireAuth } from './guards.js';
@@ -457,31 +457,25 @@ function statusJson(job: Job): Record<string, unknown> {
 }
 
 /**
- * Made-up but stable reflection data for jobs that read `big` or a catalog dataset, so the CLI has something
- * to show: on the first dataset one reflection CHOSEN, one MATCHED and one CONSIDERED; on any other dataset
- * one CONSIDERED. The ids are those of seeded reflections, so the reflection summary can name them.
+ * Stable reflection data for a job: for each dataset it read, the seeded reflections on that very dataset (so the
+ * reflection summary names them, on a dataset the job did read): on the first, one CHOSEN, one MATCHED and one
+ * CONSIDERED; on any other, one CONSIDERED. A job that read no dataset with seeded reflections (only the
+ * generated table `big` has them outside the made-up spaces) has no acceleration, as on the service.
  */
-function acceleration(touched: TouchedDataset[]): { reflectionRelationships: Array<Record<string, string>> } {
+function acceleration(
+  touched: TouchedDataset[],
+): { reflectionRelationships: Array<Record<string, string>> } | undefined {
   const rels: Array<Record<string, string>> = [];
-  touched.forEach(({ path, id }, i) => {
-    const key = path.join('.').toLowerCase();
-    const datasetId = id ?? stableUuid(`dataset:${key}`);
+  touched.forEach(({ path }, i) => {
+    const on = seededReflectionsOn(path);
     const kinds = i === 0 ? ['CHOSEN', 'MATCHED', 'CONSIDERED'] : ['CONSIDERED'];
-    for (const relationship of kinds) {
-      const seeded = createHash('sha256').update(`${key}:${relationship}`).digest().readUInt32BE(0);
-      rels.push({
-        datasetId,
-        reflectionId: stableUuid(`reflection-${seeded % SEEDED_REFLECTIONS}`),
-        relationship,
-      });
-    }
+    kinds.forEach((relationship, k) => {
+      const reflection = on[k % Math.max(on.length, 1)];
+      if (reflection)
+        rels.push({ datasetId: reflection.datasetId, reflectionId: reflection.id, relationship });
+    });
   });
-  return { reflectionRelationships: rels };
-}
-
-function stableUuid(seed: string): string {
-  const h = createHash('sha1').update(seed).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return rels.length ? { reflectionRelationships: rels } : undefined;
 }
 
 function sleepHint(sql: string): number {

@@ -1,9 +1,10 @@
 // Command-line start of the emulator:
-//   dlake-emulator --port 9047 [--host H] [--edition community] [--samples DIR] [--big-rows N]
+//   dlake-emulator --port 9047 [--host H] [--edition community] [--samples DIR | --no-samples] [--big-rows N]
 //                  [--jwt-public-key FILE] [--no-pats] [--fault WHAT:[METHOD:]PATH[:TIMES]]…
 //                  [--strict-spec] [--secret-placeholder TEXT] [--flight-port N] [--flight-fault F]…
 //                  [--flight-batch-rows N]
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { EmulatorOptions } from './area.js';
 import { DEFAULT_PROJECT_ID, RATE_LIMIT_NAMES, type RateLimitName } from './cloud.js';
@@ -21,7 +22,9 @@ const USAGE = `Usage: dlake-emulator [options]   (in this repository: npm run em
   --rate-limit NAME=N   with --edition cloud: lower a published limit (api, results, status, cancel:
                         requests per window; repeatable); above it the answer is 429 with Retry-After
   --rate-window MS      with --edition cloud: the window of the limits (default 60000, as published)
-  --samples DIR         serve DIR as the NAS source "Samples"
+  --samples DIR         serve DIR as the NAS source "Samples" (default: the emulator's own sample
+                        files, CSV, JSON and Parquet; not with --edition cloud)
+  --no-samples          no "Samples" source
   --big-rows N          rows of the generated table "big" (default 1000)
   --job-history N       jobs in the seeded history of the job system tables (default 200)
   --no-jobs-recent      an older server: no sys.jobs_recent, every recent job in sys.jobs
@@ -51,6 +54,7 @@ const USAGE = `Usage: dlake-emulator [options]   (in this repository: npm run em
   --strict-spec         serve only the spec's endpoints (others, e.g. GET /api/v3/info, answer 404)
   --secret-placeholder TEXT
                         what source configs show instead of a stored secret (default $SERVICE_EXISTING_VALUE$)
+  -V, --version         print the version and the Node.js that runs it
   -h, --help            show this help`;
 
 function fail(msg: string): never {
@@ -62,6 +66,24 @@ function fail(msg: string): never {
 function refuse(msg: string): never {
   process.stderr.write(`emulator: ${msg}\n`);
   process.exit(2);
+}
+
+/**
+ * The sample files served as `Samples` when --samples names no folder, so that the README's tour needs nothing
+ * but the emulator: dist/samples in the package (scripts/build.mjs copies the repository's test/fixtures/samples
+ * there), or, run from the sources, the repository's own.
+ */
+function shippedSamples(): string {
+  const inPackage = join(import.meta.dirname, 'samples');
+  return existsSync(inPackage) ? inPackage : resolve(import.meta.dirname, '../../test/fixtures/samples');
+}
+
+/** `dlake-emulator 0.1.0` and the Node.js that runs it. */
+function versionText(): string {
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return `dlake-emulator ${version}\nNode.js ${process.version} on ${process.platform}-${process.arch}\n`;
 }
 
 /** `--samples DIR`: a folder that exists (a mistyped one would serve an empty source without a word). */
@@ -125,6 +147,12 @@ function parseOptions(argv: string[]): EmulatorOptions {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
   }
+  if (values.version) {
+    process.stdout.write(versionText());
+    process.exit(0);
+  }
+  if (values.samples !== undefined && values['no-samples'])
+    fail('--samples and --no-samples exclude each other');
   const edition = values.edition ?? 'enterprise';
   if (edition !== 'enterprise' && edition !== 'community' && edition !== 'cloud')
     fail(`unknown edition "${edition}"`);
@@ -146,7 +174,10 @@ function parseOptions(argv: string[]): EmulatorOptions {
     port: intOption(values.port, 'port', 9047),
     host: values.host,
     edition,
-    samplesDir: samplesOption(values.samples),
+    samplesDir:
+      values['no-samples'] || (values.samples === undefined && edition === 'cloud')
+        ? undefined
+        : (samplesOption(values.samples) ?? shippedSamples()),
     bigRows: values['big-rows'] === undefined ? undefined : intOption(values['big-rows'], 'big-rows', 1000),
     jobHistory:
       values['job-history'] === undefined ? undefined : intOption(values['job-history'], 'job-history', 200),
@@ -181,6 +212,7 @@ function parse(argv: string[]) {
       'rate-limit': { type: 'string', multiple: true },
       'rate-window': { type: 'string' },
       samples: { type: 'string' },
+      'no-samples': { type: 'boolean' },
       'big-rows': { type: 'string' },
       'job-history': { type: 'string' },
       'no-jobs-recent': { type: 'boolean' },
@@ -194,6 +226,7 @@ function parse(argv: string[]) {
       'flight-fault': { type: 'string', multiple: true },
       'flight-batch-rows': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'V' },
     },
   });
 }
@@ -251,7 +284,7 @@ async function main(): Promise<void> {
   // The hosted edition has no password login: its users get a PAT each to log in with.
   const pats = emu.cloud ? `${hostedPats(emu)}\n` : '';
   process.stdout.write(
-    `Data Lake Query Service emulator (${options.edition}) listening on ${emu.url}\n${emu.flight ? `Arrow Flight on ${emu.flight.url}\n` : ''}Users:\n${describeUsers()}\n${pats}${armed}`,
+    `Data Lake Query Service emulator (${options.edition}) listening on ${emu.url}\n${emu.flight ? `Arrow Flight on ${emu.flight.url}\n` : ''}${options.samplesDir ? `Source Samples: the files in ${options.samplesDir}\n` : ''}Users:\n${describeUsers()}\n${pats}${armed}`,
   );
   // A reader that went away (`dlake-emulator | head`) must not crash the server.
   process.stdout.on('error', () => {});

@@ -1,12 +1,14 @@
 // The `dlake-emulator` command's start-up refusals: one line on stderr and exit 2, never a stack, and never a
-// server that starts on something other than what was asked for.
+// server that starts on something other than what was asked for; its --version and the samples it brings.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runEmulatorCommand } from './command.js';
+import { runEmulatorCommand, startEmulatorCommand } from './command.js';
+
+const SAMPLES = join(import.meta.dirname, '../../test/fixtures/samples');
 
 let dir: string;
 let busy: Server;
@@ -44,5 +46,36 @@ describe('dlake-emulator refuses to start', () => {
     writeFileSync(file, 'a\n1\n');
     const f = await runEmulatorCommand(['--port', '0', '--samples', file]);
     expect([f.code, f.stderr, f.stdout]).toEqual([2, `emulator: --samples "${file}": not a folder\n`, '']);
+  });
+});
+
+describe('dlake-emulator tells what it is', () => {
+  it('--version (and -V): its version and the Node.js that runs it, exit 0', async () => {
+    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '../package.json'), 'utf8')) as {
+      version: string;
+    };
+    const expected = `dlake-emulator ${version}\nNode.js ${process.version} on ${process.platform}-${process.arch}\n`;
+    for (const flag of ['--version', '-V']) {
+      expect(await runEmulatorCommand([flag])).toEqual({ code: 0, stdout: expected, stderr: '' });
+    }
+  });
+
+  it('serves its own sample files as Samples unless told otherwise, and says so', async () => {
+    const emu = await startEmulatorCommand(['--port', '0']);
+    try {
+      const shipped = /^Source Samples: the files in (.+)$/m.exec(emu.stdout())?.[1];
+      expect(shipped).toBe(join(import.meta.dirname, '../dist/samples'));
+      expect(readdirSync(shipped!).sort()).toEqual(readdirSync(SAMPLES).sort());
+    } finally {
+      await emu.stop();
+    }
+    const none = await startEmulatorCommand(['--port', '0', '--no-samples']);
+    expect(none.stdout()).not.toContain('Source Samples');
+    await none.stop();
+    const both = await runEmulatorCommand(['--port', '0', '--no-samples', '--samples', dir]);
+    expect([both.code, both.stderr.split('\n')[0]]).toEqual([
+      2,
+      'emulator: --samples and --no-samples exclude each other',
+    ]);
   });
 });

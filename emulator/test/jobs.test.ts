@@ -91,6 +91,17 @@ describe('jobs over HTTP', () => {
       'CONSIDERED',
     ]);
     expect(rels[0].reflectionId).toMatch(/^[0-9a-f-]{36}$/);
+    // Reflections on the dataset the job read, as the summary names them: none on a dataset of no catalog.
+    const summary = await call('GET', '/api/v3/reflection-summary?maxResults=100', { auth: admin });
+    const more = await call('GET', `/api/v3/reflection-summary?pageToken=${summary.json.nextPageToken}`, {
+      auth: admin,
+    });
+    const byId = new Map(
+      [...summary.json.data, ...more.json.data].map((r: { id: string; datasetPath: string[] }) => [r.id, r]),
+    );
+    for (const rel of rels) {
+      expect(byId.get(rel.reflectionId)).toMatchObject({ datasetPath: ['big'], datasetId: rel.datasetId });
+    }
   });
 
   it('pages through results with the service types and the awkward values intact', async () => {

@@ -154,7 +154,7 @@ export const GROUPS: GroupDef[] = [
   {
     name: 'version',
     topic: 'Other',
-    summary: 'Print the version (as --version does)',
+    summary: 'Print the version, the build and the Node.js that runs it (as --version does)',
     load: async () => (await import('./version.js')).register,
   },
   {

@@ -19,16 +19,26 @@ function distance(a: string, b: string): number {
   return d[a.length]![b.length]!;
 }
 
-/** The closest name within a few edits (about a third of the word), or undefined when none is close. */
+/**
+ * The closest name that is close for its length, or undefined when none is: at most three edits, and fewer
+ * edits than 60 % of the name's letters (commander's own rule for its suggestions; git and gh also scale what
+ * they suggest by the word). `lss` → `ls` and `catlog` → `catalog`, but `foo` is not `job`: two letters of
+ * three changed is another word, not a typo.
+ */
 export function nearest(word: string, names: readonly string[]): string | undefined {
   let found: string | undefined;
-  let best = Math.max(2, Math.ceil(word.length / 3)) + 1;
+  let best = Number.POSITIVE_INFINITY;
   for (const name of names) {
     const d = distance(word.toLowerCase(), name.toLowerCase());
-    if (d < best) {
+    const close = d <= MAX_EDITS && name.length - d > name.length * MIN_SIMILARITY;
+    if (close && d < best) {
       best = d;
       found = name;
     }
   }
   return found;
 }
+
+const MAX_EDITS = 3;
+/** The share of a name's letters that must survive the edits. */
+const MIN_SIMILARITY = 0.4;

@@ -1,14 +1,24 @@
 // The published package: `npm pack` gives a tarball that installs with `npm install -g` on a clean machine,
 // with no build step, no dependencies to download and no dev dependencies, and whose `dlake` works.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type Emulator, startEmulator } from 'dlake-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmulatorProcess, startEmulatorCommand } from '../../emulator/test/command.js';
+import { parseCsv } from '../helpers/csv.js';
 import { runDlake } from '../helpers/dlake.js';
+import { freePort } from '../helpers/free-port.js';
 import {
   installGlobally,
   type Packed,
@@ -18,6 +28,8 @@ import {
   treeSize,
   userEnv,
 } from '../helpers/package.js';
+import { loginPath, ROOT, Session, tourBlocks, typeBlock } from '../helpers/tour.js';
+import { until } from '../helpers/until.js';
 
 const run = promisify(execFile);
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
@@ -106,7 +118,11 @@ describe('npm pack, then npm install -g of the tarball', () => {
 
   it('dlake --version prints the version', async () => {
     const { stdout } = await dlake(['--version']);
-    expect(stdout).toBe(`${version}\n`);
+    expect(stdout).toMatch(
+      new RegExp(
+        `^dlake version ${version.replaceAll('.', '\\.')} \\(commit \\w+, [\\d-]+; npm package\\)\n`,
+      ),
+    );
   });
 
   it('logs in and lists the catalog against the emulator', async () => {
@@ -168,5 +184,69 @@ describe('npm pack -w emulator, then npm install -g of the tarball', () => {
     expect(JSON.parse(ls.stdout)).toEqual([expect.objectContaining({ path: ['Samples', 'sales.csv'] })]);
     expect(await emulator.stop()).toBe(0);
     emulator = undefined;
+  });
+
+  it("with dlake's tarball beside it, the README's Quick tour runs as printed, its first line skipped", async () => {
+    const prefix = join(dir, 'prefix');
+    await installGlobally((await sharedDlakePack()).tarball, prefix);
+    const home = join(dir, 'tour-home');
+    mkdirSync(home);
+    const port = String(await freePort());
+    const { setup, tour, end } = tourBlocks(README.replaceAll('9047', port));
+    expect(README).toContain(
+      'With the release tarballs installed instead ([Install](#install)), skip the first line',
+    );
+    const env = { HOME: home, PATH: `${join(prefix, 'bin')}:${loginPath()}`, LANG: 'C.UTF-8', TMPDIR: home };
+    const shell = new Session(ROOT, env, dir);
+    try {
+      const results = [...(await typeBlock(shell, setup.slice(1))), ...(await typeBlock(shell, tour))];
+      const which = await shell.type('command -v dlake dlake-emulator');
+      expect(which.stdout).toBe(
+        `${join(prefix, 'bin', 'dlake')}\n${join(prefix, 'bin', 'dlake-emulator')}\n`,
+      );
+      const tourEnd = results.at(-1)!.cwd;
+      results.push(...(await typeBlock(shell, end)));
+      for (const r of results) expect(r.code, `${r.line}\n${r.stderr}`).toBe(0);
+      expect(results.map((r) => r.stdout).join('\n')).toMatch(/North/);
+      expect(parseCsv(readFileSync(join(tourEnd, 'big.csv'), 'utf8'))).toHaveLength(1001);
+      await until(() => shell.printed().includes('Received SIGTERM, stopping.'), 'the emulator stops');
+    } catch (e) {
+      throw new Error(`${(e as Error).message}\n--- the session printed:\n${shell.printed()}`);
+    } finally {
+      await shell.exit();
+    }
+  });
+
+  it("brings the sample files the README's Quick tour reads: its Samples source, with no --samples", async () => {
+    emulator = await startEmulatorCommand(['--port', '0'], join(dir, 'prefix', 'bin', 'dlake-emulator'));
+    expect(emulator.stdout()).toContain(`Source Samples: the files in ${join(dir, 'prefix', 'lib')}`);
+    const env = { DLAKE_CONFIG_DIR: join(dir, 'config-samples'), DLAKE_URL: emulator.url };
+    const login = await runDlake(['login', '-u', 'admin', '--password-stdin'], {
+      env,
+      input: 'admin-pass-1\n',
+    });
+    expect(login.code).toBe(0);
+    const ls = await runDlake(['catalog', 'ls', 'Samples', '-o', 'json'], { env });
+    const paths = (JSON.parse(ls.stdout) as { path: string[] }[]).map((e) => e.path.join('/')).sort();
+    expect(paths).toEqual(
+      readdirSync(join(REPO, 'test', 'fixtures', 'samples'))
+        .map((f) => `Samples/${f}`)
+        .sort(),
+    );
+    expect(await emulator.stop()).toBe(0);
+    emulator = undefined;
+  });
+});
+
+// `npm install`/`npm ci` in a clone: npm 11 runs no dependency's install script that package.json's
+// `allowScripts` does not allow, and warns about each one it has not been told of. The project says which it
+// allows (none: esbuild finds its binary through its platform package, protobufjs's script serves its CLI).
+describe('npm install in a clone', () => {
+  it("leaves npm no dependency's install script to warn about", async (ctx) => {
+    const r = await run('npm', ['install-scripts', 'ls'], { cwd: REPO, env: userEnv() }).catch(
+      (e: { stdout: string; stderr: string }) => e,
+    );
+    if (/Unknown command/i.test(r.stderr)) ctx.skip('this npm predates install-script approval (npm 11)');
+    expect(r.stdout.trim()).toBe('No packages with unreviewed install scripts.');
   });
 });

@@ -14,11 +14,16 @@ beforeAll(async () => {
 });
 afterAll(() => fx.close());
 
-it('--version prints the version alone', async () => {
+it('--version prints the version, the build it came from and the Node.js that runs it', async () => {
   const r = await fx.spawn(['--version']);
   expect(r.code).toBe(0);
-  expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  expect(r.stdout).toMatch(
+    /^dlake version \d+\.\d+\.\d+ \(commit [0-9a-f]{7,}, \d{4}-\d\d-\d\d; npm package\)\nNode\.js v\d+\.\d+\.\d+ on \w+-\w+\n$/,
+  );
+  expect(r.stdout).toContain(`Node.js ${process.version} `);
   expect(r.stderr).toBe('');
+  // The same through the command tree, with a global option before it.
+  expect((await fx.spawn(['--debug', '--version'])).stdout).toBe(r.stdout);
 });
 
 it('data goes to stdout and notices to stderr; the exit code is the contract', async () => {

@@ -1,129 +1,115 @@
-// The README's Quick tour, run as written right after the README's first command (`npm install && npm run demo`):
-// its documented setup (`npm link`, the emulator with the sample files, DLAKE_URL), then every command of the
-// tour in order, through bash, with the PATH a new user has: whatever `dlake` the tour runs is there because
-// the tour put it there. A tour that stops working fails here, not in front of a newcomer.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// The README's Quick tour, run as printed: its three blocks (the setup, the tour, the end), read from README.md,
+// typed line by line into one shell in the clone, as a newcomer types them after `npm install`. Once as root and
+// once as a user who cannot write npm's global folder (Debian's Node: /usr), each with a home of their own and the
+// PATH a login shell gives: whatever `dlake` the tour runs is there because the tour put it there. The clone must
+// be left as it was: the tour writes its file elsewhere.
+import { execFileSync } from 'node:child_process';
+import { chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
-import { type Emulator, startEmulator } from 'dlake-emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, tempConfigDir } from '../helpers/dlake.js';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseCsv } from '../helpers/csv.js';
+import { freePort } from '../helpers/free-port.js';
 import { REPO } from '../helpers/package.js';
+import {
+  cannotSwitchUser,
+  loginPath,
+  NOBODY,
+  ROOT,
+  Session,
+  type TourUser,
+  tourBlocks,
+  typeBlock,
+} from '../helpers/tour.js';
+import { until } from '../helpers/until.js';
 
-const README = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
-const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');
+const README = readFileSync(join(REPO, 'README.md'), 'utf8');
 
-/** The code blocks of the Quick tour section: the setup block, then the tour. */
-function tourBlocks(): string[][] {
-  const section = README.split(/^## Quick tour$/m)[1]?.split(/^## /m)[0] ?? '';
-  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) =>
-    m[1]!
-      .split('\n')
-      .map((line) => line.replace(/\s+#\s.*$/, '').trim())
-      .filter(Boolean),
-  );
-}
+/** The clone's untracked and changed files, as `git status` lists them. */
+const gitStatus = (): string =>
+  execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: REPO, encoding: 'utf8' });
 
-/**
- * The PATH of a user's shell: the test runner's, without what `npm run` put in front of it (node_modules/.bin
- * folders, npm's node-gyp shim). npm's global folder is moved to `prefix` (so that `npm link` leaves this
- * machine alone), and its bin folder stands where a user's does: with the node that runs npm.
- */
-function userPath(prefix: string): string {
-  const entries = (process.env.PATH ?? '')
-    .split(delimiter)
-    .filter((p) => p && !/[\\/]node_modules[\\/]/.test(p));
-  const nodeBin = dirname(process.execPath);
-  const at = entries.indexOf(nodeBin);
-  entries.splice(Math.max(at, 0), 0, join(prefix, 'bin'));
-  return entries.join(delimiter);
-}
-
-function bash(line: string, env: Record<string, string | undefined>, cwd: string, input = '') {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
-    const child = spawn('bash', ['-c', line], { env: cleanEnv(env), cwd });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-    // A command that reads no input may exit before its stdin is written: that EPIPE is no failure of the tour.
-    child.stdin.on('error', () => {});
-    child.stdin.end(input);
-  });
-}
-
-let emu: Emulator;
-let cfg: ReturnType<typeof tempConfigDir>;
-let prefix: string;
-let env: Record<string, string | undefined>;
-beforeAll(async () => {
-  cfg = tempConfigDir();
-  prefix = mkdtempSync(join(tmpdir(), 'dlake-tour-prefix-'));
-  // The setup block, done in-process: the emulator with the samples, and DLAKE_URL pointing at it.
-  emu = await startEmulator({ samplesDir: SAMPLES });
-});
-afterAll(async () => {
-  await emu.close();
-  cfg.cleanup();
-  rmSync(prefix, { recursive: true, force: true });
+const scratch: string[] = [];
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('README Quick tour', () => {
-  it('documents its setup: dlake on the PATH, the emulator with the sample files, and DLAKE_URL', () => {
-    const [setup] = tourBlocks();
+  it('has a setup, a tour and an end: dlake on the PATH, the emulator in the background, and its stop', () => {
+    const { setup, tour, end } = tourBlocks(README);
     expect(setup).toEqual([
-      'npm link',
-      'npm run emulator -- --samples test/fixtures/samples &',
+      'export PATH="$PWD/bin:$PATH"',
+      'dlake-emulator --port 9047 &',
       'export DLAKE_URL=http://127.0.0.1:9047',
+      'cd "$(mktemp -d)"',
     ]);
+    expect(tour.length).toBeGreaterThan(5);
+    expect(tour.every((line) => /(^|\| )dlake /.test(line))).toBe(true);
+    expect(end).toEqual(['kill %dlake-emulator', 'cd -']);
+    // Nothing to install: the setup writes nothing in npm's global folder, so it needs no root.
+    expect(setup.join('\n')).not.toMatch(/\bnpm\b|sudo/);
   });
 
-  it("puts dlake on a new user's PATH with the setup's npm link, in the clone", async () => {
-    env = {
-      // None of the npm_* variables `npm test` sets for its children.
-      ...Object.fromEntries(
-        Object.keys(process.env)
-          .filter((k) => /^npm_/i.test(k))
-          .map((k) => [k, undefined]),
-      ),
-      PATH: userPath(prefix),
-      npm_config_prefix: prefix,
-      npm_config_update_notifier: 'false',
-      DLAKE_URL: emu.url,
-      DLAKE_CONFIG_DIR: cfg.dir,
-    };
-    // The setup's first line as written; offline and without the audit, which would ask the registry.
-    const link = await bash(`${tourBlocks()[0]![0]} --offline --no-audit --no-fund`, env, REPO);
-    expect(link.code, link.stderr).toBe(0);
-    expect(link.stderr).not.toMatch(/warn/i);
-    const found = await bash('command -v dlake', env, cfg.dir);
-    expect(found.stdout.trim()).toBe(join(prefix, 'bin', 'dlake'));
-  }, 120_000);
-
-  it('runs every command of the tour, in order, against the emulator', async () => {
-    const tour = tourBlocks()[1] ?? [];
-    expect(tour.length).toBeGreaterThan(5);
-    expect(env, 'the npm link step ran').toBeDefined();
-    const outputs: string[] = [];
-    for (const line of tour) {
-      // The password prompt needs a terminal; here the password comes the way scripts give it.
-      const prompts = /^dlake login\b/.test(line) && !line.includes('-stdin');
-      const r = await bash(
-        prompts ? `${line} --password-stdin` : line,
-        env,
-        cfg.dir,
-        prompts ? 'admin-pass-1\n' : '',
-      );
-      expect(r.code, `${line}\n${r.stderr}`).toBe(0);
-      expect(r.stderr, line).not.toMatch(/^error:/m);
-      outputs.push(r.stdout);
-    }
-    // The SQL line printed the sample rows' regions, and the export wrote its file.
-    expect(outputs.join('\n')).toMatch(/North/);
-    expect(existsSync(resolve(cfg.dir, 'big.csv'))).toBe(true);
-    // Nine commands in a row, each a process: more than the default per-test limit on a loaded machine.
-  }, 240_000);
+  const users: [TourUser, string | undefined][] = [
+    [ROOT, undefined],
+    [NOBODY, cannotSwitchUser()],
+  ];
+  for (const [user, skip] of users) {
+    it.skipIf(skip !== undefined)(
+      `runs as printed for ${user.name}${user.uid ? ", who cannot write npm's global folder" : ''}, and leaves the clone as it was${skip ? ` (skipped: ${skip})` : ''}`,
+      async () => {
+        const before = gitStatus();
+        const home = mkdtempSync(join(tmpdir(), `dlake-tour-${user.name}-`));
+        scratch.push(home);
+        chownSync(home, user.uid, user.gid);
+        // On a shared machine the README's port may be taken: the same lines on a free one.
+        const port = String(await freePort());
+        const env = {
+          HOME: home,
+          USER: user.name,
+          PATH: loginPath(),
+          LANG: 'C.UTF-8',
+          TMPDIR: home,
+          npm_config_update_notifier: 'false',
+        };
+        const shell = new Session(user, env);
+        try {
+          if (user.uid !== 0) {
+            // The situation of the report: npm's global folder is not this user's to write.
+            const prefix = (await shell.type('npm prefix -g')).stdout.trim();
+            expect((await shell.type(`test -w '${prefix}'`)).code, `${user.name} can write ${prefix}`).toBe(
+              1,
+            );
+          }
+          const { setup, tour, end } = tourBlocks(README.replaceAll('9047', port));
+          const results = [...(await typeBlock(shell, setup)), ...(await typeBlock(shell, tour))];
+          // The dlake that ran is this clone's, put on the PATH by the setup (none came with the login PATH).
+          expect((await shell.type('command -v dlake dlake-emulator')).stdout).toBe(
+            `${join(REPO, 'bin', 'dlake')}\n${join(REPO, 'bin', 'dlake-emulator')}\n`,
+          );
+          const tourEnd = results.at(-1)!.cwd;
+          results.push(...(await typeBlock(shell, end)));
+          for (const r of results) {
+            expect(r.code, `${r.line}\n${r.stderr}`).toBe(0);
+            expect(r.stderr, r.line).not.toMatch(/^error:/m);
+          }
+          const output = results.map((r) => r.stdout).join('\n');
+          expect(output).toMatch(/North/);
+          expect(output).toContain('Samples');
+          // The export landed in the scratch folder, whole: the emulator's 1,000 generated rows and a header.
+          expect(tourEnd).not.toBe(REPO);
+          expect(parseCsv(readFileSync(join(tourEnd, 'big.csv'), 'utf8'))).toHaveLength(1001);
+          // The end stopped the emulator and went back to the clone.
+          await until(() => shell.printed().includes('Received SIGTERM, stopping.'), 'the emulator stops');
+          expect(results.at(-1)!.cwd).toBe(REPO);
+          expect(gitStatus()).toBe(before);
+        } catch (e) {
+          throw new Error(`${(e as Error).message}\n--- the session printed:\n${shell.printed()}`);
+        } finally {
+          await shell.exit();
+        }
+      },
+      120_000,
+    );
+  }
 });

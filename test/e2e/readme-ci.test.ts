@@ -1,25 +1,15 @@
 // The README's GitHub Actions jobs work as written: each one runs here, step by step, against the emulator
 // (see test/helpers/workflow.ts for what a test runner stands in for).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Emulator, startEmulator } from 'dlake-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../helpers/csv.js';
+import { freePort } from '../helpers/free-port.js';
 import { REPO, sharedDlakePack, userEnv } from '../helpers/package.js';
 import { until } from '../helpers/until.js';
 import { parseJob, runJob, type StepResult, type WorkflowJob, workflowBlocks } from '../helpers/workflow.js';
-
-/** A TCP port nobody listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
 const [exportJob, rehearseJob] = workflowBlocks(README).map(parseJob) as [WorkflowJob, WorkflowJob];

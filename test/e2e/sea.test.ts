@@ -49,9 +49,23 @@ describe.skipIf(built.status === 3)('dlake-linux-x64, the single executable', ()
       child.stdin!.end(input ?? '');
     });
 
+  it('is built with one line of news on each stream: no warning a newcomer would take for a failure', () => {
+    expect(built.stdout).toBe(`build:sea: wrote ${exe}\n`);
+    // postject's nine "Can't find string offset for section name" warnings, said once as harmless.
+    expect(built.stderr).toMatch(
+      /^(build:sea: the injector could not name \d+ section\(s\) .* \(harmless\)\n)?$/,
+    );
+  });
+
   it('prints its version, logs in, lists the catalog and exports a result, with no node on the PATH', async () => {
     const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
-    expect(await run(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    const printed = await run(['--version']);
+    expect([printed.code, printed.stderr]).toEqual([0, '']);
+    expect(printed.stdout).toMatch(
+      new RegExp(
+        `^dlake version ${version.replaceAll('.', '\\.')} \\(commit \\w+, [\\d-]+; single executable\\)\nNode\\.js v24\\.`,
+      ),
+    );
 
     const login = await run(['login', '-u', 'admin', '--password-stdin'], 'admin-pass-1\n');
     expect([login.code, login.stderr]).toEqual([0, expect.stringMatching(/^Logged in to /)]);

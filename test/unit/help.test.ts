@@ -3,6 +3,7 @@
 // options it inherits, an unknown verb names the nearest or the group's verbs, and `dlake version` exists.
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
+import { GLOBAL_OPTIONS } from '../../src/global-options.js';
 import { nearest } from '../../src/util/nearest.js';
 import { runInProcess } from '../helpers/in-process.js';
 
@@ -31,6 +32,18 @@ describe('dlake help', () => {
     expect(nearest('catalg', ['catalog', 'queue'])).toBe('catalog');
     expect(nearest('qeueu', ['catalog', 'queue'])).toBe('queue');
     expect(nearest('nonexist', ['catalog', 'queue'])).toBeUndefined();
+    // Close for its length: one edit of a three-letter name is a typo, two are another word.
+    expect(nearest('lss', ['ls', 'get'])).toBe('ls');
+    expect(nearest('jbo', ['job', 'sql'])).toBe('job');
+    expect(nearest('foo', ['job', 'sql', 'top', 'api'])).toBeUndefined();
+    expect(nearest('catlog', ['catalog', 'pat'])).toBe('catalog');
+  });
+
+  it('`dlake foo` suggests no command: none is close', async () => {
+    const r = await runInProcess(['foo']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: unknown command 'foo' for 'dlake'\n/);
+    expect(r.stderr).not.toContain('Did you mean');
   });
 });
 
@@ -45,26 +58,92 @@ describe('help reads alike', () => {
     expect([root.code, root.stderr]).toEqual([0, '']);
   });
 
-  it("every command's help lists the global options it inherits", async () => {
+  it("every command's help lists its own options, then one line pointing to the global options", async () => {
     for (const words of [
       ['catalog', 'ls'],
       ['job', 'get'],
       ['sql'],
       ['token', 'exchange', 'pat'],
       ['catalog'],
+      ['version'],
     ]) {
       const r = await runInProcess([...words, '--help']);
       expect(r.code).toBe(0);
-      const global = r.stdout.split('Global Options:\n')[1] ?? '';
-      expect(global, words.join(' ')).toMatch(/^ {2}-p, --profile <name>/);
-      for (const flag of ['--url <url>', '-o, --output <format>', '--timeout <duration>', '--debug'])
-        expect(global, `${words.join(' ')}: ${flag}`).toContain(flag);
+      const label = words.join(' ');
+      expect(r.stdout, label).not.toContain('Global Options:');
+      expect(r.stdout, label).not.toContain('--ca-file');
+      // Set apart by one blank line, whatever the command's help ended with.
+      expect(r.stdout, label).toMatch(
+        /\S\n\nGlobal options \(-o, --json, .*\): `dlake help global-options`\n$/,
+      );
+    }
+    // The root's help lists them as its own options, with no pointer to itself.
+    const root = await runInProcess(['--help']);
+    expect(root.stdout).toContain('--ca-file <path>');
+    expect(root.stdout).not.toContain('dlake help global-options');
+  });
+
+  it('`dlake help global-options` lists every global option once, with its environment variable', async () => {
+    const r = await runInProcess(['help', 'global-options']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const lines = r.stdout.split('\n');
+    for (const { flags } of GLOBAL_OPTIONS)
+      expect(
+        lines.filter((l) => l.startsWith(`  ${flags} `)),
+        flags,
+      ).toHaveLength(1);
+    expect(r.stdout).toContain('(env: DLAKE_PROFILE)');
+    expect(r.stdout).not.toMatch(/--version|--help/);
+    expect(Math.max(...r.stdout.split('\n').map(width))).toBeLessThanOrEqual(80);
+  });
+
+  it("a common command's help fits an 80×24 terminal; every command's examples stay on its screen", async () => {
+    // Rows on an 80-column terminal (help is laid out for 80 columns when not on a terminal); 23 leave a row for
+    // the prompt that follows.
+    const rows = (text: string) =>
+      text
+        .trimEnd()
+        .split('\n')
+        .reduce((n, line) => n + Math.max(1, Math.ceil(width(line) / 80)), 0);
+    for (const words of [
+      ['whoami'],
+      ['catalog', 'ls'],
+      ['catalog', 'get'],
+      ['catalog', 'tree'],
+      ['job', 'get'],
+      ['job', 'wait'],
+      ['user', 'list'],
+      ['reflection', 'list'],
+      ['profile', 'list'],
+      ['pat', 'create'],
+    ]) {
+      const r = await runInProcess([...words, '--help']);
+      expect(rows(r.stdout), words.join(' ')).toBeLessThanOrEqual(23);
+    }
+    // A long one (sql has 16 options of its own): what is printed last, its examples, is what stays on screen.
+    for (const words of [['sql'], ['job', 'export'], ['login'], ['user', 'create'], ['source', 'create']]) {
+      const r = await runInProcess([...words, '--help']);
+      const examples = r.stdout.slice(r.stdout.indexOf('\nExamples:\n'));
+      expect(examples, words.join(' ')).toMatch(/^\nExamples:\n {2}\$ dlake /);
+      expect(rows(examples), words.join(' ')).toBeLessThanOrEqual(23);
     }
   });
 
-  it('dlake version prints the version, as --version does', async () => {
+  it('dlake version prints the version, the build and the Node.js that runs it; -o json the same as data', async () => {
     const r = await runInProcess(['version']);
-    expect([r.code, r.stdout, r.stderr]).toEqual([0, `${pkg.version}\n`, '']);
+    // From the sources (no build inlined its commit): the build says so.
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      0,
+      `dlake version ${pkg.version} (sources)\nNode.js ${process.version} on ${process.platform}-${process.arch}\n`,
+      '',
+    ]);
+    const json = await runInProcess(['version', '-o', 'json']);
+    expect(JSON.parse(json.stdout)).toEqual({
+      version: pkg.version,
+      build: 'sources',
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+    });
   });
 
   it("an unknown verb: exit 2, the nearest verb, or else the group's verbs", async () => {
@@ -83,3 +162,6 @@ describe('help reads alike', () => {
     expect(top.stderr).toContain('(Did you mean dlake catalog?)');
   });
 });
+
+/** Columns a line takes (the help is plain text: one column a character). */
+const width = (line: string) => [...line].length;

@@ -47,18 +47,30 @@ const SPACES = ['Sales', 'Marketing', 'Finance', 'Ops'];
 const TABLES = ['orders', 'customers', 'events', 'invoices', 'trips', 'zips'];
 const SEED_EPOCH = Date.UTC(2024, 2, 1);
 
+/** The emulator's generated table (src/sql-engine.ts), which every emulator has. */
+const BIG: string[] = ['big'];
+
 /**
  * Deterministic synthetic reflections (enough for three pages at the default size). They sit on 24
- * datasets; odd ones are views in a space, even ones promoted files in the `Samples` source.
+ * datasets: the first is the generated table `big`, which every emulator has (so that a job on it is
+ * accelerated by reflections on it); of the others, odd ones are views in a space, even ones promoted files in
+ * the `Samples` source.
  */
 export function seedReflections(count = SEEDED_REFLECTIONS): ReflectionSummaryItem[] {
   return Array.from({ length: count }, (_, i) => seedReflection(i));
 }
 
+/** The seeded reflections on the dataset at `path` (matched as the service matches names: ignoring case). */
+export function seededReflectionsOn(path: readonly string[]): ReflectionSummaryItem[] {
+  const key = path.join('.').toLowerCase();
+  return seedReflections().filter((r) => r.datasetPath.join('.').toLowerCase() === key);
+}
+
 function seedReflection(i: number): ReflectionSummaryItem {
   const d = i % 24;
   const space = SPACES[d % SPACES.length]!;
-  const table = TABLES[Math.floor(d / SPACES.length) % TABLES.length]!;
+  const onBig = d === 0;
+  const table = onBig ? BIG[0]! : TABLES[Math.floor(d / SPACES.length) % TABLES.length]!;
   const virtual = d % 2 === 1;
   const type = i % 3 === 0 ? 'AGGREGATION' : 'RAW';
   const id = stableUuid(`reflection-${i}`);
@@ -79,9 +91,14 @@ function seedReflection(i: number): ReflectionSummaryItem {
     currentSizeBytes: fetched ? 4096 * (i + 1) : 0,
     outputRecords: fetched ? 1000 + i * 13 : -1,
     totalSizeBytes: fetched ? 8192 * (i + 1) : 0,
-    datasetId: stableUuid(`dataset-${d}`),
+    // `big`'s id is the one its jobs name it by (src/jobs.ts).
+    datasetId: onBig ? stableUuid('dataset:big') : stableUuid(`dataset-${d}`),
     datasetType: virtual ? 'VIRTUAL_DATASET' : 'PHYSICAL_DATASET',
-    datasetPath: virtual ? [space, 'curated', table] : ['Samples', space.toLowerCase(), `${table}.parquet`],
+    datasetPath: onBig
+      ? BIG
+      : virtual
+        ? [space, 'curated', table]
+        : ['Samples', space.toLowerCase(), `${table}.parquet`],
     status: {
       configStatus: invalid ? 'INVALID' : 'OK',
       refreshStatus,
