@@ -9,7 +9,8 @@ import { UsageError } from '../../src/errors.js';
 import type { CatalogCache } from '../../src/shell/catalog-cache.js';
 import { Completer, dottedComponents, sqlName, tablesRead } from '../../src/shell/complete.js';
 import { describedRef, findRelations, matches, patternParts } from '../../src/shell/describe.js';
-import { HISTORY_FILE, HISTORY_SIZE, History, mayHoldSecret } from '../../src/shell/history.js';
+import { HISTORY_FILE, HISTORY_SIZE, History } from '../../src/shell/history.js';
+import { mayHoldSecret } from '../../src/shell/history-filter.js';
 import {
   expandedMessage,
   parseExpanded,
