@@ -49,8 +49,21 @@ function isSecretName(name: string): boolean {
   return isSecretKey(n) || SECRET_NAMES.has(n) || SECRET_PARTS.some((part) => n.includes(part));
 }
 
-/** In a string literal: a URL's `user:password@`, or a query string's SAS signature (`?sv=…&sig=…`). */
-const SECRET_IN_TEXT = /[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:[^/\s@]+@|[?&]sig=/i;
+/** A URL's userinfo with a password, read from just after `://` (sticky: it never scans back). */
+const USERINFO = /[^/\s:@]*:[^/\s@]+@/y;
+
+/**
+ * In a string literal: a URL's `user:password@`, or a query string's SAS signature (`?sv=…&sig=…`). Linear in
+ * the text: each `://` is read forward to the end of its authority, as a pasted megabyte must not cost more.
+ */
+function secretInText(text: string): boolean {
+  if (/[?&]sig=/i.test(text)) return true;
+  for (let at = text.indexOf('://'); at >= 0; at = text.indexOf('://', at + 3)) {
+    USERINFO.lastIndex = at + 3;
+    if (USERINFO.test(text)) return true;
+  }
+  return false;
+}
 
 /** The names a token holds: itself, or for a string literal each run of name characters in it. */
 function namesOf(token: Token): string[] {
@@ -68,7 +81,7 @@ export function mayHoldSecret(text: string): boolean {
   const tokens = sqlTokens(text);
   let previous = '';
   for (const token of tokens) {
-    if (token.kind === 'string' && SECRET_IN_TEXT.test(token.text)) return true;
+    if (token.kind === 'string' && secretInText(token.text)) return true;
     for (const name of namesOf(token)) {
       if (isSecretName(name)) return true;
       // Each part of a dotted property name too (`fs.s3a.secret.key` holds `secret`; `account.key` a pair).

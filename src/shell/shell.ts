@@ -154,9 +154,7 @@ class Shell {
   }
 
   private dropInput(): void {
-    const rl = this.rl as unknown as { line: string; cursor: number };
-    rl.line = '';
-    rl.cursor = 0;
+    this.keys.dropLine();
     this.buffer = '';
     this.ctx.streams.stderr.write('^C\n');
     this.rl.setPrompt(PROMPT);

@@ -1,0 +1,104 @@
+// The SQL shell run in this process on a stand-in terminal (test/helpers/shell-in-process.ts): what it costs to
+// echo a paste (bytes written, not time), what `\o` checks before a query runs, where `\timing` prints, and what
+// `\d` finds. What only a real terminal shows is in sql-shell.test.ts and sql-shell-meta.test.ts.
+import { resolve } from 'node:path';
+import { setImmediate as turn } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { type ShellInProcess, startShellInProcess } from '../helpers/shell-in-process.js';
+
+let fx: Fixture;
+const jobs = () => fx.emu.jobs.list();
+
+beforeAll(async () => {
+  fx = await startFixture({
+    samplesDir: resolve(import.meta.dirname, '../fixtures/samples'),
+    bigRows: 50,
+    jobStepMs: 5,
+  });
+  expect((await fx.login()).code).toBe(0);
+});
+afterAll(() => fx.close());
+
+const ENTER = '\r';
+const CTRL_C = '\u0003';
+const CTRL_D = '\u0004';
+
+function open(env: Record<string, string> = {}): ShellInProcess {
+  return startShellInProcess({ DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url, ...env });
+}
+
+/** Waits until stderr shows a new prompt after `from` bytes of it. */
+async function prompt(sh: ShellInProcess, from: number): Promise<void> {
+  await sh.waitFor({
+    test: (text: string) => text.slice(from).includes('dlake> '),
+    toString: () => 'a new prompt',
+  } as unknown as RegExp);
+}
+
+/**
+ * Pastes `text` as a terminal delivers it, a read of 4 KiB at a time, and checks after each that the echo so far
+ * is about what was pasted: every byte echoed once, not the line redrawn for each row it wraps to.
+ */
+async function paste(sh: ShellInProcess, text: string): Promise<void> {
+  const start = sh.stderr.bytes;
+  for (let at = 0; at < text.length; at += 4096) {
+    sh.type(text.slice(at, at + 4096));
+    await turn();
+    expect(sh.stderr.bytes - start).toBeLessThanOrEqual(Math.min(text.length, at + 4096) + 4096);
+  }
+}
+
+describe('the shell under paste', () => {
+  it('echoes a pasted megabyte in bytes proportional to it, and serves Ctrl-C in the middle of it', async () => {
+    const sh = open();
+    await sh.waitFor('dlake> ');
+    const chunk = 'x'.repeat(4096);
+    const total = 256; // 1 MiB, delivered as a terminal delivers a paste: a read at a time
+    let pasted = 0;
+    const start = sh.stderr.bytes;
+    let interruptedAt = -1;
+    for (let k = 0; k < total; k++) {
+      if (k === total / 2) {
+        const before = sh.stderr.text.length;
+        sh.type(CTRL_C);
+        await turn();
+        // Served at once, between two reads of the paste: the half pasted so far is dropped.
+        expect(sh.stderr.text.slice(before)).toMatch(/^\^C\n/);
+        interruptedAt = pasted;
+      }
+      sh.type(chunk);
+      pasted += chunk.length;
+      await turn();
+      // Every byte pasted is echoed once; the prompt and line handling add a few bytes, not a redraw per row.
+      expect(sh.stderr.bytes - start).toBeLessThanOrEqual(pasted + 4096);
+    }
+    expect(interruptedAt).toBe(512 * 1024);
+    const before = sh.stderr.text.length;
+    sh.type(CTRL_C);
+    await prompt(sh, before);
+    // The line after the Ctrl-C held the second half of the paste; the second Ctrl-C dropped it too.
+    const sent = jobs().length;
+    sh.type(`SELECT 1 AS one;${ENTER}`);
+    await sh.waitFor(/one\n1\n/, 'stdout');
+    expect(
+      jobs()
+        .slice(sent)
+        .map((j) => j.sql),
+    ).toEqual(['SELECT 1 AS one']);
+    sh.type(CTRL_D);
+    expect(await sh.done).toBe(0);
+  });
+
+  it('runs a pasted statement of 200 KB as pasted', async () => {
+    const sh = open();
+    await sh.waitFor('dlake> ');
+    const literal = 'abcd'.repeat(50_000);
+    await paste(sh, `SELECT length('${literal}') AS n;`);
+    sh.type(ENTER);
+    await sh.waitFor(/n\n200000\n/, 'stdout');
+    expect(jobs().at(-1)?.sql).toBe(`SELECT length('${literal}') AS n`);
+    sh.type(CTRL_D);
+    expect(await sh.done).toBe(0);
+  });
+});
