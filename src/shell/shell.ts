@@ -52,6 +52,8 @@ class Shell {
   private rl!: Interface;
   private buffer = '';
   private timing = false;
+  /** With \timing: how long the statement that just failed ran, said after its error. */
+  private failedAfterMs?: number;
   private expanded: Expanded = 'off';
   /** The last statement run: what `\watch` and `\e` take when nothing is being typed. */
   private lastQuery?: string;
@@ -176,6 +178,9 @@ class Shell {
         this.ctx.ui.error(`unexpected failure: ${(err as Error)?.message ?? String(err)}`);
         if (this.ctx.debugging) stderr.write(`${(err as Error)?.stack ?? ''}\n`);
       }
+      this.sayTime(this.failedAfterMs);
+    } finally {
+      this.failedAfterMs = undefined;
     }
   }
 
@@ -201,19 +206,23 @@ class Shell {
       // \o holds for the next result only; after a failure it still holds, for the statement run again.
       this.exportTo = undefined;
       if (!ran.delivered) await this.output(ran.client, ran.id, controller.signal);
+      this.keys.editing();
+      this.sayTime(performance.now() - started);
     } catch (err) {
+      this.keys.editing();
+      // The time of a statement that failed follows its error (psql's order): the shell says it after the error.
+      if (this.timing) this.failedAfterMs = performance.now() - started;
       if (controller.signal.aborted && !(err instanceof InterruptedError)) {
         throw new InterruptedError('the statement was interrupted');
       }
       throw err;
-    } finally {
-      this.keys.editing();
-      if (this.timing) {
-        ctx.streams.stderr.write(
-          `Time: ${formatDuration(Math.round(performance.now() - started), { largest: 2 })}\n`,
-        );
-      }
     }
+  }
+
+  /** `\timing`: how long the statement took, under its result or its error. */
+  private sayTime(ms: number | undefined): void {
+    if (!this.timing || ms === undefined) return;
+    this.ctx.streams.stderr.write(`Time: ${formatDuration(Math.round(ms), { largest: 2 })}\n`);
   }
 
   /** The result printed (a table through the pager when wider than the terminal). */
@@ -284,7 +293,13 @@ class Shell {
           const transport = m[2] ?? 'auto';
           if (transport !== 'auto' && transport !== 'flight' && transport !== 'rest')
             throw new UsageError(`--transport is auto, flight or rest, not "${transport}"`);
-          const { checkWritable } = await import('../export/target.js');
+          // The target is checked now, as `--out` is before anything is sent: its format and compression
+          // (x.parquet.gz is refused), and a folder that exists and can be written in.
+          const [{ exportSpec }, { checkWritable }] = await Promise.all([
+            import('../export/writers.js'),
+            import('../export/target.js'),
+          ]);
+          exportSpec(file);
           await checkWritable(file);
           this.exportTo = file;
           this.exportTransport = transport;

@@ -102,3 +102,51 @@ describe('the shell under paste', () => {
     expect(await sh.done).toBe(0);
   });
 });
+
+describe('\\o checks its target when it is given', () => {
+  it.each([
+    ['x.parquet.gz', /error: cannot gzip a Parquet export \(.*x\.parquet\.gz\)/],
+    [
+      'no-such-folder/x.csv',
+      /error: cannot write .*no-such-folder\/x\.csv: the folder .*no-such-folder does not exist/,
+    ],
+    ['package.json/x.csv', /error: cannot write .*package\.json\/x\.csv: .*package\.json is not a folder/],
+  ])('refuses \\o %s before any query runs, and the next result is printed', async (target, error) => {
+    const sh = open();
+    await sh.waitFor('dlake> ');
+    const sent = jobs().length;
+    const before = sh.stderr.text.length;
+    sh.type(`\\o ${target}${ENTER}`);
+    await sh.waitFor({ test: (t: string) => error.test(t.slice(before)) } as unknown as RegExp);
+    expect(sh.stderr.text.slice(before)).not.toContain('The next result goes to');
+    expect(jobs().length).toBe(sent);
+    sh.type(`SELECT 3 AS three;${ENTER}`);
+    await sh.waitFor(/three\n3\n/, 'stdout');
+    sh.type(CTRL_D);
+    expect(await sh.done).toBe(0);
+  });
+});
+
+describe('\\timing', () => {
+  it('says the time under the result, and under the error of a statement that fails', async () => {
+    const sh = open();
+    await sh.waitFor('dlake> ');
+    sh.type(`\\timing on${ENTER}`);
+    await sh.waitFor('Timing is on.');
+    let before = sh.stderr.text.length;
+    sh.type(`SELECT nope FROM big;${ENTER}`);
+    await sh.waitFor({ test: (t: string) => /Time: /.test(t.slice(before)) } as unknown as RegExp);
+    await prompt(sh, sh.stderr.text.lastIndexOf('Time: '));
+    expect(sh.stderr.text.slice(before)).toMatch(
+      /error: [^\n]*nope[^\n]*\n(?:(?:hint| {2})[^\n]*\n)*Time: [\d.]+m?s\n/,
+    );
+    before = sh.stdout.text.length;
+    const errBefore = sh.stderr.text.length;
+    sh.type(`SELECT 5 AS five;${ENTER}`);
+    await sh.waitFor({ test: (t: string) => /Time: /.test(t.slice(errBefore)) } as unknown as RegExp);
+    expect(sh.stdout.text.slice(before)).toBe('five\n5\n');
+    expect(sh.stderr.text.slice(errBefore)).not.toContain('error:');
+    sh.type(CTRL_D);
+    expect(await sh.done).toBe(0);
+  });
+});
