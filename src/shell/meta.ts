@@ -6,8 +6,8 @@ import { UsageError } from '../errors.js';
 /** The help of each command, in the order `\?` lists them. */
 export const COMMANDS: Record<string, string> = {
   '\\d':
-    '\\d [NAME]           describe a table or view: its columns and types (Samples.sales."2024.csv" or Samples/sales/2024.csv); alone or with a pattern, list tables and views',
-  '\\dt': '\\dt [PATTERN]       list tables (Samples.sales.*; * and ? match any text and any one character)',
+    '\\d [NAME]           describe a table or view: its columns and types (Samples.sales, Samples/sales or big); alone or with a pattern, list tables and views',
+  '\\dt': '\\dt [PATTERN]       list tables (Samples.*; * and ? match any text and any one character)',
   '\\dv': '\\dv [PATTERN]       list views, likewise',
   '\\i': '\\i FILE             run the statements of FILE in order; the first failure stops it',
   '\\e': '\\e                  edit the query being typed, or else the last one, in $EDITOR; run it on save',

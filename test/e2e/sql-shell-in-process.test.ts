@@ -150,3 +150,74 @@ describe('\\timing', () => {
     expect(await sh.done).toBe(0);
   });
 });
+
+describe('\\d on the data of the Quick tour', () => {
+  beforeAll(async () => {
+    // The README's tour promotes the sales folder of the sample files as a table.
+    const promote = {
+      entityType: 'dataset',
+      type: 'PHYSICAL_DATASET',
+      path: ['Samples', 'sales'],
+      format: { type: 'Text', extractHeader: true },
+    };
+    const r = await fx.run(['catalog', 'create', '--file', '-'], { input: JSON.stringify(promote) });
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('runs every example \\? gives for \\d and \\dt', async () => {
+    const sh = open();
+    await sh.waitFor('dlake> ');
+    sh.type(`\\?${ENTER}`);
+    await sh.waitFor(/\\q +leave/);
+    const help = sh.stderr.text;
+    // The examples in parentheses, up to a `;` (`\dt`'s go on to say what * and ? match).
+    const examples = (command: string) => {
+      const line = help.split('\n').find((l) => l.startsWith(`${command} `))!;
+      return /\(([^);]*)/
+        .exec(line)![1]!
+        .split(/, | or /)
+        .map((e) => e.trim());
+    };
+    const described = examples('\\d');
+    expect(described.length).toBeGreaterThanOrEqual(2);
+    for (const name of [...described.map((e) => `\\d ${e}`), ...examples('\\dt').map((e) => `\\dt ${e}`)]) {
+      const out = sh.stdout.text.length;
+      const err = sh.stderr.text.length;
+      sh.type(`${name}${ENTER}`);
+      await sh.waitFor({ test: (t: string) => t.slice(err).includes('dlake> ') } as unknown as RegExp);
+      expect(sh.stderr.text.slice(err), name).not.toMatch(/error:|Did not find/);
+      expect(sh.stdout.text.slice(out), name).toMatch(
+        /^(Table "[^"]+"\nCOLUMN\s+TYPE\n|SCHEMA\s+NAME\s+TYPE\n)/,
+      );
+    }
+    sh.type(CTRL_D);
+    expect(await sh.done).toBe(0);
+  });
+
+  it('\\d big describes the table a statement reads, though no catalog listing holds it', async () => {
+    const sh = open();
+    await sh.waitFor('dlake> ');
+    const out = sh.stdout.text.length;
+    sh.type(`\\d big${ENTER}`);
+    await sh.waitFor(/note\s+VARCHAR\n/, 'stdout');
+    expect(sh.stdout.text.slice(out)).toMatch(
+      /^Table "big"\nCOLUMN\s+TYPE\nid\s+BIGINT\nname\s+VARCHAR\namount\s+DOUBLE\nflag\s+BOOLEAN\nnote\s+VARCHAR\n$/,
+    );
+    // A name neither the catalog nor the engine knows is still "not found", and nothing is left running.
+    const err = sh.stderr.text.length;
+    sh.type(`\\d no_such_thing${ENTER}`);
+    await sh.waitFor({
+      test: (t: string) => /error: .*no_such_thing/.test(t.slice(err)),
+    } as unknown as RegExp);
+    expect(jobs().filter((j) => !['COMPLETED', 'FAILED', 'CANCELED'].includes(j.state))).toEqual([]);
+    sh.type(CTRL_D);
+    expect(await sh.done).toBe(0);
+  });
+
+  it("the engine's errors name the table as the statement wrote it, never the emulator's own view", async () => {
+    const r = await fx.run(['sql', 'SELECT nope FROM Samples.sales JOIN big ON big.id = 1']);
+    expect(r.code).toBe(6);
+    expect(r.stderr).not.toMatch(/ds_[0-9a-f]/);
+    expect(r.stderr).toContain('LINE 1: SELECT nope FROM Samples.sales JOIN big');
+  });
+});
