@@ -9,6 +9,7 @@ import type { CatalogSummary } from '../api/schemas/catalog.js';
 import type { Context } from '../context.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { render } from '../output/render.js';
+import { terminalWidth } from '../output/width.js';
 import { type CatalogRef, isUuid, parseRef, toSqlIdentifier } from '../util/catalog-ref.js';
 import type { CatalogCache, Field } from './catalog-cache.js';
 import { dottedComponents } from './complete.js';
@@ -182,7 +183,7 @@ export async function showRelations(
         ],
       },
     },
-    { format: 'table', theme: ctx.theme },
+    { format: 'table', theme: ctx.theme, width: terminalWidth(ctx.streams.stdout, ctx.env) },
   );
   await pageOrPrint(ctx, out.stdout, host.keys);
 }
@@ -233,7 +234,7 @@ export async function describeRelation(host: DescribeHost, ref: string): Promise
         empty: 'No columns.',
       },
     },
-    { format: 'table', theme: ctx.theme },
+    { format: 'table', theme: ctx.theme, width: terminalWidth(ctx.streams.stdout, ctx.env) },
   );
   await pageOrPrint(ctx, `${describedTitle(entity)}\n${out.stdout}`, host.keys);
   if (out.note) ctx.ui.notice(out.note);

@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import { DlakeError, InterruptedError, UsageError } from '../errors.js';
 import { printRows, resultView, TABLE_ROWS } from '../export/print-rows.js';
 import { render } from '../output/render.js';
+import { terminalWidth } from '../output/width.js';
 import { oneLine, splitSql } from '../sql/split.js';
 import { countRows, formatDuration } from '../util/units.js';
 import { CatalogCache } from './catalog-cache.js';
@@ -225,7 +226,7 @@ class Shell {
     this.ctx.streams.stderr.write(`Time: ${formatDuration(Math.round(ms), { largest: 2 })}\n`);
   }
 
-  /** The result printed (a table through the pager when wider than the terminal). */
+  /** The result printed (through the pager when taller or wider than the terminal: pager.ts). */
   private async output(client: ApiClient, id: string, signal: AbortSignal): Promise<void> {
     const { ctx } = this;
     if (ctx.format !== 'table' && this.expanded !== 'on') {
@@ -237,15 +238,21 @@ class Shell {
     let text: string;
     if (this.expanded === 'on') text = verticalView(held.schema, held.rows);
     else {
+      // Fitted to the terminal as `dlake sql` fits it (free text cut, else one block a row); `\x auto` instead
+      // shows records vertically when the whole table would be wider than the terminal (psql's rule).
+      const width = terminalWidth(ctx.streams.stdout, ctx.env);
       const out = await render(
         { data: held.rows, rows: held.rows, view: resultView(held.schema) },
-        { format: 'table', query: ctx.opts.query, theme: ctx.theme },
+        {
+          format: 'table',
+          query: ctx.opts.query,
+          theme: ctx.theme,
+          width: this.expanded === 'auto' ? undefined : width,
+        },
       );
       text = out.stdout;
       if (out.note) ctx.ui.notice(out.note);
-      // `\x auto`: records vertically when the table would be wider than the terminal (psql's rule).
-      const columns = ctx.streams.stdout.isTTY ? ctx.streams.stdout.columns : 0;
-      if (this.expanded === 'auto' && columns > 0 && widestLine(text) > columns) {
+      if (this.expanded === 'auto' && width && widestLine(text) > width) {
         text = verticalView(held.schema, held.rows);
       }
     }

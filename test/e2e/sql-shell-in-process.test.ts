@@ -221,3 +221,22 @@ describe('\\d on the data of the Quick tour', () => {
     expect(r.stderr).toContain('LINE 1: SELECT nope FROM Samples.sales JOIN big');
   });
 });
+
+describe('results on the terminal', () => {
+  it('fits a wide row to the terminal as `dlake sql` does, data never cut', async () => {
+    const sh = startShellInProcess(
+      { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url, PAGER: '' },
+      { columns: 40, rows: 30 },
+    );
+    await sh.waitFor('dlake> ');
+    sh.type(`SELECT 1234567890123 AS big_number, '${'w'.repeat(60)}' AS wide;${ENTER}`);
+    await sh.waitFor(/1234567890123/, 'stdout');
+    const lines = sh.stdout.text.split('\n');
+    expect(Math.max(...lines.map((l) => [...l].length))).toBeLessThanOrEqual(40);
+    expect(sh.stdout.text).toContain('1234567890123');
+    // Only free text is cut, as `dlake sql` cuts it on a terminal (src/output fits both).
+    expect(sh.stdout.text).toMatch(/^big_number\s+wide\n1234567890123\s+w+…\n$/);
+    sh.type(CTRL_D);
+    expect(await sh.done).toBe(0);
+  });
+});

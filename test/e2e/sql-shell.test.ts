@@ -29,7 +29,7 @@ afterEach(() => {
   shell = undefined;
 });
 
-function open(env: Record<string, string> = {}, size?: { cols: number; rows: number }): PtyDlake {
+function open(env: Record<string, string | undefined> = {}, size?: { cols: number; rows: number }): PtyDlake {
   shell = startPty(['sql'], { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url, ...env }, size);
   return shell;
 }
@@ -204,16 +204,51 @@ describe('dlake sql on a terminal: the SQL shell', () => {
     expect(await sh.exited).toBe(0);
   });
 
-  it('pages a result wider than the terminal through $PAGER', async () => {
+  it('pages a result taller than the terminal through $PAGER, in plain text, with LESS=FRX when unset', async () => {
     const pager = join(dir, 'pager.sh');
-    writeFileSync(pager, '#!/bin/sh\nsed "s/^/PAGED: /"\n', { mode: 0o755 });
-    const sh = open({ PAGER: pager }, { cols: 40, rows: 30 });
+    const seen = join(dir, 'paged.txt');
+    writeFileSync(pager, `#!/bin/sh\necho "LESS=$LESS" > "${seen}"\ncat >> "${seen}"\necho PAGED\n`, {
+      mode: 0o755,
+    });
+    // Colour on (a person's terminal), so that what the pager gets shows whether colour was taken out.
+    const sh = open({ PAGER: pager, FORCE_COLOR: '1', NO_COLOR: undefined }, { cols: 100, rows: 30 });
     await sh.waitFor(/dlake>$/);
-    sh.type(`SELECT 'narrow' AS n;${KEY.enter}`);
-    await sh.waitFor(/narrow\ndlake>$/);
+    sh.type(`SELECT 'short' AS s;${KEY.enter}`);
+    await sh.waitFor(/short\ndlake>$/);
     expect(sh.screen()).not.toContain('PAGED');
-    sh.type(`SELECT '${'w'.repeat(60)}' AS wide;${KEY.enter}`);
-    await sh.waitFor(/PAGED: w{30}[\s\S]*dlake>$/);
+    sh.type(`SELECT id FROM big ORDER BY id;${KEY.enter}`);
+    await sh.waitFor(/PAGED\ndlake>$/);
+    const paged = readFileSync(seen, 'utf8');
+    expect(paged).toMatch(/^LESS=FRX\nid\n1\n2\n[\s\S]*\n50\n$/);
+    expect(paged).not.toContain('\u001b');
+    sh.type(`\\q${KEY.enter}`);
+    expect(await sh.exited).toBe(0);
+  });
+
+  it("PAGER='less -S' shows a wide, tall result fitted and in colour, never escape codes as text", async () => {
+    const sh = open(
+      { PAGER: 'less -S', FORCE_COLOR: '1', NO_COLOR: undefined, LESS: undefined },
+      {
+        cols: 60,
+        rows: 20,
+      },
+    );
+    await sh.waitFor(/dlake>$/);
+    sh.type(`SELECT id, name, note, note AS again, name AS who FROM big ORDER BY id;${KEY.enter}`);
+    // less shows the first screen and waits (the result is taller than the terminal).
+    await sh.waitFor(/user_1\b/);
+    expect(sh.screen()).not.toMatch(/ESC\[|\^\[\[/);
+    // Fitted to 60 columns, as `dlake sql` fits it: nothing for less -S to cut.
+    expect(
+      Math.max(
+        ...sh
+          .screen()
+          .split('\n')
+          .map((l) => [...l].length),
+      ),
+    ).toBeLessThanOrEqual(60);
+    sh.type('q');
+    await sh.waitFor(/dlake>$/);
     sh.type(`\\q${KEY.enter}`);
     expect(await sh.exited).toBe(0);
   });
