@@ -113,7 +113,9 @@ class Shell {
         if (!(await this.onLine(line))) break;
         this.rl.setPrompt(this.buffer ? MORE : PROMPT);
         this.keys.editing();
-        this.rl.prompt();
+        // The cursor stays where it is: keys that came after this line (typed ahead, or the rest of a paste)
+        // are already in the new line, and what comes next goes after them, not before.
+        this.rl.prompt(true);
       }
     } finally {
       this.rl.close();
@@ -135,6 +137,12 @@ class Shell {
 
   /** SQL typed (or saved by the editor): each statement it completes runs; the rest waits for more. */
   private async addSql(line: string): Promise<void> {
+    // A statement under way (code, or an open quote or comment) that the line brings no `;` to stays under way:
+    // it is not read again, so that pasting a long statement line by line costs its length, not its square.
+    if (this.buffer && !line.includes(';')) {
+      this.buffer = `${this.buffer}\n${line}`;
+      return;
+    }
     this.buffer = this.buffer ? `${this.buffer}\n${line}` : line;
     const split = splitSql(this.buffer);
     if (split.statements.length === 0) {

@@ -3,9 +3,22 @@
 // `\d` finds. What only a real terminal shows is in sql-shell.test.ts and sql-shell-meta.test.ts.
 import { resolve } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Fixture, startFixture } from '../helpers/fixture.js';
 import { type ShellInProcess, startShellInProcess } from '../helpers/shell-in-process.js';
+
+// Counts the text the shell hands the statement splitter: the work a pasted statement costs.
+const splitting = vi.hoisted(() => ({ chars: 0 }));
+vi.mock('../../src/sql/split.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/sql/split.js')>();
+  return {
+    ...real,
+    splitSql: (text: string) => {
+      splitting.chars += text.length;
+      return real.splitSql(text);
+    },
+  };
+});
 
 let fx: Fixture;
 const jobs = () => fx.emu.jobs.list();
@@ -42,10 +55,15 @@ async function prompt(sh: ShellInProcess, from: number): Promise<void> {
  */
 async function paste(sh: ShellInProcess, text: string): Promise<void> {
   const start = sh.stderr.bytes;
+  const longest = Math.max(...text.split('\r').map((l) => l.length));
   for (let at = 0; at < text.length; at += 4096) {
     sh.type(text.slice(at, at + 4096));
     await turn();
-    expect(sh.stderr.bytes - start).toBeLessThanOrEqual(Math.min(text.length, at + 4096) + 4096);
+    // A line ended (Enter) adds a line break and the next prompt, drawn with what is typed after it (at most
+    // a line): bounded by a line's length, whatever was pasted before.
+    const sent = text.slice(0, at + 4096);
+    const ended = sent.split('\r').length - 1;
+    expect(sh.stderr.bytes - start).toBeLessThanOrEqual(sent.length + 4096 + (40 + longest) * ended);
   }
 }
 
@@ -98,6 +116,24 @@ describe('the shell under paste', () => {
     sh.type(ENTER);
     await sh.waitFor(/n\n200000\n/, 'stdout');
     expect(jobs().at(-1)?.sql).toBe(`SELECT length('${literal}') AS n`);
+    sh.type(CTRL_D);
+    expect(await sh.done).toBe(0);
+  });
+});
+
+describe('the shell under a pasted script', () => {
+  it('reads a statement pasted as 20,000 lines once, not once a line', async () => {
+    const sh = open();
+    await sh.waitFor('dlake> ');
+    const lines = Array.from({ length: 20_000 }, (_, i) => `${i}`.padStart(48, 'x'));
+    const text = `SELECT length('${lines.join('\r')}') AS n;\r`;
+    const before = splitting.chars;
+    await paste(sh, text);
+    const length = 20_000 * 48 + 19_999;
+    await sh.waitFor(new RegExp(`^n\\n${length}\\n$`), 'stdout', 30_000);
+    // Each line is scanned about once: the splitter read about the statement's length, not 20,000 times it.
+    expect(splitting.chars - before).toBeLessThan(3 * text.length);
+    expect(jobs().at(-1)?.sql).toBe(`SELECT length('${lines.join('\n')}') AS n`);
     sh.type(CTRL_D);
     expect(await sh.done).toBe(0);
   });
