@@ -44,7 +44,9 @@ class TerminalOutput extends Writable {
 
   // What a tty.WriteStream adds (spinners and progress lines use them).
   cursorTo(x: number, y?: number | (() => void), cb?: () => void): boolean {
-    return typeof y === 'number' ? readline.cursorTo(this, x, y, cb) : readline.cursorTo(this, x, undefined, y);
+    return typeof y === 'number'
+      ? readline.cursorTo(this, x, y, cb)
+      : readline.cursorTo(this, x, undefined, y);
   }
 
   moveCursor(dx: number, dy: number, cb?: () => void): boolean {
