@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Fixture, startFixture } from '../helpers/fixture.js';
 import { KEY, type PtyDlake, startPty } from '../helpers/pty.js';
+import { until } from '../helpers/until.js';
 
 let fx: Fixture;
 let dir: string;
@@ -249,6 +250,33 @@ describe('dlake sql on a terminal: the SQL shell', () => {
     ).toBeLessThanOrEqual(60);
     sh.type('q');
     await sh.waitFor(/dlake>$/);
+    sh.type(`\\q${KEY.enter}`);
+    expect(await sh.exited).toBe(0);
+  });
+
+  it('draws a pasted line that wraps as typed: editing it afterwards redraws it in place', async () => {
+    const sh = open({}, { cols: 100, rows: 30 });
+    await sh.waitFor(/dlake>$/);
+    // The screen's rows joined: a wrapped line reads as one.
+    const shows = (tail: string) => until(() => sh.screen().replace(/\n/g, '').endsWith(tail), tail);
+    // 93 characters fill the first row after the 7 of the prompt: the cursor sits at the right edge.
+    const head = `SELECT '${'a'.repeat(85)}`;
+    sh.type(head);
+    await shows(`dlake> ${head}`);
+    const tail = `${'b'.repeat(200)}' AS s`;
+    sh.type(tail);
+    await shows(tail);
+    // Left twice and a character typed: readline redraws the whole line from its first row.
+    sh.type('\u001b[D\u001b[DZ');
+    await shows(`${'b'.repeat(200)}' ASZ s`);
+    const line = `dlake> ${head}${'b'.repeat(200)}' ASZ s`;
+    const rows = line.match(/.{1,100}/g)!;
+    expect(sh.screen().split('\n').slice(-rows.length)).toEqual(rows);
+    expect(sh.screen().match(/dlake>/g)).toHaveLength(1);
+    // Ctrl-E to the end, and the statement ended there.
+    sh.type(`\u0005;${KEY.enter}`);
+    await sh.waitFor(/dlake>$/);
+    expect(jobs().at(-1)?.sql).toBe(`${head}${'b'.repeat(200)}' ASZ s`);
     sh.type(`\\q${KEY.enter}`);
     expect(await sh.exited).toBe(0);
   });
