@@ -94,7 +94,8 @@ export function startShellInProcess(
   const stdout = new TerminalOutput(size.columns, size.rows);
   const stderr = new TerminalOutput(size.columns, size.rows);
   const done = runCli(['node', 'dlake', 'sql', ...args], {
-    env: cleanEnv({ CI: undefined, ...env }),
+    // No pager: it would be started on the test process's own terminal (pagers are tested through a pty).
+    env: cleanEnv({ CI: undefined, PAGER: '', ...env }),
     streams: {
       stdin: stdin as unknown as NodeJS.ReadStream,
       stdout: stdout as unknown as NodeJS.WriteStream,
