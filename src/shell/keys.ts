@@ -123,6 +123,8 @@ export class KeyRouter {
     this.typedAhead = [];
     for (const [s, key] of keys) this.route(s, key);
     this.flushText();
+    // The shell draws its prompt next (a redraw of the line, which may already hold the rest of a paste).
+    this.settle();
   }
 
   private route(s: string | undefined, key: Key): void {
