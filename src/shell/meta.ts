@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 /** The help of each command, in the order `\?` lists them. */
 export const COMMANDS: Record<string, string> = {
   '\\d':
-    '\\d [NAME]           describe a table or view: its columns and types (Samples.sales, Samples/sales or big); alone or with a pattern, list tables and views',
+    '\\d [NAME]           describe a table or view: its columns and types (Samples.sales, Samples/sales or sys.jobs); alone or with a pattern, list tables and views',
   '\\dt': '\\dt [PATTERN]       list tables (Samples.*; * and ? match any text and any one character)',
   '\\dv': '\\dv [PATTERN]       list views, likewise',
   '\\i': '\\i FILE             run the statements of FILE in order; the first failure stops it',
