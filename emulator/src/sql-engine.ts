@@ -217,6 +217,8 @@ export class SqlEngine {
       }
       if (signal?.aborted) throw new Error('Interrupted');
       return await body(conn, plan);
+    } catch (err) {
+      throw asWritten(err, plan);
     } finally {
       signal?.removeEventListener('abort', interrupt);
       conn.closeSync();
@@ -285,6 +287,53 @@ interface PlannedView {
   kind: CatalogDataset['kind'];
   name: string;
   create: string;
+  /** The reference as the query (or the view that reads it) wrote it: what an error names. */
+  written: string;
+}
+
+/**
+ * An engine error in the user's terms: the temporary views' names (`"ds_cfda…" AS "sales"`) become the
+ * references as written (`Samples.sales`), in the message and in DuckDB's excerpt of the query (`LINE 1: …`),
+ * whose caret is moved to stay under the same character.
+ */
+function asWritten(err: unknown, plan: QueryPlan): unknown {
+  if (!(err instanceof Error) || plan.views.length === 0) return err;
+  const swaps = plan.views.flatMap((v) => [
+    [`${quoteIdent(v.name)} AS ${quoteIdent(v.path.at(-1)!)}`, v.written],
+    [quoteIdent(v.name), v.written],
+    [v.name, v.written],
+  ]);
+  const lines = err.message.split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const caret = lines[i + 1]?.match(/^(\s*)\^\s*$/);
+    let line = lines[i]!;
+    let column = caret ? caret[1]!.length : -1;
+    // An excerpt cut short (`LINE 1: ...9be5" AS "sales" JOIN …`) may start inside a name.
+    const cut = /^LINE \d+: \.\.\./.exec(line)?.[0].length ?? 0;
+    if (cut) {
+      const tail = swaps
+        .flatMap(([from, to]) => [...Array(from!.length).keys()].map((k) => [from!.slice(k), to!]))
+        .find(([part]) => part!.length >= 4 && line.startsWith(part!, cut));
+      if (tail) {
+        line = line.slice(0, cut) + tail[1] + line.slice(cut + tail[0]!.length);
+        if (column >= cut) column += tail[1]!.length - tail[0]!.length;
+      }
+    }
+    for (const [from, to] of swaps) {
+      for (let at = line.indexOf(from!); at >= 0; at = line.indexOf(from!, at + to!.length)) {
+        line = line.slice(0, at) + to + line.slice(at + from!.length);
+        if (column >= at + from!.length) column += to!.length - from!.length;
+      }
+    }
+    out.push(line);
+    if (caret) {
+      out.push(`${' '.repeat(Math.max(0, column))}^`);
+      i++;
+    }
+  }
+  const message = out.join('\n');
+  return message === err.message ? err : new Error(message);
 }
 
 interface Chain {
@@ -315,7 +364,7 @@ export function planQuery(sql: string, context: string[], datasets: readonly Cat
   const created = new Set<string>();
   const touched = new Map<string, TouchedDataset>();
 
-  const viewFor = (ds: CatalogDataset, stack: string[]): string => {
+  const viewFor = (ds: CatalogDataset, stack: string[], written: string): string => {
     const key = pathKey(ds.path);
     const name = viewName(ds.path);
     if (created.has(name)) return name;
@@ -333,6 +382,7 @@ export function planQuery(sql: string, context: string[], datasets: readonly Cat
       kind: ds.kind,
       name,
       create: `CREATE OR REPLACE TEMP VIEW ${quoteIdent(name)} AS ${body}`,
+      written,
     });
     return name;
   };
@@ -351,7 +401,7 @@ export function planQuery(sql: string, context: string[], datasets: readonly Cat
       }
       // A system table is no dataset a reflection could accelerate.
       if (ds.kind !== 'system') touched.set(pathKey(ds.path), { path: ds.path, id: ds.id });
-      const name = viewFor(ds, stack);
+      const name = viewFor(ds, stack, text.slice(chain.start, chain.end));
       const alias = chain.tablePos && !hasAlias(text, chain.end) ? ` AS ${quoteIdent(ds.path.at(-1)!)}` : '';
       out += text.slice(last, chain.start) + quoteIdent(name) + alias;
       last = chain.end;

@@ -9,6 +9,7 @@ import type { CatalogSummary } from '../api/schemas/catalog.js';
 import type { Context } from '../context.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { render } from '../output/render.js';
+import { terminalWidth } from '../output/width.js';
 import { type CatalogRef, isUuid, parseRef, toSqlIdentifier } from '../util/catalog-ref.js';
 import type { CatalogCache, Field } from './catalog-cache.js';
 import { dottedComponents } from './complete.js';
@@ -182,7 +183,7 @@ export async function showRelations(
         ],
       },
     },
-    { format: 'table', theme: ctx.theme },
+    { format: 'table', theme: ctx.theme, width: terminalWidth(ctx.streams.stdout, ctx.env) },
   );
   await pageOrPrint(ctx, out.stdout, host.keys);
 }
@@ -206,7 +207,16 @@ export async function describeRelation(host: DescribeHost, ref: string): Promise
           throw err;
         })
       : undefined;
-  const entity = inContext ?? (await resolveRef(client, target, { exclude: ['children'] }));
+  const entity =
+    inContext ??
+    (await resolveRef(client, target, { exclude: ['children'] }).catch(async (err: unknown) => {
+      if (!(err instanceof NotFoundError) || target.kind !== 'path') throw err;
+      // Not in the catalog, but a statement may still read it (a system table, the emulator's `big`): the
+      // columns are those the query engine gives it.
+      const fields = await engineFields(host, target.path);
+      if (!fields) throw err;
+      return { entityType: 'dataset', type: 'PHYSICAL_DATASET', path: target.path, fields };
+    }));
   if (!entity.fields) {
     throw new UsageError(`${ref} is a ${entity.entityType}: it has no columns`, {
       hint: 'describe a table or a view; \\dt lists them',
@@ -224,10 +234,38 @@ export async function describeRelation(host: DescribeHost, ref: string): Promise
         empty: 'No columns.',
       },
     },
-    { format: 'table', theme: ctx.theme },
+    { format: 'table', theme: ctx.theme, width: terminalWidth(ctx.streams.stdout, ctx.env) },
   );
   await pageOrPrint(ctx, `${describedTitle(entity)}\n${out.stdout}`, host.keys);
   if (out.note) ctx.ui.notice(out.note);
+}
+
+/**
+ * The columns of what a statement names `path`, as the query engine reads it (`SELECT * … LIMIT 0`, in the
+ * session's context), or undefined when the engine does not know it either. Ctrl-C cancels the query.
+ */
+async function engineFields(host: DescribeHost, path: readonly string[]): Promise<Field[] | undefined> {
+  const { runStatement } = await import('../export/statement.js');
+  const { readRows } = await import('../export/held-rows.js');
+  const controller = new AbortController();
+  host.keys.running(() => controller.abort());
+  try {
+    const ran = await runStatement(host.ctx, {
+      sql: `SELECT * FROM ${toSqlIdentifier(path)} LIMIT 0`,
+      context: host.context ? [...host.context] : undefined,
+      transport: 'rest',
+      yes: true,
+      signal: controller.signal,
+    });
+    if (ran.delivered) return undefined;
+    const held = await readRows({ client: ran.client, id: ran.id, maxRows: 1, signal: controller.signal });
+    return held.schema.map((f) => ({ name: f.name, type: f.type })) as Field[];
+  } catch (err) {
+    if (controller.signal.aborted) throw err;
+    return undefined;
+  } finally {
+    host.keys.editing();
+  }
 }
 
 /** A column's type as `\d` shows it: `VARCHAR`, `DECIMAL(38,2)`. */

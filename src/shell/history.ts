@@ -2,20 +2,11 @@
 // 0700, whatever the umask), newest last. A statement that may hold a secret is never recorded.
 import { appendFileSync, chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isSecretKey } from '../util/redact.js';
+import { mayHoldSecret } from './history-filter.js';
 
 export const HISTORY_FILE = 'sql_history';
 /** Entries kept, in the file and in the session. */
 export const HISTORY_SIZE = 1000;
-
-/**
- * Whether a statement may carry a secret: any word the redaction rules treat as a secret's name
- * (`CREATE USER bob PASSWORD '…'`, `… token …`), or `IDENTIFIED BY`.
- */
-export function mayHoldSecret(text: string): boolean {
-  if (/\bidentified\s+by\b/i.test(text)) return true;
-  return (text.match(/[A-Za-z_]+/g) ?? []).some((word) => isSecretKey(word));
-}
 
 export class History {
   private readonly file: string;

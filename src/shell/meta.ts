@@ -6,15 +6,15 @@ import { UsageError } from '../errors.js';
 /** The help of each command, in the order `\?` lists them. */
 export const COMMANDS: Record<string, string> = {
   '\\d':
-    '\\d [NAME]           describe a table or view: its columns and types (Samples.sales."2024.csv" or Samples/sales/2024.csv); alone or with a pattern, list tables and views',
-  '\\dt': '\\dt [PATTERN]       list tables (Samples.sales.*; * and ? match any text and any one character)',
+    '\\d [NAME]           describe a table or view: its columns and types (Samples.sales, Samples/sales or sys.jobs); alone or with a pattern, list tables and views',
+  '\\dt': '\\dt [PATTERN]       list tables (Samples.*; * and ? match any text and any one character)',
   '\\dv': '\\dv [PATTERN]       list views, likewise',
   '\\i': '\\i FILE             run the statements of FILE in order; the first failure stops it',
   '\\e': '\\e                  edit the query being typed, or else the last one, in $EDITOR; run it on save',
   '\\watch':
     '\\watch [SECONDS]    run the query being typed, or else the last one, every SECONDS (2) until Ctrl-C',
   '\\o':
-    '\\o FILE             export the next result to FILE (csv, json or ndjson, from the name; --transport flight|rest|auto); \\o alone: no export',
+    '\\o FILE             export the next result to FILE (csv, json, ndjson or parquet from the name, .gz to gzip text; checked at once; --transport flight|rest|auto); \\o alone: no export',
   '\\timing': '\\timing [on|off]    show how long each statement takes',
   '\\x':
     '\\x [on|off|auto]    expanded display: one field a line (auto: when a table is wider than the terminal)',

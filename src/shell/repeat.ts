@@ -27,10 +27,10 @@ export async function watch(shell: StatementRunner, text: string, seconds: numbe
   const stop = new AbortController();
   const { stdout } = shell.ctx.streams;
   // Results are printed, never paged, while watching (psql's \watch does not use $PAGER either): a pager
-  // would stop the watch until it is closed.
+  // would stop the watch until it is closed. An empty PAGER is no pager (pager.ts).
   const { env } = shell.ctx;
   const pager = env.PAGER;
-  delete env.PAGER;
+  env.PAGER = '';
   try {
     for (;;) {
       stdout.write(`${new Date().toUTCString()} (every ${seconds}s)\n\n`);
@@ -45,7 +45,8 @@ export async function watch(shell: StatementRunner, text: string, seconds: numbe
       }
     }
   } finally {
-    if (pager !== undefined) env.PAGER = pager;
+    if (pager === undefined) delete env.PAGER;
+    else env.PAGER = pager;
   }
 }
 

@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import { DlakeError, InterruptedError, UsageError } from '../errors.js';
 import { printRows, resultView, TABLE_ROWS } from '../export/print-rows.js';
 import { render } from '../output/render.js';
+import { terminalWidth } from '../output/width.js';
 import { oneLine, splitSql } from '../sql/split.js';
 import { countRows, formatDuration } from '../util/units.js';
 import { CatalogCache } from './catalog-cache.js';
@@ -52,6 +53,8 @@ class Shell {
   private rl!: Interface;
   private buffer = '';
   private timing = false;
+  /** With \timing: how long the statement that just failed ran, said after its error. */
+  private failedAfterMs?: number;
   private expanded: Expanded = 'off';
   /** The last statement run: what `\watch` and `\e` take when nothing is being typed. */
   private lastQuery?: string;
@@ -110,7 +113,9 @@ class Shell {
         if (!(await this.onLine(line))) break;
         this.rl.setPrompt(this.buffer ? MORE : PROMPT);
         this.keys.editing();
-        this.rl.prompt();
+        // The cursor stays where it is: keys that came after this line (typed ahead, or the rest of a paste)
+        // are already in the new line, and what comes next goes after them, not before.
+        this.rl.prompt(true);
       }
     } finally {
       this.rl.close();
@@ -132,6 +137,12 @@ class Shell {
 
   /** SQL typed (or saved by the editor): each statement it completes runs; the rest waits for more. */
   private async addSql(line: string): Promise<void> {
+    // A statement under way (code, or an open quote or comment) that the line brings no `;` to stays under way:
+    // it is not read again, so that pasting a long statement line by line costs its length, not its square.
+    if (this.buffer && !line.includes(';')) {
+      this.buffer = `${this.buffer}\n${line}`;
+      return;
+    }
     this.buffer = this.buffer ? `${this.buffer}\n${line}` : line;
     const split = splitSql(this.buffer);
     if (split.statements.length === 0) {
@@ -154,9 +165,7 @@ class Shell {
   }
 
   private dropInput(): void {
-    const rl = this.rl as unknown as { line: string; cursor: number };
-    rl.line = '';
-    rl.cursor = 0;
+    this.keys.dropLine();
     this.buffer = '';
     this.ctx.streams.stderr.write('^C\n');
     this.rl.setPrompt(PROMPT);
@@ -178,6 +187,9 @@ class Shell {
         this.ctx.ui.error(`unexpected failure: ${(err as Error)?.message ?? String(err)}`);
         if (this.ctx.debugging) stderr.write(`${(err as Error)?.stack ?? ''}\n`);
       }
+      this.sayTime(this.failedAfterMs);
+    } finally {
+      this.failedAfterMs = undefined;
     }
   }
 
@@ -203,22 +215,26 @@ class Shell {
       // \o holds for the next result only; after a failure it still holds, for the statement run again.
       this.exportTo = undefined;
       if (!ran.delivered) await this.output(ran.client, ran.id, controller.signal);
+      this.keys.editing();
+      this.sayTime(performance.now() - started);
     } catch (err) {
+      this.keys.editing();
+      // The time of a statement that failed follows its error (psql's order): the shell says it after the error.
+      if (this.timing) this.failedAfterMs = performance.now() - started;
       if (controller.signal.aborted && !(err instanceof InterruptedError)) {
         throw new InterruptedError('the statement was interrupted');
       }
       throw err;
-    } finally {
-      this.keys.editing();
-      if (this.timing) {
-        ctx.streams.stderr.write(
-          `Time: ${formatDuration(Math.round(performance.now() - started), { largest: 2 })}\n`,
-        );
-      }
     }
   }
 
-  /** The result printed (a table through the pager when wider than the terminal). */
+  /** `\timing`: how long the statement took, under its result or its error. */
+  private sayTime(ms: number | undefined): void {
+    if (!this.timing || ms === undefined) return;
+    this.ctx.streams.stderr.write(`Time: ${formatDuration(Math.round(ms), { largest: 2 })}\n`);
+  }
+
+  /** The result printed (through the pager when taller or wider than the terminal: pager.ts). */
   private async output(client: ApiClient, id: string, signal: AbortSignal): Promise<void> {
     const { ctx } = this;
     if (ctx.format !== 'table' && this.expanded !== 'on') {
@@ -230,15 +246,21 @@ class Shell {
     let text: string;
     if (this.expanded === 'on') text = verticalView(held.schema, held.rows);
     else {
+      // Fitted to the terminal as `dlake sql` fits it (free text cut, else one block a row); `\x auto` instead
+      // shows records vertically when the whole table would be wider than the terminal (psql's rule).
+      const width = terminalWidth(ctx.streams.stdout, ctx.env);
       const out = await render(
         { data: held.rows, rows: held.rows, view: resultView(held.schema) },
-        { format: 'table', query: ctx.opts.query, theme: ctx.theme },
+        {
+          format: 'table',
+          query: ctx.opts.query,
+          theme: ctx.theme,
+          width: this.expanded === 'auto' ? undefined : width,
+        },
       );
       text = out.stdout;
       if (out.note) ctx.ui.notice(out.note);
-      // `\x auto`: records vertically when the table would be wider than the terminal (psql's rule).
-      const columns = ctx.streams.stdout.isTTY ? ctx.streams.stdout.columns : 0;
-      if (this.expanded === 'auto' && columns > 0 && widestLine(text) > columns) {
+      if (this.expanded === 'auto' && width && widestLine(text) > width) {
         text = verticalView(held.schema, held.rows);
       }
     }
@@ -286,7 +308,13 @@ class Shell {
           const transport = m[2] ?? 'auto';
           if (transport !== 'auto' && transport !== 'flight' && transport !== 'rest')
             throw new UsageError(`--transport is auto, flight or rest, not "${transport}"`);
-          const { checkWritable } = await import('../export/target.js');
+          // The target is checked now, as `--out` is before anything is sent: its format and compression
+          // (x.parquet.gz is refused), and a folder that exists and can be written in.
+          const [{ exportSpec }, { checkWritable }] = await Promise.all([
+            import('../export/writers.js'),
+            import('../export/target.js'),
+          ]);
+          exportSpec(file);
           await checkWritable(file);
           this.exportTo = file;
           this.exportTransport = transport;

@@ -139,13 +139,20 @@ export interface Word {
 }
 
 /**
- * The bare words of `text`, skipping string literals, quoted identifiers and comments as splitSql does: what
- * a check of the statement's kind must read (`/* INSERT *\/ SELECT 1` is a SELECT; `SELECT 'DROP'` drops
- * nothing).
+ * A token of a statement, comments left out: a bare word (keyword or unquoted name), a string literal or a
+ * quoted identifier (`text` is its content, doubled quotes undone), or any other character (`symbol`).
  */
-export function bareWords(text: string): Word[] {
-  const words: Word[] = [];
-  let depth = 0;
+export interface Token {
+  kind: 'word' | 'string' | 'identifier' | 'symbol';
+  text: string;
+}
+
+/**
+ * The tokens of `text`, scanned as splitSql scans it: comments (`--`, `/* *\/`) separate tokens and are
+ * dropped, so `IDENTIFIED/**\/BY` is two words, and what is quoted is one token. Blanks are dropped too.
+ */
+export function sqlTokens(text: string): Token[] {
+  const tokens: Token[] = [];
   let i = 0;
   const n = text.length;
   while (i < n) {
@@ -156,19 +163,35 @@ export function bareWords(text: string): Word[] {
       const close = text.indexOf('*/', i + 2);
       i = close < 0 ? n : close + 2;
     } else if (QUOTES[c]) {
-      i = quotedEnd(text, i).end;
-    } else if (c === '(') {
-      depth++;
-      i++;
-    } else if (c === ')') {
-      depth = Math.max(0, depth - 1);
-      i++;
+      const { end, closed } = quotedEnd(text, i);
+      const inner = text.slice(i + 1, closed ? end - 1 : end).replaceAll(c + c, c);
+      tokens.push({ kind: c === "'" ? 'string' : 'identifier', text: inner });
+      i = end;
     } else if (/[A-Za-z_]/.test(c)) {
       let j = i + 1;
       while (j < n && /[A-Za-z0-9_$]/.test(text[j]!)) j++;
-      words.push({ word: text.slice(i, j).toUpperCase(), depth });
+      tokens.push({ kind: 'word', text: text.slice(i, j) });
       i = j;
-    } else i++;
+    } else {
+      if (!/\s/.test(c)) tokens.push({ kind: 'symbol', text: c });
+      i++;
+    }
+  }
+  return tokens;
+}
+
+/**
+ * The bare words of `text`, skipping string literals, quoted identifiers and comments as splitSql does: what
+ * a check of the statement's kind must read (`/* INSERT *\/ SELECT 1` is a SELECT; `SELECT 'DROP'` drops
+ * nothing).
+ */
+export function bareWords(text: string): Word[] {
+  const words: Word[] = [];
+  let depth = 0;
+  for (const token of sqlTokens(text)) {
+    if (token.kind === 'word') words.push({ word: token.text.toUpperCase(), depth });
+    else if (token.kind === 'symbol' && token.text === '(') depth++;
+    else if (token.kind === 'symbol' && token.text === ')') depth = Math.max(0, depth - 1);
   }
   return words;
 }

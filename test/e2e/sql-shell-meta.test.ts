@@ -251,18 +251,18 @@ describe('\\watch', () => {
     expect(await sh.exited).toBe(0);
   });
 
-  it('prints wide results without the pager while watching, and pages again afterwards', async () => {
+  it('prints tall results without the pager while watching, and pages again afterwards', async () => {
     const pager = join(dir, 'pager.sh');
     writeFileSync(pager, '#!/bin/sh\nsed "s/^/PAGED: /"\n', { mode: 0o755 });
-    const sh = open({ PAGER: pager }, { cols: 60, rows: 40 });
+    const sh = open({ PAGER: pager }, { cols: 60, rows: 12 });
     await sh.waitFor(/dlake>$/);
-    sh.type(`SELECT '${'w'.repeat(70)}' AS wide${KEY.enter}\\watch 0.1${KEY.enter}`);
-    await sh.waitFor(/\(every 0\.1s\)[\s\S]*\(every 0\.1s\)[\s\S]*w{30}/);
+    sh.type(`SELECT id AS watched FROM big ORDER BY id${KEY.enter}\\watch 0.1${KEY.enter}`);
+    await sh.waitFor(/\(every 0\.1s\)[\s\S]*\(every 0\.1s\)[\s\S]*\n50\n/);
     sh.type(KEY.ctrlC);
     await sh.waitFor(/dlake>$/);
     expect(sh.screen()).not.toContain('PAGED');
-    sh.type(`SELECT '${'v'.repeat(70)}' AS wide;${KEY.enter}`);
-    await sh.waitFor(/PAGED: v{30}[\s\S]*dlake>$/);
+    sh.type(`SELECT id AS again FROM big ORDER BY id;${KEY.enter}`);
+    await sh.waitFor(/PAGED: again\n[\s\S]*PAGED: 50\ndlake>$/);
     sh.type(`\\q${KEY.enter}`);
     expect(await sh.exited).toBe(0);
   });

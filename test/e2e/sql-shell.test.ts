@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Fixture, startFixture } from '../helpers/fixture.js';
 import { KEY, type PtyDlake, startPty } from '../helpers/pty.js';
+import { until } from '../helpers/until.js';
 
 let fx: Fixture;
 let dir: string;
@@ -29,7 +30,7 @@ afterEach(() => {
   shell = undefined;
 });
 
-function open(env: Record<string, string> = {}, size?: { cols: number; rows: number }): PtyDlake {
+function open(env: Record<string, string | undefined> = {}, size?: { cols: number; rows: number }): PtyDlake {
   shell = startPty(['sql'], { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url, ...env }, size);
   return shell;
 }
@@ -204,16 +205,78 @@ describe('dlake sql on a terminal: the SQL shell', () => {
     expect(await sh.exited).toBe(0);
   });
 
-  it('pages a result wider than the terminal through $PAGER', async () => {
+  it('pages a result taller than the terminal through $PAGER, in plain text, with LESS=FRX when unset', async () => {
     const pager = join(dir, 'pager.sh');
-    writeFileSync(pager, '#!/bin/sh\nsed "s/^/PAGED: /"\n', { mode: 0o755 });
-    const sh = open({ PAGER: pager }, { cols: 40, rows: 30 });
+    const seen = join(dir, 'paged.txt');
+    writeFileSync(pager, `#!/bin/sh\necho "LESS=$LESS" > "${seen}"\ncat >> "${seen}"\necho PAGED\n`, {
+      mode: 0o755,
+    });
+    // Colour on (a person's terminal), so that what the pager gets shows whether colour was taken out.
+    const sh = open({ PAGER: pager, FORCE_COLOR: '1', NO_COLOR: undefined }, { cols: 100, rows: 30 });
     await sh.waitFor(/dlake>$/);
-    sh.type(`SELECT 'narrow' AS n;${KEY.enter}`);
-    await sh.waitFor(/narrow\ndlake>$/);
+    sh.type(`SELECT 'short' AS s;${KEY.enter}`);
+    await sh.waitFor(/short\ndlake>$/);
     expect(sh.screen()).not.toContain('PAGED');
-    sh.type(`SELECT '${'w'.repeat(60)}' AS wide;${KEY.enter}`);
-    await sh.waitFor(/PAGED: w{30}[\s\S]*dlake>$/);
+    sh.type(`SELECT id FROM big ORDER BY id;${KEY.enter}`);
+    await sh.waitFor(/PAGED\ndlake>$/);
+    const paged = readFileSync(seen, 'utf8');
+    expect(paged).toMatch(/^LESS=FRX\nid\n1\n2\n[\s\S]*\n50\n$/);
+    expect(paged).not.toContain('\u001b');
+    sh.type(`\\q${KEY.enter}`);
+    expect(await sh.exited).toBe(0);
+  });
+
+  it("PAGER='less -S' shows a wide, tall result fitted and in colour, never escape codes as text", async () => {
+    const sh = open(
+      { PAGER: 'less -S', FORCE_COLOR: '1', NO_COLOR: undefined, LESS: undefined },
+      {
+        cols: 60,
+        rows: 20,
+      },
+    );
+    await sh.waitFor(/dlake>$/);
+    sh.type(`SELECT id, name, note, note AS again, name AS who FROM big ORDER BY id;${KEY.enter}`);
+    // less shows the first screen and waits (the result is taller than the terminal).
+    await sh.waitFor(/user_1\b/);
+    expect(sh.screen()).not.toMatch(/ESC\[|\^\[\[/);
+    // Fitted to 60 columns, as `dlake sql` fits it: nothing for less -S to cut.
+    expect(
+      Math.max(
+        ...sh
+          .screen()
+          .split('\n')
+          .map((l) => [...l].length),
+      ),
+    ).toBeLessThanOrEqual(60);
+    sh.type('q');
+    await sh.waitFor(/dlake>$/);
+    sh.type(`\\q${KEY.enter}`);
+    expect(await sh.exited).toBe(0);
+  });
+
+  it('draws a pasted line that wraps as typed: editing it afterwards redraws it in place', async () => {
+    const sh = open({}, { cols: 100, rows: 30 });
+    await sh.waitFor(/dlake>$/);
+    // The screen's rows joined: a wrapped line reads as one.
+    const shows = (tail: string) => until(() => sh.screen().replace(/\n/g, '').endsWith(tail), tail);
+    // 93 characters fill the first row after the 7 of the prompt: the cursor sits at the right edge.
+    const head = `SELECT '${'a'.repeat(85)}`;
+    sh.type(head);
+    await shows(`dlake> ${head}`);
+    const tail = `${'b'.repeat(200)}' AS s`;
+    sh.type(tail);
+    await shows(tail);
+    // Left twice and a character typed: readline redraws the whole line from its first row.
+    sh.type('\u001b[D\u001b[DZ');
+    await shows(`${'b'.repeat(200)}' ASZ s`);
+    const line = `dlake> ${head}${'b'.repeat(200)}' ASZ s`;
+    const rows = line.match(/.{1,100}/g)!;
+    expect(sh.screen().split('\n').slice(-rows.length)).toEqual(rows);
+    expect(sh.screen().match(/dlake>/g)).toHaveLength(1);
+    // Ctrl-E to the end, and the statement ended there.
+    sh.type(`\u0005;${KEY.enter}`);
+    await sh.waitFor(/dlake>$/);
+    expect(jobs().at(-1)?.sql).toBe(`${head}${'b'.repeat(200)}' ASZ s`);
     sh.type(`\\q${KEY.enter}`);
     expect(await sh.exited).toBe(0);
   });

@@ -9,7 +9,8 @@ import { UsageError } from '../../src/errors.js';
 import type { CatalogCache } from '../../src/shell/catalog-cache.js';
 import { Completer, dottedComponents, sqlName, tablesRead } from '../../src/shell/complete.js';
 import { describedRef, findRelations, matches, patternParts } from '../../src/shell/describe.js';
-import { HISTORY_FILE, HISTORY_SIZE, History, mayHoldSecret } from '../../src/shell/history.js';
+import { HISTORY_FILE, HISTORY_SIZE, History } from '../../src/shell/history.js';
+import { mayHoldSecret } from '../../src/shell/history-filter.js';
 import {
   expandedMessage,
   parseExpanded,
@@ -18,7 +19,7 @@ import {
   parseSwitch,
   parseWatchInterval,
 } from '../../src/shell/meta.js';
-import { widestLine } from '../../src/shell/pager.js';
+import { needsPager, pagerFor, pagerTakesColour, widestLine } from '../../src/shell/pager.js';
 import { verticalView } from '../../src/shell/vertical.js';
 
 const dirs: string[] = [];
@@ -269,5 +270,31 @@ describe('\\dt: following a pattern down the catalog', () => {
     ]);
     expect(await findRelations(cache, '')).toEqual([]);
     expect(await findRelations(cache, 'Gone.*')).toEqual([]);
+  });
+});
+
+describe('the pager', () => {
+  it('is $PAGER, else less; an empty PAGER is none; LESS=FRX when LESS is unset (as git)', () => {
+    expect(pagerFor({})).toEqual({ command: 'less', env: { LESS: 'FRX' } });
+    expect(pagerFor({ PAGER: 'less -S' })?.env.LESS).toBe('FRX');
+    expect(pagerFor({ PAGER: 'less -S', LESS: 'S' })?.env.LESS).toBe('S');
+    expect(pagerFor({ PAGER: 'more' })?.command).toBe('more');
+    expect(pagerFor({ PAGER: '  ' })).toBeUndefined();
+  });
+
+  it('gets colour only when it is less told to show it', () => {
+    expect(pagerTakesColour('less -S', { LESS: 'FRX' })).toBe(true);
+    expect(pagerTakesColour('less -S', { LESS: '-S' })).toBe(false);
+    expect(pagerTakesColour('less -SR', {})).toBe(true);
+    expect(pagerTakesColour('/usr/bin/less --RAW-CONTROL-CHARS', {})).toBe(true);
+    expect(pagerTakesColour('more', { LESS: 'FRX' })).toBe(false);
+    expect(pagerTakesColour('most -R', {})).toBe(false);
+  });
+
+  it('is needed for text taller or wider than the screen, a line kept for the prompt', () => {
+    expect(needsPager('a\nb\n', 80, 3)).toBe(false);
+    expect(needsPager('a\nb\nc\n', 80, 3)).toBe(true);
+    expect(needsPager(`${'x'.repeat(81)}\n`, 80, 30)).toBe(true);
+    expect(needsPager('\u001b[1mab\u001b[22m\n', 2, 30)).toBe(false);
   });
 });
