@@ -184,6 +184,7 @@ class Shell {
   private async execute(text: string): Promise<void> {
     const { ctx } = this;
     const started = performance.now();
+    ctx.startedAt = started;
     const controller = new AbortController();
     this.keys.running(() => controller.abort());
     try {
