@@ -127,7 +127,7 @@ export function readCheckedFile(file: string, opts: CheckedRead): Buffer {
     const tooLarge = () =>
       new UncheckedFileError(
         `it is larger than ${opts.maxBytes / MIB} MiB, more than such a file can be`,
-        'EFBIG',
+        'ETOOLARGE',
       );
     if (info.size > opts.maxBytes && !opts.tail) throw tooLarge();
     // One byte more than the bound says that the file grew past it while being read.
