@@ -6,25 +6,20 @@
 // stays: the file it points to is written (docs/cli-contract.md "Jobs, results and export").
 import { once } from 'node:events';
 import { close as closeFd, constants, open as openFd, unlinkSync, write as writeFd } from 'node:fs';
-import {
-  access,
-  type FileHandle,
-  link,
-  open,
-  readFile,
-  readlink,
-  rename,
-  rm,
-  stat,
-  writeFile,
-} from 'node:fs/promises';
+import { access, type FileHandle, link, open, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { crc32, createGzip, type Gzip } from 'node:zlib';
 import { DlakeError, InterruptedError, UsageError } from '../errors.js';
-import { fileWriteError, kindOfFile } from '../util/files.js';
+import {
+  describeFsError,
+  fileWriteError,
+  kindOfFile,
+  readCheckedFile,
+  USER_FILE_MAX_BYTES,
+} from '../util/files.js';
 import { FileWriter, type WriteHandle } from './file-writer.js';
 
 /**
@@ -209,8 +204,20 @@ export async function openFileSink(file: string, opts: FileTargetOptions = {}): 
   const partial = partialOf(out.path);
   let handle: FileHandle;
   try {
-    // Read and write: the sidecar's CRC-32 is taken from what is read back.
-    handle = await open(partial, opts.resume ? 'r+' : 'w+', 0o666);
+    // Read and write: the sidecar's CRC-32 is taken from what is read back. A new FILE.partial is created
+    // exclusively, whatever was there before removed (a link planted there is not followed); a resumed one is
+    // opened without following a link or blocking, and must be a regular file (checkResume said so).
+    const { O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
+    if (!opts.resume) await rm(partial, { force: true });
+    handle = await open(
+      partial,
+      O_RDWR | O_NOFOLLOW | O_NONBLOCK | (opts.resume ? 0 : O_CREAT | O_EXCL),
+      0o666,
+    );
+    if (!(await handle.stat()).isFile()) {
+      await handle.close();
+      throw Object.assign(new Error('it is not a regular file'), { code: 'ENOTREG' });
+    }
     // Whatever follows the last checkpoint is a row cut in half: it goes.
     if (opts.resume) await handle.truncate(opts.resume.bytes);
   } catch (e) {
@@ -648,8 +655,19 @@ function atExit(cleanup: () => void): () => void {
 
 /** The sidecar of FILE, if there is one that can be read. */
 export async function readResumeRecord(file: string): Promise<ResumeRecord | undefined> {
-  const text = await readFile(sidecarOf(file), 'utf8').catch(() => undefined);
-  if (text === undefined) return undefined;
+  let text: string;
+  try {
+    // Checked first: a named pipe or device in its place is refused, never read (docs/cli-contract.md).
+    text = readCheckedFile(sidecarOf(file), { maxBytes: USER_FILE_MAX_BYTES, noFollow: true }).toString(
+      'utf8',
+    );
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new UsageError(`cannot resume from ${sidecarOf(file)}: ${describeFsError(e)}`, {
+      hint: `remove ${partialOf(file)} and ${sidecarOf(file)} and export again`,
+    });
+  }
   let r: Partial<ResumeRecord>;
   try {
     r = JSON.parse(text);

@@ -6,6 +6,7 @@
 // The device is a private node made with mknod (1,5: what /dev/zero is) in a temporary folder.
 import { execFileSync } from 'node:child_process';
 import {
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -234,5 +235,64 @@ describe('--out onto a named pipe that no one reads', () => {
     shell.type(`\\q${KEY.enter}`);
     expect(await shell.exited).toBe(0);
     expect(readdirSync(dir)).toEqual(['shell.csv']);
+  });
+});
+
+describe("dlake's own files and an export's partial file", () => {
+  it('config.json as a named pipe: exit 2 naming it, at once; credentials.json as one: a warning', async () => {
+    const cfg = join(dir, 'cfg');
+    mkdirSync(cfg, { mode: 0o700 });
+    fifo(join(cfg, 'config.json'));
+    const r = await startDlake(['profile', 'list'], {
+      env: { DLAKE_CONFIG_DIR: cfg },
+      killAfterMs: KILL_AFTER_MS,
+    }).done;
+    expectFailure(r, 2, `the config file ${join(cfg, 'config.json')} is not valid: it is a named pipe`);
+    rmSync(join(cfg, 'config.json'));
+    fifo(join(cfg, 'credentials.json'));
+    const c = await startDlake(['profile', 'list'], {
+      env: { DLAKE_CONFIG_DIR: cfg },
+      killAfterMs: KILL_AFTER_MS,
+    }).done;
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stderr).toContain('credentials.json is not valid (it is a named pipe, not a regular file)');
+  });
+
+  it('a link planted as FILE.partial is replaced, never written through', async () => {
+    const id = (await fx.run(['sql', 'SELECT * FROM big', '--no-wait'])).stdout.trim();
+    await until(() => fx.emu.jobs.get(id)?.state === 'COMPLETED', 'the job completes');
+    const victim = join(dir, 'victim.txt');
+    writeFileSync(victim, 'precious\n');
+    const out = join(dir, 'rows.csv');
+    symlinkSync(victim, `${out}.partial`);
+    const r = await fx.run(['job', 'export', id, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(lstatSync(out).isFile()).toBe(true);
+    expect(readFileSync(out, 'utf8')).toMatch(/^id,name,amount,flag,note\n1,/);
+    expect(readdirSync(dir).sort()).toEqual(['rows.csv', 'victim.txt']);
+  });
+
+  it('--resume with a named pipe as the sidecar or the partial file: exit 2 naming it, nothing fetched', async () => {
+    const id = (await fx.run(['sql', 'SELECT * FROM big', '--no-wait'])).stdout.trim();
+    await until(() => fx.emu.jobs.get(id)?.state === 'COMPLETED', 'the job completes');
+    fx.emu.log.clear();
+    const out = join(dir, 'rows.csv');
+    fifo(`${out}.partial.json`);
+    const sidecar = await spawnDlake(['job', 'export', id, '--out', out, '--resume']).done;
+    expectFailure(
+      sidecar,
+      2,
+      `cannot resume from ${out}.partial.json: it is a named pipe, not a regular file`,
+    );
+    rmSync(`${out}.partial.json`);
+    writeFileSync(
+      `${out}.partial.json`,
+      JSON.stringify({ jobId: id, format: 'csv', gzip: false, rows: 10, bytes: 100, crc32: 0 }),
+    );
+    fifo(`${out}.partial`);
+    const partial = await spawnDlake(['job', 'export', id, '--out', out, '--resume']).done;
+    expectFailure(partial, 2, `cannot resume ${out}.partial: it is a named pipe, not a regular file`);
+    expect(fx.emu.log.find('GET', `/api/v3/job/${id}/results`)).toHaveLength(0);
   });
 });
