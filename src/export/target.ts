@@ -622,7 +622,9 @@ class FileTarget implements Sink {
     try {
       const crc32 = crc ?? (await tailCrc(this.handle as FileHandle, at.bytes));
       const record: ResumeRecord = { ...this.opts.record!, gzip: !!this.opts.gzip, ...at, crc32 };
-      await writeFile(tmp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+      // Created exclusively (whatever was left there removed first): a link planted there is not written through.
+      await rm(tmp, { force: true });
+      await writeFile(tmp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
       await rename(tmp, sidecarOf(path));
       this.recorded = at.rows;
     } catch (e) {

@@ -72,10 +72,11 @@ const fifo = (path: string): string => {
 /** A personal access token, which Flight takes to an endpoint the profile does not name. */
 const pat = () => fx.emu.state.issueToken(fx.emu.state.userByName('admin')!.id, 'pat', 3_600_000).token;
 
-const spawnDlake = (args: string[], env: Record<string, string> = {}) =>
+const spawnDlake = (args: string[], env: Record<string, string> = {}, input?: string) =>
   startDlake(args, {
     env: { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url, ...env },
     killAfterMs: KILL_AFTER_MS,
+    input,
   });
 
 describe("the SQL shell's history file", () => {
@@ -258,13 +259,15 @@ describe("dlake's own files and an export's partial file", () => {
     expect(c.stderr).toContain('credentials.json is not valid (it is a named pipe, not a regular file)');
   });
 
-  it('a link planted as FILE.partial is replaced, never written through', async () => {
+  it("a link planted as FILE.partial or its sidecar's temporary file is replaced, never written through", async () => {
     const id = (await fx.run(['sql', 'SELECT * FROM big', '--no-wait'])).stdout.trim();
     await until(() => fx.emu.jobs.get(id)?.state === 'COMPLETED', 'the job completes');
     const victim = join(dir, 'victim.txt');
     writeFileSync(victim, 'precious\n');
     const out = join(dir, 'rows.csv');
     symlinkSync(victim, `${out}.partial`);
+    // The sidecar's temporary file too (written at the export's first checkpoint).
+    symlinkSync(victim, `${out}.partial.json.tmp`);
     const r = await fx.run(['job', 'export', id, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(victim, 'utf8')).toBe('precious\n');
@@ -294,5 +297,13 @@ describe("dlake's own files and an export's partial file", () => {
     const partial = await spawnDlake(['job', 'export', id, '--out', out, '--resume']).done;
     expectFailure(partial, 2, `cannot resume ${out}.partial: it is a named pipe, not a regular file`);
     expect(fx.emu.log.find('GET', `/api/v3/job/${id}/results`)).toHaveLength(0);
+  });
+});
+
+describe('standard input', () => {
+  it('more than a file may hold: refused (exit 2), nothing submitted', async () => {
+    const r = await spawnDlake(['sql', '-'], {}, `SELECT '${'x'.repeat(65 * 1024 * 1024)}'`).done;
+    expectFailure(r, 2, 'standard input holds more than 64 MiB, more than dlake reads from it');
+    expect(fx.emu.log.find('POST', '/api/v3/sql')).toHaveLength(0);
   });
 });
