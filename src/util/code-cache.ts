@@ -100,7 +100,8 @@ export class CodeCacheLoader {
         // Written beside and renamed: a concurrent dlake reads a whole file or none.
         const temporary = `${file}.${process.pid}.tmp`;
         written.push(temporary);
-        writeFileSync(temporary, data, { mode: 0o600 });
+        // Created exclusively: a link left at that name is not written through.
+        writeFileSync(temporary, data, { mode: 0o600, flag: 'wx' });
         renameSync(temporary, file);
         written.pop();
       }
