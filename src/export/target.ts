@@ -199,7 +199,7 @@ export async function openFileSink(file: string, opts: FileTargetOptions = {}): 
     } catch (e) {
       throw e instanceof DlakeError ? e : fileWriteError(file, e);
     }
-    return new FileTarget(file, handle, { gzip: opts.gzip }, undefined);
+    return new FileTarget(file, handle, { gzip: opts.gzip, signal: opts.signal }, undefined);
   }
   const partial = partialOf(out.path);
   let handle: FileHandle;
@@ -234,7 +234,12 @@ export function cannotResumeInto(file: string, what: string): UsageError {
   );
 }
 
-type SpecialHandle = WriteHandle & Pick<FileHandle, 'close'> & Partial<Pick<FileHandle, 'read'>>;
+type SpecialHandle = WriteHandle &
+  Pick<FileHandle, 'close'> &
+  Partial<Pick<FileHandle, 'read'>> & {
+    /** Drops what is not yet written (a reader that stopped reading must not hold up a stop). */
+    abort?: () => void;
+  };
 
 /** How often a named pipe with no reader is tried again, and a device that is not ready written again. */
 const NOT_READY_RETRY_MS = 50;
@@ -276,6 +281,7 @@ function waitInterrupted(path: string): InterruptedError {
 
 /** A device opened without blocking: a write it cannot take yet (EAGAIN) is tried again, never waited on. */
 function deviceHandle(fd: number): SpecialHandle {
+  let closed = false;
   const writeOnce = (buffer: Uint8Array, offset: number, length: number) =>
     new Promise<{ bytesWritten: number; buffer: Uint8Array }>((resolve, reject) =>
       writeFd(fd, buffer, offset, length, null, (e, bytesWritten) =>
@@ -288,12 +294,15 @@ function deviceHandle(fd: number): SpecialHandle {
         try {
           return await writeOnce(buffer, offset, length);
         } catch (e) {
-          if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+          if ((e as NodeJS.ErrnoException).code !== 'EAGAIN' || closed) throw e;
           await sleep(NOT_READY_RETRY_MS);
         }
       }
     }) as WriteHandle['write'],
-    close: () => promisify(closeFd)(fd),
+    close: () => {
+      closed = true;
+      return promisify(closeFd)(fd);
+    },
   };
 }
 
@@ -319,6 +328,7 @@ function streamHandle(socket: import('node:net').Socket): SpecialHandle {
         const bytes = buffer.subarray(offset, offset + length);
         socket.write(bytes, (e) => (e ? reject(e) : resolve({ bytesWritten: length, buffer })));
       })) as WriteHandle['write'],
+    abort: () => socket.destroy(),
     close: () =>
       new Promise<void>((resolve) => {
         if (socket.destroyed) return resolve();
@@ -468,8 +478,22 @@ class FileTarget implements Sink {
         this.fail(e);
       }
     }
-    await this.file.ready().catch((e) => this.fail(e));
+    await this.stoppable(this.file.ready(), signal).catch((e) => this.fail(e));
     this.check();
+  }
+
+  /**
+   * `p`; for a device, named pipe or socket, an InterruptedError as soon as a signal comes: a reader that
+   * stopped reading would hold the write up for ever. (A regular file's writes end by themselves.)
+   */
+  private stoppable<T>(p: Promise<T>, signal = this.opts.signal): Promise<T> {
+    if (this.path !== undefined || !signal) return p;
+    if (signal.aborted) return Promise.reject(new InterruptedError('interrupted'));
+    return new Promise<T>((resolve, reject) => {
+      const stop = () => reject(new InterruptedError('interrupted'));
+      signal.addEventListener('abort', stop, { once: true });
+      p.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+    });
   }
 
   async checkpoint(rows: number, state?: unknown): Promise<void> {
@@ -493,7 +517,7 @@ class FileTarget implements Sink {
     let step = this.partial ?? this.name;
     try {
       await this.endMember();
-      await this.file.flush();
+      await this.stoppable(this.file.flush());
       await this.handle.close();
       if (this.path) {
         step = this.path;
@@ -524,7 +548,9 @@ class FileTarget implements Sink {
 
   async discard(): Promise<void> {
     this.member?.destroy();
-    await this.file.flush().catch(() => {});
+    // A device or pipe gets nothing more: what waits for its reader is dropped.
+    if (!this.path) this.handle.abort?.();
+    else await this.file.flush().catch(() => {});
     await this.handle.close().catch(() => {});
     // A device is left as it is; a resumed export's FILE.partial was there before it, and stays with its
     // sidecar (which only ever describes bytes already written).

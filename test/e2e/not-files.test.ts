@@ -6,9 +6,12 @@
 // The device is a private node made with mknod (1,5: what /dev/zero is) in a temporary folder.
 import { execFileSync } from 'node:child_process';
 import {
+  closeSync,
+  constants,
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -216,6 +219,31 @@ describe('--out onto a named pipe that no one reads', () => {
       expect(statSync(out).isFIFO()).toBe(true);
     },
   );
+
+  it('a reader that opens the pipe and never reads: SIGTERM still ends the export, exit 143', async () => {
+    const id = (await fx.run(['sql', 'SELECT * FROM big', '--no-wait'])).stdout.trim();
+    await until(() => fx.emu.jobs.get(id)?.state === 'COMPLETED', 'the job completes');
+    fx.emu.log.clear();
+    const out = fifo(join(dir, 'rows.csv'));
+    // The read end held open, never read: the pipe fills and the writes wait.
+    const reader = openSync(out, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const child = spawnDlake(['job', 'export', id, '--out', out]);
+      await until(
+        () => fx.emu.log.find('GET', `/api/v3/job/${id}/results`).length >= 4,
+        'the rows are fetched',
+        KILL_AFTER_MS,
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      child.kill('SIGTERM');
+      const r = await child.done;
+      expect(r.signal, r.stderr).toBeNull();
+      expectFailure(r, 143, /^error: terminated \(SIGTERM\): export stopped after 2,000 rows written into /);
+      expect(readdirSync(dir)).toEqual(['rows.csv']);
+    } finally {
+      closeSync(reader);
+    }
+  });
 
   it("the SQL shell's \\o: Ctrl-C ends the wait, and the shell goes on", async () => {
     const out = fifo(join(dir, 'shell.csv'));
