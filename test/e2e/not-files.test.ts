@@ -220,6 +220,19 @@ describe('--out onto a named pipe that no one reads', () => {
     },
   );
 
+  it('job list --out onto it: SIGTERM ends the wait, exit 143', async () => {
+    const out = fifo(join(dir, 'jobs.csv'));
+    const child = spawnDlake(['job', 'list', '--out', out]);
+    await until(() => fx.emu.log.find('POST', '/api/v3/sql').length > 0, 'the jobs are asked for');
+    await until(() => fx.emu.log.find('GET', /^\/api\/v3\/job\/[^/]+$/).length > 0, 'the query is waited on');
+    await new Promise((r) => setTimeout(r, 800));
+    child.kill('SIGTERM');
+    const r = await child.done;
+    expect(r.signal, r.stderr).toBeNull();
+    expectFailure(r, 143, `error: terminated (SIGTERM) while waiting for a reader of the named pipe ${out}`);
+    expect(readdirSync(dir)).toEqual(['jobs.csv']);
+  });
+
   it('a reader that opens the pipe and never reads: SIGTERM still ends the export, exit 143', async () => {
     const id = (await fx.run(['sql', 'SELECT * FROM big', '--no-wait'])).stdout.trim();
     await until(() => fx.emu.jobs.get(id)?.state === 'COMPLETED', 'the job completes');
