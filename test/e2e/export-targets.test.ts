@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { KEY, startPty } from '../helpers/pty.js';
 import { until } from '../helpers/until.js';
 
 const ROWS = 5000;
@@ -346,6 +347,27 @@ describe('--no-clobber', () => {
     );
     expect(readFileSync(file, 'utf8')).toBe('theirs\n');
     expect(readdirSync(dir)).toEqual(['rows.csv']);
+  });
+
+  it("the SQL shell's \\o FILE --no-clobber: refused before the query runs, the file kept", async () => {
+    const file = join(dir, 'rows.csv');
+    writeFileSync(file, 'mine\n');
+    const sh = startPty(['sql'], { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url });
+    try {
+      await sh.waitFor(/dlake>$/);
+      sh.type(`\\o ${file} --no-clobber${KEY.enter}`);
+      await sh.waitFor(/--no-clobber keeps it[\s\S]*dlake>$/);
+      sh.type(`\\o ${join(dir, 'new.csv')} --no-clobber${KEY.enter}`);
+      await sh.waitFor(`The next result goes to ${join(dir, 'new.csv')}.`);
+      sh.type(`SELECT * FROM big ORDER BY id;${KEY.enter}`);
+      await sh.waitFor(/wrote 5,000 rows[\s\S]*dlake>$/);
+      sh.type(`\\q${KEY.enter}`);
+      expect(await sh.exited).toBe(0);
+    } finally {
+      sh.kill('SIGKILL');
+    }
+    expect(readFileSync(file, 'utf8')).toBe('mine\n');
+    expect(readFileSync(join(dir, 'new.csv')).equals(wholeCsv)).toBe(true);
   });
 
   it('a new FILE is written as usual', async () => {
