@@ -190,7 +190,7 @@ _dlake_opts() {
     'source update') REPLY='--config-file --set --dry-run -h --help' ;;
     'source delete') REPLY='-y --yes --dry-run -h --help' ;;
     'source help') REPLY='' ;;
-    'sql') REPLY='-f --file --continue-on-error --context --no-wait --max-rows --out --into --format --concurrency --transport --wait-timeout -y --yes -h --help' ;;
+    'sql') REPLY='-f --file --continue-on-error --context --no-wait --max-rows --out --into --format --no-clobber --concurrency --transport --wait-timeout -y --yes -h --help' ;;
     'job') REPLY='-h --help' ;;
     'job list') REPLY='--status --user --since --until --type --queue --engine --min-duration --text --accelerated --not-accelerated --limit --out --format -h --help' ;;
     'job get') REPLY='-h --help' ;;
@@ -199,7 +199,7 @@ _dlake_opts() {
     'job wait') REPLY='--timeout --wait-timeout -y --yes -h --help' ;;
     'job cancel') REPLY='-y --yes --dry-run -h --help' ;;
     'job results') REPLY='--offset --limit --all --concurrency -h --help' ;;
-    'job export') REPLY='--out --format --concurrency --wait-timeout --transport --resume -y --yes -h --help' ;;
+    'job export') REPLY='--out --format --no-clobber --concurrency --wait-timeout --transport --resume -y --yes -h --help' ;;
     'job help') REPLY='' ;;
     'top') REPLY='--interval --once -h --help' ;;
     'search') REPLY='--type --limit -h --help' ;;

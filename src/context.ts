@@ -60,6 +60,11 @@ export class Context {
   interruptedBy?: StopSignal;
   /** Set by commands that handle Ctrl-C themselves; otherwise Ctrl-C ends dlake at once with 130. */
   interruptible = false;
+  /**
+   * When the command began (in the SQL shell, the statement): an export's closing line times all that the user
+   * waited for, the login and the job's wait included, not the export alone.
+   */
+  startedAt = performance.now();
   /** The job being waited on, until it has ended or been cancelled: a second signal names it as it stops. */
   jobInFlight?: string;
   private snapshotCache?: StoreSnapshot;

@@ -22,6 +22,14 @@ export function transportOption() {
   );
 }
 
+/**
+ * `--no-clobber` of an export: a FILE that exists is kept and the export refused (exit 2), checked before the
+ * query runs and again at the final rename (docs/cli-contract.md "Jobs, results and export").
+ */
+export function noClobberOption() {
+  return new Option('--no-clobber', 'refuse (exit 2) rather than replace a FILE that exists');
+}
+
 /** `--concurrency` of the commands that page through results. */
 export function pageConcurrencyOption(what = 'results pages fetched') {
   return concurrencyOption(what, PAGE_CONCURRENCY);

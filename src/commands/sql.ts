@@ -12,7 +12,13 @@ import { readTextFile } from '../util/files.js';
 import { countRows } from '../util/units.js';
 import { examples } from './common.js';
 import { defineCommand, type OptionsOf } from './define.js';
-import { formatOption, pageConcurrencyOption, transportOption, waitTimeoutOption } from './job-options.js';
+import {
+  formatOption,
+  noClobberOption,
+  pageConcurrencyOption,
+  transportOption,
+  waitTimeoutOption,
+} from './job-options.js';
 import { wholeNumber } from './options.js';
 
 const declaration = (sql: Command) =>
@@ -43,6 +49,7 @@ const declaration = (sql: Command) =>
       ).conflicts(['out', 'maxRows']),
     )
     .addOption(formatOption())
+    .addOption(noClobberOption())
     .addOption(pageConcurrencyOption())
     .addOption(transportOption())
     .addOption(waitTimeoutOption())
@@ -104,11 +111,11 @@ async function runQuery(ctx: Context, text: string, opts: SqlFlags): Promise<voi
     );
   // Said before the query runs, not after.
   const spec = opts.out
-    ? (await import('../export/writers.js')).exportSpec(opts.out, opts.format)
+    ? (await import('../export/writers.js')).exportSpec(opts.out, opts.format, !opts.clobber)
     : undefined;
   if (opts.out && opts.out !== '-') {
     const { checkWritable } = await import('../export/target.js');
-    await checkWritable(opts.out);
+    await checkWritable(opts.out, { noClobber: !opts.clobber });
   }
   if (opts.transport === 'flight' && !(opts.out && opts.wait && !into))
     throw new UsageError('--transport flight applies to an export: give --out FILE');

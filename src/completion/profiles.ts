@@ -1,7 +1,7 @@
 // `dlake completion --list-profiles`: the profile names, for the scripts to offer after `-p/--profile`.
 // It runs on every Tab press, so it reads config.json with a plain JSON.parse (no zod, no conf, no
 // network) and, being a completion, prints nothing rather than fail on a missing or corrupt file.
-import { readFileSync } from 'node:fs';
+import { readCheckedFile, USER_FILE_MAX_BYTES } from '../util/files.js';
 
 // The scripts split the names on whitespace and hand them to `compgen -W`, which expands `$`: a name outside
 // the characters `dlake profile set` accepts (PROFILE_NAME) cannot have been made by dlake, and is skipped.
@@ -10,7 +10,8 @@ const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 export function profileNames(configPath: string): string[] {
   let config: unknown;
   try {
-    config = JSON.parse(readFileSync(configPath, 'utf8'));
+    // Checked first: a Tab press never waits on a named pipe or reads a device without end.
+    config = JSON.parse(readCheckedFile(configPath, { maxBytes: USER_FILE_MAX_BYTES }).toString('utf8'));
   } catch {
     return [];
   }

@@ -9,7 +9,6 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
-  readFileSync,
   rmSync,
   statSync,
   unlinkSync,
@@ -17,7 +16,7 @@ import {
 import { dirname, join, resolve } from 'node:path';
 import type * as z from 'zod/mini';
 import { LocalIOError, UsageError } from '../errors.js';
-import { describeFsError } from '../util/files.js';
+import { describeFsError, readCheckedFile, USER_FILE_MAX_BYTES } from '../util/files.js';
 import { type ConfigFile, ConfigFileSchema, type CredentialsFile, CredentialsFileSchema } from './schema.js';
 
 const FILE_MODE = 0o600;
@@ -272,7 +271,8 @@ type ReadResult<T> = { ok: true; value: T } | { ok: false; problem: string };
 function readValidated<S extends z.ZodMiniType>(path: string, schema: S): ReadResult<z.infer<S>> {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    // Checked first: a named pipe or device in its place is refused, never waited on or read without end.
+    text = readCheckedFile(path, { maxBytes: USER_FILE_MAX_BYTES }).toString('utf8');
   } catch (e) {
     // No file, or no folder to hold one (a part of the path is a file): nothing is stored yet. A command
     // that must store something finds out in checkUsable, with the folder named.

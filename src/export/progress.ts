@@ -94,7 +94,8 @@ export function exportFeedback(ctx: Context, out: string) {
   const bar = show
     ? new ProgressBar({ write: (s) => stderr.write(s), columns: terminalWidth(stderr, ctx.env) }, 'exporting')
     : undefined;
-  const started = performance.now();
+  // What the user waited for: from the command's start, the login and the job's wait included.
+  const started = ctx.startedAt;
   ctx.interruptible = true;
   const took = () => formatDuration(Math.round(performance.now() - started), { largest: 2 });
   return {

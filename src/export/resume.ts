@@ -3,11 +3,12 @@
 // of those bytes' end; the data itself is never marked. Nothing is trusted before it is checked: a partial file that does not
 // match its sidecar is refused (exit 2) and both are left as they are (docs/cli-contract.md "Jobs, results
 // and export").
-import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { lstat, open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { UsageError } from '../errors.js';
+import { kindOfFile } from '../util/files.js';
 import {
   cannotResumeInto,
   partialOf,
@@ -44,7 +45,10 @@ export async function checkResume(
   if (record.format !== spec.format || record.gzip !== spec.gzip) {
     throw refuse(`it holds ${describe(record.format, record.gzip)}, not ${describe(spec.format, spec.gzip)}`);
   }
-  const size = (await stat(partial).catch(() => undefined))?.size;
+  // Only a regular file is read back: a named pipe there would block the reads, a device never end them.
+  const info = await lstat(partial).catch(() => undefined);
+  if (info && !info.isFile()) throw refuse(`it is ${kindOfFile(info)}, not a regular file`);
+  const size = info?.size;
   if (size === undefined || size < record.bytes)
     throw refuse(`it is ${size === undefined ? 'missing' : 'shorter than its record says'}`);
   if (record.rows <= 0) throw refuse(`${sidecarOf(path)} records no rows to continue from`);
@@ -69,7 +73,7 @@ export async function checkResume(
 
 /** The CRC-32 of the end of the kept bytes, as the sidecar took it (target.ts tailCrc). */
 async function readTailCrc(partial: string, bytes: number): Promise<number> {
-  const handle = await open(partial, 'r');
+  const handle = await open(partial, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
     return await tailCrc(handle, bytes);
   } finally {

@@ -5,23 +5,21 @@
 // bytes and their CRC-32) for --resume. `--out` never replaces what is not a regular file, and a symbolic link
 // stays: the file it points to is written (docs/cli-contract.md "Jobs, results and export").
 import { once } from 'node:events';
-import { constants, type Stats, unlinkSync } from 'node:fs';
-import {
-  access,
-  type FileHandle,
-  open,
-  readFile,
-  readlink,
-  rename,
-  rm,
-  stat,
-  writeFile,
-} from 'node:fs/promises';
+import { close as closeFd, constants, open as openFd, unlinkSync, write as writeFd } from 'node:fs';
+import { access, type FileHandle, link, open, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { crc32, createGzip, type Gzip } from 'node:zlib';
 import { DlakeError, InterruptedError, UsageError } from '../errors.js';
-import { fileWriteError } from '../util/files.js';
+import {
+  describeFsError,
+  fileWriteError,
+  kindOfFile,
+  readCheckedFile,
+  USER_FILE_MAX_BYTES,
+} from '../util/files.js';
 import { FileWriter, type WriteHandle } from './file-writer.js';
 
 /**
@@ -127,16 +125,8 @@ export async function resolveOut(file: string): Promise<OutPath> {
   // stat follows every link: `/dev/stdout` is whatever standard output is.
   const info = await stat(file).catch(() => undefined);
   if (info && !info.isFile() && !info.isDirectory())
-    return { kind: 'special', path: file, what: kindOf(info) };
+    return { kind: 'special', path: file, what: kindOfFile(info) };
   return { kind: 'file', path: await followLinks(file) };
-}
-
-function kindOf(info: Stats): string {
-  if (info.isCharacterDevice()) return 'a character device';
-  if (info.isBlockDevice()) return 'a block device';
-  if (info.isFIFO()) return 'a named pipe';
-  if (info.isSocket()) return 'a socket';
-  return 'not a regular file';
 }
 
 /** The file FILE's symbolic links lead to, whether it exists or not (the link itself is never replaced). */
@@ -154,15 +144,17 @@ async function followLinks(file: string): Promise<string> {
 /**
  * Said before any request is made: a path that cannot be a file (a folder, a missing folder, below a file) is
  * a usage error (exit 2); a folder the file system will not let dlake write in (permission, read-only) is a
- * local I/O failure (exit 9), as it would be later.
+ * local I/O failure (exit 9), as it would be later. With `noClobber`, a file that exists is a usage error too
+ * (the final rename checks again: a file made meanwhile is never replaced either).
  */
-export async function checkWritable(file: string): Promise<void> {
+export async function checkWritable(file: string, opts: { noClobber?: boolean } = {}): Promise<void> {
   const out = await resolveOut(file);
   // A device or pipe is written into as it is: opening it says whether it can be.
   if (out.kind === 'special') return;
   const path = out.path;
   const info = await stat(path).catch(() => undefined);
   if (info?.isDirectory()) throw new UsageError(`cannot write ${file}: it is a folder, not a file`);
+  if (info && opts.noClobber) throw fileExists(file);
   const dir = await stat(dirname(path)).catch(() => undefined);
   if (!dir) throw new UsageError(`cannot write ${file}: the folder ${dirname(path)} does not exist`);
   if (!dir.isDirectory()) throw new UsageError(`cannot write ${file}: ${dirname(path)} is not a folder`);
@@ -171,6 +163,13 @@ export async function checkWritable(file: string): Promise<void> {
   } catch (e) {
     throw fileWriteError(file, e);
   }
+}
+
+/** `--no-clobber` and a FILE that exists: exit 2, before the query runs or instead of the final rename. */
+function fileExists(file: string): UsageError {
+  return new UsageError(`${file} exists, and --no-clobber keeps it`, {
+    hint: 'choose another --out, or remove it first',
+  });
 }
 
 export const partialOf = (file: string): string => `${file}.partial`;
@@ -183,26 +182,42 @@ interface FileTargetOptions {
   record?: Pick<ResumeRecord, 'jobId' | 'format'>;
   /** Continue FILE.partial from this record (already checked against the job and format). */
   resume?: ResumeRecord;
+  /** Never replace a FILE that exists (`--no-clobber`): the final rename becomes a link that fails if it does. */
+  noClobber?: boolean;
+  /** Ends a wait for a named pipe's reader (Ctrl-C, SIGTERM, SIGHUP). */
+  signal?: AbortSignal;
 }
 
 export async function openFileSink(file: string, opts: FileTargetOptions = {}): Promise<Sink> {
-  await checkWritable(file);
+  await checkWritable(file, opts);
   const out = await resolveOut(file);
   if (out.kind === 'special') {
     if (opts.resume) throw cannotResumeInto(file, out.what);
     let handle: SpecialHandle;
     try {
-      handle = await openSpecial(out);
+      handle = await openSpecial(out, opts.signal);
     } catch (e) {
-      throw fileWriteError(file, e);
+      throw e instanceof DlakeError ? e : fileWriteError(file, e);
     }
-    return new FileTarget(file, handle, { gzip: opts.gzip }, undefined);
+    return new FileTarget(file, handle, { gzip: opts.gzip, signal: opts.signal }, undefined);
   }
   const partial = partialOf(out.path);
   let handle: FileHandle;
   try {
-    // Read and write: the sidecar's CRC-32 is taken from what is read back.
-    handle = await open(partial, opts.resume ? 'r+' : 'w+', 0o666);
+    // Read and write: the sidecar's CRC-32 is taken from what is read back. A new FILE.partial is created
+    // exclusively, whatever was there before removed (a link planted there is not followed); a resumed one is
+    // opened without following a link or blocking, and must be a regular file (checkResume said so).
+    const { O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
+    if (!opts.resume) await rm(partial, { force: true });
+    handle = await open(
+      partial,
+      O_RDWR | O_NOFOLLOW | O_NONBLOCK | (opts.resume ? 0 : O_CREAT | O_EXCL),
+      0o666,
+    );
+    if (!(await handle.stat()).isFile()) {
+      await handle.close();
+      throw Object.assign(new Error('it is not a regular file'), { code: 'ENOTREG' });
+    }
     // Whatever follows the last checkpoint is a row cut in half: it goes.
     if (opts.resume) await handle.truncate(opts.resume.bytes);
   } catch (e) {
@@ -219,17 +234,88 @@ export function cannotResumeInto(file: string, what: string): UsageError {
   );
 }
 
-type SpecialHandle = WriteHandle & Pick<FileHandle, 'close'> & Partial<Pick<FileHandle, 'read'>>;
+type SpecialHandle = WriteHandle &
+  Pick<FileHandle, 'close'> &
+  Partial<Pick<FileHandle, 'read'>> & {
+    /** Drops what is not yet written (a reader that stopped reading must not hold up a stop). */
+    abort?: () => void;
+  };
+
+/** How often a named pipe with no reader is tried again, and a device that is not ready written again. */
+const NOT_READY_RETRY_MS = 50;
+const openDescriptor = promisify(openFd);
 
 /**
  * A device or named pipe opened for writing as `>` would (no O_CREAT, no O_TRUNC: nothing is created or
- * replaced); a named pipe waits here for its reader. A socket is connected to, and written into.
+ * replaced), a socket connected to. Nothing here ever blocks in a system call: a blocked open() or write() waits
+ * in a thread of libuv's pool, where no signal reaches it and which the process waits for as it exits (a
+ * named pipe without a reader made SIGTERM print its line and dlake never end). So the open is O_NONBLOCK: a
+ * named pipe with no reader yet fails with ENXIO and is tried again every NOT_READY_RETRY_MS until one comes or
+ * `signal` ends the wait (InterruptedError, the signal's exit code). A named pipe is then written as a stream
+ * of the event loop (as a piped standard output is); a device's write that would block (EAGAIN) is tried again.
  */
-async function openSpecial(out: OutPath & { kind: 'special' }): Promise<SpecialHandle> {
-  if (out.what !== 'a socket') return open(out.path, constants.O_WRONLY | constants.O_NOCTTY);
+async function openSpecial(out: OutPath & { kind: 'special' }, signal?: AbortSignal): Promise<SpecialHandle> {
+  if (out.what === 'a socket') return connectSocket(out.path);
+  const { O_WRONLY, O_NONBLOCK, O_NOCTTY } = constants;
+  let fd: number;
+  for (;;) {
+    if (signal?.aborted) throw waitInterrupted(out.path);
+    try {
+      fd = await openDescriptor(out.path, O_WRONLY | O_NONBLOCK | O_NOCTTY);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENXIO' || out.what !== 'a named pipe') throw e;
+      await sleep(NOT_READY_RETRY_MS, undefined, { signal }).catch(() => {});
+    }
+  }
+  if (out.what === 'a named pipe') {
+    const { Socket } = await import('node:net');
+    return streamHandle(new Socket({ fd, readable: false, writable: true }));
+  }
+  return deviceHandle(fd);
+}
+
+function waitInterrupted(path: string): InterruptedError {
+  return new InterruptedError(`interrupted while waiting for a reader of the named pipe ${path}`);
+}
+
+/** A device opened without blocking: a write it cannot take yet (EAGAIN) is tried again, never waited on. */
+function deviceHandle(fd: number): SpecialHandle {
+  let closed = false;
+  const writeOnce = (buffer: Uint8Array, offset: number, length: number) =>
+    new Promise<{ bytesWritten: number; buffer: Uint8Array }>((resolve, reject) =>
+      writeFd(fd, buffer, offset, length, null, (e, bytesWritten) =>
+        e ? reject(e) : resolve({ bytesWritten, buffer }),
+      ),
+    );
+  return {
+    write: (async (buffer: Uint8Array, offset: number, length: number) => {
+      for (;;) {
+        try {
+          return await writeOnce(buffer, offset, length);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'EAGAIN' || closed) throw e;
+          await sleep(NOT_READY_RETRY_MS);
+        }
+      }
+    }) as WriteHandle['write'],
+    close: () => {
+      closed = true;
+      return promisify(closeFd)(fd);
+    },
+  };
+}
+
+/** A socket connected to, and written into. */
+async function connectSocket(path: string): Promise<SpecialHandle> {
   const { createConnection } = await import('node:net');
-  const socket = createConnection({ path: out.path });
+  const socket = createConnection({ path });
   await once(socket, 'connect');
+  return streamHandle(socket);
+}
+
+/** A stream of the event loop (a socket, or a named pipe's descriptor) as a handle FileWriter writes to. */
+function streamHandle(socket: import('node:net').Socket): SpecialHandle {
   let failure: Error | undefined;
   socket.on('error', (e) => {
     failure ??= e;
@@ -242,6 +328,7 @@ async function openSpecial(out: OutPath & { kind: 'special' }): Promise<SpecialH
         const bytes = buffer.subarray(offset, offset + length);
         socket.write(bytes, (e) => (e ? reject(e) : resolve({ bytesWritten: length, buffer })));
       })) as WriteHandle['write'],
+    abort: () => socket.destroy(),
     close: () =>
       new Promise<void>((resolve) => {
         if (socket.destroyed) return resolve();
@@ -391,8 +478,22 @@ class FileTarget implements Sink {
         this.fail(e);
       }
     }
-    await this.file.ready().catch((e) => this.fail(e));
+    await this.stoppable(this.file.ready(), signal).catch((e) => this.fail(e));
     this.check();
+  }
+
+  /**
+   * `p`; for a device, named pipe or socket, an InterruptedError as soon as a signal comes: a reader that
+   * stopped reading would hold the write up for ever. (A regular file's writes end by themselves.)
+   */
+  private stoppable<T>(p: Promise<T>, signal = this.opts.signal): Promise<T> {
+    if (this.path !== undefined || !signal) return p;
+    if (signal.aborted) return Promise.reject(new InterruptedError('interrupted'));
+    return new Promise<T>((resolve, reject) => {
+      const stop = () => reject(new InterruptedError('interrupted'));
+      signal.addEventListener('abort', stop, { once: true });
+      p.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+    });
   }
 
   async checkpoint(rows: number, state?: unknown): Promise<void> {
@@ -416,11 +517,12 @@ class FileTarget implements Sink {
     let step = this.partial ?? this.name;
     try {
       await this.endMember();
-      await this.file.flush();
+      await this.stoppable(this.file.flush());
       await this.handle.close();
       if (this.path) {
         step = this.path;
-        await rename(partialOf(this.path), this.path);
+        if (this.opts.noClobber) await this.linkIntoPlace(this.path);
+        else await rename(partialOf(this.path), this.path);
         this.forget();
         await rm(sidecarOf(this.path), { force: true });
       }
@@ -430,9 +532,25 @@ class FileTarget implements Sink {
     this.check();
   }
 
+  /**
+   * `--no-clobber`'s rename: a hard link fails if FILE exists (made since the check before the query), where
+   * rename would replace it; FILE.partial then goes.
+   */
+  private async linkIntoPlace(path: string): Promise<void> {
+    try {
+      await link(partialOf(path), path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw fileExists(this.name);
+      throw e;
+    }
+    await rm(partialOf(path), { force: true });
+  }
+
   async discard(): Promise<void> {
     this.member?.destroy();
-    await this.file.flush().catch(() => {});
+    // A device or pipe gets nothing more: what waits for its reader is dropped.
+    if (!this.path) this.handle.abort?.();
+    else await this.file.flush().catch(() => {});
     await this.handle.close().catch(() => {});
     // A device is left as it is; a resumed export's FILE.partial was there before it, and stays with its
     // sidecar (which only ever describes bytes already written).
@@ -530,7 +648,9 @@ class FileTarget implements Sink {
     try {
       const crc32 = crc ?? (await tailCrc(this.handle as FileHandle, at.bytes));
       const record: ResumeRecord = { ...this.opts.record!, gzip: !!this.opts.gzip, ...at, crc32 };
-      await writeFile(tmp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+      // Created exclusively (whatever was left there removed first): a link planted there is not written through.
+      await rm(tmp, { force: true });
+      await writeFile(tmp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
       await rename(tmp, sidecarOf(path));
       this.recorded = at.rows;
     } catch (e) {
@@ -563,8 +683,19 @@ function atExit(cleanup: () => void): () => void {
 
 /** The sidecar of FILE, if there is one that can be read. */
 export async function readResumeRecord(file: string): Promise<ResumeRecord | undefined> {
-  const text = await readFile(sidecarOf(file), 'utf8').catch(() => undefined);
-  if (text === undefined) return undefined;
+  let text: string;
+  try {
+    // Checked first: a named pipe or device in its place is refused, never read (docs/cli-contract.md).
+    text = readCheckedFile(sidecarOf(file), { maxBytes: USER_FILE_MAX_BYTES, noFollow: true }).toString(
+      'utf8',
+    );
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new UsageError(`cannot resume from ${sidecarOf(file)}: ${describeFsError(e)}`, {
+      hint: `remove ${partialOf(file)} and ${sidecarOf(file)} and export again`,
+    });
+  }
   let r: Partial<ResumeRecord>;
   try {
     r = JSON.parse(text);

@@ -22,10 +22,14 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
     req.format === 'csv'
       ? (await import('./csv-pages.js')).csvPageFetcher(req.client, req.id)
       : pageFetcher(req.client, req.id);
+  // Stoppable from here: opening a named pipe waits for its reader until one comes or a signal ends it.
+  ctx.interruptible = true;
   const sink = await openSink(req.out, ctx.streams.stdout, {
     gzip: req.gzip,
     record: { jobId: req.id, format: req.format },
     resume: req.resume,
+    noClobber: req.noClobber,
+    signal: req.signal ?? ctx.interrupt.signal,
   });
   const kept = req.resume?.rows ?? 0;
   const feedback = exportFeedback(ctx, req.out);

@@ -78,13 +78,15 @@ export interface ExportSpec {
   format: ExportFormat;
   /** FILE ends in `.gz`: the text is gzipped as it streams. */
   gzip: boolean;
+  /** `--no-clobber`: a FILE that exists is kept, and the export refused (exit 2). */
+  noClobber?: boolean;
 }
 
 /**
  * What an export to `file` writes: `--format` if given, else the extension under a final `.gz`, else CSV.
  * Parquet compresses its own pages, so `.parquet.gz` (or `--format parquet` into `.gz`) is refused.
  */
-export function exportSpec(file: string, explicit?: ExportFormat): ExportSpec {
+export function exportSpec(file: string, explicit?: ExportFormat, noClobber = false): ExportSpec {
   const gzip = file !== '-' && /\.gz$/i.test(file);
   const format = explicit ?? formatFromFileName(gzip ? file.slice(0, -3) : file) ?? 'csv';
   if (gzip && format === 'parquet') {
@@ -92,7 +94,7 @@ export function exportSpec(file: string, explicit?: ExportFormat): ExportSpec {
       hint: 'drop the .gz from --out, or choose --format csv, json or ndjson',
     });
   }
-  return { format, gzip };
+  return noClobber ? { format, gzip, noClobber } : { format, gzip };
 }
 
 class CsvFormatter implements RowFormatter {

@@ -1,6 +1,7 @@
 // Interactive prompts on the terminal (stdin and stderr must be TTYs). Hidden input never echoes, and the
 // terminal is restored on every way out, Ctrl-C included (which ends the command with exit code 130).
 import { InterruptedError, UsageError } from '../errors.js';
+import { USER_FILE_MAX_BYTES } from '../util/files.js';
 import { terminalSafe } from './safe-text.js';
 import type { Streams } from './ui.js';
 
@@ -77,10 +78,23 @@ export async function confirm(streams: Streams, question: string): Promise<boole
   return /^y(es)?$/i.test(answer?.trim() ?? '');
 }
 
-/** Reads all of stdin (for --password-stdin and friends), without the trailing newline. */
+/**
+ * Reads all of stdin (for --password-stdin and friends), without the trailing newline: at most as much as a file
+ * the user names may hold (USER_FILE_MAX_BYTES); more is refused (exit 2), never read without end.
+ */
 export async function readStdin(stdin: NodeJS.ReadStream): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const c of stdin) chunks.push(c as Buffer);
+  let bytes = 0;
+  for await (const c of stdin) {
+    bytes += (c as Buffer).length;
+    if (bytes > USER_FILE_MAX_BYTES) {
+      stdin.destroy();
+      throw new UsageError(
+        `standard input holds more than ${USER_FILE_MAX_BYTES / 1024 / 1024} MiB, more than dlake reads from it`,
+      );
+    }
+    chunks.push(c as Buffer);
+  }
   return Buffer.concat(chunks)
     .toString('utf8')
     .replace(/\r?\n$/, '');

@@ -2,11 +2,12 @@
 // for one), in a private temporary file (0600 in a 0700 folder, removed afterwards). The editor gets the
 // terminal meanwhile, as the pager does.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import { readTextFile } from '../util/files.js';
 import { withTerminalHandedOver } from './handover.js';
 import type { KeyRouter } from './keys.js';
 
@@ -54,7 +55,7 @@ export async function editText(ctx: Context, keys: KeyRouter, text: string): Pro
         },
       );
     }
-    const edited = readFileSync(file, 'utf8');
+    const edited = readTextFile(file);
     return edited === initial ? undefined : edited;
   } finally {
     rmSync(dir, { recursive: true, force: true });

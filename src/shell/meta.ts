@@ -14,7 +14,7 @@ export const COMMANDS: Record<string, string> = {
   '\\watch':
     '\\watch [SECONDS]    run the query being typed, or else the last one, every SECONDS (2) until Ctrl-C',
   '\\o':
-    '\\o FILE             export the next result to FILE (csv, json, ndjson or parquet from the name, .gz to gzip text; checked at once; --transport flight|rest|auto); \\o alone: no export',
+    '\\o FILE             export the next result to FILE (csv, json, ndjson or parquet from the name, .gz to gzip text; checked at once; --transport flight|rest|auto; --no-clobber keeps a FILE that exists); \\o alone: no export',
   '\\timing': '\\timing [on|off]    show how long each statement takes',
   '\\x':
     '\\x [on|off|auto]    expanded display: one field a line (auto: when a table is wider than the terminal)',

@@ -62,6 +62,8 @@ class Shell {
   private exportTo?: string;
   /** How the \o export reads its rows (`\o FILE --transport flight`): docs/cli-contract.md "Export over Arrow Flight". */
   private exportTransport: 'auto' | 'flight' | 'rest' = 'auto';
+  /** `\o FILE --no-clobber`: a FILE that exists is kept (docs/cli-contract.md "Jobs, results and export"). */
+  private exportNoClobber = false;
   private clientPromise?: Promise<ApiClient>;
 
   constructor(
@@ -196,6 +198,7 @@ class Shell {
   private async execute(text: string): Promise<void> {
     const { ctx } = this;
     const started = performance.now();
+    ctx.startedAt = started;
     const controller = new AbortController();
     this.keys.running(() => controller.abort());
     try {
@@ -206,7 +209,10 @@ class Shell {
       const ran = await runStatement(ctx, {
         sql: text,
         context: this.opts.context,
-        out: out === undefined ? undefined : { file: out, spec: exportSpec(out) },
+        out:
+          out === undefined
+            ? undefined
+            : { file: out, spec: exportSpec(out, undefined, this.exportNoClobber) },
         transport: out === undefined ? 'rest' : this.exportTransport,
         // Ctrl-C here cancels the job on the service at once: the person at the shell asked for it.
         yes: true,
@@ -302,8 +308,9 @@ class Shell {
             ctx.streams.stderr.write('The next result is printed.\n');
             return;
           }
-          // `\o FILE --transport auto|flight|rest`
-          const m = /^(.*?)(?:\s+--transport(?:=|\s+)(\S+))?$/.exec(arg)!;
+          // `\o FILE [--no-clobber] --transport auto|flight|rest`
+          const noClobber = /(^|\s)--no-clobber(?=\s|$)/;
+          const m = /^(.*?)(?:\s+--transport(?:=|\s+)(\S+))?$/.exec(arg.replace(noClobber, ' ').trim())!;
           const file = m[1]!.trim();
           const transport = m[2] ?? 'auto';
           if (transport !== 'auto' && transport !== 'flight' && transport !== 'rest')
@@ -315,8 +322,9 @@ class Shell {
             import('../export/target.js'),
           ]);
           exportSpec(file);
-          await checkWritable(file);
+          await checkWritable(file, { noClobber: noClobber.test(arg) });
           this.exportTo = file;
+          this.exportNoClobber = noClobber.test(arg);
           this.exportTransport = transport;
           ctx.streams.stderr.write(
             `The next result goes to ${file}${transport === 'auto' ? '' : ` (over ${transport === 'flight' ? 'Arrow Flight' : 'REST'})`}.\n`,

@@ -20,6 +20,7 @@ import {
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
+import { readCheckedFile } from './files.js';
 
 export interface CodeCache {
   /** The folder of cache files; created (one level, mode 0700) when its parent exists. */
@@ -60,7 +61,7 @@ export class CodeCacheLoader {
     if (this.loaded.has(file)) return this.loaded.get(file);
     const source = readFileSync(file, 'utf8');
     const cacheFile = this.cacheFile(file);
-    const cachedData = cacheFile ? readCache(cacheFile) : undefined;
+    const cachedData = cacheFile ? readCache(cacheFile, this.cache!.maxBytes) : undefined;
     const script = new Script(Module.wrap(source), { filename: file, cachedData });
     if (cacheFile && (!cachedData || script.cachedDataRejected))
       this.unsaved.push({ file: cacheFile, script });
@@ -99,7 +100,8 @@ export class CodeCacheLoader {
         // Written beside and renamed: a concurrent dlake reads a whole file or none.
         const temporary = `${file}.${process.pid}.tmp`;
         written.push(temporary);
-        writeFileSync(temporary, data, { mode: 0o600 });
+        // Created exclusively: a link left at that name is not written through.
+        writeFileSync(temporary, data, { mode: 0o600, flag: 'wx' });
         renameSync(temporary, file);
         written.pop();
       }
@@ -135,9 +137,10 @@ function isPrivate(dir: string): boolean {
 }
 
 /** Reads a cache, and marks it used: the caches least recently used are the first to go. */
-function readCache(file: string): Buffer | undefined {
+function readCache(file: string, maxBytes: number): Buffer | undefined {
   try {
-    const data = readFileSync(file);
+    // The cache folder is private (isPrivate); still, only a regular file of a bounded size is read.
+    const data = readCheckedFile(file, { maxBytes, noFollow: true });
     const now = new Date();
     utimesSync(file, now, now);
     return data;

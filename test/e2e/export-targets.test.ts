@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { KEY, startPty } from '../helpers/pty.js';
 import { until } from '../helpers/until.js';
 
 const ROWS = 5000;
@@ -310,5 +311,89 @@ describe('--resume checks before it trusts', () => {
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(link).equals(wholeCsv)).toBe(true);
     expect(readdirSync(join(dir, 'real'))).toEqual(['rows.csv']);
+  });
+});
+
+describe('--no-clobber', () => {
+  it('without it a FILE that exists is replaced (as curl does); with it, exit 2 before the query runs', async () => {
+    const file = join(dir, 'rows.csv');
+    writeFileSync(file, 'mine\n');
+    const sql = await fx.run(['sql', QUERY, '--out', file, '--no-clobber']);
+    expectFailure(sql, 2, `${file} exists, and --no-clobber keeps it`);
+    expect(sql.stderr).toContain('hint: choose another --out, or remove it first');
+    expect(fx.emu.log.find('POST', '/api/v3/sql')).toHaveLength(0);
+    const exported = await fx.run(['job', 'export', jobId, '--out', file, '--no-clobber']);
+    expectFailure(exported, 2, `${file} exists, and --no-clobber keeps it`);
+    expect(resultRequests()).toHaveLength(0);
+    expect(readFileSync(file, 'utf8')).toBe('mine\n');
+    expect(readdirSync(dir)).toEqual(['rows.csv']);
+
+    const replaced = await fx.run(['job', 'export', jobId, '--out', file]);
+    expect(replaced.code, replaced.stderr).toBe(0);
+    expect(readFileSync(file).equals(wholeCsv)).toBe(true);
+  });
+
+  it('a FILE that appears while the rows are written is kept: exit 2, nothing of the export left', async () => {
+    const file = join(dir, 'rows.csv');
+    fx.emu.fault({ kind: 'latency', path: /\/results$/, latencyMs: 50 });
+    const running = fx.run(['job', 'export', jobId, '--out', file, '--no-clobber', '--concurrency', '1']);
+    await until(() => existsSync(`${file}.partial`), 'the export writes its partial file');
+    writeFileSync(file, 'theirs\n');
+    const r = await running;
+    expectFailure(
+      r,
+      2,
+      `${file} exists, and --no-clobber keeps it: export stopped after 5,000 rows; ${file} was not written`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe('theirs\n');
+    expect(readdirSync(dir)).toEqual(['rows.csv']);
+  });
+
+  it("the SQL shell's \\o FILE --no-clobber: refused before the query runs, the file kept", async () => {
+    const file = join(dir, 'rows.csv');
+    writeFileSync(file, 'mine\n');
+    const sh = startPty(['sql'], { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url });
+    try {
+      await sh.waitFor(/dlake>$/);
+      sh.type(`\\o ${file} --no-clobber${KEY.enter}`);
+      await sh.waitFor(/--no-clobber keeps it[\s\S]*dlake>$/);
+      sh.type(`\\o ${join(dir, 'new.csv')} --no-clobber${KEY.enter}`);
+      await sh.waitFor(`The next result goes to ${join(dir, 'new.csv')}.`);
+      sh.type(`SELECT * FROM big ORDER BY id;${KEY.enter}`);
+      await sh.waitFor(/wrote 5,000 rows[\s\S]*dlake>$/);
+      sh.type(`\\q${KEY.enter}`);
+      expect(await sh.exited).toBe(0);
+    } finally {
+      sh.kill('SIGKILL');
+    }
+    expect(readFileSync(file, 'utf8')).toBe('mine\n');
+    expect(readFileSync(join(dir, 'new.csv')).equals(wholeCsv)).toBe(true);
+  });
+
+  it('a new FILE is written as usual', async () => {
+    const file = join(dir, 'new.csv');
+    const r = await fx.run(['job', 'export', jobId, '--out', file, '--no-clobber']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(file).equals(wholeCsv)).toBe(true);
+    expect(readdirSync(dir)).toEqual(['new.csv']);
+  });
+});
+
+describe("the closing line's time", () => {
+  /** `1s 523ms` in milliseconds. */
+  const ms = (text: string): number =>
+    [...text.matchAll(/(\d+)(ms|h|m|s)/g)].reduce(
+      (sum, [, n, unit]) => sum + Number(n) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit!]!,
+      0,
+    );
+
+  it("is what the user waited for: the job's wait included, not the export alone", async () => {
+    const file = join(dir, 'rows.csv');
+    const r = await fx.run(['sql', 'SELECT * FROM big /* sleep:1500 */', '--out', file]);
+    expect(r.code, r.stderr).toBe(0);
+    const took = /wrote 5,000 rows to .* \(CSV\) in (.+)$/m.exec(r.stderr)?.[1];
+    expect(took, r.stderr).toBeDefined();
+    // The job ran 1.5 s at least before a row could be exported.
+    expect(ms(took!)).toBeGreaterThanOrEqual(1500);
   });
 });

@@ -6,6 +6,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -153,5 +154,20 @@ describe('the launcher caches the command groups, and no other word', () => {
   it('names every group of the registry', async () => {
     const { GROUPS } = await import('../../src/commands/registry.js');
     expect([...CACHED_GROUPS].sort()).toEqual(GROUPS.map((g) => g.name).sort());
+  });
+});
+
+describe('CodeCacheLoader and links in its folder', () => {
+  it("a link left at a cache's temporary name is not written through", () => {
+    run({});
+    const names = cacheFiles();
+    const victim = join(dir, 'victim.txt');
+    writeFileSync(victim, 'precious\n');
+    for (const name of names) {
+      rmSync(join(cacheDir, name));
+      symlinkSync(victim, join(cacheDir, `${name}.${process.pid}.tmp`));
+    }
+    expect(run({}).answer).toBe(42);
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
   });
 });

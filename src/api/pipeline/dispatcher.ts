@@ -1,6 +1,6 @@
 // The undici dispatcher of one client: keep-alive, explicit timeouts, an extra CA and the proxy variables.
 import { UsageError } from '../../errors.js';
-import { readTextFile } from '../../util/files.js';
+import { readCaFile } from '../../util/files.js';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from '../undici-lite.js';
 
 interface DispatcherOptions {
@@ -17,7 +17,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
       // An extra CA adds to the system's roots; it does not replace them. node:tls (and with it all of
       // node:crypto) is loaded only here: a plain-http request does not need it at start.
       const { rootCertificates } = process.getBuiltinModule('node:tls');
-      const pem = readTextFile(opts.caFile, 'the CA file');
+      const pem = readCaFile(opts.caFile);
       // Node would take a file without a certificate silently and then trust nothing extra.
       if (!/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.test(pem)) {
         throw new UsageError(`the CA file ${opts.caFile} holds no PEM certificate`, {

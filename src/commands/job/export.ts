@@ -7,7 +7,13 @@ import { waitWithFeedback } from '../../export/job-wait.js';
 import type { ResumeRecord } from '../../export/target.js';
 import { examples } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
-import { formatOption, pageConcurrencyOption, transportOption, waitTimeoutOption } from '../job-options.js';
+import {
+  formatOption,
+  noClobberOption,
+  pageConcurrencyOption,
+  transportOption,
+  waitTimeoutOption,
+} from '../job-options.js';
 
 const declaration = (job: Command) =>
   job
@@ -19,6 +25,7 @@ const declaration = (job: Command) =>
       'file to write (- for standard output); written as FILE.partial, then renamed',
     )
     .addOption(formatOption())
+    .addOption(noClobberOption())
     .addOption(pageConcurrencyOption())
     .addOption(waitTimeoutOption())
     .addOption(transportOption())
@@ -40,7 +47,7 @@ export const register = defineCommand(declaration, exportJob);
 
 async function exportJob(ctx: Context, id: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const { exportSpec } = await import('../../export/writers.js');
-  const spec = exportSpec(opts.out, opts.format);
+  const spec = exportSpec(opts.out, opts.format, !opts.clobber);
   if (opts.resume && opts.out === '-') throw new UsageError('--resume needs --out FILE, not standard output');
   const transport = opts.transport ?? 'auto';
   const flight = transport === 'rest' ? undefined : await import('../../export/flight/transport.js');
@@ -49,7 +56,7 @@ async function exportJob(ctx: Context, id: string, opts: OptionsOf<typeof declar
   let resume: ResumeRecord | undefined;
   if (opts.out !== '-') {
     const { checkWritable } = await import('../../export/target.js');
-    await checkWritable(opts.out);
+    await checkWritable(opts.out, { noClobber: !opts.clobber });
     // Said before waiting for the job, not after.
     if (opts.resume) {
       const { checkResume } = await import('../../export/resume.js');

@@ -143,7 +143,7 @@ async function deliverJobs(
     const toStdout = !out || isStdout(out);
     const sink =
       out && spec
-        ? await openSink(out, ctx.streams.stdout, { gzip: spec.gzip })
+        ? await openSink(out, ctx.streams.stdout, { gzip: spec.gzip, signal: ctx.interrupt.signal })
         : stdoutSink(ctx.streams.stdout);
     // Pretty JSON on standard output, as every command prints it; compact in a file.
     const source = resultsPages({

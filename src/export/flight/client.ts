@@ -7,9 +7,8 @@
 // - The session cookie the server sets is sent back on every later call of the connection (docs/api-facts.md
 //   §14); the hosted edition's project is a session option set before the query. The authorization header is
 //   given per call and never traced.
-import { readFileSync } from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
-import { UsageError } from '../../errors.js';
+import { readCaFile } from '../../util/files.js';
 import {
   decodeFlightData,
   decodeFlightInfo,
@@ -116,13 +115,10 @@ export class FlightClient {
     if (endpoint.tls) {
       let ca: Buffer | null = null;
       if (opts.caFile) {
-        try {
-          // gRPC takes the given roots instead of the system's: both, as for HTTPS (src/api/http.ts).
-          const { rootCertificates } = process.getBuiltinModule('node:tls');
-          ca = Buffer.from([...rootCertificates, readFileSync(opts.caFile, 'utf8')].join('\n'));
-        } catch (e) {
-          throw new UsageError(`cannot use the CA file ${opts.caFile}: ${(e as Error).message}`);
-        }
+        // gRPC takes the given roots instead of the system's: both, as for HTTPS (src/api/http.ts). A file
+        // that is not a regular one, or too large, is refused before it is read (exit 2).
+        const { rootCertificates } = process.getBuiltinModule('node:tls');
+        ca = Buffer.from([...rootCertificates, readCaFile(opts.caFile)].join('\n'));
       }
       const tls = process.getBuiltinModule('node:tls');
       const { isIP } = process.getBuiltinModule('node:net');

@@ -28,6 +28,8 @@ interface FlightExportRequest extends FlightClientOptions {
   stdout: NodeJS.WritableStream;
   format: ExportFormat;
   gzip: boolean;
+  /** `--no-clobber`: a FILE that exists is never replaced. */
+  noClobber?: boolean;
   /** The authorization header of every call (`Bearer …`); never traced. */
   authorization: string;
   signal: AbortSignal;
@@ -98,7 +100,11 @@ export function flightBatches(client: FlightClient, req: FlightExportRequest): S
 export async function exportOverFlight(req: FlightExportRequest): Promise<FlightExportOutcome> {
   const client = new FlightClient(req);
   try {
-    const sink = await openSink(req.out, req.stdout as never, { gzip: req.gzip });
+    const sink = await openSink(req.out, req.stdout as never, {
+      gzip: req.gzip,
+      noClobber: req.noClobber,
+      signal: req.signal,
+    });
     return await deliver(flightBatches(client, req), sink, {
       format: req.format,
       signal: req.signal,

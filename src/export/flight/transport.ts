@@ -95,6 +95,7 @@ export async function exportWithFlight(ctx: Context, a: FlightAttempt): Promise<
       stdout: ctx.streams.stdout,
       format: a.spec.format,
       gzip: a.spec.gzip,
+      noClobber: a.spec.noClobber,
       authorization,
       signal: a.signal ?? ctx.interrupt.signal,
       idleMs: ctx.timeoutMs(),
