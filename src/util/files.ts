@@ -62,7 +62,16 @@ export function fileWriteError(file: string, e: unknown): LocalIOError {
 
 /** The UsageError for a file that could not be read: `cannot read the CA file ca.pem: no such file or folder`. */
 function fileReadError(file: string, e: unknown, what = ''): UsageError {
-  return new UsageError(`cannot read ${what ? `${what} ` : ''}${file}: ${describeFsError(e)}`, { cause: e });
+  // A pipe given by name (`-f /dev/stdin`, `-f <(…)`) is refused as every pipe is; standard input is `-`.
+  const pipe = e instanceof UncheckedFileError && e.message.includes('a named pipe');
+  return new UsageError(`cannot read ${what ? `${what} ` : ''}${file}: ${describeFsError(e)}`, {
+    cause: e,
+    ...(pipe
+      ? {
+          hint: 'dlake reads only regular files by name; where the command takes -, that reads standard input',
+        }
+      : {}),
+  });
 }
 
 const MIB = 1024 * 1024;

@@ -184,6 +184,9 @@ describe('a file the user names', () => {
     const script = fifo(join(dir, 'script.sql'));
     const r = await spawnDlake(['sql', '--file', script]).done;
     expectFailure(r, 2, `cannot read ${script}: it is a named pipe, not a regular file`);
+    expect(r.stderr).toContain(
+      'hint: dlake reads only regular files by name; where the command takes -, that reads',
+    );
     expect(fx.emu.log.find('POST', '/api/v3/sql')).toHaveLength(0);
   });
 
