@@ -4,6 +4,9 @@ import { isExpired } from '../../auth/expiry.js';
 import type { Profile } from '../../config/schema.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { redactUrl } from '../../util/redact.js';
+
+const URL_FIELDS = ['url', 'authUrl', 'flightUrl'] as const;
 
 export interface ProfileRow extends Profile {
   name: string;
@@ -27,7 +30,11 @@ export function rowsOf(ctx: Context): ProfileRow[] {
     const user = t
       ? (t.username ?? t.clientId ?? (t.obtainedVia === 'client-credentials' ? p.clientId : undefined))
       : p.username;
-    return { name, current: config.currentProfile === name, token, ...p, ...(user ? { user } : {}) };
+    // A hand-edited URL may carry a user name and password: shown masked (src/util/redact.ts).
+    const urls = Object.fromEntries(
+      URL_FIELDS.filter((f) => typeof p[f] === 'string').map((f) => [f, redactUrl(p[f] as string)]),
+    );
+    return { name, current: config.currentProfile === name, token, ...p, ...urls, ...(user ? { user } : {}) };
   });
 }
 
