@@ -57,14 +57,16 @@ export class ConfigStore {
 
   /**
    * Reads both files. A corrupt config.json is an error; a corrupt credentials.json means logged out. A file
-   * that others may read or write is made 0600 first, with a warning (docs/cli-contract.md "Config store").
+   * that others may read or write is made 0600 first (docs/cli-contract.md "Config store").
    */
   read(): StoreSnapshot {
-    const modeRepairs = [this.configPath, this.credentialsPath]
-      .map(tightenFile)
-      .filter((r): r is string => r !== undefined);
+    // config.json holds no secret: made 0600 without a word, as every write does. credentials.json is
+    // reported when it held a token that others could read.
+    tightenFile(this.configPath);
+    const repaired = tightenFile(this.credentialsPath);
     const snapshot = this.readFiles();
-    return modeRepairs.length ? { ...snapshot, modeRepairs } : snapshot;
+    const exposed = repaired && Object.keys(snapshot.credentials.tokens).length > 0;
+    return exposed ? { ...snapshot, modeRepairs: [repaired] } : snapshot;
   }
 
   private readFiles(): StoreSnapshot {

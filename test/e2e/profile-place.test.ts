@@ -4,8 +4,11 @@
 // hosted edition away from api.dremio.cloud: --project-id implies it, and a 404 on the proof request says so.
 import { chmodSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type EmulatorProcess, startEmulatorCommand } from '../../emulator/test/command.js';
+import { runCli } from '../../src/runtime.js';
+import { cleanEnv } from '../helpers/dlake.js';
 import { ADMIN, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
 
 const PID = '11111111-2222-4333-8444-555555555555';
@@ -254,6 +257,41 @@ describe('the config folder', () => {
     }
   });
 });
+
+describe('profile list of a huge config', () => {
+  it('prints 150,000 profiles on a terminal (wide, not deep: no "nested too deeply", exit 0)', async () => {
+    const profiles: Record<string, { url: string }> = {};
+    // URLs too wide for 80 columns: the record layout, after the table was measured against the width.
+    for (let i = 0; i < 150_000; i++)
+      profiles[`p${i}`] = { url: `http://h${i}.${'x'.repeat(80)}.example.com` };
+    writeFileSync(join(soft.configDir, 'config.json'), JSON.stringify({ profiles }));
+    const out = new Capture(true);
+    const err = new Capture(false);
+    const code = await runCli(['node', 'dlake', 'profile', 'list'], {
+      env: cleanEnv({ DLAKE_CONFIG_DIR: soft.configDir, COLUMNS: '80' }),
+      streams: {
+        stdin: Readable.from([]) as unknown as NodeJS.ReadStream,
+        stdout: out as unknown as NodeJS.WriteStream,
+        stderr: err as unknown as NodeJS.WriteStream,
+      },
+    });
+    expect(err.text).toBe('');
+    expect(code).toBe(0);
+    expect(out.text.split('\n').filter((l) => l.startsWith('NAME')).length).toBe(150_000);
+  });
+});
+
+/** A stream that keeps what is written; a terminal when `tty`. */
+class Capture extends Writable {
+  text = '';
+  constructor(readonly isTTY: boolean) {
+    super();
+  }
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
 
 describe("the cloud emulator's banner", () => {
   let emu: EmulatorProcess | undefined;
