@@ -145,12 +145,26 @@ describe('the hosted edition, and back', () => {
     expect(soft.emu.log.entries.every((e) => e.tokenKind !== 'pat')).toBe(true);
   });
 
-  it('--edition software on the hosted URL points the profile at that edition', async () => {
-    await run(['login', '--url', cloud.emu.url, '--project-id', PID, '--token-stdin'], `${cloudPat}\n`);
-    const r = await login(soft.emu.url.replace('127.0.0.1', 'localhost'));
+  it('--edition software on the same URL points the profile at that edition', async () => {
+    // A profile left on the hosted edition for a URL that serves the self-hosted one.
+    writeFileSync(
+      join(soft.configDir, 'config.json'),
+      JSON.stringify({ profiles: { default: { url: soft.emu.url, edition: 'cloud', projectId: PID } } }),
+    );
+    const r = await run(
+      ['login', '--edition', 'software', '-u', 'admin', '--password-stdin'],
+      `${ADMIN.password}\n`,
+    );
     expect(r.code, r.stderr).toBe(0);
-    expect(soft.readJson('config.json').profiles.default).not.toHaveProperty('edition');
-    expect(soft.readJson('config.json').profiles.default).not.toHaveProperty('projectId');
+    expect(r.stderr).toContain(
+      `now points at ${soft.emu.url}; was ${soft.emu.url} (cloud edition, project ${PID})`,
+    );
+    expect(soft.readJson('config.json').profiles.default).toEqual({
+      url: soft.emu.url,
+      authMethod: 'password',
+      username: 'admin',
+    });
+    expect((await run(['catalog', 'ls'])).code).toBe(0);
   });
 });
 
