@@ -8,7 +8,7 @@ import { redactUrl } from '../util/redact.js';
 import { sameServiceUrl } from '../util/url.js';
 
 /** A profile's place, as a login or `profile set` gives it. */
-export interface Place {
+interface Place {
   url: string;
   /** The token endpoint in force; the service URL itself when none is set apart. */
   authUrl?: string;
@@ -39,7 +39,7 @@ export function pointProfileAt(profile: Profile | undefined, place: Place): Prof
 }
 
 /** A profile's place in words: `http://h:9047` or `https://api.dremio.cloud (cloud, project P)`. */
-export function describePlace(p: Pick<Profile, 'url' | 'edition' | 'projectId'>): string {
+function describePlace(p: Pick<Profile, 'url' | 'edition' | 'projectId'>): string {
   const edition = p.edition ?? defaultEdition(p.url);
   const url = p.url ? redactUrl(p.url) : '(no URL)';
   if (edition === 'software') return url;
