@@ -2,14 +2,14 @@
 // another URL, edition or project points the profile there and says so; what it stored for its old place
 // (token endpoint, Flight endpoint, edition, project) goes with it, so no credential reaches another host. The
 // hosted edition away from api.dremio.cloud: --project-id implies it, and a 404 on the proof request says so.
-import { chmodSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type EmulatorProcess, startEmulatorCommand } from '../../emulator/test/command.js';
 import { runCli } from '../../src/runtime.js';
 import { cleanEnv } from '../helpers/dlake.js';
-import { ADMIN, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { ADMIN, expectFailure, type Fixture, SERVICE_USER, startFixture } from '../helpers/fixture.js';
 
 const PID = '11111111-2222-4333-8444-555555555555';
 let soft: Fixture;
@@ -83,6 +83,27 @@ describe('a login with --url on an existing profile', () => {
     expect(profile).not.toHaveProperty('authUrl');
     expect(profile).not.toHaveProperty('flightUrl');
     expect(profile).not.toHaveProperty('routes');
+  });
+
+  it('a token exchange with --url points the profile there too', async () => {
+    expect((await login(soft.emu.url)).code).toBe(0);
+    const r = await run(
+      [
+        'token',
+        'exchange',
+        'client-credentials',
+        '--url',
+        localhost(),
+        '--client-id',
+        SERVICE_USER.clientId,
+        '--client-secret-stdin',
+      ],
+      `${SERVICE_USER.clientSecret}\n`,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`profile "default" now points at ${localhost()}; was ${soft.emu.url}`);
+    expect(soft.readJson('config.json').profiles.default.url).toBe(localhost());
+    expect((await run(['catalog', 'ls'])).code).toBe(0);
   });
 
   it('says nothing of a move when the URL is the same', async () => {
@@ -265,6 +286,16 @@ describe('the config folder', () => {
       rmSync(lock, { recursive: true });
       writeFileSync(lock, '');
       expectFailure(await run(['profile', 'set', 'a', '--url', soft.emu.url]), 9, `${lock} is not a folder`);
+      // An empty folder, but dated in the future: never stale, so it would be waited on for 20 s in vain.
+      rmSync(lock);
+      mkdirSync(lock);
+      const later = new Date(Date.now() + 3_600_000);
+      utimesSync(lock, later, later);
+      expectFailure(
+        await run(['profile', 'set', 'a', '--url', soft.emu.url]),
+        9,
+        `${lock} is dated in the future`,
+      );
       expect(soft.readJson('config.json')).toEqual({});
     } finally {
       rmSync(lock, { recursive: true, force: true });
