@@ -205,6 +205,16 @@ describe('profile set and delete', () => {
     expect(soft.readJson('config.json').profiles.lab).toEqual({ url: soft.emu.url, edition: 'software' });
   });
 
+  it("after profile set --url, the old token shows as the old URL's only, and is not sent", async () => {
+    expect((await login(soft.emu.url)).code).toBe(0);
+    expect((await run(['profile', 'set', 'default', '--url', localhost()])).code).toBe(0);
+    const list = await run(['profile', 'list', '-o', 'json']);
+    expect(JSON.parse(list.stdout)[0].token).toBe(`session for ${soft.emu.url} only`);
+    soft.emu.log.clear();
+    expectFailure(await run(['catalog', 'ls']), 3, `not logged in to ${localhost()}`);
+    expect(soft.emu.log.entries).toEqual([]);
+  });
+
   it('refuses what a profile does not store, and a project with the software edition', async () => {
     expect((await run(['profile', 'set', 'lab', '--url', soft.emu.url])).code).toBe(0);
     expectFailure(
