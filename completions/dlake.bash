@@ -167,7 +167,7 @@ _dlake_opts() {
     'profile show') REPLY='-h --help' ;;
     'profile use') REPLY='-h --help' ;;
     'profile set') REPLY='-h --help' ;;
-    'profile delete') REPLY='-h --help' ;;
+    'profile delete') REPLY='-y --yes -h --help' ;;
     'profile help') REPLY='' ;;
     'catalog') REPLY='-h --help' ;;
     'catalog ls') REPLY='--id --page-size -h --help' ;;

@@ -109,9 +109,11 @@ export class Context {
     if (!this.snapshotCache) {
       this.snapshotCache = this.store.read();
       // Once per command, however often the store is read again after a write.
-      if (this.snapshotCache.credentialsProblem && !this.credentialsWarned) {
+      const { modeRepairs, credentialsProblem } = this.snapshotCache;
+      if (!this.credentialsWarned && (modeRepairs || credentialsProblem)) {
         this.credentialsWarned = true;
-        this.ui.warn(this.snapshotCache.credentialsProblem);
+        for (const repaired of this.snapshotCache.modeRepairs ?? []) this.ui.warn(repaired);
+        if (this.snapshotCache.credentialsProblem) this.ui.warn(this.snapshotCache.credentialsProblem);
       }
     }
     return this.snapshotCache;

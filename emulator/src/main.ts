@@ -231,12 +231,16 @@ function parse(argv: string[]) {
   });
 }
 
-/** The seeded accounts, so a newcomer can log in at once (these are emulator-only test credentials). */
-function describeUsers(): string {
+/**
+ * The seeded accounts, so a newcomer can log in at once (these are emulator-only test credentials). The hosted
+ * edition has no password login: its users are listed without one (their PATs follow, in hostedPats).
+ */
+function describeUsers(hosted: boolean): string {
   return DEFAULT_USERS.map((u) => {
     if (u.clientId)
       return `  ${u.name} (service user): client id ${u.clientId}, client secret ${u.clientSecret}`;
-    return `  ${u.name}${u.admin ? ' (admin)' : ''}: password ${u.password}`;
+    const who = `  ${u.name}${u.admin ? ' (admin)' : ''}`;
+    return hosted ? `${who}: log in with the PAT below` : `${who}: password ${u.password}`;
   }).join('\n');
 }
 
@@ -257,9 +261,11 @@ function listenFailure(e: unknown, options: EmulatorOptions): string | undefined
 
 /** One PAT per seeded user of the hosted edition, valid a year (emulator-only test credentials). */
 function hostedPats(emu: Emulator): string {
+  const projectId = emu.cloud!.projectId;
   const lines = [
-    `Project: ${emu.cloud!.projectId}`,
-    'Personal access tokens (log in with `dlake login --token-stdin`):',
+    `Project: ${projectId}`,
+    'Personal access tokens (the hosted edition takes no password), to log in with:',
+    `  echo PAT | dlake login --url ${emu.url} --project-id ${projectId} --token-stdin`,
   ];
   for (const u of emu.state.users.values()) {
     if (u.clientId) continue;
@@ -284,7 +290,7 @@ async function main(): Promise<void> {
   // The hosted edition has no password login: its users get a PAT each to log in with.
   const pats = emu.cloud ? `${hostedPats(emu)}\n` : '';
   process.stdout.write(
-    `Data Lake Query Service emulator (${options.edition}) listening on ${emu.url}\n${emu.flight ? `Arrow Flight on ${emu.flight.url}\n` : ''}${options.samplesDir ? `Source Samples: the files in ${options.samplesDir}\n` : ''}Users:\n${describeUsers()}\n${pats}${armed}`,
+    `Data Lake Query Service emulator (${options.edition}) listening on ${emu.url}\n${emu.flight ? `Arrow Flight on ${emu.flight.url}\n` : ''}${options.samplesDir ? `Source Samples: the files in ${options.samplesDir}\n` : ''}Users:\n${describeUsers(Boolean(emu.cloud))}\n${pats}${armed}`,
   );
   // A reader that went away (`dlake-emulator | head`) must not crash the server.
   process.stdout.on('error', () => {});

@@ -15,6 +15,7 @@ import { SESSION_AUTH_PREFIX } from '../constants.js';
 import { AuthError, UsageError } from '../errors.js';
 import { sameServiceUrl, tryNormalizeServiceUrl } from '../util/url.js';
 import { expiryFromNow, isExpired } from './expiry.js';
+import { pointProfileAt } from './place.js';
 import type { ResolvedSettings } from './settings.js';
 
 /** The edition and project of the settings in force. */
@@ -239,6 +240,10 @@ export function tokenRecord(t: OAuthToken, obtainedVia: StoredToken['obtainedVia
  * current profile when none is) if needed. The token remembers the URL it is valid for and the token endpoint
  * in force (its refresh token or PAT is never sent to another). The profile's identity (user, client id)
  * becomes the token's: what an earlier login stored never outlives it.
+ *
+ * With `relocate` (a login or exchange, which the user pointed somewhere), the profile is pointed at the URL,
+ * token endpoint, edition and project in force (src/auth/place.ts); otherwise (a renewal) they are written
+ * only into a profile that has none yet.
  */
 export function storeToken(
   store: ConfigStore,
@@ -247,6 +252,7 @@ export function storeToken(
   record: StoredToken,
   profilePatch: Partial<Profile> = {},
   root?: Root,
+  opts: { relocate?: boolean } = {},
 ): Promise<StoreSnapshot> {
   const url = endpoints.baseUrl;
   // The hosted edition's tokens remember their edition and project, and so does the profile (login stores them).
@@ -256,15 +262,27 @@ export function storeToken(
     (s) => {
       s.credentials.tokens[name] = { ...record, ...scope, url, authUrl: endpoints.authUrl };
       const { username: _u, clientId: _c, ...existing } = s.config.profiles[name] ?? {};
+      const placed = opts.relocate
+        ? pointProfileAt(existing, {
+            url,
+            authUrl: endpoints.authUrl,
+            edition: root?.edition ?? 'software',
+            projectId: root?.projectId,
+          })
+        : {
+            ...existing,
+            ...(existing.url ? {} : { url }),
+            // As with the URL: a token endpoint given once (--auth-url) stays the profile's, so that the next
+            // command, without the flag, is still logged in there.
+            ...(existing.authUrl || sameServiceUrl(endpoints.authUrl, url)
+              ? {}
+              : { authUrl: endpoints.authUrl }),
+            ...scope,
+          };
       s.config.profiles[name] = {
-        ...existing,
-        ...(existing.url ? {} : { url }),
-        // As with the URL: a token endpoint given once (--auth-url) stays the profile's, so that the next
-        // command, without the flag, is still logged in there.
-        ...(existing.authUrl || sameServiceUrl(endpoints.authUrl, url) ? {} : { authUrl: endpoints.authUrl }),
+        ...placed,
         ...(record.username ? { username: record.username } : {}),
         ...(record.clientId ? { clientId: record.clientId } : {}),
-        ...scope,
         ...profilePatch,
       };
       s.config.currentProfile ??= name;

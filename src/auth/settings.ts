@@ -46,7 +46,11 @@ export interface ResolvedSettings {
 }
 
 export interface ResolveOptions {
-  /** Commands that create the profile (`login`, `profile set`) accept a name that does not exist yet. */
+  /**
+   * Commands that create the profile or point it elsewhere (`login`, `token exchange`) accept a name that does
+   * not exist yet, and a URL or edition given for them replaces what the profile stores for its old place
+   * (docs/cli-contract.md "Identity").
+   */
   allowNewProfile?: boolean;
 }
 
@@ -104,7 +108,16 @@ export function resolveSettings(
   };
 
   const url = pick(flags.url, 'DLAKE_URL', profile?.url, profileWins);
-  const authUrl = pick(flags.authUrl, 'DLAKE_AUTH_URL', profile?.authUrl, profileWins);
+  // A login to another URL or edition moves the profile there: the edition, project and token endpoint it
+  // stores belong to its old place and are not carried to the new one (docs/cli-contract.md "Identity").
+  const moved =
+    opts.allowNewProfile &&
+    profile?.url !== undefined &&
+    url !== undefined &&
+    url.source !== 'profile' &&
+    tryNormalizeServiceUrl(url.value) !== tryNormalizeServiceUrl(profile.url);
+  const place = moved ? undefined : profile;
+  const authUrl = pick(flags.authUrl, 'DLAKE_AUTH_URL', place?.authUrl, profileWins);
   const timeout = pick(flags.timeout, 'DLAKE_TIMEOUT', undefined, false) ?? {
     value: '30s',
     source: 'default',
@@ -115,15 +128,24 @@ export function resolveSettings(
     source: 'default',
   };
 
-  const editionSet = pick(flags.edition, 'DLAKE_EDITION', profile?.edition, profileWins);
-  const edition: Setting<Edition> = editionSet
-    ? { ...editionSet, value: parseEdition(editionSet.value, describe(editionSet, '--edition')) }
-    : { value: defaultEdition(url?.value), source: 'default' };
-  const projectSet = pick(flags.projectId, 'DLAKE_PROJECT_ID', profile?.projectId, profileWins);
+  const editionSet = pick(flags.edition, 'DLAKE_EDITION', place?.edition, profileWins);
+  const editionGiven = editionSet && parseEdition(editionSet.value, describe(editionSet, '--edition'));
+  // A login to the other edition leaves the profile's project behind with its old edition.
+  const keepsProject =
+    !opts.allowNewProfile ||
+    editionSet?.source === 'profile' ||
+    editionGiven === (place?.edition ?? 'software');
+  const projectSet = pick(
+    flags.projectId,
+    'DLAKE_PROJECT_ID',
+    keepsProject ? place?.projectId : undefined,
+    profileWins,
+  );
   const projectId = projectSet && {
     ...projectSet,
     value: parseProjectId(projectSet.value, describe(projectSet, '--project-id')),
   };
+  const edition = editionOf(editionSet, editionGiven, projectId, url?.value);
 
   let envToken = env.DLAKE_TOKEN || undefined;
   if (envToken && profileWins && hasStoredToken) {
@@ -150,6 +172,33 @@ export function resolveSettings(
     envClientId: env.DLAKE_CLIENT_ID || undefined,
     ignoredEnv,
   };
+}
+
+/**
+ * The edition in force: the one given or stored; else the one the URL's host implies; else the hosted edition
+ * when a project is given (only it has projects: docs/api-facts.md §13.1), as on a private endpoint or proxy. `--project-id` with the self-hosted
+ * edition named is refused rather than ignored.
+ */
+function editionOf(
+  set: Setting<string> | undefined,
+  given: Edition | undefined,
+  project: Setting<string> | undefined,
+  url: string | undefined,
+): Setting<Edition> {
+  if (set && given) {
+    if (given === 'software' && project?.source === 'flag') {
+      throw new UsageError(
+        `--project-id names a project of the hosted edition, but the edition is software (${describe(set, '--edition')})`,
+        { hint: 'use --edition cloud with --project-id, or leave --project-id out for a self-hosted server' },
+      );
+    }
+    return { ...set, value: given };
+  }
+  const implied = defaultEdition(url);
+  if (implied === 'software' && project && project.source !== 'profile') {
+    return { value: 'cloud', source: project.source, ...(project.name ? { name: project.name } : {}) };
+  }
+  return { value: implied, source: 'default' };
 }
 
 /** Where a setting came from, for an error about its value: `--edition`, `DLAKE_EDITION`, `the profile`. */

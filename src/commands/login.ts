@@ -1,6 +1,7 @@
 // `dlake login` (password or PAT) and `dlake logout`.
 import { type Command, Option } from '@commander-js/extra-typings';
 import { checkTokenText, requireUrl } from '../auth/settings.js';
+import type { StoreSnapshot } from '../config/store.js';
 import type { Context } from '../context.js';
 import { AuthError, NotFoundError, UsageError } from '../errors.js';
 import { readHidden, readLine, readStdin } from '../output/prompt.js';
@@ -26,6 +27,8 @@ const loginDeclaration = (cmd: Command) =>
         'echo "$PASSWORD" | dlake login -u ci-bot --password-stdin',
         'dlake login -p prod --url https://lake.example.com --token-stdin < pat.txt',
         'dlake login --url https://lake.example.com --flight-url grpc+tls://lake.example.com:32010 -u alice',
+        'dlake login --url https://api.dremio.cloud --project-id PROJECT_UUID --token-stdin < pat.txt  # hosted edition',
+        'dlake login --url https://proxy.example.com --project-id PROJECT_UUID --token-stdin < pat.txt  # hosted, elsewhere',
       ),
     );
 
@@ -47,17 +50,26 @@ async function logIn(ctx: Context, opts: OptionsOf<typeof loginDeclaration>): Pr
   ctx.checkSettings();
   // Before any prompt or request: a session the service creates must not be lost for want of a place to keep it.
   ctx.store.checkUsable();
-  const { rootOf, storeToken } = await import('../auth/credentials.js');
+  const [{ rootOf, storeToken }, { describeMove }] = await Promise.all([
+    import('../auth/credentials.js'),
+    import('../auth/place.js'),
+  ]);
   const root = rootOf(settings);
   if (root.edition === 'cloud' && !opts.tokenStdin) {
-    // Before any prompt: the hosted edition has no password login (docs/api-facts.md §13.2).
+    // Before any prompt: the hosted edition has no password login (docs/api-facts.md §13.2). The profile
+    // points at the hosted edition only until a login names another place: the hint says how.
+    const edition = settings.edition;
+    const from = edition.source === 'profile' ? `profile "${name}"` : '--edition cloud';
     throw new UsageError(
-      'the hosted edition (--edition cloud) takes a personal access token or OAuth, not a password',
+      `the hosted edition (${from}) takes a personal access token or OAuth, not a password`,
       {
-        hint: 'pipe a PAT into `dlake login --token-stdin`, or use `dlake token exchange pat|jwt|client-credentials`',
+        hint: `pipe a PAT into \`dlake login${name === 'default' ? '' : ` -p ${name}`} --token-stdin\`; for a self-hosted server, \`dlake login --url URL --edition software -u NAME\``,
       },
     );
   }
+  const before = settings.profile;
+  /** `profile "NAME" now points at NEW; was OLD` when the login pointed the profile elsewhere. */
+  const moved = (after: StoreSnapshot) => describeMove(name, before, after.config.profiles[name]!);
   // `--flight-url` is stored in the profile; DLAKE_FLIGHT_URL is only used (export/flight/endpoint.ts).
   const { parseFlightUrl } = await import('../export/flight/endpoint.js');
   const flightUrl = ctx.opts.flightUrl ?? ctx.env.DLAKE_FLIGHT_URL;
@@ -77,7 +89,9 @@ async function logIn(ctx: Context, opts: OptionsOf<typeof loginDeclaration>): Pr
     const { whoAmI } = await import('../api/identity.js');
     // On the hosted edition this is a call below the project: it proves the project as well as the token.
     const { userName } = await whoAmI(client).catch((e: unknown) => {
-      throw root.edition === 'cloud' ? unknownProject(e, root.projectId, client.baseUrl) : e;
+      throw root.edition === 'cloud'
+        ? unknownProject(e, root.projectId, client.baseUrl)
+        : notSelfHosted(e, client.baseUrl);
     });
     const record = {
       kind: 'bearer',
@@ -85,12 +99,20 @@ async function logIn(ctx: Context, opts: OptionsOf<typeof loginDeclaration>): Pr
       obtainedVia: 'pat',
       ...(userName ? { username: userName } : {}),
     } as const;
-    ctx.refreshSnapshot(
-      await storeToken(ctx.store, name, client, record, { authMethod: 'pat', ...flightPatch }, root),
+    const stored = await storeToken(
+      ctx.store,
+      name,
+      client,
+      record,
+      { authMethod: 'pat', ...flightPatch },
+      root,
+      { relocate: true },
     );
+    ctx.refreshSnapshot(stored);
+    const note = moved(stored);
     const where = root.edition === 'cloud' ? `${client.baseUrl}, project ${root.projectId}` : client.baseUrl;
     ctx.ui.notice(
-      `Verified and stored the personal access token${userName ? ` of ${userName}` : ''} for profile "${name}" (${where}).`,
+      `Verified and stored the personal access token${userName ? ` of ${userName}` : ''} for profile "${name}" (${where})${note ? `; ${note}` : ''}.`,
     );
     return;
   }
@@ -125,24 +147,26 @@ async function logIn(ctx: Context, opts: OptionsOf<typeof loginDeclaration>): Pr
         `the Flight handshake with ${flightEndpoint.url} failed (${got.failure}): exports use REST`,
       );
   }
-  ctx.refreshSnapshot(
-    await storeToken(
-      ctx.store,
-      name,
-      client,
-      {
-        kind: 'session',
-        token: res.token,
-        expiresAt,
-        obtainedVia: 'password',
-        username: res.userName,
-        ...(flight ? { flight } : {}),
-      },
-      { authMethod: 'password', username: res.userName, ...flightPatch },
-    ),
+  const stored = await storeToken(
+    ctx.store,
+    name,
+    client,
+    {
+      kind: 'session',
+      token: res.token,
+      expiresAt,
+      obtainedVia: 'password',
+      username: res.userName,
+      ...(flight ? { flight } : {}),
+    },
+    { authMethod: 'password', username: res.userName, ...flightPatch },
+    root,
+    { relocate: true },
   );
+  ctx.refreshSnapshot(stored);
+  const note = moved(stored);
   ctx.ui.notice(
-    `Logged in to ${client.baseUrl} as ${res.userName} (profile "${name}"); the session lasts until ${expiresAt}.`,
+    `Logged in to ${client.baseUrl} as ${res.userName} (${note ?? `profile "${name}"`}); the session lasts until ${expiresAt}.`,
   );
 }
 
@@ -152,6 +176,18 @@ function unknownProject(e: unknown, projectId: string | undefined, url: string):
   return new NotFoundError(`project ${projectId} not found on ${url}`, {
     moreInfo: e.message,
     hint: 'check --project-id (list the projects with `dlake project list`); nothing was stored',
+  });
+}
+
+/**
+ * A 404 on the self-hosted edition's proof request: the URL may serve the hosted edition, whose API has another
+ * root (docs/api-facts.md §13.1), behind a host dlake does not recognise as hosted.
+ */
+function notSelfHosted(e: unknown, url: string): unknown {
+  if (!(e instanceof NotFoundError)) return e;
+  return new NotFoundError(`${url} has no self-hosted REST API (${e.message}); nothing was stored`, {
+    moreInfo: e.moreInfo,
+    hint: 'if it serves the hosted edition, add `--edition cloud --project-id PROJECT_UUID` (a project id alone implies it)',
   });
 }
 

@@ -167,17 +167,21 @@ async function save(
   const settings = ctx.settings({ allowNewProfile: true });
   const name = settings.profileName.value;
   const username = await askWho(ctx, t.access_token);
-  await storeToken(
+  // An exchange, like a login, points the profile at the URL, edition and project in force (src/auth/place.ts).
+  const stored = await storeToken(
     ctx.store,
     name,
     endpoints,
     { ...tokenRecord(t, via), ...extra, ...(username ? { username } : {}) },
     { authMethod: via },
     rootOf(settings),
+    { relocate: true },
   );
+  const { describeMove } = await import('../auth/place.js');
+  const moved = describeMove(name, settings.profile, stored.config.profiles[name]!);
   const who = username ?? (extra.clientId ? `client ${extra.clientId}` : undefined);
   ctx.ui.notice(
-    `Stored an access token${who ? ` for ${who}` : ''} in profile "${name}", valid for ${Math.round(t.expires_in / 60)} min (scope: ${t.scope ?? 'n/a'}).`,
+    `Stored an access token${who ? ` for ${who}` : ''} in profile "${name}", valid for ${Math.round(t.expires_in / 60)} min (scope: ${t.scope ?? 'n/a'})${moved ? `; ${moved}` : ''}.`,
   );
   if (opts.print) ctx.streams.stdout.write(`${t.access_token}\n`);
 }

@@ -4,6 +4,7 @@ import { isExpired, timeLeftMs } from '../auth/expiry.js';
 import type { Setting } from '../auth/settings.js';
 import type { Context } from '../context.js';
 import { AuthError, rephrased } from '../errors.js';
+import { redactUrl } from '../util/redact.js';
 import { formatDuration } from '../util/units.js';
 import { examples } from './common.js';
 import { defineCommand, type OptionsOf } from './define.js';
@@ -26,8 +27,14 @@ async function whoami(ctx: Context, opts: OptionsOf<typeof declaration>): Promis
   const s = ctx.settings();
   const { tokenClientId, usableToken } = await import('../auth/credentials.js');
   const rows: Row[] = [];
+  // A URL is shown without the user name and password it may carry (http://user:pw@host).
   const add = (setting: string, v: Setting<string> | undefined) => {
-    if (v) rows.push({ setting, value: v.value, source: v.name ? `${v.source} (${v.name})` : v.source });
+    if (v)
+      rows.push({
+        setting,
+        value: redactUrl(v.value),
+        source: v.name ? `${v.source} (${v.name})` : v.source,
+      });
   };
   add('profile', s.profileName);
   add('url', s.url);

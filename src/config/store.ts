@@ -6,6 +6,7 @@
 import {
   chmodSync,
   closeSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -27,6 +28,8 @@ export interface StoreSnapshot {
   credentials: CredentialsFile;
   /** Set when credentials.json could not be read: the store then counts as logged out. */
   credentialsProblem?: string;
+  /** Files found readable or writable by others, and what was done about it (warnings for the command). */
+  modeRepairs?: string[];
 }
 
 /** The name of the file that proves the folder is writable, before the process id. */
@@ -51,8 +54,21 @@ export class ConfigStore {
     this.credentialsPath = join(dir, 'credentials.json');
   }
 
-  /** Reads both files. A corrupt config.json is an error; a corrupt credentials.json means logged out. */
+  /**
+   * Reads both files. A corrupt config.json is an error; a corrupt credentials.json means logged out. A file
+   * that others may read or write is made 0600 first (docs/cli-contract.md "Config store").
+   */
   read(): StoreSnapshot {
+    // config.json holds no secret: made 0600 without a word, as every write does. credentials.json is
+    // reported when it held a token that others could read.
+    tightenFile(this.configPath);
+    const repaired = tightenFile(this.credentialsPath);
+    const snapshot = this.readFiles();
+    const exposed = repaired && Object.keys(snapshot.credentials.tokens).length > 0;
+    return exposed ? { ...snapshot, modeRepairs: [repaired] } : snapshot;
+  }
+
+  private readFiles(): StoreSnapshot {
     const config = readValidated(this.configPath, ConfigFileSchema);
     if (!config.ok) {
       throw new UsageError(`the config file ${this.configPath} is not valid: ${config.problem}`, {
@@ -151,12 +167,21 @@ export class ConfigStore {
       import('proper-lockfile'),
       import('conf'),
     ]);
-    const release = await lockfile.lock(this.dir, {
-      lockfilePath: join(this.dir, '.lock'),
-      // A killed process leaves a lock behind; after `stale` ms another process may take it over.
-      stale: 10_000,
-      retries: { retries: 200, minTimeout: 10, maxTimeout: 100, randomize: true },
-    });
+    const lockPath = join(this.dir, '.lock');
+    checkLock(lockPath);
+    const release = await lockfile
+      .lock(this.dir, {
+        lockfilePath: lockPath,
+        // A killed process leaves a lock behind; after `stale` ms another process may take it over.
+        stale: LOCK_STALE_MS,
+        retries: { retries: 200, minTimeout: 10, maxTimeout: 100, randomize: true },
+      })
+      .catch((err: unknown) => {
+        // Still held when the retries ran out: a dlake that hangs, or a lock that is not a dlake's.
+        if ((err as NodeJS.ErrnoException)?.code === 'ELOCKED')
+          throw lockProblem(lockPath, 'is held and never released');
+        throw err;
+      });
     try {
       const snapshot = this.read();
       const before = { config: JSON.stringify(snapshot.config), creds: JSON.stringify(snapshot.credentials) };
@@ -174,6 +199,7 @@ export class ConfigStore {
         // conf creates files with mode 0600 & ~umask, but an existing file keeps its mode until renamed
         // over; chmod makes the rule hold whatever happened before.
         chmodSync(join(this.dir, `${configName}.json`), FILE_MODE);
+        // (read() has already said so when it found the file too open.)
       };
       if (JSON.stringify(snapshot.config) !== before.config) write('config', snapshot.config);
       const credsChanged = JSON.stringify(snapshot.credentials) !== before.creds;
@@ -188,6 +214,63 @@ export class ConfigStore {
     } finally {
       await release();
     }
+  }
+}
+
+/** How long a lock may go unrefreshed before another process takes it over (proper-lockfile's `stale`). */
+const LOCK_STALE_MS = 10_000;
+
+/**
+ * Refuses at once a lock that is not one a dlake (proper-lockfile) makes: its lock is an empty folder whose
+ * time is refreshed while it is held. A file, a folder with something in it (which proper-lockfile cannot
+ * remove when it goes stale, so it would retry for 20 s and then call it held), or one dated in the future
+ * (never stale) would only be waited on in vain.
+ */
+function checkLock(lockPath: string): void {
+  let st: ReturnType<typeof lstatSync>;
+  try {
+    st = lstatSync(lockPath);
+  } catch {
+    return; // No lock: the usual case. Anything else is for proper-lockfile to meet and report.
+  }
+  if (!st.isDirectory()) throw lockProblem(lockPath, 'is not a folder, so not a lock dlake made');
+  let entries: string[];
+  try {
+    entries = readdirSync(lockPath);
+  } catch {
+    entries = [];
+  }
+  if (entries.length) throw lockProblem(lockPath, 'has files in it, so it is not a lock dlake made');
+  if (st.mtimeMs > Date.now() + LOCK_STALE_MS) throw lockProblem(lockPath, 'is dated in the future');
+}
+
+/** A config lock dlake cannot take: exit 9, naming what to remove (docs/cli-contract.md "Config store"). */
+function lockProblem(lockPath: string, why: string): LocalIOError {
+  return new LocalIOError(`cannot lock the config folder: ${lockPath} ${why}`, {
+    hint: `if no other dlake is running, remove it (rm -r '${lockPath}') and run the command again`,
+  });
+}
+
+/**
+ * Makes a stored file that others may read or write 0600 (ssh refuses such a key; dlake repairs it, since it
+ * wrote the file), and returns the warning to show; undefined when the mode was right or there is no file.
+ */
+function tightenFile(path: string): string | undefined {
+  let mode: number;
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) return undefined;
+    mode = st.mode & 0o777;
+  } catch {
+    return undefined;
+  }
+  if ((mode & ~FILE_MODE) === 0) return undefined;
+  const was = `mode ${mode.toString(8).padStart(4, '0')}`;
+  try {
+    chmodSync(path, FILE_MODE);
+    return `${path} could be read or written by others (${was}): made it 0600`;
+  } catch (err) {
+    return `${path} can be read or written by others (${was}) and could not be made 0600 (${fsProblem(err as NodeJS.ErrnoException)}): run chmod 600 '${path}'`;
   }
 }
 

@@ -111,7 +111,8 @@ const GAP = 2;
 function fitToWidth(grid: Grid, width: number | undefined): Grid | undefined {
   if (!width) return grid;
   const len = (s: string) => [...s].length;
-  const widths = grid.headers.map((h, c) => Math.max(len(h), ...grid.rows.map((r) => len(r[c] ?? ''))));
+  // A loop, not Math.max(...rows): spread arguments overflow the stack past ~120,000 rows.
+  const widths = grid.headers.map((h, c) => grid.rows.reduce((w, r) => Math.max(w, len(r[c] ?? '')), len(h)));
   let excess = widths.reduce((a, b) => a + b, 0) + GAP * (widths.length - 1) - width;
   if (excess <= 0) return grid;
   const cuttable = grid.headers.map((h) => !WHOLE_COLUMNS.test(h));
@@ -131,7 +132,7 @@ function fitToWidth(grid: Grid, width: number | undefined): Grid | undefined {
 
 /** Each row as a block of `HEADER  value` lines, blocks separated by a blank line. */
 function toRecords(grid: Grid, theme: Theme): string {
-  const pad = Math.max(...grid.headers.map((h) => [...h].length));
+  const pad = grid.headers.reduce((w, h) => Math.max(w, [...h].length), 0);
   const blocks = grid.rows.map((row) =>
     grid.headers
       .map((h, c) =>

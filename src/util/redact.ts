@@ -35,3 +35,13 @@ export function redactForm(form: Record<string, string>): Record<string, string>
 export function redactHeader(name: string, value: string): string {
   return /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key)$/i.test(name) ? REDACTED : value;
 }
+
+/**
+ * Text with the user name and password of every URL in it masked (`http://user:pw@host` → `http://***@host`):
+ * the one way a URL given by the user (`--url`, `DLAKE_URL`, a hand-edited profile) is shown in output, errors
+ * and `--debug`. The authority ends at the first `/`, `?`, `#` or space; its last `@` ends the userinfo, as URL
+ * parsers read it.
+ */
+export function redactUrl(text: string): string {
+  return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/?#\s]*@/gi, '$1***@');
+}

@@ -2,6 +2,7 @@
 // (`https://lake.example.com`): one spelling per service, so a stored token is recognised whatever the case
 // of the scheme, a trailing slash or a spelled-out default port.
 import { UsageError } from '../errors.js';
+import { redactUrl } from './redact.js';
 
 /**
  * The normalised form of an http(s) base URL: scheme and host lower-case, default port dropped, no trailing
@@ -16,12 +17,12 @@ export function normalizeServiceUrl(value: string, what: string): string {
     url = undefined;
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
-    throw new UsageError(`${what} "${value}" is not an http(s) URL`, {
+    throw new UsageError(`${what} "${redactUrl(value)}" is not an http(s) URL`, {
       hint: 'give the service base URL, e.g. https://lake.example.com',
     });
   }
   if (url.search || url.hash) {
-    throw new UsageError(`${what} "${value}" must not have a query or fragment`, {
+    throw new UsageError(`${what} "${redactUrl(value)}" must not have a query or fragment`, {
       hint: 'give the service base URL, e.g. https://lake.example.com',
     });
   }
@@ -32,12 +33,15 @@ export function normalizeServiceUrl(value: string, what: string): string {
   return `${url.protocol}//${url.host}${path}`;
 }
 
-/** The normalised URL, or the text unchanged when it is not a valid URL (for display and comparison). */
+/**
+ * The normalised URL (which keeps no user name or password), or the text with them masked when it is not a
+ * valid URL (for display and comparison).
+ */
 export function tryNormalizeServiceUrl(value: string): string {
   try {
     return normalizeServiceUrl(value, 'URL');
   } catch {
-    return value;
+    return redactUrl(value);
   }
 }
 

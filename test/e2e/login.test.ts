@@ -17,7 +17,7 @@ describe.each([
   afterAll(() => fx.close());
   beforeEach(async () => {
     // Each test starts logged out, with no profiles.
-    await fx.run(['profile', 'delete', 'default']).catch(() => {});
+    await fx.run(['profile', 'delete', 'default', '-y']).catch(() => {});
     for (const f of ['config.json', 'credentials.json']) writeFileSync(join(fx.configDir, f), '{}');
     fx.emu.log.clear();
   });

@@ -89,7 +89,7 @@ describe('profile names that are JavaScript’s', () => {
       const ok = await fx.run(['catalog', 'ls', '-p', name]);
       expect(ok.code, ok.stderr).toBe(0);
       expect(fx.emu.log.entries.every((e) => e.authScheme !== 'other' && e.status < 400)).toBe(true);
-      expect((await fx.run(['profile', 'delete', name])).code).toBe(0);
+      expect((await fx.run(['profile', 'delete', name, '-y'])).code).toBe(0);
     },
   );
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactForm, redactHeader, redactJson } from '../../src/util/redact.js';
+import { REDACTED, redactForm, redactHeader, redactJson, redactUrl } from '../../src/util/redact.js';
 
 describe('redaction', () => {
   it('hides secrets at any depth and keeps everything else', () => {
@@ -46,5 +46,15 @@ describe('redaction', () => {
     expect(redactHeader('Authorization', 'Bearer abc')).toBe(REDACTED);
     expect(redactHeader('authorization', '_serviceabc')).toBe(REDACTED);
     expect(redactHeader('content-type', 'application/json')).toBe('application/json');
+  });
+
+  it('masks the user name and password of every URL in a text, up to the last @ of the authority', () => {
+    expect(redactUrl('http://user:PW@host:9047/x')).toBe('http://***@host:9047/x');
+    expect(redactUrl('see https://a@b:P@W@h.example and ftp://t0ken@x')).toBe(
+      'see https://***@h.example and ftp://***@x',
+    );
+    // An @ in the path, query or after a space is not userinfo; a URL without any is unchanged.
+    expect(redactUrl('http://h.example/@home?u=a@b')).toBe('http://h.example/@home?u=a@b');
+    expect(redactUrl('http://h.example me@mail')).toBe('http://h.example me@mail');
   });
 });
