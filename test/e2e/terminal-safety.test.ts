@@ -92,4 +92,20 @@ describe('CSV carries control characters to a file or a pipe, and shows them on 
     expect(ls.raw).toContain('csvx␛[31my␇ zero<U+200B>width');
     expect(ls.raw).not.toMatch(/\u001b\[31m|\u0007|\u200b/);
   });
+
+  it('a wiki text likewise: as it is to a pipe, shown on a terminal', async () => {
+    const space = await fx.run(['api', 'POST', 'catalog', '--data', '{"entityType":"space","name":"Notes"}']);
+    expect(space.code, space.stderr).toBe(0);
+    const set = await fx.run(['catalog', 'wiki', 'Notes', '--set-file', '-'], {
+      input: `# Notes\n${cell}\n`,
+    });
+    expect(set.code, set.stderr).toBe(0);
+    const piped = await fx.run(['catalog', 'wiki', 'Notes']);
+    expect(piped.stdout).toBe(`# Notes\n${cell}\n`);
+    const env = { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url };
+    const shown = startPty(['catalog', 'wiki', 'Notes', '-q'], env);
+    expect(await shown.exited).toBe(0);
+    expect(shown.raw).toContain('x␛[31my␇ zero<U+200B>width');
+    expect(shown.raw).not.toMatch(/\u001b\[31m|\u0007|\u200b/);
+  });
 });
