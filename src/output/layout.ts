@@ -7,7 +7,7 @@ import { terminalSafe } from './safe-text.js';
 import { displayWidth, truncate } from './width.js';
 
 /** Cells made terminal-safe and measured, ready to lay out. */
-export interface Grid {
+interface Grid {
   headers: string[];
   /** Each row's cells (terminal-safe text), in the order of `headers`. */
   rows: string[][];
@@ -31,7 +31,7 @@ const GAP = 2;
  * number as text, a path, a URL, a hash), a timestamp or a quantity with its unit (`2024-05-01 10:00:00`,
  * `1.5 GiB`, `2m 3s`).
  */
-export function isFreeText(value: unknown): boolean {
+function isFreeText(value: unknown): boolean {
   return typeof value === 'string' && /\s/.test(value) && !SPACED_DATA.test(value);
 }
 
