@@ -279,6 +279,7 @@ export class Context {
       query: this.opts.query,
       theme: this.theme,
       width: terminalWidth(this.streams.stdout, this.env),
+      terminal: Boolean(this.streams.stdout.isTTY),
     });
     if (out.stdout) this.streams.stdout.write(out.stdout);
     if (out.note) this.ui.notice(out.note);

@@ -27,6 +27,7 @@ export interface FaultSpec {
   /** Seconds, sent as `Retry-After` with `status`. */
   retryAfter?: number;
   latencyMs?: number;
+  /** Of `schema`: the body to answer with; a string is sent as JSON text as it is. */
   body?: unknown;
 }
 

@@ -207,7 +207,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerPa
   } catch (err) {
     response = errorResponse(err);
   }
-  if (fault?.kind === 'schema') response = { status: 200, json: fault.body ?? breakSchema(response.json) };
+  if (fault?.kind === 'schema') {
+    // A string is JSON text sent as it is: a body no JSON.stringify could write (nested 10,000 levels deep).
+    response =
+      typeof fault.body === 'string'
+        ? { status: 200, json: fault.body, contentType: 'application/json' }
+        : { status: 200, json: fault.body ?? breakSchema(response.json) };
+  }
   entry.status = response.status;
   send(res, response);
 }

@@ -127,7 +127,8 @@ export async function listChildren(
       entity = page;
       ref = { kind: 'id', id: page.id };
     }
-    children.push(...(page.children ?? []));
+    // One by one: a filesystem source sends every child in one page, more than a spread call takes.
+    for (const child of page.children ?? []) children.push(child);
     tokens ??= new PageTokens(`the children of ${page.id}`);
     pageToken = tokens.next(page.nextPageToken);
   } while (pageToken);
@@ -448,7 +449,7 @@ export async function walkTree(
           throw error;
         }
       });
-      children.push(...(page.children ?? []));
+      for (const child of page.children ?? []) children.push(child);
       try {
         pageToken = tokens.next(page.nextPageToken);
       } catch (error) {

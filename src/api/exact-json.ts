@@ -4,6 +4,8 @@
 // number that would not survive the trip through a double is kept as a `JsonNumber` holding its text. The
 // check is a cheap regex over the body; only bodies that may hold such a number pay for the careful parse.
 
+import { ServiceError } from '../errors.js';
+
 /** A JSON number whose text a JS number cannot reproduce (big integers, long decimals, trailing zeros). */
 export class JsonNumber {
   constructor(readonly text: string) {}
@@ -58,22 +60,31 @@ interface ExactParse {
   exact: boolean;
 }
 
-/** JSON.parse, except that numbers a double cannot reproduce come back as JsonNumber. */
-export function parseJsonExact(text: string): ExactParse {
+/**
+ * JSON.parse, except that numbers a double cannot reproduce come back as JsonNumber; a value nested deeper than
+ * MAX_NESTING is refused (`what` names it in the error).
+ */
+export function parseJsonExact(text: string, what = "the service's answer"): ExactParse {
   // Two simple scans cost less than one with four alternatives.
   if (!hasLongDigitRun(text) && !REFORMATTED_NUMBER.test(text))
-    return { value: JSON.parse(text), exact: false };
+    return { value: bounded(JSON.parse(text)), exact: false };
   let kept = 0;
   const rewritten = text.replace(TOKENS, (token) => {
     if (token.charCodeAt(0) === 34 /* " */ || String(Number(token)) === token) return token;
     kept++;
     return JSON.stringify(MARK + token);
   });
-  if (kept === 0) return { value: JSON.parse(text), exact: false };
+  if (kept === 0) return { value: bounded(JSON.parse(text)), exact: false };
   // A walk afterwards is several times faster than a JSON.parse reviver.
-  return { value: revive(JSON.parse(rewritten)), exact: true };
+  return { value: revive(bounded(JSON.parse(rewritten))), exact: true };
+
+  function bounded(value: unknown): unknown {
+    checkNesting(value, what, text);
+    return value;
+  }
 }
 
+/** Kept numbers made JsonNumbers again, in place; the value is no deeper than MAX_NESTING, so recursion is safe. */
 function revive(v: unknown): unknown {
   if (typeof v === 'string') return v.startsWith(MARK) ? new JsonNumber(v.slice(MARK.length)) : v;
   if (v === null || typeof v !== 'object') return v;
@@ -89,6 +100,50 @@ function revive(v: unknown): unknown {
       Object.defineProperty(o, k, { value: r, enumerable: true, writable: true, configurable: true });
   }
   return o;
+}
+
+/**
+ * The deepest nesting of arrays and objects dlake reads and prints (docs/cli-contract.md "Output bounds"). Real
+ * answers nest a few dozen levels at most; every reader and writer of JSON values (parsing, the exact-number
+ * walk, the schemas, JSON and CSV and table output) handles this many, so nothing deeper ever reaches them.
+ */
+export const MAX_NESTING = 1000;
+
+/** How deeply `value` nests arrays and objects: 0 for a scalar, 1 for `[1]`. Iterative: any depth is measured. */
+export function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object' || v instanceof JsonNumber) continue;
+    const here = depth + 1;
+    if (here > deepest) deepest = here;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (child !== null && typeof child === 'object') stack.push([child, here]);
+    }
+  }
+  return deepest;
+}
+
+/**
+ * Refuses (exit 7, naming its depth) a value from the service nested deeper than MAX_NESTING. With the JSON
+ * `text` it was parsed from, a body holding fewer brackets than that is passed without a walk.
+ */
+export function checkNesting(value: unknown, what: string, text?: string): void {
+  if (text !== undefined && fewerBrackets(text, MAX_NESTING)) return;
+  const depth = nestingDepth(value);
+  if (depth <= MAX_NESTING) return;
+  throw new ServiceError(
+    `${what} is nested ${depth.toLocaleString('en-US')} levels deep; dlake handles at most ${MAX_NESTING.toLocaleString('en-US')}`,
+  );
+}
+
+/** Whether `text` holds fewer than `n` opening brackets and braces (at most `n` searches, whatever its length). */
+function fewerBrackets(text: string, n: number): boolean {
+  let count = 0;
+  for (let i = text.indexOf('['); i >= 0 && count < n; i = text.indexOf('[', i + 1)) count++;
+  for (let i = text.indexOf('{'); i >= 0 && count < n; i = text.indexOf('{', i + 1)) count++;
+  return count < n;
 }
 
 /** JSON text of a value that may hold JsonNumbers (which are written as their own text). */

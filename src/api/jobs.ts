@@ -180,8 +180,9 @@ function explainNotReady(err: unknown, id: string): unknown {
 export function parseResultsPage(text: string, endpoint: string): ResultsPage {
   let parsed: ReturnType<typeof parseJsonExact>;
   try {
-    parsed = parseJsonExact(text);
-  } catch {
+    parsed = parseJsonExact(text, `the service's answer to ${endpoint}`);
+  } catch (e) {
+    if (e instanceof ServiceError) throw e;
     throw new ServiceError(`the service answered ${endpoint} with a body that is not JSON`);
   }
   return resultsPageOf(parsed.value, endpoint, parsed.exact);
@@ -221,12 +222,40 @@ export function resultsPageOf(value: unknown, endpoint: string, exact: boolean):
     const issue = fields.error.issues[0]!;
     bad(['schema', ...issue.path].join('.'), issue.message);
   }
+  // A row with a column the schema does not name would lose it in every format: the page is refused instead
+  // (docs/cli-contract.md "Output bounds").
+  const names = new Set((fields.data as ResultField[]).map((f) => f.name));
+  for (let i = 0; i < (rows as ResultRow[]).length; i++) {
+    for (const key in (rows as ResultRow[])[i]) {
+      if (!names.has(key)) bad(`rows.${i}`, `column ${JSON.stringify(key)} is not in the page's schema`);
+    }
+  }
   return {
     rowCount: rowCount as number,
     schema: fields.data as ResultField[],
     rows: rows as ResultRow[],
     exact,
   };
+}
+
+/**
+ * Refuses a results page whose columns are not the first page's (exit 7): the columns of a result are fixed by
+ * its first page, and a page that adds, drops or renames one can be neither printed under the first page's
+ * header nor dropped without a word (docs/cli-contract.md "Output bounds").
+ */
+export function sameColumns(first: readonly ResultField[], later: readonly ResultField[]): void {
+  if (later.length === first.length && later.every((f, i) => f.name === first[i]!.name)) return;
+  const before = new Set(first.map((f) => f.name));
+  const after = new Set(later.map((f) => f.name));
+  const added = [...after].filter((n) => !before.has(n));
+  const dropped = [...before].filter((n) => !after.has(n));
+  const what = [
+    added.length ? `adds ${added.map((n) => JSON.stringify(n)).join(', ')}` : '',
+    dropped.length ? `drops ${dropped.map((n) => JSON.stringify(n)).join(', ')}` : '',
+  ].filter(Boolean);
+  throw new ServiceError(
+    `the service changed the result's columns between pages: a later page ${what.join(' and ') || 'reorders them'}`,
+  );
 }
 
 /**

@@ -1,8 +1,7 @@
 // The REST source of the delivery pipeline (deliver.ts): a job's results pages, fetched several at a time and
 // handed out in order (pages.ts), one formatted chunk per page. The rows delivered must add up to the job's
 // rowCount; what was written can be resumed from its last checkpoint (`--resume`).
-import type { ResultField, ResultRow } from '../api/jobs.js';
-import { ServiceError } from '../errors.js';
+import { type ResultField, type ResultRow, sameColumns } from '../api/jobs.js';
 import { countRows } from '../util/units.js';
 import { deliver, type Formatter, IncompleteResultError, type Source } from './deliver.js';
 import { type FetchPage, PAGE_CONCURRENCY, pagesInOrder } from './pages.js';
@@ -81,10 +80,7 @@ export function resultsPages(req: PagesRequest): ResultsSource {
         state: f.state && (() => f.state!()),
       };
     },
-    sameColumns(first: readonly ResultField[], later: readonly ResultField[]): void {
-      if (later.length === first.length && later.every((f, i) => f.name === first[i]!.name)) return;
-      throw new ServiceError("the service changed the result's columns between pages");
-    },
+    sameColumns,
     expected: () => src.total,
     complete(rows: number): void {
       // Every row or none: a result that stops short (or runs long) of its rowCount is not the job's result.

@@ -1,6 +1,6 @@
 // Result rows read into memory, page after page, up to a bound: what a table, --query and the SQL shell's
 // views need (an export streams instead, export.ts).
-import type { ResultField, ResultRow } from '../api/jobs.js';
+import { type ResultField, type ResultRow, sameColumns } from '../api/jobs.js';
 import { pageFetcher, type RowsSource } from './page-fetcher.js';
 import { PAGE_CONCURRENCY, pagesInOrder } from './pages.js';
 
@@ -26,8 +26,9 @@ export async function readRows(src: RowsSource): Promise<HeldRows> {
     if (held.rowCount < 0) {
       held.schema = page.schema;
       held.rowCount = page.rowCount;
-    }
-    held.rows = held.rows.concat(page.rows);
+    } else if (page.schema !== held.schema) sameColumns(held.schema, page.schema);
+    // Appended in place: concatenating page after page copied every row held so far each time.
+    for (const row of page.rows) held.rows.push(row);
     held.exact ||= page.exact;
   }
   return held;

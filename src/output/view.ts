@@ -1,5 +1,6 @@
 // A view says how one kind of data is shown as rows and columns (table and csv). json and ndjson ignore
 // it and print the service's objects as they came.
+import { JsonNumber, stringifyExact } from '../api/exact-json.js';
 
 interface Column<T> {
   header: string;
@@ -78,17 +79,21 @@ export function cellText(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  // A number kept exactly (a result row's, or --query's) is its text, inside a nested value too.
+  if (v instanceof JsonNumber) return v.text;
+  if (typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON !== 'function')
+    return stringifyExact(v);
   // JSON.stringify gives undefined for functions and symbols: a cell is always a string.
   return JSON.stringify(v) ?? '';
 }
 
 /** Columns guessed from the keys of arbitrary objects (the result of --query, `api`). */
 export function genericView(rows: unknown[]): View<unknown> {
-  const keys: string[] = [];
+  const seen = new Set<string>();
   for (const r of rows) {
-    if (r && typeof r === 'object' && !Array.isArray(r))
-      for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
+    if (r && typeof r === 'object' && !Array.isArray(r)) for (const k of Object.keys(r)) seen.add(k);
   }
+  const keys = [...seen];
   if (keys.length === 0) return { columns: [{ header: 'VALUE', value: (r) => r }] };
   return {
     columns: keys.map((k) => ({

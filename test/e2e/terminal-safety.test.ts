@@ -3,6 +3,7 @@
 // An error's text is cut at 2,000 characters; -v shows all of it.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { startPty } from '../helpers/pty.js';
 
 let fx: Fixture;
 beforeAll(async () => {
@@ -57,5 +58,54 @@ describe('an error’s text is bounded', () => {
     const v = await fx.run(['sql', `SELECT * FROM ${long}`, '-v']);
     expect(v.code).toBe(6);
     expect(v.stderr).toContain(long);
+  });
+});
+
+describe('CSV carries control characters to a file or a pipe, and shows them on a terminal', () => {
+  const cell = 'x\u001b[31my\u0007 zero\u200bwidth';
+  const body = { rowCount: 1, schema: [{ name: 'c', type: { name: 'VARCHAR' } }], rows: [{ c: cell }] };
+
+  it('to a pipe: the bytes as they are', async () => {
+    fx.emu.fault({ kind: 'schema', path: /\/results$/, times: 1, body });
+    const r = await fx.run(['sql', 'SELECT 1', '-o', 'csv']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`c\n${cell}\n`);
+  });
+
+  it('to a terminal: ESC, BEL and the zero-width space shown, for a result and for any command', async () => {
+    fx.emu.fault({ kind: 'schema', path: /\/results$/, times: 1, body });
+    const env = { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url };
+    const sql = startPty(['sql', 'SELECT 1', '-o', 'csv', '-q'], env);
+    expect(await sql.exited).toBe(0);
+    expect(sql.raw).toContain('x␛[31my␇ zero<U+200B>width');
+    expect(sql.raw).not.toMatch(/\u001b\[31m|\u0007|\u200b/);
+    const made = await fx.run([
+      'api',
+      'POST',
+      'catalog',
+      '--data',
+      JSON.stringify({ entityType: 'space', name: `csv${cell}` }),
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const ls = startPty(['catalog', 'ls', '-o', 'csv', '-q'], env);
+    expect(await ls.exited).toBe(0);
+    expect(ls.raw).toContain('csvx␛[31my␇ zero<U+200B>width');
+    expect(ls.raw).not.toMatch(/\u001b\[31m|\u0007|\u200b/);
+  });
+
+  it('a wiki text likewise: as it is to a pipe, shown on a terminal', async () => {
+    const space = await fx.run(['api', 'POST', 'catalog', '--data', '{"entityType":"space","name":"Notes"}']);
+    expect(space.code, space.stderr).toBe(0);
+    const set = await fx.run(['catalog', 'wiki', 'Notes', '--set-file', '-'], {
+      input: `# Notes\n${cell}\n`,
+    });
+    expect(set.code, set.stderr).toBe(0);
+    const piped = await fx.run(['catalog', 'wiki', 'Notes']);
+    expect(piped.stdout).toBe(`# Notes\n${cell}\n`);
+    const env = { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url };
+    const shown = startPty(['catalog', 'wiki', 'Notes', '-q'], env);
+    expect(await shown.exited).toBe(0);
+    expect(shown.raw).toContain('x␛[31my␇ zero<U+200B>width');
+    expect(shown.raw).not.toMatch(/\u001b\[31m|\u0007|\u200b/);
   });
 });

@@ -69,8 +69,11 @@ const page = fc
   .map(({ columns, types, rows, ordered, space }) => {
     const schema: ResultField[] = columns.map((name, i) => ({ name, type: { name: types[i]! } }));
     // Rows with the schema's keys in order (the common case) or anything generated.
+    // Keys the schema does not name make the page refused (below), so generated rows keep to the columns.
     const members = (row: Array<[string, string]>) =>
-      ordered ? columns.map((c, i) => [c, row[i]?.[1] ?? 'null'] as [string, string]) : row;
+      ordered
+        ? columns.map((c, i) => [c, row[i]?.[1] ?? 'null'] as [string, string])
+        : row.filter(([k]) => columns.includes(k));
     const s = space;
     const rowText = (row: Array<[string, string]>) =>
       `{${s}${members(row)

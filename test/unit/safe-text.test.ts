@@ -19,6 +19,37 @@ describe('terminalSafe', () => {
   });
 });
 
+describe('invisible and reordering characters', () => {
+  // Every format character (Cf) there is, and the line and paragraph separators.
+  const invisible: string[] = [];
+  for (let code = 0; code < 0x110000; code++) {
+    if (code >= 0xd800 && code <= 0xdfff) continue;
+    const c = String.fromCodePoint(code);
+    if (/[\p{Cf}\u2028\u2029]/u.test(c)) invisible.push(c);
+  }
+
+  it('are shown as <U+XXXX> in cells and in lines, every one of them, between ASCII letters', () => {
+    expect(invisible.length).toBeGreaterThan(150);
+    for (const c of invisible) {
+      const code = `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`;
+      expect(terminalSafe(`a${c}b`)).toBe(`a${code}b`);
+      expect(stderrSafe(`a${c}b`)).toBe(`a${code}b`);
+    }
+  });
+
+  it('a zero-width space, a right-to-left override and an isolate cannot disguise a name', () => {
+    expect(terminalSafe('Sales/zero\u200bwidth')).toBe('Sales/zero<U+200B>width');
+    expect(terminalSafe('invoice\u202efdp.exe')).toBe('invoice<U+202E>fdp.exe');
+    expect(stderrSafe('\u2066x\u2069 y')).toBe('<U+2066>x<U+2069> y');
+  });
+
+  it('joiners between characters beyond ASCII (emoji sequences, Persian words) are left to join', () => {
+    expect(terminalSafe('👩\u200d💻')).toBe('👩\u200d💻');
+    expect(stderrSafe('می\u200cخواهم')).toBe('می\u200cخواهم');
+    expect(terminalSafe('a\u200db')).toBe('a<U+200D>b');
+  });
+});
+
 describe('bounded', () => {
   it('cuts at 2,000 characters and says how much -v shows', () => {
     const text = 'x'.repeat(2500);

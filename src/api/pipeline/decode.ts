@@ -3,6 +3,7 @@
 import { type DlakeError, ServiceError } from '../../errors.js';
 import { rememberReceived } from '../../util/received.js';
 import { errorFromResponse } from '../errors.js';
+import { checkNesting } from '../exact-json.js';
 import { refusedWaitText } from './retry.js';
 import type { AnySpec, RawResponse } from './types.js';
 
@@ -26,6 +27,7 @@ export function decode(spec: AnySpec, raw: RawResponse): unknown {
       { hint: { kind: 'not-the-service' } },
     );
   }
+  checkNesting(json, `the service's answer to ${endpoint}`, raw.text);
   if (!spec.schema) return json;
   const parsed = spec.schema.safeParse(json);
   if (parsed.success) {

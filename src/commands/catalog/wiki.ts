@@ -46,7 +46,11 @@ async function wiki(ctx: Context, refArg: string, opts: OptionsOf<typeof declara
     const data = existing ?? { text: '' };
     // The text is Markdown: a table of it would be useless, so the table format prints it as it is.
     if (ctx.format === 'table' && !ctx.opts.query) {
-      if (data.text) ctx.streams.stdout.write(data.text.endsWith('\n') ? data.text : `${data.text}\n`);
+      if (!data.text) return;
+      const text = data.text.endsWith('\n') ? data.text : `${data.text}\n`;
+      // On a terminal its control and invisible characters are shown, as CSV's are; a file or a pipe gets it as it is.
+      const { stderrSafe } = await import('../../output/safe-text.js');
+      ctx.streams.stdout.write(ctx.streams.stdout.isTTY ? stderrSafe(text) : text);
       return;
     }
     return ctx.print({ data });
