@@ -46,7 +46,6 @@ const VENDOR = [
   'hyparquet-writer',
   'jmespath',
   'ora',
-  'cli-table3',
   // Arrow Flight: required only by an export that goes over Flight (src/export/flight).
   '@grpc/grpc-js',
   'protobufjs/minimal.js',

@@ -16,7 +16,6 @@ describe('dist/vendor: what src/ imports of each library', () => {
   it.each([
     ['./conf.cjs', (m: Loose) => m.prototype.set], // import Conf from 'conf'
     ['./ora.cjs', (m: Loose) => m({ isEnabled: false }).start], // import ora from 'ora'
-    ['./cli-table3.cjs', (m: Loose) => new m({ head: ['a'] }).toString], // import Table from 'cli-table3'
     ['./jmespath.cjs', (m: Loose) => m.search], // import jmespath from 'jmespath'
     ['./yaml.cjs', (m: Loose) => m.parse && m.stringify],
     ['./hyparquet-writer.cjs', (m: Loose) => m.ParquetWriter && m.ByteWriter],
@@ -54,7 +53,7 @@ describe('commands through the bundle, one per library', () => {
   });
   afterAll(() => fx.close());
 
-  it('login (conf), lists (zod, cli-table3, jmespath; csv by dlake itself), pull (yaml), Parquet', async () => {
+  it('login (conf), lists (zod, jmespath; csv by dlake itself), pull (yaml), Parquet', async () => {
     const login = await fx.spawn(['login', '-u', 'admin', '--password-stdin'], { input: 'admin-pass-1\n' });
     expect([login.code, login.stderr]).toEqual([0, expect.stringMatching(/^Logged in to /)]);
     expect(fx.readJson('credentials.json')).toBeTruthy();
