@@ -1,5 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** Test files that use vi.mock. */
+const MOCKING = [
+  'test/unit/output-bounds.test.ts',
+  'test/e2e/output-bounds.test.ts',
+  'test/e2e/sql-shell-in-process.test.ts',
+];
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
@@ -9,7 +16,6 @@ export default defineConfig({
   resolve: { conditions: ['dlake-source'] },
   ssr: { resolve: { conditions: ['dlake-source'] } },
   test: {
-    include: ['test/**/*.test.ts', 'emulator/test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // End-to-end tests spawn the built binary. Three workers on two cores: with two, the suite kept the cores busy
@@ -25,5 +31,19 @@ export default defineConfig({
     // retry back-offs, took three rounds of 5, vitest's default).
     maxConcurrency: 16,
     globalSetup: ['test/global-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts', 'emulator/test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...MOCKING],
+        },
+      },
+      // A file that replaces a module with vi.mock (to count the calls of a function: the work a layout or a
+      // paste does, never its time) needs a module graph of its own: in a shared one the module may already be
+      // loaded, unmocked, by an earlier file.
+      { extends: true, test: { name: 'isolated', include: MOCKING, isolate: true } },
+    ],
   },
 });

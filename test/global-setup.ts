@@ -19,8 +19,10 @@ export default function setup({ provide }: TestProject): () => void {
   provide('sharedDir', shared);
   const teardown = () => rmSync(shared, { recursive: true, force: true });
   // Unit-only runs may skip the build: DLAKE_SKIP_BUILD=1 npx vitest run test/unit
-  if (process.env.DLAKE_SKIP_BUILD) return teardown;
+  // Each test project (vitest.config.ts) runs this setup: the first one of the run builds.
+  if (process.env.DLAKE_SKIP_BUILD || process.env.DLAKE_TESTS_BUILT) return teardown;
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   execFileSync(process.execPath, ['emulator/scripts/build.mjs'], { stdio: 'inherit' });
+  process.env.DLAKE_TESTS_BUILT = '1';
   return teardown;
 }

@@ -449,11 +449,15 @@ describe('settings precedence, for any mix of flags, environment and profiles', 
         };
         const tokenOverridden = explicit && w.tokenFor.includes(name.value as (typeof NAMES)[number]);
         if (tokenOverridden && set(env.DLAKE_TOKEN)) ignored.push('DLAKE_TOKEN');
+        const url = choose(flags.url, 'DLAKE_URL', profile?.url, explicit);
+        // A login to another URL moves the profile there: its token endpoint stays behind with its old URL.
+        const moved =
+          w.allowNewProfile && profile?.url !== undefined && url !== undefined && url.value !== profile.url;
         const expected = {
           profileName: name,
           profile,
-          url: choose(flags.url, 'DLAKE_URL', profile?.url, explicit),
-          authUrl: choose(flags.authUrl, 'DLAKE_AUTH_URL', profile?.authUrl, explicit),
+          url,
+          authUrl: choose(flags.authUrl, 'DLAKE_AUTH_URL', moved ? undefined : profile?.authUrl, explicit),
           timeout: choose(flags.timeout, 'DLAKE_TIMEOUT', undefined, false) ?? {
             value: '30s',
             source: 'default',

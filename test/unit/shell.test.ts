@@ -150,6 +150,14 @@ describe('vertical view and pager width', () => {
     expect(verticalView(schema, [])).toBe('(no rows)\n');
   });
 
+  it('shows control and invisible characters in names and values visibly, keeping line feeds', () => {
+    const schema = [{ name: 'n\u202eame', type: { name: 'VARCHAR' } }];
+    const rows = [{ 'n\u202eame': 'x\u001b[2Jy\u200bz\nnext' }];
+    expect(verticalView(schema, rows)).toBe(
+      '-[ RECORD 1 ]----\nn<U+202E>ame | x\u241b[2Jy<U+200B>z\n' + `${' '.repeat(12)} | next\n`,
+    );
+  });
+
   it('measures lines without colour codes', () => {
     expect(widestLine('ab\n\u001b[31mabcd\u001b[39m\n')).toBe(4);
   });
