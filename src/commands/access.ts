@@ -5,6 +5,7 @@ import type { Command } from '@commander-js/extra-typings';
 import type { Explanation, HeldRole, Level, Principal } from '../api/access.js';
 import type { Context } from '../context.js';
 import { DlakeError, UsageError } from '../errors.js';
+import { stderrSafe } from '../output/safe-text.js';
 import { formatPath, parseRefWithId } from '../util/catalog-ref.js';
 import { examples } from './common.js';
 import { defineCommand, defineGroup, type OptionsOf } from './define.js';
@@ -229,7 +230,8 @@ async function print(ctx: Context, r: Report): Promise<void> {
       }),
       '',
     ];
-    ctx.streams.stdout.write(`${lines.join('\n')}\n`);
+    // Names as the service stores them: control and invisible characters shown, never sent raw to the terminal.
+    ctx.streams.stdout.write(`${stderrSafe(lines.join('\n'))}\n`);
   }
   await ctx.print<Row>({
     data,

@@ -109,3 +109,34 @@ describe('CSV carries control characters to a file or a pipe, and shows them on 
     expect(shown.raw).not.toMatch(/\u001b\[31m|\u0007|\u200b/);
   });
 });
+
+describe('names in the text reports of lineage and access why', () => {
+  it('a space named with bidirectional and zero-width characters is shown visibly', async () => {
+    const name = 'Rev\u202eesrever\u200bzw';
+    const made = await fx.run([
+      'api',
+      'POST',
+      'catalog',
+      '--data',
+      JSON.stringify({ entityType: 'space', name }),
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const view = await fx.run([
+      'api',
+      'POST',
+      'catalog',
+      '--data',
+      JSON.stringify({ entityType: 'dataset', type: 'VIRTUAL_DATASET', path: [name, 'v'], sql: 'SELECT 1' }),
+    ]);
+    expect(view.code, view.stderr).toBe(0);
+    const id = JSON.parse(view.stdout).id as string;
+    const shown = 'Rev<U+202E>esrever<U+200B>zw';
+    const lineage = await fx.run(['catalog', 'lineage', '--id', id]);
+    expect(lineage.code, lineage.stderr).toBe(0);
+    expect(lineage.stdout).toContain(shown);
+    const why = await fx.run(['access', 'why', 'admin', '--id', id]);
+    expect(why.code, why.stderr).toBe(0);
+    expect(why.stdout).toContain(shown);
+    for (const out of [lineage.stdout, why.stdout]) expect(out).not.toMatch(/[\u202e\u200b]/);
+  });
+});

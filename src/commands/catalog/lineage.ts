@@ -2,6 +2,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { LineageItem } from '../../api/grants.js';
 import type { Context } from '../../context.js';
+import { stderrSafe } from '../../output/safe-text.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
@@ -55,7 +56,8 @@ async function lineage(ctx: Context, ref: string, opts: OptionsOf<typeof declara
     });
   });
   if (groups.length === 0) ctx.ui.notice(`${lines[0]} has no parents, children or sources.`);
-  ctx.streams.stdout.write(`${lines.join('\n')}\n`);
+  // Names as the service stores them: control and invisible characters shown, never sent raw to the terminal.
+  ctx.streams.stdout.write(`${stderrSafe(lines.join('\n'))}\n`);
 }
 
 const label = (i: LineageItem): string => (i.path ? formatPath(i.path) : i.id);
