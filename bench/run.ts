@@ -5,13 +5,14 @@
 //   npm run bench -- export                         the export matrix (REST, Flight, bare Flight read) at 1M and 10M
 //   npm run bench -- export --rows 1M               … at 1M rows only
 //   npm run bench -- export parquet --runs 5 --formats csv,parquet
-// Sections: startup, tree, export, export-rest, parquet, apply, ascode-scale.
+// Sections: startup, tree, tables, export, export-rest, parquet, apply, ascode-scale.
 import { loadavg } from 'node:os';
 import { benchAscode, benchAscodeScale } from './ascode.js';
 import { benchExport } from './export.js';
 import { benchFlight, matrixOptions } from './flight.js';
 import { benchParquetEncoders } from './parquet-encoders.js';
 import { benchStartup } from './startup.js';
+import { benchTables } from './tables.js';
 import { benchTree } from './tree.js';
 
 const argv = process.argv.slice(2);
@@ -19,6 +20,7 @@ const matrix = matrixOptions(argv);
 const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = {
   startup: { title: 'Startup', run: benchStartup },
   tree: { title: 'catalog tree', run: benchTree },
+  tables: { title: 'Tables at scale', run: benchTables },
   export: { title: 'Export over REST and Arrow Flight', run: () => benchFlight(matrix) },
   'export-rest': { title: 'Export over REST against bare downloads', run: benchExport },
   // One run of each candidate unless --runs says otherwise: they differ by several times, and the full set of
