@@ -12,7 +12,6 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
-  readFileSync,
   realpathSync,
   renameSync,
   rmdirSync,
@@ -24,7 +23,7 @@ import {
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'yaml';
 import { type DlakeError, LocalIOError, UsageError } from '../errors.js';
-import { describeFsError } from '../util/files.js';
+import { describeFsError, readCheckedFile, USER_FILE_MAX_BYTES } from '../util/files.js';
 import {
   type Definition,
   definitionKey,
@@ -79,10 +78,14 @@ function readError(what: string, e: unknown): DlakeError {
     : new UsageError(message, { cause: e });
 }
 
-/** A definition file's text (UTF-8). */
+/**
+ * A definition file's text (UTF-8), through the one checked read (a regular file, opened without blocking, read
+ * with a bound), as every file a user names is: the folder's walk refused what is not a file, and this read
+ * refuses what took its place since.
+ */
 function readDefinitionFile(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readCheckedFile(file, { maxBytes: USER_FILE_MAX_BYTES }).toString('utf8');
   } catch (e) {
     throw readError(file, e);
   }
@@ -459,7 +462,7 @@ export function writeDefinitions(
 /** Whether the regular file `file` holds `text` (a file that cannot be read does not). */
 function sameText(file: string, text: string): boolean {
   try {
-    return readFileSync(file, 'utf8') === text;
+    return readCheckedFile(file, { maxBytes: USER_FILE_MAX_BYTES }).toString('utf8') === text;
   } catch {
     return false;
   }

@@ -63,7 +63,7 @@ export function fileWriteError(file: string, e: unknown): LocalIOError {
 /** The UsageError for a file that could not be read: `cannot read the CA file ca.pem: no such file or folder`. */
 function fileReadError(file: string, e: unknown, what = ''): UsageError {
   // A pipe given by name (`-f /dev/stdin`, `-f <(…)`) is refused as every pipe is; standard input is `-`.
-  const pipe = e instanceof UncheckedFileError && e.message.includes('a named pipe');
+  const pipe = e instanceof UncheckedFileError && e.pipe;
   return new UsageError(`cannot read ${what ? `${what} ` : ''}${file}: ${describeFsError(e)}`, {
     cause: e,
     ...(pipe
@@ -96,6 +96,8 @@ class UncheckedFileError extends Error {
   constructor(
     message: string,
     readonly code: string,
+    /** What was refused is a pipe (a named one, or one given by name as /dev/stdin is). */
+    readonly pipe = false,
   ) {
     super(message);
   }
@@ -125,6 +127,7 @@ export function readCheckedFile(file: string, opts: CheckedRead): Buffer {
     new UncheckedFileError(
       info.isDirectory() ? 'it is a folder, not a file' : `it is ${kindOfFile(info)}, not a regular file`,
       'ENOTREG',
+      info.isFIFO(),
     );
   const before = opts.noFollow ? lstatSync(file) : statSync(file);
   if (!before.isFile()) throw refuse(before);

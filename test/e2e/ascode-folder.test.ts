@@ -247,6 +247,13 @@ describe('plan and apply read every definition file, or refuse: --prune never de
     await refused(dir, 'error: Sales/reports/v1.yaml is not a regular file (a FIFO, a socket or a device)');
   });
 
+  it('a definition file larger than any a user writes (64 MiB): exit 2 naming it, not read', async () => {
+    const dir = await pulled('huge');
+    // Sparse: 65 MiB by its size, no space on the disk.
+    execFileSync('truncate', ['-s', '65M', join(dir, 'Sales/reports/v1.yaml')]);
+    await refused(dir, `error: cannot read ${join(dir, 'Sales/reports/v1.yaml')}: it is larger than 64 MiB`);
+  });
+
   it('a file that is no valid YAML: exit 2, nothing deleted', async () => {
     const dir = await pulled('broken');
     writeFileSync(

@@ -18,7 +18,7 @@ import type { Definition } from '../../src/ascode/definitions.js';
 import { readDefinitions, writeDefinitions } from '../../src/ascode/folder.js';
 
 /**
- * The error `run` throws while a rename to a path `rename` accepts, or a read of a file `read` accepts, fails with EIO (a
+ * The error `run` throws while a rename to a path `rename` accepts, or the opening of a file to read that `read` accepts, fails with EIO (a
  * device failing under the pull). node:fs is patched through its CommonJS object, which
  * syncBuiltinESMExports carries to the ES module bindings that folder.ts imports, then put back.
  */
@@ -26,16 +26,17 @@ function failure(
   fail: { rename?: (to: string) => boolean; read?: (file: string) => boolean },
   run: () => unknown,
 ): (Error & { exitCode?: number; hint?: string }) | undefined {
-  const { renameSync, readFileSync: read } = fs;
+  const { renameSync, openSync } = fs;
   const eio = () => Object.assign(new Error('EIO'), { code: 'EIO' });
   fs.renameSync = (from, to) => {
     if (fail.rename?.(String(to))) throw eio();
     renameSync(from, to);
   };
-  fs.readFileSync = ((file: string, options: unknown) => {
+  // A file is read through src/util/files.ts's checked read, which opens it first.
+  fs.openSync = ((file: string, flags: number, mode?: number) => {
     if (fail.read?.(String(file))) throw eio();
-    return read(file, options as BufferEncoding);
-  }) as typeof fs.readFileSync;
+    return openSync(file, flags, mode);
+  }) as typeof fs.openSync;
   syncBuiltinESMExports();
   try {
     run();
@@ -44,7 +45,7 @@ function failure(
     return e as Error;
   } finally {
     fs.renameSync = renameSync;
-    fs.readFileSync = read;
+    fs.openSync = openSync;
     syncBuiltinESMExports();
   }
 }
