@@ -7,8 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from 'dlake-emulator';
-import { BIN, cleanEnv, runDlake } from '../test/helpers/dlake.js';
-import { run } from './session.js';
+import { BIN, runDlake } from '../test/helpers/dlake.js';
+import { loggedIn, run } from './session.js';
 import { median, table } from './stats.js';
 
 // 10 spaces × 10 folders × 8 views, and 9 views per space reading views in its folders: 1,000 entities.
@@ -62,12 +62,7 @@ export async function benchAscode(): Promise<string> {
   try {
     const files = join(dir, 'lake');
     const entities = writeFiles(files);
-    const env = cleanEnv({ DLAKE_CONFIG_DIR: join(dir, 'config'), DLAKE_URL: emu.url });
-    const login = await runDlake(['login', '-u', 'admin', '--password-stdin'], {
-      input: 'admin-pass-1',
-      env,
-    });
-    if (login.code !== 0) throw new Error(login.stderr);
+    const env = await loggedIn(join(dir, 'config'), emu.url);
     const admin = emu.state.userByName('admin')!;
     const token = emu.state.issueToken(admin.id, 'session', 3_600_000).token;
     const empty = async () => {
@@ -199,12 +194,7 @@ export async function benchAscodeScale(): Promise<string> {
   try {
     const files = join(dir, 'lake');
     const entities = writeScaleFiles(files);
-    const env = cleanEnv({ DLAKE_CONFIG_DIR: join(dir, 'config'), DLAKE_URL: emu.url });
-    const login = await runDlake(['login', '-u', 'admin', '--password-stdin'], {
-      input: 'admin-pass-1',
-      env,
-    });
-    if (login.code !== 0) throw new Error(login.stderr);
+    const env = await loggedIn(join(dir, 'config'), emu.url);
     if (LATENCY_MS > 0) emu.fault({ kind: 'latency', latencyMs: LATENCY_MS, path: '/api/v3/catalog' });
     const load = loadavg()[0]!;
     emu.log.clear();

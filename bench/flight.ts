@@ -14,8 +14,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startEmulator } from 'dlake-emulator';
 import { build } from 'esbuild';
-import { BIN, cleanEnv, runDlake } from '../test/helpers/dlake.js';
-import { run } from './session.js';
+import { BIN } from '../test/helpers/dlake.js';
+import { loggedIn, run } from './session.js';
 import { median, table } from './stats.js';
 
 const TIME = '/usr/bin/time';
@@ -91,16 +91,8 @@ export async function benchFlight(opts: ExportMatrixOptions = DEFAULT_MATRIX): P
   const emu = await startEmulator({ bigRows: max, jobStepMs: 1, flightPort: 0 });
   const dir = mkdtempSync(join(tmpdir(), 'dlake-bench-flight-'));
   try {
-    const env = cleanEnv({ DLAKE_CONFIG_DIR: dir, DLAKE_URL: emu.url });
     // The profile stores its Flight endpoint: a Flight URL only in the environment gets no stored credential.
-    const login = await runDlake(
-      ['login', '-u', 'admin', '--password-stdin', '--flight-url', emu.flight!.url],
-      {
-        input: 'admin-pass-1',
-        env,
-      },
-    );
-    if (login.code !== 0) throw new Error(login.stderr);
+    const env = await loggedIn(dir, emu.url, ['--flight-url', emu.flight!.url]);
     const flightToken = JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')).tokens.default.flight
       .token as string;
     // The bare reader, compiled as dlake's bundle is (no tsx in the timed process).

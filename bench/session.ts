@@ -19,6 +19,24 @@ export interface BenchSession {
   close(): Promise<void>;
 }
 
+/**
+ * The environment of a dlake whose config folder is `configDir`, logged in to the emulator at `url` as its admin
+ * (`extra`: more login options, e.g. `--flight-url`).
+ */
+export async function loggedIn(
+  configDir: string,
+  url: string,
+  extra: string[] = [],
+): Promise<Record<string, string>> {
+  const env = cleanEnv({ DLAKE_CONFIG_DIR: configDir, DLAKE_URL: url });
+  const login = await runDlake(['login', '-u', 'admin', '--password-stdin', ...extra], {
+    input: 'admin-pass-1',
+    env,
+  });
+  if (login.code !== 0) throw new Error(login.stderr);
+  return env;
+}
+
 export function run(
   cmd: string,
   args: string[],
@@ -46,9 +64,7 @@ export function run(
 export async function benchSession(rows: number): Promise<BenchSession> {
   const emu = await startEmulator({ bigRows: rows, jobStepMs: 1 });
   const dir = mkdtempSync(join(tmpdir(), 'dlake-bench-export-'));
-  const env = cleanEnv({ DLAKE_CONFIG_DIR: dir, DLAKE_URL: emu.url });
-  const login = await runDlake(['login', '-u', 'admin', '--password-stdin'], { input: 'admin-pass-1', env });
-  if (login.code !== 0) throw new Error(login.stderr);
+  const env = await loggedIn(dir, emu.url);
   const token = JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')).tokens.default
     .token as string;
   const job = async (sql: string): Promise<string> => {

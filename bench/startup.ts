@@ -9,7 +9,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startEmulator } from 'dlake-emulator';
-import { BIN, cleanEnv, runDlake } from '../test/helpers/dlake.js';
+import { BIN } from '../test/helpers/dlake.js';
+import { loggedIn } from './session.js';
 import { median, quantile, table } from './stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -114,12 +115,7 @@ export async function benchStartup(): Promise<string> {
   const emu = await startEmulator();
   const dir = mkdtempSync(join(tmpdir(), 'dlake-bench-'));
   try {
-    const env = cleanEnv({ DLAKE_CONFIG_DIR: dir, DLAKE_URL: emu.url });
-    const login = await runDlake(['login', '-u', 'admin', '--password-stdin'], {
-      input: 'admin-pass-1',
-      env,
-    });
-    if (login.code !== 0) throw new Error(login.stderr);
+    const env = await loggedIn(dir, emu.url);
     const token = JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')).tokens.default
       .token as string;
     const bareGet = join(dir, 'bare-get.cjs');

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from 'dlake-emulator';
-import { cleanEnv, runDlake } from '../test/helpers/dlake.js';
+import { runDlake } from '../test/helpers/dlake.js';
+import { loggedIn } from './session.js';
 import { median, table } from './stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -15,12 +16,7 @@ export async function benchTables(): Promise<string> {
   const emu = await startEmulator();
   const dir = mkdtempSync(join(tmpdir(), 'dlake-bench-tables-'));
   try {
-    const env = cleanEnv({ DLAKE_CONFIG_DIR: dir, DLAKE_URL: emu.url });
-    const login = await runDlake(['login', '-u', 'admin', '--password-stdin'], {
-      input: 'admin-pass-1',
-      env,
-    });
-    if (login.code !== 0) throw new Error(login.stderr);
+    const env = await loggedIn(dir, emu.url);
     const made = await runDlake(['api', 'POST', 'catalog', '--data', '{"entityType":"space","name":"Big"}'], {
       env,
     });

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from 'dlake-emulator';
-import { cleanEnv, runDlake } from '../test/helpers/dlake.js';
+import { runDlake } from '../test/helpers/dlake.js';
+import { loggedIn } from './session.js';
 import { median, table } from './stats.js';
 
 // 10 spaces × 10 folders × 10 sub-folders × 4 views: 5,110 entities, 1,111 containers to list.
@@ -50,12 +51,7 @@ export async function benchTree(): Promise<string> {
   try {
     const admin = emu.state.userByName('admin')!;
     const entities = await seed(emu.url, emu.state.issueToken(admin.id, 'session', 3_600_000).token);
-    const env = cleanEnv({ DLAKE_CONFIG_DIR: dir, DLAKE_URL: emu.url });
-    const login = await runDlake(['login', '-u', 'admin', '--password-stdin'], {
-      input: 'admin-pass-1',
-      env,
-    });
-    if (login.code !== 0) throw new Error(login.stderr);
+    const env = await loggedIn(dir, emu.url);
     emu.fault({ kind: 'latency', latencyMs: 5, path: '/api/v3/catalog' });
     const time = async (concurrency: number) => {
       const start = process.hrtime.bigint();
