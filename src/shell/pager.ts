@@ -6,16 +6,17 @@
 // plain text, never escape codes it would print as `ESC[1m` (docs/guide.md "The SQL shell").
 import { spawn } from 'node:child_process';
 import type { Context } from '../context.js';
+import { displayWidth } from '../output/width.js';
 import { withTerminalHandedOver } from './handover.js';
 import type { KeyRouter } from './keys.js';
 
 /** Select Graphic Rendition: the only escape sequences the shell's own output holds (colour, bold). */
 const SGR = /\u001b\[[0-9;]*m/g;
 
-/** The widest line, in characters, escape sequences (colour) left out. */
+/** The widest line, in terminal columns (the one measure of src/output), escape sequences (colour) left out. */
 export function widestLine(text: string): number {
   let widest = 0;
-  for (const line of text.replace(SGR, '').split('\n')) widest = Math.max(widest, [...line].length);
+  for (const line of text.replace(SGR, '').split('\n')) widest = Math.max(widest, displayWidth(line));
   return widest;
 }
 

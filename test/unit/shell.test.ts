@@ -160,6 +160,8 @@ describe('vertical view and pager width', () => {
 
   it('measures lines without colour codes', () => {
     expect(widestLine('ab\n\u001b[31mabcd\u001b[39m\n')).toBe(4);
+    // Wide characters take two columns each, as the terminal draws them.
+    expect(widestLine('ab\n\u001b[1m表格\u001b[22m\n')).toBe(4);
   });
 });
 
