@@ -47,12 +47,12 @@ function describePlace(p: Pick<Profile, 'url' | 'edition' | 'projectId'>): strin
 }
 
 /**
- * `profile "NAME" now points at NEW; was OLD` when `before` pointed elsewhere than `after` (another URL, edition
- * or project), else undefined.
+ * `now points at NEW; was OLD` when `before` pointed elsewhere than `after` (another URL, edition or project), else
+ * undefined. The caller names the profile (`profile "NAME" now points at …`).
  */
-export function describeMove(name: string, before: Profile | undefined, after: Profile): string | undefined {
+export function describeMove(before: Profile | undefined, after: Profile): string | undefined {
   if (!before?.url) return undefined;
   const was = describePlace(before);
   const now = describePlace(after);
-  return was === now ? undefined : `profile "${name}" now points at ${now}; was ${was}`;
+  return was === now ? undefined : `now points at ${now}; was ${was}`;
 }

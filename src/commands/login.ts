@@ -69,7 +69,10 @@ async function logIn(ctx: Context, opts: OptionsOf<typeof loginDeclaration>): Pr
   }
   const before = settings.profile;
   /** `profile "NAME" now points at NEW; was OLD` when the login pointed the profile elsewhere. */
-  const moved = (after: StoreSnapshot) => describeMove(name, before, after.config.profiles[name]!);
+  const moved = (after: StoreSnapshot) => {
+    const move = describeMove(before, after.config.profiles[name]!);
+    return move && `profile "${name}" ${move}`;
+  };
   // `--flight-url` is stored in the profile; DLAKE_FLIGHT_URL is only used (export/flight/endpoint.ts).
   const { parseFlightUrl } = await import('../export/flight/endpoint.js');
   const flightUrl = ctx.opts.flightUrl ?? ctx.env.DLAKE_FLIGHT_URL;

@@ -178,7 +178,8 @@ async function save(
     { relocate: true },
   );
   const { describeMove } = await import('../auth/place.js');
-  const moved = describeMove(name, settings.profile, stored.config.profiles[name]!);
+  const move = describeMove(settings.profile, stored.config.profiles[name]!);
+  const moved = move && `profile "${name}" ${move}`;
   const who = username ?? (extra.clientId ? `client ${extra.clientId}` : undefined);
   ctx.ui.notice(
     `Stored an access token${who ? ` for ${who}` : ''} in profile "${name}", valid for ${Math.round(t.expires_in / 60)} min (scope: ${t.scope ?? 'n/a'})${moved ? `; ${moved}` : ''}.`,

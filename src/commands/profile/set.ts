@@ -87,10 +87,8 @@ async function set(ctx: Context, name: string): Promise<void> {
     s.config.currentProfile ??= name;
   });
   const current = snapshot.config.currentProfile === name ? ' (current)' : '';
-  const moved = describeMove(name, before, snapshot.config.profiles[name]!);
-  ctx.ui.notice(
-    `Saved profile "${name}"${current}${moved ? `: ${moved.replace(/^profile "[^"]*" /, '')}` : ''}.`,
-  );
+  const moved = describeMove(before, snapshot.config.profiles[name]!);
+  ctx.ui.notice(`Saved profile "${name}"${current}${moved ? `: ${moved}` : ''}.`);
 }
 
 /**
