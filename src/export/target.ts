@@ -5,8 +5,16 @@
 // bytes and their CRC-32) for --resume. `--out` never replaces what is not a regular file, and a symbolic link
 // stays: the file it points to is written (docs/cli-contract.md "Jobs, results and export").
 import { once } from 'node:events';
-import { close as closeFd, constants, open as openFd, unlinkSync, write as writeFd } from 'node:fs';
-import { access, type FileHandle, link, open, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  close as closeFd,
+  constants,
+  open as openFd,
+  renameSync,
+  rmSync,
+  write as writeFd,
+  writeFileSync,
+} from 'node:fs';
+import { access, type FileHandle, link, open, readlink, rename, rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -449,9 +457,10 @@ class FileTarget implements Sink {
     // the clean-up ends (a second SIGTERM, docs/cli-contract.md "Signals").
     if (path !== undefined && !opts.resume) {
       const partial = partialOf(path);
+      // Each removal on its own: a FILE.partial already gone must not keep the temporary sidecar.
       this.forget = atExit(() => {
-        if (this.recorded === 0) unlinkSync(partial);
-        unlinkSync(`${sidecarOf(path)}.tmp`);
+        if (this.recorded === 0) rmSync(partial, { force: true });
+        rmSync(`${sidecarOf(path)}.tmp`, { force: true });
       });
     }
   }
@@ -649,12 +658,15 @@ class FileTarget implements Sink {
       const crc32 = crc ?? (await tailCrc(this.handle as FileHandle, at.bytes));
       const record: ResumeRecord = { ...this.opts.record!, gzip: !!this.opts.gzip, ...at, crc32 };
       // Created exclusively (whatever was left there removed first): a link planted there is not written through.
-      await rm(tmp, { force: true });
-      await writeFile(tmp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-      await rename(tmp, sidecarOf(path));
+      // Synchronous, a few hundred bytes: an exit (a second signal) then runs its clean-up before or after the
+      // whole step, never while a write of the pool's threads would create the file after it was removed, and
+      // never between the rename and `recorded`, which says whether FILE.partial is described.
+      rmSync(tmp, { force: true });
+      writeFileSync(tmp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+      renameSync(tmp, sidecarOf(path));
       this.recorded = at.rows;
     } catch (e) {
-      await rm(tmp, { force: true }).catch(() => {});
+      rmSync(tmp, { force: true });
       this.fail(e, sidecarOf(path));
       this.check();
     }
