@@ -14,12 +14,12 @@ import {
   requireUrl,
   resolveSettings,
 } from './auth/settings.js';
-import { hintFor, sayFailure } from './commands/hints.js';
 import { configDir } from './config/dir.js';
 import { ConfigStore, type StoreSnapshot } from './config/store.js';
 import { type DlakeError, rephrased, type StopSignal, UsageError } from './errors.js';
 import { type GlobalOptions, OUTPUT_FORMATS, type OutputFormat } from './global-options.js';
 import { colorEnabled, type Theme, theme } from './output/color.js';
+import { hintFor, sayFailure } from './output/hints.js';
 import { render } from './output/render.js';
 import { stderrSafe } from './output/safe-text.js';
 import { type Streams, Ui } from './output/ui.js';
@@ -285,7 +285,7 @@ export class Context {
     if (out.note) this.ui.notice(out.note);
   }
 
-  /** The `hint:` line of an error of this command (src/commands/hints.ts). */
+  /** The `hint:` line of an error of this command (src/output/hints.ts). */
   hint(err: DlakeError): string | undefined {
     return hintFor(err, this.opts);
   }

@@ -54,13 +54,13 @@ export function exitCodes(): { name: keyof typeof ExitCode; code: number; meanin
 
 /**
  * What to do next after an error, printed as its `hint:` line: words to print as they are, or an Advice. An error
- * has this one "what next"; src/commands/hints.ts `hintFor` is the one place that turns it into the line.
+ * has this one "what next"; src/output/hints.ts `hintFor` is the one place that turns it into the line.
  */
 export type Hint = string | Advice;
 
 /**
  * The next step after an error, as data: src/api knows which step applies but not the command line's words for
- * it, which src/commands/hints.ts supplies.
+ * it, which src/output/hints.ts supplies.
  */
 export type Advice =
   | { kind: 'log-in-again' }

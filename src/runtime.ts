@@ -11,7 +11,6 @@ import { commandGroup, type ScannedArgv, scanArgv } from './argv.js';
 import { versionText } from './build-info.js';
 import type { CommandRuntime } from './commands/define.js';
 import { GLOBAL_OPTIONS_POINTER, HELP_TOPICS } from './commands/help-topics.js';
-import { hintFor, sayFailure } from './commands/hints.js';
 import { choiceOption } from './commands/options.js';
 import { GROUPS, registerGroups } from './commands/registry.js';
 import { Context, type World } from './context.js';
@@ -25,6 +24,7 @@ import {
 } from './errors.js';
 import { GLOBAL_OPTIONS, type GlobalOptionSpec, type GlobalOptions } from './global-options.js';
 import { colorEnabled, theme } from './output/color.js';
+import { hintFor, sayFailure } from './output/hints.js';
 import { bounded, stderrSafe } from './output/safe-text.js';
 import { nearest } from './util/nearest.js';
 

@@ -36,7 +36,7 @@ export interface WriteRequest {
   idempotent?: boolean;
 }
 
-interface GetOptions {
+export interface GetOptions {
   /** Non-default attributes, e.g. `permissions`. */
   include?: readonly string[];
   /** Attributes to drop, e.g. `children`. */

@@ -126,7 +126,7 @@ const LineageSchema = z.looseObject({
   parents: z._default(z.array(LineageItemSchema), []),
   children: z._default(z.array(LineageItemSchema), []),
 });
-type Lineage = z.infer<typeof LineageSchema>;
+export type Lineage = z.infer<typeof LineageSchema>;
 
 export function getLineage(client: ApiClient, id: string): Promise<Lineage> {
   return enterprise('lineage', () =>

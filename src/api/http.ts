@@ -117,6 +117,18 @@ export class ApiClient {
     });
   }
 
+  /**
+   * This client with every request that carries no signal of its own aborted by `signal` (its waits for a
+   * retry or for the pacing included): how an operation (src/ops) makes each call it makes cancellable,
+   * whichever API function it calls. The same connections, credentials and pacing.
+   */
+  withSignal(signal: AbortSignal | undefined): ApiClient {
+    if (!signal) return this;
+    const bound = Object.create(this) as ApiClient;
+    bound.send = (spec) => this.send(spec.signal ? spec : { ...spec, signal });
+    return bound;
+  }
+
   /** The typed error for an error answer of `spec` (for `dlake api`, which sends with `send`). */
   failure(raw: RawResponse, spec: Pick<AnySpec, 'at'>): Error {
     return failure(raw, spec);

@@ -18,7 +18,7 @@ import { segment } from './url-segment.js';
 /** The service's largest page of summaries. */
 const MAX_SUMMARY_PAGE = 100;
 
-interface SummaryQuery {
+export interface SummaryQuery {
   filter?: Record<string, unknown>;
   orderBy?: string;
   /** Stop after this many summaries (default: all). */

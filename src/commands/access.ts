@@ -5,6 +5,7 @@ import type { Command } from '@commander-js/extra-typings';
 import type { Explanation, HeldRole, Level, Principal } from '../api/access.js';
 import type { Context } from '../context.js';
 import { DlakeError, UsageError } from '../errors.js';
+import { explainAccess, parsePrincipalText } from '../ops/access.js';
 import { stderrSafe } from '../output/safe-text.js';
 import { formatPath, parseRefWithId } from '../util/catalog-ref.js';
 import { examples } from './common.js';
@@ -38,73 +39,12 @@ async function why(
   refText: string,
   opts: OptionsOf<typeof declaration>,
 ): Promise<void> {
-  const [access, { resolveRef, getByPath, entityPath }, { resolveUser }, { resolveRole }] = await Promise.all(
-    [
-      import('../api/access.js'),
-      import('../api/catalog.js'),
-      import('../api/users.js'),
-      import('../api/roles.js'),
-    ],
-  );
-  const asked = access.parsePrincipal(principalText);
-  if (!asked.name.trim()) {
-    throw new UsageError(`"${principalText}" names no one`, {
-      hint: 'write user:NAME, role:NAME or a user name',
-    });
-  }
+  const asked = parsePrincipalText(principalText);
   const wanted = opts.privilege?.trim().toUpperCase();
   if (opts.privilege !== undefined && !wanted)
     throw new UsageError('--privilege needs a privilege, e.g. SELECT');
   const ref = parseRefWithId(refText, Boolean(opts.id));
-  if (ctx.root().edition === 'cloud') {
-    // The hosted edition's users and roles carry no role list (docs/api-facts.md §5.13): membership, and so the
-    // answer, cannot be read there.
-    throw new UsageError(
-      'the hosted edition (--edition cloud) does not say which roles a user or role holds',
-      {
-        hint: 'see the grants of one entity with `dlake catalog grants REF`',
-      },
-    );
-  }
-  const client = await ctx.client();
-
-  // Who: the principal and every role it holds.
-  let principal: Principal;
-  let start: Array<{ id?: string; name: string; via?: string }>;
-  if (asked.kind === 'user') {
-    const user = await resolveUser(client, asked.name);
-    principal = { kind: 'user', id: user.id, name: user.name };
-    start = user.roles ?? [];
-  } else {
-    const role = await resolveRole(client, asked.name);
-    principal = { kind: 'role', id: role.id, name: role.name };
-    start = (role.roles ?? []).map((r) => ({ ...r, via: role.name }));
-  }
-  // What: the entity and the containers above it, each with its grants; read while the roles are.
-  const chain = async () => {
-    const entity = await resolveRef(client, ref, { exclude: ['children'] });
-    const path = entityPath(entity);
-    const above = await Promise.all(
-      access.ancestorPaths(path).map((p) => getByPath(client, p, { exclude: ['children'] })),
-    );
-    const levels = await access.readLevels(client, [
-      { id: entity.id, path },
-      ...above.map((a) => ({ id: a.id, path: entityPath(a) })),
-    ]);
-    return { entity, path, levels };
-  };
-  // Both are awaited before either's failure is reported: none is left running, and the roles' failure (an
-  // edition without roles) is the one told first.
-  const [rolesResult, chainResult] = await Promise.allSettled([
-    access.heldRoles(client, start, principal.kind === 'user'),
-    chain(),
-  ]);
-  if (rolesResult.status === 'rejected') throw rolesResult.reason;
-  if (chainResult.status === 'rejected') throw chainResult.reason;
-  const roles = rolesResult.value;
-  const { entity, path, levels } = chainResult.value;
-  const owner = ownerOf(entity);
-  const explanation = access.explain(principal, roles, levels, owner);
+  const { principal, roles, levels, entity, path, explanation } = await explainAccess(ctx, asked, ref);
   const shown = formatPath(path);
   const who = `${principal.kind} ${principal.name}`;
 
@@ -126,13 +66,6 @@ async function why(
   throw new NotHeldError(`${who} does not hold ${wanted} on ${shown}`, {
     hint: nearestGrant(principal, wanted, levels, roles),
   });
-}
-
-/** The entity's owner, where the service says (Enterprise adds `owner: {ownerId, ownerType}`). */
-function ownerOf(entity: Record<string, unknown>): { id: string; type: string } | undefined {
-  const o = entity.owner as { ownerId?: unknown; ownerType?: unknown } | undefined;
-  if (!o || typeof o.ownerId !== 'string' || typeof o.ownerType !== 'string') return undefined;
-  return { id: o.ownerId, type: o.ownerType };
 }
 
 function describeVia(via: Explanation['privileges'][number]['via']): string {

@@ -7,6 +7,7 @@ import type { ApplyResult } from '../ascode/apply.js';
 import type { PlanEntry } from '../ascode/diff.js';
 import type { Context } from '../context.js';
 import { DlakeError, ExitCode, InterruptedError, QuietExit, UsageError } from '../errors.js';
+import { planFor, READ_CONCURRENCY } from '../ops/plan.js';
 import { stderrSafe, terminalSafe } from '../output/safe-text.js';
 import { formatPath, parseRef } from '../util/catalog-ref.js';
 import { confirmDestructive, examples } from './common.js';
@@ -14,11 +15,6 @@ import { defineCommand, type OptionsOf } from './define.js';
 import { concurrencyOption } from './options.js';
 
 const DEFAULT_CONCURRENCY = 8;
-/**
- * Reads at once for pull and plan: a read is cheap for the service, and a plan of 10,000 entities is bound by
- * round trips (docs/benchmarks.md, "Definitions as code").
- */
-const READ_CONCURRENCY = 16;
 
 const dirOption = () =>
   new Option('--dir <dir>', 'the folder of definition files (*.yaml)').makeOptionMandatory();
@@ -166,38 +162,6 @@ function refuseFile(dir: string): void {
   }
 }
 
-/** The plan for the files in `dir` (src/ascode/read-plan.ts), with this command's service and warnings. */
-export async function readPlan(
-  ctx: Context,
-  refs: readonly string[],
-  opts: Pick<OptionsOf<typeof planDeclaration>, 'dir' | 'prune' | 'map' | 'refreshSecrets'>,
-): Promise<PlanEntry[]> {
-  return (await readPlanSaying(ctx, refs, opts)).entries;
-}
-
-/**
- * The plan for the files in `dir`, and, when it deletes, the line that says what was read to decide it
- * (`Read 42 definition files in lake (3 folders).`): what no file names is only what these files do not name.
- */
-async function readPlanSaying(
-  ctx: Context,
-  refs: readonly string[],
-  opts: Pick<OptionsOf<typeof planDeclaration>, 'dir' | 'prune' | 'map' | 'refreshSecrets'>,
-): Promise<{ entries: PlanEntry[]; read?: string }> {
-  const { readPlan } = await import('../ascode/read-plan.js');
-  const { describeRead, emptyRead } = await import('../ascode/folder.js');
-  const read = emptyRead();
-  const where = {
-    client: () => ctx.client(),
-    root: () => ctx.root(),
-    env: ctx.env,
-    warn: (line: string) => ctx.ui.warn(line),
-  };
-  const entries = await readPlan(where, refs, { ...opts, concurrency: READ_CONCURRENCY, read });
-  const deletes = entries.some((e) => e.action === 'delete' && !e.error);
-  return { entries, read: deletes ? describeRead(opts.dir, read) : undefined };
-}
-
 const ACTION_MARK = { create: '+ create', update: '~ update', delete: '- delete' } as const;
 
 const entityLine = (e: PlanEntry) => `${e.def.kind} ${formatPath(e.def.path) || '(the ruleset)'}`;
@@ -253,7 +217,7 @@ async function planDefinitions(
   refs: string[],
   opts: OptionsOf<typeof planDeclaration>,
 ): Promise<void> {
-  const { entries, read } = await readPlanSaying(ctx, refs, opts);
+  const { entries, read } = await planFor(ctx, refs, opts);
   await showPlan(ctx, entries, read);
   if (opts.out !== undefined) {
     const { writeSavedPlan } = await import('../ascode/saved-plan.js');
@@ -347,7 +311,7 @@ async function planToApply(
     if (opts.dir === undefined) {
       throw new UsageError('apply needs --dir DIR (the definition files) or --plan FILE (a saved plan)');
     }
-    return readPlanSaying(ctx, refs, { ...opts, dir: opts.dir });
+    return planFor(ctx, refs, { ...opts, dir: opts.dir });
   }
   // The options that shape a plan are refused with --plan by commander (`.conflicts`); REFs are arguments.
   if (refs.length > 0) {

@@ -2,16 +2,14 @@
 // insight"): the newest form first, the next on 404/405, detected once per profile and remembered in it; pages
 // followed to --limit (at most ⌈limit/page⌉ requests), --type filtering by kind.
 import type { Command } from '@commander-js/extra-typings';
-import { SEARCH_KINDS as KINDS, type SearchForm, type SearchHit, type SearchKind } from '../api/search.js';
+import { SEARCH_KINDS as KINDS, type SearchHit, type SearchKind } from '../api/search.js';
 import type { Context } from '../context.js';
-import { ServiceError } from '../errors.js';
+import { searchCatalog } from '../ops/search.js';
 import { formatPath } from '../util/catalog-ref.js';
 import { examples } from './common.js';
 import { defineCommand, type OptionsOf } from './define.js';
 import { choose, repeatable, wholeNumber } from './options.js';
 
-/** Results asked for per page of the unified form. */
-const SEARCH_PAGE = 50;
 const MAX_LIMIT = 10_000;
 
 const declaration = (search: Command) =>
@@ -55,67 +53,4 @@ async function search(ctx: Context, text: string, opts: OptionsOf<typeof declara
       empty: 'No results.',
     },
   });
-}
-
-/** Up to `limit` hits of the form this server has (the agents' `search_catalog` calls the same). */
-export async function searchCatalog(
-  ctx: Context,
-  text: string,
-  kinds: SearchKind[],
-  limit: number,
-): Promise<SearchHit[]> {
-  const api = await import('../api/search.js');
-  const client = await ctx.client();
-  const signal = ctx.interrupt.signal;
-  const hosted = ctx.root().edition === 'cloud';
-  const remembered = hosted ? 'unified' : rememberedForm(ctx);
-  const forms: SearchForm[] = remembered ? [remembered] : ['unified', 'catalog'];
-  for (const form of forms) {
-    try {
-      const hits: SearchHit[] = [];
-      if (form === 'catalog') {
-        hits.push(...(await api.catalogSearch(client, { query: text, kinds }, signal)).slice(0, limit));
-      } else {
-        let token: string | undefined;
-        do {
-          const page = await api.unifiedSearch(
-            client,
-            { query: text, kinds, maxResults: Math.min(SEARCH_PAGE, limit - hits.length), pageToken: token },
-            signal,
-          );
-          hits.push(...page.hits.slice(0, limit - hits.length));
-          token = page.next;
-        } while (token && hits.length < limit);
-      }
-      if (!remembered && !hosted) await remember(ctx, form);
-      return hits;
-    } catch (e) {
-      // Only while detecting: a form the server lacks is tried no further.
-      if (remembered || !api.isMissingEndpoint(e)) throw e;
-    }
-  }
-  throw new ServiceError(
-    'this server answered no form of catalog search (POST /api/v3/search, GET /api/v3/catalog/search)',
-  );
-}
-
-function rememberedForm(ctx: Context): SearchForm | undefined {
-  const name = ctx.settings().profileName.value;
-  const profile = ctx.snapshot().config.profiles[name] as Record<string, unknown> | undefined;
-  const form = profile?.searchForm;
-  return form === 'unified' || form === 'catalog' ? form : undefined;
-}
-
-/** Stores the detected form in the profile, when there is one stored (settings from the environment alone: none). */
-async function remember(ctx: Context, form: SearchForm): Promise<void> {
-  const name = ctx.settings().profileName.value;
-  if (!Object.hasOwn(ctx.snapshot().config.profiles, name)) return;
-  try {
-    await ctx.store.update((s) => {
-      const p = s.config.profiles[name] as Record<string, unknown> | undefined;
-      if (p) p.searchForm = form;
-    });
-  } catch {
-    // Not remembering costs one more request next time, nothing else.
-  }
 }

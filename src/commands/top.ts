@@ -5,11 +5,11 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { JobSummary } from '../api/job-history.js';
 import type { Context } from '../context.js';
+import { queryHistory, readSummaries } from '../ops/job-history.js';
 import { stderrSafe } from '../output/safe-text.js';
 import { formatDuration } from '../util/units.js';
 import { examples } from './common.js';
 import { defineCommand, type OptionsOf } from './define.js';
-import { queryHistory, readSummaries } from './job/history.js';
 import { JOB_VIEW } from './job/list.js';
 import { duration } from './options.js';
 

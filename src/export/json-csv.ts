@@ -10,7 +10,7 @@
 // so that fallback still has it.
 import { isUtf8 } from 'node:buffer';
 import { BufferPool } from '../util/buffer-pool.js';
-import { type ByteOut, putCsvField } from './csv-field.js';
+import { type ByteOut, putCsvField } from '../util/csv-field.js';
 
 interface CsvPage {
   /** Every member of the body but `rows`, parsed. */

@@ -6,7 +6,7 @@
 import { JsonNumber, stringifyExact } from '../api/exact-json.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';
 import { UsageError } from '../errors.js';
-import { csvField } from './csv-field.js';
+import { csvField } from '../util/csv-field.js';
 
 const EXPORT_FORMATS = ['csv', 'json', 'ndjson', 'parquet'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

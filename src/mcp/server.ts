@@ -20,7 +20,7 @@ const WIND_DOWN_MS = 5_000;
 /** A failure as the CLI's `error:` line (and its `hint:`), for a tool error. */
 async function errorText(err: unknown): Promise<string> {
   if (err instanceof DlakeError) {
-    const { hintFor } = await import('../commands/hints.js');
+    const { hintFor } = await import('../output/hints.js');
     const hint = hintFor(err);
     return [
       `error: ${err.message}`,

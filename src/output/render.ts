@@ -106,7 +106,7 @@ function tableOf(data: unknown, rows: unknown[] | undefined, view: View<unknown>
 
 /** `-o csv` of any command: the one CSV field encoder of the exports (docs/cli-contract.md "Streams and formats"). */
 async function toCsv(table: Table): Promise<string> {
-  const { csvLine } = await import('../export/csv-field.js');
+  const { csvLine } = await import('../util/csv-field.js');
   let out = `${csvLine(table.headers)}\n`;
   for (const row of table.values) out += `${csvLine(row.map(cellText))}\n`;
   return out;

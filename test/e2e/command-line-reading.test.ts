@@ -1,5 +1,5 @@
 // Two things every command shares, each defined once: where the command words are on a line with global
-// options before them (src/argv.ts), and an error's "what next" (its hint, worded by src/commands/hints.ts),
+// options before them (src/argv.ts), and an error's "what next" (its hint, worded by src/output/hints.ts),
 // which every entry point prints alike: `dlake sql "…"`, `dlake sql -f`, `whoami --check` (the SQL shell's
 // case is in test/e2e/sql-shell.test.ts).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

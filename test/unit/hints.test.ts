@@ -1,11 +1,11 @@
 // The command line's words for what the API layer advises (docs/architecture.md, "Errors and hints"): src/api
-// says which case an error is (an Advice, checked in the API's own tests); src/commands/hints.ts words it as the
+// says which case an error is (an Advice, checked in the API's own tests); src/output/hints.ts words it as the
 // `hint:` line, naming dlake commands and options.
 import { describe, expect, it } from 'vitest';
 import { entityByPath } from '../../src/api/catalog.js';
 import { errorFromResponse } from '../../src/api/errors.js';
-import { hintFor } from '../../src/commands/hints.js';
 import { AuthError, ServiceError, UsageError } from '../../src/errors.js';
+import { hintFor } from '../../src/output/hints.js';
 
 const ID = '2f067496-7cf0-a70e-0222-34d53a5dc800';
 

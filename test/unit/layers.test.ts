@@ -1,6 +1,8 @@
 // docs/architecture.md, "Layers and the direction of imports", checked on the import specifiers of every file
-// under src/ and test/unit (static `from '…'`, side-effect `import '…'` and dynamic `import('…')`): imports
-// point down the list, never up. A regex over the text is enough: the code base writes its imports one way.
+// under src/ and test/unit (static `from '…'`, side-effect `import '…'` and dynamic `import('…')`): every file
+// has a rank, read from the numbered list in that document, and an import goes to a higher number (further
+// down) or stays in its own folder or file. A regex over the text is enough: the code base writes its imports
+// one way.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,22 +16,48 @@ const ROOT = resolve(import.meta.dirname, '../..');
  */
 const COMMAND_LAYER_TESTS: Record<string, string> = {
   'test/unit/code-cache.test.ts': 'the start-up code cache, one per group of the registry',
-  'test/unit/hints.test.ts': "the hint lines the command layer words from the API's advice",
   'test/unit/options.test.ts': 'the option parsers and how the command tree uses them',
   'test/unit/readme.test.ts': 'the README against the command tree',
   'test/unit/render-fuzz.test.ts': '`--data` (readJsonArgument) among the inputs it fuzzes',
   'test/unit/source-state.test.ts': 'the warning `source create|update` gives for an unhealthy source',
 };
 
-/** The folders below src/commands, in the order of docs/architecture.md, and the files any layer may use. */
-const BELOW_COMMANDS = ['api', 'auth', 'config', 'output', 'export', 'completion', 'shell', 'sql', 'util'];
-const ANYWHERE = ['src/errors.ts', 'src/constants.ts', 'src/global-options.ts'];
-/** What src/api must not know: the terminal and the command line. */
-const NOT_IN_API = {
-  folders: ['src/commands/', 'src/output/'],
-  files: ['src/runtime.ts', 'src/context.ts'],
-  packages: ['commander', '@commander-js/extra-typings', 'chalk', 'ora'],
+/** What a layer must not know of the packages, besides the rank. */
+const FORBIDDEN_PACKAGES: Record<string, { packages: string[]; rule: string }> = {
+  'src/api/': {
+    packages: ['commander', '@commander-js/extra-typings', 'chalk', 'ora'],
+    rule: 'src/api knows nothing of commander, chalk or ora',
+  },
+  'src/commands/': {
+    packages: ['undici'],
+    rule: 'src/commands never imports undici (HTTP lives in src/api)',
+  },
 };
+
+/** One layer of the list: a folder (ending in /) or a file, and its number. */
+interface Layer {
+  rank: number;
+  unit: string;
+}
+
+/** The numbered list of docs/architecture.md's "Layers and the direction of imports" block. */
+function layersOf(doc: string): Layer[] {
+  const section = doc.split('## Layers and the direction of imports')[1]?.split('\n## ')[0] ?? '';
+  const block = section.split('```')[1] ?? '';
+  const layers: Layer[] = [];
+  for (const line of block.split('\n')) {
+    const m = /^\s*(\d+)\s+(src\/\S+)/.exec(line);
+    if (m) layers.push({ rank: Number(m[1]), unit: m[2]! });
+  }
+  return layers;
+}
+
+const LAYERS = layersOf(readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8'));
+
+/** The layer of a repository path under src/ (undefined: in no layer of the list). */
+function layerOf(path: string, layers: readonly Layer[]): Layer | undefined {
+  return layers.find((l) => (l.unit.endsWith('/') ? path.startsWith(l.unit) : path === l.unit));
+}
 
 /** Every import specifier in a file's text; whole-line comments are skipped. */
 function specifiers(text: string): string[] {
@@ -53,26 +81,22 @@ function target(file: string, spec: string): { path?: string; pkg?: string } {
 }
 
 /** The rules of docs/architecture.md broken by `files` (repository path → text), one line each. */
-function violations(files: ReadonlyMap<string, string>): string[] {
+function violations(files: ReadonlyMap<string, string>, layers: readonly Layer[] = LAYERS): string[] {
   const broken: string[] = [];
   for (const [file, text] of files) {
-    const below = BELOW_COMMANDS.some((d) => file.startsWith(`src/${d}/`)) || ANYWHERE.includes(file);
+    const from = file.startsWith('src/') ? layerOf(file, layers) : undefined;
+    if (file.startsWith('src/') && !from) {
+      broken.push(`${file}: in no layer of docs/architecture.md (add its folder or file to the list)`);
+    }
     for (const spec of specifiers(text)) {
       const { path, pkg } = target(file, spec);
       const say = (rule: string) => broken.push(`${file} imports ${spec}: ${rule}`);
-      if (file.startsWith('src/util/') && path?.startsWith('src/')) {
-        if (!path.startsWith('src/util/') && !ANYWHERE.includes(path)) {
-          say('src/util is the bottom layer and imports no other src folder');
-        }
+      const to = path?.startsWith('src/') ? layerOf(path, layers) : undefined;
+      if (from && to && from.unit !== to.unit && to.rank <= from.rank) {
+        say(`${from.unit} (${from.rank}) may import only what is below it, not ${to.unit} (${to.rank})`);
       }
-      if (file.startsWith('src/api/')) {
-        if (path && (NOT_IN_API.folders.some((d) => path.startsWith(d)) || NOT_IN_API.files.includes(path))) {
-          say('src/api knows nothing of the commands, the output, the runtime or the context');
-        }
-        if (pkg && NOT_IN_API.packages.includes(pkg)) say('src/api knows nothing of commander, chalk or ora');
-      }
-      if (below && path?.startsWith('src/commands/')) {
-        say('nothing below src/commands imports src/commands');
+      for (const [dir, forbidden] of Object.entries(FORBIDDEN_PACKAGES)) {
+        if (file.startsWith(dir) && pkg && forbidden.packages.includes(pkg)) say(forbidden.rule);
       }
       if (
         file.startsWith('test/unit/') &&
@@ -201,6 +225,14 @@ describe('no import circles', () => {
 });
 
 describe('layers and the direction of imports', () => {
+  it('reads a rank for every layer from docs/architecture.md', () => {
+    expect(LAYERS.length).toBeGreaterThan(15);
+    expect(LAYERS.map((l) => l.unit)).toContain('src/ops/');
+    // Numbered from the top, never going back up.
+    for (let i = 1; i < LAYERS.length; i++)
+      expect(LAYERS[i]!.rank).toBeGreaterThanOrEqual(LAYERS[i - 1]!.rank);
+  });
+
   it('holds for every file under src/ and test/unit', () => {
     const files = new Map([...read('src'), ...read('test/unit')]);
     // This file's own examples of bad imports, below, are strings, not imports.
@@ -210,21 +242,42 @@ describe('layers and the direction of imports', () => {
   });
 
   it('finds each kind of upward import', () => {
+    const layers = layersOf(
+      [
+        '## Layers and the direction of imports',
+        '```',
+        ' 1 src/commands/   the commands',
+        ' 2 src/mcp/        the server',
+        ' 2 src/shell/      the shell',
+        ' 3 src/context.ts  the context',
+        ' 4 src/output/     the output',
+        ' 5 src/api/        the service',
+        ' 6 src/util/       helpers',
+        ' 7 src/errors.ts   errors',
+        '```',
+        '## Next',
+      ].join('\n'),
+    );
     const bad = new Map([
       ['src/util/x.ts', "import { render } from '../output/render.js';\nimport { E } from '../errors.js';"],
       ['src/api/x.ts', "import chalk from 'chalk';\nconst c = await import('../context.js');"],
       ['src/api/y.ts', "import type { Command } from '@commander-js/extra-typings';"],
       ['src/output/x.ts', "import {\n  examples,\n} from '../commands/common.js';"],
+      ['src/mcp/x.ts', "import { shell } from '../shell/shell.js';\nimport { api } from '../api/x.js';"],
+      ['src/commands/x.ts', "import { Agent } from 'undici';\n// import '../commands/y.js'"],
+      ['src/nowhere.ts', "import { E } from './errors.js';"],
       ['test/unit/x.test.ts', "const { hintFor } = await import('../../src/commands/hints.js');"],
       ['test/unit/options.test.ts', "import { choose } from '../../src/commands/options.js';"],
-      ['src/commands/x.ts', "import { Runtime } from '../runtime.js';\n// import '../commands/y.js'"],
     ]);
-    expect(violations(bad)).toEqual([
-      'src/util/x.ts imports ../output/render.js: src/util is the bottom layer and imports no other src folder',
+    expect(violations(bad, layers)).toEqual([
+      'src/util/x.ts imports ../output/render.js: src/util/ (6) may import only what is below it, not src/output/ (4)',
       'src/api/x.ts imports chalk: src/api knows nothing of commander, chalk or ora',
-      'src/api/x.ts imports ../context.js: src/api knows nothing of the commands, the output, the runtime or the context',
+      'src/api/x.ts imports ../context.js: src/api/ (5) may import only what is below it, not src/context.ts (3)',
       'src/api/y.ts imports @commander-js/extra-typings: src/api knows nothing of commander, chalk or ora',
-      'src/output/x.ts imports ../commands/common.js: nothing below src/commands imports src/commands',
+      'src/output/x.ts imports ../commands/common.js: src/output/ (4) may import only what is below it, not src/commands/ (1)',
+      'src/mcp/x.ts imports ../shell/shell.js: src/mcp/ (2) may import only what is below it, not src/shell/ (2)',
+      'src/commands/x.ts imports undici: src/commands never imports undici (HTTP lives in src/api)',
+      'src/nowhere.ts: in no layer of docs/architecture.md (add its folder or file to the list)',
       'test/unit/x.test.ts imports ../../src/commands/hints.js: a test of a lower layer imports only that layer and below (or list it in COMMAND_LAYER_TESTS)',
     ]);
   });

@@ -52,6 +52,8 @@ export function retry(o: RetryOptions): Layer {
         raw = { ...(await next(req)), attempts: attempt + 1 };
       } catch (err) {
         if (err instanceof DlakeError) throw err;
+        // The caller stopped the request (Ctrl-C, a cancelled tool call): not the network's failure.
+        if (signal?.aborted) throw new InterruptedError('interrupted');
         const retryable = idempotent || NEVER_SENT.has(errorCode(err) ?? '');
         if (retryable && attempt < policy.retries && isTransient(err)) {
           await backoff(attempt, undefined, describeNetworkError(err, o.timeoutMs), signal);

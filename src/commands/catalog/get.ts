@@ -2,6 +2,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { CatalogEntity } from '../../api/schemas/catalog.js';
 import type { Context } from '../../context.js';
+import { getEntity } from '../../ops/catalog.js';
 import { type Detail, detail } from '../../output/view.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples } from '../common.js';
@@ -68,8 +69,7 @@ function detailRows(e: CatalogEntity, path: string[]): Detail[] {
 
 async function get(ctx: Context, refArg: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const ref = refOf(refArg, opts);
-  const api = await import('../../api/catalog.js');
-  const client = await ctx.client();
-  const entity = await api.resolveRef(client, ref, { include: opts.include, exclude: opts.exclude });
-  await ctx.print(detail(entity, detailRows(entity, api.entityPath(entity))));
+  const entity = await getEntity(ctx, ref, { include: opts.include, exclude: opts.exclude });
+  const { entityPath } = await import('../../api/catalog.js');
+  await ctx.print(detail(entity, detailRows(entity, entityPath(entity))));
 }

@@ -2,6 +2,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { LineageItem } from '../../api/grants.js';
 import type { Context } from '../../context.js';
+import { getLineage } from '../../ops/catalog.js';
 import { stderrSafe } from '../../output/safe-text.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { examples } from '../common.js';
@@ -24,13 +25,7 @@ const declaration = (catalog: Command) =>
 export const register = defineCommand(declaration, lineage);
 
 async function lineage(ctx: Context, ref: string, opts: OptionsOf<typeof declaration>): Promise<void> {
-  const [{ getLineage }, { resolveRef }] = await Promise.all([
-    import('../../api/grants.js'),
-    import('../../api/catalog.js'),
-  ]);
-  const client = await ctx.client();
-  const entity = await resolveRef(client, refOf(ref, opts), { exclude: ['children'] });
-  const graph = await getLineage(client, entity.id);
+  const { entity, lineage: graph } = await getLineage(ctx, refOf(ref, opts));
   if (ctx.format !== 'table' || ctx.opts.query) {
     // json and ndjson: the service's object; csv: one row per relation.
     const rows = (['parents', 'children', 'sources'] as const).flatMap((relation) =>

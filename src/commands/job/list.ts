@@ -2,16 +2,17 @@
 // edition's system table (docs/cli-contract.md "Operations insight"); the rows in one shape on both editions,
 // printed or written to --out in any format.
 import { type Command, Option } from '@commander-js/extra-typings';
-import type { JobFilter, JobSummary } from '../../api/job-history.js';
+import type { JobSummary } from '../../api/job-history.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { queryHistory, readSummaries, summaryPages } from '../../ops/job-history.js';
+import { jobFilter } from '../../ops/jobs.js';
 import type { View } from '../../output/view.js';
-import { countRows, formatDuration, parseDuration } from '../../util/units.js';
+import { countRows, formatDuration } from '../../util/units.js';
 import { examples } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
 import { formatOption } from '../job-options.js';
 import { duration, repeatable, wholeNumber } from '../options.js';
-import { queryHistory, readSummaries, summaryPages } from './history.js';
 
 /** The most jobs one listing reads (a thousand pages' worth would be a history dump, not a listing). */
 const MAX_LIMIT = 10_000;
@@ -62,51 +63,6 @@ const declaration = (job: Command) =>
 export const register = defineCommand(declaration, list);
 
 type Flags = OptionsOf<typeof declaration>;
-
-/** What filters a listing: `job list`'s flags, or the same named fields of the agents' `list_jobs`. */
-export type JobFilterFlags = Pick<
-  Flags,
-  | 'status'
-  | 'user'
-  | 'since'
-  | 'until'
-  | 'type'
-  | 'queue'
-  | 'engine'
-  | 'minDuration'
-  | 'text'
-  | 'accelerated'
-  | 'notAccelerated'
-  | 'limit'
->;
-
-/** The filter of a listing from its flags, WHEN read against `now`; contradictory times are a usage error. */
-export function jobFilter(opts: JobFilterFlags, now: number): JobFilter {
-  const filter: JobFilter = {
-    states: opts.status?.map(stateName),
-    user: opts.user,
-    since: opts.since === undefined ? undefined : when('--since', opts.since, now),
-    until: opts.until === undefined ? undefined : when('--until', opts.until, now),
-    queryType: opts.type?.toUpperCase(),
-    queue: opts.queue,
-    engine: opts.engine,
-    minDurationMs: opts.minDuration,
-    text: opts.text,
-    accelerated: opts.accelerated ? true : opts.notAccelerated ? false : undefined,
-    limit: opts.limit ?? 50,
-  };
-  if (filter.since !== undefined && filter.until !== undefined && filter.since >= filter.until) {
-    throw new UsageError('--since must be earlier than --until');
-  }
-  return filter;
-}
-
-/** The jobs of a listing, as data (the agents' `list_jobs` returns the same). */
-export async function listJobs(ctx: Context, filter: JobFilter): Promise<JobSummary[]> {
-  const { jobListSql } = await import('../../api/job-history.js');
-  const query = await queryHistory(ctx, 'recent', (table) => jobListSql(table, filter));
-  return readSummaries(ctx, query);
-}
 
 async function list(ctx: Context, opts: Flags): Promise<void> {
   const filter = jobFilter(opts, Date.now());
@@ -164,34 +120,6 @@ async function deliverJobs(
 }
 
 const countJobs = (n: number): string => countRows(n).replace(/rows?/, n === 1 ? 'job' : 'jobs');
-
-/** A job state as the tables write it; `CANCELLED` is the same state spelt the British way. */
-function stateName(s: string): string {
-  const up = s.trim().toUpperCase();
-  return up === 'CANCELLED' ? 'CANCELED' : up;
-}
-
-/**
- * WHEN of --since/--until: a duration back from `now` (`24h`, `7d`, `1h30m`) or an ISO 8601 time (a date
- * alone is midnight UTC). Anything else is a usage error naming the flag.
- */
-function when(flag: string, text: string, now: number): number {
-  const t = text.trim();
-  if (/^\d{4}-\d{2}-\d{2}/.test(t)) {
-    const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(t) ? `${t}T00:00:00Z` : t);
-    if (Number.isFinite(ms)) return ms;
-  } else {
-    try {
-      const back = parseDuration(t);
-      if (back > 0) return now - back;
-    } catch {
-      // Said below, with both forms.
-    }
-  }
-  throw new UsageError(`${flag} "${text}" is neither a duration back from now nor an ISO 8601 time`, {
-    hint: 'e.g. 24h, 7d, 2026-01-31 or 2026-01-31T08:00:00Z',
-  });
-}
 
 /** A count as text: exact numbers (JsonNumber) by their text. */
 const countText = (v: JobSummary['rowsReturned']): string =>

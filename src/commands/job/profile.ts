@@ -5,7 +5,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { ProfileSummary } from '../../api/profile.js';
 import type { Context } from '../../context.js';
-import { DlakeError, NotFoundError, ServiceError, UsageError } from '../../errors.js';
+import { checkProfileRequest, downloadJobProfile, summariseProfileZip } from '../../ops/job-profile.js';
 import type { Detail } from '../../output/view.js';
 import { formatDuration, formatSize } from '../../util/units.js';
 import { examples } from '../common.js';
@@ -37,66 +37,12 @@ const declaration = (job: Command) =>
 export const register = defineCommand(declaration, profile);
 
 async function profile(ctx: Context, id: string, opts: OptionsOf<typeof declaration>): Promise<void> {
-  await checkRequest(ctx, id);
+  await checkProfileRequest(ctx, id);
   if (opts.out && opts.out !== '-') await (await import('../../export/target.js')).checkWritable(opts.out);
-  const zip = await download(ctx, id);
+  const zip = await downloadJobProfile(ctx, id);
   if (opts.out) return save(ctx, opts.out, zip);
-  const summary = await summaryOf(zip, opts.top ?? 10);
+  const summary = await summariseProfileZip(zip, opts.top ?? 10);
   await ctx.print({ data: { id, ...summary }, rows: detailOf(summary), view: DETAIL });
-}
-
-/** A job's profile summed up, as `-o json` prints it (the agents' `job_profile_summary` returns the same). */
-export async function jobProfileSummary(ctx: Context, id: string, top: number) {
-  await checkRequest(ctx, id);
-  return { id, ...(await summaryOf(await download(ctx, id), top)) };
-}
-
-async function summaryOf(zip: Buffer, top: number) {
-  const api = await import('../../api/profile.js');
-  return api.summariseProfile(await api.profileFromZip(zip), top);
-}
-
-/** Before anything is sent: an edition that has a profile download, and a job id. */
-async function checkRequest(ctx: Context, id: string): Promise<void> {
-  if (ctx.root().edition === 'cloud') {
-    throw new UsageError('the hosted edition (--edition cloud) has no public profile download', {
-      hint: "open the job in the hosted edition's web console to see its profile",
-    });
-  }
-  const { isJobId } = await import('../../api/job-history.js');
-  if (!isJobId(id)) {
-    throw new UsageError(`"${id}" is not a job id (a UUID such as 2f067496-7cf0-a70e-0222-34d53a5dc800)`, {
-      hint: 'list recent jobs with `dlake job list`',
-    });
-  }
-}
-
-/** The profile's zip as the service sends it. */
-async function download(ctx: Context, id: string): Promise<Buffer> {
-  const api = await import('../../api/profile.js');
-  try {
-    return await api.downloadProfile(await ctx.client(), id, ctx.interrupt.signal);
-  } catch (e) {
-    throw profileMissing(e, id);
-  }
-}
-
-/**
- * A 404 (or 405) of the download: the job unknown to the service (exit 4), or, answered by the web framework
- * itself, a server without the download endpoint (exit 7: it is an internal API, docs/api-facts.md §15).
- */
-function profileMissing(e: unknown, id: string): unknown {
-  const generic = e instanceof DlakeError && /^HTTP 40[45] |^not found \(404\)|answered 405/.test(e.message);
-  if (generic) {
-    return new ServiceError('this server has no profile download (POST /apiv2/support/{jobId}/download)', {
-      moreInfo: (e as DlakeError).message,
-    });
-  }
-  if (!(e instanceof NotFoundError)) return e;
-  return new NotFoundError(`job ${id} not found`, {
-    moreInfo: e.message,
-    hint: 'list recent jobs with `dlake job list`',
-  });
 }
 
 /** The zip as downloaded, through FILE.partial and a rename: a FILE that exists is whole. */

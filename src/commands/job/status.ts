@@ -1,38 +1,10 @@
 // A job's status as `job get` and `job wait` print it: the service's object in json, FIELD/VALUE rows in a table.
 import type { JobStatus } from '../../api/jobs.js';
 import type { Context } from '../../context.js';
-import { DlakeError, InterruptedError } from '../../errors.js';
+import { reflectionInfo } from '../../ops/reflections.js';
 import { type Detail, detail } from '../../output/view.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { formatDuration } from '../../util/units.js';
-
-/** What the reflection summary tells of a reflection: its name, type and the dataset it accelerates. */
-interface ReflectionInfo {
-  name?: string;
-  type?: string;
-  datasetPath?: string[];
-}
-
-/**
- * The reflections of `ids`, from one reflection-summary request. Best effort: a service without the summary
- * (or a user not allowed to read it) leaves them unnamed.
- */
-export async function reflectionInfo(
-  ctx: Context,
-  ids: readonly string[],
-): Promise<Map<string, ReflectionInfo>> {
-  const found = new Map<string, ReflectionInfo>();
-  try {
-    const { reflectionSummaries } = await import('../../api/reflections.js');
-    const filter = { reflectionIds: [...new Set(ids)] };
-    for await (const s of reflectionSummaries(await ctx.client(), { filter })) {
-      found.set(s.id, { name: s.name, type: s.reflectionType, datasetPath: s.datasetPath });
-    }
-  } catch (e) {
-    if (!(e instanceof DlakeError) || e instanceof InterruptedError) throw e;
-  }
-  return found;
-}
 
 /** `name (TYPE) on Space/dataset` for each reflection id the summary names. */
 async function reflectionNames(

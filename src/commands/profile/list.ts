@@ -1,9 +1,9 @@
 // `dlake profile list` (alias ls): the profiles, the current one marked with *.
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
+import { type ProfileRow, profileRows } from '../../ops/profiles.js';
 import { examples } from '../common.js';
 import { defineCommand } from '../define.js';
-import { type ProfileRow, rowsOf } from './shared.js';
 
 const declaration = (profile: Command) =>
   profile
@@ -15,7 +15,7 @@ const declaration = (profile: Command) =>
 export const register = defineCommand(declaration, list);
 
 async function list(ctx: Context): Promise<void> {
-  const rows = rowsOf(ctx);
+  const rows = profileRows(ctx);
   await ctx.print({
     data: rows,
     view: {

@@ -1,46 +1,6 @@
-// What the profile verbs share: a profile as a row (with its token's state, never the token) and the error
-// for an unknown profile.
-import { isExpired } from '../../auth/expiry.js';
-import type { Profile } from '../../config/schema.js';
+// What the profile verbs share: the error for an unknown profile (a profile as a row is src/ops/profiles.ts).
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { redactUrl } from '../../util/redact.js';
-import { sameServiceUrl } from '../../util/url.js';
-
-const URL_FIELDS = ['url', 'authUrl', 'flightUrl'] as const;
-
-export interface ProfileRow extends Profile {
-  name: string;
-  current: boolean;
-  token: string;
-  /** Who the stored token belongs to (its user, else its client id); the profile's user when none is stored. */
-  user?: string;
-}
-
-export function rowsOf(ctx: Context): ProfileRow[] {
-  const { config, credentials } = ctx.snapshot();
-  return Object.entries(config.profiles).map(([name, p]) => {
-    const t = credentials.tokens[name];
-    const token = !t
-      ? 'none'
-      : t.url && p.url && !sameServiceUrl(t.url, p.url)
-        ? // `profile set --url` moved the profile: its token stays bound to the URL that issued it.
-          `${t.kind} for ${redactUrl(t.url)} only`
-        : isExpired(t.expiresAt)
-          ? `${t.kind} (expired)`
-          : `${t.kind} via ${t.obtainedVia}`;
-    // The stored token says whose credentials these are; the profile's own fields may predate it (files
-    // from an older dlake kept the first login's user there).
-    const user = t
-      ? (t.username ?? t.clientId ?? (t.obtainedVia === 'client-credentials' ? p.clientId : undefined))
-      : p.username;
-    // A hand-edited URL may carry a user name and password: shown masked (src/util/redact.ts).
-    const urls = Object.fromEntries(
-      URL_FIELDS.filter((f) => typeof p[f] === 'string').map((f) => [f, redactUrl(p[f] as string)]),
-    );
-    return { name, current: config.currentProfile === name, token, ...p, ...urls, ...(user ? { user } : {}) };
-  });
-}
 
 export function unknownProfile(ctx: Context, name: string): UsageError {
   const known = Object.keys(ctx.snapshot().config.profiles);

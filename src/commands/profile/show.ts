@@ -1,9 +1,10 @@
 // `dlake profile show [NAME]`: a profile (default: the one in force) and its stored token, without secrets.
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
+import { profileRows } from '../../ops/profiles.js';
 import { examples } from '../common.js';
 import { defineCommand } from '../define.js';
-import { rowsOf, unknownProfile } from './shared.js';
+import { unknownProfile } from './shared.js';
 
 const declaration = (profile: Command) =>
   profile
@@ -16,7 +17,7 @@ export const register = defineCommand(declaration, show);
 
 async function show(ctx: Context, name: string | undefined): Promise<void> {
   const wanted = name ?? ctx.settings().profileName.value;
-  const row = rowsOf(ctx).find((r) => r.name === wanted);
+  const row = profileRows(ctx).find((r) => r.name === wanted);
   if (!row) throw unknownProfile(ctx, wanted);
   await ctx.print({ data: row });
 }

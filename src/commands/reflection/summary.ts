@@ -2,6 +2,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import { checkSummaryOrder, SUMMARY_ORDER_FIELDS, summaryFilter } from '../../api/reflection-filter.js';
 import type { Context } from '../../context.js';
+import { reflectionSummaryList } from '../../ops/reflections.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { formatSize } from '../../util/units.js';
 import { examples } from '../common.js';
@@ -45,12 +46,9 @@ export const register = defineCommand(declaration, summary);
 type Summary = import('../../api/reflections.js').ReflectionSummary;
 
 async function summary(ctx: Context, opts: OptionsOf<typeof declaration>): Promise<void> {
-  const { reflectionSummaries } = await import('../../api/reflections.js');
   const filter = summaryFilter(opts.filter ?? [], '--filter');
   const orderBy = opts.orderBy === undefined ? undefined : checkSummaryOrder(opts.orderBy);
-  const client = await ctx.client();
-  const items: Summary[] = [];
-  for await (const s of reflectionSummaries(client, { filter, orderBy, limit: opts.limit })) items.push(s);
+  const items = await reflectionSummaryList(ctx, { filter, orderBy, limit: opts.limit });
   const status = (s: Summary) => (s.status as Record<string, unknown> | undefined) ?? {};
   await ctx.print<Summary>({
     data: items,

@@ -5,8 +5,8 @@
 // Parquet types of the REST export (export/parquet.ts), no row objects either.
 import type { Data, RecordBatch, Schema } from 'apache-arrow';
 import { type DataType, Type } from 'apache-arrow';
+import { type ByteOut, csvField, putCsvField } from '../../util/csv-field.js';
 import { type ColumnKind, columnKinds, halfToNumber } from '../column-types.js';
-import { type ByteOut, csvField, putCsvField } from '../csv-field.js';
 
 export interface BatchFormatter {
   readonly head: string | Uint8Array;

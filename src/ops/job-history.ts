@@ -1,7 +1,7 @@
-// Reading the job history from a command: one SQL query on the edition's system table, waited for with the
-// usual feedback (and Ctrl-C cancelling it), the fallback to `sys.jobs` on self-hosted servers without
-// `sys.jobs_recent`, and the rows delivered in one JobSummary shape. `job list`, `job why` and `top` read it.
-import type { ApiClient } from '../../api/http.js';
+// Reading the job history: one SQL query on the edition's system table, waited for with the usual feedback
+// (and its signal cancelling it), the fallback to `sys.jobs` on self-hosted servers without `sys.jobs_recent`,
+// and the rows delivered in one JobSummary shape. `job list`, `job why`, `top` and the agents' tools read it.
+import type { ApiClient } from '../api/http.js';
 import {
   type HistoryTable,
   historyTable,
@@ -9,13 +9,13 @@ import {
   type JobSummary,
   jobSummary,
   lacksJobsRecent,
-} from '../../api/job-history.js';
-import type { ResultRow, ResultsPage } from '../../api/jobs.js';
-import type { Context } from '../../context.js';
-import { ServiceError } from '../../errors.js';
-import { waitWithFeedback } from '../../export/job-wait.js';
-import { pageFetcher } from '../../export/page-fetcher.js';
-import type { FetchPage } from '../../export/pages.js';
+} from '../api/job-history.js';
+import type { ResultRow, ResultsPage } from '../api/jobs.js';
+import type { Context } from '../context.js';
+import { ServiceError } from '../errors.js';
+import { waitWithFeedback } from '../export/job-wait.js';
+import { pageFetcher } from '../export/page-fetcher.js';
+import type { FetchPage } from '../export/pages.js';
 
 /** A completed query of the history: its job id and the table it read. */
 interface HistoryQuery {
@@ -40,6 +40,7 @@ export async function queryHistory(
   sql: (table: HistoryTable) => string,
   opts: QueryOptions = {},
 ): Promise<HistoryQuery> {
+  // Not bound to the signal: a job whose submission was answered is one the wait below can cancel.
   const client = await ctx.client();
   const edition = ctx.root().edition;
   const table = historyTable(edition, which);
@@ -59,7 +60,7 @@ async function runOnce(
   sql: string,
   opts: QueryOptions,
 ): Promise<{ ok: true; id: string } | { ok: false; id: string; error: string }> {
-  const { submitSql, waitForJob, requireCompleted } = await import('../../api/jobs.js');
+  const { submitSql, waitForJob, requireCompleted } = await import('../api/jobs.js');
   const id = await submitSql(client, sql);
   const status = opts.quiet
     ? await waitForJob(client, id, { signal: opts.signal ?? ctx.interrupt.signal, firstDelayMs: 50 })
@@ -101,15 +102,15 @@ export function summaryPages(client: ApiClient, id: string): FetchPage {
 }
 
 /** Every row of a history query (a page of at most 500: `--limit` is bounded so), as JobSummary objects. */
-export async function readSummaries(ctx: Context, query: HistoryQuery, signal?: AbortSignal) {
-  const client = await ctx.client();
-  const { pagesInOrder } = await import('../../export/pages.js');
+export async function readSummaries(ctx: Context, query: HistoryQuery, signal = ctx.interrupt.signal) {
+  const client = (await ctx.client()).withSignal(signal);
+  const { pagesInOrder } = await import('../export/pages.js');
   const rows: JobSummary[] = [];
   for await (const page of pagesInOrder({
     fetchPage: summaryPages(client, query.id),
     pageSize: 500,
     concurrency: 1,
-    signal: signal ?? ctx.interrupt.signal,
+    signal,
   })) {
     rows.push(...(page.rows as unknown as JobSummary[]));
   }
@@ -117,8 +118,12 @@ export async function readSummaries(ctx: Context, query: HistoryQuery, signal?: 
 }
 
 /** The raw rows of a history query (one job's row for `job why`). */
-export async function readHistoryRows(ctx: Context, query: HistoryQuery): Promise<ResultRow[]> {
-  const client = await ctx.client();
-  const { getResults } = await import('../../api/jobs.js');
-  return (await getResults(client, query.id, 0, 500, ctx.interrupt.signal)).rows;
+export async function readHistoryRows(
+  ctx: Context,
+  query: HistoryQuery,
+  signal = ctx.interrupt.signal,
+): Promise<ResultRow[]> {
+  const client = (await ctx.client()).withSignal(signal);
+  const { getResults } = await import('../api/jobs.js');
+  return (await getResults(client, query.id, 0, 500, signal)).rows;
 }

@@ -3,11 +3,11 @@
 // line, naming dlake commands and options, which src/api must not know (docs/architecture.md).
 import type { Advice, DlakeError, EntityList, HostedGap } from '../errors.js';
 import type { GlobalOptions } from '../global-options.js';
-import type { Theme } from '../output/color.js';
-import type { Streams } from '../output/ui.js';
-import { Ui } from '../output/ui.js';
 import { formatPath } from '../util/catalog-ref.js';
 import { tryNormalizeServiceUrl } from '../util/url.js';
+import type { Theme } from './color.js';
+import type { Streams } from './ui.js';
+import { Ui } from './ui.js';
 
 /** The global options a hint repeats: the login command names the profile and URL the failed command used. */
 type HintOptions = Pick<GlobalOptions, 'profile' | 'url' | 'edition' | 'projectId'>;
