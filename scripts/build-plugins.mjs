@@ -86,25 +86,6 @@ export const onlyOraDefaultSpinners = {
   },
 };
 
-// conf requires semver for its `migrations` option only, which dlake does not pass (src/config/store.ts): a
-// stand-in says so if it is ever reached.
-export const leaveOutConfSemver = {
-  name: 'leave-out-conf-semver',
-  setup(b) {
-    b.onResolve({ filter: /^semver$/ }, (args) =>
-      /node_modules[\\/]conf[\\/]/.test(args.importer)
-        ? { path: args.path, namespace: 'no-semver' }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'no-semver' }, () => ({
-      loader: 'js',
-      contents: `'use strict'
-const no = () => { throw new Error('conf migrations are not part of dlake') }
-module.exports = { eq: no, clean: no, satisfies: no, lte: no, gt: no, valid: no, coerce: no }`,
-    }));
-  },
-};
-
 // The MCP SDK's Server validates what a client answers to an elicitation with ajv (and ajv-formats), about
 // 150 KB; dlake's server never elicits. A stand-in says so if it is ever reached.
 export const MCP_AJV_PROVIDER =

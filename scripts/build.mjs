@@ -10,7 +10,6 @@ import { resolve } from 'node:path';
 import { analyzeMetafile, build } from 'esbuild';
 import {
   leaveOutAjv,
-  leaveOutConfSemver,
   leaveOutGrpcProtoLoader,
   leaveOutGrpcServer,
   leaveOutHttp2,
@@ -42,7 +41,6 @@ const common = {
 /** Libraries that not every command uses, by import specifier: each becomes dist/vendor/<name>.cjs. */
 const VENDOR = [
   'yaml',
-  'conf',
   'hyparquet-writer',
   'jmespath',
   'ora',
@@ -55,7 +53,7 @@ const VENDOR = [
  * ES module packages dlake imports the default export of. The bundle reads a vendor file's
  * `module.exports` as Node reads a CommonJS module: all of it is the default export.
  */
-const DEFAULT_EXPORT = new Set(['conf', 'ora']);
+const DEFAULT_EXPORT = new Set(['ora']);
 /**
  * Libraries whose vendor file exports only the names src/ imports, from the library's ES module build, so
  * that esbuild leaves out the rest (apache-arrow declares itself free of side effects): apache-arrow whole is
@@ -123,13 +121,7 @@ const vendors = await Promise.all(
         resolveDir: '.',
       },
       outfile: `${out}/${vendorFile(specifier)}`,
-      plugins: [
-        leaveOutZodLocales,
-        leaveOutGrpcProtoLoader,
-        leaveOutGrpcServer,
-        onlyOraDefaultSpinners,
-        leaveOutConfSemver,
-      ],
+      plugins: [leaveOutZodLocales, leaveOutGrpcProtoLoader, leaveOutGrpcServer, onlyOraDefaultSpinners],
       // Libraries only: their local names shortened (a quarter of their size, for an installed size under
       // 2 MiB), their functions' and classes' names kept (`keepNames`). dlake's own code keeps its names, for
       // readable stack traces.

@@ -49,7 +49,7 @@ async function logIn(ctx: Context, opts: OptionsOf<typeof loginDeclaration>): Pr
   requireUrl(settings);
   ctx.checkSettings();
   // Before any prompt or request: a session the service creates must not be lost for want of a place to keep it.
-  ctx.store.checkUsable();
+  await ctx.store.checkCanStore();
   const [{ rootOf, storeToken }, { describeMove }] = await Promise.all([
     import('../auth/credentials.js'),
     import('../auth/place.js'),
@@ -219,7 +219,7 @@ async function logOut(ctx: Context): Promise<void> {
     return;
   }
   // The local token must be removable before the session on the service is ended.
-  ctx.store.checkUsable();
+  await ctx.store.checkCanStore();
   if (stored.kind === 'session' && stored.url) {
     // End the session on the service too; the local token goes whatever the service says.
     try {

@@ -86,7 +86,7 @@ async function clientCredentials(
 ): Promise<void> {
   const clientId = opts.clientId ?? ctx.env.DLAKE_CLIENT_ID;
   if (!clientId) throw new UsageError('no client id', { hint: 'pass --client-id ID or set DLAKE_CLIENT_ID' });
-  ctx.store.checkUsable();
+  await ctx.store.checkCanStore();
   const secret = opts.clientSecretStdin
     ? await readStdin(ctx.streams.stdin)
     : (ctx.env.DLAKE_CLIENT_SECRET ??
@@ -109,7 +109,7 @@ async function jwt(ctx: Context, opts: OptionsOf<typeof jwtDeclaration>): Promis
     ? readTokenFile(opts.subjectTokenFile)
     : await readStdin(ctx.streams.stdin);
   if (!token.trim()) throw new UsageError('the JWT is empty');
-  ctx.store.checkUsable();
+  await ctx.store.checkCanStore();
   const { jwtExchange } = await import('../api/oauth.js');
   const client = await ctx.client({ auth: false, resolve: { allowNewProfile: true } });
   const t = await jwtExchange(client, token.trim(), opts.audience);
@@ -138,7 +138,7 @@ async function pat(ctx: Context, opts: OptionsOf<typeof patDeclaration>): Promis
       hint: 'pipe one in with --subject-token-stdin, or store one with `dlake login --token-stdin`',
     });
   }
-  ctx.store.checkUsable();
+  await ctx.store.checkCanStore();
   const { patExchange } = await import('../api/oauth.js');
   const client = await ctx.client({ auth: false, resolve: { allowNewProfile: true } });
   const t = await patExchange(client, subject);

@@ -1,23 +1,28 @@
 // The config store: config.json (profiles) and credentials.json (tokens) in one folder.
 //
-// Reads are plain file reads validated with zod, so commands that only read the store never load conf.
-// Writes go through conf (atomic write-and-rename, file mode 0600) inside a cross-process lock, re-reading
-// both files under the lock so that concurrent dlake processes never lose each other's changes.
+// Reads are plain file reads validated with zod. Writes are atomic (a new file, mode 0600, renamed over the old)
+// inside a cross-process lock, re-reading both files under the lock so that concurrent dlake processes never
+// lose each other's changes. No file of the folder is opened, written or chmod-ed through a symbolic link, and
+// the folder's own mode is never changed (docs/cli-contract.md "Config store").
 import {
   chmodSync,
   closeSync,
+  constants,
+  fsyncSync,
   lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
+  renameSync,
   rmSync,
   statSync,
   unlinkSync,
+  writeSync,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type * as z from 'zod/mini';
 import { LocalIOError, UsageError } from '../errors.js';
-import { describeFsError, readCheckedFile, USER_FILE_MAX_BYTES } from '../util/files.js';
+import { describeFsError, kindOfFile, readCheckedFile, USER_FILE_MAX_BYTES } from '../util/files.js';
 import { type ConfigFile, ConfigFileSchema, type CredentialsFile, CredentialsFileSchema } from './schema.js';
 
 const FILE_MODE = 0o600;
@@ -116,33 +121,74 @@ export class ConfigStore {
   }
 
   /**
-   * Makes sure the folder exists and that files can be created in it, or throws a usage error (exit 2)
-   * that names the folder. Commands that will store something call it before contacting the service, so
-   * that a login never creates a session on the service that it then cannot keep.
+   * Makes sure the folder exists and that files can be written in it, or throws a usage error (exit 2)
+   * that names the folder. Commands that will store something call `checkCanStore` before contacting the
+   * service, so that a login never creates a session on the service that it then cannot keep.
    */
   checkUsable(): void {
+    let created: boolean;
     try {
-      makeDirs(this.dir);
-      if (!statSync(this.dir).isDirectory()) {
-        throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+      created = makeDirs(this.dir);
+      const st = statSync(this.dir);
+      if (!st.isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+      // A folder the user made read-only stays so (root could write into it all the same): never chmod-ed
+      // back, refused. One dlake has just made keeps the mode dlake gives its folders whatever the umask.
+      if (created && (st.mode & 0o777) !== DIR_MODE) chmodSync(this.dir, DIR_MODE);
+      else if (!created && (st.mode & 0o200) === 0) {
+        const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
+        throw new UsageError(`cannot use the config folder ${this.dir}: it is read-only (mode ${mode})`, {
+          hint: `make it writable (chmod u+w '${this.dir}'), or set DLAKE_CONFIG_DIR to a folder you can write to`,
+        });
       }
-      if ((statSync(this.dir).mode & 0o777) !== DIR_MODE) chmodSync(this.dir, DIR_MODE);
       // Only a real write proves the folder is writable: access() says yes to root on a read-only
-      // permission mode, and some file systems refuse writes that permissions allow (immutable, read-only mounts).
+      // permission mode, some file systems refuse writes that permissions allow (immutable, read-only
+      // mounts), and a full disk still creates an empty file: the probe holds as many bytes as a write will.
       const probe = join(this.dir, `${PROBE}${process.pid}`);
-      closeSync(openSync(probe, 'wx', FILE_MODE));
-      unlinkSync(probe);
+      const fd = openSync(probe, NEW_FILE_FLAGS, FILE_MODE);
+      try {
+        writeAll(fd, PROBE_BYTES);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+        unlinkSync(probe);
+      }
+      for (const file of [this.configPath, this.credentialsPath]) refuseLink(file);
     } catch (err) {
+      if (err instanceof UsageError) throw err;
+      // A folder that takes no write for want of room is a local I/O failure (exit 9), as a write that fails later
+      // would be (docs/cli-contract.md "Exit codes"); one that cannot be used at all is a usage error (exit 2).
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'EIO')
+        throw new LocalIOError(
+          `cannot write the config folder ${this.dir}: ${fsProblem(err as NodeJS.ErrnoException)}`,
+          {
+            hint: 'free some space or fix the folder, then run the command again',
+            cause: err,
+          },
+        );
       throw this.unusable(err as NodeJS.ErrnoException);
     }
     this.sweepProbes();
   }
 
-  /** The probe of a dlake killed between creating and removing it stays behind: removed by the next one. */
+  /**
+   * `checkUsable`, and the config lock taken and given back at once: what a login checks before it contacts
+   * the service (a lock held by a dlake that hangs is found now, not after the service made a session).
+   */
+  async checkCanStore(): Promise<void> {
+    this.checkUsable();
+    await this.withLock(async () => {});
+  }
+
+  /**
+   * The probe, or the new file of a write (`config.json.PID.tmp`), of a dlake killed before it removed or renamed
+   * it stays behind: removed by the next one.
+   */
   private sweepProbes(): void {
     try {
       for (const name of readdirSync(this.dir)) {
-        const pid = name.startsWith(PROBE) ? Number(name.slice(PROBE.length)) : Number.NaN;
+        const of = LEFT_BEHIND.exec(name);
+        const pid = of ? Number(of[1] ?? of[2]) : Number.NaN;
         if (Number.isSafeInteger(pid) && pid > 0 && !isRunning(pid))
           rmSync(join(this.dir, name), { force: true });
       }
@@ -157,16 +203,11 @@ export class ConfigStore {
     });
   }
 
-  private async lockedUpdate(
-    change: (s: StoreSnapshot) => void,
-    opts: { replaceCorruptCredentials?: boolean },
-  ): Promise<StoreSnapshot> {
-    // Load everything before taking the lock: importing conf takes ~20 ms, and a process killed while it
-    // holds the lock leaves it behind, blocking every other dlake until it goes stale (10 s).
-    const [{ default: lockfile }, { default: Conf }] = await Promise.all([
-      import('proper-lockfile'),
-      import('conf'),
-    ]);
+  /** Runs `fn` holding the config lock, which every write of the folder (and of the secret store) is made under. */
+  async withLock<T>(fn: () => Promise<T>): Promise<T> {
+    // Loaded before the lock is taken: a process killed while it holds the lock leaves it behind, blocking
+    // every other dlake until it goes stale (10 s).
+    const { default: lockfile } = await import('proper-lockfile');
     const lockPath = join(this.dir, '.lock');
     checkLock(lockPath);
     const release = await lockfile
@@ -183,38 +224,91 @@ export class ConfigStore {
         throw err;
       });
     try {
+      return await fn();
+    } finally {
+      await release();
+    }
+  }
+
+  private lockedUpdate(
+    change: (s: StoreSnapshot) => void,
+    opts: { replaceCorruptCredentials?: boolean },
+  ): Promise<StoreSnapshot> {
+    return this.withLock(async () => {
       const snapshot = this.read();
       const before = { config: JSON.stringify(snapshot.config), creds: JSON.stringify(snapshot.credentials) };
       change(snapshot);
-      const write = (configName: string, value: object): void => {
-        // The snapshot was validated above, under the lock; `clearInvalidConfig` only stops conf's own
-        // constructor from choking on the corrupt file that a fresh login is allowed to replace.
-        const conf = new Conf({
-          cwd: this.dir,
-          configName,
-          configFileMode: FILE_MODE,
-          clearInvalidConfig: true,
-        });
-        conf.store = value as Record<string, unknown>;
-        // conf creates files with mode 0600 & ~umask, but an existing file keeps its mode until renamed
-        // over; chmod makes the rule hold whatever happened before.
-        chmodSync(join(this.dir, `${configName}.json`), FILE_MODE);
-        // (read() has already said so when it found the file too open.)
-      };
-      if (JSON.stringify(snapshot.config) !== before.config) write('config', snapshot.config);
+      if (JSON.stringify(snapshot.config) !== before.config) this.write(this.configPath, snapshot.config);
       const credsChanged = JSON.stringify(snapshot.credentials) !== before.creds;
       if (credsChanged && (!snapshot.credentialsProblem || opts.replaceCorruptCredentials)) {
-        write('credentials', snapshot.credentials);
+        this.write(this.credentialsPath, snapshot.credentials);
       } else if (credsChanged) {
         throw new UsageError(`not overwriting ${this.credentialsPath}: it is not valid`, {
           hint: `remove it (rm '${this.credentialsPath}') or run \`dlake login\` again`,
         });
       }
       return snapshot;
-    } finally {
-      await release();
+    });
+  }
+
+  /**
+   * Writes one of the two files atomically: a new file (created, never opened through a link, mode 0600)
+   * written and flushed, then renamed over the old one. A link in the file's place is refused, not followed
+   * nor replaced: something other than dlake put it there.
+   */
+  private write(path: string, value: object): void {
+    refuseLink(path);
+    const temp = `${path}.${process.pid}.tmp`;
+    rmSync(temp, { force: true });
+    const fd = openSync(temp, NEW_FILE_FLAGS, FILE_MODE);
+    try {
+      writeAll(fd, Buffer.from(`${JSON.stringify(value, null, '\t')}\n`));
+      fsyncSync(fd);
+    } catch (err) {
+      closeSync(fd);
+      rmSync(temp, { force: true });
+      throw err;
+    }
+    closeSync(fd);
+    try {
+      renameSync(temp, path);
+    } catch (err) {
+      rmSync(temp, { force: true });
+      throw err;
     }
   }
+}
+
+/** The names a killed dlake may leave in the folder, with its process id. */
+const LEFT_BEHIND = /^(?:\.probe-(\d+)|(?:config|credentials)\.json\.(\d+)\.tmp)$/;
+
+/** A new file, exclusively: never an existing one, never through a symbolic link. */
+const NEW_FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+/** The folder's probe is as large as the files dlake writes there can be (a full disk refuses it). */
+const PROBE_BYTES = Buffer.alloc(16 * 1024);
+
+function writeAll(fd: number, bytes: Buffer): void {
+  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+}
+
+/**
+ * A file of the folder that is a symbolic link, a folder or anything but a regular file: refused with a usage
+ * error naming it (exit 2); dlake never reads or writes through it (docs/cli-contract.md "Config store").
+ */
+function refuseLink(path: string): void {
+  let st: ReturnType<typeof lstatSync>;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return;
+  }
+  if (st.isFile()) return;
+  throw new UsageError(
+    `${path} is ${kindOfFile(st)}, not a file dlake wrote: dlake does not read or write through it`,
+    {
+      hint: `remove it (rm '${path}') and run the command again`,
+    },
+  );
 }
 
 /** How long a lock may go unrefreshed before another process takes it over (proper-lockfile's `stale`). */
@@ -258,7 +352,8 @@ function lockProblem(lockPath: string, why: string): LocalIOError {
 function tightenFile(path: string): string | undefined {
   let mode: number;
   try {
-    const st = statSync(path);
+    // lstat: a symbolic link is never chmod-ed (chmod would change its target, elsewhere).
+    const st = lstatSync(path);
     if (!st.isFile()) return undefined;
     mode = st.mode & 0o777;
   } catch {
@@ -298,10 +393,10 @@ const STORE_ERRNO = new Set([
 ]);
 
 /**
- * `mkdir -p`, one level at a time. Node's own recursive mkdirSync never returns for a path under /proc
+ * `mkdir -p`, one level at a time; true when it created the folder. Node's own recursive mkdirSync never returns for a path under /proc
  * (procfs answers ENOENT for the parent it has just "created", and Node tries again forever).
  */
-function makeDirs(dir: string): void {
+function makeDirs(dir: string): boolean {
   const missing: string[] = [];
   for (let d = resolve(dir); ; d = dirname(d)) {
     try {
@@ -320,6 +415,7 @@ function makeDirs(dir: string): void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
   }
+  return missing.length > 0;
 }
 
 /** A file-system error in words (the code alone, `EROFS`, says little to most people). */
@@ -355,7 +451,7 @@ function readValidated<S extends z.ZodMiniType>(path: string, schema: S): ReadRe
   let text: string;
   try {
     // Checked first: a named pipe or device in its place is refused, never waited on or read without end.
-    text = readCheckedFile(path, { maxBytes: USER_FILE_MAX_BYTES }).toString('utf8');
+    text = readCheckedFile(path, { maxBytes: USER_FILE_MAX_BYTES, noFollow: true }).toString('utf8');
   } catch (e) {
     // No file, or no folder to hold one (a part of the path is a file): nothing is stored yet. A command
     // that must store something finds out in checkUsable, with the folder named.

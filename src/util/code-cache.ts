@@ -87,6 +87,8 @@ export class CodeCacheLoader {
     const { dir, buildId, maxBytes } = this.cache;
     const written: string[] = [];
     try {
+      // A config folder its owner made read-only gets nothing new (root could write there all the same).
+      if ((statSync(dirname(dir)).mode & 0o200) === 0) return;
       try {
         mkdirSync(dir, { mode: 0o700 });
       } catch (err) {

@@ -14,7 +14,6 @@ const REPO_SRC = resolve(import.meta.dirname, '../../src');
 
 describe('dist/vendor: what src/ imports of each library', () => {
   it.each([
-    ['./conf.cjs', (m: Loose) => m.prototype.set], // import Conf from 'conf'
     ['./ora.cjs', (m: Loose) => m({ isEnabled: false }).start], // import ora from 'ora'
     ['./jmespath.cjs', (m: Loose) => m.search], // import jmespath from 'jmespath'
     ['./yaml.cjs', (m: Loose) => m.parse && m.stringify],
@@ -53,7 +52,7 @@ describe('commands through the bundle, one per library', () => {
   });
   afterAll(() => fx.close());
 
-  it('login (conf), lists (zod, jmespath; csv by dlake itself), pull (yaml), Parquet', async () => {
+  it('login, lists (zod, jmespath; csv by dlake itself), pull (yaml), Parquet', async () => {
     const login = await fx.spawn(['login', '-u', 'admin', '--password-stdin'], { input: 'admin-pass-1\n' });
     expect([login.code, login.stderr]).toEqual([0, expect.stringMatching(/^Logged in to /)]);
     expect(fx.readJson('credentials.json')).toBeTruthy();

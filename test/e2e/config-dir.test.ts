@@ -3,12 +3,21 @@
 // and the store is checked before the service is contacted: no session is created that cannot be kept.
 // Spawned: only a process shows a hang (the kill timer below ends it and the exit code says so).
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { type Emulator, startEmulator } from 'dlake-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runDlake, tempConfigDir } from '../helpers/dlake.js';
 import { expectFailure, SERVICE_USER } from '../helpers/fixture.js';
+import { canMountTmpfs } from '../helpers/tmpfs.js';
 
 let emu: Emulator;
 let tmp: { dir: string; cleanup: () => void };
@@ -120,6 +129,63 @@ describe('an unusable config folder', () => {
       else chmodSync(dir, 0o700);
     }
   });
+
+  it('made read-only by its owner (chmod 555): exit 2 before any request, even for root, its mode kept', async () => {
+    const dir = join(tmp.dir, 'read-only');
+    mkdirSync(dir, { mode: 0o555 });
+    chmodSync(dir, 0o555);
+    try {
+      const r = await passwordLogin(dir);
+      expectFailure(r, 2, `cannot use the config folder ${dir}: it is read-only (mode 0555)`);
+      expect(emu.log.entries).toEqual([]);
+      expect(statSync(dir).mode & 0o777).toBe(0o555);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      chmodSync(dir, 0o700);
+    }
+  });
+
+  it('a symbolic link planted as credentials.json: login refused before any request, its target untouched', async () => {
+    const dir = join(tmp.dir, 'planted');
+    mkdirSync(dir, { mode: 0o700 });
+    const target = join(tmp.dir, 'victim.txt');
+    writeFileSync(target, 'precious', { mode: 0o644 });
+    chmodSync(target, 0o644);
+    symlinkSync(target, join(dir, 'credentials.json'));
+    const r = await passwordLogin(dir);
+    expectFailure(r, 2, `${join(dir, 'credentials.json')} is a symbolic link, not a file dlake wrote`);
+    expect(emu.log.entries).toEqual([]);
+    expect([readFileSync(target, 'utf8'), statSync(target).mode & 0o777]).toEqual(['precious', 0o644]);
+  });
+
+  it('a config lock that is not one dlake made: exit 9 before the service is contacted', async () => {
+    const dir = join(tmp.dir, 'foreign-lock');
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(join(dir, '.lock'), '');
+    const r = await passwordLogin(dir);
+    expectFailure(r, 9, `cannot lock the config folder: ${join(dir, '.lock')} is not a folder`);
+    expect(emu.log.entries).toEqual([]);
+  });
+
+  it.skipIf(!canMountTmpfs())(
+    'on a full disk (a file can still be created, not written): exit 9 before the service is contacted',
+    async () => {
+      const dir = join(tmp.dir, 'full');
+      mkdirSync(dir, { mode: 0o700 });
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0700', 'tmpfs', dir]);
+      try {
+        // Fill it: an empty file still fits (an inode), a byte more does not.
+        try {
+          writeFileSync(join(dir, 'filler'), Buffer.alloc(1024 * 1024));
+        } catch {}
+        const r = await passwordLogin(dir);
+        expectFailure(r, 9, `cannot write the config folder ${dir}: no space left on the device`);
+        expect(emu.log.entries).toEqual([]);
+      } finally {
+        execFileSync('umount', [dir]);
+      }
+    },
+  );
 
   it('a file where the folder should be: exit 2 in words', async () => {
     const file = join(tmp.dir, 'a-file');

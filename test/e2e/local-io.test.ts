@@ -104,7 +104,7 @@ describe('a disk that fills up', () => {
   });
 
   it.skipIf(!allowed.mount)(
-    'in the config folder, after the service answered: exit 9 naming the folder, not a bug',
+    'in the config folder: exit 9 naming the folder, not a bug, before the service is contacted',
     async () => {
       const disk = tmpfs('config', 'size=4k')!;
       // Fill it up, so that the next write of any size fails.
@@ -119,6 +119,7 @@ describe('a disk that fills up', () => {
       });
       expectFailure(r, 9, `cannot write the config folder ${disk}: no space left on the device`);
       expect(r.stderr).not.toMatch(/bug/);
+      expect(fx.emu.log.find('POST', '/apiv2/login')).toEqual([]);
       expect(existsSync(join(disk, 'credentials.json'))).toBe(false);
     },
   );

@@ -1,11 +1,13 @@
 import {
   chmodSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,7 +55,7 @@ describe('ConfigStore', () => {
     expect(store.read().credentials.tokens.a?.token).toBe('t0k3n');
   });
 
-  it('tightens a folder and a file that were made too open by hand', async () => {
+  it('tightens a file made too open by hand, and leaves the folder at the mode its owner gave it', async () => {
     await store.update((s) => {
       s.config.profiles.a = { url: 'http://x' };
     });
@@ -62,8 +64,76 @@ describe('ConfigStore', () => {
     await store.update((s) => {
       s.config.currentProfile = 'a';
     });
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(dir).mode & 0o777).toBe(0o755);
     expect(statSync(store.configPath).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses a folder made read-only (exit 2), even for root, and changes nothing in or of it', async () => {
+    await store.update((s) => {
+      s.config.profiles.a = { url: 'http://x' };
+    });
+    chmodSync(dir, 0o555);
+    try {
+      const before = readFileSync(store.configPath, 'utf8');
+      for (const attempt of [
+        () => store.checkUsable(),
+        () => store.update((s) => void delete s.config.profiles.a),
+      ])
+        await expect(async () => attempt()).rejects.toThrow(
+          expect.objectContaining({
+            name: 'UsageError',
+            message: `cannot use the config folder ${dir}: it is read-only (mode 0555)`,
+          }),
+        );
+      expect(statSync(dir).mode & 0o777).toBe(0o555);
+      expect(readFileSync(store.configPath, 'utf8')).toBe(before);
+      expect(readdirSync(dir).sort()).toEqual(['config.json']);
+    } finally {
+      chmodSync(dir, 0o700);
+    }
+  });
+
+  describe('a symbolic link planted in place of a file of the folder', () => {
+    let target: string;
+    beforeEach(() => {
+      mkdirSync(dir);
+      target = join(dir, '..', 'elsewhere.txt');
+      writeFileSync(target, "not dlake's", { mode: 0o644 });
+      chmodSync(target, 0o644);
+    });
+    const untouched = () => {
+      expect(readFileSync(target, 'utf8')).toBe("not dlake's");
+      expect(statSync(target).mode & 0o777).toBe(0o644);
+    };
+
+    it('credentials.json: nothing written or chmod-ed through it, not even by a fresh login', async () => {
+      symlinkSync(target, store.credentialsPath);
+      expect(store.read().credentialsProblem).toMatch(/is not valid \(it is a symbolic link/);
+      for (const replaceCorruptCredentials of [false, true])
+        await expect(
+          store.update(
+            (s) => {
+              s.credentials.tokens.a = { ...token };
+            },
+            { replaceCorruptCredentials },
+          ),
+        ).rejects.toThrow(new RegExp(`${store.credentialsPath} is a symbolic link, not a file dlake wrote`));
+      expect(() => store.checkUsable()).toThrow(UsageError);
+      untouched();
+      expect(lstatSync(store.credentialsPath).isSymbolicLink()).toBe(true);
+    });
+
+    it('config.json: refused on read (exit 2, naming it), never followed nor chmod-ed', async () => {
+      symlinkSync(target, store.configPath);
+      expect(() => store.read()).toThrow(UsageError);
+      expect(() => store.read()).toThrow(/config\.json is not valid: .*symbolic link/);
+      await expect(
+        store.update((s) => {
+          s.config.currentProfile = 'a';
+        }),
+      ).rejects.toThrow(UsageError);
+      untouched();
+    });
   });
 
   it('refuses a corrupt config.json with an error naming the file, and leaves it untouched', async () => {
