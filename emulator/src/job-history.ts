@@ -117,8 +117,23 @@ SELECT
 FROM g`;
 }
 
-/** The system tables this edition has, as datasets the SQL engine reads (CatalogDataset kind `system`). */
-export function systemDatasets(edition: HistoryEdition, live: readonly LoggedJob[]): CatalogDataset[] {
+/**
+ * The hosted history's lag: `sys.project.history.jobs` is refreshed hourly, so it holds the jobs that ended
+ * at least this long ago (docs/api-facts.md §15). `sys.project.jobs` holds the running jobs and those that
+ * ended within HOSTED_LIVE_WINDOW_MS: a job that ended between the two is in both tables.
+ */
+const HOSTED_HISTORY_LAG_MS = 60 * 60_000;
+const HOSTED_LIVE_WINDOW_MS = 90 * 60_000;
+
+/**
+ * The system tables this edition has, as datasets the SQL engine reads (CatalogDataset kind `system`), as
+ * they stand at `now`.
+ */
+export function systemDatasets(
+  edition: HistoryEdition,
+  live: readonly LoggedJob[],
+  now: number,
+): CatalogDataset[] {
   const log = liveLogSql(live, edition);
   const table = (path: string[], columns: string, where = ''): CatalogDataset => ({
     path,
@@ -128,9 +143,11 @@ export function systemDatasets(edition: HistoryEdition, live: readonly LoggedJob
   const running = ` WHERE status NOT IN ${FINAL}`;
   if (edition === 'cloud') {
     const cols = hostedColumns();
+    const ended = ` WHERE status IN ${FINAL} AND t_final_state <= ${now - HOSTED_HISTORY_LAG_MS}`;
+    const recent = ` WHERE status NOT IN ${FINAL} OR t_final_state > ${now - HOSTED_LIVE_WINDOW_MS}`;
     return [
-      table(['sys', 'project', 'history', 'jobs'], cols),
-      table(['sys', 'project', 'jobs'], cols, running),
+      table(['sys', 'project', 'history', 'jobs'], cols, ended),
+      table(['sys', 'project', 'jobs'], cols, recent),
     ];
   }
   if (edition === 'legacy') return [table(['sys', 'jobs'], selfHostedColumns('legacy'))];

@@ -147,7 +147,7 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
   /** The datasets a query may read: the system tables too when it names one (only then are their rows built). */
   const datasetsFor = (sql: string): CatalogDataset[] =>
     NAMES_SYSTEM_TABLE.test(sql)
-      ? [...catalog.datasets(), ...systemDatasets(history, [...jobs.values()].map(logged))]
+      ? [...catalog.datasets(), ...systemDatasets(history, [...jobs.values()].map(logged), state.now())]
       : catalog.datasets();
   const logged = (j: Job): LoggedJob => ({
     id: j.id,

@@ -129,6 +129,37 @@ export interface JobSummary {
   query: string | null;
 }
 
+/**
+ * The hosted listing from both tables: the history's rows (about an hour behind) and the live table's
+ * (running and just-ended jobs), each job once, newest submitted first, at most `limit`. A job in both is
+ * told by its newer row (newerRow).
+ */
+export function mergeJobLists(
+  history: readonly JobSummary[],
+  live: readonly JobSummary[],
+  limit: number,
+): JobSummary[] {
+  const byId = new Map<string, JobSummary>();
+  for (const job of history) byId.set(job.id, job);
+  for (const job of live) {
+    const seen = byId.get(job.id);
+    byId.set(job.id, seen ? newerRow(seen, job) : job);
+  }
+  const submitted = (j: JobSummary) => (j.submittedAt ? Date.parse(j.submittedAt) : Number.NEGATIVE_INFINITY);
+  return [...byId.values()].sort((a, b) => submitted(b) - submitted(a)).slice(0, Math.max(0, limit));
+}
+
+/**
+ * Of two rows of one job, the one that says more recent news: an ended job's row over a running one's, then
+ * the later end; on a tie `later`, the row of the table refreshed last (the live table's over the history's).
+ */
+export function newerRow<R extends Pick<JobSummary, 'endedAt'>>(earlier: R, later: R): R {
+  const ended = (j: R) => (j.endedAt ? Date.parse(j.endedAt) : Number.NaN);
+  const [a, b] = [ended(earlier), ended(later)];
+  if (Number.isNaN(a) !== Number.isNaN(b)) return Number.isNaN(a) ? later : earlier;
+  return a > b ? earlier : later;
+}
+
 /** The columns of a JobSummary, as result fields: what an export of `job list` writes. */
 export const JOB_SUMMARY_FIELDS: ResultField[] = [
   ['id', 'VARCHAR'],

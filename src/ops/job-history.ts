@@ -84,11 +84,8 @@ function lacksTable(table: HistoryTable, error: string, lacks = `no ${table}`): 
   return new ServiceError(`reading ${table} failed: ${error.split(/\r?\n/)[0] || 'no reason was given'}`);
 }
 
-/**
- * The pages of a history query's rows, each row made a JobSummary: the rows `job list` delivers, whatever
- * the edition's columns. The one place rows of the history enter an export.
- */
-export function summaryPages(client: ApiClient, id: string): FetchPage {
+/** The pages of a history query's rows, each row made a JobSummary, whatever the edition's columns. */
+function summaryPages(client: ApiClient, id: string): FetchPage {
   const fetch = pageFetcher(client, id);
   return async (offset, limit, signal): Promise<ResultsPage> => {
     const page = await fetch(offset, limit, signal);

@@ -50,15 +50,52 @@ export function jobFilter(opts: JobFilterFlags, now: number): JobFilter {
   return filter;
 }
 
-/** The jobs of a listing, newest first. */
+/**
+ * The jobs of a listing, newest first. On the hosted edition the history is about an hour behind: the live
+ * table (running and just-ended jobs) is read as well and the two merged, each job once (docs/cli-contract.md
+ * "Operations insight").
+ */
 export async function listJobs(
   ctx: Context,
   filter: JobFilter,
   signal = ctx.interrupt.signal,
 ): Promise<JobSummary[]> {
-  const { jobListSql } = await import('../api/job-history.js');
-  const query = await queryHistory(ctx, 'recent', (table) => jobListSql(table, filter), { signal });
-  return readSummaries(ctx, query, signal);
+  const { jobListSql, mergeJobLists } = await import('../api/job-history.js');
+  const read = async (which: 'recent' | 'running') =>
+    readSummaries(
+      ctx,
+      await queryHistory(ctx, which, (table) => jobListSql(table, filter), { signal }),
+      signal,
+    );
+  if (ctx.root().edition !== 'cloud') return read('recent');
+  // One after the other: a wait's feedback and Ctrl-C name one job at a time.
+  const history = await read('recent');
+  return mergeJobLists(history, await read('running'), filter.limit);
+}
+
+/**
+ * A job's row of the history (undefined while it has none). On the hosted edition the live table's row too,
+ * the newer of the two answering, as in `listJobs`.
+ */
+async function jobRow(
+  ctx: Context,
+  id: string,
+  signal: AbortSignal,
+): Promise<Record<string, unknown> | undefined> {
+  const { jobRowSql, jobSummary, newerRow } = await import('../api/job-history.js');
+  const read = async (which: 'recent' | 'running') =>
+    (
+      await readHistoryRows(
+        ctx,
+        await queryHistory(ctx, which, (table) => jobRowSql(table, id), { signal }),
+        signal,
+      )
+    )[0];
+  const history = await read('recent');
+  if (ctx.root().edition !== 'cloud') return history;
+  const live = await read('running');
+  if (!history || !live) return history ?? live;
+  return newerRow({ row: history, ...jobSummary(history) }, { row: live, ...jobSummary(live) }).row;
 }
 
 /** A job state as the tables write it; `CANCELLED` is the same state spelt the British way. */
@@ -117,7 +154,7 @@ export async function explainJob(
   id: string,
   signal = ctx.interrupt.signal,
 ): Promise<JobExplained> {
-  const [{ isJobId, jobRowSql, jobSummary, jobTimings }, { getJob }] = await Promise.all([
+  const [{ isJobId, jobSummary, jobTimings }, { getJob }] = await Promise.all([
     import('../api/job-history.js'),
     import('../api/jobs.js'),
   ]);
@@ -138,11 +175,10 @@ export async function explainJob(
     });
   }
   // The history row adds the queue's rule, the engine, rows scanned and the stages' times. A job may not be
-  // there yet (the hosted history is about an hour behind): the status alone then answers.
+  // there yet: the status alone then answers.
   let row: Record<string, unknown> | undefined;
   try {
-    const query = await queryHistory(ctx, 'recent', (table) => jobRowSql(table, id), { signal });
-    row = (await readHistoryRows(ctx, query, signal))[0];
+    row = await jobRow(ctx, id, signal);
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;
     ctx.ui.warn(`${e.message}; showing what the job's status tells`);

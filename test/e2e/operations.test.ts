@@ -312,12 +312,19 @@ describe('hosted', () => {
   afterAll(() => fx.close());
   beforeEach(() => fx.emu.log.clear());
 
-  it('job list reads sys.project.history.jobs: nanosecond epochs and dataset arrays in the one shape', async () => {
+  it('job list reads sys.project.history.jobs and sys.project.jobs: nanosecond epochs and dataset arrays in the one shape', async () => {
     const r = await fx.run(['job', 'list', '--limit', '3', '--min-duration', '1s', '-o', 'json'], { env });
     expect(r.code, r.stderr).toBe(0);
-    expect(lastSql(fx)).toContain(
-      'FROM sys.project.history.jobs WHERE final_state_epoch > 0 AND final_state_epoch - submitted_epoch >= 1000000000',
-    );
+    const where = 'WHERE final_state_epoch > 0 AND final_state_epoch - submitted_epoch >= 1000000000';
+    expect(
+      fx.emu.jobs
+        .list()
+        .slice(-2)
+        .map((j) => j.sql),
+    ).toEqual([
+      `SELECT * FROM sys.project.history.jobs ${where} ORDER BY submitted_ts DESC LIMIT 3`,
+      `SELECT * FROM sys.project.jobs ${where} ORDER BY submitted_ts DESC LIMIT 3`,
+    ]);
     const jobs = JSON.parse(r.stdout);
     expect(jobs).toHaveLength(3);
     for (const j of jobs) {
@@ -327,7 +334,38 @@ describe('hosted', () => {
     }
     expect(fx.emu.log.entries.filter((e) => e.path.endsWith('/sql')).map((e) => e.path)).toEqual([
       `/v0/projects/${PID}/sql`,
+      `/v0/projects/${PID}/sql`,
     ]);
+  });
+
+  it('job list has the last hour the history lacks: both tables merged, newest first, each job once', async () => {
+    const ids = async (table: string) => {
+      const sql = `SELECT job_id, submitted_epoch FROM ${table} ORDER BY submitted_ts DESC LIMIT 200`;
+      const r = await fx.run(['sql', sql, '-o', 'json'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as Array<{ job_id: string; submitted_epoch: number | string }>;
+    };
+    const history = await ids('sys.project.history.jobs');
+    const live = await ids('sys.project.jobs');
+    const r = await fx.run(['job', 'list', '--limit', '200', '-o', 'json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const listed: string[] = JSON.parse(r.stdout).map((j: { id: string }) => j.id);
+    // The jobs this test ran itself are the newest; the seeded ones follow, one a minute.
+    const ran = new Set(fx.emu.jobs.list().map((j) => j.id));
+    const seeded = listed.filter((id) => !ran.has(id));
+    const byTime = new Map([...history, ...live].map((j) => [j.job_id, BigInt(j.submitted_epoch)]));
+    const expected = [...byTime.keys()]
+      .filter((id) => !ran.has(id))
+      .sort((a, b) => (byTime.get(b)! > byTime.get(a)! ? 1 : -1))
+      .slice(0, seeded.length);
+    expect(seeded).toEqual(expected);
+    expect(new Set(listed).size).toBe(listed.length);
+    // The last hour is only in the live table, an overlap is in both, and the listing has all three.
+    const inHistory = new Set(history.map((j) => j.job_id));
+    const inLive = new Set(live.map((j) => j.job_id));
+    expect(seeded.some((id) => inLive.has(id) && !inHistory.has(id))).toBe(true);
+    expect(seeded.some((id) => inLive.has(id) && inHistory.has(id))).toBe(true);
+    expect(seeded.some((id) => !inLive.has(id) && inHistory.has(id))).toBe(true);
   });
 
   it('job list --engine and --accelerated on the hosted table', async () => {
@@ -342,7 +380,7 @@ describe('hosted', () => {
     for (const j of jobs) expect(j).toMatchObject({ engine: 'preview', accelerated: true });
   });
 
-  it('job why reads the job status and its row of sys.project.history.jobs', async () => {
+  it('job why reads the job status and its row of either table: a job of the last hour is in sys.project.jobs', async () => {
     const q = await fx.run(['sql', 'SELECT 42 AS answer', '-o', 'json'], { env });
     expect(q.code, q.stderr).toBe(0);
     const id = fx.emu.jobs.list().at(-1)!.id;
@@ -355,7 +393,15 @@ describe('hosted', () => {
       rowsReturned: 1,
       reflections: [],
     });
-    expect(lastSql(fx)).toBe(`SELECT * FROM sys.project.history.jobs WHERE job_id = '${id}'`);
+    expect(
+      fx.emu.jobs
+        .list()
+        .slice(-2)
+        .map((j) => j.sql),
+    ).toEqual([
+      `SELECT * FROM sys.project.history.jobs WHERE job_id = '${id}'`,
+      `SELECT * FROM sys.project.jobs WHERE job_id = '${id}'`,
+    ]);
   });
 
   it('every output format of job list, job why, top and search', async () => {

@@ -1,12 +1,14 @@
-// `dlake job list`: the job history, newest first, every filter and the limit in one SQL query on the
-// edition's system table (docs/cli-contract.md "Operations insight"); the rows in one shape on both editions,
-// printed or written to --out in any format.
+// `dlake job list`: the job history, newest first, every filter and the limit in the SQL query on the
+// edition's system tables (src/ops/jobs.ts, docs/cli-contract.md "Operations insight"); the rows in one shape on
+// both editions, printed or written to --out in any format.
 import { type Command, Option } from '@commander-js/extra-typings';
-import type { JobSummary } from '../../api/job-history.js';
+import { JsonNumber } from '../../api/exact-json.js';
+import { JOB_SUMMARY_FIELDS, type JobSummary } from '../../api/job-history.js';
+import type { ResultRow } from '../../api/jobs.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { queryHistory, readSummaries, summaryPages } from '../../ops/job-history.js';
-import { jobFilter } from '../../ops/jobs.js';
+import type { FetchPage } from '../../export/pages.js';
+import { jobFilter, listJobs } from '../../ops/jobs.js';
 import type { View } from '../../output/view.js';
 import { countRows, formatDuration } from '../../util/units.js';
 import { examples } from '../common.js';
@@ -71,9 +73,7 @@ async function list(ctx: Context, opts: Flags): Promise<void> {
     : undefined;
   if (opts.format && !opts.out) throw new UsageError('--format applies with --out FILE');
   if (opts.out && opts.out !== '-') await (await import('../../export/target.js')).checkWritable(opts.out);
-  const { jobListSql } = await import('../../api/job-history.js');
-  const query = await queryHistory(ctx, 'recent', (table) => jobListSql(table, filter));
-  await deliverJobs(ctx, query.id, opts.out, spec);
+  await deliverJobs(ctx, await listJobs(ctx, filter), opts.out, spec);
 }
 
 /**
@@ -83,11 +83,10 @@ async function list(ctx: Context, opts: Flags): Promise<void> {
  */
 async function deliverJobs(
   ctx: Context,
-  id: string,
+  jobs: JobSummary[],
   out: string | undefined,
   spec: { format: 'csv' | 'json' | 'ndjson' | 'parquet'; gzip: boolean } | undefined,
 ): Promise<void> {
-  const client = await ctx.client();
   const format = out && spec ? spec.format : ctx.format;
   ctx.interruptible = true;
   if ((out && spec) || (format !== 'table' && !ctx.opts.query)) {
@@ -103,7 +102,7 @@ async function deliverJobs(
         : stdoutSink(ctx.streams.stdout);
     // Pretty JSON on standard output, as every command prints it; compact in a file.
     const source = resultsPages({
-      fetchPage: summaryPages(client, id),
+      fetchPage: pagesOf(jobs),
       pageSize: 500,
       concurrency: 1,
       pretty: toStdout,
@@ -115,8 +114,20 @@ async function deliverJobs(
     if (!toStdout) ctx.ui.notice(`wrote ${countJobs(done.rows)} to ${out} (${format.toUpperCase()})`);
     return;
   }
-  const rows = await readSummaries(ctx, { id, table: 'sys.jobs' });
-  await ctx.print({ data: rows, rows, view: JOB_VIEW });
+  await ctx.print({ data: jobs, rows: jobs, view: JOB_VIEW });
+}
+
+/** The jobs as results pages, for the delivery pipeline: every format and --out as `sql` writes them. */
+function pagesOf(jobs: readonly JobSummary[]): FetchPage {
+  const exact = jobs.some((j) =>
+    [j.rowsReturned, j.rowsScanned, j.bytesScanned].some((v) => v instanceof JsonNumber),
+  );
+  return async (offset, limit) => ({
+    rowCount: jobs.length,
+    schema: JOB_SUMMARY_FIELDS,
+    rows: jobs.slice(offset, offset + limit) as unknown as ResultRow[],
+    exact,
+  });
 }
 
 const countJobs = (n: number): string => countRows(n).replace(/rows?/, n === 1 ? 'job' : 'jobs');
