@@ -29,6 +29,7 @@ _dlake_sub() {
     '/pull') REPLY='pull' ;;
     '/plan') REPLY='plan' ;;
     '/apply') REPLY='apply' ;;
+    '/diff') REPLY='diff' ;;
     '/api') REPLY='api' ;;
     '/version') REPLY='version' ;;
     '/describe') REPLY='describe' ;;
@@ -129,7 +130,7 @@ _dlake_sub() {
 # $1: command path. REPLY: its subcommands; more: aliases, offered when no subcommand matches. Status 1 if none.
 _dlake_subs() {
   case "$1" in
-    '') REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version describe mcp completion help' more='' ;;
+    '') REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply diff api version describe mcp completion help' more='' ;;
     'token') REPLY='exchange' more='help' ;;
     'token exchange') REPLY='client-credentials jwt pat' more='help' ;;
     'profile') REPLY='list show use set delete' more='ls rm help' ;;
@@ -151,7 +152,7 @@ _dlake_subs() {
 # $1: command path. REPLY: the options of that command itself.
 _dlake_opts() {
   case "$1" in
-    '') REPLY='-V --version -p --profile --url --auth-url -o --output --json --query -q --quiet -v --verbose --debug --no-color --timeout --ca-file --insecure --edition --project-id --flight-url -h --help' ;;
+    '') REPLY='-V --version -p --profile --parallel --url --auth-url -o --output --json --query -q --quiet -v --verbose --debug --no-color --timeout --ca-file --insecure --edition --project-id --flight-url -h --help' ;;
     'login') REPLY='-u --username --password-stdin --token-stdin -h --help' ;;
     'logout') REPLY='-h --help' ;;
     'whoami') REPLY='--check -h --help' ;;
@@ -261,6 +262,7 @@ _dlake_opts() {
     'pull') REPLY='--dir --kinds --prune -h --help' ;;
     'plan') REPLY='--dir --prune --map --refresh-secrets --out --exit-code -h --help' ;;
     'apply') REPLY='--dir --plan --prune --map --refresh-secrets --dry-run -y --yes --allow-breaking --concurrency -h --help' ;;
+    'diff') REPLY='-p --profile --map -h --help' ;;
     'api') REPLY='--data --paginate -h --help' ;;
     'version') REPLY='-h --help' ;;
     'describe') REPLY='-h --help' ;;
@@ -273,7 +275,7 @@ _dlake_opts() {
 
 # The root's options, accepted after any subcommand too.
 _dlake_globals() {
-  REPLY='-p --profile --url --auth-url -o --output --json --query -q --quiet -v --verbose --debug --no-color --timeout --ca-file --insecure --edition --project-id --flight-url'
+  REPLY='-p --profile --parallel --url --auth-url -o --output --json --query -q --quiet -v --verbose --debug --no-color --timeout --ca-file --insecure --edition --project-id --flight-url'
 }
 
 # $1: command path, $2: option. REPLY: value or optional; vals: its values (words, @profiles, @files).
@@ -431,12 +433,15 @@ _dlake_opt() {
     'apply/--plan') REPLY=value vals='@files' ;;
     'apply/--map') REPLY=value vals='@files' ;;
     'apply/--concurrency') REPLY=value vals='' ;;
+    'diff/-p'|'diff/--profile') REPLY=value vals='@profiles' ;;
+    'diff/--map') REPLY=value vals='@files' ;;
     'api/--data') REPLY=value vals='' ;;
     'mcp/-p'|'mcp/--profile') REPLY=value vals='@profiles' ;;
     'mcp/--max-result-bytes') REPLY=value vals='' ;;
     *)
       case "$2" in
         '-p'|'--profile') REPLY=value vals='@profiles' ;;
+        '--parallel') REPLY=value vals='' ;;
         '--url') REPLY=value vals='' ;;
         '--auth-url') REPLY=value vals='' ;;
         '-o'|'--output') REPLY=value vals='table json ndjson csv' ;;
@@ -474,7 +479,7 @@ _dlake_arg() {
     'project help/'0) REPLY='list get' ;;
     'engine help/'0) REPLY='list get create update delete enable disable rules' ;;
     'completion/'0) REPLY='bash zsh fish' ;;
-    'help/'0) REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version describe mcp completion' ;;
+    'help/'0) REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply diff api version describe mcp completion' ;;
     *) REPLY='' ;;
   esac
 }

@@ -50,6 +50,8 @@ function __dlake_sub --argument-names cmd word
             echo 'plan'
         case '/apply'
             echo 'apply'
+        case '/diff'
+            echo 'diff'
         case '/api'
             echo 'api'
         case '/version'
@@ -245,7 +247,7 @@ end
 function __dlake_subs --argument-names cmd
     switch "$cmd"
         case ''
-            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'List, explain, profile, wait for, cancel and export SQL jobs' 'top' 'Show the running and queued jobs, refreshed; select one and cancel it' 'search' 'Search the catalog (and, where the server can, jobs and reflections) for TEXT' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'access' 'Explain who may use an entity, and through which grants and roles' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'project' 'List and inspect the hosted edition\'s projects' 'engine' 'Manage hosted engines and the rules that route jobs to them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'api' 'Make an authenticated request to the service and print the response body' 'version' 'Print the version, the build and the Node.js that runs it (as --version does)' 'describe' 'Print the commands, their arguments, options and examples, the global options and the exit codes, as data (-o json) or text' 'mcp' 'Serve dlake to an AI agent as a Model Context Protocol server on standard input and output (read-only unless --allow-writes)' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
+            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'List, explain, profile, wait for, cancel and export SQL jobs' 'top' 'Show the running and queued jobs, refreshed; select one and cancel it' 'search' 'Search the catalog (and, where the server can, jobs and reflections) for TEXT' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'access' 'Explain who may use an entity, and through which grants and roles' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'project' 'List and inspect the hosted edition\'s projects' 'engine' 'Manage hosted engines and the rules that route jobs to them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'diff' 'Show what differs between two estates, as the plan that would turn the first into the second (exit 1 when they differ)' 'api' 'Make an authenticated request to the service and print the response body' 'version' 'Print the version, the build and the Node.js that runs it (as --version does)' 'describe' 'Print the commands, their arguments, options and examples, the global options and the exit codes, as data (-o json) or text' 'mcp' 'Serve dlake to an AI agent as a Model Context Protocol server on standard input and output (read-only unless --allow-writes)' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
         case 'token'
             printf '%s\t%s\n' 'exchange' 'Get an access token from the token endpoint (<auth-url>/oauth/token) and store it'
         case 'token exchange'
@@ -321,7 +323,7 @@ end
 function __dlake_opts --argument-names cmd
     switch "$cmd"
         case ''
-            printf '%s\t%s\n' '-V' 'print the version and build' '--version' 'print the version and build' '-p' 'profile to use (env: DLAKE_PROFILE)' '--profile' 'profile to use (env: DLAKE_PROFILE)' '--url' 'service base URL (env: DLAKE_URL)' '--auth-url' 'base URL of the token endpoint (env: DLAKE_AUTH_URL)' '-o' 'output format' '--output' 'output format' '--json' 'shorthand for -o json' '--query' 'filter the JSON result with a JMESPath expression' '-q' 'print data and errors only' '--quiet' 'print data and errors only' '-v' 'print more detail (e.g. the service\'s moreInfo)' '--verbose' 'print more detail (e.g. the service\'s moreInfo)' '--debug' 'trace HTTP exchanges on stderr, secrets redacted (env: DLAKE_DEBUG=1)' '--no-color' 'disable colour (also NO_COLOR)' '--timeout' 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)' '--ca-file' 'extra trusted CA certificates, PEM (env: DLAKE_CA_FILE)' '--insecure' 'skip TLS certificate verification (prints a warning)' '--edition' 'service edition: software or cloud (env: DLAKE_EDITION)' '--project-id' 'the hosted edition\'s project (env: DLAKE_PROJECT_ID)' '--flight-url' 'Arrow Flight endpoint of exports, grpc[+tls]://HOST:PORT (env: DLAKE_FLIGHT_URL)' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '-V' 'print the version and build' '--version' 'print the version and build' '-p' 'profile to use (env: DLAKE_PROFILE); commands that only read take several: -p a -p b, -p a,b, -p "prod-*"' '--profile' 'profile to use (env: DLAKE_PROFILE); commands that only read take several: -p a -p b, -p a,b, -p "prod-*"' '--parallel' 'with several profiles: how many run at once (default 4)' '--url' 'service base URL (env: DLAKE_URL)' '--auth-url' 'base URL of the token endpoint (env: DLAKE_AUTH_URL)' '-o' 'output format' '--output' 'output format' '--json' 'shorthand for -o json' '--query' 'filter the JSON result with a JMESPath expression' '-q' 'print data and errors only' '--quiet' 'print data and errors only' '-v' 'print more detail (e.g. the service\'s moreInfo)' '--verbose' 'print more detail (e.g. the service\'s moreInfo)' '--debug' 'trace HTTP exchanges on stderr, secrets redacted (env: DLAKE_DEBUG=1)' '--no-color' 'disable colour (also NO_COLOR)' '--timeout' 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)' '--ca-file' 'extra trusted CA certificates, PEM (env: DLAKE_CA_FILE)' '--insecure' 'skip TLS certificate verification (prints a warning)' '--edition' 'service edition: software or cloud (env: DLAKE_EDITION)' '--project-id' 'the hosted edition\'s project (env: DLAKE_PROJECT_ID)' '--flight-url' 'Arrow Flight endpoint of exports, grpc[+tls]://HOST:PORT (env: DLAKE_FLIGHT_URL)' '-h' 'show help' '--help' 'show help'
         case 'login'
             printf '%s\t%s\n' '-u' 'user name (default: the profile\'s, else prompted)' '--username' 'user name (default: the profile\'s, else prompted)' '--password-stdin' 'read the password from standard input' '--token-stdin' 'read a personal access token (PAT) from standard input instead' '-h' 'show help' '--help' 'show help'
         case 'logout'
@@ -540,6 +542,8 @@ function __dlake_opts --argument-names cmd
             printf '%s\t%s\n' '--dir' 'the folder of definition files (*.yaml)' '--prune' 'also delete what no file names under the files\' roots (see the README)' '--map' 'rename users and roles for this environment (YAML: users: {a: b}, roles: {…})' '--refresh-secrets' 'send the sources\' environment-variable secrets again, even when nothing else changed' '--out' 'also save the plan to FILE, for apply --plan (no secret value is saved)' '--exit-code' 'exit 8 when there are changes' '-h' 'show help' '--help' 'show help'
         case 'apply'
             printf '%s\t%s\n' '--dir' 'the folder of definition files (*.yaml)' '--plan' 'apply this saved plan (plan --out) exactly, instead of reading --dir' '--prune' 'also delete what no file names under the files\' roots (see the README)' '--map' 'rename users and roles for this environment (YAML: users: {a: b}, roles: {…})' '--refresh-secrets' 'send the sources\' environment-variable secrets again, even when nothing else changed' '--dry-run' 'print the plan and change nothing' '-y' 'delete (--prune) without asking; needed without a terminal' '--yes' 'delete (--prune) without asking; needed without a terminal' '--allow-breaking' 'with --prune: delete views and datasets even when views that remain read them (see the plan: ! breaks)' '--concurrency' 'writes at once (default 8, at most 32)' '-h' 'show help' '--help' 'show help'
+        case 'diff'
+            printf '%s\t%s\n' '-p' 'an estate: give two, -p A -p B' '--profile' 'an estate: give two, -p A -p B' '--map' 'rename A\'s users and roles as B names them (YAML: users: {a: b}, roles: {…})' '-h' 'show help' '--help' 'show help'
         case 'api'
             printf '%s\t%s\n' '--data' 'request body: JSON text, @FILE, or @- for standard input' '--paginate' 'follow nextPageToken and print one merged JSON document (GET only)' '-h' 'show help' '--help' 'show help'
         case 'version'
@@ -559,7 +563,7 @@ end
 
 # The root's options, accepted after any subcommand too.
 function __dlake_globals
-    printf '%s\t%s\n' '-p' 'profile to use (env: DLAKE_PROFILE)' '--profile' 'profile to use (env: DLAKE_PROFILE)' '--url' 'service base URL (env: DLAKE_URL)' '--auth-url' 'base URL of the token endpoint (env: DLAKE_AUTH_URL)' '-o' 'output format' '--output' 'output format' '--json' 'shorthand for -o json' '--query' 'filter the JSON result with a JMESPath expression' '-q' 'print data and errors only' '--quiet' 'print data and errors only' '-v' 'print more detail (e.g. the service\'s moreInfo)' '--verbose' 'print more detail (e.g. the service\'s moreInfo)' '--debug' 'trace HTTP exchanges on stderr, secrets redacted (env: DLAKE_DEBUG=1)' '--no-color' 'disable colour (also NO_COLOR)' '--timeout' 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)' '--ca-file' 'extra trusted CA certificates, PEM (env: DLAKE_CA_FILE)' '--insecure' 'skip TLS certificate verification (prints a warning)' '--edition' 'service edition: software or cloud (env: DLAKE_EDITION)' '--project-id' 'the hosted edition\'s project (env: DLAKE_PROJECT_ID)' '--flight-url' 'Arrow Flight endpoint of exports, grpc[+tls]://HOST:PORT (env: DLAKE_FLIGHT_URL)'
+    printf '%s\t%s\n' '-p' 'profile to use (env: DLAKE_PROFILE); commands that only read take several: -p a -p b, -p a,b, -p "prod-*"' '--profile' 'profile to use (env: DLAKE_PROFILE); commands that only read take several: -p a -p b, -p a,b, -p "prod-*"' '--parallel' 'with several profiles: how many run at once (default 4)' '--url' 'service base URL (env: DLAKE_URL)' '--auth-url' 'base URL of the token endpoint (env: DLAKE_AUTH_URL)' '-o' 'output format' '--output' 'output format' '--json' 'shorthand for -o json' '--query' 'filter the JSON result with a JMESPath expression' '-q' 'print data and errors only' '--quiet' 'print data and errors only' '-v' 'print more detail (e.g. the service\'s moreInfo)' '--verbose' 'print more detail (e.g. the service\'s moreInfo)' '--debug' 'trace HTTP exchanges on stderr, secrets redacted (env: DLAKE_DEBUG=1)' '--no-color' 'disable colour (also NO_COLOR)' '--timeout' 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)' '--ca-file' 'extra trusted CA certificates, PEM (env: DLAKE_CA_FILE)' '--insecure' 'skip TLS certificate verification (prints a warning)' '--edition' 'service edition: software or cloud (env: DLAKE_EDITION)' '--project-id' 'the hosted edition\'s project (env: DLAKE_PROJECT_ID)' '--flight-url' 'Arrow Flight endpoint of exports, grpc[+tls]://HOST:PORT (env: DLAKE_FLIGHT_URL)'
 end
 
 # For an option that takes a value: "value" or "optional", then its values (words, @profiles or @files).
@@ -1019,6 +1023,12 @@ function __dlake_opt --argument-names cmd opt
         case 'apply/--concurrency'
             printf '%s\n' value ''
             return
+        case 'diff/-p' 'diff/--profile'
+            printf '%s\n' value '@profiles'
+            return
+        case 'diff/--map'
+            printf '%s\n' value '@files'
+            return
         case 'api/--data'
             printf '%s\n' value ''
             return
@@ -1034,6 +1044,9 @@ function __dlake_opt --argument-names cmd opt
     switch "$opt"
         case '-p' '--profile'
             printf '%s\n' value '@profiles'
+            return
+        case '--parallel'
+            printf '%s\n' value ''
             return
         case '--url'
             printf '%s\n' value ''
@@ -1109,7 +1122,7 @@ function __dlake_arg --argument-names cmd index
         case 'completion/0'
             echo 'bash zsh fish'
         case 'help/0'
-            echo 'login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version describe mcp completion'
+            echo 'login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply diff api version describe mcp completion'
         case '*'
             return 1
     end

@@ -57,6 +57,7 @@ export const CACHED_GROUPS = new Set([
   'pull',
   'plan',
   'apply',
+  'diff',
   'api',
   'version',
   'describe',

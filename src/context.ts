@@ -45,6 +45,11 @@ export interface World {
   store?: ConfigStore;
   /** The HTTP dispatcher of every client; default: one per client, built from the settings in force. */
   dispatcher?: Dispatcher;
+  /**
+   * Receives what the command prints through `print`, instead of stdout: one profile's run of a command run
+   * across several (src/fleet.ts), whose results are merged into one.
+   */
+  collect?: (r: Renderable, format: OutputFormat) => void;
 }
 
 export class Context {
@@ -80,6 +85,7 @@ export class Context {
   readonly env: NodeJS.ProcessEnv;
   readonly streams: Streams;
   private readonly dispatcher?: Dispatcher;
+  private readonly collect?: World['collect'];
 
   /** The Context of a command run with `opts` in `world`, its colours loaded if it uses any. */
   static async create(opts: GlobalOptions, world: World): Promise<Context> {
@@ -96,6 +102,7 @@ export class Context {
     this.env = env;
     this.streams = streams;
     this.dispatcher = world.dispatcher;
+    this.collect = world.collect;
     this.store = world.store ?? new ConfigStore(configDir(env));
     this.theme = theme;
     this.ui = new Ui(streams, this.theme, Boolean(opts.quiet), Boolean(opts.verbose));
@@ -274,6 +281,7 @@ export class Context {
 
   /** Writes a result to stdout in the chosen format (and a note, such as "No results.", to stderr). */
   async print<T>(r: Renderable<T>, format: OutputFormat = this.format): Promise<void> {
+    if (this.collect) return this.collect(r as Renderable, format);
     const out = await render(r, {
       format,
       query: this.opts.query,

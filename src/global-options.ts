@@ -21,7 +21,11 @@ export interface GlobalOptionSpec {
 
 /** In the order `dlake --help` lists them. */
 export const GLOBAL_OPTIONS = [
-  { flags: '-p, --profile <name>', help: 'profile to use (env: DLAKE_PROFILE)' },
+  {
+    flags: '-p, --profile <name>',
+    help: 'profile to use (env: DLAKE_PROFILE); commands that only read take several: -p a -p b, -p a,b, -p "prod-*"',
+  },
+  { flags: '--parallel <n>', help: 'with several profiles: how many run at once (default 4)' },
   { flags: '--url <url>', help: 'service base URL (env: DLAKE_URL)' },
   { flags: '--auth-url <url>', help: 'base URL of the token endpoint (env: DLAKE_AUTH_URL)' },
   { flags: '-o, --output <format>', help: 'output format', choices: OUTPUT_FORMATS },

@@ -13,6 +13,8 @@ import type { CommandRuntime } from './commands/define.js';
 import { GLOBAL_OPTIONS_POINTER, HELP_TOPICS } from './commands/help-topics.js';
 import { choiceOption } from './commands/options.js';
 import { GROUPS, registerGroups } from './commands/registry.js';
+import { configDir } from './config/dir.js';
+import { ConfigStore } from './config/store.js';
 import { Context, type World } from './context.js';
 import {
   DlakeError,
@@ -22,7 +24,12 @@ import {
   STOP_SIGNALS,
   type StopSignal,
 } from './errors.js';
-import { GLOBAL_OPTIONS, type GlobalOptionSpec, type GlobalOptions } from './global-options.js';
+import {
+  GLOBAL_OPTIONS,
+  type GlobalOptionSpec,
+  type GlobalOptions,
+  type OutputFormat,
+} from './global-options.js';
 import { colorEnabled, theme } from './output/color.js';
 import { hintFor, sayFailure } from './output/hints.js';
 import { bounded, stderrSafe } from './output/safe-text.js';
@@ -148,6 +155,8 @@ const OWNED_OPTIONS: Record<string, string[]> = {
   'job wait': ['--timeout'],
   // `dlake mcp --profile a --profile b`: the profiles the agent may use; `-p a` before `mcp` stays global.
   mcp: ['--profile', '-p'],
+  // `dlake diff -p A -p B`: the two estates compared.
+  diff: ['--profile', '-p'],
 };
 
 /** What commands get: their Context (created on first use, from the global options in force). */
@@ -247,6 +256,14 @@ export async function runCli(argv: string[], world: World): Promise<number> {
   const rt = new Runtime(world);
   const args = argv.slice(2);
   const scanned = scanArgv(args);
+  if (scanned.globals.has('--profile') && !world.collect) {
+    try {
+      const ran = await runAcrossProfiles(args, scanned, world);
+      if (ran !== undefined) return ran;
+    } catch (err) {
+      return await reportError(err, rt, world, scanned);
+    }
+  }
   const groups = args.length === 0 ? new Set<string>() : groupsNamed(scanned);
   const program = buildRoot(rt, groups === 'all' || groups.size === 0);
   await registerGroups(program, rt, groups);
@@ -293,6 +310,49 @@ export async function runCli(argv: string[], world: World): Promise<number> {
     for (const [signal, handler] of handlers) process.off(signal, handler);
     await rt.current?.dispose();
   }
+}
+
+/**
+ * A command line whose -p names several profiles (or a glob): run once per profile and merged (src/fleet.ts).
+ * Undefined when it names one profile: the command runs as usual.
+ */
+async function runAcrossProfiles(
+  args: string[],
+  scanned: ScannedArgv,
+  world: World,
+): Promise<number | undefined> {
+  const { fleetOf, runFleet } = await import('./fleet.js');
+  const stored = (): string[] => {
+    const store = world.store ?? new ConfigStore(configDir(world.env));
+    return Object.keys(store.read().config.profiles);
+  };
+  const fleet = fleetOf(args, scanned.words, stored);
+  if (!fleet) return undefined;
+  const [{ writeFleet }, { terminalWidth }] = await Promise.all([
+    import('./output/fleet.js'),
+    import('./output/width.js'),
+  ]);
+  const value = (...names: string[]) => {
+    let found: string | undefined;
+    for (let i = 0; i < scanned.operandsFrom; i++) {
+      const [name, inline] = args[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
+      if (names.includes(name)) found = inline ?? args[i + 1];
+    }
+    return found;
+  };
+  const noColor = scanned.globals.has('--no-color');
+  const format = (
+    scanned.globals.has('--json') ? 'json' : (value('-o', '--output') ?? 'table')
+  ) as OutputFormat;
+  return runFleet(fleet, scanned.words, world, runCli, async (runs) =>
+    writeFleet(runs, {
+      streams: world.streams,
+      theme: await theme(colorEnabled(Boolean(world.streams.stdout.isTTY), world.env, noColor)),
+      width: terminalWidth(world.streams.stdout, world.env),
+      query: value('--query'),
+      format,
+    }),
+  );
 }
 
 /**

@@ -175,6 +175,30 @@ export async function computePlan(
     .sort((x, y) => compareDefinitions(x.def, y.def));
 }
 
+/**
+ * What differs between two estates' definitions (each read as `pull` reads them), as the changes a plan would
+ * make to turn `from` into `to`: what only `to` has is a create, what only `from` has a delete, and what both
+ * have an update of the fields that differ, compared as a plan compares (secrets left out, the order of a list
+ * only where it means something). In plan order.
+ */
+export function diffEstates(from: readonly Definition[], to: readonly Definition[]): PlanEntry[] {
+  const key = (d: Definition) => `${d.kind}:${JSON.stringify(d.path)}`;
+  const before = new Map(from.map((d) => [key(d), d]));
+  const entries: PlanEntry[] = [];
+  for (const def of to) {
+    const was = before.get(key(def));
+    before.delete(key(def));
+    if (!was) {
+      entries.push(creation(def));
+      continue;
+    }
+    const changes = withoutEmpty(diffFields(comparable(was), comparable(def)));
+    if (changes.length) entries.push({ action: 'update', def, changes });
+  }
+  for (const def of before.values()) entries.push({ action: 'delete', def, changes: [] });
+  return entries.sort((x, y) => compareDefinitions(x.def, y.def));
+}
+
 /** The catalog's entities by path, then the admin kinds (queues, the ruleset, reflections, grants) by path. */
 export function compareDefinitions(a: Definition, b: Definition): number {
   const rank = (d: Definition) => (isAdminKind(d.kind) ? 1 + ADMIN_KINDS.indexOf(d.kind) : 0);

@@ -4,15 +4,17 @@ import { statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { ApplyResult } from '../ascode/apply.js';
+import { KINDS, type Kind } from '../ascode/definitions.js';
 import type { PlanEntry } from '../ascode/diff.js';
 import type { Context } from '../context.js';
 import { DlakeError, ExitCode, InterruptedError, QuietExit, UsageError } from '../errors.js';
-import { planFor, READ_CONCURRENCY } from '../ops/plan.js';
+import { pullEstate } from '../ops/definitions.js';
+import { planFor } from '../ops/plan.js';
 import { stderrSafe, terminalSafe } from '../output/safe-text.js';
 import { formatPath, parseRef } from '../util/catalog-ref.js';
 import { confirmDestructive, examples } from './common.js';
 import { defineCommand, type OptionsOf } from './define.js';
-import { concurrencyOption } from './options.js';
+import { choose, concurrencyOption, repeatable } from './options.js';
 
 const DEFAULT_CONCURRENCY = 8;
 
@@ -112,12 +114,64 @@ const applyDeclaration = (cmd: Command) =>
 
 export const apply = defineCommand(applyDeclaration, applyDefinitions);
 
+const diffDeclaration = (cmd: Command) =>
+  cmd
+    .description(
+      'Show what differs between two estates, as the plan that would turn the first into the second (exit 1 when they differ)',
+    )
+    .argument('[kind...]', `compare only these kinds: ${KINDS.join(', ')} (default: all)`)
+    .option('-p, --profile <name>', 'an estate: give two, -p A -p B', repeatable('--profile'))
+    .addOption(
+      new Option(
+        '--map <file>',
+        "rename A's users and roles as B names them (YAML: users: {a: b}, roles: {…})",
+      ),
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'dlake diff -p staging -p prod',
+        'dlake diff -p staging -p prod view source -o json',
+        'dlake diff -p dev -p prod --map prod-names.yaml',
+      ),
+    );
+
+export const diff = defineCommand(diffDeclaration, diffProfilesCommand);
+
+async function diffProfilesCommand(
+  ctx: Context,
+  kindWords: string[],
+  opts: OptionsOf<typeof diffDeclaration>,
+): Promise<void> {
+  const profiles = opts.profile ?? [];
+  if (profiles.length !== 2) {
+    throw new UsageError(`diff compares two estates: name two profiles (-p A -p B), not ${profiles.length}`);
+  }
+  const kinds = kindWords.length ? kindWords.map((k) => choose('KIND', k, KINDS) as Kind) : undefined;
+  const [{ Context: Ctx }, { diffProfiles }] = await Promise.all([
+    import('../context.js'),
+    import('../ops/definitions.js'),
+  ]);
+  const world = { env: ctx.env, streams: ctx.streams, store: ctx.store };
+  const [from, to] = await Promise.all(
+    profiles.map((profile) => Ctx.create({ ...ctx.opts, profile }, world)),
+  );
+  try {
+    ctx.interruptible = true;
+    const entries = await diffProfiles(from!, to!, { kinds, map: opts.map }, ctx.interrupt.signal);
+    await printPlan(ctx, entries, undefined, `${profiles[0]} → ${profiles[1]}`);
+    // Exit 1 when they differ, as diff(1) answers (docs/cli-contract.md "Fleets").
+    if (entries.length) throw new QuietExit(1);
+  } finally {
+    await Promise.allSettled([from!.dispose(), to!.dispose()]);
+  }
+}
+
 async function pullDefinitions(
   ctx: Context,
   refs: string[],
   opts: OptionsOf<typeof pullDeclaration>,
 ): Promise<void> {
-  const { pullDefinitions } = await import('../ascode/pull.js');
   const { keepReferences } = await import('../ascode/substitution.js');
   const { checkPullTargets, writeDefinitions } = await import('../ascode/folder.js');
   const { fileFor } = await import('../ascode/layout.js');
@@ -125,13 +179,9 @@ async function pullDefinitions(
   const kinds = admin?.parseKinds(opts.kinds!) ?? [];
   const parsed = refs.map(parseRef);
   refuseFile(opts.dir);
-  const client = await ctx.client();
   const roots: string[][] = [];
-  const catalogDefs = await pullDefinitions(client, parsed, READ_CONCURRENCY, roots);
   // Everything is read before the first file is written, so a failure leaves the folder as it was.
-  const defs = admin
-    ? [...catalogDefs, ...(await admin.pullAdminKinds(client, kinds, catalogDefs, READ_CONCURRENCY))]
-    : catalogDefs;
+  const defs = await pullEstate(ctx, { refs: parsed, kinds, roots });
   // A link or a folder in the way is refused before any file of the folder is read (or written).
   checkPullTargets(opts.dir, defs);
   let stale: string[] = [];
@@ -178,7 +228,7 @@ function pathList(paths: readonly string[][], max = 5): string {
  * The plan as a person reads a diff (deletes first, so that they are not missed; a delete that would break
  * views that remain says which), then the summary line. An entity that could not be planned is `! error`.
  */
-function planText(plan: readonly PlanEntry[]): string {
+function planText(plan: readonly PlanEntry[], label = 'Plan'): string {
   const lines: string[] = [];
   for (const e of plan) {
     if (e.error) {
@@ -198,18 +248,23 @@ function planText(plan: readonly PlanEntry[]): string {
   const count = (action: PlanEntry['action']) => plan.filter((e) => !e.error && e.action === action).length;
   const errors = plan.filter((e) => e.error).length;
   lines.push(
-    `Plan: ${count('create')} to create, ${count('update')} to update, ${count('delete')} to delete${errors ? `; ${errors} cannot be planned` : ''}.`,
+    `${label}: ${count('create')} to create, ${count('update')} to update, ${count('delete')} to delete${errors ? `; ${errors} cannot be planned` : ''}.`,
   );
   return `${lines.join('\n')}\n`;
 }
 
 /** The plan on stdout; `read` (what was read to decide its deletes) first in text, on stderr with -o json. */
-async function printPlan(ctx: Context, plan: readonly PlanEntry[], read?: string): Promise<void> {
+async function printPlan(
+  ctx: Context,
+  plan: readonly PlanEntry[],
+  read?: string,
+  label?: string,
+): Promise<void> {
   if (ctx.format === 'json') {
     const { planJson } = await import('../ascode/plan.js');
     if (read) ctx.ui.notice(read);
     ctx.streams.stdout.write(`${JSON.stringify(planJson(plan), null, 2)}\n`);
-  } else ctx.streams.stdout.write(`${read ? `${terminalSafe(read)}\n` : ''}${planText(plan)}`);
+  } else ctx.streams.stdout.write(`${read ? `${terminalSafe(read)}\n` : ''}${planText(plan, label)}`);
 }
 
 async function planDefinitions(

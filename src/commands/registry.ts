@@ -146,6 +146,12 @@ export const GROUPS: GroupDef[] = [
     load: async () => (await import('./ascode.js')).apply,
   },
   {
+    name: 'diff',
+    topic: 'Definitions as code',
+    summary: 'Show what differs between two estates (profiles), as plan lines',
+    load: async () => (await import('./ascode.js')).diff,
+  },
+  {
     name: 'api',
     topic: 'Other',
     summary: 'Make an authenticated API request',

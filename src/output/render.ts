@@ -90,18 +90,25 @@ interface Table {
 }
 
 function tableOf(data: unknown, rows: unknown[] | undefined, view: View<unknown> | undefined): Table {
+  const t = rowsAndView({ data, rows, view });
+  return {
+    headers: t.view.columns.map((c) => c.header),
+    values: t.rows.map((row) => t.view.columns.map((c) => c.value(row))),
+  };
+}
+
+/** The rows and columns a table or CSV of `r` shows: its own, or made from its data as `-o table` makes them. */
+export function rowsAndView(r: Renderable<unknown>): { rows: unknown[]; view: View<unknown> } {
+  let { rows, view } = r;
+  const { data } = r;
   if (!rows) {
     if (Array.isArray(data)) rows = data;
     else if (data && typeof data === 'object') {
       rows = detailRows(data as Record<string, unknown>);
       view = view ?? (DETAIL_VIEW as View<unknown>);
-    } else rows = [];
+    } else rows = data === null || data === undefined ? [] : [data];
   }
-  const v = view ?? genericView(rows);
-  return {
-    headers: v.columns.map((c) => c.header),
-    values: rows.map((row) => v.columns.map((c) => c.value(row))),
-  };
+  return { rows, view: view ?? genericView(rows) };
 }
 
 /** `-o csv` of any command: the one CSV field encoder of the exports (docs/cli-contract.md "Streams and formats"). */

@@ -116,7 +116,7 @@ describe('bash completion', () => {
     expect(got.get('dlake profile use ')).toEqual(['prod', 'staging']);
     expect(got.get('dlake completion ')).toEqual(['bash', 'fish', 'zsh']);
     // The walk skips `-o json`, resolves the alias `ls`, and offers the global options there too.
-    expect(got.get('dlake -o json profile ls --p')).toEqual(['--profile', '--project-id']);
+    expect(got.get('dlake -o json profile ls --p')).toEqual(['--parallel', '--profile', '--project-id']);
     expect(got.get('dlake profile list ')).toEqual([]);
     // Closed sets that the README promises: source types and CPU tiers.
     expect(got.get('dlake source create lake --type ')).toContain('POSTGRES');
