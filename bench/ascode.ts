@@ -132,7 +132,7 @@ export async function benchAscode(): Promise<string> {
 
 // At scale: 10,000 entities (10 spaces × 20 folders × 49 views, a third of them tagged, one in ten with a wiki;
 // each view reads the one before it in its folder, the first of each folder a view of the folder before), each
-// of pull, plan and apply timed with its peak RSS (GNU time's %M), against the same 5 ms per catalog request.
+// of pull, plan, apply and diff (against a second server holding the same) timed with its peak RSS (GNU time's %M), against the same 5 ms per catalog request.
 const SCALE_SPACES = Number(process.env.BENCH_SCALE_SPACES ?? 10);
 const SCALE_FOLDERS = 20;
 const SCALE_VIEWS = 49;
@@ -190,6 +190,7 @@ async function measured(args: string[], env: Record<string, string>, dir: string
 
 export async function benchAscodeScale(): Promise<string> {
   const emu = await startEmulator();
+  const others: Array<{ close(): Promise<void> }> = [];
   const dir = mkdtempSync(join(tmpdir(), 'dlake-bench-ascode-scale-'));
   try {
     const files = join(dir, 'lake');
@@ -209,6 +210,31 @@ export async function benchAscodeScale(): Promise<string> {
     if (plan.out !== 'Plan: 0 to create, 0 to update, 0 to delete.\n') throw new Error(`plan: ${plan.out}`);
     const reads = emu.log.entries.map((e) => `${e.method} ${e.path} ${JSON.stringify(e.query)}`);
     const twice = reads.length - new Set(reads).size;
+    // diff: the same estate on a second server, both read at once and compared, against plan's time.
+    const other = await startEmulator();
+    others.push(other);
+    const toOther = ['-p', 'other'];
+    const login = await runDlake(
+      ['login', ...toOther, '--url', other.url, '-u', 'admin', '--password-stdin'],
+      {
+        input: 'admin-pass-1',
+        env,
+      },
+    );
+    if (login.code !== 0) throw new Error(login.stderr);
+    const filled = await runDlake([...toOther, 'apply', '--dir', files, '-q'], { env });
+    if (filled.code !== 0) throw new Error(filled.stderr);
+    if (LATENCY_MS > 0) other.fault({ kind: 'latency', latencyMs: LATENCY_MS, path: '/api/v3/catalog' });
+    emu.log.clear();
+    other.log.clear();
+    const diff = await measured(
+      ['diff', '-p', 'default', '-p', 'other', 'space', 'folder', 'view'],
+      env,
+      dir,
+    );
+    if (diff.out !== 'default → other: 0 to create, 0 to update, 0 to delete.\n')
+      throw new Error(`diff: ${diff.out}`);
+    const diffRequests = emu.log.entries.length + other.log.entries.length;
     const loadAfter = loadavg()[0]!;
     const row = (name: string, m: Measured, requests: number) => [
       name,
@@ -232,6 +258,7 @@ export async function benchAscodeScale(): Promise<string> {
           row('apply (into an empty service)', apply, applyRequests),
           row('pull (everything)', pull, pullRequests),
           row('plan (unchanged estate)', plan, reads.length),
+          row('diff (two such estates, both read)', diff, diffRequests),
         ],
       ) +
       `\n\n${entities.toLocaleString('en-US')} entities, ${LATENCY_MS} ms latency per catalog request, ` +
@@ -239,7 +266,7 @@ export async function benchAscodeScale(): Promise<string> {
       `made ${twice} repeated request${twice === 1 ? '' : 's'} (goal: no entity read twice).`
     );
   } finally {
-    await emu.close();
+    await Promise.all([emu.close(), ...others.map((o) => o.close())]);
     rmSync(dir, { recursive: true, force: true });
   }
 }

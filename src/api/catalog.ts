@@ -21,20 +21,11 @@ import {
   WikiSchema,
 } from './schemas/catalog.js';
 import { segment, segments } from './url-segment.js';
+import type { WriteRequest } from './write.js';
+
+export type { WriteRequest } from './write.js';
 
 const CATALOG = v3('catalog', 'catalog');
-
-/** A write as it will be sent: what `client.request` takes and what `printDryRun` shows. */
-export interface WriteRequest {
-  method: Method;
-  at: Target;
-  query?: Record<string, string | undefined>;
-  json?: unknown;
-  /** Body fields to redact in traces and dry-run output (a source type's secrets). */
-  secretFields?: readonly string[];
-  /** Safe to repeat: a PUT or DELETE that carries the tag. */
-  idempotent?: boolean;
-}
 
 export interface GetOptions {
   /** Non-default attributes, e.g. `permissions`. */

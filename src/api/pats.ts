@@ -7,6 +7,7 @@ import { below, type Target, v3 } from './endpoint.js';
 import type { ApiClient } from './http.js';
 import { type Pat, PatListSchema } from './schemas/admin.js';
 import { segment } from './url-segment.js';
+import { type Write, type WriteRequest, write } from './write.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The service's default maximum lifetime (support key `auth.personal-access-token.max_lifetime_days`). */
@@ -35,7 +36,7 @@ export function checkNewPat(pat: NewPat): void {
 }
 
 /** A user's tokens: singular `user` on both editions (`/v0/user/{id}/token` on the hosted one, §13.4). */
-export function patsTarget(userId: string): Target {
+function patsTarget(userId: string): Target {
   return v3('pat', `user/${segment(userId, 'user id')}/token`, { scope: 'organisation' });
 }
 
@@ -48,12 +49,14 @@ export async function listPats(client: ApiClient, userId: string): Promise<Pat[]
 }
 
 /** POST /user/{id}/token: the new token itself, the body being the bare token string. Sent once only. */
-export async function createPat(client: ApiClient, userId: string, pat: NewPat): Promise<string> {
-  const text = String(
-    await patEndpoint(() =>
-      client.request({ method: 'POST', at: patsTarget(userId), json: pat, responseType: 'text' }),
-    ),
+export function patCreation(userId: string, pat: NewPat): Write<string> {
+  return write({ method: 'POST', at: patsTarget(userId), json: pat }, (client, request) =>
+    sendCreation(client, request, userId),
   );
+}
+
+async function sendCreation(client: ApiClient, request: WriteRequest, userId: string): Promise<string> {
+  const text = String(await patEndpoint(() => client.request({ ...request, responseType: 'text' })));
   const token = unquote(text.trim());
   // Never quote the body in this error: it may be a token after all.
   if (!token || /\s/.test(token)) {

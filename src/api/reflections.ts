@@ -14,6 +14,7 @@ import { PageTokens } from './paging.js';
 import { ReflectionSummaryPageSchema } from './schemas/reflections.js';
 import { count, optional, text } from './schemas.js';
 import { segment } from './url-segment.js';
+import { type Write, type WriteRequest, write } from './write.js';
 
 /** The service's largest page of summaries. */
 const MAX_SUMMARY_PAGE = 100;
@@ -104,7 +105,7 @@ export const FIELD_LISTS = [
 type FieldListKey = (typeof FIELD_LISTS)[number];
 export type FieldLists = Partial<Record<FieldListKey, Array<Record<string, unknown>>>>;
 
-export function reflectionTarget(id: string): Target {
+function reflectionTarget(id: string): Target {
   if (!isUuid(id)) {
     throw new UsageError(`"${id}" is not a reflection id`, { hint: { kind: 'list-reflections' } });
   }
@@ -135,15 +136,20 @@ export function createReflection(client: ApiClient, body: Record<string, unknown
 }
 
 /** PUT /reflection/{id} with the tag read before; a stale tag is exit 5 with the current tag in the hint. */
-export async function updateReflection(client: ApiClient, body: Reflection): Promise<Reflection> {
+export function reflectionUpdate(body: Reflection): Write<Reflection> {
+  return write(
+    { method: 'PUT', at: reflectionTarget(body.id), json: body, idempotent: true },
+    (client, request) => sendUpdate(client, request, body),
+  );
+}
+
+export function updateReflection(client: ApiClient, body: Reflection): Promise<Reflection> {
+  return reflectionUpdate(body).send(client);
+}
+
+async function sendUpdate(client: ApiClient, request: WriteRequest, body: Reflection): Promise<Reflection> {
   try {
-    return await client.request({
-      method: 'PUT',
-      at: reflectionTarget(body.id),
-      json: body,
-      schema: ReflectionSchema,
-      idempotent: true,
-    });
+    return await client.request({ ...request, schema: ReflectionSchema });
   } catch (err) {
     if (!(err instanceof ConflictError)) throw err;
     const current = await getReflection(client, body.id).catch(() => undefined);

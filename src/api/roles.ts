@@ -13,6 +13,7 @@ import { PageTokens } from './paging.js';
 import { type RoleRef, RoleRefSchema, RoleSchema } from './schemas/admin.js';
 import { count, optional, text } from './schemas.js';
 import { segment } from './url-segment.js';
+import { type Write, write } from './write.js';
 
 /** Every user has this role; the service adds it on creation and it cannot be removed. */
 export const PUBLIC_ROLE = 'PUBLIC';
@@ -73,7 +74,7 @@ const RoleListPageSchema = z.looseObject({
   nextPageToken: optional(z.string()),
 });
 
-export function roleTarget(id: string): Target {
+function roleTarget(id: string): Target {
   return organisationResource('role', { id }, segment(id, 'role id'));
 }
 
@@ -157,10 +158,14 @@ export function roleUpdateBody(current: Role, changes: { description?: string })
 }
 
 /** PUT /role/{id}: a full replace without a tag, so it is not repeated automatically either. */
-export function updateRole(client: ApiClient, body: ReturnType<typeof roleUpdateBody>): Promise<Role> {
-  return enterprise('roles', () =>
-    client.request({ method: 'PUT', at: roleTarget(body.id), json: body, schema: RoleDetailSchema }),
+export function roleUpdate(body: ReturnType<typeof roleUpdateBody>): Write<Role> {
+  return write({ method: 'PUT', at: roleTarget(body.id), json: body }, (client, request) =>
+    enterprise('roles', () => client.request({ ...request, schema: RoleDetailSchema })),
   );
+}
+
+export function updateRole(client: ApiClient, body: ReturnType<typeof roleUpdateBody>): Promise<Role> {
+  return roleUpdate(body).send(client);
 }
 
 export function deleteRoleRequest(id: string) {

@@ -15,8 +15,9 @@ import { PUBLIC_ROLE } from './roles.js';
 import { type RoleRef, type User, UserSchema } from './schemas/admin.js';
 import { count, optional, text } from './schemas.js';
 import { segment } from './url-segment.js';
+import { type Write, type WriteRequest, write } from './write.js';
 
-export const USERS = organisationResource('user', undefined);
+const USERS = organisationResource('user', undefined);
 
 /** The by-name lookup answers an abbreviated user: no `@type`, `roles` or `source`. */
 export const UserByNameSchema = z.looseObject({
@@ -58,7 +59,7 @@ interface UpdateUserBody {
 /** Body fields that hold a secret: hidden in --dry-run output and never logged. */
 const USER_SECRET_FIELDS = ['password'] as const;
 
-export function userTarget(id: string): Target {
+function userTarget(id: string): Target {
   return organisationResource('user', { id }, segment(id, 'user id'));
 }
 
@@ -117,32 +118,40 @@ export function lookupUser(client: ApiClient, idOrName: string): Promise<UserSum
 }
 
 /** POST /user. Never repeated automatically (a duplicate user is worse than an error). */
-export async function createUser(client: ApiClient, body: CreateUserBody): Promise<User> {
-  return client
-    .request({
-      method: 'POST',
-      at: USERS,
-      json: body,
-      secretFields: USER_SECRET_FIELDS,
-      schema: UserSchema,
-    })
-    .catch((err: unknown) => {
-      throw nameTaken(err, `a user named "${body.name}" already exists`);
-    });
+export function userCreation(body: CreateUserBody): Write<User> {
+  return write(
+    { method: 'POST', at: USERS, json: body, secretFields: USER_SECRET_FIELDS },
+    (client, request) =>
+      client.request({ ...request, schema: UserSchema }).catch((err: unknown) => {
+        throw nameTaken(err, `a user named "${body.name}" already exists`);
+      }),
+  );
+}
+
+export function createUser(client: ApiClient, body: CreateUserBody): Promise<User> {
+  return userCreation(body).send(client);
 }
 
 /** PUT /user/{id} with the tag read before; a stale tag is a conflict whose hint names the current tag. */
-export async function updateUser(client: ApiClient, body: UpdateUserBody): Promise<User> {
+export function userUpdate(body: UpdateUserBody): Write<User> {
+  const request: WriteRequest = {
+    method: 'PUT',
+    at: userTarget(body.id),
+    json: body,
+    secretFields: USER_SECRET_FIELDS,
+    // Without a tag nothing guards against applying it twice over someone else's change.
+    idempotent: body.tag !== undefined,
+  };
+  return write(request, (client) => sendUpdate(client, request, body));
+}
+
+export function updateUser(client: ApiClient, body: UpdateUserBody): Promise<User> {
+  return userUpdate(body).send(client);
+}
+
+async function sendUpdate(client: ApiClient, request: WriteRequest, body: UpdateUserBody): Promise<User> {
   try {
-    return await client.request({
-      method: 'PUT',
-      at: userTarget(body.id),
-      json: body,
-      secretFields: USER_SECRET_FIELDS,
-      schema: UserSchema,
-      // Without a tag nothing guards against applying it twice over someone else's change.
-      idempotent: body.tag !== undefined,
-    });
+    return await client.request({ ...request, schema: UserSchema });
   } catch (err) {
     throw await explainStaleTag(
       err,

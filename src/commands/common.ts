@@ -1,6 +1,7 @@
 // Small pieces shared by command files: help examples, refusal of secrets on argv, --data parsing.
 import { Option } from '@commander-js/extra-typings';
 import type { Target } from '../api/endpoint.js';
+import type { Write } from '../api/write.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readStdin } from '../output/prompt.js';
@@ -64,6 +65,18 @@ export async function confirmDestructive(
   }
   const { confirm } = await import('../output/prompt.js');
   if (!(await confirm(ctx.streams, question))) throw new UsageError('cancelled: not confirmed');
+}
+
+/**
+ * The one write path of a command: with --dry-run, the write's request as routed on the edition in force, its
+ * secrets masked by its own `secretFields`, and nothing sent (undefined); else the write sent, and its answer.
+ */
+export async function send<T>(ctx: Context, w: Write<T>, opts: { dryRun?: boolean }): Promise<T | undefined> {
+  if (opts.dryRun) {
+    await printDryRun(ctx, w.request);
+    return undefined;
+  }
+  return w.send(await ctx.client());
 }
 
 /** `--dry-run`: prints the request as routed on the edition in force, secrets redacted, and sends nothing. */

@@ -4,11 +4,11 @@ import type { Command } from '@commander-js/extra-typings';
 import type { CatalogEntity } from '../../api/schemas/catalog.js';
 import type { Context } from '../../context.js';
 import { formatPath } from '../../util/catalog-ref.js';
-import { examples } from '../common.js';
+import { examples, send } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
 import { dryRunOption } from './options.js';
 import { entityView, kindOf } from './views.js';
-import { readJsonFile, send, sourceSecrets } from './write.js';
+import { readJsonFile, sourceSecrets } from './write.js';
 
 const declaration = (catalog: Command) =>
   catalog
@@ -40,12 +40,19 @@ async function create(ctx: Context, opts: OptionsOf<typeof declaration>): Promis
   if (entity.entityType === 'dataset' && entity.type === 'PHYSICAL_DATASET') {
     // A table is made by promoting the file or folder at its path (the service has no other way).
     const target = await api.getByPath(client, path, { exclude: ['children'] });
-    created = await send(ctx, opts.dryRun, api.promoteRequest(target.id, entity), () =>
-      api.promote(client, target.id, entity),
+    created = await send(
+      ctx,
+      { request: api.promoteRequest(target.id, entity), send: () => api.promote(client, target.id, entity) },
+      { dryRun: opts.dryRun },
     );
   } else {
-    created = await send(ctx, opts.dryRun, api.createRequest(entity, secretFields), () =>
-      api.create(client, entity, secretFields),
+    created = await send(
+      ctx,
+      {
+        request: api.createRequest(entity, secretFields),
+        send: () => api.create(client, entity, secretFields),
+      },
+      { dryRun: opts.dryRun },
     );
   }
   if (!created) return;

@@ -3,11 +3,10 @@ import { type Command, Option } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { formatPath } from '../../util/catalog-ref.js';
-import { examples } from '../common.js';
+import { examples, send } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
 import { repeatable } from '../options.js';
 import { dryRunOption, idOption, refOf } from './options.js';
-import { send } from './write.js';
 
 const declaration = (catalog: Command) =>
   catalog
@@ -58,8 +57,13 @@ async function tags(ctx: Context, refArg: string, opts: OptionsOf<typeof declara
     return ctx.print({ data, rows: data.tags, view: view(`${path} has no tags.`) });
   }
   const wanted = opts.clear ? [] : [...new Set(opts.set)];
-  const saved = await send(ctx, opts.dryRun, api.setTagsRequest(current.id, wanted, existing?.version), () =>
-    api.setTags(client, current.id, wanted, existing?.version).catch(refused),
+  const saved = await send(
+    ctx,
+    {
+      request: api.setTagsRequest(current.id, wanted, existing?.version),
+      send: () => api.setTags(client, current.id, wanted, existing?.version).catch(refused),
+    },
+    { dryRun: opts.dryRun },
   );
   if (!saved) return;
   ctx.ui.notice(wanted.length ? `Tagged ${path}: ${saved.tags.join(', ')}.` : `Removed the tags of ${path}.`);

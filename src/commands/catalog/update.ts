@@ -3,11 +3,11 @@ import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { formatPath } from '../../util/catalog-ref.js';
-import { examples } from '../common.js';
+import { examples, send } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
 import { dryRunOption, idOption, refOf } from './options.js';
 import { entityView } from './views.js';
-import { readJsonFile, send, sourceSecrets } from './write.js';
+import { readJsonFile, sourceSecrets } from './write.js';
 
 const declaration = (catalog: Command) =>
   catalog
@@ -54,8 +54,13 @@ async function update(ctx: Context, refArg: string, opts: OptionsOf<typeof decla
   }
   const body = entityUpdateBody(current, patch);
   const secretFields = await sourceSecrets(body, false);
-  const updated = await send(ctx, opts.dryRun, api.updateRequest(current.id, body, secretFields), () =>
-    api.update(client, current.id, body, secretFields),
+  const updated = await send(
+    ctx,
+    {
+      request: api.updateRequest(current.id, body, secretFields),
+      send: () => api.update(client, current.id, body, secretFields),
+    },
+    { dryRun: opts.dryRun },
   );
   if (!updated) return;
   ctx.ui.notice(`Updated ${path} (tag ${current.tag} → ${updated.tag}).`);

@@ -4,10 +4,9 @@ import type { Context } from '../../context.js';
 import { readStdin } from '../../output/prompt.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { readTextFile } from '../../util/files.js';
-import { examples } from '../common.js';
+import { examples, send } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
 import { dryRunOption, idOption, refOf } from './options.js';
-import { send } from './write.js';
 
 const declaration = (catalog: Command) =>
   catalog
@@ -55,8 +54,13 @@ async function wiki(ctx: Context, refArg: string, opts: OptionsOf<typeof declara
     }
     return ctx.print({ data });
   }
-  const saved = await send(ctx, opts.dryRun, api.setWikiRequest(current.id, text, existing?.version), () =>
-    api.setWiki(client, current.id, text, existing?.version),
+  const saved = await send(
+    ctx,
+    {
+      request: api.setWikiRequest(current.id, text, existing?.version),
+      send: () => api.setWiki(client, current.id, text, existing?.version),
+    },
+    { dryRun: opts.dryRun },
   );
   if (!saved) return;
   ctx.ui.notice(`Saved the wiki of ${path} (version ${saved.version ?? 0}).`);

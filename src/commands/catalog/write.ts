@@ -1,8 +1,6 @@
-// What the catalog verbs that write share: reading the JSON they send, source configs checked per type, and
-// --dry-run.
-import type { WriteRequest } from '../../api/catalog.js';
+// What the catalog verbs that write share: reading the JSON they send, and source configs checked per type.
 import type { Context } from '../../context.js';
-import { printDryRun, readJsonArgument } from '../common.js';
+import { readJsonArgument } from '../common.js';
 
 /** `--file F|-` as JSON; its label names the file in messages. */
 export async function readJsonFile(
@@ -24,18 +22,4 @@ export async function sourceSecrets(
   if (!types.findSourceType(entity.type)) return undefined;
   entity.config = types.validateSourceConfig(entity.type, entity.config ?? {}, { forCreate });
   return types.secretFieldNames(entity.type);
-}
-
-/** Sends the request, or with --dry-run prints it and returns undefined. */
-export async function send<T>(
-  ctx: Context,
-  dryRun: boolean | undefined,
-  req: WriteRequest,
-  act: () => Promise<T>,
-) {
-  if (dryRun) {
-    await printDryRun(ctx, req);
-    return undefined;
-  }
-  return act();
 }

@@ -2,7 +2,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { formatDuration } from '../../util/units.js';
-import { examples, printDryRun } from '../common.js';
+import { examples, send } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
 import { duration } from '../options.js';
 import { userOf } from './shared.js';
@@ -27,14 +27,14 @@ const declaration = (pat: Command) =>
 export const register = defineCommand(declaration, create);
 
 async function create(ctx: Context, ref: string, opts: OptionsOf<typeof declaration>): Promise<void> {
-  const { checkNewPat, createPat, patsTarget } = await import('../../api/pats.js');
+  const { checkNewPat, patCreation } = await import('../../api/pats.js');
   const ms = duration('--expires', { positive: false })(opts.expires);
   const body = { label: opts.label, millisecondsToExpire: ms };
   checkNewPat(body);
   const client = await ctx.client();
   const user = await userOf(client, ref);
-  if (opts.dryRun) return printDryRun(ctx, { method: 'POST', at: patsTarget(user.id), json: body });
-  const token = await createPat(client, user.id, body);
+  const token = await send(ctx, patCreation(user.id, body), { dryRun: opts.dryRun });
+  if (token === undefined) return;
   ctx.streams.stdout.write(`${token}\n`);
   const expiresAt = new Date(Date.now() + ms).toISOString();
   ctx.ui.notice(

@@ -4,7 +4,7 @@ import { type Command, Option } from '@commander-js/extra-typings';
 import type { Reflection } from '../../api/reflections.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { examples, printDryRun } from '../common.js';
+import { examples, send } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
 import { datasetFieldNames, type FieldFlag, fieldLists } from './fields.js';
 import { addDefinitionOptions, printReflection } from './shared.js';
@@ -46,8 +46,8 @@ async function update(ctx: Context, id: string, opts: OptionsOf<typeof declarati
       hint: 'give --name, --enable, --disable or a field list (--display, --dimension, --measure, …)',
     });
   }
-  if (opts.dryRun) return printDryRun(ctx, { method: 'PUT', at: api.reflectionTarget(id), json: body });
-  const updated = await api.updateReflection(client, body);
+  const updated = await send(ctx, api.reflectionUpdate(body), { dryRun: opts.dryRun });
+  if (!updated) return;
   await printReflection(ctx, updated);
   ctx.ui.notice(`Updated reflection ${updated.name ?? updated.id}.`);
 }

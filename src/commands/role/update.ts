@@ -3,7 +3,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { examples, printDryRun } from '../common.js';
+import { examples, send } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
 import { printRole } from './shared.js';
 
@@ -32,8 +32,8 @@ async function update(ctx: Context, ref: string, opts: OptionsOf<typeof declarat
   const current = await api.resolveRole(client, ref);
   api.refuseSystemRole(current, 'change');
   const body = api.roleUpdateBody(current, { description: opts.description });
-  if (opts.dryRun) return printDryRun(ctx, { method: 'PUT', at: api.roleTarget(current.id), json: body });
-  const updated = await api.updateRole(client, body);
+  const updated = await send(ctx, api.roleUpdate(body), { dryRun: opts.dryRun });
+  if (!updated) return;
   await printRole(ctx, updated);
   ctx.ui.notice(`Updated role ${updated.name}.`);
 }

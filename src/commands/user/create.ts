@@ -3,7 +3,7 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { examples, printDryRun, refuseSecretFlag } from '../common.js';
+import { examples, refuseSecretFlag, send } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
 import { email, repeatable } from '../options.js';
 import { names, newPassword, PASSWORD_HELP, printUser } from './shared.js';
@@ -37,16 +37,15 @@ async function create(ctx: Context, name: string, opts: OptionsOf<typeof declara
   if (!name.trim()) throw new UsageError('the user name is empty');
   const password = await newPassword(ctx, opts);
   const client = await ctx.client();
-  const [{ getRolesByName, PUBLIC_ROLE }, { createUser, newUserBody, USERS }] = await Promise.all([
+  const [{ getRolesByName, PUBLIC_ROLE }, { newUserBody, userCreation }] = await Promise.all([
     import('../../api/roles.js'),
     import('../../api/users.js'),
   ]);
   // Looking PUBLIC up too gives its id, and tells a community-edition server (no roles) before writing.
   const roles = await getRolesByName(client, [PUBLIC_ROLE, ...(opts.role ?? [])], 'creating users');
   const body = newUserBody({ name, ...names(opts) }, roles, password);
-  if (opts.dryRun)
-    return printDryRun(ctx, { method: 'POST', at: USERS, json: body, secretFields: ['password'] });
-  const created = await createUser(client, body);
+  const created = await send(ctx, userCreation(body), { dryRun: opts.dryRun });
+  if (!created) return;
   await printUser(ctx, created);
   ctx.ui.notice(`Created user ${created.name} (id ${created.id}).`);
 }

@@ -4,7 +4,7 @@ import type { RoleRef } from '../../api/schemas/admin.js';
 import type { UserChanges } from '../../api/users.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { examples, printDryRun, refuseSecretFlag } from '../common.js';
+import { examples, refuseSecretFlag, send } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
 import { email, repeatable } from '../options.js';
 import { names, newPassword, PASSWORD_HELP, printUser } from './shared.js';
@@ -41,8 +41,9 @@ const declaration = (user: Command) =>
 export const register = defineCommand(declaration, update);
 
 async function update(ctx: Context, ref: string, opts: OptionsOf<typeof declaration>): Promise<void> {
-  const { checkRoleChanges, hasChanges, mergeUser, resolveUser, rolesToLookUp, updateUser, userTarget } =
-    await import('../../api/users.js');
+  const { checkRoleChanges, hasChanges, mergeUser, resolveUser, rolesToLookUp, userUpdate } = await import(
+    '../../api/users.js'
+  );
   const changes: UserChanges = { ...names(opts), addRoles: opts.addRole, removeRoles: opts.removeRole };
   if (!hasChanges(changes) && !opts.passwordStdin && !opts.passwordPrompt) {
     throw new UsageError('nothing to change', {
@@ -66,14 +67,8 @@ async function update(ctx: Context, ref: string, opts: OptionsOf<typeof declarat
     if (!opts.dryRun) await printUser(ctx, current);
     return;
   }
-  if (opts.dryRun)
-    return printDryRun(ctx, {
-      method: 'PUT',
-      at: userTarget(current.id),
-      json: merged.body,
-      secretFields: ['password'],
-    });
-  const updated = await updateUser(client, merged.body);
+  const updated = await send(ctx, userUpdate(merged.body), { dryRun: opts.dryRun });
+  if (!updated) return;
   await printUser(ctx, updated);
   ctx.ui.notice(`Updated user ${updated.name}: ${merged.changed.join(', ')}.`);
 }
