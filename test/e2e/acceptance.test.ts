@@ -1,0 +1,146 @@
+// Acceptance cases as files (test/acceptance/README.md): each folder holds a `script` of dlake commands run in
+// order against a fresh emulator, and beside it the whole of what they gave — `output.txt` (each command, its
+// stdout, its stderr and its exit code) and `out.requests.txt` (every request the emulator answered) — compared
+// byte for byte after the run's ids and times are replaced by stable names. DLAKE_ACCEPTANCE_UPDATE=1 writes the
+// files anew instead, to be reviewed as a diff.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { EmulatorOptions } from 'dlake-emulator';
+import { describe, expect, it } from 'vitest';
+import { startFixture } from '../helpers/fixture.js';
+
+const ROOT = resolve(import.meta.dirname, '../acceptance');
+const UPDATE = process.env.DLAKE_ACCEPTANCE_UPDATE === '1';
+
+/** Every folder below ROOT that holds a `script`. */
+function cases(dir = ROOT): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const sub = join(dir, entry.name);
+    if (existsSync(join(sub, 'script'))) found.push(sub);
+    found.push(...cases(sub));
+  }
+  return found.sort();
+}
+
+/** A script line's words, as a POSIX shell splits them: single and double quotes, backslash escapes. */
+function words(line: string): string[] {
+  const out: string[] = [];
+  let word: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      word = (word ?? '') + line.slice(i + 1, end);
+      i = end;
+    } else if (c === '"') {
+      let j = i + 1;
+      let text = '';
+      for (; line[j] !== '"'; j++) text += line[j] === '\\' ? line[++j] : line[j];
+      word = (word ?? '') + text;
+      i = j;
+    } else if (c === '\\') {
+      word = (word ?? '') + line[++i];
+    } else if (c === ' ') {
+      if (word !== undefined) out.push(word);
+      word = undefined;
+    } else word = (word ?? '') + c;
+  }
+  if (word !== undefined) out.push(word);
+  return out;
+}
+
+/**
+ * The run's own values made stable: each UUID, in order of first appearance, `<id-1>`, `<id-2>`…; the emulator's
+ * address `<url>`; times and durations `<time>` and `<duration>`.
+ */
+function stable(url: string) {
+  const ids = new Map<string, string>();
+  return (text: string): string =>
+    text
+      .replaceAll(url, '<url>')
+      .replaceAll(url.replace(/^http:\/\//, ''), '<host>')
+      .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, (id) => {
+        const key = id.toLowerCase();
+        if (!ids.has(key)) ids.set(key, `<id-${ids.size + 1}>`);
+        return ids.get(key)!;
+      })
+      // Version tags (8 bytes in base64), not `maxChildren=500`.
+      .replace(/(?<![\w+/])[\w+/]{11}(=|%3D)(?![\w%])/g, '<tag>')
+      // Times of the run (within days of it): the fixed ones of help texts and examples stay.
+      .replace(/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?Z?\b/g, (t) =>
+        Math.abs(Date.parse(`${t.replace(' ', 'T').replace(/Z?$/, 'Z')}`) - Date.now()) < 3 * 86_400_000
+          ? '<time>'
+          : t,
+      )
+      .replace(/\b\d+[hm] \d+[ms]\b|\b\d+(\.\d+)?\s?(ms|s)\b/g, '<duration>');
+}
+
+/**
+ * What a case's `emulator.json` asks of its emulator (default: a self-hosted one, logged in as its admin);
+ * `hosted`: the hosted edition's project, the commands run with a PAT in DLAKE_TOKEN.
+ */
+function emulatorOptions(dir: string): EmulatorOptions & { hosted?: string } {
+  const file = join(dir, 'emulator.json');
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+}
+
+async function runCase(dir: string): Promise<{ output: string; requests: string }> {
+  const { hosted, ...options } = emulatorOptions(dir);
+  const fx = await startFixture(
+    hosted ? { ...options, edition: 'cloud', cloud: { projectId: hosted } } : options,
+  );
+  let env: Record<string, string> = { COLUMNS: '120' };
+  try {
+    if (hosted) {
+      const pat = fx.emu.state.issueToken(fx.emu.state.userByName('admin')!.id, 'pat', 3_600_000).token;
+      env = { ...env, DLAKE_EDITION: 'cloud', DLAKE_PROJECT_ID: hosted, DLAKE_TOKEN: pat };
+    } else expect((await fx.login()).code).toBe(0);
+    fx.emu.log.clear();
+    const say = stable(fx.emu.url);
+    const output: string[] = [];
+    for (const line of readFileSync(join(dir, 'script'), 'utf8').split('\n')) {
+      if (line.trim() === '' || line.startsWith('#')) continue;
+      // `$URL` is the emulator's address; `<<< TEXT` ends a line whose command reads TEXT on stdin.
+      const [command, input] = line.replaceAll('$URL', fx.emu.url).split(/ <<< /, 2) as [string, string?];
+      const [dlake, ...args] = words(command);
+      if (dlake !== 'dlake')
+        throw new Error(`${relative(ROOT, dir)}/script: a line is a dlake command: ${line}`);
+      const r = await fx.run(args, { env, input: input === undefined ? undefined : `${words(input)[0]}\n` });
+      output.push(
+        `$ ${line}`,
+        ...(r.stdout ? [r.stdout.trimEnd()] : []),
+        ...(r.stderr ? ['--- stderr', r.stderr.trimEnd()] : []),
+        `--- exit ${r.code}`,
+        '',
+      );
+    }
+    const requests = fx.emu.log.entries.map((e) => {
+      const query = Object.entries(e.query)
+        .map(([k, v]) => `${k}=${v}`)
+        .sort()
+        .join('&');
+      return `${e.method} ${e.path}${query ? `?${query}` : ''} ${e.status}`;
+    });
+    return { output: say(output.join('\n')), requests: say(`${requests.join('\n')}\n`) };
+  } finally {
+    await fx.close();
+  }
+}
+
+describe('acceptance cases (test/acceptance)', () => {
+  it.each(cases().map((dir) => [relative(ROOT, dir), dir]))('%s', async (_name, dir) => {
+    const got = await runCase(dir);
+    const files = { output: join(dir, 'output.txt'), requests: join(dir, 'out.requests.txt') };
+    if (UPDATE) {
+      writeFileSync(files.output, got.output);
+      writeFileSync(files.requests, got.requests);
+      return;
+    }
+    expect(got.output, `${files.output} (DLAKE_ACCEPTANCE_UPDATE=1 writes it anew)`).toBe(
+      readFileSync(files.output, 'utf8'),
+    );
+    expect(got.requests, files.requests).toBe(readFileSync(files.requests, 'utf8'));
+  });
+});
