@@ -5,16 +5,11 @@
 // asserted: a process that does not end is killed by the test's bound and fails the test.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDlake } from '../helpers/dlake.js';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 import { startPty } from '../helpers/pty.js';
 import { until } from '../helpers/until.js';
 
-let fx: Fixture;
-beforeAll(async () => {
-  fx = await startFixture();
-  expect((await fx.login()).code).toBe(0);
-});
-afterAll(() => fx.close());
+const fx = useFixture();
 beforeEach(() => {
   fx.emu.faults.clear();
   fx.emu.log.clear();

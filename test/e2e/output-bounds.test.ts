@@ -5,7 +5,7 @@
 // and names with invisible characters shown visibly in tables and errors.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { displayWidth } from '../../src/output/width.js';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 
 vi.mock('../../src/output/width.js', async (original) => {
   const actual = await original<typeof import('../../src/output/width.js')>();
@@ -13,12 +13,7 @@ vi.mock('../../src/output/width.js', async (original) => {
 });
 const measured = vi.mocked(displayWidth);
 
-let fx: Fixture;
-beforeAll(async () => {
-  fx = await startFixture({ jobStepMs: 5 });
-  expect((await fx.login()).code).toBe(0);
-});
-afterAll(() => fx.close());
+const fx = useFixture({ jobStepMs: 5 });
 beforeEach(() => {
   fx.emu.faults.clear();
   fx.emu.log.clear();

@@ -9,15 +9,13 @@ import {
   type Fixture,
   startFixture,
   useCommunityFixture,
+  useFixture,
 } from '../helpers/fixture.js';
 
-let fx: Fixture;
+const fx = useFixture();
 beforeAll(async () => {
-  fx = await startFixture();
-  expect((await fx.login()).code).toBe(0);
   for (const name of ['bob', 'carl']) expect((await fx.run(['user', 'create', name])).code).toBe(0);
 });
-afterAll(() => fx.close());
 beforeEach(() => {
   fx.emu.faults.clear();
   fx.emu.log.clear();

@@ -5,15 +5,10 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/dlake.js';
-import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { useFixture } from '../helpers/fixture.js';
 
 const TIME = '/usr/bin/time';
-let fx: Fixture;
-beforeAll(async () => {
-  fx = await startFixture();
-  expect((await fx.login()).code).toBe(0);
-});
-afterAll(() => fx.close());
+const fx = useFixture();
 
 /** Runs the bundle under GNU time: its exit, output, and peak resident set in KiB. */
 function timed(args: string[]): Promise<{ code: number | null; stdout: string; maxRssKiB: number }> {

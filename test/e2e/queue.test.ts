@@ -2,21 +2,10 @@
 // updates that keep what was not given, stale tags, confirmation, admin-only, community edition.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  ANALYST,
-  expectFailure,
-  type Fixture,
-  startFixture,
-  useCommunityFixture,
-} from '../helpers/fixture.js';
+import { ANALYST, expectFailure, type Fixture, useCommunityFixture, useFixture } from '../helpers/fixture.js';
 import { until } from '../helpers/until.js';
 
-let fx: Fixture;
-beforeAll(async () => {
-  fx = await startFixture();
-  expect((await fx.login()).code).toBe(0);
-});
-afterAll(() => fx.close());
+const fx = useFixture();
 beforeEach(() => {
   fx.emu.faults.clear();
   fx.emu.log.clear();

@@ -1,21 +1,12 @@
 // `dlake role …` against the emulator: output, exit codes, and what the emulator holds afterwards (the
 // roles a PUT must keep, members changed in one request, system roles refused before any write).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  ANALYST,
-  expectFailure,
-  type Fixture,
-  startFixture,
-  useCommunityFixture,
-} from '../helpers/fixture.js';
+import { ANALYST, expectFailure, type Fixture, useCommunityFixture, useFixture } from '../helpers/fixture.js';
 
-let fx: Fixture;
+const fx = useFixture();
 beforeAll(async () => {
-  fx = await startFixture();
-  expect((await fx.login()).code).toBe(0);
   for (const name of ['bob', 'carol']) expect((await fx.run(['user', 'create', name])).code).toBe(0);
 });
-afterAll(() => fx.close());
 beforeEach(() => {
   fx.emu.log.clear();
 });

@@ -5,15 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 
-let fx: Fixture;
-beforeAll(async () => {
-  fx = await startFixture();
-  expect((await fx.login()).code).toBe(0);
-});
-afterAll(() => fx.close());
-beforeEach(() => fx.emu.log.clear());
+const fx = useFixture();
 
 const sent = () => fx.emu.log.entries.map((e) => `${e.method} ${e.path}`);
 

@@ -6,14 +6,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/dlake.js';
-import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { useFixture } from '../helpers/fixture.js';
 
-let fx: Fixture;
-beforeAll(async () => {
-  fx = await startFixture();
-  expect((await fx.login()).code).toBe(0);
-});
-afterAll(() => fx.close());
+const fx = useFixture();
 
 /** The built-in modules a dlake run loaded, by name. */
 async function builtinsLoaded(args: string[]): Promise<string[]> {

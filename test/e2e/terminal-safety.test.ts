@@ -2,16 +2,10 @@
 // cells are (docs/cli-contract.md "Errors"): no raw ESC, BEL or CR can restyle, ring or rewrite the terminal.
 // An error's text is cut at 2,000 characters; -v shows all of it.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 import { startPty } from '../helpers/pty.js';
 
-let fx: Fixture;
-beforeAll(async () => {
-  fx = await startFixture();
-  expect((await fx.login()).code).toBe(0);
-});
-afterAll(() => fx.close());
-beforeEach(() => fx.emu.log.clear());
+const fx = useFixture();
 
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 

@@ -1,23 +1,14 @@
 // `dlake user create|get|update|delete` against the emulator: output, exit codes, and what the emulator
 // holds and was asked afterwards (only the changes given, the tag just read, nothing half-done).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  ANALYST,
-  expectFailure,
-  type Fixture,
-  startFixture,
-  useCommunityFixture,
-} from '../helpers/fixture.js';
+import { ANALYST, expectFailure, type Fixture, useCommunityFixture, useFixture } from '../helpers/fixture.js';
 import { until } from '../helpers/until.js';
 
-let fx: Fixture;
+const fx = useFixture();
 beforeAll(async () => {
-  fx = await startFixture();
-  expect((await fx.login()).code).toBe(0);
   const role = await fx.run(['api', 'POST', 'role', '--data', '{"name": "loaders"}']);
   expect(role.code).toBe(0);
 });
-afterAll(() => fx.close());
 beforeEach(() => {
   fx.emu.faults.clear();
   fx.emu.log.clear();

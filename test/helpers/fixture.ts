@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Emulator, type EmulatorOptions, startEmulator } from 'dlake-emulator';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { type RunOptions, type RunResult, runDlake, tempConfigDir } from './dlake.js';
 import { runInProcess } from './in-process.js';
 
@@ -69,6 +69,28 @@ export function expectFailure(r: RunResult, code: number, message: RegExp | stri
       `expected exit ${code} with one error line matching ${message}\n--- got exit ${r.code}\n--- stdout:\n${r.stdout}\n--- stderr:\n${r.stderr}`,
     );
   }
+}
+
+/**
+ * The preamble of a test file (or describe block) that runs against one emulator: started before its tests
+ * (logged in as the admin unless `login: false`), closed after them, its request log cleared before each test.
+ * Returns the fixture to use in the tests; its members are there once the tests run.
+ */
+export function useFixture(options: EmulatorOptions = {}, { login = true } = {}): Fixture {
+  let fx: Fixture | undefined;
+  beforeAll(async () => {
+    fx = await startFixture(options);
+    if (login) expect((await fx.login()).code).toBe(0);
+  });
+  afterAll(() => fx?.close());
+  beforeEach(() => fx?.emu.log.clear());
+  return new Proxy({} as Fixture, {
+    get(_target, key) {
+      if (!fx) throw new Error('the fixture is started before the tests (useFixture): used too early');
+      const value = fx[key as keyof Fixture];
+      return typeof value === 'function' ? value.bind(fx) : value;
+    },
+  });
 }
 
 /** A logged-in fixture of a community-edition server for the tests of one describe block, handed to `set`. */
