@@ -2,6 +2,8 @@
 import { Option } from '@commander-js/extra-typings';
 import type { Target } from '../api/endpoint.js';
 import type { Write } from '../api/write.js';
+import { STORE_MODES, type StoreMode } from '../config/secrets.js';
+import type { StoreSnapshot } from '../config/store.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readStdin } from '../output/prompt.js';
@@ -23,6 +25,26 @@ export function refuseSecretFlag<F extends string>(flags: F, alternative: string
       hint: `use ${alternative} (or the interactive prompt)`,
     });
   });
+}
+
+/** `--credential-store`: where the token a login or exchange stores keeps its secrets (src/config/secrets.ts). */
+export function credentialStoreOption() {
+  return new Option(
+    '--credential-store <where>',
+    "where the token's secrets go: the OS credential store (keyring), the 0600 file (file), or the store when one answers (auto) (default: DLAKE_CREDENTIAL_STORE, else auto)",
+  ).choices(STORE_MODES);
+}
+
+/** Applies `--credential-store` to this command's writes. */
+export function useCredentialStore(ctx: Context, where: string | undefined): void {
+  if (where && ctx.store.vault)
+    ctx.store.vault.modeOverride = { mode: where as StoreMode, source: '--credential-store' };
+}
+
+/** The note of a login that kept the token in the file for want of a credential store, said once. */
+export function sayWhereSecretsWent(ctx: Context, stored: StoreSnapshot): void {
+  if (stored.secretsNote) ctx.ui.notice(`note: ${stored.secretsNote}`);
+  if (stored.secretsWarning) ctx.ui.warn(stored.secretsWarning);
 }
 
 /** `--data JSON|@file|@-`: the JSON body of a request, parsed (malformed JSON is a usage error). */
