@@ -34,6 +34,7 @@ _dlake_sub() {
     '/version') REPLY='version' ;;
     '/describe') REPLY='describe' ;;
     '/mcp') REPLY='mcp' ;;
+    '/agents') REPLY='agents' ;;
     '/completion') REPLY='completion' ;;
     '/help') REPLY='help' ;;
     'token/exchange') REPLY='exchange' ;;
@@ -123,6 +124,10 @@ _dlake_sub() {
     'engine/disable') REPLY='disable' ;;
     'engine/rules') REPLY='rules' ;;
     'engine/help') REPLY='help' ;;
+    'agents/install') REPLY='install' ;;
+    'agents/uninstall') REPLY='uninstall' ;;
+    'agents/list'|'agents/ls') REPLY='list' ;;
+    'agents/help') REPLY='help' ;;
     *) return 1 ;;
   esac
 }
@@ -130,7 +135,7 @@ _dlake_sub() {
 # $1: command path. REPLY: its subcommands; more: aliases, offered when no subcommand matches. Status 1 if none.
 _dlake_subs() {
   case "$1" in
-    '') REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply diff api version describe mcp completion help' more='' ;;
+    '') REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply diff api version describe mcp agents completion help' more='' ;;
     'token') REPLY='exchange' more='help' ;;
     'token exchange') REPLY='client-credentials jwt pat' more='help' ;;
     'profile') REPLY='list show use set delete' more='ls rm help' ;;
@@ -145,6 +150,7 @@ _dlake_subs() {
     'queue') REPLY='list get create update delete rules' more='ls rm help' ;;
     'project') REPLY='list get' more='ls help' ;;
     'engine') REPLY='list get create update delete enable disable rules' more='ls rm help' ;;
+    'agents') REPLY='install uninstall list' more='ls help' ;;
     *) return 1 ;;
   esac
 }
@@ -191,7 +197,7 @@ _dlake_opts() {
     'source update') REPLY='--config-file --set --dry-run -h --help' ;;
     'source delete') REPLY='-y --yes --dry-run -h --help' ;;
     'source help') REPLY='' ;;
-    'sql') REPLY='-f --file --continue-on-error --context --no-wait --max-rows --out --into --format --no-clobber --concurrency --transport --wait-timeout -y --yes -h --help' ;;
+    'sql') REPLY='-f --file --continue-on-error --context --no-wait --max-rows --out --read-only --into --format --no-clobber --concurrency --transport --wait-timeout -y --yes -h --help' ;;
     'job') REPLY='-h --help' ;;
     'job list') REPLY='--status --user --since --until --type --queue --engine --min-duration --text --accelerated --not-accelerated --limit --out --format -h --help' ;;
     'job get') REPLY='-h --help' ;;
@@ -266,7 +272,12 @@ _dlake_opts() {
     'api') REPLY='--data --paginate -h --help' ;;
     'version') REPLY='-h --help' ;;
     'describe') REPLY='-h --help' ;;
-    'mcp') REPLY='-p --profile --allow-writes --max-result-bytes -h --help' ;;
+    'mcp') REPLY='-p --profile --allow-writes --allow-path --max-result-bytes -h --help' ;;
+    'agents') REPLY='-h --help' ;;
+    'agents install') REPLY='--scope -p --profile --allow-writes --allow-path --max-result-bytes --command --dry-run --force -h --help' ;;
+    'agents uninstall') REPLY='--scope --dry-run --force -h --help' ;;
+    'agents list') REPLY='-h --help' ;;
+    'agents help') REPLY='' ;;
     'completion') REPLY='-h --help' ;;
     'help') REPLY='' ;;
     *) REPLY='' ;;
@@ -441,7 +452,14 @@ _dlake_opt() {
     'diff/--map') REPLY=value vals='@files' ;;
     'api/--data') REPLY=value vals='' ;;
     'mcp/-p'|'mcp/--profile') REPLY=value vals='@profiles' ;;
+    'mcp/--allow-path') REPLY=value vals='' ;;
     'mcp/--max-result-bytes') REPLY=value vals='' ;;
+    'agents install/--scope') REPLY=value vals='user project' ;;
+    'agents install/-p'|'agents install/--profile') REPLY=value vals='@profiles' ;;
+    'agents install/--allow-path') REPLY=value vals='' ;;
+    'agents install/--max-result-bytes') REPLY=value vals='' ;;
+    'agents install/--command') REPLY=value vals='' ;;
+    'agents uninstall/--scope') REPLY=value vals='user project' ;;
     *)
       case "$2" in
         '-p'|'--profile') REPLY=value vals='@profiles' ;;
@@ -482,8 +500,9 @@ _dlake_arg() {
     'queue help/'0) REPLY='list get create update delete rules' ;;
     'project help/'0) REPLY='list get' ;;
     'engine help/'0) REPLY='list get create update delete enable disable rules' ;;
+    'agents help/'0) REPLY='install uninstall list' ;;
     'completion/'0) REPLY='bash zsh fish' ;;
-    'help/'0) REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply diff api version describe mcp completion' ;;
+    'help/'0) REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply diff api version describe mcp agents completion' ;;
     *) REPLY='' ;;
   esac
 }

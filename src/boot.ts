@@ -62,6 +62,7 @@ export const CACHED_GROUPS = new Set([
   'version',
   'describe',
   'mcp',
+  'agents',
   'completion',
 ]);
 
