@@ -7,6 +7,7 @@ import { JOB_SUMMARY_FIELDS, type JobSummary } from '../../api/job-history.js';
 import type { ResultRow } from '../../api/jobs.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import type { ExportFormat, ExportSpec } from '../../export/formats.js';
 import type { FetchPage } from '../../export/pages.js';
 import { jobFilter, listJobs } from '../../ops/jobs.js';
 import type { View } from '../../output/view.js';
@@ -69,7 +70,7 @@ type Flags = OptionsOf<typeof declaration>;
 async function list(ctx: Context, opts: Flags): Promise<void> {
   const filter = jobFilter(opts, Date.now());
   const spec = opts.out
-    ? (await import('../../export/writers.js')).exportSpec(opts.out, opts.format)
+    ? (await import('../../export/formats.js')).exportSpec(opts.out, opts.format)
     : undefined;
   if (opts.format && !opts.out) throw new UsageError('--format applies with --out FILE');
   if (opts.out && opts.out !== '-') await (await import('../../export/target.js')).checkWritable(opts.out);
@@ -85,7 +86,7 @@ async function deliverJobs(
   ctx: Context,
   jobs: JobSummary[],
   out: string | undefined,
-  spec: { format: 'csv' | 'json' | 'ndjson' | 'parquet'; gzip: boolean } | undefined,
+  spec: ExportSpec | undefined,
 ): Promise<void> {
   const format = out && spec ? spec.format : ctx.format;
   ctx.interruptible = true;
@@ -108,7 +109,7 @@ async function deliverJobs(
       pretty: toStdout,
     });
     const done = await deliver(source, sink, {
-      format: format as 'csv' | 'json' | 'ndjson' | 'parquet',
+      format: format as ExportFormat,
       signal: ctx.interrupt.signal,
     });
     if (!toStdout) ctx.ui.notice(`wrote ${countJobs(done.rows)} to ${out} (${format.toUpperCase()})`);
