@@ -26,6 +26,7 @@ import { stderrSafe } from './output/safe-text.js';
 import { type Streams, Ui } from './output/ui.js';
 import type { Renderable } from './output/view.js';
 import { terminalWidth } from './output/width.js';
+import { secretsInForce } from './util/secrets.js';
 import { parseDuration } from './util/units.js';
 
 interface ClientRequest {
@@ -116,6 +117,8 @@ export class Context {
   snapshot(): StoreSnapshot {
     if (!this.snapshotCache) {
       this.snapshotCache = this.store.read();
+      // The stored tokens are secrets in force whether or not this command sends them (output/secrets.ts).
+      secretsInForce()?.addStored(this.snapshotCache.credentials);
       // Once per command, however often the store is read again after a write.
       const { modeRepairs, credentialsProblem } = this.snapshotCache;
       if (!this.credentialsWarned && (modeRepairs || credentialsProblem)) {

@@ -33,7 +33,9 @@ import {
 import { colorEnabled, theme } from './output/color.js';
 import { hintFor, sayFailure } from './output/hints.js';
 import { bounded, stderrSafe } from './output/safe-text.js';
+import { redactingStreams } from './output/secrets.js';
 import { nearest } from './util/nearest.js';
+import { SecretsInForce, withSecrets } from './util/secrets.js';
 
 /** What one run of dlake remembers about its commander tree. */
 interface RunState {
@@ -256,7 +258,17 @@ function groupsNamed(scanned: ScannedArgv): Set<string> | 'all' {
   return new Set(GROUPS.some((g) => g.name === group) ? [group!] : []);
 }
 
-export async function runCli(argv: string[], world: World): Promise<number> {
+export async function runCli(argv: string[], given: World): Promise<number> {
+  // Every text this run writes hides the secrets in force (src/output/secrets.ts): those of the environment
+  // from the start, and each that a request sends from then on.
+  const secrets = new SecretsInForce();
+  secrets.add(given.env.DLAKE_TOKEN);
+  secrets.add(given.env.DLAKE_CLIENT_SECRET);
+  const world: World = { ...given, streams: redactingStreams(given.streams, secrets) };
+  return withSecrets(secrets, () => run(argv, world));
+}
+
+async function run(argv: string[], world: World): Promise<number> {
   const rt = new Runtime(world);
   const args = argv.slice(2);
   const scanned = scanArgv(args);

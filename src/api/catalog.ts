@@ -8,7 +8,7 @@ import { NotFoundError, UsageError } from '../errors.js';
 import type { CatalogRef } from '../util/catalog-ref.js';
 import { explainStaleTag } from './conflicts.js';
 import { below, type Target, v3 } from './endpoint.js';
-import type { ApiClient, Method } from './http.js';
+import type { ApiClient } from './http.js';
 import { PageTokens } from './paging.js';
 import {
   type CatalogEntity,
@@ -121,7 +121,7 @@ export async function listChildren(
     // One by one: a filesystem source sends every child in one page, more than a spread call takes.
     for (const child of page.children ?? []) children.push(child);
     tokens ??= new PageTokens(`the children of ${page.id}`);
-    pageToken = tokens.next(page.nextPageToken);
+    pageToken = tokens.next(page.nextPageToken, page.children ?? []);
   } while (pageToken);
   const { nextPageToken: _, ...rest } = entity;
   return { entity: { ...rest, children }, children };
@@ -442,7 +442,7 @@ export async function walkTree(
       });
       for (const child of page.children ?? []) children.push(child);
       try {
-        pageToken = tokens.next(page.nextPageToken);
+        pageToken = tokens.next(page.nextPageToken, page.children ?? []);
       } catch (error) {
         failure ??= { error };
         throw error;

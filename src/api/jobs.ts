@@ -12,7 +12,7 @@ import {
   UsageError,
 } from '../errors.js';
 import { BufferPool } from '../util/buffer-pool.js';
-import { formatDuration } from '../util/units.js';
+import { formatDuration, timerMs } from '../util/units.js';
 import { below, type Target, v3 } from './endpoint.js';
 import { JsonNumber, parseJsonExact } from './exact-json.js';
 import type { ApiClient } from './http.js';
@@ -76,6 +76,8 @@ export function cancelJobRequest(id: string) {
   return { method: 'POST', at: jobPart(id, 'cancel') } as const;
 }
 
+/** A cancel is urgent: it stops work, and never waits behind dlake's own pacing (api/pipeline/pace.ts). */
+
 type CancelOutcome = { requested: true } | { requested: false; status: JobStatus };
 
 /**
@@ -84,7 +86,7 @@ type CancelOutcome = { requested: true } | { requested: false; status: JobStatus
  */
 export async function cancelJob(client: ApiClient, id: string, signal?: AbortSignal): Promise<CancelOutcome> {
   try {
-    await client.request({ ...cancelJobRequest(id), responseType: 'none', signal });
+    await client.request({ ...cancelJobRequest(id), responseType: 'none', signal, urgent: true });
     return { requested: true };
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;
@@ -319,7 +321,9 @@ export async function waitForJob(client: ApiClient, id: string, opts: WaitOption
   for (;;) {
     const left = deadline - now();
     // A status request that hangs must not hold the wait past its deadline.
-    const timer = Number.isFinite(left) ? AbortSignal.timeout(Math.max(1, Math.ceil(left))) : undefined;
+    const timer = Number.isFinite(left)
+      ? AbortSignal.timeout(timerMs(Math.max(1, Math.ceil(left))))
+      : undefined;
     const signals = [opts.signal, timer].filter((s): s is AbortSignal => s !== undefined);
     let status: JobStatus;
     try {
@@ -370,7 +374,7 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
-    }, ms);
+    }, timerMs(ms));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -6,6 +6,7 @@ import type { RevealedToken } from '../config/secrets.js';
 import type { Context } from '../context.js';
 import { AuthError, InterruptedError, UsageError } from '../errors.js';
 import { readHidden, readStdin } from '../output/prompt.js';
+import { writeUnredacted } from '../output/secrets.js';
 import { readTextFile } from '../util/files.js';
 import {
   credentialStoreOption,
@@ -199,7 +200,12 @@ async function save(
     `Stored an access token${who ? ` for ${who}` : ''} in profile "${name}", valid for ${Math.round(t.expires_in / 60)} min (scope: ${t.scope ?? 'n/a'})${moved ? `; ${moved}` : ''}.`,
   );
   sayWhereSecretsWent(ctx, stored);
-  if (opts.print) ctx.streams.stdout.write(`${t.access_token}\n`);
+  if (opts.print)
+    writeUnredacted(
+      ctx.streams.stdout,
+      `${t.access_token}
+`,
+    );
 }
 
 /** The user the service says an access token belongs to; undefined if it will not say. */

@@ -3,7 +3,7 @@
 // time even when the cancel request hangs (docs/cli-contract.md "Streams and formats", "Jobs, results and
 // export"). Spawned in a pseudo-terminal or as a process: what is tested is the process itself. No timing is
 // asserted: a process that does not end is killed by the test's bound and fails the test.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { startDlake } from '../helpers/dlake.js';
 import { expectFailure, useFixture } from '../helpers/fixture.js';
 import { startPty } from '../helpers/pty.js';
@@ -89,7 +89,7 @@ describe('a signal ends dlake in bounded time', () => {
     child.terminate();
     const r = await child.done;
     expectFailure(r, 143, `terminated (SIGTERM) while waiting for job ${id}`);
-    expect(r.stderr).toContain(`could not cancel job ${id}: no answer within 5s`);
+    expect(r.stderr).toContain(`could not cancel job ${id}: the cancel request did not complete within 5s`);
     expect(r.stderr).toContain(`hint: job ${id} may still be running on the service; cancel it with`);
     expect(fx.emu.log.find('POST', `/api/v3/job/${id}/cancel`)).toHaveLength(1);
   });

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseCsv } from '../helpers/csv.js';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { ADMIN, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { type HostileServer, startHostileServer } from '../helpers/hostile/server.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { type StubRoute, startStub } from '../replay/stub.js';
 
@@ -158,6 +159,40 @@ describe('self-hosted', () => {
     expect(fx.emu.log.entries).toEqual([]);
   });
 
+  it('job list refuses a day the calendar lacks and a time before the year 1 (exit 2), sending nothing', async () => {
+    fx.emu.log.clear();
+    expectFailure(
+      await fx.run(['job', 'list', '--since', '2026-02-30']),
+      2,
+      '--since "2026-02-30" is neither a duration back from now nor an ISO 8601 time',
+    );
+    expectFailure(
+      await fx.run(['job', 'list', '--until', '2025-02-29T10:00:00Z']),
+      2,
+      '--until "2025-02-29T10:00:00Z" is neither',
+    );
+    expectFailure(
+      await fx.run(['job', 'list', '--since', '100000000d']),
+      2,
+      '--since "100000000d" goes back before the year 1',
+    );
+    expect(fx.emu.log.entries).toEqual([]);
+    // A leap day that exists, and a long way back that does not cross the year 1, are taken.
+    expect((await fx.run(['job', 'list', '--since', '2024-02-29', '--limit', '1'])).code).toBe(0);
+    expect((await fx.run(['job', 'list', '--since', '700000d', '--limit', '1'])).code).toBe(0);
+  });
+
+  it('job list --wait-timeout bounds the wait for its query: exit 7 naming it', async () => {
+    // Every status poll takes 10 s: the query is never seen to end within the bound.
+    fx.emu.fault({ kind: 'latency', method: 'GET', path: '/api/v3/job/', latencyMs: 10_000 });
+    try {
+      const r = await fx.run(['job', 'list', '--wait-timeout', '500ms']);
+      expectFailure(r, 7, '500ms');
+    } finally {
+      fx.emu.faults.clear();
+    }
+  });
+
   it('job why: timings, queue and rule, reflections with their datasets; unknown ids exit 4, bad ids 2', async () => {
     const run = await fx.run(['sql', 'SELECT COUNT(*) AS n FROM big', '-o', 'json']);
     expect(run.code, run.stderr).toBe(0);
@@ -258,6 +293,78 @@ describe('self-hosted', () => {
       'POST /api/v3/search',
       'POST /api/v3/search',
     ]);
+  });
+});
+
+describe('search against a server that changes or repeats itself', () => {
+  let fx: Fixture;
+  let hostile: HostileServer;
+  beforeAll(async () => {
+    fx = await startFixture();
+    hostile = await startHostileServer(fx.emu.url);
+    const login = await fx.run(['login', '-u', ADMIN.name, '--password-stdin', '--url', hostile.url], {
+      input: `${ADMIN.password}\n`,
+      url: false,
+    });
+    expect(login.code, login.stderr).toBe(0);
+    const store = fx.emu.catalog.store;
+    store.insert({ ...store.stamp(), kind: 'space', path: ['Loop'] });
+    for (let i = 0; i < 3; i++)
+      store.insert({ ...store.stamp(), kind: 'folder', path: ['Loop', `page_${i}`] });
+  });
+  afterAll(async () => {
+    await hostile.close();
+    await fx.close();
+  });
+
+  it('an empty page ends the search, whatever token it carries', async () => {
+    hostile.reset({ rule: { kind: 'pages', how: 'empty-with-token' }, reach: { from: 0, times: 'all' } });
+    const r = await fx.run(['search', 'page_', '-o', 'json'], { url: false });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+    expect(hostile.exchanges).toHaveLength(1);
+  });
+
+  it.each([
+    ['repeat-token', 'the service sent the same nextPageToken twice while listing POST /api/v3/search'],
+    ['identical-pages', 'the service sent the same page twice while listing POST /api/v3/search'],
+  ] as const)('%s: exit 7 after one repeat, nothing printed', async (how, message) => {
+    hostile.reset({ rule: { kind: 'pages', how }, reach: { from: 0, times: 'all' } });
+    const r = await fx.run(['search', 'page_'], { url: false });
+    expectFailure(r, 7, message);
+    expect(hostile.exchanges.length).toBeLessThanOrEqual(3);
+  });
+
+  it.each([[['job', 'list', '-o', 'json']], [['top', '--once', '-o', 'json']]])(
+    '%j: a history row whose times are out of any calendar is shown without them, not a crash',
+    async (args) => {
+      expect((await fx.run(['sql', 'SELECT 1 AS x'], { url: false })).code).toBe(0);
+      for (const value of [8.64e15 + 1, -1e20, 1e300]) {
+        hostile.reset({ rule: { kind: 'times', value }, reach: { from: 0, times: 'all' } });
+        const r = await fx.run(args, { url: false });
+        expect(r.stderr).not.toMatch(/Invalid time value|unexpected failure/);
+        expect(r.code, r.stderr).toBe(0);
+      }
+    },
+  );
+
+  it('the remembered form is detected again when it answers 404 (the server changed)', async () => {
+    hostile.reset();
+    expect((await fx.run(['search', 'page_'], { url: false })).code).toBe(0);
+    expect(fx.readJson('config.json').profiles.default.searchForm).toBe('unified');
+    // The server now serves the open-source form only.
+    hostile.reset({
+      rule: { kind: 'status', status: 404, body: 'empty' },
+      reach: { from: 0, times: 1 },
+    });
+    const r = await fx.run(['search', 'page_', '-o', 'json'], { url: false });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(3);
+    expect(hostile.exchanges.map((e) => `${e.method} ${e.path.split('?')[0]}`)).toEqual([
+      'POST /api/v3/search',
+      'GET /api/v3/catalog/search',
+    ]);
+    expect(fx.readJson('config.json').profiles.default.searchForm).toBe('catalog');
   });
 });
 

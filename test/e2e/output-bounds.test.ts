@@ -3,7 +3,7 @@
 // (the calls to the one width function counted, not the time), nesting past the bound refused with exit 7 and
 // its depth in every format, a page that brings columns the first one did not have refused rather than dropped,
 // and names with invisible characters shown visibly in tables and errors.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { displayWidth } from '../../src/output/width.js';
 import { expectFailure, useFixture } from '../helpers/fixture.js';
 

@@ -3,7 +3,7 @@
 // (the built bundle, spawned under /usr/bin/time) must summarise it with a peak RSS under 300 MiB.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/dlake.js';
 import { useFixture } from '../helpers/fixture.js';
 

@@ -1,7 +1,7 @@
 // `dlake queue list|get|create|update|delete` against the emulator: human units in and out, full-replace
 // updates that keep what was not given, stale tags, confirmation, admin-only, community edition.
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ANALYST, expectFailure, type Fixture, useCommunityFixture, useFixture } from '../helpers/fixture.js';
 import { until } from '../helpers/until.js';
 

@@ -1,6 +1,6 @@
 // `dlake role …` against the emulator: output, exit codes, and what the emulator holds afterwards (the
 // roles a PUT must keep, members changed in one request, system roles refused before any write).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ANALYST, expectFailure, type Fixture, useCommunityFixture, useFixture } from '../helpers/fixture.js';
 
 const fx = useFixture();

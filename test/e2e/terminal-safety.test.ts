@@ -1,7 +1,7 @@
 // Text from the service or the user reaches stderr with its control characters shown as symbols, as table
 // cells are (docs/cli-contract.md "Errors"): no raw ESC, BEL or CR can restyle, ring or rewrite the terminal.
 // An error's text is cut at 2,000 characters; -v shows all of it.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectFailure, useFixture } from '../helpers/fixture.js';
 import { startPty } from '../helpers/pty.js';
 

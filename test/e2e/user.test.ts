@@ -1,6 +1,6 @@
 // `dlake user create|get|update|delete` against the emulator: output, exit codes, and what the emulator
 // holds and was asked afterwards (only the changes given, the tag just read, nothing half-done).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ANALYST, expectFailure, type Fixture, useCommunityFixture, useFixture } from '../helpers/fixture.js';
 import { until } from '../helpers/until.js';
 

@@ -9,6 +9,8 @@
 //   given per call and never traced.
 import * as grpc from '@grpc/grpc-js';
 import { readCaFile } from '../../util/files.js';
+import { secretsInForce } from '../../util/secrets.js';
+import { timerMs } from '../../util/units.js';
 import {
   decodeFlightData,
   decodeFlightInfo,
@@ -282,7 +284,7 @@ export class FlightClient {
           fired = which;
           call.cancel();
         },
-        Math.max(0, Math.min(left, this.opts.idleMs)),
+        timerMs(Math.min(left, this.opts.idleMs)),
       );
     };
     const stop = () => call.cancel();
@@ -322,6 +324,8 @@ export class FlightClient {
 
   private metadata(authorization: string): grpc.Metadata {
     const md = new grpc.Metadata();
+    // Remembered as a secret in force: a Flight error that echoes it is printed without it (output/secrets.ts).
+    secretsInForce()?.addAuthorization(authorization);
     md.set('authorization', authorization);
     if (this.cookie) md.set('cookie', this.cookie);
     for (const [k, v] of Object.entries(this.opts.headers ?? {})) md.set(k, v);
