@@ -4,6 +4,7 @@ import type { CloudOptions } from './cloud.js';
 import type { FaultSpec } from './faults.js';
 import type { FlightFaultSpec } from './flight/faults.js';
 import type { Router } from './http.js';
+import type { FloatText } from './sql-engine.js';
 import type { EmuState, SeedUser } from './state.js';
 
 export interface EmulatorOptions {
@@ -44,6 +45,11 @@ export interface EmulatorOptions {
   flightFaults?: FlightFaultSpec[];
   /** Rows of each Flight batch: the service's 4,095 by default, 1 to 65,536 (`--flight-batch-rows`). */
   flightBatchRows?: number;
+  /**
+   * How REST results print FLOAT and DOUBLE (emulator/src/sql-engine.ts FloatText): `java` as the service does,
+   * `javascript` (the default) as a JavaScript number prints (`--rest-floats`).
+   */
+  restFloats?: FloatText;
   /**
    * Which catalog search a self-hosted emulator has (emulator/src/search.ts): `unified` (Enterprise 26.x: `POST
    * /api/v3/search` and `GET /api/v3/catalog/search`) or `catalog` (the latter only). Default: `catalog` on the

@@ -90,7 +90,10 @@ export interface JobsTestApi {
   get(id: string): JobInfo | undefined;
 }
 
-/** `emu.runEngineQuery`: the rows the engine returns for a query, encoded as the results endpoint does. */
+/**
+ * `emu.runEngineQuery`: the rows the engine returns for a query, as `JSON.parse` reads the results endpoint's text
+ * (so a 64-bit integer or a long decimal is rounded here: the endpoint itself has the exact digits).
+ */
 export type RunEngineQuery = (sql: string, context?: string[]) => Promise<Row[]>;
 
 /** The jobs area's face, for tests. */
@@ -128,7 +131,7 @@ export interface JobsCatalog {
 
 export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Promise<JobsArea> {
   const { router, state, options } = area;
-  const engine = await SqlEngine.create(options.bigRows ?? 1000);
+  const engine = await SqlEngine.create(options.bigRows ?? 1000, options.restFloats ?? 'javascript');
   // The system tables' seeded history (emulator/src/job-history.ts).
   const history: HistoryEdition =
     options.edition === 'cloud' ? 'cloud' : options.jobsRecent === false ? 'legacy' : 'software';
@@ -228,14 +231,14 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
           { name: 'FileSize', type: { name: 'BIGINT' } },
         ],
         rows: [
-          {
+          JSON.stringify({
             Fragment: '0_0',
             Records: rows,
             Path: file,
             Metadata: null,
             Partition: null,
             FileSize: statSync(file).size,
-          },
+          }),
         ],
       },
       touched,
@@ -296,9 +299,9 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
     if (offset < 0) throw badRequest('offset can not be negative');
     if (limit < 0) throw badRequest('limit can not be negative');
     const { rows } = job.result;
-    // Serialized by hand: only the requested slice is turned into JSON.
-    const page = JSON.stringify(rows.slice(offset, offset + limit));
-    const json = `{"rowCount":${rows.length},"schema":${job.schemaJson},"rows":${page}}`;
+    // Each row is kept as the JSON text the service would write (exact digits); a page joins a slice of them.
+    const page = rows.slice(offset, offset + limit).join(',');
+    const json = `{"rowCount":${rows.length},"schema":${job.schemaJson},"rows":[${page}]}`;
     return { status: 200, json, contentType: 'application/json' };
   });
 
@@ -354,7 +357,7 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
     },
   };
   const runEngineQuery: RunEngineQuery = async (sql, context = []) =>
-    (await engine.query(sql, context, datasetsFor(sql))).result.rows;
+    (await engine.query(sql, context, datasetsFor(sql))).result.rows.map((row) => JSON.parse(row) as Row);
   const flight: FlightSource = {
     engine,
     datasets,

@@ -2,7 +2,7 @@
 //   dlake-emulator --port 9047 [--host H] [--edition community] [--samples DIR | --no-samples] [--big-rows N]
 //                  [--jwt-public-key FILE] [--no-pats] [--fault WHAT:[METHOD:]PATH[:TIMES]]…
 //                  [--strict-spec] [--secret-placeholder TEXT] [--flight-port N] [--flight-fault F]…
-//                  [--flight-batch-rows N]
+//                  [--flight-batch-rows N] [--rest-floats java|javascript]
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,6 +11,7 @@ import { DEFAULT_PROJECT_ID, RATE_LIMIT_NAMES, type RateLimitName } from './clou
 import { describeFault, FAULT_FLAG_SYNTAX, type FaultSpec, parseFaultFlag } from './faults.js';
 import type { FlightFaultSpec } from './flight/faults.js';
 import { type Emulator, startEmulator } from './server.js';
+import type { FloatText } from './sql-engine.js';
 import { DEFAULT_USERS } from './state.js';
 
 const USAGE = `Usage: dlake-emulator [options]   (in this repository: npm run emulator -- [options])
@@ -51,6 +52,9 @@ const USAGE = `Usage: dlake-emulator [options]   (in this repository: npm run em
                         after K batches), fail:K (a stream ends with a query error after K batches),
                         slow:MS (each batch waits MS);
                         TIMES calls (default: all), e.g. --flight-fault break:2:1
+  --rest-floats java|javascript
+                        how REST results print FLOAT and DOUBLE: as the service's Java does (1.0, 1.0E300)
+                        or as JavaScript does (1, 1e+300; the default)
   --strict-spec         serve only the spec's endpoints (others, e.g. GET /api/v3/info, answer 404)
   --secret-placeholder TEXT
                         what source configs show instead of a stored secret (default $SERVICE_EXISTING_VALUE$)
@@ -111,6 +115,12 @@ function batchRowsOption(value: string | undefined): number | undefined {
   const n = intOption(value, 'flight-batch-rows', 4095);
   if (n < 1 || n > 65536) fail(`--flight-batch-rows needs 1 to 65536, got ${n}`);
   return n;
+}
+
+/** `--rest-floats java|javascript`. */
+function floatsOption(value: string | undefined): FloatText | undefined {
+  if (value === undefined || value === 'java' || value === 'javascript') return value;
+  fail(`--rest-floats needs java or javascript, got "${value}"`);
 }
 
 function faultOption(value: string): FaultSpec {
@@ -192,6 +202,7 @@ function parseOptions(argv: string[]): EmulatorOptions {
       values['flight-port'] === undefined ? undefined : intOption(values['flight-port'], 'flight-port', 0),
     flightFaults: (values['flight-fault'] ?? []).map(flightFaultOption),
     flightBatchRows: batchRowsOption(values['flight-batch-rows']),
+    restFloats: floatsOption(values['rest-floats']),
   };
 }
 
@@ -225,6 +236,7 @@ function parse(argv: string[]) {
       'flight-port': { type: 'string' },
       'flight-fault': { type: 'string', multiple: true },
       'flight-batch-rows': { type: 'string' },
+      'rest-floats': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'V' },
     },

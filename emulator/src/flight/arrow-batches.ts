@@ -304,12 +304,12 @@ function planColumn(name: string, t: DuckDBType): ColumnPlan {
       return col(new Decimal(t.scale, t.width, 128), decimals(t.width, t.scale));
     default: {
       // The text of the REST encoding: a string as it is, anything else as its JSON.
-      const convert = describeType(t).convert;
+      const json = describeType(t, name).json;
       return col(
         new Utf8(),
         strings((v) => {
-          const out = convert(v as never);
-          return typeof out === 'string' ? out : JSON.stringify(out);
+          const out = json(v as never);
+          return out.startsWith('"') ? (JSON.parse(out) as string) : out;
         }),
       );
     }
