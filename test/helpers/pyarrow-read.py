@@ -1,0 +1,134 @@
+# Reads a Parquet file, or the results of a query over Arrow Flight, with pyarrow (Arrow C++, what pandas uses) and
+# prints the columns, their Arrow types and values as JSON, each value tagged exactly (test/helpers/real-readers.ts
+# turns the tags into the contract's texts): no value passes through a Python date or float formatting that could
+# round it or refuse its year.
+#   python pyarrow-read.py parquet FILE
+#   READ_PASSWORD=… python pyarrow-read.py flight grpc://HOST:PORT USER SQL   (the password never on a command line)
+import base64
+import json
+import math
+import os
+import sys
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+UNITS = {"s": "s", "ms": "ms", "us": "us", "ns": "ns"}
+
+
+def tag(value, typ):
+    """One value of Arrow type `typ` (a Python object from to_pylist of a cast-safe array), tagged."""
+    if value is None:
+        return None
+    if pa.types.is_boolean(typ):
+        return value
+    if pa.types.is_integer(typ):
+        return {"int": str(value)}
+    if pa.types.is_floating(typ):
+        x = float(value)
+        text = "NaN" if math.isnan(x) else ("Infinity" if x > 0 else "-Infinity") if math.isinf(x) else repr(x)
+        return {"f32" if typ.bit_width <= 32 else "f64": text}
+    if pa.types.is_decimal(typ):
+        return {"dec": format(value, "f")}
+    if pa.types.is_string(typ) or pa.types.is_large_string(typ) or pa.types.is_string_view(typ):
+        return {"str": value}
+    if (
+        pa.types.is_binary(typ)
+        or pa.types.is_large_binary(typ)
+        or pa.types.is_binary_view(typ)
+        or pa.types.is_fixed_size_binary(typ)
+    ):
+        return {"bin": base64.b64encode(value).decode("ascii")}
+    if pa.types.is_struct(typ):
+        return {"struct": {typ.field(i).name: tag(value[typ.field(i).name], typ.field(i).type) for i in range(typ.num_fields)}}
+    if pa.types.is_map(typ):
+        return {"map": [[tag(k, typ.key_type), tag(v, typ.item_type)] for k, v in value]}
+    if pa.types.is_list(typ) or pa.types.is_large_list(typ) or pa.types.is_fixed_size_list(typ):
+        return [tag(v, typ.value_type) for v in value]
+    raise TypeError(f"no tag for {typ}")
+
+
+def exact(array):
+    """The array with its temporal values as integers (any year), and its Arrow type before that."""
+    typ = array.type
+    if pa.types.is_date32(typ):
+        return array.cast(pa.int32()), ("date", None, None)
+    if pa.types.is_date64(typ):
+        return array.cast(pa.int64()), ("date64", "ms", None)
+    if pa.types.is_time(typ):
+        return array.cast(pa.int32() if typ.bit_width == 32 else pa.int64()), ("time", UNITS[typ.unit], None)
+    if pa.types.is_timestamp(typ):
+        return array.cast(pa.int64()), ("ts", UNITS[typ.unit], typ.tz)
+    return array, None
+
+
+def convert(array):
+    """Each value of `array` tagged; nested arrays are walked value by value with their temporal children exact."""
+    plain, temporal = exact(array)
+    if temporal:
+        kind, unit, tz = temporal
+        out = []
+        for v in plain.to_pylist():
+            if v is None:
+                out.append(None)
+            elif kind == "date":
+                out.append({"date": str(v)})
+            elif kind == "date64":
+                out.append({"date": str(v // 86_400_000)})
+            elif kind == "time":
+                out.append({"time": str(v), "unit": unit})
+            else:
+                out.append({"ts": str(v), "unit": unit, "tz": tz})
+        return out
+    typ = array.type
+    if pa.types.is_struct(typ):
+        fields = [convert(array.field(i)) for i in range(typ.num_fields)]
+        valid = array.is_valid().to_pylist()
+        return [
+            {"struct": {typ.field(i).name: fields[i][r] for i in range(typ.num_fields)}} if valid[r] else None
+            for r in range(len(array))
+        ]
+    if pa.types.is_map(typ):
+        keys = convert(array.keys)
+        items = convert(array.items)
+        offsets = array.offsets.to_pylist()
+        valid = array.is_valid().to_pylist()
+        return [
+            {"map": [[keys[j], items[j]] for j in range(offsets[r], offsets[r + 1])]} if valid[r] else None
+            for r in range(len(array))
+        ]
+    if pa.types.is_list(typ) or pa.types.is_large_list(typ):
+        values = convert(array.values)
+        offsets = array.offsets.to_pylist()
+        valid = array.is_valid().to_pylist()
+        return [values[offsets[r] : offsets[r + 1]] if valid[r] else None for r in range(len(array))]
+    if pa.types.is_dictionary(typ):
+        return convert(array.dictionary_decode())
+    return [tag(v, typ) for v in array.to_pylist()]
+
+
+def read_flight(url, user, sql):
+    import pyarrow.flight as flight
+
+    client = flight.FlightClient(url)
+    options = flight.FlightCallOptions(headers=[client.authenticate_basic_token(user, os.environ["READ_PASSWORD"])])
+    info = client.get_flight_info(flight.FlightDescriptor.for_command(sql), options)
+    batches = []
+    for endpoint in info.endpoints:
+        batches.extend(client.do_get(endpoint.ticket, options).read_all().to_batches())
+    return pa.Table.from_batches(batches, schema=info.schema)
+
+
+def main(mode, *args):
+    table = pq.read_table(args[0]) if mode == "parquet" else read_flight(*args)
+    columns = []
+    for name, column in zip(table.column_names, table.columns):
+        values = []
+        for chunk in column.chunks:
+            values.extend(convert(chunk))
+        columns.append({"name": name, "type": str(column.type), "values": values})
+    json.dump({"reader": f"pyarrow {pa.__version__}", "rows": table.num_rows, "columns": columns}, sys.stdout)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
