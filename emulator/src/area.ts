@@ -2,6 +2,7 @@
 // server.ts, which starts the areas, so that the areas and the server do not import each other.
 import type { CloudOptions } from './cloud.js';
 import type { FaultSpec } from './faults.js';
+import type { FlightEncoding } from './flight/encoding.js';
 import type { FlightFaultSpec } from './flight/faults.js';
 import type { Router } from './http.js';
 import type { FloatText } from './sql-engine.js';
@@ -45,6 +46,8 @@ export interface EmulatorOptions {
   flightFaults?: FlightFaultSpec[];
   /** Rows of each Flight batch: the service's 4,095 by default, 1 to 65,536 (`--flight-batch-rows`). */
   flightBatchRows?: number;
+  /** The Arrow encoding of each type over Flight: the service's vectors by default (`--flight-encoding`). */
+  flightEncoding?: Partial<FlightEncoding>;
   /**
    * How REST results print FLOAT and DOUBLE (emulator/src/sql-engine.ts FloatText): `java` as the service does,
    * `javascript` (the default) as a JavaScript number prints (`--rest-floats`).

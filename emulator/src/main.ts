@@ -2,13 +2,14 @@
 //   dlake-emulator --port 9047 [--host H] [--edition community] [--samples DIR | --no-samples] [--big-rows N]
 //                  [--jwt-public-key FILE] [--no-pats] [--fault WHAT:[METHOD:]PATH[:TIMES]]…
 //                  [--strict-spec] [--secret-placeholder TEXT] [--flight-port N] [--flight-fault F]…
-//                  [--flight-batch-rows N] [--rest-floats java|javascript]
+//                  [--flight-batch-rows N] [--flight-encoding KEY=VALUE,…] [--rest-floats java|javascript]
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { EmulatorOptions } from './area.js';
 import { DEFAULT_PROJECT_ID, RATE_LIMIT_NAMES, type RateLimitName } from './cloud.js';
 import { describeFault, FAULT_FLAG_SYNTAX, type FaultSpec, parseFaultFlag } from './faults.js';
+import { type FlightEncoding, parseFlightEncoding } from './flight/encoding.js';
 import type { FlightFaultSpec } from './flight/faults.js';
 import { type Emulator, startEmulator } from './server.js';
 import type { FloatText } from './sql-engine.js';
@@ -46,6 +47,12 @@ const USAGE = `Usage: dlake-emulator [options]   (in this repository: npm run em
                         e.g. --fault 503:/api/v3/job:3  --fault 429@2:POST:/api/v3/sql:1
   --flight-port N       also serve Arrow Flight (gRPC) on port N (0 picks a free one); TLS when HTTPS is
   --flight-batch-rows N rows of each Flight record batch, 1 to 65536 (default 4095, as the service sends)
+  --flight-encoding KEY=VALUE,…
+                        the Arrow encodings Flight sends instead of the service's own, e.g.
+                        date=day,time=us,timestamp=ns,zone=UTC,strings=dictionary:
+                        date=ms|day time=s|ms|us|ns timestamp=s|ms|us|ns zone=NAME|none
+                        strings=utf8|large|view|dictionary binary=binary|large|view lists=list|large
+                        decimal=128|256 nested=arrow|text intervals=arrow|text
   --flight-fault WHAT[:K][:TIMES]
                         arm a Flight fault (repeatable): refuse-auth (every call unauthenticated),
                         unavailable (GetFlightInfo/DoGet answer UNAVAILABLE), break:K (a stream is cut
@@ -115,6 +122,16 @@ function batchRowsOption(value: string | undefined): number | undefined {
   const n = intOption(value, 'flight-batch-rows', 4095);
   if (n < 1 || n > 65536) fail(`--flight-batch-rows needs 1 to 65536, got ${n}`);
   return n;
+}
+
+/** `--flight-encoding date=day,…` (emulator/src/flight/encoding.ts). */
+function encodingOption(value: string | undefined): Partial<FlightEncoding> | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseFlightEncoding(value);
+  } catch (e) {
+    fail(`--flight-encoding: ${(e as Error).message}`);
+  }
 }
 
 /** `--rest-floats java|javascript`. */
@@ -202,6 +219,7 @@ function parseOptions(argv: string[]): EmulatorOptions {
       values['flight-port'] === undefined ? undefined : intOption(values['flight-port'], 'flight-port', 0),
     flightFaults: (values['flight-fault'] ?? []).map(flightFaultOption),
     flightBatchRows: batchRowsOption(values['flight-batch-rows']),
+    flightEncoding: encodingOption(values['flight-encoding']),
     restFloats: floatsOption(values['rest-floats']),
   };
 }
@@ -236,6 +254,7 @@ function parse(argv: string[]) {
       'flight-port': { type: 'string' },
       'flight-fault': { type: 'string', multiple: true },
       'flight-batch-rows': { type: 'string' },
+      'flight-encoding': { type: 'string' },
       'rest-floats': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'V' },

@@ -109,6 +109,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           source: jobs.flight,
           faults: options.flightFaults,
           batchRows: options.flightBatchRows,
+          encoding: options.flightEncoding,
           cloud: cloud ? { projectId: cloud.projectId } : undefined,
         });
 

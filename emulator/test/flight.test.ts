@@ -83,7 +83,7 @@ describe('results as Arrow', () => {
       'f Float32',
       't Bool',
       'v Utf8',
-      'day Date32<DAY>',
+      'day Date64<MILLISECOND>',
       'ts Timestamp<MILLISECOND>',
       'm Decimal[9e+2]',
       'l Utf8',

@@ -1,20 +1,17 @@
-// DuckDB results as Arrow record batches, column by column: each DuckDB data chunk (its column vectors) becomes
-// one Arrow record batch whose buffers are filled from the vectors' own typed arrays where DuckDB exposes them
-// (numbers, dates, timestamps), never through row objects. DuckDB's own Arrow export needs an extension the
-// emulator cannot download, so the mapping is done here, onto the Arrow types the service sends
-// (docs/api-facts.md §14):
-//   BOOLEAN → Bool · TINYINT/SMALLINT/INTEGER → Int8/16/32 · BIGINT → Int64 · FLOAT → Float32 · DOUBLE → Float64
-//   VARCHAR → Utf8 · DATE → Date(DAY) · TIMESTAMP → Timestamp(ms) · DECIMAL(p,s) → Decimal128(p,s)
-//   anything else → Utf8, holding the text the REST results give for it (JSON text for nested values).
+// DuckDB results as Arrow record batches, column by column, in the Arrow types the service sends
+// (docs/api-facts.md §16) or another encoding (./encoding.ts). DuckDB's own Arrow export needs an extension the
+// emulator cannot download, so the mapping is done here. The service's flat columns (booleans, integers, floats,
+// VARCHAR as Utf8, TIMESTAMP as Timestamp(ms), DECIMAL as Decimal128) are filled from the vectors' own typed arrays
+// where DuckDB exposes them, never through row objects; every other column (dates, times, binary, intervals, the
+// nested types, the other encodings) is built from its values by ./arrow-values.ts.
 
 import { createRequire } from 'node:module';
-import type { DuckDBDataChunk, DuckDBType, DuckDBVector } from '@duckdb/node-api';
+import type { DuckDBDataChunk, DuckDBType, DuckDBValue, DuckDBVector } from '@duckdb/node-api';
 import { DuckDBTypeId } from '@duckdb/node-api';
 import {
   Bool,
   type Data,
   type DataType,
-  DateDay,
   Decimal,
   Field,
   Float32,
@@ -29,31 +26,45 @@ import {
   RecordBatchStreamWriter,
   Schema,
   Struct,
+  Table,
   TimestampMillisecond,
   Utf8,
 } from 'apache-arrow';
-import { describeType } from '../sql-engine.js';
+import { type ValuePlan, valuePlan } from './arrow-values.js';
+import { type FlightEncoding, SERVICE_ENCODING } from './encoding.js';
 
-interface ColumnPlan {
-  field: Field;
-  build(vector: DuckDBVector, rows: number): Data;
-}
+/** How one column becomes Arrow: straight from DuckDB's vector (a flat column), or from its values. */
+type ColumnPlan =
+  | { field: Field; fromVector: (vector: DuckDBVector, rows: number) => Data }
+  | { field: Field; fromValues: ValuePlan };
 
 /** How each column of a result becomes an Arrow column. `names` are the result's (unique) column names. */
-export function planColumns(names: readonly string[], types: readonly DuckDBType[]): ColumnPlan[] {
-  return types.map((t, i) => planColumn(names[i]!, t));
+export function planColumns(
+  names: readonly string[],
+  types: readonly DuckDBType[],
+  encoding: FlightEncoding = SERVICE_ENCODING,
+): ColumnPlan[] {
+  return types.map((t, i) => planColumn(names[i]!, t, encoding));
 }
 
 export function schemaOf(plans: readonly ColumnPlan[]): Schema {
   return new Schema(plans.map((p) => p.field));
 }
 
-/** One DuckDB data chunk as one Arrow record batch. */
-export function batchOf(schema: Schema, plans: readonly ColumnPlan[], chunk: DuckDBDataChunk): RecordBatch {
+/** One DuckDB data chunk, copied out of DuckDB's memory (which it reuses): each column as Arrow data or values. */
+export interface ChunkPart {
+  rows: number;
+  columns: Array<Data | DuckDBValue[]>;
+}
+
+export function chunkPart(plans: readonly ColumnPlan[], chunk: DuckDBDataChunk): ChunkPart {
   const rows = chunk.rowCount;
-  const children = plans.map((p, c) => p.build(chunk.getColumnVector(c), rows));
-  const data = makeData({ type: new Struct(schema.fields), length: rows, nullCount: 0, children });
-  return new RecordBatch(schema, data);
+  const columns = plans.map((p, c) => {
+    const vector = chunk.getColumnVector(c);
+    if ('fromVector' in p) return p.fromVector(vector, rows);
+    return Array.from({ length: rows }, (_, i) => vector.getItem(i));
+  });
+  return { rows, columns };
 }
 
 // ── Vectors ─────────────────────────────────────────────────────────────────────────────────────────
@@ -264,14 +275,16 @@ function decimals(precision: number, scale: number) {
   };
 }
 
-function planColumn(name: string, t: DuckDBType): ColumnPlan {
-  const col = (type: DataType, build: ColumnPlan['build']): ColumnPlan => ({
-    field: new Field(name, type, true),
-    build,
+function planColumn(name: string, t: DuckDBType, enc: FlightEncoding): ColumnPlan {
+  const field = (type: DataType) => new Field(name, type, true);
+  const col = (type: DataType, fromVector: (vector: DuckDBVector, rows: number) => Data): ColumnPlan => ({
+    field: field(type),
+    fromVector,
   });
   /** A column of fixed-width values: the Arrow type and the typed array its values go into. */
   const fixedCol = (type: DataType, make: (rows: number) => { [i: number]: number | bigint }) =>
     col(type, fixed(type, make));
+  const serviceTimestamps = enc.timestamp === 'ms' && enc.zone === null;
   switch (t.typeId) {
     case DuckDBTypeId.BOOLEAN:
       return col(new Bool(), bools);
@@ -288,32 +301,27 @@ function planColumn(name: string, t: DuckDBType): ColumnPlan {
     case DuckDBTypeId.DOUBLE:
       return fixedCol(new Float64(), (n) => new Float64Array(n));
     case DuckDBTypeId.VARCHAR:
-      return col(new Utf8(), varchars);
-    case DuckDBTypeId.DATE:
-      return fixedCol(new DateDay(), (n) => new Int32Array(n));
+      if (enc.strings === 'utf8') return col(new Utf8(), varchars);
+      break;
     case DuckDBTypeId.TIMESTAMP:
     case DuckDBTypeId.TIMESTAMP_TZ:
-      return col(new TimestampMillisecond(), timestamps(1000n));
+      if (serviceTimestamps) return col(new TimestampMillisecond(), timestamps(1000n));
+      break;
     case DuckDBTypeId.TIMESTAMP_MS:
-      return col(new TimestampMillisecond(), timestamps(1n));
+      if (serviceTimestamps) return col(new TimestampMillisecond(), timestamps(1n));
+      break;
     case DuckDBTypeId.TIMESTAMP_S:
-      return col(new TimestampMillisecond(), timestamps(1n, 1000n));
+      if (serviceTimestamps) return col(new TimestampMillisecond(), timestamps(1n, 1000n));
+      break;
     case DuckDBTypeId.TIMESTAMP_NS:
-      return col(new TimestampMillisecond(), timestamps(1_000_000n));
+      if (serviceTimestamps) return col(new TimestampMillisecond(), timestamps(1_000_000n));
+      break;
     case DuckDBTypeId.DECIMAL:
-      return col(new Decimal(t.scale, t.width, 128), decimals(t.width, t.scale));
-    default: {
-      // The text of the REST encoding: a string as it is, anything else as its JSON.
-      const json = describeType(t, name).json;
-      return col(
-        new Utf8(),
-        strings((v) => {
-          const out = json(v as never);
-          return out.startsWith('"') ? (JSON.parse(out) as string) : out;
-        }),
-      );
-    }
+      if (enc.decimal === 128) return col(new Decimal(t.scale, t.width, 128), decimals(t.width, t.scale));
+      break;
   }
+  const fromValues = valuePlan(t, name, enc);
+  return { field: field(fromValues.type), fromValues };
 }
 
 // ── Flight framing ─────────────────────────────────────────────────────────────────────────────────
@@ -354,16 +362,7 @@ export function payloadsOf(stream: Uint8Array): FlightPayload[] {
 
 /** The schema message (FlightInfo.schema: with the IPC framing) and the FlightData of a schema. */
 export function schemaBytes(schema: Schema): Uint8Array {
-  const empty = new RecordBatch(
-    schema,
-    makeData({
-      type: new Struct(schema.fields),
-      length: 0,
-      nullCount: 0,
-      children: schema.fields.map((f) => makeData({ type: f.type as Int32, length: 0 })),
-    }),
-  );
-  const stream = RecordBatchStreamWriter.writeAll([empty]).toUint8Array(true);
+  const stream = RecordBatchStreamWriter.writeAll(new Table(schema)).toUint8Array(true);
   const view = new DataView(stream.buffer, stream.byteOffset, stream.byteLength);
   const len = view.getInt32(4, true);
   return stream.slice(0, 8 + len);
@@ -383,21 +382,25 @@ export const MAX_BATCH_ROWS = 65_536;
 
 /**
  * Regroups DuckDB's chunks (2,048 rows) into batches of `rows` rows, the last one shorter: the service's batches
- * are not DuckDB's. Columns are copied out of the parts (a part may be a slice of a chunk).
+ * are not DuckDB's. A flat column is cut and joined as Arrow data; a column built from values is built once per
+ * batch from the values of its rows.
  */
 export class Rebatcher {
-  private pending: RecordBatch[] = [];
+  private pending: ChunkPart[] = [];
+  /** Rows of `pending[0]` already taken. */
+  private taken = 0;
   private pendingRows = 0;
 
   constructor(
     private readonly schema: Schema,
+    private readonly plans: readonly ColumnPlan[],
     private readonly rows: number,
   ) {}
 
-  /** Takes a chunk's batch; answers the batches now complete. */
-  push(batch: RecordBatch): RecordBatch[] {
-    this.pending.push(batch);
-    this.pendingRows += batch.numRows;
+  /** Takes a chunk; answers the batches now complete. */
+  push(part: ChunkPart): RecordBatch[] {
+    this.pending.push(part);
+    this.pendingRows += part.rows;
     const out: RecordBatch[] = [];
     while (this.pendingRows >= this.rows) out.push(this.take(this.rows));
     return out;
@@ -409,23 +412,34 @@ export class Rebatcher {
   }
 
   private take(n: number): RecordBatch {
-    const parts: RecordBatch[] = [];
+    // The pieces of the batch: [part, first row, rows].
+    const pieces: Array<[ChunkPart, number, number]> = [];
     let need = n;
     while (need > 0) {
-      const b = this.pending[0]!;
-      if (b.numRows <= need) {
-        parts.push(b);
+      const part = this.pending[0]!;
+      const count = Math.min(need, part.rows - this.taken);
+      pieces.push([part, this.taken, count]);
+      need -= count;
+      this.taken += count;
+      if (this.taken === part.rows) {
         this.pending.shift();
-        need -= b.numRows;
-      } else {
-        parts.push(b.slice(0, need));
-        this.pending[0] = b.slice(need);
-        need = 0;
+        this.taken = 0;
       }
     }
     this.pendingRows -= n;
-    if (parts.length === 1 && parts[0]!.data.children.every((c) => c.offset === 0)) return parts[0]!;
-    const children = this.schema.fields.map((_, c) => concatColumn(parts.map((p) => p.data.children[c]!)));
+    const children = this.plans.map((plan, c) => {
+      if ('fromValues' in plan) {
+        const values = pieces.flatMap(([p, from, count]) =>
+          (p.columns[c] as DuckDBValue[]).slice(from, from + count),
+        );
+        return plan.fromValues.build(values);
+      }
+      const parts = pieces.map(([p, from, count]) => {
+        const data = p.columns[c] as Data;
+        return from === 0 && count === data.length ? data : data.slice(from, count);
+      });
+      return parts.length === 1 && parts[0]!.offset === 0 ? parts[0]! : concatColumn(parts);
+    });
     const data = makeData({ type: new Struct(this.schema.fields), length: n, nullCount: 0, children });
     return new RecordBatch(this.schema, data);
   }

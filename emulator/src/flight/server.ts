@@ -26,8 +26,8 @@ import type { FlightSource } from '../jobs.js';
 import { DEFAULT_PROJECT_SCHEMA, uniqueNames } from '../sql-engine.js';
 import type { EmuState, EmuUser } from '../state.js';
 import {
-  batchOf,
   batchPayloads,
+  chunkPart,
   MAX_BATCH_ROWS,
   payloadsOf,
   planColumns,
@@ -36,6 +36,7 @@ import {
   schemaBytes,
   schemaOf,
 } from './arrow-batches.js';
+import { type FlightEncoding, SERVICE_ENCODING } from './encoding.js';
 import type { FlightFaultKind, FlightFaultSpec } from './faults.js';
 import { FLIGHT_PROTO } from './proto.generated.js';
 
@@ -89,6 +90,8 @@ interface FlightServerOptions {
   faults?: FlightFaultSpec[];
   /** Rows of each batch (default the service's 4,095; 1 to 65,536). */
   batchRows?: number;
+  /** The Arrow encoding of each type (default the service's: ./encoding.ts). */
+  encoding?: Partial<FlightEncoding>;
   /** The hosted edition: the project its REST serves (a session option selects it). */
   cloud?: { projectId: string };
 }
@@ -145,6 +148,7 @@ export async function startFlightServer(opts: FlightServerOptions): Promise<Flig
   if (!Number.isInteger(batchRows) || batchRows < 1 || batchRows > MAX_BATCH_ROWS) {
     throw new Error(`Flight batch rows must be 1 to ${MAX_BATCH_ROWS}: ${batchRows}`);
   }
+  const encoding: FlightEncoding = { ...SERVICE_ENCODING, ...opts.encoding };
   const cookieName = opts.cloud ? CLOUD_COOKIE : COOKIE;
   /** Hosted sessions: the project each session cookie's session runs in. */
   const sessions = new Map<string, string>();
@@ -283,7 +287,7 @@ export async function startFlightServer(opts: FlightServerOptions): Promise<Flig
   const columnsOf = (st: DuckDBPreparedStatement) => {
     const names = uniqueNames(Array.from({ length: st.columnCount }, (_, i) => st.columnName(i)));
     const types = Array.from({ length: st.columnCount }, (_, i) => st.columnType(i));
-    return planColumns(names, types);
+    return planColumns(names, types, encoding);
   };
 
   const impl: grpc.UntypedServiceImplementation = {
@@ -429,7 +433,7 @@ export async function startFlightServer(opts: FlightServerOptions): Promise<Flig
             const schema = schemaOf(plans);
             const result = await st.stream();
             let sentSchema = false;
-            const rebatch = new Rebatcher(schema, batchRows);
+            const rebatch = new Rebatcher(schema, plans, batchRows);
             /** An armed break or failure strikes once K batches are sent, even at the result's end. */
             const strike = () => {
               if (!broken || batches < (broken.afterBatches ?? 0)) return;
@@ -458,7 +462,7 @@ export async function startFlightServer(opts: FlightServerOptions): Promise<Flig
               const chunk = await result.fetchChunk();
               if (abort.signal.aborted) throw new FlightError(grpc.status.CANCELLED, 'cancelled');
               if (!chunk || chunk.rowCount === 0) break;
-              for (const b of rebatch.push(batchOf(schema, plans, chunk))) await emit(b);
+              for (const b of rebatch.push(chunkPart(plans, chunk))) await emit(b);
             }
             for (const b of rebatch.flush()) await emit(b);
             strike();
