@@ -5,11 +5,12 @@
 //   npm run bench -- export                         the export matrix (REST, Flight, bare Flight read) at 1M and 10M
 //   npm run bench -- export --rows 1M               … at 1M rows only
 //   npm run bench -- export parquet --runs 5 --formats csv,parquet
-// Sections: startup, tree, tables, export, export-rest, parquet, apply, ascode-scale.
+// Sections: startup, tree, tables, export, export-rest, parquet, flight-replay, apply, ascode-scale.
 import { loadavg } from 'node:os';
 import { benchAscode, benchAscodeScale } from './ascode.js';
 import { benchExport } from './export.js';
 import { benchFlight, matrixOptions } from './flight.js';
+import { benchFlightReplay } from './flight-replay/bench.js';
 import { benchParquetEncoders } from './parquet-encoders.js';
 import { benchStartup } from './startup.js';
 import { benchTables } from './tables.js';
@@ -29,6 +30,7 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = 
     title: 'Parquet encoders side by side',
     run: () => benchParquetEncoders(matrix.sizes[0], argv.includes('--runs') ? matrix.runs : 1),
   },
+  'flight-replay': { title: 'The replay Flight server and bare readers', run: benchFlightReplay },
   apply: { title: 'apply', run: benchAscode },
   'ascode-scale': {
     title: 'Definitions as code: pull, plan, apply at 10,000 entities',
