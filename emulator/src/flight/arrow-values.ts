@@ -83,7 +83,12 @@ function fixedPlan<A extends { length: number }>(
 }
 
 const num = (v: DuckDBValue): number => Number(v);
-const big = (v: DuckDBValue): bigint => BigInt.asIntN(64, typeof v === 'bigint' ? v : BigInt(v as number));
+/** A BIGINT; DuckDB's wider integers (a HUGEINT sum) past 64 bits are refused, as the service's BIGINT overflows. */
+function big(v: DuckDBValue): bigint {
+  const n = typeof v === 'bigint' ? v : BigInt(v as number);
+  if (n !== BigInt.asIntN(64, n)) throw new Error(`${n} is out of the range of BIGINT`);
+  return n;
+}
 const utf8 = new TextEncoder();
 
 /** Variable-width bytes (strings or binary) in any of Arrow's layouts. */
