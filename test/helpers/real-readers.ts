@@ -5,7 +5,7 @@
 // proves nothing: DuckDB opens files that Arrow C++ refuses.
 //
 // pyarrow comes from the machine's Python package index (pip's own configuration) into a virtual environment made
-// once and kept outside the clone (pythonWithPyarrow). A test that needs it fails, loudly, when it cannot be made:
+// once and kept outside the clone (testPython). A test that needs it fails, loudly, when it cannot be made:
 // a reader that silently skipped would be a test that cannot fail.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
@@ -34,37 +34,44 @@ export interface ReadFile {
 /** Where the test environment is kept: `$DLAKE_TEST_CACHE`, else ~/.cache/dlake-tests. */
 const cacheDir = (): string => process.env.DLAKE_TEST_CACHE ?? join(homedir(), '.cache', 'dlake-tests');
 
+/** The Python packages of the tests' Python: the readers people open exports with. */
+const PACKAGES = ['pyarrow', 'duckdb'];
+
 /**
- * The Python of a virtual environment with pyarrow, made on first use (python3 -m venv, pip install pyarrow from
- * whatever index pip is configured with) and kept in the cache folder for every later run and every clone. Made
- * in a folder of its own and renamed into place when complete, under a lock, so that concurrent test processes
- * neither make it twice nor use a half-made one. Throws, with pip's own words, when it cannot be made.
+ * The tests' Python, with pyarrow and duckdb: `$DLAKE_TEST_PYTHON` when given, else a virtual environment made on
+ * first use (python3 -m venv, pip install from whatever index pip is configured with) and kept in the cache folder
+ * for every later run and every clone. Made in a folder of its own and renamed into place when complete, under a
+ * lock, so that concurrent test processes neither make it twice nor use a half-made one. Throws, with pip's own
+ * words, when it cannot be made.
  */
-export async function pythonWithPyarrow(): Promise<string> {
+export async function testPython(): Promise<string> {
+  if (process.env.DLAKE_TEST_PYTHON) return process.env.DLAKE_TEST_PYTHON;
   const root = cacheDir();
-  const venv = join(root, 'pyarrow-venv');
+  const venv = join(root, 'python-readers');
   const python = join(venv, 'bin', 'python');
   if (existsSync(python)) return python;
   mkdirSync(root, { recursive: true });
   const release = await lockfile.lock(root, { retries: { retries: 120, minTimeout: 500, maxTimeout: 2000 } });
   try {
     if (existsSync(python)) return python;
-    const making = join(root, `pyarrow-venv.${process.pid}.tmp`);
+    const making = join(root, `python-readers.${process.pid}.tmp`);
     rmSync(making, { recursive: true, force: true });
     try {
       await run('python3', ['-m', 'venv', making]);
       await run(
         join(making, 'bin', 'python'),
-        ['-m', 'pip', 'install', '--disable-pip-version-check', 'pyarrow'],
+        ['-m', 'pip', 'install', '--disable-pip-version-check', ...PACKAGES],
         {
           maxBuffer: 64 * 1024 * 1024,
         },
       );
-      await run(join(making, 'bin', 'python'), ['-c', 'import pyarrow.parquet, pyarrow.flight']);
+      await run(join(making, 'bin', 'python'), ['-c', 'import pyarrow.parquet, pyarrow.flight, duckdb']);
     } catch (err) {
       rmSync(making, { recursive: true, force: true });
       const e = err as { message: string; stderr?: string };
-      throw new Error(`cannot make a Python environment with pyarrow in ${root}: ${e.stderr || e.message}`);
+      throw new Error(
+        `cannot make a Python environment with ${PACKAGES.join(' and ')} in ${root}: ${e.stderr || e.message}`,
+      );
     }
     renameSync(making, venv);
     return python;
@@ -87,7 +94,7 @@ export const readFlightWithPyarrow = (
 ): Promise<ReadFile> => pyarrowRead(['flight', url, user, sql], { READ_PASSWORD: password });
 
 async function pyarrowRead(args: string[], env: Record<string, string> = {}): Promise<ReadFile> {
-  const python = await pythonWithPyarrow();
+  const python = await testPython();
   const { stdout } = await run(python, [SCRIPT, ...args], {
     maxBuffer: 1024 * 1024 * 1024,
     env: { ...process.env, ...env },
