@@ -44,6 +44,12 @@ const declaration = (sql: Command) =>
     .option('--out <file>', 'stream every row to FILE (- for standard output) instead of printing them')
     .addOption(
       new Option(
+        '--read-only',
+        'run only statements that read, judged as dlake mcp judges them; any other is refused before anything is sent',
+      ).conflicts(['into']),
+    )
+    .addOption(
+      new Option(
         '--into <ref>',
         'write the result on the service as a new table REF (CREATE TABLE REF AS QUERY), e.g. Lake/exports/orders',
       ).conflicts(['out', 'maxRows']),
@@ -64,6 +70,7 @@ const declaration = (sql: Command) =>
         'dlake sql                       # on a terminal: the SQL shell (\\q or Ctrl-D to leave)',
         'echo "SELECT * FROM big" | dlake sql - -o ndjson --max-rows 1000',
         'dlake sql "SELECT * FROM orders" --context Sales --no-wait',
+        'dlake sql --read-only -f from-a-colleague.sql   # refused unless every statement only reads',
         'dlake sql "SELECT * FROM Sales.orders" --into Lake/exports/orders_2025',
         'dlake --flight-url grpc://lake:32010 sql "SELECT * FROM big" --out big.parquet --transport flight',
       ),
@@ -74,18 +81,35 @@ export const register = defineCommand(declaration, runSql);
 /** The options of `dlake sql`, as its declaration types them. */
 type SqlFlags = OptionsOf<typeof declaration>;
 
+/** The read-only rule as `dlake sql --read-only` words it (src/sql/read-only.ts). */
+const READ_ONLY_RULE = {
+  when: 'with --read-only',
+  hint: 'without --read-only, dlake sql runs any statement',
+};
+
+/** With --read-only, a usage error unless every statement of `text` reads: checked before any is sent. */
+async function checkReadOnly(text: string, opts: SqlFlags): Promise<void> {
+  if (opts.readOnly) (await import('../sql/read-only.js')).requireReading(text, READ_ONLY_RULE);
+}
+
 async function runSql(ctx: Context, query: string | undefined, opts: SqlFlags): Promise<void> {
   if (opts.file !== undefined) {
     if (query !== undefined)
       throw new UsageError('give the query either as an argument or with --file, not both');
     const { runScript } = await import('./sql-script.js');
-    return runScript(ctx, await readScript(ctx, opts.file), opts, (text) => runQuery(ctx, text, opts));
+    const script = await readScript(ctx, opts.file);
+    await checkReadOnly(script.text, opts);
+    return runScript(ctx, script, opts, (text) => runQuery(ctx, text, opts));
   }
   if (query === undefined && ctx.ui.interactive && !opts.continueOnError) {
     const { runShell } = await import('../shell/shell.js');
-    return runShell(ctx, { context: opts.context === undefined ? undefined : parsePath(opts.context) });
+    return runShell(ctx, {
+      context: opts.context === undefined ? undefined : parsePath(opts.context),
+      readOnly: opts.readOnly === true,
+    });
   }
   const text = await readQuery(ctx, query);
+  await checkReadOnly(text, opts);
   // Several statements in one argument (or on standard input) run one after the other, as a script does;
   // one statement is sent as it was given (docs/cli-contract.md "SQL").
   const { splitSql } = await import('../sql/split.js');

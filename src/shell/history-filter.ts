@@ -4,7 +4,8 @@
 // or a property name inside a string: `'fs.azure.account.key.acct'`) is compared in a normal form that ignores
 // case and separators, so `secretAccessKey`, `aws_secret_key`, `"sas-token"` and `SAS_TOKEN` read alike.
 // Dropping a harmless statement costs a history entry; keeping a secret leaks it (docs/guide.md "The SQL shell").
-import { sqlTokens, type Token } from '../sql/split.js';
+import type { Token } from '../sql/lexer.js';
+import { sqlTokens } from '../sql/split.js';
 import { isSecretKey } from '../util/redact.js';
 
 /**

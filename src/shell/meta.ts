@@ -18,6 +18,8 @@ export const COMMANDS: Record<string, string> = {
   '\\timing': '\\timing [on|off]    show how long each statement takes',
   '\\x':
     '\\x [on|off|auto]    expanded display: one field a line (auto: when a table is wider than the terminal)',
+  '\\set':
+    '\\set readonly [on|off]  run only statements that read, as dlake mcp does (dlake sql --read-only starts with it on)',
   '\\q': '\\q                  leave (Ctrl-D too)',
   '\\?': '\\?                  this help',
 };
@@ -43,6 +45,17 @@ export function parseSwitch(command: string, arg: string, current: boolean): boo
   if (v === 'on' || v === 'true' || v === '1') return true;
   if (v === 'off' || v === 'false' || v === '0') return false;
   throw new UsageError(`${command} takes on or off, not "${arg}"`);
+}
+
+/** `\set readonly [on|off]`: the one setting `\set` knows; none toggles it. */
+export function parseSet(arg: string, current: boolean): boolean {
+  const [name = '', ...value] = arg.split(/\s+/).filter(Boolean);
+  if (name.toLowerCase() !== 'readonly') {
+    throw new UsageError(name ? `\\set knows readonly only, not "${name}"` : '\\set needs a setting', {
+      hint: 'e.g. \\set readonly on',
+    });
+  }
+  return parseSwitch('\\set readonly', value.join(' '), current);
 }
 
 export type Expanded = 'on' | 'off' | 'auto';

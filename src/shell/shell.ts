@@ -25,6 +25,7 @@ import {
   parseExpanded,
   parseFileArg,
   parseMeta,
+  parseSet,
   parseSwitch,
   parseWatchInterval,
 } from './meta.js';
@@ -35,7 +36,12 @@ import { verticalView } from './vertical.js';
 interface ShellOptions {
   /** Catalog path that unqualified names resolve in (--context). */
   context?: string[];
+  /** `dlake sql --read-only`: the shell starts with `\set readonly on`. */
+  readOnly?: boolean;
 }
+
+/** The read-only rule as the shell words it (src/sql/read-only.ts). */
+const SHELL_RULE = { when: 'while readonly is on', hint: '\\set readonly off lets statements change data' };
 
 const PROMPT = 'dlake> ';
 /** Statements after which the session's view of the catalog (for Tab, \dt, \d) is read again. */
@@ -65,6 +71,8 @@ class Shell {
   /** `\o FILE --no-clobber`: a FILE that exists is kept (docs/cli-contract.md "Jobs, results and export"). */
   private exportNoClobber = false;
   private clientPromise?: Promise<ApiClient>;
+  /** `\set readonly on`: only statements that read run (docs/agents.md "Read-only"). */
+  private readOnly: boolean;
 
   constructor(
     private readonly ctx: Context,
@@ -73,6 +81,7 @@ class Shell {
     this.keys = new KeyRouter(ctx.streams.stdin);
     this.history = new History(configDir(ctx.env), (m) => ctx.ui.warn(m));
     this.catalog = new CatalogCache(() => this.client());
+    this.readOnly = opts.readOnly === true;
   }
 
   private client(): Promise<ApiClient> {
@@ -197,6 +206,8 @@ class Shell {
 
   private async execute(text: string): Promise<void> {
     const { ctx } = this;
+    // Typed, from \i, \watch or \e: every statement passes the rule before it is sent.
+    if (this.readOnly) (await import('../sql/read-only.js')).requireReading(text, SHELL_RULE);
     const started = performance.now();
     ctx.startedAt = started;
     const controller = new AbortController();
@@ -331,6 +342,12 @@ class Shell {
           );
         });
         return true;
+      case '\\set':
+        await this.guard(async () => {
+          this.readOnly = parseSet(arg, this.readOnly);
+          say(`Read-only is ${this.readOnly ? 'on: only statements that read run' : 'off'}.`);
+        });
+        break;
       case '\\d':
         await this.guard(() =>
           !arg || isPattern(arg)

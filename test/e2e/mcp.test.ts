@@ -183,6 +183,25 @@ describe('a read-only session on the default profile', () => {
     expect(fx.emu.log.find('POST', '/api/v3/sql')).toEqual([]);
   });
 
+  it.each([
+    ['--\rCREATE TABLE pwned AS SELECT 99 /*\nSELECT 1 LIMIT 1 */', /is a CREATE: only SELECT/],
+    ['--\rDROP TABLE big /*\nSELECT 1 LIMIT 1 */', /is a DROP: only SELECT/],
+    ['SELECT 1 LIMIT 1 --\r; CREATE TABLE pwned AS SELECT 1', /is a CREATE/],
+    [
+      "SELECT * FROM TABLE(pg.external_query('DELETE FROM orders'))",
+      /calls external_query, which sends its text unread/,
+    ],
+    [
+      "SELECT * FROM TABLE(Lake.my_udtf('x'))",
+      /calls the table function Lake\.my_udtf, which is not one dlake knows/,
+    ],
+  ])('run_sql judges %j by what the engine would run, and sends nothing', async (sql, words) => {
+    const r = await s.call('run_sql', { sql });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(new RegExp(`^error: (the statement|one of the statements) ${words.source}`));
+    expect(fx.emu.log.find('POST', '/api/v3/sql')).toEqual([]);
+  });
+
   it('run_sql takes one statement, and a write word inside a string is no write', async () => {
     const two = await s.call('run_sql', { sql: 'SELECT 1; SELECT 2' });
     expect(two).toEqual({

@@ -187,6 +187,38 @@ describe('\\timing', () => {
   });
 });
 
+describe('\\set readonly', () => {
+  it('refuses what could change data, sends nothing, and runs what reads; sql --read-only starts with it on', async () => {
+    const sh = startShellInProcess(
+      { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url },
+      { columns: 100, rows: 30 },
+      ['--read-only'],
+    );
+    await sh.waitFor('dlake> ');
+    const before = jobs().length;
+    let from = sh.stderr.text.length;
+    sh.type(`--\rDROP TABLE big /*${ENTER}SELECT 1 LIMIT 1 */;${ENTER}`);
+    await sh.waitFor({ test: (t: string) => t.slice(from).includes('error:') } as unknown as RegExp);
+    await prompt(sh, from);
+    expect(sh.stderr.text.slice(from)).toContain(
+      'error: the statement is a DROP: only SELECT, WITH, VALUES, SHOW, DESCRIBE, EXPLAIN statements run while readonly is on\nhint: \\set readonly off lets statements change data\n',
+    );
+    expect(jobs()).toHaveLength(before);
+    sh.type(`SELECT 5 AS five;${ENTER}`);
+    await sh.waitFor(/five\n5\n/, 'stdout');
+    expect(jobs()).toHaveLength(before + 1);
+    from = sh.stderr.text.length;
+    sh.type(`\\set readonly off${ENTER}`);
+    await sh.waitFor('Read-only is off.');
+    sh.type(`\\set readonly${ENTER}`);
+    await sh.waitFor('Read-only is on: only statements that read run.');
+    sh.type(`\\set pager on${ENTER}`);
+    await sh.waitFor('error: \\set knows readonly only, not "pager"');
+    sh.type(CTRL_D);
+    expect(await sh.done).toBe(0);
+  });
+});
+
 describe('\\d on the data of the Quick tour', () => {
   beforeAll(async () => {
     // The README's tour promotes the sales folder of the sample files as a table.

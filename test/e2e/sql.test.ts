@@ -140,6 +140,41 @@ describe('dlake sql', () => {
     expect(fx.emu.log.entries).toHaveLength(0);
   });
 
+  it('--read-only: a statement that could change data anywhere is refused, exit 2, before anything is sent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dlake-ro-'));
+    try {
+      // The write is in the second statement, hidden from a lexer that ends comments at LF only.
+      const hidden = await fx.run([
+        'sql',
+        '--read-only',
+        'SELECT 1 LIMIT 1 --\r; CREATE TABLE pwned AS SELECT 1',
+      ]);
+      expect(hidden.code).toBe(2);
+      expect(hidden.stderr).toBe(
+        'error: one of the statements is a CREATE: only SELECT, WITH, VALUES, SHOW, DESCRIBE, EXPLAIN statements run with --read-only\n' +
+          'hint: without --read-only, dlake sql runs any statement\n',
+      );
+      // A script: its first statement reads, its second passes a DELETE to a source's database; none runs.
+      const script = join(dir, 'from-a-colleague.sql');
+      writeFileSync(
+        script,
+        "SELECT 1 AS a;\nSELECT * FROM TABLE(pg.external_query('DELETE FROM orders'));\n",
+      );
+      expectFailure(await fx.run(['sql', '--read-only', '-f', script]), 2, 'calls external_query');
+      expectFailure(await fx.run(['sql', '--read-only', '-'], { input: 'DROP TABLE big' }), 2, 'is a DROP');
+      const into = await fx.run(['sql', '--read-only', 'SELECT 1', '--into', 'a/b']);
+      expectFailure(into, 2, "option '--read-only' cannot be used with option '--into <ref>'");
+      expect(fx.emu.log.find('POST', '/api/v3/sql')).toHaveLength(0);
+      // A reading statement runs as without the flag.
+      const ok = await fx.run(['sql', '--read-only', 'SELECT 7 AS x -- a comment\r\n', '-o', 'csv']);
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(ok.stdout).toBe('x\n7\n');
+      expect(fx.emu.log.find('POST', '/api/v3/sql')).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('never repeats POST /api/v3/sql, even after a 503', async () => {
     const before = jobs().list().length;
     fx.emu.fault({ kind: 'status', status: 503, path: '/api/v3/sql', method: 'POST', times: 1 });

@@ -37,13 +37,28 @@ describe('splitSql', () => {
     expect(split.statements.map((s) => s.line)).toEqual([1, 4]);
   });
 
+  it('ends a line comment where the engine does: at LF, CR or CRLF, and at nothing else', () => {
+    expect(texts('SELECT 1 --\r; SELECT 2;')).toEqual(['SELECT 1 --', 'SELECT 2']);
+    expect(texts('SELECT 1 --a\r\n; SELECT 2;')).toEqual(['SELECT 1 --a', 'SELECT 2']);
+    expect(texts('SELECT 1 // x ; y\n; SELECT 2;')).toEqual(['SELECT 1 // x ; y', 'SELECT 2']);
+    expect(texts('SELECT 1 -- x\u2028; still the comment\n;')).toEqual([
+      'SELECT 1 -- x\u2028; still the comment',
+    ]);
+    // Block comments do not nest: the first */ ends one.
+    expect(texts('SELECT 1 /* /* */; SELECT 2 */;')).toEqual(['SELECT 1 /* /* */', 'SELECT 2 */']);
+    // CR, LF and CRLF are one line end each.
+    expect(splitSql('SELECT 1;\rSELECT 2;\r\nSELECT 3;\nSELECT 4;').statements.map((s) => s.line)).toEqual([
+      1, 2, 3, 4,
+    ]);
+  });
+
   // Statements built from pieces that may hold `;` only where it separates nothing.
   const piece = fc.oneof(
     fc.stringMatching(/^[A-Za-z0-9_ ,.()*=<>+\n-]{1,12}$/).filter((s) => !s.includes('--')),
     fc.string({ maxLength: 8 }).map((s) => `'${s.replaceAll("'", "''")}'`),
     fc.string({ maxLength: 8 }).map((s) => `"${s.replaceAll('"', '""')}"`),
     fc.string({ maxLength: 8 }).map((s) => `/*${s.replaceAll('*/', '')}*/`),
-    fc.stringMatching(/^[^\n]{0,8}$/).map((s) => `--${s}\n`),
+    fc.stringMatching(/^[^\n\r]{0,8}$/).map((s) => `--${s}\n`),
   );
   const statement = fc.array(piece, { minLength: 1, maxLength: 6 }).map((ps) => `X ${ps.join(' ')} Y`);
 
