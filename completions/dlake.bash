@@ -190,7 +190,7 @@ _dlake_opts() {
     'source update') REPLY='--config-file --set --dry-run -h --help' ;;
     'source delete') REPLY='-y --yes --dry-run -h --help' ;;
     'source help') REPLY='' ;;
-    'sql') REPLY='-f --file --continue-on-error --context --no-wait --max-rows --out --into --format --no-clobber --concurrency --transport --wait-timeout -y --yes -h --help' ;;
+    'sql') REPLY='-f --file --continue-on-error --context --no-wait --max-rows --out --read-only --into --format --no-clobber --concurrency --transport --wait-timeout -y --yes -h --help' ;;
     'job') REPLY='-h --help' ;;
     'job list') REPLY='--status --user --since --until --type --queue --engine --min-duration --text --accelerated --not-accelerated --limit --out --format -h --help' ;;
     'job get') REPLY='-h --help' ;;

@@ -7,7 +7,7 @@
 // common reader (PostgreSQL-family parsers, editors) another. Splitting ignores them; the read-only rule
 // refuses a statement with one, since it cannot be sure which reading the text will meet.
 
-export type TokenKind = 'word' | 'string' | 'identifier' | 'symbol';
+type TokenKind = 'word' | 'string' | 'identifier' | 'symbol';
 
 export interface Token {
   kind: TokenKind;
@@ -33,7 +33,7 @@ interface Comment {
 }
 
 /** A place where the engine's reading is not every reader's. */
-export interface Doubt {
+interface Doubt {
   at: number;
   /** What it is, for a refusal: "a `//` comment (…)". */
   what: string;

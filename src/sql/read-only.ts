@@ -64,7 +64,7 @@ const PASS_THROUGH = 'external_query';
 const LIMITABLE = new Set(['SELECT', 'WITH', 'VALUES']);
 
 /** How the caller's rule is named in a refusal, and how to lift it. */
-export interface Rule {
+interface Rule {
   /** "without --allow-writes", "with --read-only". */
   when: string;
   hint: string;

@@ -62,7 +62,7 @@ export function oneLine(text: string): string {
 }
 
 /** A bare word of a statement (a keyword or an unquoted name), upper-cased, with how deep in parentheses. */
-export interface Word {
+interface Word {
   word: string;
   depth: number;
 }
