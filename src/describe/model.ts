@@ -40,6 +40,8 @@ export interface CommandInfo {
   options: OptionInfo[];
   /** The command lines of its help's "Examples:", without the `$ `. */
   examples: string[];
+  /** A group's commands, by name, as its help lists them; none for a command that runs. */
+  subcommands: string[];
 }
 
 export interface Description {
@@ -106,6 +108,8 @@ function examplesOf(cmd: Command): string[] {
   return out;
 }
 
+const visible = (cmd: Command) => cmd.commands.filter((c) => !(c as { _hidden?: boolean })._hidden);
+
 function commandInfo(cmd: Command, path: string[]): CommandInfo {
   return {
     path,
@@ -115,14 +119,23 @@ function commandInfo(cmd: Command, path: string[]): CommandInfo {
     arguments: cmd.registeredArguments.map(argumentInfo),
     options: ownOptions(cmd).map(optionInfo),
     examples: examplesOf(cmd),
+    subcommands: visible(cmd).map((c) => c.name()),
   };
 }
 
-/** The commands that run (groups are where they live, not commands), in the order help lists them. */
+/** The commands that run (not the groups they live in), in the order help lists them. */
 export function* runnable(cmd: Command, path: string[] = []): Generator<[string[], Command]> {
-  const subs = cmd.commands.filter((c) => !(c as { _hidden?: boolean })._hidden);
+  const subs = visible(cmd);
   if (subs.length === 0 && path.length > 0) yield [path, cmd];
   for (const sub of subs) yield* runnable(sub, [...path, sub.name()]);
+}
+
+/** Every node help lists below `cmd`, groups and the commands that run, each group before its commands. */
+function* nodesBelow(cmd: Command, path: string[]): Generator<[string[], Command]> {
+  for (const sub of visible(cmd)) {
+    yield [[...path, sub.name()], sub];
+    yield* nodesBelow(sub, [...path, sub.name()]);
+  }
 }
 
 /**
@@ -144,9 +157,10 @@ export function findCommand(
   return { cmd, path };
 }
 
-/** The description of the commands at and below `cmd` (the root: every command). */
+/** The description of `cmd` and every node below it (the root: the whole tree, groups included). */
 export function describeTree(root: Command, cmd: Command = root, path: string[] = []): Description {
-  const commands = [...runnable(cmd, path)].map(([p, c]) => commandInfo(c, p));
+  const nodes = [...(path.length > 0 ? [[path, cmd] as [string[], Command]] : []), ...nodesBelow(cmd, path)];
+  const commands = nodes.map(([p, c]) => commandInfo(c, p));
   const globalOptions = ownOptions(root)
     .filter((o) => o.long !== '--version')
     .map(optionInfo);

@@ -17,6 +17,12 @@ function optionLine(o: OptionInfo): string {
 }
 
 function commandText(c: CommandInfo): string {
+  if (c.subcommands.length > 0)
+    return [
+      `dlake ${c.path.join(' ')} <command>`,
+      `  ${c.summary}`,
+      `  Commands: ${c.subcommands.join(', ')}`,
+    ].join('\n');
   const args = c.arguments.map((a) => {
     const name = `${a.name}${a.variadic ? '...' : ''}`;
     return a.required ? `<${name}>` : `[${name}]`;

@@ -19,6 +19,15 @@ interface Cmd {
   arguments: { name: string; required: boolean; variadic: boolean }[];
   options: Opt[];
   examples: string[];
+  subcommands: string[];
+}
+
+/** The command names a help text lists (its command lines, `name [options] …  summary`), help itself aside. */
+function helpCommands(help: string): string[] {
+  const after = help.slice(help.indexOf('\n\n', help.indexOf('Options:')));
+  return [...after.matchAll(/^ {2}([a-z][\w-]*)(?:\|[a-z]+)?(?= |$)/gm)]
+    .map((m) => m[1]!)
+    .filter((n) => n !== 'help');
 }
 
 /** The option lines of a help section (`Options:` or `Global Options:`): their flags, as printed. */
@@ -64,8 +73,16 @@ describe('dlake describe', () => {
       expect(r.code, c.path.join(' ')).toBe(0);
       const help = r.stdout;
       const label = `dlake ${c.path.join(' ')}`;
-      // Usage line: every argument, in order, with its brackets.
       const usage = help.split('\n')[0]!;
+      if (c.subcommands.length > 0) {
+        // A group: its commands as its help lists them, its summary as its parent's help does.
+        expect(usage, label).toBe(`Usage: ${label} [options] [command]`);
+        expect(c.subcommands, label).toEqual(helpCommands(help));
+        const parent = c.path.length === 1 ? root : await runInProcess(['help', ...c.path.slice(0, -1)]);
+        expect(parent.stdout.replace(/\s+/g, ' '), label).toContain(c.summary.replace(/\s+/g, ' '));
+        continue;
+      }
+      // Usage line: every argument, in order, with its brackets.
       const args = c.arguments.map((a) => {
         const name = `${a.name}${a.variadic ? '...' : ''}`;
         return a.required ? `<${name}>` : `[${name}]`;
@@ -110,6 +127,29 @@ describe('dlake describe', () => {
     });
   });
 
+  it('has an entry for every node the help lists: each command of `dlake --help` and of each group', async () => {
+    const all = await describeJson();
+    const paths = new Set(all.commands.map((c) => c.path.join(' ')));
+    const listed = async (path: string[]): Promise<string[]> => {
+      const help = (await runInProcess(path.length ? ['help', ...path] : ['--help'])).stdout;
+      const names = helpCommands(help).map((n) => [...path, n]);
+      const below = await Promise.all(
+        names
+          .filter((p) => all.commands.find((c) => c.path.join(' ') === p.join(' '))?.subcommands.length)
+          .map(listed),
+      );
+      return [...names.map((p) => p.join(' ')), ...below.flat()];
+    };
+    const nodes = await listed([]);
+    expect(nodes.length).toBeGreaterThan(100);
+    expect(nodes.filter((n) => !paths.has(n))).toEqual([]);
+    expect([...paths].filter((p) => !nodes.includes(p))).toEqual([]);
+    for (const group of ['token', 'profile', 'catalog', 'source'])
+      expect(all.commands.find((c) => c.path.join(' ') === group)).toMatchObject({
+        subcommands: expect.arrayContaining([expect.any(String)]),
+      });
+  });
+
   it('every exit code, with its meaning', async () => {
     const { exitCodes } = await describeJson();
     expect(exitCodes.map((e) => e.code)).toEqual([...new Set(Object.values(ExitCode))].sort((a, b) => a - b));
@@ -127,6 +167,10 @@ describe('dlake describe', () => {
       env: null,
     });
     const group = await describeJson('catalog');
+    expect(group.commands[0]).toMatchObject({
+      path: ['catalog'],
+      subcommands: expect.arrayContaining(['lineage']),
+    });
     expect(group.commands.map((c) => c.path[1])).toContain('lineage');
     expect(group.commands.every((c) => c.path[0] === 'catalog')).toBe(true);
     const text = await runInProcess(['describe', 'job', 'wait']);
