@@ -33,6 +33,7 @@ _dlake_sub() {
     '/version') REPLY='version' ;;
     '/describe') REPLY='describe' ;;
     '/mcp') REPLY='mcp' ;;
+    '/agents') REPLY='agents' ;;
     '/completion') REPLY='completion' ;;
     '/help') REPLY='help' ;;
     'token/exchange') REPLY='exchange' ;;
@@ -122,6 +123,10 @@ _dlake_sub() {
     'engine/disable') REPLY='disable' ;;
     'engine/rules') REPLY='rules' ;;
     'engine/help') REPLY='help' ;;
+    'agents/install') REPLY='install' ;;
+    'agents/uninstall') REPLY='uninstall' ;;
+    'agents/list'|'agents/ls') REPLY='list' ;;
+    'agents/help') REPLY='help' ;;
     *) return 1 ;;
   esac
 }
@@ -129,7 +134,7 @@ _dlake_sub() {
 # $1: command path. REPLY: its subcommands; more: aliases, offered when no subcommand matches. Status 1 if none.
 _dlake_subs() {
   case "$1" in
-    '') REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version describe mcp completion help' more='' ;;
+    '') REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version describe mcp agents completion help' more='' ;;
     'token') REPLY='exchange' more='help' ;;
     'token exchange') REPLY='client-credentials jwt pat' more='help' ;;
     'profile') REPLY='list show use set delete' more='ls rm help' ;;
@@ -144,6 +149,7 @@ _dlake_subs() {
     'queue') REPLY='list get create update delete rules' more='ls rm help' ;;
     'project') REPLY='list get' more='ls help' ;;
     'engine') REPLY='list get create update delete enable disable rules' more='ls rm help' ;;
+    'agents') REPLY='install uninstall list' more='ls help' ;;
     *) return 1 ;;
   esac
 }
@@ -264,7 +270,12 @@ _dlake_opts() {
     'api') REPLY='--data --paginate -h --help' ;;
     'version') REPLY='-h --help' ;;
     'describe') REPLY='-h --help' ;;
-    'mcp') REPLY='-p --profile --allow-writes --max-result-bytes -h --help' ;;
+    'mcp') REPLY='-p --profile --allow-writes --allow-path --max-result-bytes -h --help' ;;
+    'agents') REPLY='-h --help' ;;
+    'agents install') REPLY='--scope -p --profile --allow-writes --max-result-bytes --command --dry-run --force -h --help' ;;
+    'agents uninstall') REPLY='--scope --dry-run --force -h --help' ;;
+    'agents list') REPLY='-h --help' ;;
+    'agents help') REPLY='' ;;
     'completion') REPLY='-h --help' ;;
     'help') REPLY='' ;;
     *) REPLY='' ;;
@@ -433,7 +444,13 @@ _dlake_opt() {
     'apply/--concurrency') REPLY=value vals='' ;;
     'api/--data') REPLY=value vals='' ;;
     'mcp/-p'|'mcp/--profile') REPLY=value vals='@profiles' ;;
+    'mcp/--allow-path') REPLY=value vals='' ;;
     'mcp/--max-result-bytes') REPLY=value vals='' ;;
+    'agents install/--scope') REPLY=value vals='user project' ;;
+    'agents install/-p'|'agents install/--profile') REPLY=value vals='@profiles' ;;
+    'agents install/--max-result-bytes') REPLY=value vals='' ;;
+    'agents install/--command') REPLY=value vals='' ;;
+    'agents uninstall/--scope') REPLY=value vals='user project' ;;
     *)
       case "$2" in
         '-p'|'--profile') REPLY=value vals='@profiles' ;;
@@ -473,8 +490,9 @@ _dlake_arg() {
     'queue help/'0) REPLY='list get create update delete rules' ;;
     'project help/'0) REPLY='list get' ;;
     'engine help/'0) REPLY='list get create update delete enable disable rules' ;;
+    'agents help/'0) REPLY='install uninstall list' ;;
     'completion/'0) REPLY='bash zsh fish' ;;
-    'help/'0) REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version describe mcp completion' ;;
+    'help/'0) REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version describe mcp agents completion' ;;
     *) REPLY='' ;;
   esac
 }

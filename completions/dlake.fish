@@ -58,6 +58,8 @@ function __dlake_sub --argument-names cmd word
             echo 'describe'
         case '/mcp'
             echo 'mcp'
+        case '/agents'
+            echo 'agents'
         case '/completion'
             echo 'completion'
         case '/help'
@@ -236,6 +238,14 @@ function __dlake_sub --argument-names cmd word
             echo 'rules'
         case 'engine/help'
             echo 'help'
+        case 'agents/install'
+            echo 'install'
+        case 'agents/uninstall'
+            echo 'uninstall'
+        case 'agents/list' 'agents/ls'
+            echo 'list'
+        case 'agents/help'
+            echo 'help'
         case '*'
             return 1
     end
@@ -245,7 +255,7 @@ end
 function __dlake_subs --argument-names cmd
     switch "$cmd"
         case ''
-            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'List, explain, profile, wait for, cancel and export SQL jobs' 'top' 'Show the running and queued jobs, refreshed; select one and cancel it' 'search' 'Search the catalog (and, where the server can, jobs and reflections) for TEXT' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'access' 'Explain who may use an entity, and through which grants and roles' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'project' 'List and inspect the hosted edition\'s projects' 'engine' 'Manage hosted engines and the rules that route jobs to them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'api' 'Make an authenticated request to the service and print the response body' 'version' 'Print the version, the build and the Node.js that runs it (as --version does)' 'describe' 'Print the commands, their arguments, options and examples, the global options and the exit codes, as data (-o json) or text' 'mcp' 'Serve dlake to an AI agent as a Model Context Protocol server on standard input and output (read-only unless --allow-writes)' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
+            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'List, explain, profile, wait for, cancel and export SQL jobs' 'top' 'Show the running and queued jobs, refreshed; select one and cancel it' 'search' 'Search the catalog (and, where the server can, jobs and reflections) for TEXT' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'access' 'Explain who may use an entity, and through which grants and roles' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'project' 'List and inspect the hosted edition\'s projects' 'engine' 'Manage hosted engines and the rules that route jobs to them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'api' 'Make an authenticated request to the service and print the response body' 'version' 'Print the version, the build and the Node.js that runs it (as --version does)' 'describe' 'Print the commands, their arguments, options and examples, the global options and the exit codes, as data (-o json) or text' 'mcp' 'Serve dlake to an AI agent as a Model Context Protocol server on standard input and output (read-only unless --allow-writes)' 'agents' 'Register dlake mcp and a dlake skill with the AI agent hosts on this machine' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
         case 'token'
             printf '%s\t%s\n' 'exchange' 'Get an access token from the token endpoint (<auth-url>/oauth/token) and store it'
         case 'token exchange'
@@ -274,6 +284,8 @@ function __dlake_subs --argument-names cmd
             printf '%s\t%s\n' 'list' 'List the projects of the organisation (hosted edition)' 'get' 'Show a project by id (a UUID) or by name (hosted edition)'
         case 'engine'
             printf '%s\t%s\n' 'list' 'List the project\'s engines' 'get' 'Show an engine by id (a UUID) or by name' 'create' 'Create an engine; what is not given takes the service default' 'update' 'Change an engine\'s settings or name; everything not given stays as it is' 'delete' 'Delete an engine (asks first on a terminal); rules must not route jobs to it' 'enable' 'Enable an engine' 'disable' 'Disable an engine: it takes no new jobs' 'rules' 'Print the rules that route jobs to engines, in priority order, or replace them all from a file (--file)'
+        case 'agents'
+            printf '%s\t%s\n' 'install' 'Register dlake mcp with each agent host found (or those named: claude-code, codex, cursor, vscode, gemini, goose, copilot) and write a skill for those that read skills' 'uninstall' 'Remove exactly what dlake agents install wrote: its MCP entries and skills, nothing else' 'list' 'Show the agent hosts, whether each is found here, and what is registered in each scope'
         case '*'
             return 1
     end
@@ -312,6 +324,8 @@ function __dlake_more --argument-names cmd
             printf '%s\t%s\n' 'ls' 'List the projects of the organisation (hosted edition)' 'help' 'show help for a command'
         case 'engine'
             printf '%s\t%s\n' 'ls' 'List the project\'s engines' 'rm' 'Delete an engine (asks first on a terminal); rules must not route jobs to it' 'help' 'show help for a command'
+        case 'agents'
+            printf '%s\t%s\n' 'ls' 'Show the agent hosts, whether each is found here, and what is registered in each scope' 'help' 'show help for a command'
         case '*'
             return 1
     end
@@ -547,7 +561,17 @@ function __dlake_opts --argument-names cmd
         case 'describe'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'mcp'
-            printf '%s\t%s\n' '-p' 'a profile the agent may use; repeatable, the first is the default (default: the current profile alone)' '--profile' 'a profile the agent may use; repeatable, the first is the default (default: the current profile alone)' '--allow-writes' 'let run_sql run statements that change data or the catalog' '--max-result-bytes' 'cut each tool answer at this size, e.g. 1MB (default 200KB)' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '-p' 'a profile the agent may use; repeatable, the first is the default (default: the current profile alone)' '--profile' 'a profile the agent may use; repeatable, the first is the default (default: the current profile alone)' '--allow-writes' 'let run_sql run statements that change data or the catalog' '--allow-path' 'only this space or folder (Sales, Sales.curated) for run_sql, get_entity, get_lineage and search_catalog; repeatable' '--max-result-bytes' 'cut each tool answer at this size, e.g. 1MB (default 200KB)' '-h' 'show help' '--help' 'show help'
+        case 'agents'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'agents install'
+            printf '%s\t%s\n' '--scope' 'user: for every project (default); project: files in this folder, to share' '-p' 'a profile the agent may use (passed to dlake mcp); repeatable, the first is the default' '--profile' 'a profile the agent may use (passed to dlake mcp); repeatable, the first is the default' '--allow-writes' 'let the agent run statements that change data (passed to dlake mcp)' '--max-result-bytes' 'cut each tool answer at this size (passed to dlake mcp)' '--command' 'how hosts start dlake (default: dlake, found on their PATH)' '--dry-run' 'print what would change and write nothing' '--force' 'replace an entry or skill named dlake that dlake did not write (a user\'s own)' '-h' 'show help' '--help' 'show help'
+        case 'agents uninstall'
+            printf '%s\t%s\n' '--scope' 'user: for every project (default); project: files in this folder, to share' '--dry-run' 'print what would change and write nothing' '--force' 'remove an entry or skill of dlake even if it was changed since dlake wrote it' '-h' 'show help' '--help' 'show help'
+        case 'agents list'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+        case 'agents help'
+            true
         case 'completion'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'help'
@@ -1025,8 +1049,26 @@ function __dlake_opt --argument-names cmd opt
         case 'mcp/-p' 'mcp/--profile'
             printf '%s\n' value '@profiles'
             return
+        case 'mcp/--allow-path'
+            printf '%s\n' value ''
+            return
         case 'mcp/--max-result-bytes'
             printf '%s\n' value ''
+            return
+        case 'agents install/--scope'
+            printf '%s\n' value 'user project'
+            return
+        case 'agents install/-p' 'agents install/--profile'
+            printf '%s\n' value '@profiles'
+            return
+        case 'agents install/--max-result-bytes'
+            printf '%s\n' value ''
+            return
+        case 'agents install/--command'
+            printf '%s\n' value ''
+            return
+        case 'agents uninstall/--scope'
+            printf '%s\n' value 'user project'
             return
         case '*'
             true
@@ -1106,10 +1148,12 @@ function __dlake_arg --argument-names cmd index
             echo 'list get'
         case 'engine help/0'
             echo 'list get create update delete enable disable rules'
+        case 'agents help/0'
+            echo 'install uninstall list'
         case 'completion/0'
             echo 'bash zsh fish'
         case 'help/0'
-            echo 'login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version describe mcp completion'
+            echo 'login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version describe mcp agents completion'
         case '*'
             return 1
     end

@@ -44,6 +44,9 @@ const VENDOR = [
   'hyparquet-writer',
   'jmespath',
   'ora',
+  // Agent hosts' configuration files: required only by `dlake agents` (src/agents/config-text.ts).
+  'jsonc-parser',
+  'smol-toml',
   // Arrow Flight: required only by an export that goes over Flight (src/export/flight).
   '@grpc/grpc-js',
   'protobufjs/minimal.js',
@@ -59,7 +62,15 @@ const DEFAULT_EXPORT = new Set(['ora']);
  * that esbuild leaves out the rest (apache-arrow declares itself free of side effects): apache-arrow whole is
  * 369 KB, what a Flight export uses of it less than half. The build fails if src/ imports a name not listed.
  */
-const NAMED = { 'apache-arrow': ['Message', 'MessageHeader', 'RecordBatchReader', 'makeVector', 'Type'] };
+const NAMED = {
+  'apache-arrow': ['Message', 'MessageHeader', 'RecordBatchReader', 'makeVector', 'Type'],
+  'jsonc-parser': ['applyEdits', 'modify', 'parse', 'printParseErrorCode'],
+};
+/**
+ * Libraries whose `main` is a UMD build that requires its own files by computed names, which a bundle cannot
+ * follow: their ES module build (`module`) is bundled instead.
+ */
+const ES_MODULE_BUILD = new Set(['jsonc-parser']);
 /**
  * Vendor files made from a module of src/ that re-exports what dlake uses of a library, by that module's path:
  * src/ imports the module, the bundle requires the vendor file instead. The MCP SDK is several entry points
@@ -121,6 +132,7 @@ const vendors = await Promise.all(
         resolveDir: '.',
       },
       outfile: `${out}/${vendorFile(specifier)}`,
+      ...(ES_MODULE_BUILD.has(specifier) ? { mainFields: ['module', 'main'] } : {}),
       plugins: [leaveOutZodLocales, leaveOutGrpcProtoLoader, leaveOutGrpcServer, onlyOraDefaultSpinners],
       // Libraries only: their local names shortened (a quarter of their size, for an installed size under
       // 2 MiB), their functions' and classes' names kept (`keepNames`). dlake's own code keeps its names, for

@@ -61,6 +61,7 @@ export const CACHED_GROUPS = new Set([
   'version',
   'describe',
   'mcp',
+  'agents',
   'completion',
 ]);
 

@@ -148,6 +148,8 @@ const OWNED_OPTIONS: Record<string, string[]> = {
   'job wait': ['--timeout'],
   // `dlake mcp --profile a --profile b`: the profiles the agent may use; `-p a` before `mcp` stays global.
   mcp: ['--profile', '-p'],
+  // `dlake agents install --profile a`: the profiles the hosts' `dlake mcp` will get, as for mcp.
+  'agents install': ['--profile', '-p'],
 };
 
 /** What commands get: their Context (created on first use, from the global options in force). */
@@ -239,6 +241,8 @@ function groupsNamed(scanned: ScannedArgv): Set<string> | 'all' {
     const described = words.slice(1).find((w) => GROUPS.some((g) => g.name === w));
     return described ? new Set(['describe', described]) : 'all';
   }
+  // `dlake agents install` writes a skill generated from the whole command tree.
+  if (words[0] === 'agents' && words[1] === 'install') return 'all';
   const group = commandGroup(scanned);
   return new Set(GROUPS.some((g) => g.name === group) ? [group!] : []);
 }

@@ -16,6 +16,8 @@ export interface RequestLogEntry {
   clientId?: string;
   /** The fault injected into this request, if any. */
   fault?: string;
+  /** The client closed the connection before the answer was sent (it gave the request up). */
+  abandoned?: boolean;
 }
 
 export class RequestLog {

@@ -166,6 +166,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerPa
     entry.clientId = form.get('client_id') ?? undefined;
   }
   log.add(entry);
+  res.once('close', () => {
+    if (!res.writableEnded) entry.abandoned = true;
+  });
 
   const fault = faults.take(method, url.pathname);
   if (fault) {

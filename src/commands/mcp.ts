@@ -23,6 +23,11 @@ const declaration = (mcp: Command) =>
     )
     .option('--allow-writes', 'let run_sql run statements that change data or the catalog')
     .option(
+      '--allow-path <path>',
+      'only this space or folder (Sales, Sales.curated) for run_sql, get_entity, get_lineage and search_catalog; repeatable',
+      repeatable('--allow-path'),
+    )
+    .option(
       '--max-result-bytes <size>',
       'cut each tool answer at this size, e.g. 1MB (default 200KB)',
       size('--max-result-bytes'),
@@ -32,6 +37,7 @@ const declaration = (mcp: Command) =>
       examples(
         'dlake mcp                                   # the current profile, read-only',
         'dlake mcp --profile prod --profile staging  # two profiles; prod is the default',
+        'dlake mcp --allow-path Sales --allow-path Lake.curated   # nothing else of the catalog',
         'claude mcp add dlake -- dlake mcp --profile prod',
       ),
     );
@@ -39,13 +45,17 @@ const declaration = (mcp: Command) =>
 export const register = defineCommand(
   declaration,
   async (ctx: Context, opts: OptionsOf<typeof declaration>) => {
-    const { serve } = await import('../mcp/server.js');
+    const [{ serve }, { AllowedPaths, parseAllowedPath }] = await Promise.all([
+      import('../mcp/server.js'),
+      import('../mcp/allow-path.js'),
+    ]);
+    const allowPaths = new AllowedPaths((opts.allowPath ?? []).map(parseAllowedPath));
     const maxResultBytes = opts.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
     // Below this even an error, a profile list or one row would not fit.
     if (maxResultBytes < MIN_RESULT_BYTES) throw new UsageError('--max-result-bytes must be at least 1KB');
     await serve(ctx, {
       profiles: opts.profile ?? [],
-      limits: { allowWrites: Boolean(opts.allowWrites), maxResultBytes },
+      limits: { allowWrites: Boolean(opts.allowWrites), maxResultBytes, allowPaths },
     });
   },
 );

@@ -170,6 +170,12 @@ export const GROUPS: GroupDef[] = [
     load: async () => (await import('./mcp.js')).register,
   },
   {
+    name: 'agents',
+    topic: 'Other',
+    summary: 'Register dlake mcp and a dlake skill with the AI agent hosts on this machine',
+    load: async () => (await import('./agents.js')).register,
+  },
+  {
     name: 'completion',
     topic: 'Other',
     summary: 'Print a shell completion script (bash, zsh, fish)',

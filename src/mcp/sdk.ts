@@ -4,7 +4,14 @@ import { config } from 'zod/v4/core';
 
 export { Server } from '@modelcontextprotocol/sdk/server/index.js';
 export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-export { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+export {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 // zod's JSON Schema writer, for tools/list: the SDK's copy of zod has it anyway; taking it from here keeps it out
 // of the bundle every command loads.
 export { toJSONSchema } from 'zod/v4/core';

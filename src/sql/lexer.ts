@@ -107,21 +107,14 @@ export function lex(source: string): Lexed {
       i = j;
       continue;
     }
-    // `/*+` opens a hint: the engine reads what follows as code, other readers as a comment.
-    if (c === '/' && next === '*' && source[i + 2] === '+') {
-      tokens.push({ kind: 'symbol', text: '/*+', start: i, end: i + 3, line });
-      doubts.push({
-        at: i,
-        what: 'a `/*+` hint (the engine reads it as code, other SQL readers as a comment)',
-      });
-      i += 3;
-      continue;
-    }
     // Block comments end at the first `*/`: the engine does not nest them (PostgreSQL-family readers do).
     if (c === '/' && next === '*') {
       const close = source.indexOf('*/', i + 2);
       const end = close < 0 ? n : close + 2;
       comments.push({ start: i, end, kind: 'block' });
+      // `/*+` opens a hint, which the engine reads as code and other readers as a comment: split as a comment.
+      if (source[i + 2] === '+')
+        doubts.push({ at: i, what: 'a `/*+` hint (the engine reads it as code, other SQL readers as a comment)' });
       const nested = source.indexOf('/*', i + 2);
       if (nested >= 0 && (close < 0 || nested < close))
         doubts.push({

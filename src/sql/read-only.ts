@@ -11,6 +11,7 @@
 // It also gives run_sql its one statement and the row limit the engine applies.
 import { UsageError } from '../errors.js';
 import { type Inside, type Lexed, lex, type Token } from './lexer.js';
+import { statementReads } from './reads.js';
 import { bareWords, splitSql } from './split.js';
 
 /** The statements that only read, by their first word. */
@@ -127,94 +128,16 @@ function judge(lexed: Lexed, statements: Token[][], rule: Rule): void {
         `${subject} calls external_query, which sends its text unread to a source's own database, where it may change data`,
       );
     }
-    for (const call of tableFunctionCalls(tokens)) {
+    for (const call of statementReads(tokens).calls) {
       if (call === undefined)
         throw refuse(`${subject} has a TABLE( … ) that is not a call of a named function`);
-      if (!(READING_FUNCTIONS as readonly string[]).includes(call.toLowerCase())) {
+      if (!(READING_FUNCTIONS as readonly string[]).includes(call.name.toLowerCase())) {
         throw refuse(
-          `${subject} calls the table function ${call}, which is not one dlake knows to only read (${READING_FUNCTIONS.join(', ')})`,
+          `${subject} calls the table function ${call.name}, which is not one dlake knows to only read (${READING_FUNCTIONS.join(', ')})`,
         );
       }
     }
   }
-}
-
-/** Words that end a query block's FROM clause. */
-const AFTER_FROM = new Set([
-  'WHERE',
-  'GROUP',
-  'HAVING',
-  'ORDER',
-  'LIMIT',
-  'OFFSET',
-  'FETCH',
-  'QUALIFY',
-  'WINDOW',
-  'UNION',
-  'INTERSECT',
-  'EXCEPT',
-  'MINUS',
-  'SELECT',
-  'VALUES',
-]);
-
-/**
- * The table functions a statement calls, by their dotted names as written (quoted parts unquoted): each
- * `TABLE(name(…))`, and each `name(…)` where a table goes (after FROM, JOIN or a comma of a FROM clause), so
- * that a call without TABLE is seen too. `undefined` for a `TABLE(` not followed by a function's name.
- */
-function tableFunctionCalls(tokens: readonly Token[]): (string | undefined)[] {
-  const calls: (string | undefined)[] = [];
-  const isName = (t: Token | undefined) => t?.kind === 'word' || t?.kind === 'identifier';
-  const isSymbol = (t: Token | undefined, s: string) => t?.kind === 'symbol' && t.text === s;
-  /** The dotted name starting at `k` and the index after it, if a `(` follows it. */
-  const callAt = (k: number): { name: string; next: number } | undefined => {
-    if (!isName(tokens[k])) return undefined;
-    const parts = [tokens[k]!.text];
-    let j = k + 1;
-    while (isSymbol(tokens[j], '.') && isName(tokens[j + 1])) {
-      parts.push(tokens[j + 1]!.text);
-      j += 2;
-    }
-    return isSymbol(tokens[j], '(') ? { name: parts.join('.'), next: j } : undefined;
-  };
-  // Per parenthesis depth: whether a SELECT began a query block there, and whether its FROM clause is open.
-  const blocks = [{ select: false, from: false }];
-  let tableHere = false;
-  for (let k = 0; k < tokens.length; k++) {
-    const t = tokens[k]!;
-    const block = blocks.at(-1)!;
-    const word = t.kind === 'word' ? t.text.toUpperCase() : '';
-    if (word === 'TABLE' && isSymbol(tokens[k + 1], '(')) {
-      const at =
-        tokens[k + 2]?.kind === 'word' && tokens[k + 2]!.text.toUpperCase() === 'SPECIFIC' ? k + 3 : k + 2;
-      calls.push(callAt(at)?.name);
-      tableHere = false;
-      continue;
-    }
-    if (tableHere && isName(t) && word !== 'LATERAL' && word !== 'UNNEST') {
-      const call = callAt(k);
-      if (call) calls.push(call.name);
-      tableHere = false;
-      continue;
-    }
-    if (t.kind === 'symbol' && t.text === '(') {
-      blocks.push({ select: false, from: false });
-      tableHere = false;
-    } else if (t.kind === 'symbol' && t.text === ')') {
-      if (blocks.length > 1) blocks.pop();
-    } else if (word === 'SELECT') {
-      block.select = true;
-      block.from = false;
-    } else if (block.select && (word === 'FROM' || word === 'JOIN')) {
-      block.from = true;
-      tableHere = true;
-    } else if (block.from && t.kind === 'symbol' && t.text === ',') tableHere = true;
-    else if (AFTER_FROM.has(word)) block.from = false;
-    if (word !== 'LATERAL' && word !== 'FROM' && word !== 'JOIN' && !(t.kind === 'symbol' && t.text === ','))
-      tableHere = false;
-  }
-  return calls;
 }
 
 interface Checked {

@@ -14,7 +14,11 @@ export interface McpSession {
   errors: Error[];
   /** A tool call's text and whether it is a tool error. */
   call(name: string, args?: Record<string, unknown>): Promise<{ text: string; isError: boolean }>;
-  /** A call's JSON answer (fails the test on a tool error). */
+  structured(
+    name: string,
+    args?: Record<string, unknown>,
+  ): Promise<{ note: string; result?: unknown; error?: string }>;
+  /** A call's answer, as its structuredContent gives it (fails the test on a tool error). */
   // biome-ignore lint/suspicious/noExplicitAny: tests inspect the answer's JSON freely
   json(name: string, args?: Record<string, unknown>): Promise<any>;
   close(): Promise<void>;
@@ -40,16 +44,24 @@ export async function startMcp(args: string[], env: Record<string, string>): Pro
     const content = r.content as { type: string; text: string }[];
     return { text: content.map((c) => c.text).join(''), isError: Boolean(r.isError) };
   };
+  /** A call's structuredContent: `{note, result}`, or `{note, error}` for a tool error. */
+  const structured = async (name: string, a: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: a })).structuredContent as {
+      note: string;
+      result?: unknown;
+      error?: string;
+    };
   return {
     client,
     transport,
     stderr: () => stderr,
     errors,
     call,
+    structured,
     json: async (name, a) => {
-      const r = await call(name, a);
-      if (r.isError) throw new Error(`${name} failed: ${r.text}\n--- stderr:\n${stderr}`);
-      return JSON.parse(r.text);
+      const r = await structured(name, a);
+      if (r.error !== undefined) throw new Error(`${name} failed: ${r.error}\n--- stderr:\n${stderr}`);
+      return r.result;
     },
     close: () => client.close(),
   };
