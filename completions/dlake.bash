@@ -272,7 +272,7 @@ _dlake_opts() {
     'describe') REPLY='-h --help' ;;
     'mcp') REPLY='-p --profile --allow-writes --allow-path --max-result-bytes -h --help' ;;
     'agents') REPLY='-h --help' ;;
-    'agents install') REPLY='--scope -p --profile --allow-writes --max-result-bytes --command --dry-run --force -h --help' ;;
+    'agents install') REPLY='--scope -p --profile --allow-writes --allow-path --max-result-bytes --command --dry-run --force -h --help' ;;
     'agents uninstall') REPLY='--scope --dry-run --force -h --help' ;;
     'agents list') REPLY='-h --help' ;;
     'agents help') REPLY='' ;;
@@ -448,6 +448,7 @@ _dlake_opt() {
     'mcp/--max-result-bytes') REPLY=value vals='' ;;
     'agents install/--scope') REPLY=value vals='user project' ;;
     'agents install/-p'|'agents install/--profile') REPLY=value vals='@profiles' ;;
+    'agents install/--allow-path') REPLY=value vals='' ;;
     'agents install/--max-result-bytes') REPLY=value vals='' ;;
     'agents install/--command') REPLY=value vals='' ;;
     'agents uninstall/--scope') REPLY=value vals='user project' ;;

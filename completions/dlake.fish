@@ -565,7 +565,7 @@ function __dlake_opts --argument-names cmd
         case 'agents'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'agents install'
-            printf '%s\t%s\n' '--scope' 'user: for every project (default); project: files in this folder, to share' '-p' 'a profile the agent may use (passed to dlake mcp); repeatable, the first is the default' '--profile' 'a profile the agent may use (passed to dlake mcp); repeatable, the first is the default' '--allow-writes' 'let the agent run statements that change data (passed to dlake mcp)' '--max-result-bytes' 'cut each tool answer at this size (passed to dlake mcp)' '--command' 'how hosts start dlake (default: dlake, found on their PATH)' '--dry-run' 'print what would change and write nothing' '--force' 'replace an entry or skill named dlake that dlake did not write (a user\'s own)' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '--scope' 'user: for every project (default); project: files in this folder, to share' '-p' 'a profile the agent may use (passed to dlake mcp); repeatable, the first is the default' '--profile' 'a profile the agent may use (passed to dlake mcp); repeatable, the first is the default' '--allow-writes' 'let the agent run statements that change data (passed to dlake mcp)' '--allow-path' 'only this space or folder of the catalog for the agent (passed to dlake mcp); repeatable' '--max-result-bytes' 'cut each tool answer at this size (passed to dlake mcp)' '--command' 'how hosts start dlake (default: dlake, found on their PATH)' '--dry-run' 'print what would change and write nothing' '--force' 'replace an entry or skill named dlake that dlake did not write (a user\'s own)' '-h' 'show help' '--help' 'show help'
         case 'agents uninstall'
             printf '%s\t%s\n' '--scope' 'user: for every project (default); project: files in this folder, to share' '--dry-run' 'print what would change and write nothing' '--force' 'remove an entry or skill of dlake even if it was changed since dlake wrote it' '-h' 'show help' '--help' 'show help'
         case 'agents list'
@@ -1060,6 +1060,9 @@ function __dlake_opt --argument-names cmd opt
             return
         case 'agents install/-p' 'agents install/--profile'
             printf '%s\n' value '@profiles'
+            return
+        case 'agents install/--allow-path'
+            printf '%s\n' value ''
             return
         case 'agents install/--max-result-bytes'
             printf '%s\n' value ''

@@ -35,6 +35,11 @@ const installDeclaration = (agents: Command) =>
     )
     .option('--allow-writes', 'let the agent run statements that change data (passed to dlake mcp)')
     .option(
+      '--allow-path <path>',
+      'only this space or folder of the catalog for the agent (passed to dlake mcp); repeatable',
+      repeatable('--allow-path'),
+    )
+    .option(
       '--max-result-bytes <size>',
       'cut each tool answer at this size (passed to dlake mcp)',
       size('--max-result-bytes'),
@@ -148,10 +153,16 @@ async function install(
         hint: known.length ? `known profiles: ${known.join(', ')}` : 'create one with `dlake login`',
       });
   }
+  // A path the host's dlake mcp would refuse is refused now, before anything is written.
+  if (opts.allowPath?.length) {
+    const { parseAllowedPath } = await import('../mcp/allow-path.js');
+    for (const path of opts.allowPath) parseAllowedPath(path);
+  }
   const args = [
     'mcp',
     ...(opts.profile ?? []).flatMap((name) => ['--profile', name]),
     ...(opts.allowWrites ? ['--allow-writes'] : []),
+    ...(opts.allowPath ?? []).flatMap((path) => ['--allow-path', path]),
     ...(opts.maxResultBytes !== undefined ? ['--max-result-bytes', String(opts.maxResultBytes)] : []),
   ];
   // A config folder of its own must reach dlake when the host starts it, maybe without this shell's environment.

@@ -114,7 +114,10 @@ export function lex(source: string): Lexed {
       comments.push({ start: i, end, kind: 'block' });
       // `/*+` opens a hint, which the engine reads as code and other readers as a comment: split as a comment.
       if (source[i + 2] === '+')
-        doubts.push({ at: i, what: 'a `/*+` hint (the engine reads it as code, other SQL readers as a comment)' });
+        doubts.push({
+          at: i,
+          what: 'a `/*+` hint (the engine reads it as code, other SQL readers as a comment)',
+        });
       const nested = source.indexOf('/*', i + 2);
       if (nested >= 0 && (close < 0 || nested < close))
         doubts.push({

@@ -61,7 +61,20 @@ describe('dlake agents install (user scope)', () => {
     const unknown = await run('install', '--profile', 'nope');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^error: unknown profile "nope"\n/);
-    const r = await run('install', '--profile', 'prod', '--profile', 'staging', '-o', 'json');
+    expect((await run('install', '--allow-path', 'Sales..x')).stderr).toMatch(
+      /^error: --allow-path "Sales\.\.x" is not/,
+    );
+    const r = await run(
+      'install',
+      '--profile',
+      'prod',
+      '--profile',
+      'staging',
+      '--allow-path',
+      'Sales',
+      '-o',
+      'json',
+    );
     expect(r.code, r.stderr).toBe(0);
     const { changes } = JSON.parse(r.stdout) as { changes: { host: string; what: string; change: string }[] };
     expect(changes.filter((c) => c.what === 'mcp server').map((c) => [c.host, c.change])).toEqual([
@@ -73,7 +86,7 @@ describe('dlake agents install (user scope)', () => {
       ['goose', 'add'],
       ['copilot', 'add'],
     ]);
-    const args = ['mcp', '--profile', 'prod', '--profile', 'staging'];
+    const args = ['mcp', '--profile', 'prod', '--profile', 'staging', '--allow-path', 'Sales'];
     const dlakeEnv = { DLAKE_CONFIG_DIR: env.DLAKE_CONFIG_DIR };
     const entries = await Promise.all(
       USER_FILES.map(([rel, , key]) => readEntry(read(rel), formatOf(rel), key)),
