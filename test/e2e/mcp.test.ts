@@ -577,17 +577,17 @@ describe('--allow-path', () => {
         [
           'run_sql',
           { sql: 'SELECT * FROM big' },
-          /the statement reads big, which lies outside the paths this session allows \(Sales\)/,
+          /the statement names big, which lies outside the paths this session allows \(Sales\)/,
         ],
         [
           'run_sql',
           { sql: 'SELECT * FROM Sales.orders o JOIN Other.t ON true' },
-          /reads Other\.t, which lies outside/,
+          /names Other\.t, which lies outside/,
         ],
         [
           'run_sql',
           { sql: 'SELECT * FROM orders', context: 'Other' },
-          /reads Other\.orders, which lies outside/,
+          /names Other\.orders, which lies outside/,
         ],
         [
           'run_sql',
@@ -597,7 +597,7 @@ describe('--allow-path', () => {
         [
           'run_sql',
           { sql: "SELECT * FROM TABLE(table_history('Other.t'))" },
-          /reads Other\.t, which lies outside/,
+          /names Other\.t, which lies outside/,
         ],
         ['get_entity', { ref: 'Other/t' }, /^error: Other\/t lies outside the paths/],
         [
