@@ -43,7 +43,7 @@ export class AllowedPaths {
     return !this.active || this.paths.some((a) => within(path, a));
   }
 
-  /** `subject` (`Other/t`, `the statement reads Other.t, which`) lies outside: a usage error, nothing sent. */
+  /** `subject` (`Other/t`, `the statement names Other.t, which`) lies outside: a usage error, nothing sent. */
   private outside(subject: string): never {
     throw new UsageError(
       `${subject} lies outside the paths this session allows (${this.paths.map((p) => toSqlIdentifier(p)).join(', ')})`,
@@ -69,15 +69,20 @@ export class AllowedPaths {
   }
 
   /**
-   * run_sql: every table, view and table function's table the statement reads is inside, read from `context` (the
+   * run_sql: every table, view and table function's table the statement reads, and what it changes, is inside, read from `context` (the
    * call's context) and, for a name of several parts, from the root too, as the engine may resolve it either way.
    */
   checkStatement(tokens: Parameters<typeof statementReads>[0], context: readonly string[] | undefined): void {
     if (!this.active) return;
     const reads = statementReads(tokens);
+    if (reads.target === null)
+      this.unplaced(
+        'the statement changes something whose place dlake cannot tell',
+        'name a table or view inside the paths allowed',
+      );
     if (reads.wholeCatalog)
       this.unplaced('the statement lists the whole catalog', 'name a path: SHOW TABLES IN Sales');
-    const names = [...reads.tables];
+    const names = [...reads.tables, ...(reads.target ? [reads.target] : [])];
     for (const call of reads.calls) {
       // The reading functions name their table in a string; any other function is not known to read one.
       const reading = call && (READING_FUNCTIONS as readonly string[]).includes(call.name.toLowerCase());
@@ -97,7 +102,7 @@ export class AllowedPaths {
           ? [[...context, ...name]]
           : [[...context, ...name], name];
       const outside = candidates.find((c) => !this.allows(c));
-      if (outside) this.outside(`the statement reads ${toSqlIdentifier(outside)}, which`);
+      if (outside) this.outside(`the statement names ${toSqlIdentifier(outside)}, which`);
     }
   }
 }

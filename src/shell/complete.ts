@@ -2,6 +2,8 @@
 // (`Samples.sales."2024.csv"`), and column names: those of the tables the statement reads (FROM, JOIN), or of
 // the dataset a dotted path names. A container's children are listed the first time they are asked for and
 // kept for the session; a listing that fails completes nothing (Tab must never print an error).
+import { lex } from '../sql/lexer.js';
+import { statementReads } from '../sql/reads.js';
 import type { CatalogCache, Field } from './catalog-cache.js';
 
 const KEYWORDS = [
@@ -83,15 +85,13 @@ type ListNames = (path: readonly string[]) => Promise<string[]>;
  */
 type ListColumns = (path: readonly string[], word: string) => Promise<string[]>;
 
-const NAME_PART = '(?:"(?:[^"]|"")*"|[A-Za-z0-9_$@]+)';
-const TABLE_REF = new RegExp(`\\b(?:FROM|JOIN)\\s+(${NAME_PART}(?:\\.${NAME_PART})*)`, 'gi');
-
-/** The tables a statement reads (after FROM and JOIN), each as its path components, in the order written. */
+/**
+ * The tables a statement reads (after FROM and JOIN, as the statement reader finds them: src/sql/reads.ts), each as
+ * its path components, in the order written, once each.
+ */
 export function tablesRead(statement: string): string[][] {
   const paths: string[][] = [];
-  for (const m of statement.matchAll(TABLE_REF)) {
-    const { parents, last } = dottedComponents(m[1]!);
-    const path = [...parents, last];
+  for (const path of statementReads(lex(statement).tokens).tables) {
     if (!paths.some((p) => p.join('\0').toLowerCase() === path.join('\0').toLowerCase())) paths.push(path);
   }
   return paths;

@@ -19,7 +19,44 @@ interface Reads {
   ctes: Set<string>;
   /** A SHOW without IN/FROM: it reads about the whole catalog. */
   wholeCatalog: boolean;
+  /**
+   * A statement that writes (allowed with --allow-writes): the table, view or folder it changes, if dlake can
+   * tell (`INSERT INTO x`, `DROP TABLE IF EXISTS x`…); `null` for one whose target it cannot tell.
+   */
+  target?: string[] | null;
 }
+
+/** Statements that change what they name next, after any of WRITE_FILLERS. */
+const WRITES = new Set([
+  'INSERT',
+  'UPSERT',
+  'UPDATE',
+  'DELETE',
+  'MERGE',
+  'CREATE',
+  'DROP',
+  'ALTER',
+  'TRUNCATE',
+  'OPTIMIZE',
+  'VACUUM',
+  'COPY',
+]);
+const WRITE_FILLERS = new Set([
+  'INTO',
+  'FROM',
+  'TABLE',
+  'VIEW',
+  'VDS',
+  'PDS',
+  'FOLDER',
+  'SPACE',
+  'OR',
+  'REPLACE',
+  'IF',
+  'NOT',
+  'EXISTS',
+]);
+const READS = new Set(['SELECT', 'WITH', 'VALUES', 'SHOW', 'DESCRIBE', 'DESC', 'EXPLAIN']);
 
 /** Words that end a query block's FROM clause. */
 const AFTER_FROM = new Set([
@@ -82,6 +119,12 @@ export function statementReads(tokens: readonly Token[]): Reads {
     const at = tokens.indexOf(first!) + 1;
     const name = nameAt(tokens, isWord(tokens[at], 'TABLE') || isWord(tokens[at], 'VIEW') ? at + 1 : at);
     if (name) reads.tables.push(name.parts);
+  }
+  if (!READS.has(lead)) {
+    let at = tokens.indexOf(first!) + 1;
+    while (tokens[at]?.kind === 'word' && WRITE_FILLERS.has(tokens[at]!.text.toUpperCase())) at++;
+    const name = WRITES.has(lead) ? nameAt(tokens, at) : undefined;
+    reads.target = name ? name.parts : null;
   }
   if (lead === 'SHOW') {
     const at = tokens.findIndex((t) => isWord(t, 'IN') || isWord(t, 'FROM'));

@@ -35,15 +35,15 @@ describe('--allow-path', () => {
   });
 
   it.each([
-    ['SELECT * FROM big', 'the statement reads big, which lies outside'],
-    ['SELECT * FROM Sales.orders, Other.t', 'the statement reads Other.t, which lies outside'],
-    ['SELECT * FROM Lake.raw.t', 'the statement reads Lake.raw.t, which lies outside'],
+    ['SELECT * FROM big', 'the statement names big, which lies outside'],
+    ['SELECT * FROM Sales.orders, Other.t', 'the statement names Other.t, which lies outside'],
+    ['SELECT * FROM Lake.raw.t', 'the statement names Lake.raw.t, which lies outside'],
     [
       'SELECT * FROM Sales.orders WHERE a IN (SELECT a FROM sys.jobs)',
-      'the statement reads sys.jobs, which lies outside',
+      'the statement names sys.jobs, which lies outside',
     ],
-    ['SELECT * FROM x', 'the statement reads x, which lies outside'],
-    ["SELECT * FROM TABLE(table_files('Other.t'))", 'the statement reads Other.t, which lies outside'],
+    ['SELECT * FROM x', 'the statement names x, which lies outside'],
+    ["SELECT * FROM TABLE(table_files('Other.t'))", 'the statement names Other.t, which lies outside'],
     [
       "SELECT * FROM TABLE(sys.reflection_lineage('r1'))",
       'the statement calls sys.reflection_lineage, whose tables dlake cannot tell',
@@ -55,13 +55,28 @@ describe('--allow-path', () => {
     );
   });
 
+  it('with --allow-writes too: what a statement changes must be inside, and one whose target is unknown is refused', () => {
+    expect(() => check('INSERT INTO Sales.orders SELECT * FROM Sales.staging')).not.toThrow();
+    expect(() => check('CREATE OR REPLACE VIEW Lake.curated.v AS SELECT * FROM Sales.orders')).not.toThrow();
+    expect(thrown(() => check('INSERT INTO Other.t SELECT * FROM Sales.orders'), UsageError).message).toMatch(
+      /^the statement names Other\.t, which lies outside/,
+    );
+    expect(thrown(() => check('DROP TABLE IF EXISTS Other.t'), UsageError).message).toMatch(
+      /names Other\.t, which/,
+    );
+    expect(thrown(() => check('DELETE FROM Other.t'), UsageError).message).toMatch(/names Other\.t, which/);
+    expect(thrown(() => check('GRANT SELECT ON TABLE Sales.orders TO USER bob'), UsageError).message).toMatch(
+      /^the statement changes something whose place dlake cannot tell/,
+    );
+  });
+
   it('reads a name both from the context and from the root, as the engine may', () => {
     expect(() => check('SELECT * FROM orders', ['Sales'])).not.toThrow();
     expect(thrown(() => check('SELECT * FROM curated.t', ['Lake']), UsageError).message).toMatch(
-      /reads curated\.t, which/,
+      /names curated\.t, which/,
     );
     expect(thrown(() => check('SELECT * FROM orders', ['Other']), UsageError).message).toMatch(
-      /reads Other\.orders, which/,
+      /names Other\.orders, which/,
     );
   });
 
