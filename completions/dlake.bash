@@ -152,14 +152,14 @@ _dlake_subs() {
 _dlake_opts() {
   case "$1" in
     '') REPLY='-V --version -p --profile --url --auth-url -o --output --json --query -q --quiet -v --verbose --debug --no-color --timeout --ca-file --insecure --edition --project-id --flight-url -h --help' ;;
-    'login') REPLY='-u --username --password-stdin --token-stdin -h --help' ;;
+    'login') REPLY='-u --username --password-stdin --token-stdin --credential-store -h --help' ;;
     'logout') REPLY='-h --help' ;;
     'whoami') REPLY='--check -h --help' ;;
     'token') REPLY='-h --help' ;;
     'token exchange') REPLY='-h --help' ;;
-    'token exchange client-credentials') REPLY='--client-id --client-secret-stdin --print -h --help' ;;
-    'token exchange jwt') REPLY='--subject-token-file --subject-token-stdin --audience --print -h --help' ;;
-    'token exchange pat') REPLY='--subject-token-stdin --print -h --help' ;;
+    'token exchange client-credentials') REPLY='--client-id --client-secret-stdin --print --credential-store -h --help' ;;
+    'token exchange jwt') REPLY='--subject-token-file --subject-token-stdin --audience --print --credential-store -h --help' ;;
+    'token exchange pat') REPLY='--subject-token-stdin --print --credential-store -h --help' ;;
     'token exchange help') REPLY='' ;;
     'token help') REPLY='' ;;
     'profile') REPLY='-h --help' ;;
@@ -283,12 +283,16 @@ _dlake_opt() {
     'login/-u'|'login/--username') REPLY=value vals='' ;;
     'login/--password') REPLY=value vals='' ;;
     'login/--token') REPLY=value vals='' ;;
+    'login/--credential-store') REPLY=value vals='auto keyring file' ;;
     'token exchange client-credentials/--client-id') REPLY=value vals='' ;;
     'token exchange client-credentials/--client-secret') REPLY=value vals='' ;;
+    'token exchange client-credentials/--credential-store') REPLY=value vals='auto keyring file' ;;
     'token exchange jwt/--subject-token-file') REPLY=value vals='@files' ;;
     'token exchange jwt/--subject-token') REPLY=value vals='' ;;
     'token exchange jwt/--audience') REPLY=value vals='' ;;
+    'token exchange jwt/--credential-store') REPLY=value vals='auto keyring file' ;;
     'token exchange pat/--subject-token') REPLY=value vals='' ;;
+    'token exchange pat/--credential-store') REPLY=value vals='auto keyring file' ;;
     'catalog ls/--page-size') REPLY=value vals='' ;;
     'catalog get/--include') REPLY=value vals='' ;;
     'catalog get/--exclude') REPLY=value vals='' ;;

@@ -323,7 +323,7 @@ function __dlake_opts --argument-names cmd
         case ''
             printf '%s\t%s\n' '-V' 'print the version and build' '--version' 'print the version and build' '-p' 'profile to use (env: DLAKE_PROFILE)' '--profile' 'profile to use (env: DLAKE_PROFILE)' '--url' 'service base URL (env: DLAKE_URL)' '--auth-url' 'base URL of the token endpoint (env: DLAKE_AUTH_URL)' '-o' 'output format' '--output' 'output format' '--json' 'shorthand for -o json' '--query' 'filter the JSON result with a JMESPath expression' '-q' 'print data and errors only' '--quiet' 'print data and errors only' '-v' 'print more detail (e.g. the service\'s moreInfo)' '--verbose' 'print more detail (e.g. the service\'s moreInfo)' '--debug' 'trace HTTP exchanges on stderr, secrets redacted (env: DLAKE_DEBUG=1)' '--no-color' 'disable colour (also NO_COLOR)' '--timeout' 'per-request timeout, e.g. 30s (env: DLAKE_TIMEOUT)' '--ca-file' 'extra trusted CA certificates, PEM (env: DLAKE_CA_FILE)' '--insecure' 'skip TLS certificate verification (prints a warning)' '--edition' 'service edition: software or cloud (env: DLAKE_EDITION)' '--project-id' 'the hosted edition\'s project (env: DLAKE_PROJECT_ID)' '--flight-url' 'Arrow Flight endpoint of exports, grpc[+tls]://HOST:PORT (env: DLAKE_FLIGHT_URL)' '-h' 'show help' '--help' 'show help'
         case 'login'
-            printf '%s\t%s\n' '-u' 'user name (default: the profile\'s, else prompted)' '--username' 'user name (default: the profile\'s, else prompted)' '--password-stdin' 'read the password from standard input' '--token-stdin' 'read a personal access token (PAT) from standard input instead' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '-u' 'user name (default: the profile\'s, else prompted)' '--username' 'user name (default: the profile\'s, else prompted)' '--password-stdin' 'read the password from standard input' '--token-stdin' 'read a personal access token (PAT) from standard input instead' '--credential-store' 'where the token\'s secrets go: the OS credential store (keyring), the 0600 file (file), or the store when one answers (auto) (default: DLAKE_CREDENTIAL_STORE, else auto)' '-h' 'show help' '--help' 'show help'
         case 'logout'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'whoami'
@@ -333,11 +333,11 @@ function __dlake_opts --argument-names cmd
         case 'token exchange'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'token exchange client-credentials'
-            printf '%s\t%s\n' '--client-id' 'client id of the service user (default: DLAKE_CLIENT_ID)' '--client-secret-stdin' 'read the client secret from standard input (default: DLAKE_CLIENT_SECRET, else a prompt)' '--print' 'also write the access token alone to stdout' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '--client-id' 'client id of the service user (default: DLAKE_CLIENT_ID)' '--client-secret-stdin' 'read the client secret from standard input (default: DLAKE_CLIENT_SECRET, else a prompt)' '--print' 'also write the access token alone to stdout' '--credential-store' 'where the token\'s secrets go: the OS credential store (keyring), the 0600 file (file), or the store when one answers (auto) (default: DLAKE_CREDENTIAL_STORE, else auto)' '-h' 'show help' '--help' 'show help'
         case 'token exchange jwt'
-            printf '%s\t%s\n' '--subject-token-file' 'read the JWT from this file' '--subject-token-stdin' 'read the JWT from standard input' '--audience' 'credential identifier of a service user (//host/organizations/…/credentials/…)' '--print' 'also write the access token alone to stdout' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '--subject-token-file' 'read the JWT from this file' '--subject-token-stdin' 'read the JWT from standard input' '--audience' 'credential identifier of a service user (//host/organizations/…/credentials/…)' '--print' 'also write the access token alone to stdout' '--credential-store' 'where the token\'s secrets go: the OS credential store (keyring), the 0600 file (file), or the store when one answers (auto) (default: DLAKE_CREDENTIAL_STORE, else auto)' '-h' 'show help' '--help' 'show help'
         case 'token exchange pat'
-            printf '%s\t%s\n' '--subject-token-stdin' 'read the PAT from standard input' '--print' 'also write the access token alone to stdout' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '--subject-token-stdin' 'read the PAT from standard input' '--print' 'also write the access token alone to stdout' '--credential-store' 'where the token\'s secrets go: the OS credential store (keyring), the 0600 file (file), or the store when one answers (auto) (default: DLAKE_CREDENTIAL_STORE, else auto)' '-h' 'show help' '--help' 'show help'
         case 'token exchange help'
             true
         case 'token help'
@@ -575,11 +575,17 @@ function __dlake_opt --argument-names cmd opt
         case 'login/--token'
             printf '%s\n' value ''
             return
+        case 'login/--credential-store'
+            printf '%s\n' value 'auto keyring file'
+            return
         case 'token exchange client-credentials/--client-id'
             printf '%s\n' value ''
             return
         case 'token exchange client-credentials/--client-secret'
             printf '%s\n' value ''
+            return
+        case 'token exchange client-credentials/--credential-store'
+            printf '%s\n' value 'auto keyring file'
             return
         case 'token exchange jwt/--subject-token-file'
             printf '%s\n' value '@files'
@@ -590,8 +596,14 @@ function __dlake_opt --argument-names cmd opt
         case 'token exchange jwt/--audience'
             printf '%s\n' value ''
             return
+        case 'token exchange jwt/--credential-store'
+            printf '%s\n' value 'auto keyring file'
+            return
         case 'token exchange pat/--subject-token'
             printf '%s\n' value ''
+            return
+        case 'token exchange pat/--credential-store'
+            printf '%s\n' value 'auto keyring file'
             return
         case 'catalog ls/--page-size'
             printf '%s\n' value ''

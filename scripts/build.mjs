@@ -99,6 +99,17 @@ const cli = await build({
   minifyIdentifiers: true,
   keepNames: true,
 });
+// The credential-store helper, a process of its own (src/config/keyring.ts): @napi-rs/keyring stays outside the
+// bundle, required from node_modules, where npm installs its prebuilt binary for the platform.
+await build({
+  ...common,
+  entryPoints: { keyring: 'src/config/keyring-main.ts' },
+  outdir: out,
+  outExtension: { '.js': '.cjs' },
+  external: ['@napi-rs/keyring'],
+  minifyIdentifiers: true,
+  keepNames: true,
+});
 // Every name src/ imports (not as a type) of a library built from a list of names must be in that list.
 for (const file of readdirSync('src', { recursive: true }).filter((f) => f.endsWith('.ts'))) {
   const text = readFileSync(`src/${file}`, 'utf8');

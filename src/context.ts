@@ -15,6 +15,7 @@ import {
   resolveSettings,
 } from './auth/settings.js';
 import { configDir } from './config/dir.js';
+import { SecretVault } from './config/secrets.js';
 import { ConfigStore, type StoreSnapshot } from './config/store.js';
 import { type DlakeError, rephrased, type StopSignal, UsageError } from './errors.js';
 import { type GlobalOptions, OUTPUT_FORMATS, type OutputFormat } from './global-options.js';
@@ -96,7 +97,7 @@ export class Context {
     this.env = env;
     this.streams = streams;
     this.dispatcher = world.dispatcher;
-    this.store = world.store ?? new ConfigStore(configDir(env));
+    this.store = world.store ?? new ConfigStore(configDir(env), new SecretVault(env));
     this.theme = theme;
     this.ui = new Ui(streams, this.theme, Boolean(opts.quiet), Boolean(opts.verbose));
   }
@@ -207,6 +208,7 @@ export class Context {
     const settings = this.settings(req.resolve);
     const url = requireUrl(settings);
     this.checkSettings();
+    if (req.auth === undefined || req.auth === true) this.prefetchSecrets(settings);
     const [{ ApiClient }, { CredentialProvider }, { hostedLoginUrl }] = await Promise.all([
       import('./api/http.js'),
       import('./auth/credentials.js'),
@@ -247,6 +249,18 @@ export class Context {
     credentials?.attach(client);
     this.clients.push(client);
     return client;
+  }
+
+  /**
+   * Starts reading the stored token's secrets from the credential store (a helper process: src/config/keyring.ts)
+   * while the HTTP client is loaded and built, so that its start costs the command as little time as it can. The
+   * credentials provider awaits the same read; nothing is sent before it has decided the token may be used.
+   */
+  private prefetchSecrets(settings: ResolvedSettings): void {
+    if (settings.envToken) return;
+    const name = settings.profileName.value;
+    const stored = this.snapshot().credentials.tokens[name];
+    if (stored?.keyring) void this.store.reveal(name, stored).catch(() => undefined);
   }
 
   /**
@@ -305,6 +319,7 @@ export class Context {
   }
 
   async dispose(): Promise<void> {
+    this.store.vault?.close();
     await Promise.allSettled(this.clients.map((c) => c.close()));
   }
 }

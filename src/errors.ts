@@ -12,7 +12,7 @@ export const ExitCode = {
   service: 7,
   /** `plan --exit-code` found changes to make. */
   changes: 8,
-  /** A local file could not be written: disk full, quota, I/O error, permission, read-only file system. */
+  /** A local file could not be written (disk full, quota, I/O error, permission, read-only file system), or the credential store failed. */
   localIO: 9,
   interrupted: 130,
   /** SIGHUP (128 + 1), after the same clean-up as Ctrl-C. */
@@ -38,7 +38,7 @@ const EXIT_CODE_MEANINGS: { readonly [K in keyof typeof ExitCode]: string } = {
     'the service or the network failed (5xx after retries, connection refused, timeout, unreadable answer)',
   changes: '`plan --exit-code` found changes to make',
   localIO:
-    'a local file could not be written (disk full, quota, I/O error, permission, read-only file system)',
+    'a local file could not be written (disk full, quota, I/O error, permission, read-only file system), or the credential store failed (none where one is required, locked, no answer)',
   hangup: 'hung up (SIGHUP), after the same clean-up as Ctrl-C',
   interrupted: 'interrupted (Ctrl-C)',
   terminated:

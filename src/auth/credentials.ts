@@ -10,9 +10,10 @@ import type { ApiClient, AuthProvider } from '../api/http.js';
 import { hostedLoginUrl, type Root } from '../api/roots.js';
 import type { OAuthToken } from '../api/schemas/auth.js';
 import type { Profile, StoredToken } from '../config/schema.js';
+import type { RevealedToken } from '../config/secrets.js';
 import type { ConfigStore, StoreSnapshot } from '../config/store.js';
 import { SESSION_AUTH_PREFIX } from '../constants.js';
-import { AuthError, UsageError } from '../errors.js';
+import { AuthError, LocalIOError, UsageError } from '../errors.js';
 import { sameServiceUrl, tryNormalizeServiceUrl } from '../util/url.js';
 import { expiryFromNow, isExpired } from './expiry.js';
 import { pointProfileAt } from './place.js';
@@ -23,7 +24,7 @@ export function rootOf(settings: ResolvedSettings): Root {
   return { edition: settings.edition.value, projectId: settings.projectId?.value };
 }
 
-function headerFor(token: Pick<StoredToken, 'kind' | 'token'>): string {
+function headerFor(token: Pick<RevealedToken, 'kind' | 'token'>): string {
   return token.kind === 'session' ? `${SESSION_AUTH_PREFIX}${token.token}` : `Bearer ${token.token}`;
 }
 
@@ -50,18 +51,36 @@ export class CredentialProvider implements AuthProvider {
   async header(): Promise<string> {
     if (this.current) return this.current;
     const { settings } = this.deps;
-    const stored = usableToken(this.deps.snapshot, settings, this.deps.url);
-    if (settings.envToken) this.current = `Bearer ${settings.envToken}`;
-    else if (stored && !isExpired(stored.expiresAt)) this.current = headerFor(stored);
-    else if (!(await this.renew())) throw this.missingCredentials(stored);
+    if (settings.envToken) {
+      this.current = `Bearer ${settings.envToken}`;
+      return this.current;
+    }
+    const kept = this.kept();
+    const stored = await this.revealed();
+    if (stored && !isExpired(stored.expiresAt)) {
+      this.current = headerFor(stored);
+      // A token still in the file moves to the credential store the first time one answers.
+      if (!kept?.keyring) await this.deps.store.migrateSecrets();
+    } else if (!(await this.renew())) throw this.missingCredentials(kept);
     return this.current!;
+  }
+
+  /** The profile's stored token the identity in force may use, as the file describes it (its secrets aside). */
+  private kept(): StoredToken | undefined {
+    return usableToken(this.deps.snapshot, this.deps.settings, this.deps.url);
+  }
+
+  /** That token with its secrets (read from the credential store when they are there). */
+  private async revealed(): Promise<RevealedToken | undefined> {
+    const kept = this.kept();
+    return kept && this.deps.store.reveal(this.deps.settings.profileName.value, kept);
   }
 
   /** Renews the token if the means are at hand. Never replaces DLAKE_TOKEN, which the user chose. */
   async renew(): Promise<boolean> {
     const { settings, client } = this.deps;
     if (settings.envToken || !client) return false;
-    const stored = usableToken(this.deps.snapshot, settings, this.deps.url);
+    const stored = await this.revealed();
     const oauth = () => import('../api/oauth.js');
     // The refresh token first: it needs no secret, and it is the renewal the service hands out for this.
     const refreshClientId = stored && tokenClientId(stored, settings.profile);
@@ -109,7 +128,7 @@ export class CredentialProvider implements AuthProvider {
    * Keeps a renewed token for later commands. A config folder that cannot be written does not stop this
    * command: the token is used for it alone, and a warning says why the next command must renew again.
    */
-  private async save(record: StoredToken): Promise<void> {
+  private async save(record: RevealedToken): Promise<void> {
     const { store, settings, url, client } = this.deps;
     this.current = headerFor(record);
     try {
@@ -123,7 +142,8 @@ export class CredentialProvider implements AuthProvider {
         rootOf(settings),
       );
     } catch (err) {
-      if (!(err instanceof UsageError)) throw err;
+      // A folder that cannot be written, or a credential store that failed: the command goes on.
+      if (!(err instanceof UsageError) && !(err instanceof LocalIOError)) throw err;
       this.deps.notice?.(`the renewed token is used for this command only: ${err.message}`);
     }
   }
@@ -225,7 +245,7 @@ export function tokenClientId(stored: StoredToken, profile: Profile | undefined)
   return stored.obtainedVia === 'client-credentials' ? profile?.clientId : undefined;
 }
 
-export function tokenRecord(t: OAuthToken, obtainedVia: StoredToken['obtainedVia']): StoredToken {
+export function tokenRecord(t: OAuthToken, obtainedVia: StoredToken['obtainedVia']): RevealedToken {
   return {
     kind: 'bearer',
     token: t.access_token,

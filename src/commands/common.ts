@@ -1,6 +1,8 @@
 // Small pieces shared by command files: help examples, refusal of secrets on argv, --data parsing.
 import { Option } from '@commander-js/extra-typings';
 import type { Target } from '../api/endpoint.js';
+import { STORE_MODES, type StoreMode } from '../config/secrets.js';
+import type { StoreSnapshot } from '../config/store.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readStdin } from '../output/prompt.js';
@@ -22,6 +24,26 @@ export function refuseSecretFlag<F extends string>(flags: F, alternative: string
       hint: `use ${alternative} (or the interactive prompt)`,
     });
   });
+}
+
+/** `--credential-store`: where the token a login or exchange stores keeps its secrets (src/config/secrets.ts). */
+export function credentialStoreOption() {
+  return new Option(
+    '--credential-store <where>',
+    "where the token's secrets go: the OS credential store (keyring), the 0600 file (file), or the store when one answers (auto) (default: DLAKE_CREDENTIAL_STORE, else auto)",
+  ).choices(STORE_MODES);
+}
+
+/** Applies `--credential-store` to this command's writes. */
+export function useCredentialStore(ctx: Context, where: string | undefined): void {
+  if (where && ctx.store.vault)
+    ctx.store.vault.modeOverride = { mode: where as StoreMode, source: '--credential-store' };
+}
+
+/** The note of a login that kept the token in the file for want of a credential store, said once. */
+export function sayWhereSecretsWent(ctx: Context, stored: StoreSnapshot): void {
+  if (stored.secretsNote) ctx.ui.notice(`note: ${stored.secretsNote}`);
+  if (stored.secretsWarning) ctx.ui.warn(stored.secretsWarning);
 }
 
 /** `--data JSON|@file|@-`: the JSON body of a request, parsed (malformed JSON is a usage error). */

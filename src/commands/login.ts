@@ -5,7 +5,13 @@ import type { StoreSnapshot } from '../config/store.js';
 import type { Context } from '../context.js';
 import { AuthError, NotFoundError, UsageError } from '../errors.js';
 import { readHidden, readLine, readStdin } from '../output/prompt.js';
-import { examples, refuseSecretFlag } from './common.js';
+import {
+  credentialStoreOption,
+  examples,
+  refuseSecretFlag,
+  sayWhereSecretsWent,
+  useCredentialStore,
+} from './common.js';
 import { defineCommand, type OptionsOf } from './define.js';
 
 const loginDeclaration = (cmd: Command) =>
@@ -20,6 +26,7 @@ const loginDeclaration = (cmd: Command) =>
     )
     .addOption(refuseSecretFlag('--password <password>', '--password-stdin'))
     .addOption(refuseSecretFlag('--token <token>', '--token-stdin'))
+    .addOption(credentialStoreOption())
     .addHelpText(
       'after',
       examples(
@@ -48,6 +55,7 @@ async function logIn(ctx: Context, opts: OptionsOf<typeof loginDeclaration>): Pr
   // Say what is missing before asking for a secret that could not be used anyway.
   requireUrl(settings);
   ctx.checkSettings();
+  useCredentialStore(ctx, opts.credentialStore);
   // Before any prompt or request: a session the service creates must not be lost for want of a place to keep it.
   await ctx.store.checkCanStore();
   const [{ rootOf, storeToken }, { describeMove }] = await Promise.all([
@@ -117,6 +125,7 @@ async function logIn(ctx: Context, opts: OptionsOf<typeof loginDeclaration>): Pr
     ctx.ui.notice(
       `Verified and stored the personal access token${userName ? ` of ${userName}` : ''} for profile "${name}" (${where})${note ? `; ${note}` : ''}.`,
     );
+    sayWhereSecretsWent(ctx, stored);
     return;
   }
   const username = opts.username ?? settings.profile?.username ?? (await promptUsername(ctx));
@@ -171,6 +180,7 @@ async function logIn(ctx: Context, opts: OptionsOf<typeof loginDeclaration>): Pr
   ctx.ui.notice(
     `Logged in to ${client.baseUrl} as ${res.userName} (${note ?? `profile "${name}"`}); the session lasts until ${expiresAt}.`,
   );
+  sayWhereSecretsWent(ctx, stored);
 }
 
 /** A 404 below the project root: the project does not exist (or the token's user cannot see it). */
@@ -229,8 +239,9 @@ async function logOut(ctx: Context): Promise<void> {
       ctx.ui.warn(`could not end the session on the service: ${(e as Error).message}`);
     }
   }
-  await ctx.store.update((s) => {
+  const after = await ctx.store.update((s) => {
     delete s.credentials.tokens[name];
   });
   ctx.ui.notice(`Removed the stored token of profile "${name}".`);
+  if (after.secretsWarning) ctx.ui.warn(after.secretsWarning);
 }

@@ -2,11 +2,18 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { OAuthToken } from '../api/schemas/auth.js';
 import type { StoredToken } from '../config/schema.js';
+import type { RevealedToken } from '../config/secrets.js';
 import type { Context } from '../context.js';
 import { AuthError, InterruptedError, UsageError } from '../errors.js';
 import { readHidden, readStdin } from '../output/prompt.js';
 import { readTextFile } from '../util/files.js';
-import { examples, refuseSecretFlag } from './common.js';
+import {
+  credentialStoreOption,
+  examples,
+  refuseSecretFlag,
+  sayWhereSecretsWent,
+  useCredentialStore,
+} from './common.js';
 import { type Declare, defineCommand, defineGroup, type OptionsOf } from './define.js';
 
 const clientCredentialsDeclaration = (exchange: Command) =>
@@ -20,6 +27,7 @@ const clientCredentialsDeclaration = (exchange: Command) =>
     )
     .addOption(refuseSecretFlag('--client-secret <secret>', '--client-secret-stdin or DLAKE_CLIENT_SECRET'))
     .option('--print', 'also write the access token alone to stdout')
+    .addOption(credentialStoreOption())
     .addHelpText(
       'after',
       examples(
@@ -42,6 +50,7 @@ const jwtDeclaration = (exchange: Command) =>
       'credential identifier of a service user (//host/organizations/…/credentials/…)',
     )
     .option('--print', 'also write the access token alone to stdout')
+    .addOption(credentialStoreOption())
     .addHelpText(
       'after',
       examples(
@@ -59,6 +68,7 @@ const patDeclaration = (exchange: Command) =>
     .option('--subject-token-stdin', 'read the PAT from standard input')
     .addOption(refuseSecretFlag('--subject-token <pat>', '--subject-token-stdin'))
     .option('--print', 'also write the access token alone to stdout')
+    .addOption(credentialStoreOption())
     .addHelpText(
       'after',
       examples(
@@ -86,6 +96,7 @@ async function clientCredentials(
 ): Promise<void> {
   const clientId = opts.clientId ?? ctx.env.DLAKE_CLIENT_ID;
   if (!clientId) throw new UsageError('no client id', { hint: 'pass --client-id ID or set DLAKE_CLIENT_ID' });
+  useCredentialStore(ctx, opts.credentialStore);
   await ctx.store.checkCanStore();
   const secret = opts.clientSecretStdin
     ? await readStdin(ctx.streams.stdin)
@@ -109,6 +120,7 @@ async function jwt(ctx: Context, opts: OptionsOf<typeof jwtDeclaration>): Promis
     ? readTokenFile(opts.subjectTokenFile)
     : await readStdin(ctx.streams.stdin);
   if (!token.trim()) throw new UsageError('the JWT is empty');
+  useCredentialStore(ctx, opts.credentialStore);
   await ctx.store.checkCanStore();
   const { jwtExchange } = await import('../api/oauth.js');
   const client = await ctx.client({ auth: false, resolve: { allowNewProfile: true } });
@@ -122,7 +134,8 @@ async function pat(ctx: Context, opts: OptionsOf<typeof patDeclaration>): Promis
   const { requireUrl } = await import('../auth/settings.js');
   const kept = ctx.snapshot().credentials.tokens[settings.profileName.value];
   // A stored PAT goes only to the service and token endpoint it was stored for (docs/cli-contract.md "Identity").
-  const stored = kept && usableToken(ctx.snapshot(), settings, requireUrl(settings));
+  const usable = kept && usableToken(ctx.snapshot(), settings, requireUrl(settings));
+  const stored = usable && (await ctx.store.reveal(settings.profileName.value, usable));
   const storedPat = stored?.pat ?? (stored?.obtainedVia === 'pat' ? stored.token : undefined);
   const subject = opts.subjectTokenStdin ? (await readStdin(ctx.streams.stdin)).trim() : storedPat;
   if (!subject && kept && !stored) {
@@ -138,6 +151,7 @@ async function pat(ctx: Context, opts: OptionsOf<typeof patDeclaration>): Promis
       hint: 'pipe one in with --subject-token-stdin, or store one with `dlake login --token-stdin`',
     });
   }
+  useCredentialStore(ctx, opts.credentialStore);
   await ctx.store.checkCanStore();
   const { patExchange } = await import('../api/oauth.js');
   const client = await ctx.client({ auth: false, resolve: { allowNewProfile: true } });
@@ -161,7 +175,7 @@ async function save(
   t: OAuthToken,
   via: StoredToken['obtainedVia'],
   opts: { print?: boolean },
-  extra: Partial<StoredToken> = {},
+  extra: Partial<RevealedToken> = {},
 ): Promise<void> {
   const { rootOf, storeToken, tokenRecord } = await import('../auth/credentials.js');
   const settings = ctx.settings({ allowNewProfile: true });
@@ -184,6 +198,7 @@ async function save(
   ctx.ui.notice(
     `Stored an access token${who ? ` for ${who}` : ''} in profile "${name}", valid for ${Math.round(t.expires_in / 60)} min (scope: ${t.scope ?? 'n/a'})${moved ? `; ${moved}` : ''}.`,
   );
+  sayWhereSecretsWent(ctx, stored);
   if (opts.print) ctx.streams.stdout.write(`${t.access_token}\n`);
 }
 

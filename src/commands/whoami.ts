@@ -1,7 +1,9 @@
 // `dlake whoami [--check]`: every setting in force and where it came from; never a secret.
+
 import type { Command } from '@commander-js/extra-typings';
 import { isExpired, timeLeftMs } from '../auth/expiry.js';
 import type { Setting } from '../auth/settings.js';
+import { hasSecret, secretPlace } from '../config/secrets.js';
 import type { Context } from '../context.js';
 import { AuthError, rephrased } from '../errors.js';
 import { redactUrl } from '../util/redact.js';
@@ -80,6 +82,14 @@ async function whoami(ctx: Context, opts: OptionsOf<typeof declaration>): Promis
       source: 'profile',
     });
     if (usable.expiresAt) rows.push({ setting: 'expires', value: usable.expiresAt, source: 'profile' });
+    rows.push({
+      setting: 'stored in',
+      value:
+        secretPlace(usable) === 'keyring'
+          ? 'keyring (the credential store, service "dlake")'
+          : `file (${ctx.store.credentialsPath}, mode 0600)`,
+      source: 'profile',
+    });
   } else {
     rows.push({ setting: 'token', value: 'none (not logged in)', source: 'default' });
   }
@@ -89,7 +99,7 @@ async function whoami(ctx: Context, opts: OptionsOf<typeof declaration>): Promis
       value: `client credentials (${s.envClientCredentials.clientId})`,
       source: 'environment (DLAKE_CLIENT_ID)',
     });
-  } else if (usable?.pat) {
+  } else if (usable && hasSecret(usable, 'pat')) {
     rows.push({ setting: 'renewal', value: 'PAT exchange with the stored PAT', source: 'profile' });
   }
 

@@ -23,7 +23,14 @@ import { dirname, join, resolve } from 'node:path';
 import type * as z from 'zod/mini';
 import { LocalIOError, UsageError } from '../errors.js';
 import { describeFsError, kindOfFile, readCheckedFile, USER_FILE_MAX_BYTES } from '../util/files.js';
-import { type ConfigFile, ConfigFileSchema, type CredentialsFile, CredentialsFileSchema } from './schema.js';
+import {
+  type ConfigFile,
+  ConfigFileSchema,
+  type CredentialsFile,
+  CredentialsFileSchema,
+  type StoredToken,
+} from './schema.js';
+import type { RevealedToken, SecretVault } from './secrets.js';
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
@@ -35,6 +42,12 @@ export interface StoreSnapshot {
   credentialsProblem?: string;
   /** Files found readable or writable by others, and what was done about it (warnings for the command). */
   modeRepairs?: string[];
+  /**
+   * Of a write: the note that the file keeps the secrets for want of a credential store (a login shows it), and
+   * a warning when items of the store could not be removed.
+   */
+  secretsNote?: string;
+  secretsWarning?: string;
 }
 
 /** The name of the file that proves the folder is writable, before the process id. */
@@ -54,9 +67,42 @@ export class ConfigStore {
   readonly configPath: string;
   readonly credentialsPath: string;
 
-  constructor(readonly dir: string) {
+  /**
+   * `vault` keeps the tokens' secrets in the platform's credential store where one answers
+   * (src/config/secrets.ts); without it every secret stays in credentials.json.
+   */
+  constructor(
+    readonly dir: string,
+    readonly vault?: SecretVault,
+  ) {
     this.configPath = join(dir, 'config.json');
     this.credentialsPath = join(dir, 'credentials.json');
+  }
+
+  /**
+   * Moves the secrets credentials.json still holds into the credential store, if one answers: each removed
+   * from the file only after it reads back equal; a move that fails leaves the file as it was. Not tried
+   * again for a day after the store was found absent. Never an error: the file goes on serving.
+   */
+  async migrateSecrets(): Promise<void> {
+    const vault = this.vault;
+    if (!vault || vault.mode().mode === 'file' || vault.absentReason()) return;
+    const { credentials } = this.read();
+    const absent = credentials.storeAbsent;
+    if (absent && Date.now() - Date.parse(absent.at) < RETRY_ABSENT_STORE_MS) return;
+    if (!Object.values(credentials.tokens).some((t) => !t.keyring)) return;
+    try {
+      this.checkUsable();
+      await this.update(() => {}, { migrateSecrets: true });
+    } catch {
+      // The file stays as it was and goes on serving; the next command tries again.
+    }
+  }
+
+  /** A stored token with its secrets, from the credential store when they are there; undefined if gone. */
+  async reveal(name: string, t: StoredToken): Promise<RevealedToken | undefined> {
+    if (this.vault) return this.vault.reveal(name, t);
+    return t.token === undefined ? undefined : (t as RevealedToken);
   }
 
   /**
@@ -100,7 +146,7 @@ export class ConfigStore {
    */
   async update(
     change: (s: StoreSnapshot) => void,
-    opts: { replaceCorruptCredentials?: boolean } = {},
+    opts: { replaceCorruptCredentials?: boolean; migrateSecrets?: boolean } = {},
   ): Promise<StoreSnapshot> {
     this.checkUsable();
     try {
@@ -178,6 +224,7 @@ export class ConfigStore {
   async checkCanStore(): Promise<void> {
     this.checkUsable();
     await this.withLock(async () => {});
+    await this.vault?.checkWritable();
   }
 
   /**
@@ -232,21 +279,46 @@ export class ConfigStore {
 
   private lockedUpdate(
     change: (s: StoreSnapshot) => void,
-    opts: { replaceCorruptCredentials?: boolean },
+    opts: { replaceCorruptCredentials?: boolean; migrateSecrets?: boolean },
   ): Promise<StoreSnapshot> {
     return this.withLock(async () => {
       const snapshot = this.read();
       const before = { config: JSON.stringify(snapshot.config), creds: JSON.stringify(snapshot.credentials) };
+      const tokensBefore = structuredClone({ ...snapshot.credentials.tokens });
       change(snapshot);
-      if (JSON.stringify(snapshot.config) !== before.config) this.write(this.configPath, snapshot.config);
-      const credsChanged = JSON.stringify(snapshot.credentials) !== before.creds;
-      if (credsChanged && (!snapshot.credentialsProblem || opts.replaceCorruptCredentials)) {
-        this.write(this.credentialsPath, snapshot.credentials);
-      } else if (credsChanged) {
-        throw new UsageError(`not overwriting ${this.credentialsPath}: it is not valid`, {
-          hint: `remove it (rm '${this.credentialsPath}') or run \`dlake login\` again`,
+      const tokens = snapshot.credentials.tokens;
+      // The secrets of the tokens this change wrote (all of them, for a migration) go to the credential store
+      // before the file is written: the file never names an item the store does not hold.
+      const placed = Object.keys(tokens).filter(
+        (n) => opts.migrateSecrets || JSON.stringify(tokens[n]) !== JSON.stringify(tokensBefore[n]),
+      );
+      try {
+        const note = await this.vault?.place(tokens, placed, tokensBefore, {
+          migrating: opts.migrateSecrets,
         });
+        if (note) snapshot.secretsNote = note.replace('FILE', this.credentialsPath);
+        // A migration that found no store says so in the file, so that the next commands do not ask again.
+        if (opts.migrateSecrets) {
+          if (note) snapshot.credentials.storeAbsent = { why: note, at: new Date().toISOString() };
+          else delete snapshot.credentials.storeAbsent;
+        }
+        if (JSON.stringify(snapshot.config) !== before.config) this.write(this.configPath, snapshot.config);
+        const credsChanged = JSON.stringify(snapshot.credentials) !== before.creds;
+        if (credsChanged && (!snapshot.credentialsProblem || opts.replaceCorruptCredentials)) {
+          this.write(this.credentialsPath, snapshot.credentials);
+        } else if (credsChanged) {
+          throw new UsageError(`not overwriting ${this.credentialsPath}: it is not valid`, {
+            hint: `remove it (rm '${this.credentialsPath}') or run \`dlake login\` again`,
+          });
+        }
+      } catch (err) {
+        // The items just written for a file that was not: removed again (best effort), the store as before.
+        await this.vault?.sweep({ ...tokens }, tokensBefore).catch(() => undefined);
+        throw err;
       }
+      // Items no token refers to any more (a logout, a deleted profile, a login that replaced them).
+      const warning = await this.vault?.sweep(tokensBefore, { ...tokens });
+      if (warning) snapshot.secretsWarning = warning;
       return snapshot;
     });
   }
@@ -310,6 +382,9 @@ function refuseLink(path: string): void {
     },
   );
 }
+
+/** How long after finding no credential store a migration is tried again. */
+const RETRY_ABSENT_STORE_MS = 24 * 3600_000;
 
 /** How long a lock may go unrefreshed before another process takes it over (proper-lockfile's `stale`). */
 const LOCK_STALE_MS = 10_000;

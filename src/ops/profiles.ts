@@ -2,6 +2,7 @@
 // they are. `profile list`, `profile show` and the agents' `list_profiles` read them.
 import { isExpired } from '../auth/expiry.js';
 import type { Profile } from '../config/schema.js';
+import { secretPlace } from '../config/secrets.js';
 import type { Context } from '../context.js';
 import { redactUrl } from '../util/redact.js';
 import { sameServiceUrl } from '../util/url.js';
@@ -12,6 +13,8 @@ export interface ProfileRow extends Profile {
   name: string;
   current: boolean;
   token: string;
+  /** Where the stored token's secrets are: the OS credential store or credentials.json. */
+  storedIn?: 'keyring' | 'file';
   /** Who the stored token belongs to (its user, else its client id); the profile's user when none is stored. */
   user?: string;
 }
@@ -38,6 +41,14 @@ export function profileRows(ctx: Context): ProfileRow[] {
     const urls = Object.fromEntries(
       URL_FIELDS.filter((f) => typeof p[f] === 'string').map((f) => [f, redactUrl(p[f] as string)]),
     );
-    return { name, current: config.currentProfile === name, token, ...p, ...urls, ...(user ? { user } : {}) };
+    return {
+      name,
+      current: config.currentProfile === name,
+      token,
+      ...(t ? { storedIn: secretPlace(t) } : {}),
+      ...p,
+      ...urls,
+      ...(user ? { user } : {}),
+    };
   });
 }

@@ -1,15 +1,8 @@
 // The published package: `npm pack` gives a tarball that installs with `npm install -g` on a clean machine,
-// with no build step, no dependencies to download and no dev dependencies, and whose `dlake` works.
+// with no build step and no dev dependencies, its one optional dependency the credential store's binding
+// (a prebuilt binary for the platform), and whose `dlake` works, the OS credential store included.
 import { execFile } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -19,6 +12,7 @@ import { type EmulatorProcess, startEmulatorCommand } from '../../emulator/test/
 import { parseCsv } from '../helpers/csv.js';
 import { runDlake } from '../helpers/dlake.js';
 import { freePort } from '../helpers/free-port.js';
+import { secretServiceMissing, startSecretService } from '../helpers/keyring.js';
 import {
   installGlobally,
   type Packed,
@@ -66,10 +60,10 @@ describe('npm pack, then npm install -g of the tarball', () => {
   });
 
   const installed = (): string => join(prefix, 'lib', 'node_modules', 'dlake');
-  const dlake = (args: string[], input?: string) => {
+  const dlake = (args: string[], input?: string, env: Record<string, string> = {}) => {
     const child = run(join(prefix, 'bin', 'dlake'), args, {
       cwd: dir,
-      env: userEnv({ DLAKE_CONFIG_DIR: join(dir, 'config'), DLAKE_URL: emu.url }),
+      env: userEnv({ DLAKE_CONFIG_DIR: join(dir, 'config'), DLAKE_URL: emu.url, ...env }),
     });
     if (input !== undefined) child.child.stdin!.end(input);
     return child;
@@ -87,21 +81,25 @@ describe('npm pack, then npm install -g of the tarball', () => {
     expect(packed.files).toContain('dist/THIRD-PARTY-LICENSES.txt');
     const unexpected = packed.files.filter(
       (f) =>
-        !/^(bin\/(dlake\.js|package\.json)|dist\/(boot|cli|vendor\/[\w-]+)\.cjs|dist\/THIRD-PARTY-LICENSES\.txt|completions\/[\w.]+|README\.md|LICENSE|package\.json)$/.test(
+        !/^(bin\/(dlake\.js|package\.json)|dist\/(boot|cli|keyring|vendor\/[\w-]+)\.cjs|dist\/THIRD-PARTY-LICENSES\.txt|completions\/[\w.]+|README\.md|LICENSE|package\.json)$/.test(
           f,
         ),
     );
     expect(unexpected).toEqual([]);
   });
 
-  // --offline: had it needed anything from a registry (a dependency, a build tool), the install would fail.
-  it('installs without a dependency or a build step, in under 5 MiB (the MCP SDK included)', () => {
-    expect(installLog).toMatch(/added 1 package/);
-    // npm lists a package's install-time scripts (`prepare` included, for a tarball) in a warning.
+  // --offline: had it needed anything from a registry but its own optional binding (from npm's cache), or a build
+  // tool, the install would fail.
+  it('installs with no build step, its only dependency the prebuilt credential-store binding, in under 5 MiB', () => {
     expect(installLog).not.toMatch(/warn/i);
-    expect(installTimeScripts(installed())).toEqual([]);
-    expect(existsSync(join(installed(), 'node_modules'))).toBe(false);
-    expect(treeSize(installed())).toBeLessThan(5 * MiB);
+    const deps = join(installed(), 'node_modules');
+    // @napi-rs/keyring and the one package of prebuilt binaries for this platform.
+    const binding = readdirSync(join(deps, '@napi-rs'));
+    expect(readdirSync(deps)).toEqual(['@napi-rs']);
+    expect(binding).toEqual(['keyring', expect.stringMatching(/^keyring-[\w-]+$/)]);
+    for (const dir of [installed(), ...binding.map((b) => join(deps, '@napi-rs', b))])
+      expect(installTimeScripts(dir), dir).toEqual([]);
+    expect(treeSize(installed()) - treeSize(deps)).toBeLessThan(5 * MiB);
     expect(packed.size).toBeLessThan(1 * MiB);
   });
 
@@ -124,6 +122,24 @@ describe('npm pack, then npm install -g of the tarball', () => {
       ),
     );
   });
+
+  it.skipIf(secretServiceMissing())(
+    "keeps the login's session in the OS credential store, through the binding it installed",
+    async () => {
+      const ss = await startSecretService();
+      try {
+        const env = { ...ss.env, DLAKE_CONFIG_DIR: join(dir, 'config-keyring') };
+        const login = dlake(['login', '-u', 'admin', '--password-stdin'], 'admin-pass-1\n', env);
+        expect((await login).stderr).toMatch(/^Logged in to [^\n]*\n$/);
+        const { stdout } = await dlake(['whoami'], undefined, env);
+        expect(stdout).toMatch(/^stored in +keyring/m);
+        expect(Object.keys(await ss.items())).toEqual([expect.stringMatching(/^default:token:[0-9a-f]{8}$/)]);
+        expect(readFileSync(join(dir, 'config-keyring', 'credentials.json'), 'utf8')).not.toMatch(/"token":/);
+      } finally {
+        await ss.close();
+      }
+    },
+  );
 
   it('logs in and lists the catalog against the emulator', async () => {
     const login = await dlake(['login', '-u', 'admin', '--password-stdin'], 'admin-pass-1\n');

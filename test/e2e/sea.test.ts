@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { type Emulator, startEmulator } from 'dlake-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../helpers/csv.js';
+import { secretServiceMissing, startSecretService } from '../helpers/keyring.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'dlake-sea-test-'));
@@ -30,7 +31,7 @@ describe.skipIf(built.status === 3)('dlake-linux-x64, the single executable', ()
   });
 
   /** Runs the executable with a PATH that holds no `node` (an empty folder) and a config folder of its own. */
-  const run = (args: string[], input?: string) =>
+  const run = (args: string[], input?: string, extraEnv: Record<string, string> = {}) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
       const child = execFile(
         exe,
@@ -42,6 +43,7 @@ describe.skipIf(built.status === 3)('dlake-linux-x64, the single executable', ()
             NO_COLOR: '1',
             DLAKE_CONFIG_DIR: join(dir, 'config'),
             DLAKE_URL: emu.url,
+            ...extraEnv,
           },
         },
         (err, stdout, stderr) => done({ code: err ? (err.code as number) : 0, stdout, stderr }),
@@ -84,4 +86,25 @@ describe.skipIf(built.status === 3)('dlake-linux-x64, the single executable', ()
     expect([rows.length, rows[0]![0]]).toEqual([2501, 'id']);
     expect(emu.log.find('GET', /^\/api\/v3\/job\/[^/]+\/results/).length).toBeGreaterThanOrEqual(5);
   });
+
+  it.skipIf(secretServiceMissing())(
+    "keeps the login's session in the OS credential store, through the binding it carries",
+    async () => {
+      const ss = await startSecretService();
+      try {
+        const env = { ...ss.env, DLAKE_CONFIG_DIR: join(dir, 'config-keyring') };
+        const login = await run(['login', '-u', 'admin', '--password-stdin'], 'admin-pass-1\n', env);
+        expect([login.code, login.stderr]).toEqual([0, expect.stringMatching(/^Logged in to [^\n]*\n$/)]);
+        const items = await ss.items();
+        expect(Object.keys(items)).toEqual([expect.stringMatching(/^default:token:[0-9a-f]{8}$/)]);
+        const credentials = readFileSync(join(dir, 'config-keyring', 'credentials.json'), 'utf8');
+        expect(credentials).not.toContain(Object.values(items)[0]!);
+        const ls = await run(['catalog', 'ls', '-o', 'json'], undefined, env);
+        expect([ls.code, ls.stderr]).toEqual([0, '']);
+        expect((await run(['whoami'], undefined, env)).stdout).toMatch(/^stored in +keyring/m);
+      } finally {
+        await ss.close();
+      }
+    },
+  );
 });

@@ -24,11 +24,19 @@ export interface RunOptions {
   killAfterMs?: number;
 }
 
-/** Environment of a clean run: no colour, no inherited credentials or proxies. */
+/**
+ * Environment of a clean run: no colour, no inherited credentials or proxies, and no session bus (a test never
+ * reaches the credential store of the machine's user: those that test the store start one of their own,
+ * test/helpers/keyring.ts).
+ */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || /^(DLAKE_|HTTPS?_PROXY$|NO_PROXY$|FORCE_COLOR$)/i.test(k)) continue;
+    if (
+      v === undefined ||
+      /^(DLAKE_|HTTPS?_PROXY$|NO_PROXY$|FORCE_COLOR$|DBUS_SESSION_BUS_ADDRESS$|XDG_RUNTIME_DIR$)/i.test(k)
+    )
+      continue;
     env[k] = v;
   }
   env.NO_COLOR = '1';

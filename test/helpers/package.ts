@@ -9,11 +9,15 @@ import { inject } from 'vitest';
 const run = promisify(execFile);
 export const REPO = resolve(import.meta.dirname, '../..');
 
-/** The environment of a user's shell: none of the npm_* variables `npm test` sets for its children. */
+/**
+ * The environment of a user's shell: none of the npm_* variables `npm test` sets for its children, and no session
+ * bus (a test reaches no credential store but one it starts itself: test/helpers/keyring.ts).
+ */
 export function userEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !/^(npm_|DLAKE_|INIT_CWD$)/i.test(k)) env[k] = v;
+    if (v !== undefined && !/^(npm_|DLAKE_|INIT_CWD$|DBUS_SESSION_BUS_ADDRESS$|XDG_RUNTIME_DIR$)/i.test(k))
+      env[k] = v;
   }
   return { ...env, NO_COLOR: '1', npm_config_update_notifier: 'false', ...extra };
 }

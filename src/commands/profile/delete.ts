@@ -22,11 +22,12 @@ async function remove(ctx: Context, name: string, opts: OptionsOf<typeof declara
   if (!Object.hasOwn(ctx.snapshot().config.profiles, name)) throw unknownProfile(ctx, name);
   const token = Object.hasOwn(ctx.snapshot().credentials.tokens, name) ? ' and its stored token' : '';
   await confirmDestructive(ctx, `delete profile "${name}"${token}?`, opts.yes);
-  await ctx.store.update((s) => {
+  const after = await ctx.store.update((s) => {
     if (!s.config.profiles[name]) throw unknownProfile(ctx, name);
     delete s.config.profiles[name];
     delete s.credentials.tokens[name];
     if (s.config.currentProfile === name) delete s.config.currentProfile;
   });
   ctx.ui.notice(`Deleted profile "${name}"${token}.`);
+  if (after.secretsWarning) ctx.ui.warn(after.secretsWarning);
 }

@@ -184,8 +184,10 @@ async function flightAuthorization(ctx: Context, flight: FlightSetting): Promise
   if (!settings.envClientCredentials) refuseForeignEndpoint(ctx, flight);
   const url = settings.url ? requireUrl(settings) : undefined;
   const { usableToken, CredentialProvider } = await import('../../auth/credentials.js');
-  const stored = usableToken(ctx.snapshot(), settings, url);
   const name = settings.profileName.value;
+  const kept = usableToken(ctx.snapshot(), settings, url);
+  // Its secrets from the credential store, where they are kept there (src/config/secrets.ts).
+  const stored = kept && (await ctx.store.reveal(name, kept));
   if (stored?.kind === 'session') {
     const f = stored.flight;
     if (f?.token && f.url === flight.endpoint.url) return `Bearer ${f.token}`;
