@@ -9,7 +9,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startEmulator } from 'dlake-emulator';
-import { BIN } from '../test/helpers/dlake.js';
+import { BIN, cleanEnv, runDlake } from '../test/helpers/dlake.js';
+import { hasSecretService, startSecretService } from '../test/helpers/keyring.js';
 import { loggedIn } from './session.js';
 import { median, quantile, table } from './stats.js';
 
@@ -114,8 +115,19 @@ function nodeOf(major: string): string | undefined {
 export async function benchStartup(): Promise<string> {
   const emu = await startEmulator();
   const dir = mkdtempSync(join(tmpdir(), 'dlake-bench-'));
+  // A real credential store (GNOME Keyring on a private bus), where the machine has one: the same command with
+  // its token read from there (docs/guide.md "The credential store").
+  const store = hasSecretService() ? await startSecretService() : undefined;
   try {
     const env = await loggedIn(dir, emu.url);
+    const storeDir = join(dir, 'store');
+    if (store) {
+      const login = await runDlake(['login', '-u', 'admin', '--password-stdin'], {
+        input: 'admin-pass-1',
+        env: { ...cleanEnv({ DLAKE_CONFIG_DIR: storeDir, DLAKE_URL: emu.url }), ...store.env },
+      });
+      if (login.code !== 0) throw new Error(login.stderr);
+    }
     const token = JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')).tokens.default
       .token as string;
     const bareGet = join(dir, 'bare-get.cjs');
@@ -138,10 +150,10 @@ http.get(process.argv[2], { headers: { authorization: 'Bearer ' + process.argv[3
         continue;
       }
       // A logged-in config folder per Node (each keeps its own code caches) and one for first runs.
-      const folder = (name: string) => {
+      const folder = (name: string, from = dir) => {
         const copy = join(dir, `${major}-${name}`);
         mkdirSync(copy, { mode: 0o700 });
-        for (const f of ['config.json', 'credentials.json']) copyFileSync(join(dir, f), join(copy, f));
+        for (const f of ['config.json', 'credentials.json']) copyFileSync(join(from, f), join(copy, f));
         return { DLAKE_CONFIG_DIR: copy };
       };
       const cached = { ...env, ...folder('cached') };
@@ -157,6 +169,14 @@ http.get(process.argv[2], { headers: { authorization: 'Bearer ' + process.argv[3
           before: () => rmSync(join(cold.DLAKE_CONFIG_DIR, 'cache'), { recursive: true, force: true }),
         },
       };
+      const STORE = 'dlake catalog ls -o json, its token in the OS credential store';
+      if (store) {
+        cases[STORE] = {
+          args: [BIN, 'catalog', 'ls', '-o', 'json'],
+          env: { ...env, ...store.env, ...folder('store', storeDir) },
+        };
+        await timeRun(node, cases[STORE]); // writes its code cache
+      }
       const MCP = 'dlake mcp: initialize answered';
       const MCP_CALL = 'dlake mcp: then one tool call (reflection_status, one GET) in the same session';
       const names = [...Object.keys(cases), MCP, MCP_CALL];
@@ -193,6 +213,7 @@ http.get(process.argv[2], { headers: { authorization: 'Bearer ' + process.argv[3
     return sections.join('\n\n');
   } finally {
     await emu.close();
+    await store?.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

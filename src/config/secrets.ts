@@ -153,16 +153,23 @@ export class SecretVault {
   async checkWritable(): Promise<void> {
     const { mode } = this.mode();
     if (mode === 'file') return;
+    const absent = await this.whyAbsent();
+    if (absent && mode === 'keyring') throw this.none(absent);
+  }
+
+  /**
+   * Asks the store whether it answers (`doctor`, and a login's check): undefined when it does, why not when there
+   * is none to ask; a LocalIOError (exit 9) when one is there but fails or does not answer in time.
+   */
+  async whyAbsent(): Promise<string | undefined> {
     const absent = this.absentReason();
-    if (absent) {
-      if (mode === 'keyring') throw this.none(absent);
-      return;
-    }
+    if (absent) return absent;
     try {
       await (await this.keyring()).probe();
+      return undefined;
     } catch (e) {
       if (!(e instanceof StoreError)) throw e;
-      if (e.unavailable && mode === 'auto') return;
+      if (e.unavailable) return e.message;
       throw this.failure(e);
     }
   }
