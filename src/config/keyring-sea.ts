@@ -11,7 +11,6 @@ import {
   openSync,
   renameSync,
   rmSync,
-  statSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -49,7 +48,8 @@ export function loadSeaBinding(env: NodeJS.ProcessEnv): typeof import('@napi-rs/
 
 function isFileOfSize(file: string, size: number): boolean {
   try {
-    const st = statSync(file);
+    // lstat: a link in its place is not the file dlake unpacked; it is replaced, never followed.
+    const st = lstatSync(file);
     return st.isFile() && st.size === size;
   } catch {
     return false;
