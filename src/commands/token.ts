@@ -200,12 +200,7 @@ async function save(
     `Stored an access token${who ? ` for ${who}` : ''} in profile "${name}", valid for ${Math.round(t.expires_in / 60)} min (scope: ${t.scope ?? 'n/a'})${moved ? `; ${moved}` : ''}.`,
   );
   sayWhereSecretsWent(ctx, stored);
-  if (opts.print)
-    writeUnredacted(
-      ctx.streams.stdout,
-      `${t.access_token}
-`,
-    );
+  if (opts.print) writeUnredacted(ctx.streams.stdout, `${t.access_token}\n`);
 }
 
 /** The user the service says an access token belongs to; undefined if it will not say. */

@@ -1,7 +1,8 @@
 // The OS credential store, for real: GNOME Keyring's Secret Service on a private D-Bus session bus
 // (test/helpers/keyring.ts), reached by dlake through @napi-rs/keyring in its helper process. Each login method,
-// renewal, logout and profile delete, the Flight token, migration from the file, the fallback without a bus, a
-// store that never answers, two processes at once, and no secret in any file of the config folder or HOME.
+// renewal, logout and profile delete, the Flight token, dlake mcp and the SQL shell, migration from the file, a
+// locked keyring, the fallback without a bus, a store that never answers, two processes at once, and no secret in
+// any file of the config folder or HOME.
 // Skipped only on a developer's machine without gnome-keyring; on CI (which installs it) its absence fails.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -9,8 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cleanEnv } from '../helpers/dlake.js';
 import { ADMIN, expectFailure, type Fixture, SERVICE_USER, startFixture } from '../helpers/fixture.js';
 import { type SecretService, secretServiceMissing, startSecretService } from '../helpers/keyring.js';
+import { startMcp } from '../helpers/mcp.js';
+import { startShellInProcess } from '../helpers/shell-in-process.js';
 
 /** Every file under `dirs` whose bytes hold one of `secrets`. */
 function filesHolding(dirs: string[], secrets: string[]): string[] {
@@ -219,6 +223,31 @@ describe.skipIf(secretServiceMissing())('the OS credential store (a real Secret 
     expect((await run(['catalog', 'ls'])).code).toBe(0);
     expect(fx.emu.log.find('POST', '/apiv2/login')).toHaveLength(1);
     noSecretInFiles([token]);
+  });
+
+  it('dlake mcp and the SQL shell send the token read from the store', async () => {
+    await run(['login', '-u', ADMIN.name, '--password-stdin'], { input: `${ADMIN.password}\n` });
+    const where = { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url };
+    fx.emu.log.clear();
+    const mcp = await startMcp([], { ...cleanEnv(where), ...ss.env });
+    try {
+      const r = await mcp.call('run_sql', { sql: 'SELECT 1 AS one' });
+      expect(r.isError, r.text).toBe(false);
+    } finally {
+      await mcp.close();
+    }
+    const shell = startShellInProcess({ ...where, ...ss.env });
+    await shell.waitFor('dlake> ');
+    shell.type('SELECT 2 AS two;\r');
+    await shell.waitFor(/two\n2\n/, 'stdout');
+    shell.type('\x04');
+    expect(await shell.done).toBe(0);
+    const sent = fx.emu.log.entries.filter((e) => e.path === '/api/v3/sql');
+    expect(sent.map((e) => [e.authScheme, e.user, e.status])).toEqual([
+      ['_service', 'admin', 200],
+      ['_service', 'admin', 200],
+    ]);
+    noSecretInFiles(Object.values(await itemsOf()));
   });
 
   it('two processes logging in at once: both tokens kept, each in its own items', async () => {

@@ -36,11 +36,7 @@ async function create(ctx: Context, ref: string, opts: OptionsOf<typeof declarat
   const user = await userOf(client, ref);
   const token = await send(ctx, patCreation(user.id, body), { dryRun: opts.dryRun });
   if (token === undefined) return;
-  writeUnredacted(
-    ctx.streams.stdout,
-    `${token}
-`,
-  );
+  writeUnredacted(ctx.streams.stdout, `${token}\n`);
   const expiresAt = new Date(Date.now() + ms).toISOString();
   ctx.ui.notice(
     `Created personal access token "${opts.label}" for ${user.name}, valid ${formatDuration(ms, { largest: 2 })} (until about ${expiresAt}). It is shown only once.`,
