@@ -1,100 +1,128 @@
-// The one map of column types of the delivery pipeline (docs/architecture.md "Delivery"): each Arrow type a
-// Flight stream may carry, as the service's own type name (what a REST results schema says, and so what
-// picks the Parquet type in parquet.ts) and as the kind of cell the text writers write, so that a file is
-// the same bytes whichever transport brought its rows. A type not in this map is refused by its name before
-// anything is written, never printed as its raw bits. Loaded only on a Flight path (it needs apache-arrow).
-//   Utf8, LargeUtf8 → VARCHAR · Binary, LargeBinary → VARBINARY (base64, as the REST answer holds bytes)
-//   Int8/16/32/64, UInt8/16/32 → TINYINT/SMALLINT/INTEGER/BIGINT · Float16, Float32 → FLOAT (a number)
-//   Float64 → DOUBLE · Bool → BOOLEAN · Date → DATE · Timestamp → TIMESTAMP · Time → TIME
-//   Decimal128(p,s) → DECIMAL(p,s) · Null → NULL (every cell null)
-import type { DataType, Field, Schema } from 'apache-arrow';
-import { Type } from 'apache-arrow';
+// The one table of column types of the delivery pipeline (docs/architecture.md "Delivery"): every column an
+// export writes has one of these types, whichever transport brought it — a REST results schema's type (with its
+// `subSchema` for nested columns: `columnTypeOfResult` below) or an Arrow field, in any of its encodings
+// (flight/arrow-types.ts). Every writer works from it: the text formats' canonical value texts (values.ts,
+// rest-cells.ts, flight/arrow-cells.ts) and the Parquet types (parquet-schema.ts). It needs no Arrow library.
 import type { ResultField } from '../api/jobs.js';
-import { ServiceError } from '../errors.js';
 
-/** How a cell is written. */
-export type ColumnKind =
-  | 'text'
-  | 'binary'
-  | 'number'
-  | 'half'
-  | 'bool'
-  | 'null'
-  | 'date'
-  | 'timestamp'
-  | 'time'
-  | 'decimal';
+/** Nanoseconds per unit of a TIME or TIMESTAMP value (seconds, milliseconds, microseconds, nanoseconds). */
+export type UnitNanos = 1_000_000_000 | 1_000_000 | 1000 | 1;
 
-interface ColumnType {
-  kind: ColumnKind;
-  service: ResultField['type'];
-}
+export type ColumnType =
+  | { kind: 'varchar' }
+  | { kind: 'varbinary' }
+  | { kind: 'boolean' }
+  | { kind: 'integer'; bits: 8 | 16 | 32 | 64; unsigned: boolean }
+  /** FLOAT (32 bits, or an Arrow half float's 16) or DOUBLE (64). */
+  | { kind: 'float'; bits: 16 | 32 | 64 }
+  | { kind: 'decimal'; precision: number; scale: number }
+  | { kind: 'date' }
+  | { kind: 'time'; unit: UnitNanos }
+  /** `zoned`: the source type has a time zone (its values are instants, shown in UTC). */
+  | { kind: 'timestamp'; unit: UnitNanos; zoned: boolean }
+  /** INTERVAL YEAR TO MONTH, DAY TO SECOND, or Arrow's month-day-nano and durations: an ISO 8601 duration. */
+  | { kind: 'interval' }
+  | { kind: 'list'; element: ColumnType }
+  | { kind: 'struct'; fields: readonly { name: string; type: ColumnType }[] }
+  | { kind: 'map'; key: ColumnType; value: ColumnType }
+  /** A column of nulls only (the service's OTHER). */
+  | { kind: 'null' }
+  /** A type this table does not know (a REST type name of another service version): written as given. */
+  | { kind: 'other'; name: string };
 
-type Typed = DataType & { bitWidth?: number; isSigned?: boolean; precision?: number; scale?: number };
-
-/** The column's type in the map, or undefined for a type the writers do not know. */
-function lookup(type: Typed): ColumnType | undefined {
-  switch (type.typeId) {
-    case Type.Utf8:
-    case Type.LargeUtf8:
-      return { kind: 'text', service: { name: 'VARCHAR' } };
-    case Type.Binary:
-    case Type.LargeBinary:
-      return { kind: 'binary', service: { name: 'VARBINARY' } };
-    case Type.Int: {
-      // An unsigned integer takes the next signed width; UInt64 has none that holds every value.
-      const bits = (type.bitWidth ?? 0) * (type.isSigned === false ? 2 : 1);
-      const name = { 8: 'TINYINT', 16: 'SMALLINT', 32: 'INTEGER', 64: 'BIGINT' }[bits];
-      return name ? { kind: 'number', service: { name } } : undefined;
-    }
-    case Type.Float:
-      // Arrow's float precision: 0 half, 1 single, 2 double. A half float's cells are its 16 bits, decoded.
-      if (type.precision === 0) return { kind: 'half', service: { name: 'FLOAT' } };
-      return { kind: 'number', service: { name: type.precision === 2 ? 'DOUBLE' : 'FLOAT' } };
-    case Type.Bool:
-      return { kind: 'bool', service: { name: 'BOOLEAN' } };
-    case Type.Null:
-      return { kind: 'null', service: { name: 'NULL' } };
-    case Type.Date:
-      return { kind: 'date', service: { name: 'DATE' } };
-    case Type.Timestamp:
-      return { kind: 'timestamp', service: { name: 'TIMESTAMP' } };
-    case Type.Time:
-      return { kind: 'time', service: { name: 'TIME' } };
-    case Type.Decimal:
-      if ((type.bitWidth ?? 128) !== 128) return undefined;
-      return {
-        kind: 'decimal',
-        service: { name: 'DECIMAL', precision: type.precision, scale: type.scale },
-      };
+/** The type as the service names it (DECIMAL(38, 2), LIST<INTEGER>), for messages. */
+export function serviceTypeName(t: ColumnType): string {
+  switch (t.kind) {
+    case 'integer':
+      return { 8: 'TINYINT', 16: 'SMALLINT', 32: 'INTEGER', 64: 'BIGINT' }[t.bits];
+    case 'float':
+      return t.bits === 64 ? 'DOUBLE' : 'FLOAT';
+    case 'decimal':
+      return `DECIMAL(${t.precision}, ${t.scale})`;
+    case 'list':
+      return `LIST<${serviceTypeName(t.element)}>`;
+    case 'struct':
+      return `STRUCT<${t.fields.map((f) => `${f.name} ${serviceTypeName(f.type)}`).join(', ')}>`;
+    case 'map':
+      return `MAP<${serviceTypeName(t.key)}, ${serviceTypeName(t.value)}>`;
+    case 'other':
+      return t.name;
     default:
-      return undefined;
+      return t.kind.toUpperCase();
   }
 }
 
-/** The type of `field`, or the refusal naming it (exit 7: the stream holds what dlake cannot write). */
-function columnType(field: Field): ColumnType {
-  const t = lookup(field.type as Typed);
-  if (t) return t;
-  throw new ServiceError(
-    `cannot write column ${JSON.stringify(field.name)}: the Flight stream gives it the type ${String(field.type)}, which the export does not write`,
-    { hint: 'export it over REST (--transport rest), which writes every type the service answers with' },
-  );
+type ResultType = ResultField['type'];
+interface SubField {
+  name?: unknown;
+  type?: ResultType;
 }
 
-/** The kind of each column of `schema` (throws for a type the writers do not know). */
-export const columnKinds = (schema: Schema): ColumnKind[] => schema.fields.map((f) => columnType(f).kind);
-
-/** The columns of `schema` as a REST results schema names them (throws for a type the writers do not know). */
-export const serviceFields = (schema: Schema): ResultField[] =>
-  schema.fields.map((f) => ({ name: f.name, type: columnType(f).service }));
-
-/** An IEEE 754 half float's value from its 16 bits. */
-export function halfToNumber(bits: number): number {
-  const sign = bits & 0x8000 ? -1 : 1;
-  const exp = (bits >> 10) & 0x1f;
-  const frac = bits & 0x3ff;
-  if (exp === 0) return sign * frac * 2 ** -24;
-  if (exp === 0x1f) return frac ? Number.NaN : sign * Number.POSITIVE_INFINITY;
-  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
+/** The column type of a REST results schema's type (api-extra's type names; nested ones by their subSchema). */
+export function columnTypeOfResult(type: ResultType | undefined): ColumnType {
+  const name = String(type?.name ?? '').toUpperCase();
+  const sub = Array.isArray(type?.subSchema) ? (type.subSchema as SubField[]) : [];
+  const child = (f: SubField | undefined): ColumnType => columnTypeOfResult(f?.type);
+  switch (name) {
+    case 'VARCHAR':
+    case 'CHAR':
+      return { kind: 'varchar' };
+    case 'VARBINARY':
+    case 'BINARY':
+      return { kind: 'varbinary' };
+    case 'BOOLEAN':
+      return { kind: 'boolean' };
+    case 'TINYINT':
+      return { kind: 'integer', bits: 8, unsigned: false };
+    case 'SMALLINT':
+      return { kind: 'integer', bits: 16, unsigned: false };
+    case 'INTEGER':
+    case 'INT':
+      return { kind: 'integer', bits: 32, unsigned: false };
+    case 'BIGINT':
+      return { kind: 'integer', bits: 64, unsigned: false };
+    case 'FLOAT':
+      return { kind: 'float', bits: 32 };
+    case 'DOUBLE':
+      return { kind: 'float', bits: 64 };
+    case 'DECIMAL': {
+      const precision = Number(type?.precision ?? 38);
+      const scale = Number(type?.scale ?? 0);
+      return Number.isInteger(precision) && Number.isInteger(scale) && precision > 0 && scale >= 0
+        ? { kind: 'decimal', precision, scale }
+        : { kind: 'other', name };
+    }
+    case 'DATE':
+      return { kind: 'date' };
+    case 'TIME':
+      return { kind: 'time', unit: 1_000_000 };
+    case 'TIMESTAMP':
+      return { kind: 'timestamp', unit: 1_000_000, zoned: false };
+    case 'INTERVAL DAY TO SECOND':
+    case 'INTERVAL YEAR TO MONTH':
+    case 'INTERVAL':
+      return { kind: 'interval' };
+    case 'LIST':
+      return sub.length >= 1 ? { kind: 'list', element: child(sub[0]) } : { kind: 'other', name };
+    case 'STRUCT':
+      return {
+        kind: 'struct',
+        fields: sub.map((f, i) => ({ name: typeof f?.name === 'string' ? f.name : `$${i}`, type: child(f) })),
+      };
+    case 'MAP': {
+      // The service describes a MAP by its one `entries` STRUCT of `key` and `value` (docs/api-facts.md §16).
+      const entries =
+        sub.length === 1 && Array.isArray(sub[0]?.type?.subSchema)
+          ? (sub[0]!.type!.subSchema as SubField[])
+          : sub;
+      const key = entries.find((f) => f?.name === 'key') ?? entries[0];
+      const value = entries.find((f) => f?.name === 'value') ?? entries[1];
+      return key && value ? { kind: 'map', key: child(key), value: child(value) } : { kind: 'other', name };
+    }
+    case 'OTHER':
+    case 'NULL':
+      return { kind: 'null' };
+    default:
+      return { kind: 'other', name };
+  }
 }

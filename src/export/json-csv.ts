@@ -11,6 +11,7 @@
 import { isUtf8 } from 'node:buffer';
 import { BufferPool } from '../util/buffer-pool.js';
 import { type ByteOut, putCsvField } from '../util/csv-field.js';
+import type { DirectColumns } from './writers.js';
 
 interface CsvPage {
   /** Every member of the body but `rows`, parsed. */
@@ -38,7 +39,7 @@ const LF = 10;
 export function csvFromResultsPage(
   body: Uint8Array,
   limit: number,
-  columns: (schema: unknown) => readonly string[] | undefined,
+  columns: (schema: unknown) => DirectColumns | undefined,
   /** Where the CSV is written: a buffer of this pool (the caller gives it back), else a new one. */
   buffers = new BufferPool(0),
 ): CsvPage | undefined {
@@ -78,6 +79,8 @@ class Scanner implements ByteOut {
   private kind = EMPTY;
   private from = 0;
   private to = 0;
+  /** Each column's cell text to its canonical text, where it is not copied as it came. */
+  private canon: DirectColumns['canon'] = [];
 
   constructor(
     private readonly b: Buffer,
@@ -93,7 +96,7 @@ class Scanner implements ByteOut {
     this.buffers.give(this.out);
   }
 
-  page(limit: number, columns: (schema: unknown) => readonly string[] | undefined): CsvPage {
+  page(limit: number, columns: (schema: unknown) => DirectColumns | undefined): CsvPage {
     const envelope: Record<string, unknown> = {};
     let rows: number | undefined;
     this.expect(123 /* { */);
@@ -102,8 +105,9 @@ class Scanner implements ByteOut {
         const key = this.key();
         if (key === 'rows') {
           if (!('schema' in envelope) || rows !== undefined) giveUp();
-          const names = columns(envelope.schema) ?? giveUp();
-          rows = this.rows(names, limit);
+          const cols = columns(envelope.schema) ?? giveUp();
+          this.canon = cols.canon;
+          rows = this.rows(cols.names, limit);
         } else {
           const start = this.skipWs();
           this.skipValue();
@@ -174,7 +178,7 @@ class Scanner implements ByteOut {
         this.expect(COLON);
       }
       this.value();
-      this.write(this.kind, this.from, this.to);
+      this.write(this.kind, this.from, this.to, c);
     }
     if (!this.eat(125 /* } */)) return false;
     this.out[this.w++] = LF;
@@ -211,7 +215,7 @@ class Scanner implements ByteOut {
     }
     for (let c = 0; c < quoted.length; c++) {
       if (c > 0) this.put(COMMA);
-      this.emit(cells[c * 3]!, cells[c * 3 + 1]!, cells[c * 3 + 2]!);
+      this.emit(cells[c * 3]!, cells[c * 3 + 1]!, cells[c * 3 + 2]!, c);
     }
     this.put(LF);
   }
@@ -296,14 +300,21 @@ class Scanner implements ByteOut {
   }
 
   /** Writes one cell, with room made for it (its JSON text, `from`..`to`, is at least as long as its CSV). */
-  private emit(kind: number, from: number, to: number): void {
+  private emit(kind: number, from: number, to: number, column: number): void {
     this.reserve(to - from + 2);
-    this.write(kind, from, to);
+    this.write(kind, from, to, column);
   }
 
-  /** Writes one cell where there is room for it. */
-  private write(kind: number, from: number, to: number): void {
-    if (kind === RAW) this.copy(from, to);
+  /** Writes one cell of `column` where there is room for it (a canonical text made longer makes its own). */
+  private write(kind: number, from: number, to: number, column: number): void {
+    const canon = this.canon[column];
+    if (canon !== undefined && kind !== EMPTY) {
+      // Only numbers and plain strings are read as such texts; anything else is the ordinary path's to refuse.
+      if (kind !== RAW) giveUp();
+      const text = canon(this.b.toString('latin1', from, to), this.b[from - 1] === QUOTE);
+      this.reserve(text.length);
+      for (let k = 0; k < text.length; k++) this.out[this.w++] = text.charCodeAt(k);
+    } else if (kind === RAW) this.copy(from, to);
     else if (kind === QUOTED) putCsvField(this, this.b, from, to);
     else if (kind === ESCAPED) this.unescape(from + 1, to - 1);
   }

@@ -9,6 +9,8 @@
 // The layout is what every reader expects of a flat OPTIONAL column: definition levels with bit width 1 are the
 // validity bitmap itself (one bit-packed run, LSB first, as Arrow's), values PLAIN (BOOLEAN bit-packed, INT32,
 // INT64, FLOAT and DOUBLE little-endian, BYTE_ARRAY a 4-byte length and the bytes), Snappy on the values only.
+// A leaf of a nested column (inside a LIST, STRUCT or MAP) keeps its repetition and definition levels as they
+// come (`absent`, `nextRep`), written as RLE runs of the levels' bit width.
 import type { ColumnChunk, SchemaElement } from 'hyparquet';
 import type { ByteWriter } from 'hyparquet-writer';
 import { snappy } from './parquet-snappy.js';
@@ -51,6 +53,16 @@ export class ColumnBuffer {
   /** Rows appended since the last `write` (nulls included). */
   rows = 0;
   nulls = 0;
+  /** A nested leaf: the repetition level of the next value's slot (set before each value). */
+  nextRep = 0;
+  /** Slots (values and absent values) of the chunk so far, and of the page. */
+  private slots = 0;
+  private pageSlots = 0;
+  /** Values (present) of the page. */
+  private pageValues = 0;
+  /** A nested leaf's levels of the page's slots. */
+  private defs = new Uint16Array(0);
+  private reps = new Uint16Array(0);
   /** Bytes of PLAIN values of the page being filled (for BOOLEAN, of its bitmap so far). */
   size = 0;
   /** Rows of the page being filled, and its nulls. */
@@ -73,8 +85,47 @@ export class ColumnBuffer {
     readonly element: SchemaElement,
     /** A DECIMAL stored as BYTE_ARRAY has no byte order a reader could use: no min/max for it. */
     private readonly minMax = true,
+    /** The leaf's path from the root's child: its name, or the names of the groups it is in and its own. */
+    readonly path: readonly string[] = [String(element.name)],
+    /** Its highest definition and repetition levels: 1 and 0 for a flat OPTIONAL column. */
+    readonly maxDef = 1,
+    readonly maxRep = 0,
   ) {
     this.physical = element.type as Physical;
+    this.nested = maxDef !== 1 || maxRep !== 0;
+    if (this.nested) {
+      this.defs = new Uint16Array(1024);
+      this.reps = new Uint16Array(1024);
+    }
+  }
+
+  /** Levels kept as they come (a leaf of a nested column), rather than as the validity bitmap. */
+  private readonly nested: boolean;
+
+  /** A nested leaf: a slot without a value, defined up to `def`, repeated at `rep`. */
+  absent(def: number, rep: number): void {
+    this.level(def, rep);
+    this.nulls++;
+  }
+
+  private level(def: number, rep: number): void {
+    const n = this.pageSlots;
+    if (n === this.defs.length) {
+      const defs = new Uint16Array(n * 2);
+      defs.set(this.defs);
+      this.defs = defs;
+      const reps = new Uint16Array(n * 2);
+      reps.set(this.reps);
+      this.reps = reps;
+    }
+    this.defs[n] = def;
+    this.reps[n] = rep;
+    this.pageSlots++;
+    this.slots++;
+    if (rep === 0) {
+      this.rows++;
+      this.pageRows++;
+    }
   }
 
   /** PLAIN bytes of the chunk so far (what a row group is cut by). */
@@ -85,10 +136,16 @@ export class ColumnBuffer {
   // ── One cell ──────────────────────────────────────────────────────────────────────────────────────
 
   null(): void {
+    if (this.nested) {
+      this.absent(0, this.nextRep);
+      return;
+    }
     this.validity(1);
     this.rows++;
+    this.slots++;
     this.nulls++;
     this.pageRows++;
+    this.pageSlots++;
     this.pageNulls++;
   }
 
@@ -156,7 +213,10 @@ export class ColumnBuffer {
       this.size += src.length;
       this.validity(rows, true);
       this.rows += rows;
+      this.slots += rows;
       this.pageRows += rows;
+      this.pageSlots += rows;
+      this.pageValues += rows;
       return;
     }
     const out = this.data;
@@ -205,11 +265,21 @@ export class ColumnBuffer {
 
   /** Ends the page being filled (none if it has no rows): compressed and kept until the chunk is written. */
   endPage(): void {
-    if (this.pageRows === 0) return;
-    const levels = this.levels();
+    if (this.pageSlots === 0) return;
+    const repLevels = this.nested ? rle(this.reps, this.pageSlots, this.maxRep) : new Uint8Array(0);
+    const defLevels = this.nested ? rle(this.defs, this.pageSlots, this.maxDef) : this.levels();
+    const levels = concatBytes(repLevels, defLevels);
     const values = this.data.subarray(0, this.size);
     const compressed = snappy(values);
-    const header = pageHeader(this.pageRows, this.pageNulls, levels.length, values.length, compressed.length);
+    const header = pageHeader(
+      this.pageSlots,
+      this.pageSlots - this.pageValues,
+      this.pageRows,
+      repLevels.length,
+      defLevels.length,
+      values.length,
+      compressed.length,
+    );
     this.pages.push({ header, levels, compressed, plain: values.length });
     this.donePlain += values.length;
     this.merge(this.pageMinMax());
@@ -218,10 +288,12 @@ export class ColumnBuffer {
     this.bits = 0;
     this.pageRows = 0;
     this.pageNulls = 0;
+    this.pageSlots = 0;
+    this.pageValues = 0;
   }
 
   /** Writes the rows appended since the last call as one column chunk, and empties the buffer. */
-  write(writer: ByteWriter, name: string): WrittenChunk {
+  write(writer: ByteWriter): WrittenChunk {
     this.endPage();
     const start = writer.offset;
     let uncompressed = 0;
@@ -236,9 +308,9 @@ export class ColumnBuffer {
       meta_data: {
         type: this.physical,
         encodings: ['PLAIN', 'RLE'],
-        path_in_schema: [name],
+        path_in_schema: [...this.path],
         codec: 'SNAPPY',
-        num_values: BigInt(this.rows),
+        num_values: BigInt(this.slots),
         total_uncompressed_size: BigInt(uncompressed),
         total_compressed_size: BigInt(writer.offset - start),
         data_page_offset: BigInt(start),
@@ -247,6 +319,7 @@ export class ColumnBuffer {
     };
     this.rows = 0;
     this.nulls = 0;
+    this.slots = 0;
     this.pages = [];
     this.donePlain = 0;
     this.minMaxSoFar = { nan: 0 };
@@ -288,7 +361,7 @@ export class ColumnBuffer {
 
   /** Min and max of the page's values, in the column's physical order. */
   private pageMinMax(): MinMax {
-    const count = this.pageRows - this.pageNulls;
+    const count = this.pageValues;
     if (count === 0 || !this.minMax) return { nan: 0 };
     const buf = this.data.buffer;
     switch (this.physical) {
@@ -366,9 +439,16 @@ export class ColumnBuffer {
   }
 
   private present(): void {
+    this.pageValues++;
+    if (this.nested) {
+      this.level(this.maxDef, this.nextRep);
+      return;
+    }
     this.validity(1, true);
     this.rows++;
+    this.slots++;
     this.pageRows++;
+    this.pageSlots++;
   }
 
   /** Marks the page's next `n` rows valid or null (the bitmap is all zeros past `pageRows`). */
@@ -441,12 +521,15 @@ function compareAt(d: Uint8Array, a: number, b: number): number {
  * DataPageHeaderV2): each field a byte of (id delta << 4 | type), i32 values zigzag varints, structs ending in 0.
  */
 function pageHeader(
-  rows: number,
+  slots: number,
   nulls: number,
-  levels: number,
+  rows: number,
+  repLevels: number,
+  defLevels: number,
   values: number,
   compressed: number,
 ): Uint8Array {
+  const levels = repLevels + defLevels;
   const I32 = 5;
   const STRUCT = 12;
   const out: number[] = [];
@@ -457,12 +540,12 @@ function pageHeader(
   i32(1, levels + values); // uncompressed_page_size
   i32(1, levels + compressed); // compressed_page_size
   out.push((5 << 4) | STRUCT); // field 8: data_page_header_v2
-  i32(1, rows); // num_values
+  i32(1, slots); // num_values
   i32(1, nulls); // num_nulls
   i32(1, rows); // num_rows
   i32(1, 0); // encoding: PLAIN
-  i32(1, levels); // definition_levels_byte_length
-  i32(1, 0); // repetition_levels_byte_length (is_compressed left out: true by default)
+  i32(1, defLevels); // definition_levels_byte_length
+  i32(1, repLevels); // repetition_levels_byte_length (is_compressed left out: true by default)
   out.push(0, 0);
   return Uint8Array.from(out);
 }
@@ -474,5 +557,30 @@ function varint(n: number): number[] {
     n = Math.floor(n / 128);
   }
   out.push(n);
+  return out;
+}
+
+/** Levels `values[0, n)` of at most `max`, in Parquet's RLE/bit-packed hybrid: runs of equal levels, RLE only. */
+function rle(values: Uint16Array, n: number, max: number): Uint8Array {
+  if (max === 0) return new Uint8Array(0);
+  const width = Math.ceil(Math.log2(max + 1));
+  const bytes = (width + 7) >> 3;
+  const out: number[] = [];
+  for (let i = 0; i < n; ) {
+    const v = values[i]!;
+    let j = i + 1;
+    while (j < n && values[j] === v) j++;
+    out.push(...varint((j - i) * 2), v & 0xff);
+    if (bytes === 2) out.push(v >> 8);
+    i = j;
+  }
+  return Uint8Array.from(out);
+}
+
+function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.length === 0) return b;
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
   return out;
 }

@@ -1,12 +1,14 @@
 // Row formats of an export: each turns one page of rows into one string, so a page costs one write.
 // CSV (docs/cli-contract.md "Streams and formats"): header from the schema, each field by csv-field.ts (the
-// one encoder); null and '' both empty; booleans true/false; numbers as the API wrote them.
+// one encoder); null and '' both empty; every value in its one canonical text (rest-cells.ts, values.ts).
 // JSON: one array of row objects, a row a line; NDJSON: one row object a line. Columns in the schema's order.
 // Parquet (parquet.ts, loaded only when asked for): typed columns, a row group at a time.
-import { JsonNumber, stringifyExact } from '../api/exact-json.js';
+import { JsonNumber, parseJsonExact, stringifyExact } from '../api/exact-json.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';
 import { UsageError } from '../errors.js';
 import { csvField } from '../util/csv-field.js';
+import { type ColumnType, columnTypeOfResult } from './column-types.js';
+import { type RestCells, restCanon, restCells } from './rest-cells.js';
 
 const EXPORT_FORMATS = ['csv', 'json', 'ndjson', 'parquet'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -56,13 +58,15 @@ export function createFormatter(
   { continuing = false, pretty = false }: FormatterOptions = {},
 ): RowFormatter {
   const names = schema.map((f) => f.name);
+  const types = schema.map((f) => columnTypeOfResult(f.type));
+  const cells = types.map((t, c) => restCells(t, names[c]!));
   switch (format) {
     case 'csv':
-      return new CsvFormatter(names, continuing);
+      return new CsvFormatter(names, cells, continuing);
     case 'json':
-      return new JsonFormatter(names, schema, true, continuing, pretty);
+      return new JsonFormatter(names, types, cells, true, continuing, pretty);
     case 'ndjson':
-      return new JsonFormatter(names, schema, false, continuing, false);
+      return new JsonFormatter(names, types, cells, false, continuing, false);
   }
 }
 
@@ -102,6 +106,7 @@ class CsvFormatter implements RowFormatter {
 
   constructor(
     private readonly names: string[],
+    private readonly cells: readonly RestCells[],
     continuing: boolean,
   ) {
     this.head = names.length && !continuing ? `${names.map(csvField).join(',')}\n` : '';
@@ -110,13 +115,14 @@ class CsvFormatter implements RowFormatter {
   page(rows: readonly ResultRow[]): string {
     if (rows.length === 0 || this.names.length === 0) return '';
     const names = this.names;
+    const cells = this.cells;
     const width = names.length;
     // One string per page, built by concatenation: V8 joins the pieces once, when the page is written.
     let out = '';
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r]!;
-      out += csvField(csvCell(cellOf(row, names[0]!)));
-      for (let c = 1; c < width; c++) out += `,${csvField(csvCell(cellOf(row, names[c]!)))}`;
+      out += csvField(cells[0]!.text(cellOf(row, names[0]!)));
+      for (let c = 1; c < width; c++) out += `,${csvField(cells[c]!.text(cellOf(row, names[c]!)))}`;
       out += '\n';
     }
     return out;
@@ -135,38 +141,30 @@ export function cellOf(row: ResultRow, name: string): unknown {
   return name === '__proto__' && !Object.hasOwn(row, name) ? undefined : row[name];
 }
 
-/** A value as CSV text before quoting; null for an empty field. */
-export function csvCell(v: unknown): string | null {
-  switch (typeof v) {
-    case 'string':
-      return v;
-    case 'number':
-      return String(v);
-    case 'boolean':
-      return v ? 'true' : 'false';
-    case 'undefined':
-      return null;
-    default:
-      if (v === null) return null;
-      if (v instanceof JsonNumber) return v.text;
-      return stringifyExact(v);
-  }
+/** The kinds of column whose values JSON.stringify writes as their canonical text. */
+const PLAIN_JSON = new Set(['varchar', 'integer', 'boolean', 'float']);
+
+/** How a CSV page read straight from its bytes writes each column (json-csv.ts). */
+export interface DirectColumns {
+  names: string[];
+  /** A column's cell text to its canonical text, where it is not written as it came (rest-cells.ts restCanon). */
+  canon: (((text: string, isString: boolean) => string) | undefined)[];
 }
 
-/** Types whose values are objects or arrays: their rows are written value by value. */
-const NESTED = /^(LIST|STRUCT|MAP|UNION|ARRAY|ROW)\b/i;
-
-/** The column names of a results `schema` (as the service sent it) whose columns are all flat, else undefined. */
-export function flatColumns(schema: unknown): string[] | undefined {
+/** The columns of a results `schema` (as the service sent it) when all are flat, else undefined. */
+export function flatColumns(schema: unknown): DirectColumns | undefined {
   // No schema, or an empty one: the ordinary path takes the rows' own keys (api/jobs.ts fieldsOfRows).
   if (!Array.isArray(schema) || schema.length === 0) return undefined;
   const names: string[] = [];
-  for (const f of schema as Array<{ name?: unknown; type?: { name?: unknown } } | null>) {
-    const type = f?.type?.name;
-    if (typeof f?.name !== 'string' || typeof type !== 'string' || NESTED.test(type)) return undefined;
+  const canon: DirectColumns['canon'] = [];
+  for (const f of schema as Array<{ name?: unknown; type?: ResultField['type'] } | null>) {
+    if (typeof f?.name !== 'string' || typeof f?.type?.name !== 'string') return undefined;
+    const fix = restCanon(columnTypeOfResult(f.type), f.name);
+    if (fix === null) return undefined;
     names.push(f.name);
+    canon.push(fix);
   }
-  return names;
+  return { names, canon };
 }
 
 class JsonFormatter implements RowFormatter {
@@ -177,7 +175,8 @@ class JsonFormatter implements RowFormatter {
 
   constructor(
     private readonly names: string[],
-    schema: readonly ResultField[],
+    types: readonly ColumnType[],
+    private readonly cells: readonly RestCells[],
     private readonly array: boolean,
     continuing: boolean,
     /** Two-space indents, as `JSON.stringify(value, null, 2)` would print the array. */
@@ -186,7 +185,9 @@ class JsonFormatter implements RowFormatter {
     this.head = array && !continuing ? '[' : '';
     this.first = !continuing;
     this.keys = names.map((n) => `${JSON.stringify(n)}:`);
-    this.flat = !schema.some((f) => NESTED.test(f.type.name));
+    // JSON.stringify writes these types' values as their canonical text (a double that is not: -0, 2.0,
+    // 1.0E300, is held as a JsonNumber, which takes the careful path).
+    this.flat = types.every((t) => PLAIN_JSON.has(t.kind) && (t.kind !== 'float' || t.bits === 64));
   }
 
   page(rows: readonly ResultRow[], exact: boolean): string {
@@ -196,6 +197,7 @@ class JsonFormatter implements RowFormatter {
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r]!;
       if (this.pretty) lines[r] = `  ${prettyExact(this.ordered(row), '  ')}`;
+      else if (!simple && this.flat) lines[r] = this.rowText(row);
       // Fast path: a row whose keys are exactly the schema's, in its order, is written by JSON.stringify.
       else lines[r] = simple && this.inSchemaOrder(row) ? JSON.stringify(row) : this.rowText(row);
     }
@@ -217,11 +219,13 @@ class JsonFormatter implements RowFormatter {
     return i === names.length;
   }
 
-  /** The row with its keys in the schema's order. */
+  /** The row with its keys in the schema's order, each value its canonical JSON (nested ones parsed again, for layout). */
   private ordered(row: ResultRow): ResultRow {
     const out: ResultRow = {};
-    for (const name of this.names) {
-      const value = cellOf(row, name) ?? null;
+    for (let c = 0; c < this.names.length; c++) {
+      const name = this.names[c]!;
+      const json = this.cells[c]!.json(cellOf(row, name));
+      const value = /^[[{]/.test(json) ? parseJsonExact(json).value : new JsonNumber(json);
       // Assigned, a key named __proto__ would set the prototype instead.
       Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
     }
@@ -231,7 +235,7 @@ class JsonFormatter implements RowFormatter {
   private rowText(row: ResultRow): string {
     const parts = new Array<string>(this.names.length);
     for (let c = 0; c < this.names.length; c++)
-      parts[c] = this.keys[c]! + stringifyExact(cellOf(row, this.names[c]!));
+      parts[c] = this.keys[c]! + this.cells[c]!.json(cellOf(row, this.names[c]!));
     return `{${parts.join(',')}}`;
   }
 }

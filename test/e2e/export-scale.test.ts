@@ -107,7 +107,7 @@ describe('Parquet', () => {
     expect(counts).toEqual({ empty: ROWS / 10, nulls: ROWS / 10 });
   });
 
-  it('DATE, TIMESTAMP and DECIMAL as their logical types, INTEGER as int32, anything else as JSON text', async () => {
+  it('DATE, TIMESTAMP and DECIMAL as their logical types, INTEGER as int32, a LIST as a Parquet LIST', async () => {
     const sql = `SELECT id,
         (DATE '2024-02-28' + (id % 5)::INTEGER) AS day,
         (TIMESTAMP '2024-03-01 10:20:30.123' + to_seconds(id)) AS ts,
@@ -123,17 +123,18 @@ describe('Parquet', () => {
     expect(await parquetTypes(file)).toEqual([
       'id BIGINT',
       'day DATE',
-      'ts TIMESTAMP WITH TIME ZONE',
+      // Not adjusted to UTC: the service's TIMESTAMP has no zone.
+      'ts TIMESTAMP',
       'price DECIMAL(12,3)',
       'huge DECIMAL(30,2)',
       'small INTEGER',
-      'pair VARCHAR',
+      'pair BIGINT[]',
     ]);
     const back = await engine(
       `SELECT id, day, ts::TIMESTAMP AS ts, price, huge, small, pair FROM read_parquet('${file}')`,
     );
     const expected = await engine(sql);
-    expect(back).toEqual(expected.map((row) => ({ ...row, pair: JSON.stringify(row.pair) })));
+    expect(back).toEqual(expected);
   });
 });
 

@@ -113,7 +113,7 @@ describe('every format, byte for byte the REST export', () => {
       'amount DOUBLE',
       'flag BOOLEAN',
       'day DATE',
-      'ts TIMESTAMP WITH TIME ZONE',
+      'ts TIMESTAMP',
       'price DECIMAL(9,2)',
       'small INTEGER',
     ]);

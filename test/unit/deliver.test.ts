@@ -4,10 +4,11 @@
 // capped in-memory sink, byte for byte what a file export writes, cut at a row's end.
 import {
   Binary,
+  Decimal,
+  DenseUnion,
   Field,
   Float16,
   Int32,
-  List,
   makeData,
   RecordBatch,
   Schema,
@@ -138,14 +139,14 @@ describe('the column type map', () => {
   };
 
   it('Float16 cells are numbers, not their bits', async () => {
-    // 1.0, -2.5, 65504 (the largest half), 2^-24 (the smallest subnormal), NaN (written as null).
+    // 1.0, -2.5, 65504 (the largest half), 2^-24 (the smallest subnormal, as the shortest FLOAT text), NaN (a value).
     const bits = new Uint16Array([0x3c00, 0xc100, 0x7bff, 0x0001, 0x7e00]);
     const b = batchWith(
       new Field('h', new Float16(), true),
       makeData({ type: new Float16(), length: 5, data: bits }),
     );
     const csv = await loadBatchFormatter('csv', b.schema);
-    expect(text(csv.head) + text(csv.batch(b))).toBe('h\n1\n-2.5\n65504\n5.960464477539063e-8\n\n');
+    expect(text(csv.head) + text(csv.batch(b))).toBe('h\n1\n-2.5\n65504\n5.9604645e-8\nNaN\n');
     const nd = await loadBatchFormatter('ndjson', b.schema);
     expect(text(nd.batch(b)).split('\n')[0]).toBe('{"h":1}');
   });
@@ -166,15 +167,29 @@ describe('the column type map', () => {
     expect(text(nd.batch(b))).toBe('{"b":"AAH/"}\n{"b":"aGk="}\n');
   });
 
-  it('a type the writers do not know is refused by name before anything is written', async () => {
-    const schema = new Schema([new Field('tags', new List(new Field('item', new Int32(), true)), true)]);
+  it("a type with no equivalent among the service's is refused by name before anything is written", async () => {
+    const union = new DenseUnion(
+      [0, 1],
+      [new Field('a', new Int32(), true), new Field('b', new Utf8(), true)],
+    );
+    const schema = new Schema([new Field('u', union, true)]);
     for (const format of ['csv', 'json', 'parquet'] as const) {
       const e = (await loadBatchFormatter(format, schema).catch((x) => x)) as DlakeError;
       expect(e.exitCode).toBe(ExitCode.service);
       expect(e.message).toBe(
-        'cannot write column "tags": the Flight stream gives it the type List<Int32>, which the export does not write',
+        'cannot write column "u": the Flight stream gives it the type Union<Int32 | Utf8>, which has no equivalent among the service\'s types',
       );
     }
+  });
+
+  it('a type Parquet readers cannot hold is refused by its Arrow name, in Parquet only', async () => {
+    const schema = new Schema([new Field('d', new Decimal(2, 60, 256), true)]);
+    const e = (await loadBatchFormatter('parquet', schema).catch((x) => x)) as DlakeError;
+    expect(e.exitCode).toBe(ExitCode.service);
+    expect(e.message).toMatch(
+      /^cannot write column "d" as Parquet: its type Decimal256\(60, 2\) holds 60 digits/,
+    );
+    await expect(loadBatchFormatter('csv', schema)).resolves.toBeDefined();
   });
 });
 

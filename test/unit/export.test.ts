@@ -10,12 +10,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hasLongDigitRun, JsonNumber, parseJsonExact, stringifyExact } from '../../src/api/exact-json.js';
 import type { ResultField, ResultRow, ResultsPage } from '../../src/api/jobs.js';
 import { DlakeError, ExitCode, InterruptedError, ServiceError } from '../../src/errors.js';
+import type { ColumnType } from '../../src/export/column-types.js';
 import { exportRows } from '../../src/export/export.js';
 import { type FetchPage, pagesInOrder } from '../../src/export/pages.js';
-import { ParquetFormatter, unscaled } from '../../src/export/parquet.js';
+import { ParquetFormatter } from '../../src/export/parquet.js';
 import { ProgressBar } from '../../src/export/progress.js';
+import { restCells, unscaled } from '../../src/export/rest-cells.js';
 import { checkWritable, openFileSink, type Sink, stdoutSink } from '../../src/export/target.js';
-import { createFormatter, csvCell, exportSpec, formatFromFileName } from '../../src/export/writers.js';
+import { createFormatter, exportSpec, formatFromFileName } from '../../src/export/writers.js';
 import { parseCsv } from '../helpers/csv.js';
 import { until } from '../helpers/until.js';
 
@@ -245,14 +247,16 @@ describe('row formats', () => {
     expect(parsed[10]![1]).toBe('"quoted, with comma"\nand a new line');
   });
 
-  it('CSV cells: booleans true/false (not 1/empty), objects as JSON, exact numbers as their text', () => {
-    expect(csvCell(true)).toBe('true');
-    expect(csvCell(false)).toBe('false');
-    expect(csvCell(null)).toBeNull();
-    expect(csvCell(undefined)).toBeNull();
-    expect(csvCell('')).toBe('');
-    expect(csvCell({ a: [1, 'x'] })).toBe('{"a":[1,"x"]}');
-    expect(csvCell(new JsonNumber('9007199254740993'))).toBe('9007199254740993');
+  it('CSV cells: booleans true/false (not 1/empty), nested values as JSON, exact numbers as their text', () => {
+    const cell = (name: string, v: unknown, type: ColumnType) => restCells(type, name).text(v);
+    expect(cell('b', true, { kind: 'boolean' })).toBe('true');
+    expect(cell('b', false, { kind: 'boolean' })).toBe('false');
+    expect(cell('b', null, { kind: 'boolean' })).toBeNull();
+    expect(cell('s', undefined, { kind: 'varchar' })).toBeNull();
+    expect(cell('s', '', { kind: 'varchar' })).toBe('');
+    expect(cell('o', { a: [1, 'x'] }, { kind: 'other', name: 'UNION' })).toBe('{"a":[1,"x"]}');
+    const bigint = { kind: 'integer', bits: 64, unsigned: false } as const;
+    expect(cell('n', new JsonNumber('9007199254740993'), bigint)).toBe('9007199254740993');
   });
 
   it('CSV of a result without rows is the header alone', () => {
@@ -279,7 +283,7 @@ describe('row formats', () => {
     expect(render('ndjson', [])).toBe('');
   });
 
-  it('keeps numbers a double cannot hold, in every format', () => {
+  it('keeps integers a double cannot hold exact, and writes a DOUBLE as its shortest text, in every format', () => {
     const page = parseJsonExact(
       '{"rows":[{"id":9007199254740993,"name":"x 1.50","flag":true,"amount":1.50},{"id":1,"name":"y","flag":false,"amount":12345678901234567890.5}]}',
     );
@@ -287,11 +291,11 @@ describe('row formats', () => {
     const rows = (page.value as { rows: ResultRow[] }).rows;
     expect(rows[0]!.name).toBe('x 1.50');
     expect(render('ndjson', [rows], true)).toBe(
-      '{"id":9007199254740993,"name":"x 1.50","flag":true,"amount":1.50}\n' +
-        '{"id":1,"name":"y","flag":false,"amount":12345678901234567890.5}\n',
+      '{"id":9007199254740993,"name":"x 1.50","flag":true,"amount":1.5}\n' +
+        '{"id":1,"name":"y","flag":false,"amount":12345678901234567000}\n',
     );
-    expect(render('csv', [rows], true).split('\n')[1]).toBe('9007199254740993,x 1.50,true,1.50');
-    expect(render('json', [rows], true)).toContain('"amount":12345678901234567890.5}');
+    expect(render('csv', [rows], true).split('\n')[1]).toBe('9007199254740993,x 1.50,true,1.5');
+    expect(render('json', [rows], true)).toContain('"amount":12345678901234567000}');
   });
 
   it('infers the format from the file name', () => {
@@ -327,7 +331,10 @@ describe('fast paths, held to what they replaced', () => {
     );
     fc.assert(
       fc.property(fc.array(fc.tuple(cell, cell), { minLength: 1, maxLength: 20 }), (rows) => {
-        const f = createFormatter('csv', SCHEMA);
+        const f = createFormatter('csv', [
+          { name: 'id', type: { name: 'VARCHAR' } },
+          { name: 'name', type: { name: 'VARCHAR' } },
+        ]);
         const page = f.page(
           rows.map(([id, name]) => ({ id, name })),
           false,
@@ -341,13 +348,16 @@ describe('fast paths, held to what they replaced', () => {
 
 describe('Parquet', () => {
   it('decimals are scaled exactly from their text, rounding half away from zero', () => {
-    expect(unscaled('c', new JsonNumber('12345678901234567890.125'), 2)).toBe(1234567890123456789013n);
-    expect(unscaled('c', 1.5, 3)).toBe(1500n);
-    expect(unscaled('c', -0.004, 2)).toBe(0n);
-    expect(unscaled('c', '-2.675', 2)).toBe(-268n);
-    expect(unscaled('c', '1e3', 1)).toBe(10000n);
-    expect(unscaled('c', '25e-3', 3)).toBe(25n);
-    expect(() => unscaled('c', 'abc', 2)).toThrow(/column "c".*"abc" is not a decimal/);
+    expect(unscaled(new JsonNumber('12345678901234567890.125'), 2)).toBe(1234567890123456789013n);
+    expect(unscaled(1.5, 3)).toBe(1500n);
+    expect(unscaled(-0.004, 2)).toBe(0n);
+    expect(unscaled('-2.675', 2)).toBe(-268n);
+    expect(unscaled('1e3', 1)).toBe(10000n);
+    expect(unscaled('25e-3', 3)).toBe(25n);
+    expect(unscaled('0E-18', 18)).toBe(0n);
+    expect(unscaled('abc', 2)).toBeUndefined();
+    const decimal = new ParquetFormatter([{ name: 'c', type: { name: 'DECIMAL', precision: 10, scale: 2 } }]);
+    expect(() => decimal.page([{ c: 'abc' }])).toThrow(/column "c".*"abc", which is not a decimal/);
   });
 
   it('hands out a row group only once enough data is buffered, the rest and the footer at the end', () => {

@@ -150,22 +150,22 @@ describe('batch writers', () => {
     return new RecordBatch(schema, makeData({ type: new Struct(fields), length: 3, nullCount: 0, children }));
   };
 
-  it('CSV: REST texts for dates and timestamps (floor before 1970), exact decimals, NaN empty', async () => {
+  it('CSV: REST texts for dates and timestamps (floor before 1970, sub-millisecond digits kept), exact decimals, NaN a value', async () => {
     const b = batch();
     const f = await loadBatchFormatter('csv', b.schema);
     expect(text(f.head) + text(f.batch(b)) + text(f.tail())).toBe(
       'day,ts,price,x\n' +
-        '2024-02-29,1970-01-01 00:00:01.500,12.50,\n' +
-        '1969-12-31,1969-12-31 23:59:59.998,-0.05,0.30000000000000004\n' +
+        '2024-02-29,1970-01-01 00:00:01.500,12.50,NaN\n' +
+        '1969-12-31,1969-12-31 23:59:59.998500,-0.05,0.30000000000000004\n' +
         ',,,\n',
     );
   });
 
-  it('NDJSON and JSON: decimals as numbers, dates as strings, NaN as null', async () => {
+  it('NDJSON and JSON: decimals as numbers, dates as strings, NaN as the string the REST answer holds', async () => {
     const b = batch();
     const nd = await loadBatchFormatter('ndjson', b.schema);
     const lines = text(nd.batch(b)).trimEnd().split('\n');
-    expect(lines[0]).toBe('{"day":"2024-02-29","ts":"1970-01-01 00:00:01.500","price":12.50,"x":null}');
+    expect(lines[0]).toBe('{"day":"2024-02-29","ts":"1970-01-01 00:00:01.500","price":12.50,"x":"NaN"}');
     expect(lines[2]).toBe('{"day":null,"ts":null,"price":null,"x":null}');
     const json = await loadBatchFormatter('json', b.schema);
     const all = text(json.head) + text(json.batch(b)) + text(json.tail());

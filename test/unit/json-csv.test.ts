@@ -43,17 +43,26 @@ const jsonString = (s: string, escapeAll: boolean) =>
     ? `"${[...s].map((ch) => (ch.charCodeAt(0) > 126 || ch === '"' || ch === '\\' || ch < ' ' ? [...ch].map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join('') : ch)).join('')}"`
     : JSON.stringify(s);
 
-const value = fc.oneof(
-  fc
-    .string({
-      unit: fc.constantFrom('a', ',', '"', '\n', '\r', '\\', 'é', '東', '🚀', ' ', '\t', '\u0001'),
-      maxLength: 12,
-    })
-    .chain((s) => fc.boolean().map((esc) => jsonString(s, esc))),
-  fc.string({ maxLength: 20 }).map((s) => JSON.stringify(s)),
-  fc.constantFrom(...NUMBERS),
-  fc.constantFrom('true', 'false', 'null'),
-);
+type Cell = { VARCHAR: string; BIGINT: string; DOUBLE: string; BOOLEAN: string; DATE: string; null: boolean };
+type Row = Array<[string, Cell]>;
+/** A cell of each column type, in every form the service may write it (the column's own type picks one). */
+const value = fc.record({
+  VARCHAR: fc.oneof(
+    fc
+      .string({
+        unit: fc.constantFrom('a', ',', '"', '\n', '\r', '\\', 'é', '東', '🚀', ' ', '\t', '\u0001'),
+        maxLength: 12,
+      })
+      .chain((s) => fc.boolean().map((esc) => jsonString(s, esc))),
+    fc.string({ maxLength: 20 }).map((s) => JSON.stringify(s)),
+    fc.constantFrom(...NUMBERS, 'true', 'false'),
+  ),
+  BIGINT: fc.constantFrom('0', '7', '-12', '9007199254740993', '-9223372036854775808', '100'),
+  DOUBLE: fc.constantFrom(...NUMBERS, '"NaN"', '"Infinity"', '"-Infinity"'),
+  BOOLEAN: fc.constantFrom('true', 'false'),
+  DATE: fc.constantFrom('"2024-02-29"', '"1969-12-31"', '"0221-01-01 (BC)"', '"0001-01-01"'),
+  null: fc.boolean(),
+});
 
 const page = fc
   .record({
@@ -70,12 +79,16 @@ const page = fc
     const schema: ResultField[] = columns.map((name, i) => ({ name, type: { name: types[i]! } }));
     // Rows with the schema's keys in order (the common case) or anything generated.
     // Keys the schema does not name make the page refused (below), so generated rows keep to the columns.
-    const members = (row: Array<[string, string]>) =>
+    const cell = (column: string, v: Cell | undefined) => {
+      const type = schema.find((f) => f.name === column)!.type.name as Exclude<keyof Cell, 'null'>;
+      return !v || v.null ? 'null' : v[type];
+    };
+    const members = (row: Row) =>
       ordered
-        ? columns.map((c, i) => [c, row[i]?.[1] ?? 'null'] as [string, string])
-        : row.filter(([k]) => columns.includes(k));
+        ? columns.map((c, i) => [c, cell(c, row[i]?.[1])] as [string, string])
+        : row.filter(([k]) => columns.includes(k)).map(([k, v]) => [k, cell(k, v)] as [string, string]);
     const s = space;
-    const rowText = (row: Array<[string, string]>) =>
+    const rowText = (row: Row) =>
       `{${s}${members(row)
         .map(([k, v]) => `${JSON.stringify(k)}${s}:${s}${v}`)
         .join(`${s},${s}`)}${s}}`;
@@ -112,9 +125,18 @@ describe('results page JSON straight to CSV', () => {
     }
   });
 
-  it('writes a number exactly as the service wrote it, even where a double would print it otherwise', () => {
-    const text = '{"rowCount":1,"schema":[{"name":"n","type":{"name":"DOUBLE"}}],"rows":[{"n":0.0000001}]}';
-    expect(csvOf(text)).toBe('0.0000001\n');
+  it('writes a number in its canonical text, whatever digits the service chose', () => {
+    const schema = (type: string) => `[{"name":"n","type":${type}}]`;
+    const page = (type: string, n: string) => `{"rowCount":1,"schema":${schema(type)},"rows":[{"n":${n}}]}`;
+    expect(csvOf(page('{"name":"DOUBLE"}', '0.0000001'))).toBe('1e-7\n');
+    expect(csvOf(page('{"name":"DOUBLE"}', '1.0E300'))).toBe('1e+300\n');
+    expect(csvOf(page('{"name":"DOUBLE"}', '-2.0'))).toBe('-2\n');
+    expect(csvOf(page('{"name":"FLOAT"}', '3.4E38'))).toBe('3.4e+38\n');
+    expect(csvOf(page('{"name":"BIGINT"}', '9007199254740993'))).toBe('9007199254740993\n');
+    const decimal = '{"name":"DECIMAL","precision":38,"scale":18}';
+    expect(csvOf(page(decimal, '0E-18'))).toBe('0.000000000000000000\n');
+    expect(csvOf(page(decimal, '-1E-18'))).toBe('-0.000000000000000001\n');
+    expect(csvOf(page(decimal, '-1.000000000000000000'))).toBe('-1.000000000000000000\n');
   });
 
   it('a column named __proto__ is a column like any other, empty where a row lacks it', () => {

@@ -8,9 +8,13 @@
 // Checked: the message's size (MAX_FLIGHT_MESSAGE_BYTES), its metadata a well-formed flatbuffer
 // (./flatbuffer.ts), the body at least as long as the metadata says, every buffer inside the body, each column's
 // node and buffers as its type lays them out, offsets from 0 up, never decreasing and inside their data, and the
-// row count no larger than the buffers can hold. Types whose layout is not checked here are refused by name.
+// row count no larger than the buffers can hold, the views of Utf8View/BinaryView inside their data buffers,
+// and every dictionary index inside the dictionary its batches have sent so far (dictionary batches are checked
+// as batches of one column of the dictionary's value type). Types whose layout is not checked here are refused
+// by name (./arrow-types.ts).
 import { Message, MessageHeader, type Schema, Type } from 'apache-arrow';
 import { ServiceError } from '../../errors.js';
+import { columnTypeOfField } from './arrow-types.js';
 import { messageFlatbufferFault } from './flatbuffer.js';
 
 /**
@@ -33,6 +37,11 @@ interface CheckedMessage {
 }
 
 type ArrowType = Schema['fields'][number]['type'];
+type DictionaryType = ArrowType & {
+  id: number;
+  dictionary: ArrowType;
+  indices: ArrowType & { bitWidth: number; isSigned: boolean };
+};
 interface Region {
   offset: number;
   length: number;
@@ -53,6 +62,8 @@ export function sameSchema(a: Schema, b: Schema): boolean {
 export class StreamValidator {
   private schema?: Schema;
   private messages = 0;
+  /** The value type of each dictionary the schema names, by id, and the values its batches have sent. */
+  private readonly dictionaries = new Map<number, { type: ArrowType; length: number }>();
 
   /** `where` names the stream in errors: `the Flight stream` or `endpoint 2 of 3`. */
   constructor(private readonly where: string) {}
@@ -90,21 +101,43 @@ export class StreamValidator {
     if (message.headerType === MessageHeader.Schema) {
       if (this.schema) this.fail('a second schema in the middle of the stream');
       const schema = message.header() as Schema;
-      for (const f of schema.fields) this.checkType(f.name, f.type);
+      for (const f of schema.fields) {
+        // A type no writer takes is refused by its name, before anything is read of it.
+        columnTypeOfField(f);
+        this.checkType(f.name, f.type);
+      }
       this.schema = schema;
       return checked;
     }
     if (!this.schema) this.fail('the stream does not begin with its schema');
-    if (message.headerType === MessageHeader.DictionaryBatch) this.fail('dictionary batches are not read');
+    if (message.headerType === MessageHeader.DictionaryBatch) {
+      const batch = message.header() as unknown as { id: number; isDelta: boolean; data: BatchMeta };
+      const dictionary = this.dictionaries.get(Number(batch.id));
+      if (!dictionary) this.fail(`a dictionary batch for dictionary ${batch.id}, which no column uses`);
+      const length = this.checkBatch(batch.data, checked.body, [
+        { name: `dictionary ${batch.id}`, type: dictionary.type },
+      ]);
+      dictionary.length = batch.isDelta ? dictionary.length + length : length;
+      return checked;
+    }
     if (message.headerType !== MessageHeader.RecordBatch)
       this.fail(`a message of type ${message.headerType}`);
-    this.checkBatch(message, checked.body);
+    this.checkBatch(message.header() as unknown as BatchMeta, checked.body, this.schema.fields);
     return checked;
   }
 
   /** Refuses, by name, a column whose layout is not checked below. */
   private checkType(name: string, type: ArrowType): void {
     switch (type.typeId) {
+      case Type.Dictionary: {
+        const d = type as DictionaryType;
+        const known = this.dictionaries.get(Number(d.id));
+        if (known && String(known.type) !== String(d.dictionary))
+          this.fail(`dictionary ${d.id} is used with two value types`);
+        this.dictionaries.set(Number(d.id), { type: d.dictionary, length: 0 });
+        this.checkType(name, d.dictionary);
+        return;
+      }
       case Type.Struct:
       case Type.List:
       case Type.LargeList:
@@ -119,13 +152,12 @@ export class StreamValidator {
     }
   }
 
-  private checkBatch(message: Message, body: Uint8Array): void {
-    const meta = message.header() as unknown as {
-      length: number;
-      nodes: { length: number; nullCount: number }[];
-      buffers: Region[];
-      compression: unknown;
-    };
+  /** Checks a record batch (or a dictionary batch's data) of `fields`: its row count. */
+  private checkBatch(
+    meta: BatchMeta,
+    body: Uint8Array,
+    fields: readonly { name: string; type: ArrowType }[],
+  ): number {
     if (meta.compression) this.fail('a compressed body, which dlake does not read');
     const length = Number(meta.length);
     if (!Number.isSafeInteger(length) || length < 0) this.fail(`a row count of ${meta.length}`);
@@ -133,6 +165,7 @@ export class StreamValidator {
     let node = 0;
     let buffer = 0;
     let dataBytes = 0;
+    let variadic = 0;
     const takeNode = (name: string) => {
       const n = meta.nodes[node++];
       if (!n) return this.fail(`no field node for column "${name}"`);
@@ -192,7 +225,37 @@ export class StreamValidator {
       const { len, nulls } = takeNode(name);
       if (len !== expected) this.fail(`column "${name}" has ${len} rows, the batch ${expected}`);
       if (type.typeId === Type.Null) return;
-      takeBuffer(name, 'validity', nulls > 0 ? Math.ceil(len / 8) : 0);
+      const validity = takeBuffer(name, 'validity', nulls > 0 ? Math.ceil(len / 8) : 0);
+      if (type.typeId === Type.Dictionary) {
+        const d = type as DictionaryType;
+        const width = d.indices.bitWidth / 8;
+        const data = takeBuffer(name, 'indices', width * len);
+        const size = this.dictionaries.get(Number(d.id))?.length ?? 0;
+        const valid = nulls > 0 && validity.length > 0 ? body.subarray(validity.offset) : undefined;
+        for (let i = 0; i < len; i++) {
+          if (valid && (valid[i >> 3]! & (1 << (i & 7))) === 0) continue;
+          const at = data.offset + i * width;
+          const k =
+            width === 1
+              ? d.indices.isSigned
+                ? view.getInt8(at)
+                : view.getUint8(at)
+              : width === 2
+                ? d.indices.isSigned
+                  ? view.getInt16(at, true)
+                  : view.getUint16(at, true)
+                : width === 4
+                  ? d.indices.isSigned
+                    ? view.getInt32(at, true)
+                    : view.getUint32(at, true)
+                  : Number(view.getBigInt64(at, true));
+          if (!(k >= 0 && k < size))
+            this.fail(
+              `column "${name}" has the dictionary index ${k} at row ${i}; dictionary ${d.id} holds ${size} values`,
+            );
+        }
+        return;
+      }
       const width = fixedWidth(type);
       if (width !== undefined) {
         takeBuffer(name, 'data', width === 0 ? Math.ceil(len / 8) : width * len);
@@ -206,6 +269,26 @@ export class StreamValidator {
           const wide = type.typeId === Type.LargeUtf8 || type.typeId === Type.LargeBinary;
           const end = offsets(name, len, wide ? 8 : 4);
           takeBuffer(name, 'data', end);
+          return;
+        }
+        case Type.Utf8View:
+        case Type.BinaryView: {
+          const views = takeBuffer(name, 'views', 16 * len);
+          const count = Number(meta.variadicBufferCounts?.[variadic++] ?? -1);
+          if (!(count >= 0)) this.fail(`no count of the data buffers of column "${name}"`);
+          const data: Region[] = [];
+          for (let k = 0; k < count; k++) data.push(takeBuffer(name, 'data', 0));
+          for (let i = 0; i < len; i++) {
+            const at = views.offset + 16 * i;
+            const n = view.getInt32(at, true);
+            if (n < 0) this.fail(`column "${name}" has a view of ${n} bytes at row ${i}`);
+            if (n <= 12) continue;
+            const b = view.getInt32(at + 8, true);
+            const from = view.getInt32(at + 12, true);
+            const into = data[b];
+            if (!into || from < 0 || from + n > into.length)
+              this.fail(`column "${name}" has a view at row ${i} outside its data buffers`);
+          }
           return;
         }
         case Type.List:
@@ -235,19 +318,32 @@ export class StreamValidator {
       if (len < atLeast) this.fail(`column "${name}" has ${len} values, its offsets address ${atLeast}`);
       column(name, type, len);
     };
-    for (const f of this.schema!.fields) column(f.name, f.type, length);
+    for (const f of fields) column(f.name, f.type, length);
     if (node !== meta.nodes.length) this.fail(`${meta.nodes.length} field nodes for ${node} columns`);
     if (buffer !== meta.buffers.length)
       this.fail(`${meta.buffers.length} buffers, the columns use ${buffer}`);
     if (dataBytes === 0 && length > MAX_ROWS_WITHOUT_DATA) {
       this.fail(`${length} rows in a batch that holds no data`);
     }
+    return length;
   }
+}
+
+/** A record batch's metadata (of a record batch message, or of a dictionary batch's values). */
+interface BatchMeta {
+  length: number;
+  nodes: { length: number; nullCount: number }[];
+  buffers: Region[];
+  compression: unknown;
+  variadicBufferCounts?: ArrayLike<number | bigint>;
 }
 
 /** Types laid out as offsets and data, or with children: checked in `column` above. */
 const LAYOUT_KNOWN = new Set<number>([
   Type.Null,
+  Type.Dictionary,
+  Type.Utf8View,
+  Type.BinaryView,
   Type.Utf8,
   Type.Binary,
   Type.LargeUtf8,
