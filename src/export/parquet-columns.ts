@@ -563,18 +563,26 @@ function varint(n: number): number[] {
 /** Levels `values[0, n)` of at most `max`, in Parquet's RLE/bit-packed hybrid: runs of equal levels, RLE only. */
 function rle(values: Uint16Array, n: number, max: number): Uint8Array {
   if (max === 0) return new Uint8Array(0);
-  const width = Math.ceil(Math.log2(max + 1));
-  const bytes = (width + 7) >> 3;
-  const out: number[] = [];
+  const bytes = max < 256 ? 1 : 2;
+  // At most one run a level: a 5-byte varint header and the level.
+  const out = new Uint8Array(n * (5 + bytes));
+  let w = 0;
   for (let i = 0; i < n; ) {
     const v = values[i]!;
     let j = i + 1;
     while (j < n && values[j] === v) j++;
-    out.push(...varint((j - i) * 2), v & 0xff);
-    if (bytes === 2) out.push(v >> 8);
+    for (let header = (j - i) * 2; ; header = Math.floor(header / 128)) {
+      if (header <= 0x7f) {
+        out[w++] = header;
+        break;
+      }
+      out[w++] = (header & 0x7f) | 0x80;
+    }
+    out[w++] = v & 0xff;
+    if (bytes === 2) out[w++] = v >> 8;
     i = j;
   }
-  return Uint8Array.from(out);
+  return out.slice(0, w);
 }
 
 function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {

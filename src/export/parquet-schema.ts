@@ -186,7 +186,13 @@ const utf8: Partial<SchemaElement> = {
   converted_type: 'UTF8',
   logical_type: { type: 'STRING' },
 };
-const text: Scalar = { element: utf8, minMax: true, write: (b, v) => b.text(v as string) };
+/** A VARCHAR: a string (REST), or its UTF-8 bytes (Arrow). */
+const text: Scalar = {
+  element: utf8,
+  minMax: true,
+  write: (b, v) =>
+    typeof v === 'string' ? b.text(v) : b.bytes(v as Uint8Array, 0, (v as Uint8Array).length),
+};
 
 /** The Parquet type of a scalar column type, and how its value is written (column named `name` in errors). */
 function scalar(name: string, t: ColumnType): Scalar {

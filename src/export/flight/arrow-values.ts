@@ -1,6 +1,6 @@
-// The value of an Arrow cell as every writer takes it (../rest-cells.ts `Value`: a decimal its unscaled bigint,
-// a date its day count, a list an array, a struct its fields' values in order, a map its [key, value] pairs), for
-// the Parquet columns that are not copied from the Arrow buffers as they are (../parquet-arrow.ts): nested
+// The value of an Arrow cell as the Parquet writer takes it (../rest-cells.ts `Value`, but a VARCHAR as its UTF-8
+// bytes): a decimal its unscaled bigint, a date its day count, a list an array, a struct its fields' values in
+// order, a map its [key, value] pairs; for the Parquet columns that are not copied from the Arrow buffers as they are (../parquet-arrow.ts): nested
 // columns, dictionary-encoded ones and the rarer encodings. Conventions of apache-arrow's slices: ./arrow-cells.ts.
 import { type Data, type DataType, Type, type Vector } from 'apache-arrow';
 import type { ColumnType } from '../column-types.js';
@@ -33,13 +33,8 @@ function present(data: Data, type: ColumnType): (i: number) => unknown {
   const t = data.type as Typed;
   const values = data.values as unknown as ArrayLike<number | bigint>;
   switch (type.kind) {
-    case 'varchar': {
-      const at = byteCells(data);
-      return (i) => {
-        const c = at(i);
-        return Buffer.from(c.bytes.buffer, c.bytes.byteOffset + c.from, c.to - c.from).toString('utf8');
-      };
-    }
+    // A VARCHAR as its UTF-8 bytes, which the Parquet column takes as they are (no string made and encoded again).
+    case 'varchar':
     case 'varbinary': {
       const at = byteCells(data);
       return (i) => {
