@@ -1,6 +1,7 @@
 // The options that `sql` and the `job` verbs share: the export format and transport, the results pages fetched
 // at once, the wait's limit. Printing and exporting the rows is src/export's.
 import { Option } from '@commander-js/extra-typings';
+import { EXPORT_FORMAT_NAMES } from '../export/formats.js';
 import { PAGE_CONCURRENCY } from '../export/pages.js';
 import { choiceOption, concurrencyOption, duration } from './options.js';
 
@@ -8,8 +9,8 @@ import { choiceOption, concurrencyOption, duration } from './options.js';
 export function formatOption() {
   return choiceOption(
     '--format <format>',
-    'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)',
-    ['csv', 'json', 'ndjson', 'parquet'] as const,
+    `${EXPORT_FORMAT_NAMES.slice(0, -1).join(', ')} or ${EXPORT_FORMAT_NAMES.at(-1)} (default: from the file name, else csv; a further .gz gzips)`,
+    EXPORT_FORMAT_NAMES,
   );
 }
 

@@ -111,7 +111,7 @@ async function runQuery(ctx: Context, text: string, opts: SqlFlags): Promise<voi
     );
   // Said before the query runs, not after.
   const spec = opts.out
-    ? (await import('../export/writers.js')).exportSpec(opts.out, opts.format, !opts.clobber)
+    ? (await import('../export/formats.js')).exportSpec(opts.out, opts.format, !opts.clobber)
     : undefined;
   if (opts.out && opts.out !== '-') {
     const { checkWritable } = await import('../export/target.js');

@@ -17,8 +17,8 @@ import {
 } from '../errors.js';
 import { fileWriteError } from '../util/files.js';
 import { countRows } from '../util/units.js';
+import type { ExportFormat } from './formats.js';
 import { OutputClosedError, type Sink } from './target.js';
-import type { ExportFormat } from './writers.js';
 
 /** Turns a source's pieces into bytes in one format. */
 export interface Formatter<D> {

@@ -4,9 +4,10 @@
 import { type ResultField, type ResultRow, sameColumns } from '../api/jobs.js';
 import { countRows } from '../util/units.js';
 import { deliver, type Formatter, IncompleteResultError, type Source } from './deliver.js';
+import type { ExportFormat } from './formats.js';
 import { type FetchPage, PAGE_CONCURRENCY, pagesInOrder } from './pages.js';
 import type { Sink } from './target.js';
-import { type ExportFormat, loadFormatter } from './writers.js';
+import { loadFormatter } from './writers.js';
 
 interface PagesRequest {
   fetchPage: FetchPage;

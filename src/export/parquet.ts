@@ -23,8 +23,7 @@ import { type ColumnType, columnTypeOfResult } from './column-types.js';
 import { PAGE_BYTES } from './parquet-columns.js';
 import { type ParquetColumn, parquetColumn } from './parquet-schema.js';
 import { decodeState, encodeState } from './parquet-state.js';
-import { restValue } from './rest-cells.js';
-import { cellOf } from './writers.js';
+import { cellOf, restValue } from './rest-cells.js';
 
 /** Encoded values buffered before a row group is written. */
 const GROUP_BYTES = 2 * 1024 * 1024;

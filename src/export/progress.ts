@@ -3,8 +3,8 @@
 import type { Context } from '../context.js';
 import { terminalWidth, truncate } from '../output/width.js';
 import { countRows, formatDuration } from '../util/units.js';
+import type { ExportSpec } from './formats.js';
 import { isStdout } from './target.js';
-import type { ExportSpec } from './writers.js';
 
 interface ProgressStream {
   write(text: string): unknown;

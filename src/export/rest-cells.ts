@@ -4,6 +4,7 @@
 // its element type by the schema's subSchema), then written in its one canonical text (values.ts), so that the
 // bytes are those of a Flight export of the same rows. Parquet takes the same values (parquet.ts).
 import { JsonNumber, stringifyExact } from '../api/exact-json.js';
+import type { ResultRow } from '../api/jobs.js';
 import { ServiceError } from '../errors.js';
 import type { ColumnType } from './column-types.js';
 import {
@@ -26,6 +27,14 @@ import {
  * schema order, map an array of [key, value] pairs, other a string of JSON text. Null is null.
  */
 export type Value = unknown;
+
+/**
+ * A row's cell. A row without a column named `__proto__` would give the prototype for it (written as `{}`):
+ * undefined instead, as for any missing column.
+ */
+export function cellOf(row: ResultRow, name: string): unknown {
+  return name === '__proto__' && !Object.hasOwn(row, name) ? undefined : row[name];
+}
 
 const textOf = (v: unknown): string => (v instanceof JsonNumber ? v.text : String(v));
 

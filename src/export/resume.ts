@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { UsageError } from '../errors.js';
 import { kindOfFile } from '../util/files.js';
+import type { ExportSpec } from './formats.js';
 import {
   cannotResumeInto,
   partialOf,
@@ -18,7 +19,6 @@ import {
   sidecarOf,
   tailCrc,
 } from './target.js';
-import type { ExportSpec } from './writers.js';
 
 const describe = (format: string, gzip: boolean) => `${format.toUpperCase()}${gzip ? ' (gzip)' : ''}`;
 

@@ -4,8 +4,8 @@
 // the delivery pipeline. A caller that prints the rows itself (a table, the shell's pager) gets the job.
 import type { ApiClient } from '../api/http.js';
 import type { Context } from '../context.js';
+import type { ExportSpec } from './formats.js';
 import { waitWithFeedback } from './job-wait.js';
-import type { ExportSpec } from './writers.js';
 
 type Transport = 'auto' | 'flight' | 'rest';
 

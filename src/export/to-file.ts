@@ -5,10 +5,10 @@ import { describeWait } from '../api/pacing.js';
 import type { Context } from '../context.js';
 import { countRows } from '../util/units.js';
 import { exportRows } from './export.js';
+import type { ExportSpec } from './formats.js';
 import { pageFetcher, type RowsSource } from './page-fetcher.js';
 import { exportFeedback } from './progress.js';
 import { openSink, type ResumeRecord } from './target.js';
-import type { ExportSpec } from './writers.js';
 
 interface ExportToFile extends RowsSource, ExportSpec {
   out: string;

@@ -5,13 +5,11 @@
 // Parquet (parquet.ts, loaded only when asked for): typed columns, a row group at a time.
 import { JsonNumber, parseJsonExact, stringifyExact } from '../api/exact-json.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';
-import { UsageError } from '../errors.js';
 import { csvField } from '../util/csv-field.js';
 import { type ColumnType, columnTypeOfResult } from './column-types.js';
-import { type RestCells, restCanon, restCells } from './rest-cells.js';
+import type { ExportFormat } from './formats.js';
+import { cellOf, type RestCells, restCanon, restCells } from './rest-cells.js';
 
-const EXPORT_FORMATS = ['csv', 'json', 'ndjson', 'parquet'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 type TextFormat = Exclude<ExportFormat, 'parquet'>;
 
 interface RowFormatter {
@@ -70,37 +68,6 @@ export function createFormatter(
   }
 }
 
-/** The file format a name suggests (`.csv`, `.json`, `.ndjson`/`.jsonl`, `.parquet`), if any. */
-export function formatFromFileName(file: string): ExportFormat | undefined {
-  const ext = /\.([a-z]+)$/i.exec(file)?.[1]?.toLowerCase();
-  if (ext === 'csv' || ext === 'json' || ext === 'ndjson' || ext === 'parquet') return ext;
-  if (ext === 'jsonl') return 'ndjson';
-  return undefined;
-}
-
-export interface ExportSpec {
-  format: ExportFormat;
-  /** FILE ends in `.gz`: the text is gzipped as it streams. */
-  gzip: boolean;
-  /** `--no-clobber`: a FILE that exists is kept, and the export refused (exit 2). */
-  noClobber?: boolean;
-}
-
-/**
- * What an export to `file` writes: `--format` if given, else the extension under a final `.gz`, else CSV.
- * Parquet compresses its own pages, so `.parquet.gz` (or `--format parquet` into `.gz`) is refused.
- */
-export function exportSpec(file: string, explicit?: ExportFormat, noClobber = false): ExportSpec {
-  const gzip = file !== '-' && /\.gz$/i.test(file);
-  const format = explicit ?? formatFromFileName(gzip ? file.slice(0, -3) : file) ?? 'csv';
-  if (gzip && format === 'parquet') {
-    throw new UsageError(`cannot gzip a Parquet export (${file}): Parquet compresses its own pages`, {
-      hint: 'drop the .gz from --out, or choose --format csv, json or ndjson',
-    });
-  }
-  return noClobber ? { format, gzip, noClobber } : { format, gzip };
-}
-
 class CsvFormatter implements RowFormatter {
   readonly head: string;
 
@@ -131,14 +98,6 @@ class CsvFormatter implements RowFormatter {
   tail(): string {
     return '';
   }
-}
-
-/**
- * A row's cell. A row without a column named `__proto__` would give the prototype for it (written as `{}`):
- * undefined instead, as for any missing column.
- */
-export function cellOf(row: ResultRow, name: string): unknown {
-  return name === '__proto__' && !Object.hasOwn(row, name) ? undefined : row[name];
 }
 
 /** The kinds of column whose values JSON.stringify writes as their canonical text. */

@@ -205,7 +205,7 @@ class Shell {
       // The same way as `dlake sql` (export/statement.ts): an export to the \o file may go over Arrow Flight.
       const out = this.exportTo;
       const { runStatement } = await import('../export/statement.js');
-      const { exportSpec } = await import('../export/writers.js');
+      const { exportSpec } = await import('../export/formats.js');
       const ran = await runStatement(ctx, {
         sql: text,
         context: this.opts.context,
@@ -318,7 +318,7 @@ class Shell {
           // The target is checked now, as `--out` is before anything is sent: its format and compression
           // (x.parquet.gz is refused), and a folder that exists and can be written in.
           const [{ exportSpec }, { checkWritable }] = await Promise.all([
-            import('../export/writers.js'),
+            import('../export/formats.js'),
             import('../export/target.js'),
           ]);
           exportSpec(file);

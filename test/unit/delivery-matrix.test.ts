@@ -32,8 +32,8 @@ import { deliver } from '../../src/export/deliver.js';
 import { exportRows } from '../../src/export/export.js';
 import type { FlightClient } from '../../src/export/flight/client.js';
 import { flightBatches } from '../../src/export/flight/export.js';
+import { type ExportFormat, exportSpec } from '../../src/export/formats.js';
 import { openFileSink } from '../../src/export/target.js';
-import { type ExportFormat, exportSpec } from '../../src/export/writers.js';
 import { ipcPayloads } from '../helpers/hostile-flight.js';
 import { canMountTmpfs } from '../helpers/tmpfs.js';
 

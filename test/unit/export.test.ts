@@ -12,12 +12,13 @@ import type { ResultField, ResultRow, ResultsPage } from '../../src/api/jobs.js'
 import { DlakeError, ExitCode, InterruptedError, ServiceError } from '../../src/errors.js';
 import type { ColumnType } from '../../src/export/column-types.js';
 import { exportRows } from '../../src/export/export.js';
+import { exportSpec, formatFromFileName } from '../../src/export/formats.js';
 import { type FetchPage, pagesInOrder } from '../../src/export/pages.js';
 import { ParquetFormatter } from '../../src/export/parquet.js';
 import { ProgressBar } from '../../src/export/progress.js';
 import { restCells, unscaled } from '../../src/export/rest-cells.js';
 import { checkWritable, openFileSink, type Sink, stdoutSink } from '../../src/export/target.js';
-import { createFormatter, exportSpec, formatFromFileName } from '../../src/export/writers.js';
+import { createFormatter } from '../../src/export/writers.js';
 import { parseCsv } from '../helpers/csv.js';
 import { until } from '../helpers/until.js';
 

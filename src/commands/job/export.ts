@@ -46,7 +46,7 @@ const declaration = (job: Command) =>
 export const register = defineCommand(declaration, exportJob);
 
 async function exportJob(ctx: Context, id: string, opts: OptionsOf<typeof declaration>): Promise<void> {
-  const { exportSpec } = await import('../../export/writers.js');
+  const { exportSpec } = await import('../../export/formats.js');
   const spec = exportSpec(opts.out, opts.format, !opts.clobber);
   if (opts.resume && opts.out === '-') throw new UsageError('--resume needs --out FILE, not standard output');
   const transport = opts.transport ?? 'auto';

@@ -5,6 +5,7 @@ import { type Command, Option } from '@commander-js/extra-typings';
 import type { JobSummary } from '../../api/job-history.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import type { ExportFormat, ExportSpec } from '../../export/formats.js';
 import { queryHistory, readSummaries, summaryPages } from '../../ops/job-history.js';
 import { jobFilter } from '../../ops/jobs.js';
 import type { View } from '../../output/view.js';
@@ -67,7 +68,7 @@ type Flags = OptionsOf<typeof declaration>;
 async function list(ctx: Context, opts: Flags): Promise<void> {
   const filter = jobFilter(opts, Date.now());
   const spec = opts.out
-    ? (await import('../../export/writers.js')).exportSpec(opts.out, opts.format)
+    ? (await import('../../export/formats.js')).exportSpec(opts.out, opts.format)
     : undefined;
   if (opts.format && !opts.out) throw new UsageError('--format applies with --out FILE');
   if (opts.out && opts.out !== '-') await (await import('../../export/target.js')).checkWritable(opts.out);
@@ -85,7 +86,7 @@ async function deliverJobs(
   ctx: Context,
   id: string,
   out: string | undefined,
-  spec: { format: 'csv' | 'json' | 'ndjson' | 'parquet'; gzip: boolean } | undefined,
+  spec: ExportSpec | undefined,
 ): Promise<void> {
   const client = await ctx.client();
   const format = out && spec ? spec.format : ctx.format;
@@ -109,7 +110,7 @@ async function deliverJobs(
       pretty: toStdout,
     });
     const done = await deliver(source, sink, {
-      format: format as 'csv' | 'json' | 'ndjson' | 'parquet',
+      format: format as ExportFormat,
       signal: ctx.interrupt.signal,
     });
     if (!toStdout) ctx.ui.notice(`wrote ${countJobs(done.rows)} to ${out} (${format.toUpperCase()})`);

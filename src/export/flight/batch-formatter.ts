@@ -1,7 +1,7 @@
 // Which formatter a Flight export writes its batches with: the text formats (batch-writers.ts) or Parquet
 // (export/parquet-arrow.ts, loaded only for Parquet).
 import type { Schema } from 'apache-arrow';
-import type { ExportFormat } from '../writers.js';
+import type { ExportFormat } from '../formats.js';
 import { columnTypes } from './arrow-types.js';
 import { type BatchFormatter, TextBatchFormatter } from './batch-writers.js';
 

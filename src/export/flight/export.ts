@@ -13,8 +13,8 @@ import {
   ServiceError,
 } from '../../errors.js';
 import { deliver, describe, type Source } from '../deliver.js';
+import type { ExportFormat } from '../formats.js';
 import { openSink } from '../target.js';
-import type { ExportFormat } from '../writers.js';
 import { loadBatchFormatter } from './batch-formatter.js';
 import type { BatchFormatter } from './batch-writers.js';
 import { type FlightCallError, FlightClient, type FlightClientOptions, STATUS } from './client.js';

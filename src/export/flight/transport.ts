@@ -7,7 +7,7 @@ import { segment } from '../../api/url-segment.js';
 import { requireUrl } from '../../auth/settings.js';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../errors.js';
-import type { ExportSpec } from '../writers.js';
+import type { ExportSpec } from '../formats.js';
 import { type FlightSetting, flightSetting, parseFlightUrl } from './endpoint.js';
 
 const TRANSPORTS = ['auto', 'flight', 'rest'] as const;
