@@ -8,15 +8,20 @@
 //
 //   npx tsx --conditions=dlake-source bench/export-replay.ts [--rows 1M,10M] [--formats csv,ndjson,json,parquet]
 //     [--shapes flat,nested] [--runs 1] [--profile DIR]   (--profile: a --cpu-prof of each dlake run into DIR)
+//   npx tsx --conditions=dlake-source bench/export-replay.ts --encoders [--rows 1M]
+//     the Parquet encoders on the same batches in this process, flat and nested: dlake's column encoder, and
+//     parquet-wasm (arrow-rs) given the IPC stream bytes when BENCH_PARQUET_WASM=path/to/node/parquet_wasm.js
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import * as A from 'apache-arrow';
 import { startEmulator } from 'dlake-emulator';
 import { build } from 'esbuild';
 import protobuf from 'protobufjs/minimal.js';
 import { FLIGHT_PROTO } from '../src/export/flight/proto.generated.js';
+import { ParquetBatchFormatter } from '../src/export/parquet-arrow.js';
 import { BIN } from '../test/helpers/dlake.js';
 import { loggedIn, run } from './session.js';
 import { median } from './stats.js';
@@ -328,8 +333,62 @@ export async function benchReplay(): Promise<string> {
   }
 }
 
+/** What the parquet-wasm candidate uses of its node build. */
+interface ParquetWasm {
+  WriterPropertiesBuilder: new () => { setCompression(c: number): { build(): unknown } };
+  Compression: { SNAPPY: number };
+  Table: { fromIPCStream(bytes: Uint8Array): unknown };
+  writeParquet(table: unknown, props: unknown): Uint8Array;
+}
+
+/** The Parquet encoders side by side on `rows` rows of each shape, in this process (batches made untimed). */
+export async function benchEncoders(): Promise<string> {
+  const rows = parseRows(arg('--rows', '1M'));
+  const wasmPath = process.env.BENCH_PARQUET_WASM;
+  const wasm = wasmPath ? ((await import(pathToFileURL(wasmPath).href)) as ParquetWasm) : undefined;
+  const lines = ['| shape | encoder | rows/s | file (MiB) |', '| --- | --- | --- | --- |'];
+  for (const shape of ['flat', 'nested'] as const) {
+    const batches = Array.from({ length: Math.ceil(rows / BATCH) }, (_, i) =>
+      batchOf(shape, Math.min(BATCH, rows - i * BATCH), i * BATCH),
+    );
+    // As Flight brings them: a row group's worth of batches (12) as one IPC stream, for parquet-wasm.
+    const ipc = Array.from({ length: Math.ceil(batches.length / 12) }, (_, g) =>
+      A.RecordBatchStreamWriter.writeAll(batches.slice(g * 12, g * 12 + 12)).toUint8Array(true),
+    );
+    const timeIt = (encode: () => number) => {
+      encode(); // warm-up
+      const start = performance.now();
+      const bytes = encode();
+      return { ms: performance.now() - start, bytes };
+    };
+    const report = (name: string, r: { ms: number; bytes: number }) =>
+      lines.push(
+        `| ${shape} | ${name} | ${Math.round(rows / (r.ms / 1000)).toLocaleString('en-US')} | ${(r.bytes / MiB).toFixed(1)} |`,
+      );
+    report(
+      'dlake column encoder',
+      timeIt(() => {
+        const f = new ParquetBatchFormatter(batches[0]!.schema);
+        let bytes = f.head.length;
+        for (const b of batches) bytes += f.batch(b).length;
+        return bytes + f.tail().length;
+      }),
+    );
+    if (wasm) {
+      const props = new wasm.WriterPropertiesBuilder().setCompression(wasm.Compression.SNAPPY).build();
+      report(
+        'parquet-wasm (arrow-rs)',
+        timeIt(() =>
+          ipc.reduce((n, bytes) => n + wasm.writeParquet(wasm.Table.fromIPCStream(bytes), props).length, 0),
+        ),
+      );
+    }
+  }
+  return `Load average ${loadavg()[0]!.toFixed(1)}, Node ${process.versions.node}, ${rows.toLocaleString('en-US')} rows.\n\n${lines.join('\n')}`;
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.dirname, 'export-replay.ts'))
-  console.log(await benchReplay());
+  console.log(await (process.argv.includes('--encoders') ? benchEncoders() : benchReplay()));
 
 /** The functions that took the most of a --cpu-prof profile's samples (self time), as `share name (file:line)`. */
 export function topFunctions(file: string, count = 12): string[] {

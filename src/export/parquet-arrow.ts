@@ -7,7 +7,7 @@ import type { Data, RecordBatch, Schema } from 'apache-arrow';
 import { Type } from 'apache-arrow';
 import type { ColumnType } from './column-types.js';
 import { arrowTypeName, columnTypes } from './flight/arrow-types.js';
-import { arrowValues } from './flight/arrow-values.js';
+import { arrowCursor, arrowValues } from './flight/arrow-values.js';
 import type { BatchFormatter } from './flight/batch-writers.js';
 import { ParquetFormatter } from './parquet.js';
 import type { ParquetColumn } from './parquet-schema.js';
@@ -71,6 +71,12 @@ function append(col: ParquetColumn, data: Data, rows: number): void {
       b.byteArrays(data.valueOffsets, data.values as Uint8Array, rows, bitmap, off);
       return;
     }
+  }
+  if (col.leaves.length > 1 || col.leaves[0]!.maxDef > 1) {
+    // Nested: read where the values are, no array or object made per cell.
+    const put = col.from(arrowCursor(data, col.type));
+    for (let r = 0; r < rows; r++) put(r);
+    return;
   }
   const value = arrowValues(data, col.type);
   for (let r = 0; r < rows; r++) col.put(value(r));

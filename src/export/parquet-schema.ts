@@ -22,6 +22,23 @@ export interface ParquetColumn {
   leaves: ColumnBuffer[];
   /** Appends one row's value (null for a null row) to its leaves. */
   put(v: Value): void;
+  /** How row i of a column read through `cursor` is appended, without a JS value per nested cell. */
+  from(cursor: Cursor): (i: number) => void;
+}
+
+/**
+ * A column's values read where they are (an Arrow column: flight/arrow-values.ts), for the nested columns:
+ * nullness, a list's or map's range of values in its child, a struct's fields, a leaf's values.
+ */
+export interface Cursor {
+  isNull(i: number): boolean;
+  /** A list's or map's values: `start(i)` to `end(i)` of its child (a map's keys and values alike). */
+  start(i: number): number;
+  end(i: number): number;
+  /** A struct's field `c`, a list's element (0), a map's key (0) or value (1). */
+  child(c: number): Cursor;
+  /** A leaf's value (not null), as `Value` is for its type. */
+  value(i: number): Value;
 }
 
 /** The largest DECIMAL precision every reader takes (DuckDB and Spark stop at 38 digits: a wider one reads back as a double). */
@@ -32,6 +49,8 @@ interface Node {
   elements: SchemaElement[];
   leaves: ColumnBuffer[];
   put(v: Value, rep: number): void;
+  /** The same from a cursor: appends its row i, whose first slot repeats at `rep`. */
+  from(cursor: Cursor): (i: number, rep: number) => void;
   /** Every leaf below gets a slot without a value, defined up to `def`. */
   absent(def: number, rep: number): void;
 }
@@ -43,7 +62,17 @@ interface Node {
 export function parquetColumn(name: string, type: ColumnType, typeName?: string): ParquetColumn {
   refuse(name, type, typeName);
   const root = node(name, type, 'OPTIONAL', 1, 0, [name]);
-  return { name, type, elements: root.elements, leaves: root.leaves, put: (v) => root.put(v, 0) };
+  return {
+    name,
+    type,
+    elements: root.elements,
+    leaves: root.leaves,
+    put: (v) => root.put(v, 0),
+    from: (cursor) => {
+      const put = root.from(cursor);
+      return (i) => put(i, 0);
+    },
+  };
 }
 
 function refuse(name: string, type: ColumnType, typeName: string | undefined): void {
@@ -105,6 +134,13 @@ function node(
           const values = v as Value[];
           for (let i = 0; i < fields.length; i++) fields[i]!.put(values[i] ?? null, r);
         },
+        from(cursor) {
+          const puts = fields.map((f, c) => f.from(cursor.child(c)));
+          return (i, r) => {
+            if (cursor.isNull(i)) return absent(missing, r);
+            for (const put of puts) put(i, r);
+          };
+        },
       };
     }
     case 'list':
@@ -152,6 +188,16 @@ function node(
             }
           }
         },
+        from(cursor) {
+          const puts = children.map((c, k) => c.from(cursor.child(k)));
+          return (i, r) => {
+            if (cursor.isNull(i)) return absent(missing, r);
+            const start = cursor.start(i);
+            const end = cursor.end(i);
+            if (start === end) return absent(def, r);
+            for (let k = start; k < end; k++) for (const put of puts) put(k, k === start ? r : inner);
+          };
+        },
       };
     }
     default: {
@@ -168,6 +214,13 @@ function node(
           if (v === null) return absent(missing, r);
           buffer.nextRep = r;
           write(buffer, v);
+        },
+        from(cursor) {
+          return (i, r) => {
+            if (cursor.isNull(i)) return absent(missing, r);
+            buffer.nextRep = r;
+            write(buffer, cursor.value(i));
+          };
         },
       };
     }

@@ -4,6 +4,7 @@
 // columns, dictionary-encoded ones and the rarer encodings. Conventions of apache-arrow's slices: ./arrow-cells.ts.
 import { type Data, type DataType, Type, type Vector } from 'apache-arrow';
 import type { ColumnType } from '../column-types.js';
+import type { Cursor } from '../parquet-schema.js';
 import { byteCells, halfToNumber, intervalOf, listRange, nullTest } from './arrow-cells.js';
 
 type Typed = DataType & { unit?: number; bitWidth?: number };
@@ -102,4 +103,48 @@ function present(data: Data, type: ColumnType): (i: number) => unknown {
     default:
       return () => null;
   }
+}
+
+/** A cursor over an Arrow column (../parquet-schema.ts): a nested column read without a JS value per cell. */
+export function arrowCursor(data: Data, type: ColumnType): Cursor {
+  const dictionary = (data as unknown as { dictionary?: Vector }).dictionary;
+  if (data.typeId === Type.Dictionary && dictionary?.data.length === 1) {
+    // Each row read at its index in the dictionary.
+    const indices = data.values as unknown as ArrayLike<number | bigint>;
+    const inner = arrowCursor(dictionary.data[0]!, type);
+    const isNull = nullTest(data);
+    const at = (i: number) => Number(indices[i]!);
+    return {
+      isNull: (i) => isNull(i) || inner.isNull(at(i)),
+      start: (i) => inner.start(at(i)),
+      end: (i) => inner.end(at(i)),
+      child: (c) => inner.child(c),
+      value: (i) => inner.value(at(i)),
+    };
+  }
+  const nested = type.kind === 'list' || type.kind === 'map' || type.kind === 'struct';
+  const range = nested && type.kind !== 'struct' ? listRange(data) : undefined;
+  const children: Cursor[] = [];
+  if (type.kind === 'list') children.push(arrowCursor(data.children[0]!, type.element));
+  if (type.kind === 'map') {
+    const entries = data.children[0]!;
+    children.push(arrowCursor(entries.children[0]!, type.key), arrowCursor(entries.children[1]!, type.value));
+  }
+  if (type.kind === 'struct')
+    type.fields.forEach((f, c) => {
+      children.push(arrowCursor(data.children[c]!, f.type));
+    });
+  // A leaf (or a dictionary of several batches' deltas): its values as arrowValues reads them.
+  const value = nested
+    ? () => null
+    : data.typeId === Type.Dictionary
+      ? arrowValues(data, type)
+      : present(data, type);
+  return {
+    isNull: nullTest(data),
+    start: (i) => range!(i)[0],
+    end: (i) => range!(i)[1],
+    child: (c) => children[c]!,
+    value,
+  };
 }
