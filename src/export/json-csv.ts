@@ -311,7 +311,7 @@ class Scanner implements ByteOut {
     if (canon !== undefined && kind !== EMPTY) {
       // Only numbers and plain strings are read as such texts; anything else is the ordinary path's to refuse.
       if (kind !== RAW) giveUp();
-      const text = canon(this.b.toString('latin1', from, to), this.b[from - 1] === QUOTE);
+      const text = canon(this.b.toString('latin1', from, to), this.b[from - 1] === QUOTE) ?? giveUp();
       this.reserve(text.length);
       for (let k = 0; k < text.length; k++) this.out[this.w++] = text.charCodeAt(k);
     } else if (kind === RAW) this.copy(from, to);

@@ -70,8 +70,13 @@ export function restValue(t: ColumnType, name: string): (v: unknown) => Value {
       };
     case 'float':
       return (v) => {
-        const n = typeof v === 'number' ? v : Number(textOf(v));
-        if (Number.isNaN(n) && textOf(v) !== 'NaN') throw bad(v, 'a number');
+        let n: number;
+        if (typeof v === 'number') n = v;
+        else {
+          const text = textOf(v);
+          if (!FLOAT_TEXT.test(text)) throw bad(v, 'a number');
+          n = Number(text);
+        }
         return t.bits === 64 ? n : Math.fround(n);
       };
     case 'decimal':
@@ -142,6 +147,9 @@ export function restValue(t: ColumnType, name: string): (v: unknown) => Value {
       return (v) => v;
   }
 }
+
+/** A float's text: a JSON number, or the non-finite values the service writes as strings. */
+const FLOAT_TEXT = /^(-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|NaN|-?Infinity)$/;
 
 const nullable =
   (f: (v: unknown) => Value) =>
@@ -314,7 +322,11 @@ export interface RestCells {
   json(v: unknown): string;
 }
 
-/** The REST cell writers of a column. Text and integers the service sent are written as they came. */
+/**
+ * The REST cell writers of a column. A cell its type cannot read (real servers send `""` in a BIGINT or BOOLEAN
+ * column: docs/api-facts.md §16) is written as the service sent it, as text or its JSON; Parquet, which has no
+ * place for it, refuses it (parquet.ts).
+ */
 export function restCells(t: ColumnType, name: string): RestCells {
   if (t.kind === 'varchar')
     return {
@@ -326,8 +338,22 @@ export function restCells(t: ColumnType, name: string): RestCells {
   const text = valueText(t);
   const json = valueJson(t);
   return {
-    text: (v) => (v == null ? null : text(value(v))),
-    json: (v) => (v == null ? 'null' : json(value(v))),
+    text: (v) => {
+      if (v == null) return null;
+      try {
+        return text(value(v));
+      } catch {
+        return typeof v === 'string' ? v : stringifyExact(v);
+      }
+    },
+    json: (v) => {
+      if (v == null) return 'null';
+      try {
+        return json(value(v));
+      } catch {
+        return stringifyExact(v);
+      }
+    },
   };
 }
 
@@ -339,7 +365,7 @@ export function restCells(t: ColumnType, name: string): RestCells {
 export function restCanon(
   t: ColumnType,
   name: string,
-): ((text: string, isString: boolean) => string) | undefined | null {
+): ((text: string, isString: boolean) => string | undefined) | undefined | null {
   switch (t.kind) {
     case 'varchar':
     case 'varbinary':
@@ -361,7 +387,12 @@ export function restCanon(
       const scale = t.kind === 'decimal' ? t.scale : -1;
       return (s, isString) => {
         if (done?.test(s) || (scale >= 0 && plainDecimal(s, scale))) return s;
-        return text(value(isString ? s : new JsonNumber(s)));
+        try {
+          return text(value(isString ? s : new JsonNumber(s)));
+        } catch {
+          // Not a value of the type: the ordinary path writes it as it came (restCells).
+          return undefined;
+        }
       };
     }
   }

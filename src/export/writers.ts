@@ -107,7 +107,7 @@ const PLAIN_JSON = new Set(['varchar', 'integer', 'boolean', 'float']);
 export interface DirectColumns {
   names: string[];
   /** A column's cell text to its canonical text, where it is not written as it came (rest-cells.ts restCanon). */
-  canon: (((text: string, isString: boolean) => string) | undefined)[];
+  canon: (((text: string, isString: boolean) => string | undefined) | undefined)[];
 }
 
 /** The columns of a results `schema` (as the service sent it) when all are flat, else undefined. */

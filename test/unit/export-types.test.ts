@@ -635,3 +635,25 @@ describe('Parquet of every type', () => {
         expect(read[file]![reader], `${what} ${reader}`).toEqual(expected);
   });
 });
+
+describe('a REST cell its type cannot read', () => {
+  // Real servers send "" in BIGINT, BOOLEAN and DOUBLE columns (test/fixtures/real/dremio_client-job-results.json).
+  const page = parseResultsPage(
+    '{"rowCount":2,"schema":[{"name":"n","type":{"name":"BIGINT"}},{"name":"d","type":{"name":"DOUBLE"}},{"name":"b","type":{"name":"BOOLEAN"}}],"rows":[{"n":"","d":"","b":""},{"n":1,"d":2.0,"b":true}]}',
+    'GET /results',
+  );
+
+  it('is written as the service sent it in the text formats, the others in their canonical text', () => {
+    const text = (format: 'csv' | 'ndjson') => {
+      const f = createFormatter(format, page.schema);
+      return bytesOf([f.head, f.page(page.rows, page.exact), f.tail()]).toString();
+    };
+    expect(text('csv')).toBe('n,d,b\n,,\n1,2,true\n');
+    expect(text('ndjson')).toBe('{"n":"","d":"","b":""}\n{"n":1,"d":2,"b":true}\n');
+  });
+
+  it('is refused by Parquet, which has no place for it, naming the column and the value (exit 7)', () => {
+    const f = new ParquetFormatter(page.schema);
+    expect(() => f.page(page.rows)).toThrow(/^column "n": the service sent "", which is not an integer$/);
+  });
+});
