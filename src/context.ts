@@ -22,6 +22,7 @@ import { colorEnabled, type Theme, theme } from './output/color.js';
 import { hintFor, sayFailure } from './output/hints.js';
 import { render } from './output/render.js';
 import { stderrSafe } from './output/safe-text.js';
+import { secretsInForce } from './output/secrets.js';
 import { type Streams, Ui } from './output/ui.js';
 import type { Renderable } from './output/view.js';
 import { terminalWidth } from './output/width.js';
@@ -108,6 +109,8 @@ export class Context {
   snapshot(): StoreSnapshot {
     if (!this.snapshotCache) {
       this.snapshotCache = this.store.read();
+      // The stored tokens are secrets in force whether or not this command sends them (output/secrets.ts).
+      secretsInForce()?.addStored(this.snapshotCache.credentials);
       // Once per command, however often the store is read again after a write.
       const { modeRepairs, credentialsProblem } = this.snapshotCache;
       if (!this.credentialsWarned && (modeRepairs || credentialsProblem)) {

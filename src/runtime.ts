@@ -25,7 +25,8 @@ import {
 import { GLOBAL_OPTIONS, type GlobalOptionSpec, type GlobalOptions } from './global-options.js';
 import { colorEnabled, theme } from './output/color.js';
 import { hintFor, sayFailure } from './output/hints.js';
-import { bounded, stderrSafe } from './output/safe-text.js';
+import { bounded, labelSafe } from './output/safe-text.js';
+import { redactingStreams, SecretsInForce, withSecrets } from './output/secrets.js';
 import { nearest } from './util/nearest.js';
 
 /** What one run of dlake remembers about its commander tree. */
@@ -243,7 +244,17 @@ function groupsNamed(scanned: ScannedArgv): Set<string> | 'all' {
   return new Set(GROUPS.some((g) => g.name === group) ? [group!] : []);
 }
 
-export async function runCli(argv: string[], world: World): Promise<number> {
+export async function runCli(argv: string[], given: World): Promise<number> {
+  // Every text this run writes hides the secrets in force (src/output/secrets.ts): those of the environment
+  // from the start, and each that a request sends from then on.
+  const secrets = new SecretsInForce();
+  secrets.add(given.env.DLAKE_TOKEN);
+  secrets.add(given.env.DLAKE_CLIENT_SECRET);
+  const world: World = { ...given, streams: redactingStreams(given.streams, secrets) };
+  return withSecrets(secrets, () => run(argv, world));
+}
+
+async function run(argv: string[], world: World): Promise<number> {
   const rt = new Runtime(world);
   const args = argv.slice(2);
   const scanned = scanArgv(args);
@@ -337,7 +348,7 @@ async function reportError(err: unknown, rt: Runtime, world: World, scanned: Sca
   // (docs/cli-contract.md "Errors").
   const verbose = Boolean(ctx?.opts.verbose || ctx?.debugging) || given.has('--verbose');
   const line = (label: string, text: string) =>
-    stderr.write(`${label} ${stderrSafe(bounded(text, verbose))}\n`);
+    stderr.write(`${label} ${labelSafe(bounded(text, verbose))}\n`);
   if (err instanceof CommanderError) {
     if (
       err.code === 'commander.helpDisplayed' ||

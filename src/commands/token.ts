@@ -5,6 +5,7 @@ import type { StoredToken } from '../config/schema.js';
 import type { Context } from '../context.js';
 import { AuthError, InterruptedError, UsageError } from '../errors.js';
 import { readHidden, readStdin } from '../output/prompt.js';
+import { writeUnredacted } from '../output/secrets.js';
 import { readTextFile } from '../util/files.js';
 import { examples, refuseSecretFlag } from './common.js';
 import { type Declare, defineCommand, defineGroup, type OptionsOf } from './define.js';
@@ -184,7 +185,7 @@ async function save(
   ctx.ui.notice(
     `Stored an access token${who ? ` for ${who}` : ''} in profile "${name}", valid for ${Math.round(t.expires_in / 60)} min (scope: ${t.scope ?? 'n/a'})${moved ? `; ${moved}` : ''}.`,
   );
-  if (opts.print) ctx.streams.stdout.write(`${t.access_token}\n`);
+  if (opts.print) writeUnredacted(ctx.streams.stdout, `${t.access_token}\n`);
 }
 
 /** The user the service says an access token belongs to; undefined if it will not say. */

@@ -1,8 +1,10 @@
 // The innermost layer: one exchange through undici, its body read as text or (a success asked for as bytes)
 // into pooled buffers, and the --debug trace of both sides with secrets redacted. It knows nothing of
 // retries, redirects or credentials: the layers around it do.
+
+import { secretsInForce } from '../../output/secrets.js';
 import { BufferPool } from '../../util/buffer-pool.js';
-import { redactForm, redactHeader, redactJson } from '../../util/redact.js';
+import { isSecretKey, redactForm, redactHeader, redactJson } from '../../util/redact.js';
 import type { Dispatcher, DispatchOptions } from '../undici-lite.js';
 import { MAX_BODY_BYTES, requestBytes, requestText } from './bodies.js';
 import type { Outgoing, RawResponse, Send } from './types.js';
@@ -33,6 +35,7 @@ export function transport(opts: TransportOptions): Send {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(spec.form).toString();
     }
+    rememberSecrets(headers, spec.form, spec.json, spec.secretFields);
     const trace = opts.trace;
     const started = performance.now();
     if (trace) {
@@ -88,4 +91,32 @@ export function transport(opts: TransportOptions): Send {
       endpoint: req.endpoint,
     };
   };
+}
+
+/**
+ * The secrets this request sends, remembered as the run's secrets in force (src/output/secrets.ts): whatever the
+ * service answers, no text dlake prints will show them.
+ */
+function rememberSecrets(
+  headers: Record<string, string>,
+  form: Record<string, string> | undefined,
+  json: unknown,
+  secretFields: readonly string[] = [],
+): void {
+  const secrets = secretsInForce();
+  if (!secrets) return;
+  for (const [k, v] of Object.entries(headers)) {
+    if (/^(authorization|proxy-authorization)$/i.test(k)) secrets.addAuthorization(v);
+    else if (redactHeader(k, v) !== v) secrets.add(v);
+  }
+  for (const [k, v] of Object.entries(form ?? {})) if (isSecretKey(k)) secrets.add(v);
+  const extra = new Set(secretFields.map((k) => k.toLowerCase()));
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 64 || !v || typeof v !== 'object') return;
+    for (const [k, inner] of Object.entries(v)) {
+      if ((isSecretKey(k) || extra.has(k.toLowerCase())) && typeof inner === 'string') secrets.add(inner);
+      else walk(inner, depth + 1);
+    }
+  };
+  walk(json, 0);
 }

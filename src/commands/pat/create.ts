@@ -1,6 +1,7 @@
 // `dlake pat create USER`: writes the token, and only the token, to stdout: `TOKEN=$(dlake pat create …)` works.
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
+import { writeUnredacted } from '../../output/secrets.js';
 import { formatDuration } from '../../util/units.js';
 import { examples, printDryRun } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
@@ -35,7 +36,7 @@ async function create(ctx: Context, ref: string, opts: OptionsOf<typeof declarat
   const user = await userOf(client, ref);
   if (opts.dryRun) return printDryRun(ctx, { method: 'POST', at: patsTarget(user.id), json: body });
   const token = await createPat(client, user.id, body);
-  ctx.streams.stdout.write(`${token}\n`);
+  writeUnredacted(ctx.streams.stdout, `${token}\n`);
   const expiresAt = new Date(Date.now() + ms).toISOString();
   ctx.ui.notice(
     `Created personal access token "${opts.label}" for ${user.name}, valid ${formatDuration(ms, { largest: 2 })} (until about ${expiresAt}). It is shown only once.`,

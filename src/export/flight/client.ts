@@ -8,6 +8,7 @@
 //   §14); the hosted edition's project is a session option set before the query. The authorization header is
 //   given per call and never traced.
 import * as grpc from '@grpc/grpc-js';
+import { secretsInForce } from '../../output/secrets.js';
 import { readCaFile } from '../../util/files.js';
 import {
   decodeFlightData,
@@ -322,6 +323,8 @@ export class FlightClient {
 
   private metadata(authorization: string): grpc.Metadata {
     const md = new grpc.Metadata();
+    // Remembered as a secret in force: a Flight error that echoes it is printed without it (output/secrets.ts).
+    secretsInForce()?.addAuthorization(authorization);
     md.set('authorization', authorization);
     if (this.cookie) md.set('cookie', this.cookie);
     for (const [k, v] of Object.entries(this.opts.headers ?? {})) md.set(k, v);
