@@ -130,7 +130,7 @@ export async function listChildren(
     // One by one: a filesystem source sends every child in one page, more than a spread call takes.
     for (const child of page.children ?? []) children.push(child);
     tokens ??= new PageTokens(`the children of ${page.id}`);
-    pageToken = tokens.next(page.nextPageToken);
+    pageToken = tokens.next(page.nextPageToken, page.children ?? []);
   } while (pageToken);
   const { nextPageToken: _, ...rest } = entity;
   return { entity: { ...rest, children }, children };
@@ -451,7 +451,7 @@ export async function walkTree(
       });
       for (const child of page.children ?? []) children.push(child);
       try {
-        pageToken = tokens.next(page.nextPageToken);
+        pageToken = tokens.next(page.nextPageToken, page.children ?? []);
       } catch (error) {
         failure ??= { error };
         throw error;

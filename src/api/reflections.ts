@@ -64,7 +64,7 @@ export async function* reflectionSummaries(
     );
     for (const item of page.data.slice(0, left)) yield item;
     left -= Math.min(page.data.length, left);
-    pageToken = page.data.length === 0 ? undefined : tokens.next(page.nextPageToken);
+    pageToken = tokens.next(page.nextPageToken, page.data);
     if (!pageToken) return;
   }
 }

@@ -92,7 +92,7 @@ export async function listRoles(client: ApiClient, filter?: string): Promise<Rol
       }),
     );
     roles.push(...page.data);
-    pageToken = page.data.length === 0 ? undefined : tokens.next(page.nextPageToken);
+    pageToken = tokens.next(page.nextPageToken, page.data);
     if (!pageToken) return roles;
   }
 }

@@ -106,7 +106,7 @@ export async function listUsers(client: ApiClient, filter?: string): Promise<Use
       }),
     );
     users.push(...page.data);
-    pageToken = page.data.length === 0 ? undefined : tokens.next(page.nextPageToken);
+    pageToken = tokens.next(page.nextPageToken, page.data);
     if (!pageToken) return users;
   }
 }

@@ -62,7 +62,9 @@ async function request(
     if (!opts.paginate) return printBody(ctx, res.text, res.contentType);
     const body = parseJson(res.text, `${method} ${url.pathname}`);
     merged = page === 0 ? body : mergePages(merged as Record<string, unknown>, body);
-    pageToken = tokens.next(body?.nextPageToken);
+    // The page's entries: its arrays (`data`, `children`, `results`, whichever the endpoint lists).
+    const items = Object.values(body ?? {}).filter(Array.isArray).flat();
+    pageToken = tokens.next(body?.nextPageToken, items);
   }
   delete (merged as Record<string, unknown>).nextPageToken;
   await printJson(ctx, merged);

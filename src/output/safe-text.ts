@@ -57,6 +57,15 @@ export function stderrSafe(text: string): string {
   return text.replace(LINES_UNSAFE, visible);
 }
 
+/**
+ * A labelled line's text (`error:`, `warning:`, `hint:`, a detail) for stderr: made safe as `stderrSafe` does,
+ * its own line breaks (a service's multi-line message) kept but each following line indented, so that no line
+ * of the service's text can pass for one of dlake's own (`error: …`, `hint: …`).
+ */
+export function labelSafe(text: string): string {
+  return stderrSafe(text).replace(/\n(?!$)/g, '\n  ');
+}
+
 /** How much of an error or warning is shown without -v: a service can send a page of text as a message. */
 const MESSAGE_LIMIT = 2000;
 

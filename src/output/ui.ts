@@ -1,7 +1,7 @@
 // Everything a command says to a person: notices, warnings, spinners, progress, prompts. All of it goes
 // to stderr; spinners and progress only when stderr is a TTY and -q is not given.
 import type { Theme } from './color.js';
-import { bounded, stderrSafe, terminalSafe } from './safe-text.js';
+import { bounded, labelSafe, stderrSafe, terminalSafe } from './safe-text.js';
 import { truncate } from './width.js';
 
 export interface Streams {
@@ -40,7 +40,7 @@ export class Ui {
 
   /** A warning is shown even with -q: it says something is unsafe or ignored. Long ones are cut without -v. */
   warn(msg: string): void {
-    this.streams.stderr.write(`${this.theme.warn('warning:')} ${stderrSafe(bounded(msg, this.verbose))}\n`);
+    this.streams.stderr.write(`${this.theme.warn('warning:')} ${labelSafe(bounded(msg, this.verbose))}\n`);
   }
 
   /**
@@ -51,12 +51,12 @@ export class Ui {
     message: string,
     more: { details?: readonly string[]; moreInfo?: string; hint?: string; label?: string } = {},
   ): void {
-    const safe = (text: string) => stderrSafe(bounded(text, this.verbose));
+    const safe = (text: string) => labelSafe(bounded(text, this.verbose));
     const { stderr } = this.streams;
     stderr.write(`${more.label ?? this.theme.danger('error:')} ${safe(message)}\n`);
     for (const d of more.details ?? []) stderr.write(`  ${safe(d)}\n`);
     // The service's own words, asked for with -v: whole.
-    if (more.moreInfo) stderr.write(`  ${stderrSafe(more.moreInfo)}\n`);
+    if (more.moreInfo) stderr.write(`  ${labelSafe(more.moreInfo)}\n`);
     if (more.hint) stderr.write(`${this.theme.accent('hint:')} ${safe(more.hint)}\n`);
   }
 

@@ -1,10 +1,12 @@
 // Every listing that follows nextPageToken stops with exit 7 when the service hands out a token it handed
-// out before, after one repeated page and with nothing printed twice: `user list`, `role list`,
+// out before (again, or in a cycle), or the same page again under a fresh token, after one repeated page and
+// with nothing printed twice; an empty page ends it whatever its token says: `user list`, `role list`,
 // `reflection summary` and `api --paginate` (the catalog's listings: test/unit/catalog-api.test.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { ADMIN, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { type HostileServer, startHostileServer } from '../helpers/hostile/server.js';
 
 let fx: Fixture;
 
@@ -67,5 +69,40 @@ describe('a nextPageToken handed out twice', () => {
     const r = await fx.run(['reflection', 'summary', '-o', 'json']);
     expectFailure(r, 7, `the service sent the same nextPageToken twice while listing the reflection summary`);
     expect(fx.emu.log.find('GET', '/api/v3/reflection-summary')).toHaveLength(2);
+  });
+});
+
+describe('a server that ignores the token (test/helpers/hostile/server.ts answers the follow-up pages)', () => {
+  let hostile: HostileServer;
+  beforeAll(async () => {
+    hostile = await startHostileServer(fx.emu.url);
+    const login = await fx.run(
+      ['login', '-u', ADMIN.name, '--password-stdin', '-p', 'hostile', '--url', hostile.url],
+      {
+        input: `${ADMIN.password}\n`,
+      },
+    );
+    expect(login.code).toBe(0);
+  });
+  afterAll(() => hostile.close());
+
+  it.each([
+    ['identical-pages', 'the service sent the same page twice while listing GET /api/v3/user'],
+    // Its cycle comes round with the same page: the page is refused first.
+    ['cycle-tokens', 'the service sent the same page twice while listing GET /api/v3/user'],
+    ['repeat-token', 'the service sent the same nextPageToken twice while listing GET /api/v3/user'],
+  ] as const)('%s: exit 7 after one repeat, nothing printed', async (how, message) => {
+    hostile.reset({ rule: { kind: 'pages', how }, reach: { from: 0, times: 'all' } });
+    const r = await fx.run(['user', 'list', '-p', 'hostile'], { url: false });
+    expectFailure(r, 7, message);
+    expect(hostile.exchanges.filter((e) => e.path.startsWith('/api/v3/user')).length).toBeLessThanOrEqual(3);
+  });
+
+  it('an empty page ends the listing, whatever token it carries', async () => {
+    hostile.reset({ rule: { kind: 'pages', how: 'empty-with-token' }, reach: { from: 0, times: 'all' } });
+    const r = await fx.run(['user', 'list', '-p', 'hostile', '-o', 'json'], { url: false });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+    expect(hostile.exchanges).toHaveLength(1);
   });
 });

@@ -14,8 +14,11 @@ const ReflectionRelationshipSchema = z.looseObject({
 });
 
 export const JobStatusSchema = z.looseObject({
-  /** Any string: real servers report more states than the spec lists (docs/api-facts.md §4.2). */
-  jobState: z.string(),
+  /**
+   * Any state's name: real servers report more states than the spec lists (docs/api-facts.md §4.2), each a word
+   * of capitals and underscores. Anything else is no state at all, and a wait on it would never end.
+   */
+  jobState: z.string().check(z.regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'not a job state')),
   queryType: optional(z.string()),
   startedAt: optional(time),
   endedAt: optional(time),
