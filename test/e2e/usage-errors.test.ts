@@ -4,56 +4,10 @@
 // touching this file. Usage errors come before any request or store access: the URL points nowhere and the
 // config folder stays empty.
 import { readdirSync } from 'node:fs';
-import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerGroups } from '../../src/commands/registry.js';
-import { buildRoot, Runtime } from '../../src/runtime.js';
+import { type Leaf, leafCommands } from '../helpers/command-tree.js';
 import { type RunResult, tempConfigDir } from '../helpers/dlake.js';
 import { runInProcess } from '../helpers/in-process.js';
-
-interface Leaf {
-  /** The command's words after `dlake`, e.g. ['profile', 'use']. */
-  words: string[];
-  requiredArgs: string[];
-  /** Its mandatory options with a value each: without them, commander reports those first. */
-  mandatory: string[];
-}
-
-/** A value the option accepts: its first choice, else the first candidate its parser takes. */
-function placeholderFor(option: Option): string[] {
-  const flag = option.long ?? option.short!;
-  if (!option.required && !option.optional) return [flag];
-  if (option.argChoices?.length) return [flag, option.argChoices[0]!];
-  const candidates = ['x', '1', '1s', '1MiB', 'a=b', 'http://x.example', '{}'];
-  const accepted = candidates.find((c) => {
-    try {
-      option.parseArg?.(c, option.defaultValue);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-  return [flag, accepted ?? 'x'];
-}
-
-/** Commands that run something: those with an action handler (groups without one only print help). */
-async function leafCommands(): Promise<Leaf[]> {
-  const rt = new Runtime({ env: {}, streams: process });
-  const program = buildRoot(rt);
-  await registerGroups(program, rt, 'all');
-  const leaves: Leaf[] = [];
-  const visit = (cmd: Command, words: string[]): void => {
-    // commander keeps the handler private; its presence is what makes a command runnable.
-    if ((cmd as unknown as { _actionHandler: unknown })._actionHandler) {
-      const requiredArgs = cmd.registeredArguments.filter((a) => a.required).map((a) => a.name());
-      const mandatory = cmd.options.filter((o) => o.mandatory).flatMap(placeholderFor);
-      leaves.push({ words, requiredArgs, mandatory });
-    }
-    for (const sub of cmd.commands) visit(sub, [...words, sub.name()]);
-  };
-  visit(program, []);
-  return leaves;
-}
 
 /** Runs `jobs` with at most `limit` of them in flight. */
 async function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {

@@ -10,10 +10,35 @@ import { cleanEnv, type RunOptions, type RunResult } from './dlake.js';
 // runs at once in this one process goes past Node's default of 10 listeners, which is no leak.
 process.setMaxListeners(64);
 
-/** A writable that keeps what is written, as a non-TTY stdout or stderr. */
+/** A writable that keeps what is written, as a stdout or stderr: a pipe, or an 80-column terminal with `tty`. */
 class Capture extends Writable {
   text = '';
-  readonly isTTY = false;
+  readonly columns: number | undefined;
+
+  constructor(readonly isTTY = false) {
+    super();
+    this.columns = isTTY ? 80 : undefined;
+  }
+
+  // What a terminal's stream has beside write (ora moves the cursor with them), writing what tty.WriteStream does.
+  cursorTo(x: number, _y?: unknown, done?: () => void): boolean {
+    return this.write(`\u001b[${x + 1}G`, done);
+  }
+  moveCursor(dx: number, dy: number, done?: () => void): boolean {
+    return this.write(
+      `${dx ? `\u001b[${dx}C` : ''}${dy < 0 ? `\u001b[${-dy}A` : dy > 0 ? `\u001b[${dy}B` : ''}`,
+      done,
+    );
+  }
+  clearLine(_dir: number, done?: () => void): boolean {
+    return this.write('\u001b[2K', done);
+  }
+  getWindowSize(): [number, number] {
+    return [this.columns ?? 80, 24];
+  }
+  hasColors(): boolean {
+    return false;
+  }
 
   override _write(chunk: Buffer | string, _enc: BufferEncoding, done: (error?: Error | null) => void): void {
     this.text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
@@ -21,9 +46,12 @@ class Capture extends Writable {
   }
 }
 
-export async function runInProcess(args: string[], opts: RunOptions = {}): Promise<RunResult> {
-  const stdout = new Capture();
-  const stderr = new Capture();
+export async function runInProcess(
+  args: string[],
+  opts: RunOptions & { tty?: boolean } = {},
+): Promise<RunResult> {
+  const stdout = new Capture(opts.tty);
+  const stderr = new Capture(opts.tty);
   const stdin = Readable.from(opts.input === undefined ? [] : [Buffer.from(opts.input)]);
   const streams = {
     stdin: stdin as unknown as NodeJS.ReadStream,
