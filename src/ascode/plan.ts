@@ -83,6 +83,35 @@ function creation(def: Definition): PlanEntry {
   return { action: 'create', def, changes };
 }
 
+/** The changes of an update: what `def` says against what was found (`found`, as a definition). */
+function updateChanges(def: Definition, found: Definition | undefined): Change[] {
+  if (found && found.kind !== def.kind) return [{ field: 'kind', from: found.kind, to: def.kind }];
+  const want = comparable(def);
+  const have = found ? managedBy(comparable(found), want) : {};
+  return withoutEmpty(diffFields(have, want));
+}
+
+/**
+ * The changes a saved catalog entry's `def` makes, from it and what was read when planning (`current`), as
+ * planOne derived them: what `apply --plan` shows is then what it sends (saved-plan.ts). The tags and the
+ * wiki, which the plan keeps only the versions of, are taken from the saved changes' `from` (unchanged when
+ * none names them). Undefined for the admin kinds, derived by their own modules from what they read.
+ */
+export function derivedCatalogChanges(entry: PlanEntry): Change[] | undefined {
+  const { def } = entry;
+  if (isAdminKind(def.kind) || entry.action === 'delete') return undefined;
+  if (entry.action === 'create') return creation(def).changes;
+  if (!entry.current) return undefined;
+  const saved = (field: string, otherwise: unknown) => {
+    const c = entry.changes.find((x) => x.field === field);
+    return c ? c.from : otherwise;
+  };
+  const tags = saved('tags', def.tags ?? []) as string[] | undefined;
+  const wiki = saved('wiki', def.wiki ?? '') as string | undefined;
+  const found = toDefinition(entry.current, def.path, { tags: tags ?? [], wiki: wiki ?? '' });
+  return updateChanges(def, found);
+}
+
 /** `missing` collects the paths found absent. */
 async function planOne(
   client: ApiClient,
@@ -113,16 +142,9 @@ async function planOne(
   ]);
   const found = toDefinition(current, def.path, { tags: tags?.tags, wiki: wiki?.text });
   if (found && found.kind !== def.kind) {
-    return {
-      action: 'update',
-      def,
-      current,
-      changes: [{ field: 'kind', from: found.kind, to: def.kind }],
-    };
+    return { action: 'update', def, current, changes: updateChanges(def, found) };
   }
-  const want = comparable(def);
-  const have = found ? managedBy(comparable(found), want) : {};
-  const changes = withoutEmpty(diffFields(have, want));
+  const changes = updateChanges(def, found);
   if (changes.length === 0) return undefined;
   return { action: 'update', def, changes, current, tagsVersion: tags?.version, wikiVersion: wiki?.version };
 }

@@ -22,7 +22,8 @@ import {
   type Kind,
   parseDefinition,
 } from './definitions.js';
-import type { PlanEntry } from './diff.js';
+import type { Change, PlanEntry } from './diff.js';
+import { derivedCatalogChanges } from './plan.js';
 import { secretFields } from './secret-fields.js';
 import { checkSavedReferences, envReference } from './substitution.js';
 
@@ -188,7 +189,61 @@ export function readSavedPlan(file: string, url: string): PlanEntry[] {
     throw new UsageError(`${file} is not a plan dlake makes: ${err.message}`, { hint: MAKE_ONE });
   }
   checkNoSecret(entries);
+  for (const [i, e] of entries.entries()) checkChangesOf(e, `${file}: entries.${i}`);
   return entries;
+}
+
+/**
+ * A saved entry carries its change twice: `changes`, which plan and `apply --plan` show, and `def`, which apply
+ * sends. A file edited between review and apply would have apply send what nobody reviewed: the changes are
+ * derived from `def` again (and what was read when planning) and the entry refused when they differ. For the
+ * admin kinds, whose changes their modules derive from reads the plan does not keep whole, each shown change's
+ * new value must be the one `def` holds.
+ */
+function checkChangesOf(entry: PlanEntry, at: string): void {
+  const derived = derivedCatalogChanges(entry);
+  const differ = (why: string) =>
+    new UsageError(
+      `${at} (${formatPath(entry.def.path) || entry.def.kind}): its changes are not what its def makes: ${why}`,
+      {
+        hint: MAKE_ONE,
+      },
+    );
+  if (derived) {
+    const key = (c: Change) => JSON.stringify([c.field, c.from ?? null, c.to ?? null]);
+    const shown = new Set(entry.changes.map(key));
+    const made = new Set(derived.map(key));
+    const missing = derived.find((c) => !shown.has(key(c)));
+    if (missing)
+      throw differ(
+        `${missing.field} would be sent as ${JSON.stringify(missing.to ?? null)}, which the plan does not show`,
+      );
+    const extra = entry.changes.find((c) => !made.has(key(c)));
+    if (extra)
+      throw differ(
+        `the plan shows ${extra.field} as ${JSON.stringify(extra.to ?? null)}, which is not what would be sent`,
+      );
+    return;
+  }
+  for (const c of entry.changes) {
+    if (!('to' in c)) continue;
+    const sent = valueAt(entry.def.fields, c.field);
+    if (sent !== NOT_THERE && JSON.stringify(sent) !== JSON.stringify(c.to)) {
+      throw differ(`the plan shows ${c.field} as ${JSON.stringify(c.to)}, def sends ${JSON.stringify(sent)}`);
+    }
+  }
+}
+
+const NOT_THERE = Symbol('not there');
+
+/** The value at a dotted field (`config.hostname`) of `fields`, or NOT_THERE. */
+function valueAt(fields: Record<string, unknown>, dotted: string): unknown {
+  let at: unknown = fields;
+  for (const part of dotted.split('.')) {
+    if (!at || typeof at !== 'object' || !Object.hasOwn(at, part)) return NOT_THERE;
+    at = (at as Record<string, unknown>)[part];
+  }
+  return at;
 }
 
 const MAKE_ONE = 'make it again with dlake plan --dir DIR --out FILE; nothing was applied';

@@ -63,7 +63,9 @@ async function request(
     const body = parseJson(res.text, `${method} ${url.pathname}`);
     merged = page === 0 ? body : mergePages(merged as Record<string, unknown>, body);
     // The page's entries: its arrays (`data`, `children`, `results`, whichever the endpoint lists).
-    const items = Object.values(body ?? {}).filter(Array.isArray).flat();
+    const items = Object.values(body ?? {})
+      .filter(Array.isArray)
+      .flat();
     pageToken = tokens.next(body?.nextPageToken, items);
   }
   delete (merged as Record<string, unknown>).nextPageToken;

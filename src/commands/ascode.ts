@@ -10,6 +10,7 @@ import { DlakeError, ExitCode, InterruptedError, QuietExit, UsageError } from '.
 import { planFor, READ_CONCURRENCY } from '../ops/plan.js';
 import { stderrSafe, terminalSafe } from '../output/safe-text.js';
 import { formatPath, parseRef } from '../util/catalog-ref.js';
+import { REDACTED } from '../util/redact.js';
 import { confirmDestructive, examples } from './common.js';
 import { defineCommand, type OptionsOf } from './define.js';
 import { concurrencyOption } from './options.js';
@@ -301,6 +302,32 @@ async function confirmDeletes(
   await confirmDestructive(ctx, `delete ${n === 1 ? 'this entity' : `these ${n} entities`}?`, opts.yes);
 }
 
+/**
+ * `apply --dry-run`: the plan on stdout, then on stderr each request apply would send (`would send: PUT URL
+ * BODY`, secrets redacted), found by applying it one entry at a time against a client that sends only its reads
+ * (ascode/dry-run.ts). Nothing is written.
+ */
+async function dryApply(ctx: Context, entries: PlanEntry[], read?: string): Promise<void> {
+  await showPlan(ctx, entries, read);
+  const [{ applyPlan }, { dryRunClient }] = await Promise.all([
+    import('../ascode/apply.js'),
+    import('../ascode/dry-run.js'),
+  ]);
+  const client = dryRunClient(await ctx.client(), (r) =>
+    ctx.ui.notice(
+      `would send: ${r.method} ${r.url}${r.body === undefined ? '' : ` ${JSON.stringify(r.body)}`}`,
+    ),
+  );
+  // A secret's value is never printed: one not set here is no reason to stop the dry run.
+  const env = new Proxy(ctx.env, { get: (e, k) => (typeof k === 'string' ? (e[k] ?? REDACTED) : undefined) });
+  const results = await applyPlan(client, entries, { concurrency: 1, env, retryRounds: 0 });
+  const failed = results.filter((r) => r.error !== undefined);
+  if (failed.length) {
+    const { definitionLabel } = await import('../ascode/definitions.js');
+    throw failures(ctx, failed, definitionLabel);
+  }
+}
+
 /** The plan apply carries out: the saved one (`--plan`), or the one made now from `--dir`. */
 async function planToApply(
   ctx: Context,
@@ -329,7 +356,8 @@ async function applyDefinitions(
   opts: OptionsOf<typeof applyDeclaration>,
 ): Promise<void> {
   const { entries, read } = await planToApply(ctx, refs, opts);
-  if (opts.dryRun || entries.length === 0) return showPlan(ctx, entries, read);
+  if (opts.dryRun && entries.length > 0) return dryApply(ctx, entries, read);
+  if (entries.length === 0) return showPlan(ctx, entries, read);
   if (read) ctx.ui.notice(read);
   await confirmDeletes(ctx, entries, opts);
   const { applyPlan, SkippedError } = await import('../ascode/apply.js');

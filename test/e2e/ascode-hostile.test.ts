@@ -273,6 +273,66 @@ describe('a saved plan is checked as a definition file is', () => {
     expect(fx.emu.log.entries).toEqual([]);
   });
 
+  it('a def edited after review, or the changes it shows: refused, nothing sent', async () => {
+    const tampered = async (edit: (p: typeof plan) => void, why: string) => {
+      const copy = structuredClone(plan);
+      edit(copy);
+      const file = join(tmp, 'edited.json');
+      writeFileSync(file, JSON.stringify(copy));
+      for (const extra of [[], ['--dry-run']]) {
+        const r = await fx.run(['apply', '--plan', file, ...extra]);
+        expectFailure(
+          r,
+          2,
+          `error: ${file}: entries.1 (Sales/v): its changes are not what its def makes: ${why}`,
+        );
+      }
+      expect(writes()).toEqual([]);
+    };
+    // The view's SQL sent is not the SQL shown.
+    await tampered((p) => {
+      p.entries[1].def.fields.sql = 'SELECT secret FROM hr.salaries';
+    }, 'sql would be sent as "SELECT secret FROM hr.salaries", which the plan does not show');
+    // What is shown is not what is sent.
+    await tampered((p) => {
+      p.entries[1].changes[0].to = 'SELECT 2 AS n';
+    }, 'sql would be sent as "SELECT 1 AS n", which the plan does not show');
+    // A field sent that the plan does not show at all.
+    await tampered((p) => {
+      p.entries[1].def.fields.sqlContext = ['hr'];
+    }, 'sqlContext would be sent as ["hr"], which the plan does not show');
+  });
+
+  it("a source's hostname edited after review: refused before its password is sent anywhere", async () => {
+    const src = folder('pg-src', {
+      'pg.yaml': `kind: source\npath: [pg]\ntype: POSTGRES\nconfig:\n  hostname: 127.0.0.2\n  port: 5432\n  databaseName: db\n  username: u\n  password: \${env:PG_PW}\n  authenticationType: MASTER\n`,
+    });
+    const file = join(tmp, 'pg-plan.json');
+    ok(await fx.run(['plan', '--dir', src, '--out', file], { env: { PG_PW: 'pw-Secret-19' } }));
+    // Unedited, its dry run prints the request apply would send: where the password goes, not the password.
+    const dry = ok(await fx.run(['apply', '--plan', file, '--dry-run'], { env: { PG_PW: 'pw-Secret-19' } }));
+    const sends = dry.stderr.split('\n').filter((l) => l.startsWith('would send: '));
+    expect(sends).toHaveLength(1);
+    // (A source of that name exists from an earlier test: an update.)
+    expect(sends[0]).toMatch(/^would send: (POST|PUT) http:\/\/127\.0\.0\.1:\d+\/api\/v3\/catalog\S* \{/);
+    expect(JSON.parse(sends[0]!.replace(/^would send: \w+ \S+ /, '')).config).toMatchObject({
+      hostname: '127.0.0.2',
+      password: '[redacted]',
+    });
+    expect(dry.stdout + dry.stderr).not.toContain('pw-Secret-19');
+    expect(writes()).toEqual([]);
+    const edited = JSON.parse(readFileSync(file, 'utf8'));
+    edited.entries[0].def.fields.config.hostname = '127.0.0.9';
+    writeFileSync(file, JSON.stringify(edited));
+    const r = await fx.run(['apply', '--plan', file], { env: { PG_PW: 'pw-Secret-19' } });
+    expectFailure(
+      r,
+      2,
+      `error: ${file}: entries.0 (pg): its changes are not what its def makes: config.hostname would be sent as "127.0.0.9", which the plan does not show`,
+    );
+    expect(writes()).toEqual([]);
+  });
+
   it('the plan as saved still applies', async () => {
     ok(await fx.run(['apply', '--plan', saved]));
     expect(fx.emu.catalog.store.at(['Sales', 'v'])).toBeDefined();
