@@ -194,6 +194,8 @@ interface FileTargetOptions {
   noClobber?: boolean;
   /** Ends a wait for a named pipe's reader (Ctrl-C, SIGTERM, SIGHUP). */
   signal?: AbortSignal;
+  /** Called once when a named pipe has no reader yet and the open waits for one. */
+  onWait?: () => void;
 }
 
 export async function openFileSink(file: string, opts: FileTargetOptions = {}): Promise<Sink> {
@@ -203,7 +205,7 @@ export async function openFileSink(file: string, opts: FileTargetOptions = {}): 
     if (opts.resume) throw cannotResumeInto(file, out.what);
     let handle: SpecialHandle;
     try {
-      handle = await openSpecial(out, opts.signal);
+      handle = await openSpecial(out, opts.signal, opts.onWait);
     } catch (e) {
       throw e instanceof DlakeError ? e : fileWriteError(file, e);
     }
@@ -262,7 +264,11 @@ const openDescriptor = promisify(openFd);
  * `signal` ends the wait (InterruptedError, the signal's exit code). A named pipe is then written as a stream
  * of the event loop (as a piped standard output is); a device's write that would block (EAGAIN) is tried again.
  */
-async function openSpecial(out: OutPath & { kind: 'special' }, signal?: AbortSignal): Promise<SpecialHandle> {
+async function openSpecial(
+  out: OutPath & { kind: 'special' },
+  signal?: AbortSignal,
+  onWait?: () => void,
+): Promise<SpecialHandle> {
   if (out.what === 'a socket') return connectSocket(out.path);
   const { O_WRONLY, O_NONBLOCK, O_NOCTTY } = constants;
   let fd: number;
@@ -273,6 +279,8 @@ async function openSpecial(out: OutPath & { kind: 'special' }, signal?: AbortSig
       break;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENXIO' || out.what !== 'a named pipe') throw e;
+      onWait?.();
+      onWait = undefined;
       await sleep(NOT_READY_RETRY_MS, undefined, { signal }).catch(() => {});
     }
   }

@@ -30,6 +30,8 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
     resume: req.resume,
     noClobber: req.noClobber,
     signal: req.signal ?? ctx.interrupt.signal,
+    // Said, so that a person knows what the export waits for (and that a signal ends the wait).
+    onWait: () => ctx.ui.notice(`waiting for a reader of the named pipe ${req.out}…`),
   });
   const kept = req.resume?.rows ?? 0;
   const feedback = exportFeedback(ctx, req.out);

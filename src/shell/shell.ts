@@ -181,6 +181,8 @@ class Shell {
     } catch (err) {
       const { stderr } = this.ctx.streams;
       const t = this.ctx.theme;
+      // A stop signal ends the shell, with its exit code (src/runtime.ts says which).
+      if (err instanceof InterruptedError && this.ctx.interrupt.signal.aborted) throw err;
       if (err instanceof InterruptedError) {
         this.ctx.ui.error(err.message, { label: t.warn('cancelled:'), hint: this.ctx.hint(err) });
       } else if (err instanceof DlakeError) {
@@ -201,6 +203,9 @@ class Shell {
     ctx.startedAt = started;
     const controller = new AbortController();
     this.keys.running(() => controller.abort());
+    // Ctrl-C (the key) cancels the statement and keeps the shell; a stop signal (SIGHUP: the terminal is gone,
+    // SIGTERM) ends it too, whatever the statement waits for (a reader of the `\o` named pipe included).
+    const signal = AbortSignal.any([controller.signal, ctx.interrupt.signal]);
     try {
       // The same way as `dlake sql` (export/statement.ts): an export to the \o file may go over Arrow Flight.
       const out = this.exportTo;
@@ -216,18 +221,18 @@ class Shell {
         transport: out === undefined ? 'rest' : this.exportTransport,
         // Ctrl-C here cancels the job on the service at once: the person at the shell asked for it.
         yes: true,
-        signal: controller.signal,
+        signal,
       });
       // \o holds for the next result only; after a failure it still holds, for the statement run again.
       this.exportTo = undefined;
-      if (!ran.delivered) await this.output(ran.client, ran.id, controller.signal);
+      if (!ran.delivered) await this.output(ran.client, ran.id, signal);
       this.keys.editing();
       this.sayTime(performance.now() - started);
     } catch (err) {
       this.keys.editing();
       // The time of a statement that failed follows its error (psql's order): the shell says it after the error.
       if (this.timing) this.failedAfterMs = performance.now() - started;
-      if (controller.signal.aborted && !(err instanceof InterruptedError)) {
+      if (signal.aborted && !(err instanceof InterruptedError)) {
         throw new InterruptedError('the statement was interrupted');
       }
       throw err;

@@ -1,4 +1,5 @@
 // The SQL shell, driven through a real pseudo-terminal: what a person types, and what the screen shows.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -203,6 +204,20 @@ describe('dlake sql on a terminal: the SQL shell', () => {
     await sh.waitFor(/nine\n9\ndlake>$/);
     sh.type(`\\q${KEY.enter}`);
     expect(await sh.exited).toBe(0);
+  });
+
+  it('\\o into a named pipe with no reader: the terminal closing (SIGHUP) ends the wait and the shell, 129', async () => {
+    const fifo = join(dir, 'no-reader');
+    execFileSync('mkfifo', [fifo]);
+    const sh = open();
+    await sh.waitFor(/dlake>$/);
+    sh.type(`\\o ${fifo}${KEY.enter}`);
+    await sh.waitFor(/The next result goes to .*\ndlake>$/);
+    sh.type(`SELECT 1 AS x;${KEY.enter}`);
+    await sh.waitFor(`waiting for a reader of the named pipe ${fifo}…`);
+    sh.kill('SIGHUP');
+    expect(await sh.exited).toBe(129);
+    expect(sh.screen()).toContain('error: hung up (SIGHUP) while waiting for a reader of the named pipe');
   });
 
   it('pages a result taller than the terminal through $PAGER, in plain text, with LESS=FRX when unset', async () => {
