@@ -169,8 +169,24 @@ export function checkPathComponents(def: Pick<Definition, 'path'>, where: string
   }
 }
 
+/**
+ * A key `__proto__` (at any depth) is no field of any kind: copied by assignment, as a schema's parse does, it would
+ * set the copy's prototype, whose members then read as fields the plan never showed (a view's `sql`).
+ */
+function refuseProtoKeys(value: unknown, where: string, at: string[] = []): void {
+  if (!value || typeof value !== 'object') return;
+  for (const key of Object.keys(value)) {
+    const path = [...at, key];
+    if (key === '__proto__') {
+      throw new UsageError(`${where}: ${path.join('.')}: "__proto__" is not a field of any definition`);
+    }
+    refuseProtoKeys((value as Record<string, unknown>)[key], where, path);
+  }
+}
+
 /** Checks one parsed file (or a saved plan's definition); `where` names it in messages. */
 export function parseDefinition(value: unknown, where: string): Definition {
+  refuseProtoKeys(value, where);
   const parsed = DefinitionFileSchema.safeParse(value);
   if (!parsed.success) {
     throw new UsageError(`${where} is not a definition`, {

@@ -20,8 +20,18 @@ import { secretFields } from './secret-fields.js';
 const ALLOW_VARIABLE = 'DLAKE_DEFS_ENV_ALLOW';
 
 const ENV_REF = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
-/** A `${env:NAME}` anywhere in a string. */
-const ENV_REFS = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/**
+ * A `${env:NAME}` anywhere in a string, or its escape `$${env:NAME}` (the text `${env:NAME}` as it is, data such
+ * as a view's SQL that holds those characters): the first group is the escape's second `$`.
+ */
+const ENV_REFS = /\$(\$)?\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** The text `${env:` written as data: escaped as `$${env:`, so that no plan reads it as a reference. */
+const escapeLiteral = (s: string): string => s.replace(/\$\{env:/g, '$$${env:');
+
+/** A string of a file as its text: each escape `$${env:NAME}` back to `${env:NAME}`, references left alone. */
+const unescapeLiteral = (s: string): string =>
+  s.replace(ENV_REFS, (whole, escaped: string | undefined) => (escaped ? whole.slice(1) : whole));
 
 /** dlake's own settings and credentials (DLAKE_TOKEN, DLAKE_CLIENT_SECRET, …) and the proxy variables. */
 const NEVER = /^(DLAKE_.*|(HTTPS?|ALL)_PROXY)$/i;
@@ -110,7 +120,7 @@ function references(def: Pick<Definition, 'kind' | 'fields'>): Reference[] {
     if (secret) {
       const name = envReference(value);
       if (name !== undefined) out.push({ field, name, secret });
-    } else for (const m of value.matchAll(ENV_REFS)) out.push({ field, name: m[1]!, secret });
+    } else for (const m of value.matchAll(ENV_REFS)) if (!m[1]) out.push({ field, name: m[2]!, secret });
     return value;
   });
   return out;
@@ -201,7 +211,11 @@ export function substituteEnv(def: Definition, env: Record<string, string | unde
   if (!JSON.stringify(def.fields).includes('${env:')) return def;
   checkReferences([def], env);
   const fields = walkFields(def, (value, field, secret) =>
-    secret ? value : value.replace(ENV_REFS, (_, name: string) => variableValue(def, field, name, env)),
+    secret
+      ? value
+      : value.replace(ENV_REFS, (whole, escaped: string | undefined, name: string) =>
+          escaped ? whole.slice(1) : variableValue(def, field, name, env),
+        ),
   );
   return { ...def, fields };
 }
@@ -227,7 +241,8 @@ export function resolveSecrets(
 /** `value` with each `${env:NAME}` replaced, or undefined when a variable it names is unset (or empty). */
 function substituted(value: string, env: Record<string, string | undefined>): string | undefined {
   let unset = false;
-  const out = value.replace(ENV_REFS, (_, name: string) => {
+  const out = value.replace(ENV_REFS, (whole, escaped: string | undefined, name: string) => {
+    if (escaped) return whole.slice(1);
     const found = env[name];
     if (found === undefined || found === '') unset = true;
     return found ?? '';
@@ -244,7 +259,7 @@ function withReferences(
   if (typeof existing === 'string' && typeof pulled === 'string' && existing.includes('${env:')) {
     // A secret is pulled as a reference, never a value: the file's own reference for it stays.
     if (envReference(pulled) && envReference(existing)) return existing;
-    return substituted(existing, env) === pulled ? existing : pulled;
+    return substituted(existing, env) === unescapeLiteral(pulled) ? existing : pulled;
   }
   if (Array.isArray(pulled) && Array.isArray(existing) && pulled.length === existing.length) {
     return pulled.map((v, i) => withReferences(v, existing[i], env));
@@ -269,7 +284,9 @@ export function keepReferences(
   defs: readonly Definition[],
   env: Record<string, string | undefined>,
 ): Definition[] {
-  return defs.map((def) => {
+  return defs.map((pulled) => {
+    // What the service holds is data: its `${env:` text is written escaped (a secret is pulled as a reference).
+    const def = { ...pulled, fields: walkFields(pulled, (v, _f, secret) => (secret ? v : escapeLiteral(v))) };
     const file = fileFor(dir, def);
     if (!existsSync(file)) return def;
     let text: string;

@@ -263,6 +263,23 @@ describe('plan and apply read every definition file, or refuse: --prune never de
     await refused(dir, 'error: Sales/reports/v1.yaml is not valid YAML');
   });
 
+  it('a "__proto__" key, at the top or nested (its members would read as fields): exit 2 naming it', async () => {
+    const dir = await pulled('proto');
+    writeFileSync(
+      join(dir, 'Sales/reports/v1.yaml'),
+      'kind: view\npath: [Sales, reports, v1]\nsql: SELECT 1 AS one\n__proto__:\n  sqlContext: [hr]\n',
+    );
+    await refused(dir, 'error: Sales/reports/v1.yaml: __proto__: "__proto__" is not a field of any definition');
+    writeFileSync(
+      join(dir, 'Sales/reports/v1.yaml'),
+      'kind: view\npath: [Sales, reports, v1]\nsql: SELECT 1 AS one\nsqlContext: [a]\nfields: {__proto__: {x: 1}}\n',
+    );
+    await refused(
+      dir,
+      'error: Sales/reports/v1.yaml: fields.__proto__: "__proto__" is not a field of any definition',
+    );
+  });
+
   it('links inside the folder are read (a file reached twice counts once); .YAML is a definition name', async () => {
     const dir = await pulled('link-in');
     mkdirSync(join(dir, 'shared'));

@@ -1,8 +1,16 @@
 // The rule of `${env:NAME}` in definitions (src/ascode/substitution.ts): which variable a field may name, and
 // that a secret is read only when apply writes it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Definition } from '../../src/ascode/definitions.js';
-import { checkReferences, resolveSecrets, substituteEnv } from '../../src/ascode/substitution.js';
+import {
+  checkReferences,
+  keepReferences,
+  resolveSecrets,
+  substituteEnv,
+} from '../../src/ascode/substitution.js';
 import { UsageError } from '../../src/errors.js';
 
 const view = (sql: string): Definition => ({
@@ -119,5 +127,41 @@ describe('substitution', () => {
     expect(() => substituteEnv(view(`SELECT '\${env:DLAKE_TOKEN}'`), { DLAKE_TOKEN: 't' })).toThrow(
       "one of dlake's own settings",
     );
+  });
+});
+
+describe('`$${env:NAME}`: the text `${env:NAME}` as it is (data, such as SQL that holds it)', () => {
+  it('is no reference: nothing is read or refused, and the plan compares the text without its escape', () => {
+    const def = view(`SELECT '$\${env:DLAKE_TOKEN}' AS literal, '\${env:LAKE_REGION}' AS region`);
+    expect(refusal(def, { DLAKE_DEFS_ENV_ALLOW: 'LAKE_REGION' })).toBeUndefined();
+    const env = { DLAKE_DEFS_ENV_ALLOW: 'LAKE_REGION', LAKE_REGION: 'eu', DLAKE_TOKEN: 'tok-secret-1' };
+    expect(substituteEnv(def, env).fields.sql).toBe(
+      `SELECT '\${env:DLAKE_TOKEN}' AS literal, 'eu' AS region`,
+    );
+  });
+
+  it('pull writes the text `${env:…}` that a view holds escaped, so that plan reads back what the service has', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dlake-escape-'));
+    try {
+      const pulled = view(`SELECT '\${env:HOME}' AS literal`);
+      const [written] = keepReferences(dir, [pulled], {});
+      expect(written!.fields.sql).toBe(`SELECT '$\${env:HOME}' AS literal`);
+      // Read back and planned: the service's text again, no variable read.
+      expect(substituteEnv({ ...written!, file: 'S/v.yaml' }, { HOME: '/root' }).fields.sql).toBe(
+        `SELECT '\${env:HOME}' AS literal`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a source's secret pulled as a reference stays one", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dlake-escape-'));
+    try {
+      const [written] = keepReferences(dir, [source({ hostname: 'h', password: '${env:PG_PASSWORD}' })], {});
+      expect((written!.fields.config as Record<string, unknown>).password).toBe('${env:PG_PASSWORD}');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
