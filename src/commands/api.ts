@@ -43,6 +43,15 @@ async function request(
   if (!METHODS.includes(method))
     throw new UsageError(`unknown HTTP method "${methodArg}"`, { hint: `use one of: ${METHODS.join(', ')}` });
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
+  // The URL parser drops tabs and line breaks without a word: a path that holds one is not the path sent.
+  if (/\p{Cc}/u.test(pathArg)) {
+    throw new UsageError(
+      `the path ${JSON.stringify(pathArg)} holds a control character (a line break, a tab)`,
+      {
+        hint: 'percent-encode it (%0A, %0D, %09) if the service should receive it',
+      },
+    );
+  }
   const json = opts.data === undefined ? undefined : await readJsonArgument(opts.data, ctx.streams.stdin);
   // A relative path is taken below the edition's root: /api/v3 here, the project on the hosted edition.
   const [{ relativeApiPath }, { literal }] = await Promise.all([

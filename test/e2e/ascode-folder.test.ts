@@ -269,7 +269,10 @@ describe('plan and apply read every definition file, or refuse: --prune never de
       join(dir, 'Sales/reports/v1.yaml'),
       'kind: view\npath: [Sales, reports, v1]\nsql: SELECT 1 AS one\n__proto__:\n  sqlContext: [hr]\n',
     );
-    await refused(dir, 'error: Sales/reports/v1.yaml: __proto__: "__proto__" is not a field of any definition');
+    await refused(
+      dir,
+      'error: Sales/reports/v1.yaml: __proto__: "__proto__" is not a field of any definition',
+    );
     writeFileSync(
       join(dir, 'Sales/reports/v1.yaml'),
       'kind: view\npath: [Sales, reports, v1]\nsql: SELECT 1 AS one\nsqlContext: [a]\nfields: {__proto__: {x: 1}}\n',

@@ -115,6 +115,14 @@ describe('bad input', () => {
   it('an unknown HTTP method: exit 2', async () => {
     expectFailure(await fx.run(['api', 'FETCH', '/x']), 2, 'unknown HTTP method "FETCH"');
   });
+
+  it('a line break or tab in an api path: exit 2, nothing sent (the URL parser would drop it silently)', async () => {
+    fx.emu.log.clear();
+    for (const path of ['/api/v3/catalog\r\n', '/api/v3/cat\nalog', '/api/v3/\tcatalog']) {
+      expectFailure(await fx.run(['api', 'GET', path]), 2, 'holds a control character (a line break, a tab)');
+    }
+    expect(fx.emu.log.entries).toEqual([]);
+  });
 });
 
 describe('a closed pipe', () => {

@@ -43,3 +43,18 @@ it('data goes to stdout and notices to stderr; the exit code is the contract', a
     "unknown option '--no-such-option'",
   );
 });
+
+it("a socks5:// proxy: Node's experimental-feature warning is not printed among dlake's lines", async () => {
+  // Port 9 refuses: the request fails fast, after the proxy agent was made (which is when undici warns).
+  const r = await fx.spawn(['catalog', 'ls', '--timeout', '1s'], {
+    env: { HTTP_PROXY: 'socks5://127.0.0.1:9', HTTPS_PROXY: 'socks5://127.0.0.1:9' },
+  });
+  expect(r.code).toBe(7);
+  expect(r.stderr).not.toMatch(/Warning|SOCKS5|trace-warnings/);
+  expect(
+    r.stderr
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split(':')[0]),
+  ).toEqual(['error', 'hint']);
+});
