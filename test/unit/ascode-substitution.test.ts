@@ -130,7 +130,7 @@ describe('substitution', () => {
   });
 });
 
-describe('`$${env:NAME}`: the text `${env:NAME}` as it is (data, such as SQL that holds it)', () => {
+describe('`$$` before `{env:NAME}`: the reference text as it is (data, such as SQL that holds it)', () => {
   it('is no reference: nothing is read or refused, and the plan compares the text without its escape', () => {
     const def = view(`SELECT '$\${env:DLAKE_TOKEN}' AS literal, '\${env:LAKE_REGION}' AS region`);
     expect(refusal(def, { DLAKE_DEFS_ENV_ALLOW: 'LAKE_REGION' })).toBeUndefined();
@@ -140,7 +140,7 @@ describe('`$${env:NAME}`: the text `${env:NAME}` as it is (data, such as SQL tha
     );
   });
 
-  it('pull writes the text `${env:…}` that a view holds escaped, so that plan reads back what the service has', () => {
+  it('pull writes the reference text that a view holds escaped, so that plan reads back what the service has', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dlake-escape-'));
     try {
       const pulled = view(`SELECT '\${env:HOME}' AS literal`);
@@ -158,8 +158,8 @@ describe('`$${env:NAME}`: the text `${env:NAME}` as it is (data, such as SQL tha
   it("a source's secret pulled as a reference stays one", () => {
     const dir = mkdtempSync(join(tmpdir(), 'dlake-escape-'));
     try {
-      const [written] = keepReferences(dir, [source({ hostname: 'h', password: '${env:PG_PASSWORD}' })], {});
-      expect((written!.fields.config as Record<string, unknown>).password).toBe('${env:PG_PASSWORD}');
+      const [written] = keepReferences(dir, [source({ hostname: 'h', password: `\${env:PG_PASSWORD}` })], {});
+      expect((written!.fields.config as Record<string, unknown>).password).toBe(`\${env:PG_PASSWORD}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
