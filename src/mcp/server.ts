@@ -3,7 +3,7 @@
 // and the --debug trace (secrets redacted) go to standard error. The session ends when the client closes
 // standard input or on SIGTERM/SIGINT/SIGHUP: the calls still running are aborted, and run_sql cancels its job.
 import type { Context } from '../context.js';
-import { DlakeError, InterruptedError } from '../errors.js';
+import { DlakeError, InterruptedError, UsageError } from '../errors.js';
 import { stderrSafe } from '../output/safe-text.js';
 import { cappedJson } from './result.js';
 import { Profiles } from './session.js';
@@ -16,6 +16,9 @@ interface McpOptions {
 
 /** How long the calls still running get to cancel their jobs when the session ends. */
 const WIND_DOWN_MS = 5_000;
+
+/** The largest message a client may send, as standard input is bounded elsewhere (docs/cli-contract.md). */
+const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /** A failure as the CLI's `error:` line (and its `hint:`), for a tool error. */
 async function errorText(err: unknown): Promise<string> {
@@ -91,10 +94,16 @@ export async function serve(ctx: Context, opts: McpOptions): Promise<void> {
     }
   });
 
-  const transport = new StdioServerTransport(ctx.streams.stdin, ctx.streams.stdout);
+  const transport = new StdioServerTransport(ctx.streams.stdin, ctx.streams.stdout, {
+    maxBufferSize: MAX_MESSAGE_BYTES,
+  });
   // The SDK's stdio transport does not watch for the end of its input: a client that closes standard input
-  // (as the SDK's own client does first when it closes) ends the session here.
-  const ended = new Promise<'input closed' | 'signal'>((resolve) => {
+  // (as the SDK's own client does first when it closes) ends the session here. A message larger than the bound
+  // makes the transport drop what it holds and stop reading: the session ends then, saying why, not silently.
+  const ended = new Promise<'input closed' | 'signal' | 'too large'>((resolve) => {
+    transport.onerror = (err) => {
+      if (/exceeded maximum size/i.test(err?.message ?? '')) resolve('too large');
+    };
     ctx.streams.stdin.once('end', () => resolve('input closed'));
     ctx.streams.stdin.once('close', () => resolve('input closed'));
     ctx.interrupt.signal.addEventListener('abort', () => resolve('signal'), { once: true });
@@ -114,4 +123,10 @@ export async function serve(ctx: Context, opts: McpOptions): Promise<void> {
   await server.close().catch(() => {});
   await profiles.dispose();
   if (why === 'signal') throw new InterruptedError('interrupted');
+  if (why === 'too large') {
+    throw new UsageError(
+      `the client sent a message larger than ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB: the session ended`,
+      { hint: 'send large SQL as a file the tool reads, or in smaller statements' },
+    );
+  }
 }
