@@ -22,10 +22,10 @@ import { colorEnabled, type Theme, theme } from './output/color.js';
 import { hintFor, sayFailure } from './output/hints.js';
 import { render } from './output/render.js';
 import { stderrSafe } from './output/safe-text.js';
-import { secretsInForce } from './output/secrets.js';
 import { type Streams, Ui } from './output/ui.js';
 import type { Renderable } from './output/view.js';
 import { terminalWidth } from './output/width.js';
+import { secretsInForce } from './util/secrets.js';
 import { parseDuration } from './util/units.js';
 
 interface ClientRequest {

@@ -25,9 +25,10 @@ import {
 import { GLOBAL_OPTIONS, type GlobalOptionSpec, type GlobalOptions } from './global-options.js';
 import { colorEnabled, theme } from './output/color.js';
 import { hintFor, sayFailure } from './output/hints.js';
-import { bounded, labelSafe } from './output/safe-text.js';
-import { redactingStreams, SecretsInForce, withSecrets } from './output/secrets.js';
+import { bounded, stderrSafe } from './output/safe-text.js';
+import { redactingStreams } from './output/secrets.js';
 import { nearest } from './util/nearest.js';
+import { SecretsInForce, withSecrets } from './util/secrets.js';
 
 /** What one run of dlake remembers about its commander tree. */
 interface RunState {
@@ -348,7 +349,7 @@ async function reportError(err: unknown, rt: Runtime, world: World, scanned: Sca
   // (docs/cli-contract.md "Errors").
   const verbose = Boolean(ctx?.opts.verbose || ctx?.debugging) || given.has('--verbose');
   const line = (label: string, text: string) =>
-    stderr.write(`${label} ${labelSafe(bounded(text, verbose))}\n`);
+    stderr.write(`${label} ${stderrSafe(bounded(text, verbose))}\n`);
   if (err instanceof CommanderError) {
     if (
       err.code === 'commander.helpDisplayed' ||

@@ -6,7 +6,7 @@ import type { ApiClient } from '../api/http.js';
 import type { AnySpec, RawResponse } from '../api/pipeline/types.js';
 import { redactJson } from '../util/redact.js';
 
-export interface DryRequest {
+interface DryRequest {
   method: string;
   url: string;
   body?: unknown;

@@ -2,9 +2,9 @@
 // into pooled buffers, and the --debug trace of both sides with secrets redacted. It knows nothing of
 // retries, redirects or credentials: the layers around it do.
 
-import { secretsInForce } from '../../output/secrets.js';
 import { BufferPool } from '../../util/buffer-pool.js';
 import { isSecretKey, redactForm, redactHeader, redactJson } from '../../util/redact.js';
+import { secretsInForce } from '../../util/secrets.js';
 import type { Dispatcher, DispatchOptions } from '../undici-lite.js';
 import { MAX_BODY_BYTES, requestBytes, requestText } from './bodies.js';
 import type { Outgoing, RawResponse, Send } from './types.js';

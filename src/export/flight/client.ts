@@ -8,8 +8,8 @@
 //   §14); the hosted edition's project is a session option set before the query. The authorization header is
 //   given per call and never traced.
 import * as grpc from '@grpc/grpc-js';
-import { secretsInForce } from '../../output/secrets.js';
 import { readCaFile } from '../../util/files.js';
+import { secretsInForce } from '../../util/secrets.js';
 import {
   decodeFlightData,
   decodeFlightInfo,
