@@ -76,6 +76,8 @@ export function cancelJobRequest(id: string) {
   return { method: 'POST', at: jobPart(id, 'cancel') } as const;
 }
 
+/** A cancel is urgent: it stops work, and never waits behind dlake's own pacing (api/pipeline/pace.ts). */
+
 type CancelOutcome = { requested: true } | { requested: false; status: JobStatus };
 
 /**
@@ -84,7 +86,7 @@ type CancelOutcome = { requested: true } | { requested: false; status: JobStatus
  */
 export async function cancelJob(client: ApiClient, id: string, signal?: AbortSignal): Promise<CancelOutcome> {
   try {
-    await client.request({ ...cancelJobRequest(id), responseType: 'none', signal });
+    await client.request({ ...cancelJobRequest(id), responseType: 'none', signal, urgent: true });
     return { requested: true };
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;

@@ -116,9 +116,14 @@ export class Pacer {
       for (const l of this.listeners) l({ limit: pause.limit, waitMs: pause.ms });
       await wait(pause.ms, signal, this.sleep);
     }
-    const t = this.now();
-    for (const n of names) this.window(n, t).push(t);
+    this.count(limit);
     if (waited) for (const l of this.listeners) l({ done: true });
+  }
+
+  /** Counts a request of class `limit` sent now, without waiting (an urgent one: a cancel). */
+  count(limit: LimitClass): void {
+    const t = this.now();
+    for (const n of limitsOf(limit)) this.window(n, t).push(t);
   }
 
   /**

@@ -105,8 +105,9 @@ async function offerCancel(
     );
     return true;
   } catch (e) {
+    // Bounded by dlake, not refused by the service: the words say which.
     const why = bound.aborted
-      ? `no answer within ${formatDuration(Math.min(CANCEL_BOUND_MS, ctx.timeoutMs()))}`
+      ? `the cancel request did not complete within ${formatDuration(Math.min(CANCEL_BOUND_MS, ctx.timeoutMs()))}`
       : (e as Error).message;
     ctx.ui.warn(`could not cancel job ${id}: ${why}`);
     return false;

@@ -94,7 +94,7 @@ describe('a signal ends dlake in bounded time', () => {
     child.terminate();
     const r = await child.done;
     expectFailure(r, 143, `terminated (SIGTERM) while waiting for job ${id}`);
-    expect(r.stderr).toContain(`could not cancel job ${id}: no answer within 5s`);
+    expect(r.stderr).toContain(`could not cancel job ${id}: the cancel request did not complete within 5s`);
     expect(r.stderr).toContain(`hint: job ${id} may still be running on the service; cancel it with`);
     expect(fx.emu.log.find('POST', `/api/v3/job/${id}/cancel`)).toHaveLength(1);
   });

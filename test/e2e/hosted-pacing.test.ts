@@ -108,4 +108,22 @@ describe('a wait for a limit', () => {
       await until(() => fx.emu.jobs.get(id)?.state === 'CANCELED', 'the job is canceled');
     },
   );
+
+  it("the cancel is not held back by dlake's own pacing when the limit every call counts against is spent", async () => {
+    // Three calls a minute in all: what leads to the first poll spends them, the second poll waits for the next
+    // minute, and the cancel after SIGTERM would wait behind it.
+    const child = startDlake(['sql', 'SELECT 1 /* sleep:20000 */'], {
+      env: { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url, DLAKE_RATE_LIMITS: 'api=3,per=60s' },
+      killAfterMs: 30_000,
+    });
+    await until(() => /job [0-9a-f-]{36} submitted/.test(child.stderr), 'the job is submitted');
+    const id = /job ([0-9a-f-]{36})/.exec(child.stderr)![1]!;
+    await until(() => fx.emu.log.find('GET', `/v0/projects/${PID}/job/${id}`).length === 1, 'the first poll');
+    child.kill('SIGTERM');
+    const r = await child.done;
+    expectFailure(r, 143, `error: terminated (SIGTERM) while waiting for job ${id}`);
+    expect(r.stderr).not.toContain('could not cancel');
+    expect(fx.emu.log.find('POST', `/v0/projects/${PID}/job/${id}/cancel`)).toHaveLength(1);
+    await until(() => fx.emu.jobs.get(id)?.state === 'CANCELED', 'the job is canceled');
+  });
 });

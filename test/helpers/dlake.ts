@@ -12,6 +12,8 @@ export interface RunResult {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
+  /** Of an in-process run: bytes written to stdout were not valid UTF-8. */
+  stdoutInvalidUtf8?: boolean;
 }
 
 export interface RunOptions {

@@ -13,6 +13,9 @@ process.setMaxListeners(64);
 /** A writable that keeps what is written, as a stdout or stderr: a pipe, or an 80-column terminal with `tty`. */
 class Capture extends Writable {
   text = '';
+  /** Set when what was written is not valid UTF-8 (a string is; bytes are checked as they come). */
+  invalidUtf8 = false;
+  private readonly utf8 = new TextDecoder('utf-8', { fatal: true });
   readonly columns: number | undefined;
 
   constructor(readonly isTTY = false) {
@@ -41,6 +44,13 @@ class Capture extends Writable {
   }
 
   override _write(chunk: Buffer | string, _enc: BufferEncoding, done: (error?: Error | null) => void): void {
+    if (typeof chunk !== 'string' && !this.invalidUtf8) {
+      try {
+        this.utf8.decode(chunk, { stream: true });
+      } catch {
+        this.invalidUtf8 = true;
+      }
+    }
     this.text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
     done();
   }
@@ -59,5 +69,11 @@ export async function runInProcess(
     stderr: stderr as unknown as NodeJS.WriteStream,
   };
   const code = await runCli(['node', 'dlake', ...args], { env: cleanEnv(opts.env), streams });
-  return { code, signal: null, stdout: stdout.text, stderr: stderr.text };
+  return {
+    code,
+    signal: null,
+    stdout: stdout.text,
+    stderr: stderr.text,
+    stdoutInvalidUtf8: stdout.invalidUtf8,
+  };
 }

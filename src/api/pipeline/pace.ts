@@ -13,7 +13,8 @@ export function pace(pacer: Pacer): Layer {
     // The token endpoint is the login service's, not the API's: no limit of these counts it.
     if (req.spec.at.scope === 'auth') return next(req);
     const limit = req.spec.at.limit;
-    await pacer.take(limit, req.spec.signal);
+    if (req.spec.urgent) pacer.count(limit);
+    else await pacer.take(limit, req.spec.signal);
     const raw = await next(req);
     // Bounded like every wait: a server asking for a day holds nothing back for longer than the retry waits.
     if (raw.status === 429)

@@ -36,6 +36,12 @@ export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
    * instead of --timeout and MAX_BODY_BYTES.
    */
   resultsPage?: boolean;
+  /**
+   * Sent at once, ahead of dlake's own pacing of the hosted edition's limits (api/pipeline/pace.ts): a cancel
+   * after a signal must not wait behind the requests of the job it stops. It still counts against the limits,
+   * and a 429 the service answers is the service's word.
+   */
+  urgent?: boolean;
   /** The Accept header (default application/json): a download endpoint produces only its own type. */
   accept?: string;
   /** Extra body field names to hide from traces (e.g. a source type's secret fields). */

@@ -214,6 +214,15 @@ export class Harness {
     for (const f of files) {
       if (!f.startsWith('out/')) v.push(`a file written outside the folders given: ${f}`);
     }
+    // Text is UTF-8: a service's invalid bytes are replaced, never copied raw into JSON, NDJSON or CSV.
+    if (r.stdoutInvalidUtf8) v.push('bytes on stdout that are not valid UTF-8');
+    for (const f of files.filter((x) => /\.(json|ndjson|csv)$/.test(x))) {
+      try {
+        new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(join(caseDir, f)));
+      } catch {
+        v.push(`${f} is not valid UTF-8`);
+      }
+    }
     for (const f of filesUnder(config)) {
       if (
         !/^(config\.json|credentials\.json|config\.json\.lock|credentials\.json\.lock|sql_history|[\w.-]*cache[\w./-]*)$/.test(
