@@ -8,7 +8,7 @@ import type { OutputFormat } from '../global-options.js';
 import { asReceived } from '../util/received.js';
 import type { Theme } from './color.js';
 import { columnWidths, gridOf, recordsText, tableText } from './layout.js';
-import { stderrSafe } from './safe-text.js';
+import { jsonTerminalSafe, stderrSafe } from './safe-text.js';
 import { cellText, DETAIL_VIEW, detailRows, genericView, type Renderable, type View } from './view.js';
 
 interface RenderOptions {
@@ -59,12 +59,16 @@ async function format(
   opts: RenderOptions,
 ): Promise<Rendered> {
   switch (opts.format) {
-    case 'json':
-      return { stdout: `${JSON.stringify(asReceived(data) ?? null, null, 2)}\n` };
+    // On a terminal, escaped where JSON allows what a terminal would act on (safe-text.ts jsonTerminalSafe).
+    case 'json': {
+      const text = `${JSON.stringify(asReceived(data) ?? null, null, 2)}\n`;
+      return { stdout: opts.terminal ? jsonTerminalSafe(text) : text };
+    }
     case 'ndjson': {
       const sent = asReceived(data);
       const items = Array.isArray(sent) ? sent : [sent];
-      return { stdout: items.map((i) => `${JSON.stringify(i ?? null)}\n`).join('') };
+      const text = items.map((i) => `${JSON.stringify(i ?? null)}\n`).join('');
+      return { stdout: opts.terminal ? jsonTerminalSafe(text) : text };
     }
     case 'csv':
     case 'table': {

@@ -1,7 +1,7 @@
 // Text on its way to stderr (docs/cli-contract.md "Errors"): control characters shown as symbols, line feeds
 // and tabs kept; long texts cut unless -v.
 import { describe, expect, it } from 'vitest';
-import { bounded, stderrSafe, terminalSafe } from '../../src/output/safe-text.js';
+import { bounded, jsonTerminalSafe, stderrSafe, terminalSafe } from '../../src/output/safe-text.js';
 
 describe('stderrSafe', () => {
   it('shows ESC, BEL, CR, backspace, DEL and the C1 controls as symbols, and keeps LF and tab', () => {
@@ -56,5 +56,17 @@ describe('bounded', () => {
     expect(bounded(text, false)).toBe(`${'x'.repeat(2000)}… (500 more characters; -v shows all)`);
     expect(bounded(text, true)).toBe(text);
     expect(bounded('short', false)).toBe('short');
+  });
+});
+
+describe('jsonTerminalSafe: JSON on a terminal', () => {
+  it('escapes the C1 controls and the invisible and reordering characters, as JSON readers read them', () => {
+    const value = { name: 'a\u202eevil\u202c\u2066b\u009b31m\u200bc\u2028d\u{e0041}', emoji: '👩‍💻' };
+    const text = jsonTerminalSafe(JSON.stringify(value));
+    expect(text).not.toMatch(/[\u0080-\u009f\u200b\u202a-\u202e\u2066-\u2069\u2028\u{e0041}]/u);
+    expect(text).toContain('\\u202e');
+    // The same JSON: every reader gets the same value, the joiner of the emoji kept as it is.
+    expect(JSON.parse(text)).toEqual(value);
+    expect(text).toContain('👩‍💻');
   });
 });

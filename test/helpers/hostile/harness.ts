@@ -186,7 +186,7 @@ export class Harness {
         `${errors.length} \`error:\` lines where ${expected} belong: ${JSON.stringify(errors.slice(0, 3))}`,
       );
     }
-    if (errors.some((e) => /forged/.test(e))) v.push('an `error:` line forged by the server');
+    if (errors.some((e) => /^error: forged/.test(e))) v.push('an `error:` line forged by the server');
     if (lines.some((l) => /^hint: run `(rm|curl)/.test(l))) v.push('a `hint:` line forged by the server');
     if (STACK_FRAME.test(r.stderr) || STACK_FRAME.test(r.stdout)) v.push('a stack trace');
     if (r.code === 1) v.push(`exit 1 (a bug in dlake): ${errors[0] ?? ''}`);
