@@ -20,7 +20,7 @@ interface Place {
  * Fields that belong to the host a profile pointed at, not to the profile: the token endpoint, the Flight
  * endpoint, and the forms of the hosted API (`routes`) or search (`searchForm`) found there.
  */
-const HOST_BOUND = ['authUrl', 'flightUrl', 'routes', 'searchForm'] as const;
+const HOST_BOUND = ['authUrl', 'flightUrl', 'routes', 'searchForm', 'searchFormUrl'] as const;
 
 /** `profile` pointed at `place`; what it stored for another URL is dropped. */
 export function pointProfileAt(profile: Profile | undefined, place: Place): Profile {

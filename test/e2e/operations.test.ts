@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseCsv } from '../helpers/csv.js';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { ADMIN, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { type HostileServer, startHostileServer } from '../helpers/hostile/server.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { type StubRoute, startStub } from '../replay/stub.js';
 
@@ -258,6 +259,65 @@ describe('self-hosted', () => {
       'POST /api/v3/search',
       'POST /api/v3/search',
     ]);
+  });
+});
+
+describe('search against a server that changes or repeats itself', () => {
+  let fx: Fixture;
+  let hostile: HostileServer;
+  beforeAll(async () => {
+    fx = await startFixture();
+    hostile = await startHostileServer(fx.emu.url);
+    const login = await fx.run(['login', '-u', ADMIN.name, '--password-stdin', '--url', hostile.url], {
+      input: `${ADMIN.password}\n`,
+      url: false,
+    });
+    expect(login.code, login.stderr).toBe(0);
+    const store = fx.emu.catalog.store;
+    store.insert({ ...store.stamp(), kind: 'space', path: ['Loop'] });
+    for (let i = 0; i < 3; i++)
+      store.insert({ ...store.stamp(), kind: 'folder', path: ['Loop', `page_${i}`] });
+  });
+  afterAll(async () => {
+    await hostile.close();
+    await fx.close();
+  });
+
+  it('an empty page ends the search, whatever token it carries', async () => {
+    hostile.reset({ rule: { kind: 'pages', how: 'empty-with-token' }, reach: { from: 0, times: 'all' } });
+    const r = await fx.run(['search', 'page_', '-o', 'json'], { url: false });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+    expect(hostile.exchanges).toHaveLength(1);
+  });
+
+  it.each([
+    ['repeat-token', 'the service sent the same nextPageToken twice while listing POST /api/v3/search'],
+    ['identical-pages', 'the service sent the same page twice while listing POST /api/v3/search'],
+  ] as const)('%s: exit 7 after one repeat, nothing printed', async (how, message) => {
+    hostile.reset({ rule: { kind: 'pages', how }, reach: { from: 0, times: 'all' } });
+    const r = await fx.run(['search', 'page_'], { url: false });
+    expectFailure(r, 7, message);
+    expect(hostile.exchanges.length).toBeLessThanOrEqual(3);
+  });
+
+  it('the remembered form is detected again when it answers 404 (the server changed)', async () => {
+    hostile.reset();
+    expect((await fx.run(['search', 'page_'], { url: false })).code).toBe(0);
+    expect(fx.readJson('config.json').profiles.default.searchForm).toBe('unified');
+    // The server now serves the open-source form only.
+    hostile.reset({
+      rule: { kind: 'status', status: 404, body: 'empty' },
+      reach: { from: 0, times: 1 },
+    });
+    const r = await fx.run(['search', 'page_', '-o', 'json'], { url: false });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(3);
+    expect(hostile.exchanges.map((e) => `${e.method} ${e.path.split('?')[0]}`)).toEqual([
+      'POST /api/v3/search',
+      'GET /api/v3/catalog/search',
+    ]);
+    expect(fx.readJson('config.json').profiles.default.searchForm).toBe('catalog');
   });
 });
 
