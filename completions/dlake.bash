@@ -192,7 +192,7 @@ _dlake_opts() {
     'source help') REPLY='' ;;
     'sql') REPLY='-f --file --continue-on-error --context --no-wait --max-rows --out --into --format --no-clobber --concurrency --transport --wait-timeout -y --yes -h --help' ;;
     'job') REPLY='-h --help' ;;
-    'job list') REPLY='--status --user --since --until --type --queue --engine --min-duration --text --accelerated --not-accelerated --limit --out --format -h --help' ;;
+    'job list') REPLY='--status --user --since --until --type --queue --engine --min-duration --text --accelerated --not-accelerated --limit --out --format --wait-timeout -h --help' ;;
     'job get') REPLY='-h --help' ;;
     'job why') REPLY='-h --help' ;;
     'job profile') REPLY='--out --top -h --help' ;;
@@ -327,6 +327,7 @@ _dlake_opt() {
     'job list/--limit') REPLY=value vals='' ;;
     'job list/--out') REPLY=value vals='@files' ;;
     'job list/--format') REPLY=value vals='csv json ndjson parquet' ;;
+    'job list/--wait-timeout') REPLY=value vals='' ;;
     'job profile/--out') REPLY=value vals='@files' ;;
     'job profile/--top') REPLY=value vals='' ;;
     'job wait/--timeout') REPLY=value vals='' ;;

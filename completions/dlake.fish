@@ -403,7 +403,7 @@ function __dlake_opts --argument-names cmd
         case 'job'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'job list'
-            printf '%s\t%s\n' '--status' 'only jobs in this state (COMPLETED, FAILED, CANCELED, RUNNING…); repeatable or comma-separated' '--user' 'only this user\'s jobs' '--since' 'submitted at or after WHEN: a duration back from now (24h, 7d) or an ISO 8601 time' '--until' 'submitted before WHEN (same forms as --since)' '--type' 'only jobs of this query type (UI_RUN, REST, JDBC, ODBC, FLIGHT…)' '--queue' 'only jobs placed on this queue' '--engine' 'only jobs run on this engine' '--min-duration' 'only jobs that took at least this long, e.g. 30s' '--text' 'only jobs whose SQL contains this text (case-insensitive)' '--accelerated' 'only jobs a reflection accelerated' '--not-accelerated' 'only jobs no reflection accelerated' '--limit' 'jobs to list (default 50, at most 10000)' '--out' 'write the jobs to FILE (- for standard output) in the format of its name' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '--status' 'only jobs in this state (COMPLETED, FAILED, CANCELED, RUNNING…); repeatable or comma-separated' '--user' 'only this user\'s jobs' '--since' 'submitted at or after WHEN: a duration back from now (24h, 7d) or an ISO 8601 time' '--until' 'submitted before WHEN (same forms as --since)' '--type' 'only jobs of this query type (UI_RUN, REST, JDBC, ODBC, FLIGHT…)' '--queue' 'only jobs placed on this queue' '--engine' 'only jobs run on this engine' '--min-duration' 'only jobs that took at least this long, e.g. 30s' '--text' 'only jobs whose SQL contains this text (case-insensitive)' '--accelerated' 'only jobs a reflection accelerated' '--not-accelerated' 'only jobs no reflection accelerated' '--limit' 'jobs to list (default 50, at most 10000)' '--out' 'write the jobs to FILE (- for standard output) in the format of its name' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '-h' 'show help' '--help' 'show help'
         case 'job get'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'job why'
@@ -706,6 +706,9 @@ function __dlake_opt --argument-names cmd opt
             return
         case 'job list/--format'
             printf '%s\n' value 'csv json ndjson parquet'
+            return
+        case 'job list/--wait-timeout'
+            printf '%s\n' value ''
             return
         case 'job profile/--out'
             printf '%s\n' value '@files'

@@ -27,6 +27,8 @@ interface QueryOptions {
   /** Show no spinner (a refreshing view draws its own screen). */
   quiet?: boolean;
   signal?: AbortSignal;
+  /** `--wait-timeout`: how long the query may be waited for (exit 7 after it; the service's job keeps running). */
+  timeoutMs?: number;
 }
 
 /**
@@ -63,8 +65,12 @@ async function runOnce(
   const { submitSql, waitForJob, requireCompleted } = await import('../api/jobs.js');
   const id = await submitSql(client, sql);
   const status = opts.quiet
-    ? await waitForJob(client, id, { signal: opts.signal ?? ctx.interrupt.signal, firstDelayMs: 50 })
-    : await waitWithFeedback(ctx, client, id, { signal: opts.signal });
+    ? await waitForJob(client, id, {
+        signal: opts.signal ?? ctx.interrupt.signal,
+        firstDelayMs: 50,
+        timeoutMs: opts.timeoutMs,
+      })
+    : await waitWithFeedback(ctx, client, id, { signal: opts.signal, timeoutMs: opts.timeoutMs });
   if (status.jobState === 'COMPLETED') return { ok: true, id };
   if (status.jobState === 'FAILED') return { ok: false, id, error: status.errorMessage ?? '' };
   requireCompleted(status, id);

@@ -73,20 +73,38 @@ function stateName(s: string): string {
  */
 function when(flag: string, text: string, now: number): number {
   const t = text.trim();
-  if (/^\d{4}-\d{2}-\d{2}/.test(t)) {
+  const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(t);
+  if (date) {
     const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(t) ? `${t}T00:00:00Z` : t);
-    if (Number.isFinite(ms)) return ms;
+    // Date.parse rolls a day the month lacks over (2026-02-30 would be 2026-03-02): such a date is no date.
+    if (Number.isFinite(ms) && isCalendarDate(Number(date[1]), Number(date[2]), Number(date[3]))) return ms;
   } else {
+    let back = 0;
     try {
-      const back = parseDuration(t);
-      if (back > 0) return now - back;
+      back = parseDuration(t);
     } catch {
       // Said below, with both forms.
+    }
+    // Back no further than the year 1: the history's timestamps are written with years of four digits.
+    if (back > 0 && now - back >= EARLIEST) return now - back;
+    if (back > 0) {
+      throw new UsageError(`${flag} "${text}" goes back before the year 1`, { hint: 'e.g. 24h, 7d or 365d' });
     }
   }
   throw new UsageError(`${flag} "${text}" is neither a duration back from now nor an ISO 8601 time`, {
     hint: 'e.g. 24h, 7d, 2026-01-31 or 2026-01-31T08:00:00Z',
   });
+}
+
+/** 0001-01-01T00:00:00Z: the earliest time a timestamp literal with a four-digit year writes. */
+const EARLIEST = -62_135_596_800_000;
+
+/** Whether year-month-day names a day of the calendar (February 30 does not). */
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  const d = new Date(Date.UTC(2000, month - 1, day));
+  d.setUTCFullYear(year);
+  return d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
 }
 
 interface Timings {

@@ -159,6 +159,40 @@ describe('self-hosted', () => {
     expect(fx.emu.log.entries).toEqual([]);
   });
 
+  it('job list refuses a day the calendar lacks and a time before the year 1 (exit 2), sending nothing', async () => {
+    fx.emu.log.clear();
+    expectFailure(
+      await fx.run(['job', 'list', '--since', '2026-02-30']),
+      2,
+      '--since "2026-02-30" is neither a duration back from now nor an ISO 8601 time',
+    );
+    expectFailure(
+      await fx.run(['job', 'list', '--until', '2025-02-29T10:00:00Z']),
+      2,
+      '--until "2025-02-29T10:00:00Z" is neither',
+    );
+    expectFailure(
+      await fx.run(['job', 'list', '--since', '100000000d']),
+      2,
+      '--since "100000000d" goes back before the year 1',
+    );
+    expect(fx.emu.log.entries).toEqual([]);
+    // A leap day that exists, and a long way back that does not cross the year 1, are taken.
+    expect((await fx.run(['job', 'list', '--since', '2024-02-29', '--limit', '1'])).code).toBe(0);
+    expect((await fx.run(['job', 'list', '--since', '700000d', '--limit', '1'])).code).toBe(0);
+  });
+
+  it('job list --wait-timeout bounds the wait for its query: exit 7 naming it', async () => {
+    // Every status poll takes 10 s: the query is never seen to end within the bound.
+    fx.emu.fault({ kind: 'latency', method: 'GET', path: '/api/v3/job/', latencyMs: 10_000 });
+    try {
+      const r = await fx.run(['job', 'list', '--wait-timeout', '500ms']);
+      expectFailure(r, 7, '500ms');
+    } finally {
+      fx.emu.faults.clear();
+    }
+  });
+
   it('job why: timings, queue and rule, reflections with their datasets; unknown ids exit 4, bad ids 2', async () => {
     const run = await fx.run(['sql', 'SELECT COUNT(*) AS n FROM big', '-o', 'json']);
     expect(run.code, run.stderr).toBe(0);

@@ -11,7 +11,7 @@ import type { View } from '../../output/view.js';
 import { countRows, formatDuration } from '../../util/units.js';
 import { examples } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
-import { formatOption } from '../job-options.js';
+import { formatOption, waitTimeoutOption } from '../job-options.js';
 import { duration, repeatable, wholeNumber } from '../options.js';
 
 /** The most jobs one listing reads (a thousand pages' worth would be a history dump, not a listing). */
@@ -50,6 +50,7 @@ const declaration = (job: Command) =>
     )
     .option('--out <file>', 'write the jobs to FILE (- for standard output) in the format of its name')
     .addOption(formatOption())
+    .addOption(waitTimeoutOption())
     .addHelpText(
       'after',
       examples(
@@ -72,7 +73,9 @@ async function list(ctx: Context, opts: Flags): Promise<void> {
   if (opts.format && !opts.out) throw new UsageError('--format applies with --out FILE');
   if (opts.out && opts.out !== '-') await (await import('../../export/target.js')).checkWritable(opts.out);
   const { jobListSql } = await import('../../api/job-history.js');
-  const query = await queryHistory(ctx, 'recent', (table) => jobListSql(table, filter));
+  const query = await queryHistory(ctx, 'recent', (table) => jobListSql(table, filter), {
+    timeoutMs: opts.waitTimeout,
+  });
   await deliverJobs(ctx, query.id, opts.out, spec);
 }
 
