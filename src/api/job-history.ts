@@ -206,7 +206,12 @@ function parseServiceTimestamp(text: string): number | undefined {
   return Number.isFinite(ms) ? ms : undefined;
 }
 
-const iso = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString());
+/** The latest (and, negated, the earliest) time a Date holds: ±100,000,000 days from 1970. */
+const MAX_TIME_MS = 8.64e15;
+
+/** Epoch ms as ISO 8601; a time no calendar holds (a history row's epoch out of range) is no time: null. */
+const iso = (ms: number | undefined): string | null =>
+  ms === undefined || !Number.isFinite(ms) || Math.abs(ms) > MAX_TIME_MS ? null : new Date(ms).toISOString();
 
 /** A text column: null for null, the empty string and absent columns. */
 function text(v: unknown): string | null {

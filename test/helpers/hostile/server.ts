@@ -442,7 +442,7 @@ function withNumbers(value: unknown, text: string): string {
   return JSON.stringify(marked).split(JSON.stringify(NUMBER_MARK)).join(text);
 }
 
-const TIME_KEY = /(At|Time|time|Date|date|epoch|Epoch|_ts|timestamp|Timestamp|expires|Expires)$/;
+const TIME_KEY = /(At|Time|time|Date|date|epoch|Epoch|_millis|_ts|timestamp|Timestamp|expires|Expires)$/;
 const ISO_LIKE = /^\d{4}-\d\d-\d\d/;
 
 function withTimes(value: unknown, bad: string | number, key = ''): unknown {
