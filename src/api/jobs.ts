@@ -12,7 +12,7 @@ import {
   UsageError,
 } from '../errors.js';
 import { BufferPool } from '../util/buffer-pool.js';
-import { formatDuration } from '../util/units.js';
+import { formatDuration, timerMs } from '../util/units.js';
 import { below, type Target, v3 } from './endpoint.js';
 import { JsonNumber, parseJsonExact } from './exact-json.js';
 import type { ApiClient } from './http.js';
@@ -321,7 +321,9 @@ export async function waitForJob(client: ApiClient, id: string, opts: WaitOption
   for (;;) {
     const left = deadline - now();
     // A status request that hangs must not hold the wait past its deadline.
-    const timer = Number.isFinite(left) ? AbortSignal.timeout(Math.max(1, Math.ceil(left))) : undefined;
+    const timer = Number.isFinite(left)
+      ? AbortSignal.timeout(timerMs(Math.max(1, Math.ceil(left))))
+      : undefined;
     const signals = [opts.signal, timer].filter((s): s is AbortSignal => s !== undefined);
     let status: JobStatus;
     try {
@@ -372,7 +374,7 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
-    }, ms);
+    }, timerMs(ms));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import '../util/zod.js';
 import { ConflictError, JobFailedError, ServiceError, UsageError } from '../errors.js';
 import { isUuid } from '../util/catalog-ref.js';
-import { formatDuration } from '../util/units.js';
+import { formatDuration, timerMs } from '../util/units.js';
 import { enterprise } from './editions.js';
 import { below, type Target, v3 } from './endpoint.js';
 import type { ApiClient } from './http.js';
@@ -199,7 +199,9 @@ export async function waitForReflection(
   let status = 'unknown';
   for (;;) {
     const left = deadline - Date.now();
-    const timer = Number.isFinite(left) ? AbortSignal.timeout(Math.max(1, Math.ceil(left))) : undefined;
+    const timer = Number.isFinite(left)
+      ? AbortSignal.timeout(timerMs(Math.max(1, Math.ceil(left))))
+      : undefined;
     const signals = [opts.signal, timer].filter((s): s is AbortSignal => s !== undefined);
     let r: Reflection;
     try {

@@ -5,9 +5,11 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { JobSummary } from '../api/job-history.js';
 import type { Context } from '../context.js';
+import { InterruptedError } from '../errors.js';
 import { queryHistory, readSummaries } from '../ops/job-history.js';
-import { stderrSafe } from '../output/safe-text.js';
-import { formatDuration } from '../util/units.js';
+import { terminalSafe } from '../output/safe-text.js';
+import { displayWidth, truncate } from '../output/width.js';
+import { formatDuration, timerMs } from '../util/units.js';
 import { examples } from './common.js';
 import { defineCommand, type OptionsOf } from './define.js';
 import { JOB_VIEW } from './job/list.js';
@@ -69,7 +71,15 @@ class TopScreen {
       for (const k of keysOf(b.toString('latin1'))) void this.key(k);
     };
     stdin.on('data', onData);
-    stdout.write('\x1b[?25l');
+    // Ctrl-C comes as a key (raw mode); SIGINT from elsewhere, SIGTERM and SIGHUP end the screen the same way,
+    // through the finally below, so the cursor comes back whatever ends it. An exit that skips it (a second
+    // signal) still shows the cursor again.
+    this.ctx.interruptible = true;
+    const onStop = () => this.quit();
+    this.ctx.interrupt.signal.addEventListener('abort', onStop, { once: true });
+    const restore = () => stdout.write(SHOW_CURSOR);
+    process.once('exit', restore);
+    stdout.write(HIDE_CURSOR);
     try {
       while (!this.stopped) {
         try {
@@ -81,7 +91,7 @@ class TopScreen {
         }
         this.draw();
         await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, this.intervalMs);
+          const t = setTimeout(resolve, timerMs(this.intervalMs));
           this.wake = () => {
             clearTimeout(t);
             resolve();
@@ -89,11 +99,15 @@ class TopScreen {
         });
       }
     } finally {
+      this.ctx.interrupt.signal.removeEventListener('abort', onStop);
+      process.off('exit', restore);
       stdin.off('data', onData);
       stdin.setRawMode(false);
       stdin.pause();
-      stdout.write('\x1b[?25h\n');
+      stdout.write(`${SHOW_CURSOR}\n`);
     }
+    // Ended by a signal: its exit code, after the terminal is put back (src/runtime.ts says which signal).
+    if (this.ctx.interrupt.signal.aborted) throw new InterruptedError('interrupted');
   }
 
   private quit(): void {
@@ -135,7 +149,8 @@ class TopScreen {
     // A terminal that reports no size (0 columns, as under `script` or `docker run -t`) is drawn 80 by 24.
     const cols = out.columns || 80;
     const rows = out.rows || 24;
-    const fit = (s: string) => stderrSafe(s).slice(0, cols);
+    // Cut by what the terminal shows (wide characters take two columns), never by UTF-16 length.
+    const fit = (s: string) => truncate(terminalSafe(s), cols);
     const lines = [
       `dlake top: ${this.jobs.length} running or queued — ↑/↓ select, c cancel, q quit`,
       'JOB ID                                STATE        USER          ELAPSED   QUERY',
@@ -148,7 +163,7 @@ class TopScreen {
         : '';
       const mark = i === this.selected ? '>' : ' ';
       lines.push(
-        `${mark}${j.id.padEnd(37)}${j.state.padEnd(13)}${(j.user ?? '').padEnd(14)}${elapsed.padEnd(10)}${(j.query ?? '').replace(/\s+/g, ' ')}`,
+        `${mark}${pad(j.id, 37)}${pad(j.state, 13)}${pad(j.user ?? '', 14)}${pad(elapsed, 10)}${(j.query ?? '').replace(/\s+/g, ' ')}`,
       );
     });
     if (!this.jobs.length) lines.push('  No running or queued jobs.');
@@ -159,6 +174,15 @@ class TopScreen {
     if (rows > 0) screen += fit(status);
     out.write(screen);
   }
+}
+
+const HIDE_CURSOR = '\x1b[?25l';
+const SHOW_CURSOR = '\x1b[?25h';
+
+/** `text` made safe and padded to `width` columns as the terminal shows them (a column wider: one space after). */
+function pad(text: string, width: number): string {
+  const safe = terminalSafe(text);
+  return safe + ' '.repeat(Math.max(1, width - displayWidth(safe)));
 }
 
 /** The keys of one read: escape sequences (`ESC [ A`) whole, everything else a character at a time. */

@@ -214,3 +214,14 @@ export const countRows = (n: number): string => {
   rowCount ??= new Intl.NumberFormat('en-US');
   return `${rowCount.format(n)} row${n === 1 ? '' : 's'}`;
 };
+
+/** The longest a Node timer holds: 2^31−1 ms (24.8 days). A longer one fires at once (TimeoutOverflowWarning). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A delay as a timer can hold it: `top --interval 30d`, `job wait --timeout 30d` or `--timeout 30d` waited
+ * 24.8 days at most rather than 1 ms. Every timer of a wait dlake is asked for goes through it.
+ */
+export function timerMs(ms: number): number {
+  return Math.min(Math.max(0, ms), MAX_TIMER_MS);
+}

@@ -335,18 +335,18 @@ describe('search against a server that changes or repeats itself', () => {
     expect(hostile.exchanges.length).toBeLessThanOrEqual(3);
   });
 
-  it.each([
-    [['job', 'list', '-o', 'json']],
-    [['top', '--once', '-o', 'json']],
-  ])('%j: a history row whose times are out of any calendar is shown without them, not a crash', async (args) => {
-    expect((await fx.run(['sql', 'SELECT 1 AS x'], { url: false })).code).toBe(0);
-    for (const value of [8.64e15 + 1, -1e20, 1e300]) {
-      hostile.reset({ rule: { kind: 'times', value }, reach: { from: 0, times: 'all' } });
-      const r = await fx.run(args, { url: false });
-      expect(r.stderr).not.toMatch(/Invalid time value|unexpected failure/);
-      expect(r.code, r.stderr).toBe(0);
-    }
-  });
+  it.each([[['job', 'list', '-o', 'json']], [['top', '--once', '-o', 'json']]])(
+    '%j: a history row whose times are out of any calendar is shown without them, not a crash',
+    async (args) => {
+      expect((await fx.run(['sql', 'SELECT 1 AS x'], { url: false })).code).toBe(0);
+      for (const value of [8.64e15 + 1, -1e20, 1e300]) {
+        hostile.reset({ rule: { kind: 'times', value }, reach: { from: 0, times: 'all' } });
+        const r = await fx.run(args, { url: false });
+        expect(r.stderr).not.toMatch(/Invalid time value|unexpected failure/);
+        expect(r.code, r.stderr).toBe(0);
+      }
+    },
+  );
 
   it('the remembered form is detected again when it answers 404 (the server changed)', async () => {
     hostile.reset();

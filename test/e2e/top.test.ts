@@ -64,3 +64,57 @@ it('a terminal of 0 columns: drawn, and q quits', async () => {
   top.type('q');
   expect(await top.exited).toBe(0);
 }, 30_000);
+
+it.each([
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+  ['SIGINT', 130],
+] as const)(
+  '%s: the cursor shown again and the exit code of the signal',
+  async (signal, code) => {
+    const top = startPty(['top', '--interval', '30d'], env);
+    await top.waitFor('dlake top:');
+    top.kill(signal);
+    expect(await top.exited).toBe(code);
+    // The last cursor command written shows it.
+    expect(top.raw.lastIndexOf('\u001b[?25h')).toBeGreaterThan(top.raw.lastIndexOf('\u001b[?25l'));
+  },
+  30_000,
+);
+
+it('--interval 30d waits (a timer holds at most 24.8 days): one refresh, not one after another', async () => {
+  const queries = () =>
+    fx.emu.jobs.list().filter((j) => j.sql.startsWith('SELECT * FROM sys.jobs WHERE status NOT IN')).length;
+  const before = queries();
+  const top = startPty(['top', '--interval', '30d'], env);
+  await top.waitFor('dlake top:');
+  // A key redraws the screen without a refresh: once it shows, the first refresh is long done.
+  top.type('j');
+  top.type('q');
+  expect(await top.exited).toBe(0);
+  expect(top.raw).not.toContain('TimeoutOverflowWarning');
+  expect(queries() - before).toBe(1);
+}, 30_000);
+
+it('lines cut by the columns a terminal shows: wide characters take two', async () => {
+  const wide = fx.run(['sql', `SELECT '${'漢'.repeat(60)}' AS wide /* sleep:30000 */`, '-o', 'json']);
+  await until(
+    () => fx.emu.jobs.list().some((j) => j.state === 'RUNNING' && j.sql.includes('漢')),
+    'the job runs',
+  );
+  const top = startPty(['top', '--interval', '30d'], env, { cols: 100, rows: 30 });
+  await top.waitFor('漢');
+  // The row fits the screen's line, ending in the cut's mark, with nothing wrapped onto the next line.
+  const row = top
+    .screen()
+    .split('\n')
+    .find((l) => l.includes('漢'))!;
+  expect(row.endsWith('…')).toBe(true);
+  const next = top.screen().split('\n')[top.screen().split('\n').indexOf(row) + 1] ?? '';
+  expect(next).not.toContain('漢');
+  top.type('q');
+  expect(await top.exited).toBe(0);
+  const id = fx.emu.jobs.list().find((j) => j.sql.includes('漢'))!.id;
+  await fx.run(['job', 'cancel', id, '--yes']);
+  expect((await wide).code).toBe(6);
+}, 30_000);

@@ -2,7 +2,7 @@
 // from the connection to the body's last byte; a results page (at most 500 rows, some of them wide) has
 // RESULTS_PAGE_TIMEOUTS × --timeout for its body and RESULTS_PAGE_MAX_BYTES, each pause in it still bounded by
 // --timeout (undici's bodyTimeout). The caller's signal aborts the attempt too.
-import { formatDuration } from '../../util/units.js';
+import { formatDuration, timerMs } from '../../util/units.js';
 import type { Layer } from './types.js';
 
 const RESULTS_PAGE_MAX_BYTES = 256 * 1024 * 1024;
@@ -17,7 +17,7 @@ export function deadline(timeoutMs: number): Layer {
     const controller = new AbortController();
     const started = performance.now();
     const page = Boolean(req.spec.resultsPage);
-    let timer = setTimeout(() => controller.abort(headersTimeout()), timeoutMs);
+    let timer = setTimeout(() => controller.abort(headersTimeout()), timerMs(timeoutMs));
     const outer = req.signal;
     const relay = (): void => controller.abort(outer?.reason);
     if (outer?.aborted) relay();
@@ -26,7 +26,7 @@ export function deadline(timeoutMs: number): Layer {
       clearTimeout(timer);
       const limitMs = page ? timeoutMs * RESULTS_PAGE_TIMEOUTS : timeoutMs;
       const left = page ? limitMs : timeoutMs - (performance.now() - started);
-      timer = setTimeout(() => controller.abort(bodyDeadline(limitMs, page)), Math.max(0, left));
+      timer = setTimeout(() => controller.abort(bodyDeadline(limitMs, page)), timerMs(left));
     };
     try {
       return await next({

@@ -2,6 +2,7 @@
 // caller's signal with an InterruptedError, so that Ctrl-C or SIGTERM during a wait ends the command with its
 // exit code (130, 143) after the clean-up, such as cancelling the job it was waiting for.
 import { InterruptedError } from '../../errors.js';
+import { timerMs } from '../../util/units.js';
 
 /** Sleeps `ms`; a test's replacement may return at once. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -16,7 +17,7 @@ export const sleep: Sleep = (ms, signal) =>
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
-    }, ms);
+    }, timerMs(ms));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 

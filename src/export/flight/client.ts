@@ -10,6 +10,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { readCaFile } from '../../util/files.js';
 import { secretsInForce } from '../../util/secrets.js';
+import { timerMs } from '../../util/units.js';
 import {
   decodeFlightData,
   decodeFlightInfo,
@@ -283,7 +284,7 @@ export class FlightClient {
           fired = which;
           call.cancel();
         },
-        Math.max(0, Math.min(left, this.opts.idleMs)),
+        timerMs(Math.min(left, this.opts.idleMs)),
       );
     };
     const stop = () => call.cancel();
