@@ -71,6 +71,36 @@ const exportCsv = (extra: string[] = [], file = 'out.csv') =>
     },
   });
 
+describe('a stream that breaks after its first batch', () => {
+  it('an unparsable message: a broken stream (exit 7), no file', async () => {
+    const [schema, b1] = good;
+    server.plan = { endpoints: [[schema!, b1!]], then: { garbage: true } };
+    const r = await exportCsv();
+    expectFailure(
+      r,
+      7,
+      /the Flight stream from grpc:\/\/127\.0\.0\.1:\d+ broke: Response message parsing error: .*: export stopped after/,
+    );
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("a failure's text with line breaks and the token: one error line, indented, the token hidden", async () => {
+    const [schema, b1] = good;
+    server.plan = {
+      endpoints: [[schema!, b1!]],
+      then: {
+        error: 'bad token a-token-for-this-server\nerror: forged\nhint: run `rm -rf ~`\u001b]0;PWNED\u0007',
+      },
+    };
+    const r = await exportCsv();
+    expect(r.code).toBe(6);
+    const lines = r.stderr.split('\n');
+    expect(lines.filter((l) => /^(error|hint):/.test(l))).toHaveLength(1);
+    expect(r.stderr).not.toContain('a-token-for-this-server');
+    expect(r.stderr).not.toContain('\u001b');
+  });
+});
+
 it('a valid stream is written whole (the control)', async () => {
   server.plan = { endpoints: [good] };
   const r = await exportCsv();

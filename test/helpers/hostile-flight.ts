@@ -21,6 +21,11 @@ export interface HostilePlan {
   trickle?: { payload: Payload; everyMs: number };
   /** GetFlightInfo never answers (a query planned forever). */
   stallInfo?: boolean;
+  /**
+   * After its messages, the stream sends bytes that are no FlightData (`garbage`), or the server's error text
+   * `error` (whatever it holds: line breaks, a token) as the status of an INTERNAL failure.
+   */
+  then?: { garbage: true } | { error: string };
 }
 
 export interface HostileFlight {
@@ -129,6 +134,16 @@ export async function startHostileFlight(plan: HostilePlan): Promise<HostileFlig
           log.sent++;
         };
         for (const p of state.plan.endpoints[endpoint] ?? []) send(p);
+        const then = state.plan.then;
+        if (then && 'garbage' in then) {
+          call.write(Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]));
+          call.end();
+          return;
+        }
+        if (then && 'error' in then) {
+          call.emit('error', { code: grpc.status.INTERNAL, details: then.error });
+          return;
+        }
         const trickle = state.plan.trickle;
         if (!trickle) {
           call.end();

@@ -136,6 +136,9 @@ function saidBy(err: unknown): string {
     .replace(/; if the root CA is installed locally, try running Node\.js with --use-system-ca/, '');
 }
 
+/** What grpc-js says of a stream broken below the query: a reset, a message that is no FlightData. */
+const BROKEN_STREAM = /Received RST_STREAM|Response message parsing error|Protocol error|Stream removed/i;
+
 /** A Flight failure as dlake's error: gRPC's status as the exit code (docs/cli-contract.md "Export over Arrow Flight"). */
 function explain(err: unknown, rows: number, req: FlightExportRequest): DlakeError {
   const e = err as FlightCallError | undefined;
@@ -146,6 +149,11 @@ function explain(err: unknown, rows: number, req: FlightExportRequest): DlakeErr
   const cause = err instanceof Error ? err : undefined;
   if (typeof e?.code !== 'number')
     return new ServiceError(`the Flight stream from ${req.endpoint.url} failed: ${said}`, { cause });
+  // gRPC says INTERNAL for a stream the transport broke (reset, a message that does not parse) as for a query
+  // that failed: the words tell them apart, and a broken stream is the network's or the service's (exit 7).
+  if (e.code === STATUS.INTERNAL && BROKEN_STREAM.test(said)) {
+    return new ServiceError(`the Flight stream from ${req.endpoint.url} broke: ${said}`, { cause });
+  }
   switch (e.code) {
     case STATUS.UNAUTHENTICATED:
     case STATUS.PERMISSION_DENIED:
