@@ -3,6 +3,7 @@
 // are ever ahead of it (in flight or waiting), so memory stays flat whatever the row count.
 import { setMaxListeners } from 'node:events';
 import type { ResultsPage } from '../api/jobs.js';
+import { ServiceError } from '../errors.js';
 
 /** Results pages fetched at once unless the command says otherwise (`--concurrency`). */
 export const PAGE_CONCURRENCY = 4;
@@ -94,10 +95,13 @@ export async function* pagesInOrder(opts: PagingOptions): AsyncGenerator<Ordered
     paging = true;
     pump();
     yield first;
+    let previous: OrderedPage = first;
     while (queue.length > 0) {
       const head = queue[0]!;
       const page = await take(head);
       queue.shift();
+      checkNotRepeated(previous, page);
+      previous = page;
       const short = page.rows.length < head.limit || page.rows.length === 0;
       if (!short) pump();
       yield page;
@@ -113,4 +117,35 @@ async function take(p: Pending): Promise<OrderedPage> {
   // More rows than asked for would shift every later offset: keep the ones asked for.
   const rows = page.rows.length > p.limit ? page.rows.slice(0, p.limit) : page.rows;
   return { ...page, rows, offset: p.offset };
+}
+
+/**
+ * Refuses a page that repeats the one before it (docs/cli-contract.md "Real servers"): a server that ignores
+ * `offset` answers the first page again and again, which would be written as rows that are not the result's.
+ * The rows of a result can be alike, though: when every row of the page is the same row (a constant result, such
+ * as `SELECT 1 FROM t`, or one of no columns), a correct server sends that very page again, and it is taken.
+ * Two pages are compared only when their first and last rows are equal (cheap); then whole.
+ */
+function checkNotRepeated(before: OrderedPage, page: OrderedPage): void {
+  if (page.rows.length === 0 || page.rows.length !== before.rows.length) return;
+  if (page.csv && before.csv) {
+    if (Buffer.compare(page.csv, before.csv) !== 0 || allAlike(csvLines(page.csv))) return;
+  } else {
+    const text = (r: unknown) => JSON.stringify(r);
+    if (text(page.rows[0]) !== text(before.rows[0]) || text(page.rows.at(-1)) !== text(before.rows.at(-1)))
+      return;
+    const rows = page.rows.map(text);
+    if (rows.join('\n') !== before.rows.map(text).join('\n') || allAlike(rows)) return;
+  }
+  throw new ServiceError(
+    `the service answered the results page at offset ${page.offset} with the rows of offset ${before.offset}: it ignores offset`,
+  );
+}
+
+function csvLines(csv: Uint8Array): string[] {
+  return Buffer.from(csv.buffer, csv.byteOffset, csv.byteLength).toString('utf8').split('\n').filter(Boolean);
+}
+
+function allAlike(items: readonly string[]): boolean {
+  return items.every((x) => x === items[0]);
 }

@@ -2,7 +2,8 @@
 // out before (again, or in a cycle), or the same page again under a fresh token, after one repeated page and
 // with nothing printed twice; an empty page ends it whatever its token says: `user list`, `role list`,
 // `reflection summary` and `api --paginate` (the catalog's listings: test/unit/catalog-api.test.ts).
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
@@ -96,6 +97,36 @@ describe('a server that ignores the token (test/helpers/hostile/server.ts answer
     const r = await fx.run(['user', 'list', '-p', 'hostile'], { url: false });
     expectFailure(r, 7, message);
     expect(hostile.exchanges.filter((e) => e.path.startsWith('/api/v3/user')).length).toBeLessThanOrEqual(3);
+  });
+
+  it('a results page that repeats the one before (the server ignores offset): exit 7, no file', async () => {
+    hostile.reset();
+    const id = (
+      await fx.run(['sql', 'SELECT * FROM big', '--no-wait', '-p', 'hostile'], { url: false })
+    ).stdout.trim();
+    expect((await fx.run(['job', 'wait', id, '-p', 'hostile'], { url: false })).code).toBe(0);
+    hostile.reset({ rule: { kind: 'pages', how: 'ignore-offset' }, reach: { from: 0, times: 'all' } });
+    const out = join(mkdtempSync(join(tmpdir(), 'dlake-offset-')), 'rows.csv');
+    for (const args of [
+      ['job', 'export', id, '--out', out],
+      ['job', 'export', id, '--out', `${out}.json`],
+    ]) {
+      const r = await fx.run([...args, '-p', 'hostile'], { url: false });
+      expectFailure(r, 7, 'with the rows of offset 0: it ignores offset');
+    }
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a constant result (every row alike) repeats its page by nature: taken whole', async () => {
+    hostile.reset();
+    const id = (
+      await fx.run(['sql', 'SELECT 1 AS one FROM big', '--no-wait', '-p', 'hostile'], { url: false })
+    ).stdout.trim();
+    expect((await fx.run(['job', 'wait', id, '-p', 'hostile'], { url: false })).code).toBe(0);
+    hostile.reset({ rule: { kind: 'pages', how: 'ignore-offset' }, reach: { from: 0, times: 'all' } });
+    const r = await fx.run(['job', 'results', id, '--all', '-o', 'csv', '-p', 'hostile'], { url: false });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(1001);
   });
 
   it('an empty page ends the listing, whatever token it carries', async () => {

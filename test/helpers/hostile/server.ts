@@ -187,6 +187,12 @@ export async function startHostileServer(target: string): Promise<HostileServer>
       log(req, `${up.status} (${why}) ${excerpt(Buffer.from(text))}`, true);
     };
     switch (rule.kind) {
+      case 'pages': {
+        // A request that is no page of a listing (pageGame left it): its answer as it is.
+        send(res, up.status, up.headers, up.body);
+        log(req, `${up.status} ${excerpt(up.body)}`, false);
+        return;
+      }
       case 'status': {
         const headers: Record<string, string> = {};
         if (rule.retryAfter !== undefined) headers['retry-after'] = rule.retryAfter;
