@@ -54,8 +54,11 @@ export function terminalSafe(text: string): string {
  * as `<U+XXXX>`.
  */
 export function stderrSafe(text: string): string {
-  return text.replace(LINES_UNSAFE, visible);
+  return text.replace(LINES_UNSAFE, visible).replace(OWN_LABEL, '\n  ');
 }
+
+/** A line that text from elsewhere starts with one of dlake's own labels: indented, so it cannot pass for one. */
+const OWN_LABEL = /\n(?=(?:error|warning|hint|usage|debug):)/g;
 
 /**
  * A labelled line's text (`error:`, `warning:`, `hint:`, a detail) for stderr: made safe as `stderrSafe` does,
