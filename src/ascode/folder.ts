@@ -24,6 +24,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'yaml';
 import { type DlakeError, LocalIOError, UsageError } from '../errors.js';
 import { describeFsError, readCheckedFile, USER_FILE_MAX_BYTES } from '../util/files.js';
+import { secretsInForce } from '../util/secrets.js';
 import {
   type Definition,
   definitionKey,
@@ -404,7 +405,9 @@ export function writeDefinitions(
     // 1. Every file, in the staging folder: a full disk or a failing device stops here, the folder untouched.
     targets.forEach(({ def, file }, i) => {
       current = file;
-      const text = formatDefinition(def);
+      // The service's data, without a secret in force it echoed (output/secrets.ts's rule).
+      const formatted = formatDefinition(def);
+      const text = secretsInForce()?.redact(formatted) ?? formatted;
       // A file that already holds these bytes is left as it is (its time too: tools that watch it see no change).
       if (existing.has(file) && sameText(file, text)) return;
       const from = join(staging, `${i}.new`);

@@ -5,6 +5,7 @@
 // taken from the environment when applying.
 import { writeFileSync } from 'node:fs';
 import * as z from 'zod/mini';
+import { secretsInForce } from '../util/secrets.js';
 import '../util/zod.js';
 import { GrantsSchema } from '../api/grants.js';
 import { RulesetSchema } from '../api/queues.js';
@@ -78,7 +79,8 @@ export function writeSavedPlan(file: string, plan: readonly PlanEntry[], url: st
   }));
   const text = `${JSON.stringify({ format: FORMAT, version: VERSION, url, createdAt: new Date().toISOString(), entries }, null, 2)}\n`;
   try {
-    writeFileSync(file, text);
+    // What the service answered is kept, but never a secret in force it echoed (output/secrets.ts's rule).
+    writeFileSync(file, secretsInForce()?.redact(text) ?? text);
   } catch (e) {
     throw new UsageError(`cannot write the plan ${file}: ${describeFsError(e)}`);
   }

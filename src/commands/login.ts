@@ -1,5 +1,6 @@
 // `dlake login` (password or PAT) and `dlake logout`.
 import { type Command, Option } from '@commander-js/extra-typings';
+import { expiryText } from '../auth/expiry.js';
 import { checkTokenText, requireUrl } from '../auth/settings.js';
 import type { StoreSnapshot } from '../config/store.js';
 import type { Context } from '../context.js';
@@ -147,7 +148,7 @@ async function logIn(ctx: Context, opts: OptionsOf<typeof loginDeclaration>): Pr
     }
     throw e;
   });
-  const expiresAt = new Date(res.expires).toISOString();
+  const expiresAt = expiryText(res.expires);
   // The Flight handshake, once, with the same user and password: its bearer token goes beside the session.
   let flight: { token: string; url: string } | undefined;
   if (flightEndpoint) {

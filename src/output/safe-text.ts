@@ -54,7 +54,37 @@ export function terminalSafe(text: string): string {
  * as `<U+XXXX>`.
  */
 export function stderrSafe(text: string): string {
-  return text.replace(LINES_UNSAFE, visible);
+  return text.replace(LINES_UNSAFE, visible).replace(OWN_LABEL, '\n  ');
+}
+
+/** A line that text from elsewhere starts with one of dlake's own labels: indented, so it cannot pass for one. */
+const OWN_LABEL = /\n(?=(?:error|warning|hint|usage|debug):)/g;
+
+/**
+ * A labelled line's text (`error:`, `warning:`, `hint:`, a detail) for stderr: made safe as `stderrSafe` does,
+ * its own line breaks (a service's multi-line message) kept but each following line indented, so that no line
+ * of the service's text can pass for one of dlake's own (`error: …`, `hint: …`).
+ */
+export function labelSafe(text: string): string {
+  return stderrSafe(text).replace(/\n(?!$)/g, '\n  ');
+}
+
+const JSON_UNSAFE = new RegExp(`[\\u0080-\\u009f${INVISIBLE}]`, 'gu');
+
+/**
+ * JSON text for a terminal: the same JSON (the same values), with the C1 controls and the invisible and
+ * reordering characters that JSON.stringify leaves as they are written as `\uXXXX` escapes, so that a value
+ * cannot restyle the terminal or reverse what follows it. Only strings can hold them, where an escape is the
+ * same character to every JSON reader.
+ */
+export function jsonTerminalSafe(text: string): string {
+  return text.replace(JSON_UNSAFE, (c, at: number, all: string) =>
+    joining(all, at)
+      ? c
+      : [...Array(c.length).keys()]
+          .map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`)
+          .join(''),
+  );
 }
 
 /**

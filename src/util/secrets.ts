@@ -6,8 +6,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { REDACTED } from './redact.js';
 
-/** Shorter values are not redacted: a two-letter password would hide every pair of those letters. */
-const MIN_SECRET_LENGTH = 4;
+/**
+ * Shorter values are not redacted: a password such as `wrong` would hide that word in every hint. Tokens,
+ * PATs and client secrets are far longer.
+ */
+const MIN_SECRET_LENGTH = 8;
 
 export class SecretsInForce {
   private readonly values = new Set<string>();

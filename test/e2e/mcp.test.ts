@@ -760,3 +760,28 @@ describe('the hosted edition', () => {
     }
   });
 });
+
+describe('a message larger than the bound (64 MiB, as standard input elsewhere)', () => {
+  it('ends the session saying why (exit 2, one error line), never silently with 0', async () => {
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    };
+    const big = {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'run_sql', arguments: { sql: `SELECT 1 -- ${'x'.repeat(65 * 1024 * 1024)}` } },
+    };
+    const r = await fx.run(['mcp'], {
+      input: `${JSON.stringify(init)}\n${JSON.stringify(big)}\n`,
+      url: false,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('error:'))).toEqual([
+      'error: the client sent a message larger than 64 MiB: the session ended',
+    ]);
+  });
+});

@@ -70,3 +70,11 @@ describe('jsonTerminalSafe: JSON on a terminal', () => {
     expect(text).toContain('👩‍💻');
   });
 });
+
+describe('stderrSafe: a line of foreign text that starts with a label of dlake', () => {
+  it('is indented, after a line feed or a carriage return and line feed alike', () => {
+    expect(stderrSafe('created user a\r\nerror: forged\nhint: run rm\nwarning: x\nno label')).toBe(
+      'created user a␍\n  error: forged\n  hint: run rm\n  warning: x\nno label',
+    );
+  });
+});

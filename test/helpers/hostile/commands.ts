@@ -17,6 +17,8 @@ export interface Places {
   plan: string;
   /** A space definition file for catalog create/update. */
   entityFile: string;
+  /** An empty folder of its own for a NAS source a case creates (a pull lists what it holds). */
+  nasDir: string;
   password: string;
 }
 
@@ -50,7 +52,7 @@ const LINES: Record<string, Lines> = {
   'source list': () => [a('source', 'list')],
   'source get': () => [a('source', 'get', 'Samples')],
   'source types': () => [a('source', 'types'), a('source', 'types', 'NAS')],
-  'source create': () => [a('source', 'create', 'nas2', '--type', 'NAS', '--set', 'path=/tmp')],
+  'source create': (p) => [a('source', 'create', 'nas2', '--type', 'NAS', '--set', `path=${p.nasDir}`)],
   sql: (p) => [
     a('sql', 'SELECT * FROM big'),
     a('sql', 'SELECT 1 AS x', '--out', `${p.out}/rows.csv`),

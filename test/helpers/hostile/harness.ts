@@ -80,6 +80,7 @@ export class Harness {
     await must(['job', 'wait', smallJob]);
     const defsTemplate = join(root, 'defs-template');
     await must(['pull', 'Samples', '--dir', defsTemplate]);
+    mkdirSync(join(root, 'nas'));
     const entityFile = join(root, 'space.json');
     writeFileSync(entityFile, JSON.stringify({ entityType: 'space', name: 'Lab' }));
     const places: Places = {
@@ -89,6 +90,7 @@ export class Harness {
       defs: join(root, 'case', 'out', 'defs'),
       plan: join(root, 'case', 'out', 'saved-plan.json'),
       entityFile,
+      nasDir: join(root, 'nas'),
       password: PASSWORD,
     };
     const h = new Harness(emu, server, root, templateConfig, places, secrets);
