@@ -3,16 +3,7 @@
 // once into the config folder's `native/` (mode 0700, owned by the user and no one else may write to it: it is
 // code that will run) and loads it from there, as the npm package loads it from node_modules.
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, constants, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir } from './dir.js';
 

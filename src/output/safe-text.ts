@@ -87,33 +87,6 @@ export function jsonTerminalSafe(text: string): string {
   );
 }
 
-/**
- * A labelled line's text (`error:`, `warning:`, `hint:`, a detail) for stderr: made safe as `stderrSafe` does,
- * its own line breaks (a service's multi-line message) kept but each following line indented, so that no line
- * of the service's text can pass for one of dlake's own (`error: …`, `hint: …`).
- */
-export function labelSafe(text: string): string {
-  return stderrSafe(text).replace(/\n(?!$)/g, '\n  ');
-}
-
-const JSON_UNSAFE = new RegExp(`[\\u0080-\\u009f${INVISIBLE}]`, 'gu');
-
-/**
- * JSON text for a terminal: the same JSON (the same values), with the C1 controls and the invisible and
- * reordering characters that JSON.stringify leaves as they are written as `\uXXXX` escapes, so that a value
- * cannot restyle the terminal or reverse what follows it. Only strings can hold them, where an escape is the
- * same character to every JSON reader.
- */
-export function jsonTerminalSafe(text: string): string {
-  return text.replace(JSON_UNSAFE, (c, at: number, all: string) =>
-    joining(all, at)
-      ? c
-      : [...Array(c.length).keys()]
-          .map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`)
-          .join(''),
-  );
-}
-
 /** How much of an error or warning is shown without -v: a service can send a page of text as a message. */
 const MESSAGE_LIMIT = 2000;
 
