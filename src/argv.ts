@@ -84,3 +84,25 @@ export function scanArgv(args: readonly string[]): ScannedArgv {
 export function commandGroup({ words }: ScannedArgv): string | undefined {
   return words[0] === 'help' ? words[1] : words[0];
 }
+
+/** Options of a subcommand that share a global option's name, by command path (runtime.ts parseOptions). */
+const OWNED_OPTIONS: Record<string, string[]> = {
+  'job wait': ['--timeout'],
+  // `dlake mcp --profile a --profile b`: the profiles the agent may use; `-p a` before `mcp` stays global.
+  mcp: ['--profile', '-p'],
+  // `dlake diff -p A -p B`: the two estates compared.
+  diff: ['--profile', '-p'],
+  // `dlake agents install --profile a`: the profiles the hosts' `dlake mcp` will get, as for mcp.
+  'agents install': ['--profile', '-p'],
+};
+
+/** The options the command at `path` (`mcp`, `job wait`) owns although a global option has their names. */
+export function ownedOptions(path: string): readonly string[] | undefined {
+  return OWNED_OPTIONS[path];
+}
+
+/** The command of `words` owns `-p` (the profiles it is given are its own, never a fleet: src/fleet.ts). */
+export function ownsProfileOption(words: readonly string[]): boolean {
+  const paths = [words[0], words.length > 1 ? `${words[0]} ${words[1]}` : undefined];
+  return paths.some((p) => p !== undefined && OWNED_OPTIONS[p]?.includes('-p'));
+}

@@ -4,6 +4,7 @@
 // result is collected (World.collect) rather than written. The results are merged into one: a table or CSV
 // with a leading PROFILE column, one JSON array of {profile, ok, data | error}, NDJSON lines carrying `profile`.
 // One profile's failure stops no other; the exit code is the first failing profile's, in the order given.
+import { ownsProfileOption } from './argv.js';
 import type { World } from './context.js';
 import { ExitCode, UsageError } from './errors.js';
 import type { ProfileRun } from './output/fleet.js';
@@ -48,15 +49,15 @@ function readsOnly(words: readonly string[]): boolean {
 
 /**
  * Every `-p NAME`, `-pNAME`, `--profile NAME` and `--profile=NAME` before `--`, and the arguments without them.
- * `mcp` and `diff` own `-p` after their name (the profiles an agent may use, the two estates compared): their
- * command lines are never a fleet.
+ * A command that owns `-p` (`mcp`, `diff`, `agents install`: src/argv.ts) is given its profiles: its command
+ * lines are never a fleet.
  */
 function profileArgs(args: readonly string[], words: readonly string[]): ProfileArgs {
   const values: string[] = [];
   const rest: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (arg === '--' || words[0] === 'mcp' || words[0] === 'diff') {
+    if (arg === '--' || ownsProfileOption(words)) {
       rest.push(...args.slice(i));
       break;
     }

@@ -7,7 +7,7 @@ import {
   type HelpContext,
   Option,
 } from '@commander-js/extra-typings';
-import { commandGroup, type ScannedArgv, scanArgv } from './argv.js';
+import { commandGroup, ownedOptions, type ScannedArgv, scanArgv } from './argv.js';
 import { versionText } from './build-info.js';
 import type { CommandRuntime } from './commands/define.js';
 import { GLOBAL_OPTIONS_POINTER, HELP_TOPICS } from './commands/help-topics.js';
@@ -106,7 +106,7 @@ class DlakeCommand extends Command {
   override parseOptions(argv: string[]): { operands: string[]; unknown: string[] } {
     if (this.parent) return super.parseOptions(argv);
     const at = commandPathEnd(argv);
-    const owned = at === undefined ? undefined : OWNED_OPTIONS[at.path];
+    const owned = at === undefined ? undefined : ownedOptions(at.path);
     if (!at || !owned) return super.parseOptions(argv);
     const mine: string[] = [];
     const rest = argv.slice(0, at.end);
@@ -133,12 +133,12 @@ class DlakeCommand extends Command {
 }
 
 /**
- * The command words that own options (see OWNED_OPTIONS) and where they end, when they come before any `--`: the
+ * The command words that own options (ownedOptions, src/argv.ts) and where they end, when they come before any `--`: the
  * first word when it is such a command of its own (`mcp`), else the first two.
  */
 function commandPathEnd(argv: string[]): { path: string; end: number } | undefined {
   const { words, at, operandsFrom } = scanArgv(argv);
-  if (words.length >= 1 && OWNED_OPTIONS[words[0]!] && at[0]! < operandsFrom) {
+  if (words.length >= 1 && ownedOptions(words[0]!) && at[0]! < operandsFrom) {
     return { path: words[0]!, end: at[0]! + 1 };
   }
   if (words.length < 2 || at[1]! >= operandsFrom) return undefined;
@@ -151,17 +151,6 @@ function commandPath(cmd: CommandUnknownOpts): string {
   for (let c: CommandUnknownOpts | null = cmd; c; c = c.parent) path.unshift(c.name());
   return path.join(' ');
 }
-
-/** Options of a subcommand that share a global option's name, by command path (see parseOptions). */
-const OWNED_OPTIONS: Record<string, string[]> = {
-  'job wait': ['--timeout'],
-  // `dlake mcp --profile a --profile b`: the profiles the agent may use; `-p a` before `mcp` stays global.
-  mcp: ['--profile', '-p'],
-  // `dlake diff -p A -p B`: the two estates compared.
-  diff: ['--profile', '-p'],
-  // `dlake agents install --profile a`: the profiles the hosts' `dlake mcp` will get, as for mcp.
-  'agents install': ['--profile', '-p'],
-};
 
 /** What commands get: their Context (created on first use, from the global options in force). */
 export class Runtime implements CommandRuntime {

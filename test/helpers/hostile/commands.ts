@@ -74,6 +74,9 @@ const LINES: Record<string, Lines> = {
     a('job', 'export', p.bigJob, '--out', `${p.out}/big.ndjson`),
   ],
   top: () => [a('top', '--once')],
+  // An agent host's files live in the home folder (each case's own, harness.ts): dry runs leave them as they were.
+  'agents install': () => [a('agents', 'install', '--dry-run')],
+  'agents uninstall': () => [a('agents', 'uninstall', '--dry-run')],
   search: () => [a('search', 'sales')],
   'reflection summary': () => [a('reflection', 'summary')],
   'user get': () => [a('user', 'get', 'admin')],

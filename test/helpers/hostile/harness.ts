@@ -142,7 +142,14 @@ export class Harness {
   async run(c: Case, m: Mutation | undefined): Promise<Outcome> {
     const { config, caseDir } = this.prepareCase();
     this.server.reset(m);
-    const env = { DLAKE_CONFIG_DIR: config, DLAKE_URL: this.server.url, DLAKE_TIMEOUT: '2s', COLUMNS: '80' };
+    // HOME too: a command that writes into the home folder (an agent host's file) writes into the case's own.
+    const env = {
+      DLAKE_CONFIG_DIR: config,
+      DLAKE_URL: this.server.url,
+      DLAKE_TIMEOUT: '2s',
+      COLUMNS: '80',
+      HOME: join(caseDir, 'home'),
+    };
     const before = process.memoryUsage().rss;
     let peak = before;
     const sampler = setInterval(() => {
