@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseCsv } from '../helpers/csv.js';
 import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
 import { runInProcess } from '../helpers/in-process.js';
+import { until } from '../helpers/until.js';
 import { type StubRoute, startStub } from '../replay/stub.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dlake-ops-'));
@@ -208,16 +209,18 @@ describe('self-hosted', () => {
   });
 
   it('top --once: the running jobs as job list objects, without its own query; one query', async () => {
-    const bg = fx.run(['sql', 'SELECT /* sleep:1500 */ 1 AS x', '-o', 'json']);
-    await new Promise((r) => setTimeout(r, 300));
+    // Held running (the emulator's `sleep:` hint) until the test cancels it.
+    const held = 'SELECT /* sleep:600000 */ 1 AS x';
+    const id = (await fx.run(['sql', held, '--no-wait'])).stdout.trim();
+    await until(() => fx.emu.jobs.get(id)?.state === 'RUNNING', 'the job runs');
     fx.emu.log.clear();
     const r = await fx.run(['top', '--once', '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const jobs = JSON.parse(r.stdout);
-    expect(jobs.map((j: { query: string }) => j.query)).toEqual(['SELECT /* sleep:1500 */ 1 AS x']);
+    expect(jobs.map((j: { query: string }) => j.query)).toEqual([held]);
     expect(sqlOf(fx)).toBe(1);
     expect(lastSql(fx)).toMatch(/^SELECT \* FROM sys\.jobs WHERE status NOT IN/);
-    expect((await bg).code).toBe(0);
+    expect((await fx.run(['job', 'cancel', id, '-y'])).code).toBe(0);
   });
 
   it('search: the unified form, pages followed to --limit, the form remembered in the profile', async () => {
