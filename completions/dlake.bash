@@ -10,6 +10,7 @@ _dlake_sub() {
     '/login') REPLY='login' ;;
     '/logout') REPLY='logout' ;;
     '/whoami') REPLY='whoami' ;;
+    '/doctor') REPLY='doctor' ;;
     '/token') REPLY='token' ;;
     '/profile') REPLY='profile' ;;
     '/catalog') REPLY='catalog' ;;
@@ -129,7 +130,7 @@ _dlake_sub() {
 # $1: command path. REPLY: its subcommands; more: aliases, offered when no subcommand matches. Status 1 if none.
 _dlake_subs() {
   case "$1" in
-    '') REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version describe mcp completion help' more='' ;;
+    '') REPLY='login logout whoami doctor token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version describe mcp completion help' more='' ;;
     'token') REPLY='exchange' more='help' ;;
     'token exchange') REPLY='client-credentials jwt pat' more='help' ;;
     'profile') REPLY='list show use set delete' more='ls rm help' ;;
@@ -155,6 +156,7 @@ _dlake_opts() {
     'login') REPLY='-u --username --password-stdin --token-stdin -h --help' ;;
     'logout') REPLY='-h --help' ;;
     'whoami') REPLY='--check -h --help' ;;
+    'doctor') REPLY='-h --help' ;;
     'token') REPLY='-h --help' ;;
     'token exchange') REPLY='-h --help' ;;
     'token exchange client-credentials') REPLY='--client-id --client-secret-stdin --print -h --help' ;;
@@ -474,7 +476,7 @@ _dlake_arg() {
     'project help/'0) REPLY='list get' ;;
     'engine help/'0) REPLY='list get create update delete enable disable rules' ;;
     'completion/'0) REPLY='bash zsh fish' ;;
-    'help/'0) REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version describe mcp completion' ;;
+    'help/'0) REPLY='login logout whoami doctor token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version describe mcp completion' ;;
     *) REPLY='' ;;
   esac
 }

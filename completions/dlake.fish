@@ -12,6 +12,8 @@ function __dlake_sub --argument-names cmd word
             echo 'logout'
         case '/whoami'
             echo 'whoami'
+        case '/doctor'
+            echo 'doctor'
         case '/token'
             echo 'token'
         case '/profile'
@@ -245,7 +247,7 @@ end
 function __dlake_subs --argument-names cmd
     switch "$cmd"
         case ''
-            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'List, explain, profile, wait for, cancel and export SQL jobs' 'top' 'Show the running and queued jobs, refreshed; select one and cancel it' 'search' 'Search the catalog (and, where the server can, jobs and reflections) for TEXT' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'access' 'Explain who may use an entity, and through which grants and roles' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'project' 'List and inspect the hosted edition\'s projects' 'engine' 'Manage hosted engines and the rules that route jobs to them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'api' 'Make an authenticated request to the service and print the response body' 'version' 'Print the version, the build and the Node.js that runs it (as --version does)' 'describe' 'Print the commands, their arguments, options and examples, the global options and the exit codes, as data (-o json) or text' 'mcp' 'Serve dlake to an AI agent as a Model Context Protocol server on standard input and output (read-only unless --allow-writes)' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
+            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'doctor' 'Check each step between dlake and the service (config, DNS, TCP, TLS, the API, the clock, the login, Flight) and say how to fix the one that fails' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'List, explain, profile, wait for, cancel and export SQL jobs' 'top' 'Show the running and queued jobs, refreshed; select one and cancel it' 'search' 'Search the catalog (and, where the server can, jobs and reflections) for TEXT' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'access' 'Explain who may use an entity, and through which grants and roles' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'project' 'List and inspect the hosted edition\'s projects' 'engine' 'Manage hosted engines and the rules that route jobs to them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'api' 'Make an authenticated request to the service and print the response body' 'version' 'Print the version, the build and the Node.js that runs it (as --version does)' 'describe' 'Print the commands, their arguments, options and examples, the global options and the exit codes, as data (-o json) or text' 'mcp' 'Serve dlake to an AI agent as a Model Context Protocol server on standard input and output (read-only unless --allow-writes)' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
         case 'token'
             printf '%s\t%s\n' 'exchange' 'Get an access token from the token endpoint (<auth-url>/oauth/token) and store it'
         case 'token exchange'
@@ -328,6 +330,8 @@ function __dlake_opts --argument-names cmd
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'whoami'
             printf '%s\t%s\n' '--check' 'also call the service to prove the credentials work (exit 3 if they do not)' '-h' 'show help' '--help' 'show help'
+        case 'doctor'
+            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'token'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'token exchange'
@@ -1109,7 +1113,7 @@ function __dlake_arg --argument-names cmd index
         case 'completion/0'
             echo 'bash zsh fish'
         case 'help/0'
-            echo 'login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version describe mcp completion'
+            echo 'login logout whoami doctor token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply api version describe mcp completion'
         case '*'
             return 1
     end

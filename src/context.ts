@@ -32,6 +32,8 @@ interface ClientRequest {
   auth?: boolean | AuthProvider;
   /** Settings resolution options (e.g. a profile that is about to be created). */
   resolve?: ResolveOptions;
+  /** A bound of each request other than --timeout, and no retries: one try, said as it went (`doctor`). */
+  oneTry?: { timeoutMs: number };
 }
 
 /**
@@ -198,7 +200,7 @@ export class Context {
 
   /** An API client for the settings in force; with `auth`, it sends (and renews) the credentials. */
   client(req: ClientRequest = {}): Promise<ApiClient> {
-    if (req.auth !== undefined || req.resolve) return this.createClient(req);
+    if (req.auth !== undefined || req.resolve || req.oneTry) return this.createClient(req);
     this.defaultClient ??= this.createClient(req);
     return this.defaultClient;
   }
@@ -232,7 +234,8 @@ export class Context {
     const client = new ApiClient({
       baseUrl: url,
       authUrl,
-      timeoutMs: this.timeoutMs(),
+      timeoutMs: req.oneTry?.timeoutMs ?? this.timeoutMs(),
+      retry: req.oneTry ? { retries: 0 } : undefined,
       caFile: settings.caFile?.value,
       insecure: this.opts.insecure,
       env: this.env,

@@ -24,6 +24,9 @@ import { segment, segments } from './url-segment.js';
 
 const CATALOG = v3('catalog', 'catalog');
 
+/** The top-level catalog listing: the API root every user may read (doctor asks it without credentials). */
+export const catalogRoot = (): Target => CATALOG;
+
 /** A write as it will be sent: what `client.request` takes and what `printDryRun` shows. */
 export interface WriteRequest {
   method: Method;
