@@ -48,7 +48,7 @@ _dlake_sub() {
     'profile/set') REPLY='set' ;;
     'profile/delete'|'profile/rm') REPLY='delete' ;;
     'profile/help') REPLY='help' ;;
-    'catalog/ls') REPLY='ls' ;;
+    'catalog/ls'|'catalog/list') REPLY='ls' ;;
     'catalog/get') REPLY='get' ;;
     'catalog/tree') REPLY='tree' ;;
     'catalog/create') REPLY='create' ;;
@@ -67,7 +67,7 @@ _dlake_sub() {
     'source/update') REPLY='update' ;;
     'source/delete'|'source/rm') REPLY='delete' ;;
     'source/help') REPLY='help' ;;
-    'job/list') REPLY='list' ;;
+    'job/list'|'job/ls') REPLY='list' ;;
     'job/get') REPLY='get' ;;
     'job/why') REPLY='why' ;;
     'job/profile') REPLY='profile' ;;
@@ -134,9 +134,9 @@ _dlake_subs() {
     'token') REPLY='exchange' more='help' ;;
     'token exchange') REPLY='client-credentials jwt pat' more='help' ;;
     'profile') REPLY='list show use set delete' more='ls rm help' ;;
-    'catalog') REPLY='ls get tree create update delete refresh tags wiki grants lineage' more='rm help' ;;
+    'catalog') REPLY='ls get tree create update delete refresh tags wiki grants lineage' more='list rm help' ;;
     'source') REPLY='list get types create update delete' more='ls rm help' ;;
-    'job') REPLY='list get why profile wait cancel results export' more='help' ;;
+    'job') REPLY='list get why profile wait cancel results export' more='ls help' ;;
     'reflection') REPLY='list get create update delete refresh summary' more='ls rm help' ;;
     'user') REPLY='list create get update delete' more='ls rm help' ;;
     'role') REPLY='list get create update delete add-member remove-member' more='ls rm help' ;;
@@ -192,7 +192,7 @@ _dlake_opts() {
     'source update') REPLY='--config-file --set --dry-run -h --help' ;;
     'source delete') REPLY='-y --yes --dry-run -h --help' ;;
     'source help') REPLY='' ;;
-    'sql') REPLY='-f --file --continue-on-error --context --no-wait --max-rows --out --into --format --no-clobber --concurrency --transport --wait-timeout -y --yes -h --help' ;;
+    'sql') REPLY='-c --command -f --file --continue-on-error --context --no-wait --max-rows --out --into --format --no-clobber --concurrency --transport --wait-timeout -y --yes -h --help' ;;
     'job') REPLY='-h --help' ;;
     'job list') REPLY='--status --user --since --until --type --queue --engine --min-duration --text --accelerated --not-accelerated --limit --out --format -h --help' ;;
     'job get') REPLY='-h --help' ;;
@@ -308,6 +308,7 @@ _dlake_opt() {
     'source create/--set') REPLY=value vals='' ;;
     'source update/--config-file') REPLY=value vals='@files' ;;
     'source update/--set') REPLY=value vals='' ;;
+    'sql/-c'|'sql/--command') REPLY=value vals='' ;;
     'sql/-f'|'sql/--file') REPLY=value vals='@files' ;;
     'sql/--context') REPLY=value vals='' ;;
     'sql/--max-rows') REPLY=value vals='' ;;

@@ -27,6 +27,7 @@ const declaration = (sql: Command) =>
       'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell',
     )
     .argument('[query]', 'the SQL text; - reads it from standard input')
+    .option('-c, --command <sql>', "the SQL text, as psql's -c takes it (instead of the argument)")
     .option('-f, --file <path>', 'run the statements of a script, separated by ; (- for standard input)')
     .option(
       '--continue-on-error',
@@ -58,6 +59,7 @@ const declaration = (sql: Command) =>
       'after',
       examples(
         'dlake sql "SELECT COUNT(*) AS n FROM Sales.orders"',
+        'dlake sql -c "SELECT 1"                    # as psql -c',
         'dlake sql --file report.sql --out report.csv',
         'dlake sql -f nightly.sql --continue-on-error -o ndjson',
         'dlake sql "SELECT 1 AS x; SELECT 2 AS y"   # two statements, two results',
@@ -74,10 +76,15 @@ export const register = defineCommand(declaration, runSql);
 /** The options of `dlake sql`, as its declaration types them. */
 type SqlFlags = OptionsOf<typeof declaration>;
 
-async function runSql(ctx: Context, query: string | undefined, opts: SqlFlags): Promise<void> {
+async function runSql(ctx: Context, argument: string | undefined, opts: SqlFlags): Promise<void> {
+  if (argument !== undefined && opts.command !== undefined)
+    throw new UsageError('give the query either as an argument or with -c, not both');
+  const query = argument ?? opts.command;
   if (opts.file !== undefined) {
     if (query !== undefined)
-      throw new UsageError('give the query either as an argument or with --file, not both');
+      throw new UsageError(
+        `give the query either ${opts.command === undefined ? 'as an argument' : 'with -c'} or with --file, not both`,
+      );
     const { runScript } = await import('./sql-script.js');
     return runScript(ctx, await readScript(ctx, opts.file), opts, (text) => runQuery(ctx, text, opts));
   }

@@ -1,4 +1,5 @@
 // What `dlake doctor` finds: one line per check (docs/cli-contract.md "Doctor"), as data for every output format.
+import { wrapWords } from '../output/width.js';
 
 type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -30,7 +31,7 @@ export function reportLines(report: DoctorReport, width?: number): string[] {
   const indent = 6 + name + 2;
   const lines: string[] = [];
   const say = (first: string, text: string) => {
-    const wrapped = width ? wrap(text, Math.max(20, width - indent)) : [text];
+    const wrapped = width ? wrapWords(text, Math.max(20, width - indent)) : [text];
     lines.push(`${first}${wrapped[0]}`, ...wrapped.slice(1).map((l) => `${' '.repeat(indent)}${l}`));
   };
   for (const c of report.checks) {
@@ -47,19 +48,5 @@ export function reportLines(report: DoctorReport, width?: number): string[] {
         ? `no check failed; ${warned} warned`
         : 'every check passed',
   );
-  return lines;
-}
-
-/** `text` in lines of at most `width` characters, broken at spaces (a longer word stands alone). */
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  lines.push(line);
   return lines;
 }

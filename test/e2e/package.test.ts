@@ -8,6 +8,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -103,6 +104,27 @@ describe('npm pack, then npm install -g of the tarball', () => {
     expect(existsSync(join(installed(), 'node_modules'))).toBe(false);
     expect(treeSize(installed())).toBeLessThan(5 * MiB);
     expect(packed.size).toBeLessThan(1 * MiB);
+  });
+
+  it("the README's sizes are what was packed and installed (within 5 %)", () => {
+    const said =
+      /the tarball is ([\d.]+) KiB, the installed\s+package ([\d.]+) MiB .*?, of which ([\d.]+) MiB are the Arrow Flight libraries/s.exec(
+        README,
+      );
+    expect(said, 'the sizes sentence of README "Install"').not.toBeNull();
+    const [tarball, installedMiB, flightMiB] = said!.slice(1).map(Number) as [number, number, number];
+    const vendor = join(installed(), 'dist', 'vendor');
+    const flight = ['apache-arrow', 'grpc-grpc-js', 'protobufjs-minimal']
+      .map((name) => statSync(join(vendor, `${name}.cjs`)).size)
+      .reduce((a, b) => a + b, 0);
+    const near = (measured: number, written: number, unit: number) =>
+      expect(
+        Math.abs(measured / unit - written) / written,
+        `${written} said, ${(measured / unit).toFixed(2)} measured`,
+      ).toBeLessThan(0.05);
+    near(packed.size, tarball, 1024);
+    near(treeSize(installed()), installedMiB, MiB);
+    near(flight, flightMiB, MiB);
   });
 
   it('the tarballs npm pack writes are ignored by git', async () => {

@@ -20,6 +20,7 @@ const MAX_LIMIT = 10_000;
 const declaration = (job: Command) =>
   job
     .command('list')
+    .alias('ls')
     .description('List jobs of the history, newest first; every filter is applied by the service')
     .option(
       '--status <state>',
