@@ -194,7 +194,7 @@ _dlake_opts() {
     'source help') REPLY='' ;;
     'sql') REPLY='-c --command -f --file --continue-on-error --context --no-wait --max-rows --out --into --format --no-clobber --concurrency --transport --wait-timeout -y --yes -h --help' ;;
     'job') REPLY='-h --help' ;;
-    'job list') REPLY='--status --user --since --until --type --queue --engine --min-duration --text --accelerated --not-accelerated --limit --out --format -h --help' ;;
+    'job list') REPLY='--status --user --since --until --type --queue --engine --min-duration --text --accelerated --not-accelerated --limit --wide --out --format -h --help' ;;
     'job get') REPLY='-h --help' ;;
     'job why') REPLY='-h --help' ;;
     'job profile') REPLY='--out --top -h --help' ;;

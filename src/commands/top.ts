@@ -69,7 +69,9 @@ class TopScreen {
       for (const k of keysOf(b.toString('latin1'))) void this.key(k);
     };
     stdin.on('data', onData);
-    stdout.write('\x1b[?25l');
+    // The alternate screen, as top and less use it: the refreshed frames never stay in the terminal's scrollback,
+    // and quitting gives back the screen as it was.
+    stdout.write('\x1b[?1049h\x1b[?25l');
     try {
       while (!this.stopped) {
         try {
@@ -92,7 +94,7 @@ class TopScreen {
       stdin.off('data', onData);
       stdin.setRawMode(false);
       stdin.pause();
-      stdout.write('\x1b[?25h\n');
+      stdout.write('\x1b[?25h\x1b[?1049l');
     }
   }
 
@@ -136,9 +138,12 @@ class TopScreen {
     const cols = out.columns || 80;
     const rows = out.rows || 24;
     const fit = (s: string) => stderrSafe(s).slice(0, cols);
+    // Below 120 columns a job id is shown by its first 8 characters (enough to tell jobs apart, as git shows
+    // commits), so that the query keeps most of an 80-column line.
+    const idWidth = cols < 120 ? 8 : 36;
     const lines = [
       `dlake top: ${this.jobs.length} running or queued — ↑/↓ select, c cancel, q quit`,
-      'JOB ID                                STATE        USER          ELAPSED   QUERY',
+      ` ${'JOB ID'.padEnd(idWidth + 1)}STATE        USER          ELAPSED   QUERY`,
     ];
     const now = Date.now();
     this.jobs.forEach((j, i) => {
@@ -148,7 +153,7 @@ class TopScreen {
         : '';
       const mark = i === this.selected ? '>' : ' ';
       lines.push(
-        `${mark}${j.id.padEnd(37)}${j.state.padEnd(13)}${(j.user ?? '').padEnd(14)}${elapsed.padEnd(10)}${(j.query ?? '').replace(/\s+/g, ' ')}`,
+        `${mark}${j.id.slice(0, idWidth).padEnd(idWidth + 1)}${j.state.padEnd(13)}${(j.user ?? '').padEnd(14)}${elapsed.padEnd(10)}${(j.query ?? '').replace(/\s+/g, ' ')}`,
       );
     });
     if (!this.jobs.length) lines.push('  No running or queued jobs.');

@@ -95,7 +95,7 @@ describe("the emulator answers in the service's words", () => {
       const planned = (await slow.run(['sql', 'SELECT 2', '--no-wait'])).stdout.trim();
       expect(slow.emu.jobs.get(planned)?.state).toBe('PLANNING');
       const none = await slow.run(['job', 'profile', planned]);
-      expect(none.code).toBe(4);
+      expectFailure(none, 4, `job ${planned} has no profile: it did not run (PLANNING)`);
       expect(slow.emu.log.find('POST', `/apiv2/support/${planned}/download`).map((e) => e.status)).toEqual([
         404,
       ]);
