@@ -156,7 +156,7 @@ _dlake_opts() {
     'login') REPLY='-u --username --password-stdin --token-stdin -h --help' ;;
     'logout') REPLY='-h --help' ;;
     'whoami') REPLY='--check -h --help' ;;
-    'doctor') REPLY='-h --help' ;;
+    'doctor') REPLY='--bundle --jobs --since -h --help' ;;
     'token') REPLY='-h --help' ;;
     'token exchange') REPLY='-h --help' ;;
     'token exchange client-credentials') REPLY='--client-id --client-secret-stdin --print -h --help' ;;
@@ -285,6 +285,9 @@ _dlake_opt() {
     'login/-u'|'login/--username') REPLY=value vals='' ;;
     'login/--password') REPLY=value vals='' ;;
     'login/--token') REPLY=value vals='' ;;
+    'doctor/--bundle') REPLY=value vals='@files' ;;
+    'doctor/--jobs') REPLY=value vals='' ;;
+    'doctor/--since') REPLY=value vals='' ;;
     'token exchange client-credentials/--client-id') REPLY=value vals='' ;;
     'token exchange client-credentials/--client-secret') REPLY=value vals='' ;;
     'token exchange jwt/--subject-token-file') REPLY=value vals='@files' ;;

@@ -331,7 +331,7 @@ function __dlake_opts --argument-names cmd
         case 'whoami'
             printf '%s\t%s\n' '--check' 'also call the service to prove the credentials work (exit 3 if they do not)' '-h' 'show help' '--help' 'show help'
         case 'doctor'
-            printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '--bundle' 'also write a support bundle, FILE.tar.gz, over the API alone (MANIFEST.json lists what it holds)' '--jobs' 'the bundle\'s most recent failed jobs, with their profiles (default 5)' '--since' 'the bundle\'s slice of the job history (default 24h)' '-h' 'show help' '--help' 'show help'
         case 'token'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'token exchange'
@@ -577,6 +577,15 @@ function __dlake_opt --argument-names cmd opt
             printf '%s\n' value ''
             return
         case 'login/--token'
+            printf '%s\n' value ''
+            return
+        case 'doctor/--bundle'
+            printf '%s\n' value '@files'
+            return
+        case 'doctor/--jobs'
+            printf '%s\n' value ''
+            return
+        case 'doctor/--since'
             printf '%s\n' value ''
             return
         case 'token exchange client-credentials/--client-id'

@@ -69,6 +69,8 @@ export class Context {
   startedAt = performance.now();
   /** The job being waited on, until it has ended or been cancelled: a second signal names it as it stops. */
   jobInFlight?: string;
+  /** Also receives the request trace (`--debug`'s lines, secrets redacted): `doctor --bundle` keeps it. */
+  traceSink?: (line: string) => void;
   private snapshotCache?: StoreSnapshot;
   private settingsCache?: ResolvedSettings;
   private clients: ApiClient[] = [];
@@ -240,7 +242,13 @@ export class Context {
       insecure: this.opts.insecure,
       env: this.env,
       auth: provider,
-      trace: this.debugging ? (line) => this.streams.stderr.write(`debug: ${stderrSafe(line)}\n`) : undefined,
+      trace:
+        this.debugging || this.traceSink
+          ? (line) => {
+              this.traceSink?.(line);
+              if (this.debugging) this.streams.stderr.write(`debug: ${stderrSafe(line)}\n`);
+            }
+          : undefined,
       userAgent: `dlake/${__DLAKE_VERSION__} node/${process.versions.node}`,
       dispatcher: this.dispatcher,
       root,

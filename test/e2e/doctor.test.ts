@@ -2,9 +2,11 @@
 // one line each with the fix of a failing one, exit 10 when one fails. Against the emulator on both editions,
 // and against what goes wrong in the field: a server answering HTML, a dead port, an expired login, a TLS
 // server whose CA is unknown, a skewed clock, a server that never answers.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Fixture, startFixture } from '../helpers/fixture.js';
@@ -21,6 +23,12 @@ interface Check {
 function checksOf(stdout: string): Record<string, Check> {
   const report = JSON.parse(stdout) as { checks: Check[] };
   return Object.fromEntries(report.checks.map((c) => [c.check, c]));
+}
+
+/** A usage error: exit 2 and its one error line. */
+function expectUsage(r: { code: number | null; stderr: string }, message: string): void {
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stderr).toContain(`error: ${message}`);
 }
 
 const statuses = (checks: Record<string, Check>) =>
@@ -127,6 +135,82 @@ describe('against the emulator, self-hosted, with Flight', () => {
     } finally {
       writeFileSync(file, before, { mode: 0o600 });
     }
+  });
+
+  it('--bundle: the report, settings, history, failed jobs with profiles, queues, sources and the trace, listed in MANIFEST.json, no secret', async () => {
+    expect((await fx.run(['sql', 'SELECT no_such_column FROM big'])).code).toBe(6);
+    const dir = mkdtempSync(join(tmpdir(), 'dlake-bundle-'));
+    try {
+      const out = join(dir, 'support.tar.gz');
+      const r = await fx.run(['doctor', '--bundle', out, '--jobs', '2', '-o', 'json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(
+        /^wrote the support bundle .*support\.tar\.gz \(.+, \d+ files listed in MANIFEST\.json(; left out: .+)?\)$/m,
+      );
+      expect(readdirSync(dir)).toEqual(['support.tar.gz']);
+      const files = join(dir, 'x');
+      mkdirSync(files);
+      const tar = spawnSync('tar', ['-xzf', out, '-C', files], { encoding: 'utf8' });
+      expect(tar.status, tar.stderr).toBe(0);
+      const manifest = JSON.parse(readFileSync(join(files, 'MANIFEST.json'), 'utf8')) as {
+        files: { path: string; bytes: number; holds: string }[];
+      };
+      const paths = manifest.files.map((f) => f.path);
+      expect(paths).toEqual(
+        expect.arrayContaining([
+          'doctor.json',
+          'dlake.json',
+          'jobs/history.json',
+          'jobs/failed.json',
+          'reflections.json',
+          'queues.json',
+          'rules.json',
+          'sources.json',
+          'trace.txt',
+        ]),
+      );
+      expect(
+        paths.filter((p) => /^jobs\/[0-9a-f-]{36}\/profile\.zip$/.test(p)).length,
+      ).toBeGreaterThanOrEqual(1);
+      for (const f of manifest.files) {
+        expect(statSync(join(files, f.path)).size, f.path).toBe(f.bytes);
+        expect(f.holds, f.path).not.toBe('');
+      }
+      const failed = JSON.parse(readFileSync(join(files, 'jobs/failed.json'), 'utf8')) as { state: string }[];
+      expect(failed.length).toBeGreaterThanOrEqual(1);
+      expect(failed.every((j) => j.state === 'FAILED')).toBe(true);
+      const trace = readFileSync(join(files, 'trace.txt'), 'utf8');
+      expect(trace).toMatch(/GET .*\/api\/v3\/catalog/);
+      expect(trace).toContain('[redacted]');
+      const stored = fx.readJson('credentials.json').tokens.default;
+      const everything = spawnSync('grep', ['-rl', stored.token, files], { encoding: 'utf8' });
+      expect(everything.stdout).toBe('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('--bundle that would hold a secret in force: exit 9, no archive, nothing left', async () => {
+    const token = fx.readJson('credentials.json').tokens.default.token as string;
+    // The history keeps the text of every query: this one holds the session token.
+    expect((await fx.run(['sql', `SELECT '${token}' AS pasted_by_mistake`])).code).toBe(0);
+    const dir = mkdtempSync(join(tmpdir(), 'dlake-bundle-'));
+    try {
+      const r = await fx.run(['doctor', '--bundle', join(dir, 'support.tar.gz')]);
+      expect(r.code).toBe(9);
+      expect(r.stderr).toContain(
+        'error: the bundle would hold a secret in force (in jobs/history.json): not written',
+      );
+      expect(r.stderr).not.toContain(token);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expectUsage(
+      await fx.run(['doctor', '--bundle', 'support.zip']),
+      '--bundle support.zip: the bundle is a .tar.gz file',
+    );
+    expectUsage(await fx.run(['doctor', '--jobs', '3']), '--jobs and --since describe the bundle');
   });
 
   it("a clock two hours ahead of the service's fails, saying what it does to tokens", async () => {
@@ -242,6 +326,30 @@ describe('the hosted edition', () => {
     expect(login.code, login.stderr).toBe(0);
   });
   afterAll(() => fx.close());
+
+  it('--bundle on the hosted edition: engines and their rules, profiles left out and said so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dlake-bundle-'));
+    try {
+      const out = join(dir, 'support.tar.gz');
+      const r = await fx.run(['doctor', '--bundle', out, '-o', 'json']);
+      expect(r.code, r.stderr).toBe(0);
+      const list = spawnSync('tar', ['-xzOf', out, 'MANIFEST.json'], { encoding: 'utf8' });
+      const manifest = JSON.parse(list.stdout) as {
+        files: { path: string }[];
+        skipped: { what: string; why: string }[];
+      };
+      expect(manifest.files.map((f) => f.path)).toEqual(
+        expect.arrayContaining(['engines.json', 'engine-rules.json', 'jobs/history.json']),
+      );
+      expect(manifest.files.map((f) => f.path)).not.toContain('queues.json');
+      expect(manifest.skipped).toContainEqual({
+        what: "the failed jobs' profiles",
+        why: 'the hosted edition has no public profile download',
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('checks the project, its PATs and its rate limits', async () => {
     fx.emu.log.clear();
