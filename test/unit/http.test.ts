@@ -359,6 +359,14 @@ describe('ApiClient', () => {
       res.write('{"rows":[');
     };
     const { buffers, given } = watchedPool();
+    // The signal comes once the body is being read (its first buffer taken from the pool), not after a time.
+    const reading = new Promise<void>((resolve) => {
+      const take = buffers.take.bind(buffers);
+      buffers.take = (n) => {
+        resolve();
+        return take(n);
+      };
+    });
     const controller = new AbortController();
     await withServer(stalls, async (real) => {
       const pending = fails(
@@ -370,7 +378,8 @@ describe('ApiClient', () => {
           signal: controller.signal,
         }),
       );
-      setTimeout(() => controller.abort(), 100);
+      await reading;
+      controller.abort();
       const err = await pending;
       expect(err).toBeInstanceOf(InterruptedError);
       expect(err.exitCode).toBe(130);
