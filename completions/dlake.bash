@@ -10,6 +10,7 @@ _dlake_sub() {
     '/login') REPLY='login' ;;
     '/logout') REPLY='logout' ;;
     '/whoami') REPLY='whoami' ;;
+    '/doctor') REPLY='doctor' ;;
     '/token') REPLY='token' ;;
     '/profile') REPLY='profile' ;;
     '/catalog') REPLY='catalog' ;;
@@ -49,7 +50,7 @@ _dlake_sub() {
     'profile/set') REPLY='set' ;;
     'profile/delete'|'profile/rm') REPLY='delete' ;;
     'profile/help') REPLY='help' ;;
-    'catalog/ls') REPLY='ls' ;;
+    'catalog/ls'|'catalog/list') REPLY='ls' ;;
     'catalog/get') REPLY='get' ;;
     'catalog/tree') REPLY='tree' ;;
     'catalog/create') REPLY='create' ;;
@@ -68,7 +69,7 @@ _dlake_sub() {
     'source/update') REPLY='update' ;;
     'source/delete'|'source/rm') REPLY='delete' ;;
     'source/help') REPLY='help' ;;
-    'job/list') REPLY='list' ;;
+    'job/list'|'job/ls') REPLY='list' ;;
     'job/get') REPLY='get' ;;
     'job/why') REPLY='why' ;;
     'job/profile') REPLY='profile' ;;
@@ -135,13 +136,13 @@ _dlake_sub() {
 # $1: command path. REPLY: its subcommands; more: aliases, offered when no subcommand matches. Status 1 if none.
 _dlake_subs() {
   case "$1" in
-    '') REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply diff api version describe mcp agents completion help' more='' ;;
+    '') REPLY='login logout whoami doctor token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply diff api version describe mcp agents completion help' more='' ;;
     'token') REPLY='exchange' more='help' ;;
     'token exchange') REPLY='client-credentials jwt pat' more='help' ;;
     'profile') REPLY='list show use set delete' more='ls rm help' ;;
-    'catalog') REPLY='ls get tree create update delete refresh tags wiki grants lineage' more='rm help' ;;
+    'catalog') REPLY='ls get tree create update delete refresh tags wiki grants lineage' more='list rm help' ;;
     'source') REPLY='list get types create update delete' more='ls rm help' ;;
-    'job') REPLY='list get why profile wait cancel results export' more='help' ;;
+    'job') REPLY='list get why profile wait cancel results export' more='ls help' ;;
     'reflection') REPLY='list get create update delete refresh summary' more='ls rm help' ;;
     'user') REPLY='list create get update delete' more='ls rm help' ;;
     'role') REPLY='list get create update delete add-member remove-member' more='ls rm help' ;;
@@ -162,6 +163,7 @@ _dlake_opts() {
     'login') REPLY='-u --username --password-stdin --token-stdin --credential-store -h --help' ;;
     'logout') REPLY='-h --help' ;;
     'whoami') REPLY='--check -h --help' ;;
+    'doctor') REPLY='--bundle --jobs --since -h --help' ;;
     'token') REPLY='-h --help' ;;
     'token exchange') REPLY='-h --help' ;;
     'token exchange client-credentials') REPLY='--client-id --client-secret-stdin --print --credential-store -h --help' ;;
@@ -197,9 +199,9 @@ _dlake_opts() {
     'source update') REPLY='--config-file --set --dry-run -h --help' ;;
     'source delete') REPLY='-y --yes --dry-run -h --help' ;;
     'source help') REPLY='' ;;
-    'sql') REPLY='-f --file --continue-on-error --context --no-wait --max-rows --out --read-only --into --format --no-clobber --concurrency --transport --wait-timeout -y --yes -h --help' ;;
+    'sql') REPLY='-c --command -f --file --continue-on-error --context --no-wait --max-rows --out --read-only --into --format --no-clobber --concurrency --transport --wait-timeout -y --yes -h --help' ;;
     'job') REPLY='-h --help' ;;
-    'job list') REPLY='--status --user --since --until --type --queue --engine --min-duration --text --accelerated --not-accelerated --limit --out --format --wait-timeout -h --help' ;;
+    'job list') REPLY='--status --user --since --until --type --queue --engine --min-duration --text --accelerated --not-accelerated --limit --wide --out --format --wait-timeout -h --help' ;;
     'job get') REPLY='-h --help' ;;
     'job why') REPLY='-h --help' ;;
     'job profile') REPLY='--out --top -h --help' ;;
@@ -297,6 +299,9 @@ _dlake_opt() {
     'login/--password') REPLY=value vals='' ;;
     'login/--token') REPLY=value vals='' ;;
     'login/--credential-store') REPLY=value vals='auto keyring file' ;;
+    'doctor/--bundle') REPLY=value vals='@files' ;;
+    'doctor/--jobs') REPLY=value vals='' ;;
+    'doctor/--since') REPLY=value vals='' ;;
     'token exchange client-credentials/--client-id') REPLY=value vals='' ;;
     'token exchange client-credentials/--client-secret') REPLY=value vals='' ;;
     'token exchange client-credentials/--credential-store') REPLY=value vals='auto keyring file' ;;
@@ -323,6 +328,7 @@ _dlake_opt() {
     'source create/--set') REPLY=value vals='' ;;
     'source update/--config-file') REPLY=value vals='@files' ;;
     'source update/--set') REPLY=value vals='' ;;
+    'sql/-c'|'sql/--command') REPLY=value vals='' ;;
     'sql/-f'|'sql/--file') REPLY=value vals='@files' ;;
     'sql/--context') REPLY=value vals='' ;;
     'sql/--max-rows') REPLY=value vals='' ;;
@@ -503,7 +509,7 @@ _dlake_arg() {
     'engine help/'0) REPLY='list get create update delete enable disable rules' ;;
     'agents help/'0) REPLY='install uninstall list' ;;
     'completion/'0) REPLY='bash zsh fish' ;;
-    'help/'0) REPLY='login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply diff api version describe mcp agents completion' ;;
+    'help/'0) REPLY='login logout whoami doctor token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply diff api version describe mcp agents completion' ;;
     *) REPLY='' ;;
   esac
 }

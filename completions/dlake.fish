@@ -12,6 +12,8 @@ function __dlake_sub --argument-names cmd word
             echo 'logout'
         case '/whoami'
             echo 'whoami'
+        case '/doctor'
+            echo 'doctor'
         case '/token'
             echo 'token'
         case '/profile'
@@ -90,7 +92,7 @@ function __dlake_sub --argument-names cmd word
             echo 'delete'
         case 'profile/help'
             echo 'help'
-        case 'catalog/ls'
+        case 'catalog/ls' 'catalog/list'
             echo 'ls'
         case 'catalog/get'
             echo 'get'
@@ -128,7 +130,7 @@ function __dlake_sub --argument-names cmd word
             echo 'delete'
         case 'source/help'
             echo 'help'
-        case 'job/list'
+        case 'job/list' 'job/ls'
             echo 'list'
         case 'job/get'
             echo 'get'
@@ -257,7 +259,7 @@ end
 function __dlake_subs --argument-names cmd
     switch "$cmd"
         case ''
-            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'List, explain, profile, wait for, cancel and export SQL jobs' 'top' 'Show the running and queued jobs, refreshed; select one and cancel it' 'search' 'Search the catalog (and, where the server can, jobs and reflections) for TEXT' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'access' 'Explain who may use an entity, and through which grants and roles' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'project' 'List and inspect the hosted edition\'s projects' 'engine' 'Manage hosted engines and the rules that route jobs to them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'diff' 'Show what differs between two estates, as the plan that would turn the first into the second (exit 1 when they differ)' 'api' 'Make an authenticated request to the service and print the response body' 'version' 'Print the version, the build and the Node.js that runs it (as --version does)' 'describe' 'Print the commands, their arguments, options and examples, the global options and the exit codes, as data (-o json) or text' 'mcp' 'Serve dlake to an AI agent as a Model Context Protocol server on standard input and output (read-only unless --allow-writes)' 'agents' 'Register dlake mcp and a dlake skill with the AI agent hosts on this machine' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
+            printf '%s\t%s\n' 'login' 'Log in: store a session token (password login) or a personal access token for the profile' 'logout' 'Remove the profile\'s stored token (and end the session on the service)' 'whoami' 'Show the profile, URL, user, token kind and time left, and where each setting came from' 'doctor' 'Check each step between dlake and the service (config, DNS, TCP, TLS, the API, the clock, the login, Flight) and say how to fix the one that fails' 'token' 'Exchange credentials for an OAuth access token' 'profile' 'Manage connection profiles' 'catalog' 'Browse, read and write catalog entities (spaces, folders, datasets)' 'source' 'List, inspect, create and configure sources' 'sql' 'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell' 'job' 'List, explain, profile, wait for, cancel and export SQL jobs' 'top' 'Show the running and queued jobs, refreshed; select one and cancel it' 'search' 'Search the catalog (and, where the server can, jobs and reflections) for TEXT' 'reflection' 'Create, change, refresh and summarize reflections (acceleration)' 'user' 'List, create, inspect, update and delete users' 'role' 'List, create, change and delete roles, and their members' 'access' 'Explain who may use an entity, and through which grants and roles' 'pat' 'List, create and revoke users\' personal access tokens' 'queue' 'Manage workload-management queues and the rules that place jobs on them' 'project' 'List and inspect the hosted edition\'s projects' 'engine' 'Manage hosted engines and the rules that route jobs to them' 'pull' 'Write the definitions of spaces, folders, views, datasets and sources (with --kinds, also queues, the ruleset, reflections, grants, users and roles) to YAML files' 'plan' 'Show what apply would change to make the service match the definition files' 'apply' 'Create and update entities so that the service matches the definition files' 'diff' 'Show what differs between two estates, as the plan that would turn the first into the second (exit 1 when they differ)' 'api' 'Make an authenticated request to the service and print the response body' 'version' 'Print the version, the build and the Node.js that runs it (as --version does)' 'describe' 'Print the commands, their arguments, options and examples, the global options and the exit codes, as data (-o json) or text' 'mcp' 'Serve dlake to an AI agent as a Model Context Protocol server on standard input and output (read-only unless --allow-writes)' 'agents' 'Register dlake mcp and a dlake skill with the AI agent hosts on this machine' 'completion' 'Print a shell completion script (bash, zsh, fish)' 'help' 'show help for a command'
         case 'token'
             printf '%s\t%s\n' 'exchange' 'Get an access token from the token endpoint (<auth-url>/oauth/token) and store it'
         case 'token exchange'
@@ -305,11 +307,11 @@ function __dlake_more --argument-names cmd
         case 'profile'
             printf '%s\t%s\n' 'ls' 'List profiles (the current one is marked with *)' 'rm' 'Delete a profile and its stored token (asks first on a terminal)' 'help' 'show help for a command'
         case 'catalog'
-            printf '%s\t%s\n' 'rm' 'Delete an entity (a space or folder with all its contents; a promoted table reverts to its file)' 'help' 'show help for a command'
+            printf '%s\t%s\n' 'list' 'List the top-level containers, or the children of REF (all pages)' 'rm' 'Delete an entity (a space or folder with all its contents; a promoted table reverts to its file)' 'help' 'show help for a command'
         case 'source'
             printf '%s\t%s\n' 'ls' 'List the sources with their type and health' 'rm' 'Delete a source' 'help' 'show help for a command'
         case 'job'
-            printf '%s\t%s\n' 'help' 'show help for a command'
+            printf '%s\t%s\n' 'ls' 'List jobs of the history, newest first; every filter is applied by the service' 'help' 'show help for a command'
         case 'reflection'
             printf '%s\t%s\n' 'ls' 'List reflections: all of them, or a dataset\'s (REF: its path or id)' 'rm' 'Delete a reflection (asks first on a terminal)' 'help' 'show help for a command'
         case 'user'
@@ -344,6 +346,8 @@ function __dlake_opts --argument-names cmd
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'whoami'
             printf '%s\t%s\n' '--check' 'also call the service to prove the credentials work (exit 3 if they do not)' '-h' 'show help' '--help' 'show help'
+        case 'doctor'
+            printf '%s\t%s\n' '--bundle' 'also write a support bundle, FILE.tar.gz, over the API alone (MANIFEST.json lists what it holds)' '--jobs' 'the bundle\'s most recent failed jobs, with their profiles (default 5)' '--since' 'the bundle\'s slice of the job history (default 24h)' '-h' 'show help' '--help' 'show help'
         case 'token'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'token exchange'
@@ -415,11 +419,11 @@ function __dlake_opts --argument-names cmd
         case 'source help'
             true
         case 'sql'
-            printf '%s\t%s\n' '-f' 'run the statements of a script, separated by ; (- for standard input)' '--file' 'run the statements of a script, separated by ; (- for standard input)' '--continue-on-error' 'with several statements: run every one, then exit with the first failure\'s code' '--context' 'catalog path that unqualified names resolve in, e.g. Sales/curated' '--no-wait' 'print the job id and return without waiting' '--max-rows' 'print at most N rows (default: 100 in a table, all rows in json, ndjson and csv)' '--out' 'stream every row to FILE (- for standard output) instead of printing them' '--read-only' 'run only statements that read, judged as dlake mcp judges them; any other is refused before anything is sent' '--into' 'write the result on the service as a new table REF (CREATE TABLE REF AS QUERY), e.g. Lake/exports/orders' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '--no-clobber' 'refuse (exit 2) rather than replace a FILE that exists' '--concurrency' 'results pages fetched at once (default 4, at most 32)' '--transport' 'auto (Arrow Flight when an endpoint is configured and answers, else REST), flight or rest' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '-y' 'on Ctrl-C while waiting, cancel the job without asking' '--yes' 'on Ctrl-C while waiting, cancel the job without asking' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '-c' 'the SQL text, as psql\'s -c takes it (instead of the argument)' '--command' 'the SQL text, as psql\'s -c takes it (instead of the argument)' '-f' 'run the statements of a script, separated by ; (- for standard input)' '--file' 'run the statements of a script, separated by ; (- for standard input)' '--continue-on-error' 'with several statements: run every one, then exit with the first failure\'s code' '--context' 'catalog path that unqualified names resolve in, e.g. Sales/curated' '--no-wait' 'print the job id and return without waiting' '--max-rows' 'print at most N rows (default: 100 in a table, all rows in json, ndjson and csv)' '--out' 'stream every row to FILE (- for standard output) instead of printing them' '--read-only' 'run only statements that read, judged as dlake mcp judges them; any other is refused before anything is sent' '--into' 'write the result on the service as a new table REF (CREATE TABLE REF AS QUERY), e.g. Lake/exports/orders' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '--no-clobber' 'refuse (exit 2) rather than replace a FILE that exists' '--concurrency' 'results pages fetched at once (default 4, at most 32)' '--transport' 'auto (Arrow Flight when an endpoint is configured and answers, else REST), flight or rest' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '-y' 'on Ctrl-C while waiting, cancel the job without asking' '--yes' 'on Ctrl-C while waiting, cancel the job without asking' '-h' 'show help' '--help' 'show help'
         case 'job'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'job list'
-            printf '%s\t%s\n' '--status' 'only jobs in this state (COMPLETED, FAILED, CANCELED, RUNNING…); repeatable or comma-separated' '--user' 'only this user\'s jobs' '--since' 'submitted at or after WHEN: a duration back from now (24h, 7d) or an ISO 8601 time' '--until' 'submitted before WHEN (same forms as --since)' '--type' 'only jobs of this query type (UI_RUN, REST, JDBC, ODBC, FLIGHT…)' '--queue' 'only jobs placed on this queue' '--engine' 'only jobs run on this engine' '--min-duration' 'only jobs that took at least this long, e.g. 30s' '--text' 'only jobs whose SQL contains this text (case-insensitive)' '--accelerated' 'only jobs a reflection accelerated' '--not-accelerated' 'only jobs no reflection accelerated' '--limit' 'jobs to list (default 50, at most 10000)' '--out' 'write the jobs to FILE (- for standard output) in the format of its name' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '-h' 'show help' '--help' 'show help'
+            printf '%s\t%s\n' '--status' 'only jobs in this state (COMPLETED, FAILED, CANCELED, RUNNING…); repeatable or comma-separated' '--user' 'only this user\'s jobs' '--since' 'submitted at or after WHEN: a duration back from now (24h, 7d) or an ISO 8601 time' '--until' 'submitted before WHEN (same forms as --since)' '--type' 'only jobs of this query type (UI_RUN, REST, JDBC, ODBC, FLIGHT…)' '--queue' 'only jobs placed on this queue' '--engine' 'only jobs run on this engine' '--min-duration' 'only jobs that took at least this long, e.g. 30s' '--text' 'only jobs whose SQL contains this text (case-insensitive)' '--accelerated' 'only jobs a reflection accelerated' '--not-accelerated' 'only jobs no reflection accelerated' '--limit' 'jobs to list (default 50, at most 10000)' '--wide' 'on a terminal too, every column and whole job ids (as a pipe or a file gets them)' '--out' 'write the jobs to FILE (- for standard output) in the format of its name' '--format' 'csv, json, ndjson or parquet (default: from the file name, else csv; a further .gz gzips)' '--wait-timeout' 'stop waiting for the job after this long, e.g. 10m (exit 7; the job keeps running)' '-h' 'show help' '--help' 'show help'
         case 'job get'
             printf '%s\t%s\n' '-h' 'show help' '--help' 'show help'
         case 'job why'
@@ -606,6 +610,15 @@ function __dlake_opt --argument-names cmd opt
         case 'login/--credential-store'
             printf '%s\n' value 'auto keyring file'
             return
+        case 'doctor/--bundle'
+            printf '%s\n' value '@files'
+            return
+        case 'doctor/--jobs'
+            printf '%s\n' value ''
+            return
+        case 'doctor/--since'
+            printf '%s\n' value ''
+            return
         case 'token exchange client-credentials/--client-id'
             printf '%s\n' value ''
             return
@@ -682,6 +695,9 @@ function __dlake_opt --argument-names cmd opt
             printf '%s\n' value '@files'
             return
         case 'source update/--set'
+            printf '%s\n' value ''
+            return
+        case 'sql/-c' 'sql/--command'
             printf '%s\n' value ''
             return
         case 'sql/-f' 'sql/--file'
@@ -1184,7 +1200,7 @@ function __dlake_arg --argument-names cmd index
         case 'completion/0'
             echo 'bash zsh fish'
         case 'help/0'
-            echo 'login logout whoami token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply diff api version describe mcp agents completion'
+            echo 'login logout whoami doctor token profile catalog source sql job top search reflection user role access pat queue project engine pull plan apply diff api version describe mcp agents completion'
         case '*'
             return 1
     end

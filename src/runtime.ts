@@ -10,6 +10,7 @@ import {
 import { commandGroup, ownedOptions, type ScannedArgv, scanArgv } from './argv.js';
 import { versionText } from './build-info.js';
 import type { CommandRuntime } from './commands/define.js';
+import { fitExamples, HELP_WIDTH, rootHelpEnd, rootHelpSettings } from './commands/help-layout.js';
 import { GLOBAL_OPTIONS_POINTER, HELP_TOPICS } from './commands/help-topics.js';
 import { choiceOption } from './commands/options.js';
 import { GROUPS, registerGroups } from './commands/registry.js';
@@ -34,6 +35,7 @@ import { colorEnabled, theme } from './output/color.js';
 import { hintFor, sayFailure } from './output/hints.js';
 import { bounded, stderrSafe } from './output/safe-text.js';
 import { redactingStreams } from './output/secrets.js';
+import { terminalWidth, wrapWords } from './output/width.js';
 import { nearest } from './util/nearest.js';
 import { SecretsInForce, withSecrets } from './util/secrets.js';
 
@@ -190,11 +192,14 @@ export class Runtime implements CommandRuntime {
 export function buildRoot(rt: Runtime, withVersion = true): Command {
   const program = new DlakeCommand(rt.state, 'dlake');
   if (withVersion) program.version(versionText().trimEnd(), '-V, --version', 'print the version and build');
+  const helpWidth = () => terminalWidth(rt.world.streams.stdout, rt.world.env) ?? HELP_WIDTH;
   program
     .description(
       'Administer a Data Lake Query Service: catalog, sources, SQL jobs, users, tokens and queues.',
     )
-    .helpOption('-h, --help', 'show help');
+    .usage('<command> [options]')
+    .helpOption('-h, --help', 'show help')
+    .configureHelp(rootHelpSettings());
   for (const { flags, help, choices } of GLOBAL_OPTIONS as readonly GlobalOptionSpec[]) {
     program.addOption(choices ? choiceOption(flags, help, choices) : new Option(flags, help));
   }
@@ -206,28 +211,20 @@ export function buildRoot(rt: Runtime, withVersion = true): Command {
     .configureOutput({
       writeOut: (s) => {
         rt.state.outTail = s.slice(-2);
-        return rt.world.streams.stdout.write(s);
+        return rt.world.streams.stdout.write(fitExamples(s, helpWidth()));
       },
+      getOutHelpWidth: helpWidth,
       writeErr: (s) => rt.world.streams.stderr.write(s),
       // Usage errors are printed by reportError, with the usage line of the failing command.
       outputError: () => {},
     })
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ dlake login --url https://lake.example.com -u alice
-  $ dlake catalog ls
-  $ dlake sql "SELECT * FROM Samples.sales.\\"2024.csv\\"" --out sales.csv
-  $ DLAKE_CLIENT_ID=… DLAKE_CLIENT_SECRET=… dlake job export ID --out rows.csv
-
-Run \`dlake COMMAND --help\` for a command's options and examples,
-\`dlake help exit-codes\` for what each exit code means.`,
-    )
+    .addHelpText('after', () => rootHelpEnd(helpWidth()))
     // The global options are listed once, above and by `dlake help global-options`; each command's help ends
     // with one line pointing there rather than repeating them (as kubectl does), so that its examples fit a screen.
     .addHelpText('afterAll', ({ command }) =>
-      command === program ? '' : `${rt.state.outTail === '\n\n' ? '' : '\n'}${GLOBAL_OPTIONS_POINTER}`,
+      command === program
+        ? ''
+        : `${rt.state.outTail === '\n\n' ? '' : '\n'}${wrapWords(GLOBAL_OPTIONS_POINTER, helpWidth()).join('\n')}`,
     );
   return program;
 }

@@ -63,6 +63,8 @@ interface Job {
   endedAt?: number;
   schedulingStartedAt?: number;
   schedulingEndedAt?: number;
+  /** When it began executing (RUNNING): a job that never did has no profile. */
+  executionStartedAt?: number;
   errorMessage: string;
   cancellationReason: string;
   result?: QueryResult;
@@ -139,8 +141,11 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
   const stepMs = options.jobStepMs ?? 20;
   const jobs = new Map<string, Job>();
   const running = new Set<Promise<void>>();
+  /** Aborted as the emulator closes: no job then waits out a step. */
+  const closing = new AbortController();
   // Stop live jobs (and their timers) before DuckDB goes away under them.
   area.onClose(async () => {
+    closing.abort();
     for (const job of jobs.values()) if (!FINAL.has(job.state)) job.abort.abort();
     await Promise.allSettled(running);
     engine.close();
@@ -183,6 +188,7 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
       job.state = 'STARTING';
       await sleep(stepMs, signal);
       job.state = 'RUNNING';
+      job.executionStartedAt = state.now();
       await sleep(stepMs + sleepHint(job.sql), signal);
       const ctas = parseCtas(job.sql);
       // A system table this server does not have fails the query naming it, as the service's validation does.
@@ -199,7 +205,7 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
     } catch (err) {
       if (signal.aborted) {
         // CANCELLATION_REQUESTED is visible for one step before the job settles.
-        await sleep(stepMs);
+        await sleep(stepMs, closing.signal).catch(() => {});
         job.state = 'CANCELED';
       } else {
         job.errorMessage = (err as Error)?.message || String(err);
@@ -308,6 +314,9 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
   // The profile download (docs/api-facts.md "The query profile"): a zip of the job's profile JSON.
   router.post('/apiv2/support/:id/download', async (req) => {
     const job = visibleJob(req);
+    // A job cancelled or failed before it executed has no profile to download.
+    if (job.executionStartedAt === undefined)
+      throw notFound(`No profile for job [${job.id}]: the job did not start executing.`);
     const rels = job.state === 'COMPLETED' && job.touched.length ? acceleration(job.touched) : undefined;
     const chosen = rels?.reflectionRelationships.find((r) => r.relationship === 'CHOSEN');
     const bytes = await profileZip({
@@ -317,6 +326,7 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
       state: job.state,
       startedAt: job.startedAt,
       endedAt: job.endedAt,
+      executionStartedAt: job.executionStartedAt,
       schedulingStartedAt: job.schedulingStartedAt,
       schedulingEndedAt: job.schedulingEndedAt,
       rows: job.result?.rows.length ?? 0,

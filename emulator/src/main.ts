@@ -27,7 +27,8 @@ const USAGE = `Usage: dlake-emulator [options]   (in this repository: npm run em
   --samples DIR         serve DIR as the NAS source "Samples" (default: the emulator's own sample
                         files, CSV, JSON and Parquet; not with --edition cloud)
   --no-samples          no "Samples" source
-  --big-rows N          rows of the generated table "big" (default 1000)
+  --big-rows N          rows of the generated table "big" (default 20000: enough for an export to be
+                        seen streaming)
   --job-history N       jobs in the seeded history of the job system tables (default 200)
   --no-jobs-recent      an older server: no sys.jobs_recent, every recent job in sys.jobs
   --search FORM         the catalog search a self-hosted emulator has: unified (POST /api/v3/search and
@@ -205,7 +206,9 @@ function parseOptions(argv: string[]): EmulatorOptions {
       values['no-samples'] || (values.samples === undefined && edition === 'cloud')
         ? undefined
         : (samplesOption(values.samples) ?? shippedSamples()),
-    bigRows: values['big-rows'] === undefined ? undefined : intOption(values['big-rows'], 'big-rows', 1000),
+    // The command's default is larger than startEmulator's (1,000, which keeps tests quick): the tour's export
+    // of `big` is to be seen streaming.
+    bigRows: intOption(values['big-rows'], 'big-rows', 20_000),
     jobHistory:
       values['job-history'] === undefined ? undefined : intOption(values['job-history'], 'job-history', 200),
     jobsRecent: !values['no-jobs-recent'],

@@ -16,6 +16,7 @@ export interface ProfiledJob {
   state: string;
   startedAt: number;
   endedAt?: number;
+  executionStartedAt: number;
   schedulingStartedAt?: number;
   schedulingEndedAt?: number;
   rows: number;
@@ -225,10 +226,13 @@ export async function profileZip(job: ProfiledJob): Promise<Buffer> {
       info: { jobId: { id: job.id }, sql: job.sql, user: job.user, startTime: job.startedAt },
     },
   });
-  return zip([
-    { name: 'header.json', chunks: [header] },
-    { name: 'profile_attempt_0.json', chunks: profileChunks(job) },
-  ]);
+  return zip(
+    [
+      { name: 'header.json', chunks: [header] },
+      { name: 'profile_attempt_0.json', chunks: profileChunks(job) },
+    ],
+    new Date(job.endedAt ?? job.executionStartedAt),
+  );
 }
 
 interface ZipEntry {
@@ -237,7 +241,8 @@ interface ZipEntry {
 }
 
 /** A zip of deflated entries (PKWARE APPNOTE 4.3: local headers, data, central directory, end record). */
-async function zip(entries: ZipEntry[]): Promise<Buffer> {
+async function zip(entries: ZipEntry[], modified: Date): Promise<Buffer> {
+  const { time, date } = dosDateTime(modified);
   const parts: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;
@@ -249,6 +254,8 @@ async function zip(entries: ZipEntry[]): Promise<Buffer> {
     local.writeUInt16LE(20, 4);
     local.writeUInt16LE(0x0800, 6); // UTF-8 names
     local.writeUInt16LE(8, 8); // deflate
+    local.writeUInt16LE(time, 10);
+    local.writeUInt16LE(date, 12);
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(data.length, 18);
     local.writeUInt32LE(size, 22);
@@ -259,6 +266,8 @@ async function zip(entries: ZipEntry[]): Promise<Buffer> {
     dir.writeUInt16LE(20, 6);
     dir.writeUInt16LE(0x0800, 8);
     dir.writeUInt16LE(8, 10);
+    dir.writeUInt16LE(time, 12);
+    dir.writeUInt16LE(date, 14);
     dir.writeUInt32LE(crc, 16);
     dir.writeUInt32LE(data.length, 20);
     dir.writeUInt32LE(size, 24);
@@ -276,6 +285,14 @@ async function zip(entries: ZipEntry[]): Promise<Buffer> {
   end.writeUInt32LE(dirSize, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...parts, ...central, end]);
+}
+
+/** A zip entry's MS-DOS time and date (UTC, two-second steps, years from 1980): 0 would be 1980-00-00. */
+function dosDateTime(d: Date): { time: number; date: number } {
+  return {
+    time: (d.getUTCHours() << 11) | (d.getUTCMinutes() << 5) | (d.getUTCSeconds() >> 1),
+    date: ((Math.max(1980, d.getUTCFullYear()) - 1980) << 9) | ((d.getUTCMonth() + 1) << 5) | d.getUTCDate(),
+  };
 }
 
 /** Deflates the chunks as they come (a 100 MB profile is never held whole), with their CRC-32 and size. */

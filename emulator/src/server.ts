@@ -173,8 +173,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, parts: ServerPa
   const fault = faults.take(method, url.pathname);
   if (fault) {
     entry.fault = fault.kind;
-    if (fault.kind === 'latency') await sleep(fault.latencyMs ?? 1000);
-    else if (fault.kind !== 'schema') return sendFault(res, fault, entry);
+    if (fault.kind === 'latency') {
+      // A caller that left during the wait gets no answer, and its request is not carried out.
+      if (await callerLeft(fault.latencyMs ?? 1000, res)) return;
+    } else if (fault.kind !== 'schema') return sendFault(res, fault, entry);
   }
 
   let response: EmuResponse;
@@ -338,4 +340,19 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/**
+ * A latency fault's wait, which ends early when the caller goes away (true then): a test can hold a request for
+ * as long as it needs (a signal to arrive, a process to stop) without leaving a timer behind it.
+ */
+function callerLeft(ms: number, res: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (left: boolean): void => {
+      clearTimeout(timer);
+      res.off('close', onClose);
+      resolve(left);
+    };
+    const onClose = () => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    res.on('close', onClose);
+  });
+}

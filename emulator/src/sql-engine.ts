@@ -245,7 +245,7 @@ export class SqlEngine {
       if (signal?.aborted) throw new Error('Interrupted');
       return await body(conn, plan);
     } catch (err) {
-      throw asWritten(err, plan);
+      throw inServiceWords(asWritten(err, plan), sql, context);
     } finally {
       signal?.removeEventListener('abort', interrupt);
       conn.closeSync();
@@ -361,6 +361,36 @@ function asWritten(err: unknown, plan: QueryPlan): unknown {
   }
   const message = out.join('\n');
   return message === err.message ? err : new Error(message);
+}
+
+/**
+ * The engine's errors that have a wording of the service's own (docs/api-facts.md §4.2), said in it: a table
+ * that does not exist, or a name DuckDB took for a file pattern, is the service's `Object 'x' not found within
+ * 'a.b'`, with none of DuckDB's category (`Catalog Error:`, `IO Error:`), suggestions of its internal tables
+ * (`Did you mean "sqlite_master"?`) or excerpt of the query.
+ */
+function inServiceWords(err: unknown, sql: string, context: string[]): unknown {
+  if (!(err instanceof Error)) return err;
+  const first = err.message.split('\n')[0] ?? '';
+  const notFound = (parts: string[]): Error =>
+    new Error(
+      parts.length > 1
+        ? `Object '${parts.at(-1)}' not found within '${parts.slice(0, -1).join('.')}'`
+        : context.length
+          ? `Object '${parts[0]}' not found within '${context.join('.')}'`
+          : `Object '${parts[0]}' not found`,
+    );
+  const table = /^Catalog Error: Table with name (.+?) does not exist!/.exec(first);
+  if (table) return notFound([table[1]!]);
+  const pattern = /^IO Error: No files found that match the pattern "(.+)"/.exec(first);
+  if (pattern) {
+    // DuckDB read a dotted name as a file: the reference the statement wrote, as its parts.
+    const written = scanChains(sql).find(
+      (c) => c.tablePos && c.parts.join('.').toLowerCase() === pattern[1]!.toLowerCase(),
+    );
+    return notFound(written?.parts ?? [pattern[1]!]);
+  }
+  return err;
 }
 
 interface Chain {

@@ -27,6 +27,9 @@ export type { WriteRequest } from './write.js';
 
 const CATALOG = v3('catalog', 'catalog');
 
+/** The top-level catalog listing: the API root every user may read (doctor asks it without credentials). */
+export const catalogRoot = (): Target => CATALOG;
+
 export interface GetOptions {
   /** Non-default attributes, e.g. `permissions`. */
   include?: readonly string[];

@@ -26,6 +26,8 @@ type Resource =
   | 'project'
   | 'engine'
   | 'engine-rules'
+  /** The self-hosted server's version (`/api/v3/info`). */
+  | 'info'
   /** `dlake api`: a path the user typed, sent as written. */
   | 'raw';
 

@@ -43,6 +43,13 @@ export interface JobFilter {
   limit: number;
 }
 
+/**
+ * The mark of dlake's own reads of the history (a comment the tables keep in their `query` column): a listing
+ * leaves them out, so that `job list` never lists itself, nor `--text X` the query that searched for X.
+ */
+const OWN_READ = '/* dlake: job history */';
+const NOT_OWN_READ = `query NOT LIKE '%${OWN_READ}%'`;
+
 /** A SQL string literal: quotes doubled, so any name (`o'brien`) stays one literal. */
 function sqlLiteral(s: string): string {
   return `'${s.replaceAll("'", "''")}'`;
@@ -65,7 +72,7 @@ function likeSubstring(text: string): string {
  */
 export function jobListSql(table: HistoryTable, filter: JobFilter): string {
   const hosted = table.startsWith('sys.project');
-  const where: string[] = [];
+  const where: string[] = [NOT_OWN_READ];
   if (filter.states?.length) where.push(`status IN (${filter.states.map(sqlLiteral).join(', ')})`);
   if (filter.user !== undefined) where.push(`user_name = ${sqlLiteral(filter.user)}`);
   if (filter.since !== undefined) where.push(`submitted_ts >= ${timestampLiteral(filter.since)}`);
@@ -84,8 +91,7 @@ export function jobListSql(table: HistoryTable, filter: JobFilter): string {
     where.push(`LOWER(query) LIKE ${sqlLiteral(likeSubstring(filter.text))} ESCAPE '\\'`);
   }
   if (filter.accelerated !== undefined) where.push(`accelerated = ${filter.accelerated ? 'TRUE' : 'FALSE'}`);
-  const clause = where.length ? ` WHERE ${where.join(' AND ')}` : '';
-  return `SELECT * FROM ${table}${clause} ORDER BY submitted_ts DESC LIMIT ${Math.max(0, Math.floor(filter.limit))}`;
+  return `SELECT * FROM ${table} WHERE ${where.join(' AND ')} ORDER BY submitted_ts DESC LIMIT ${Math.max(0, Math.floor(filter.limit))} ${OWN_READ}`;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -98,14 +104,26 @@ export function isJobId(text: string): boolean {
 /** One job's row of the history table, by its id (checked as a UUID by the caller, quoted here too). */
 export function jobRowSql(table: HistoryTable, id: string): string {
   if (!isJobId(id)) throw new Error(`not a job id: ${id}`);
-  return `SELECT * FROM ${table} WHERE job_id = ${sqlLiteral(id)}`;
+  return `SELECT * FROM ${table} WHERE job_id = ${sqlLiteral(id)} ${OWN_READ}`;
+}
+
+/**
+ * The ids of the jobs whose id starts with `prefix` (a short id as `job list` shows it on a terminal: hex digits
+ * and dashes, checked here too), newest first, two at most: one is the job, two say the prefix is ambiguous.
+ */
+export function jobIdsSql(table: HistoryTable, prefix: string): string {
+  if (!/^[0-9a-f-]{1,36}$/i.test(prefix)) throw new Error(`not a job id prefix: ${prefix}`);
+  return (
+    `SELECT job_id FROM ${table} WHERE job_id LIKE ${sqlLiteral(`${prefix.toLowerCase()}%`)} ` +
+    `ORDER BY submitted_ts DESC LIMIT 2 ${OWN_READ}`
+  );
 }
 
 /** The running and queued jobs, newest first (what `top` shows). */
 export function activeJobsSql(table: HistoryTable, limit: number): string {
   return (
-    `SELECT * FROM ${table} WHERE status NOT IN ('COMPLETED', 'FAILED', 'CANCELED') ` +
-    `ORDER BY submitted_ts DESC LIMIT ${Math.max(0, Math.floor(limit))}`
+    `SELECT * FROM ${table} WHERE status NOT IN ('COMPLETED', 'FAILED', 'CANCELED') AND ${NOT_OWN_READ} ` +
+    `ORDER BY submitted_ts DESC LIMIT ${Math.max(0, Math.floor(limit))} ${OWN_READ}`
   );
 }
 

@@ -4,7 +4,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Explanation, HeldRole, Level, Principal } from '../api/access.js';
 import type { Context } from '../context.js';
-import { DlakeError, UsageError } from '../errors.js';
+import { DlakeError, ExitCode, UsageError } from '../errors.js';
 import { explainAccess, parsePrincipalText } from '../ops/access.js';
 import { stderrSafe } from '../output/safe-text.js';
 import { formatPath, parseRefWithId } from '../util/catalog-ref.js';
@@ -30,8 +30,13 @@ const declaration = (access: Command) =>
       ),
     );
 
-/** The answer "not held": exit code 1 (docs/cli-contract.md "Administration"), an `error:` line and a hint. */
-class NotHeldError extends DlakeError {}
+/**
+ * The answer "not held": exit code 10, "the answer is no" (docs/cli-contract.md "Administration"; 1 stays a bug
+ * in dlake), an `error:` line and a hint.
+ */
+class NotHeldError extends DlakeError {
+  override readonly exitCode = ExitCode.no;
+}
 
 async function why(
   ctx: Context,

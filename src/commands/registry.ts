@@ -32,6 +32,12 @@ export const GROUPS: GroupDef[] = [
     load: async () => (await import('./whoami.js')).register,
   },
   {
+    name: 'doctor',
+    topic: 'Authentication',
+    summary: 'Check each step to the service and say how to fix the one that fails',
+    load: async () => (await import('./doctor.js')).register,
+  },
+  {
     name: 'token',
     topic: 'Authentication',
     summary: 'Exchange credentials for an OAuth access token',

@@ -27,6 +27,7 @@ const declaration = (sql: Command) =>
       'Run a SQL query or script, wait, and print the rows (or stream them to a file with --out); on a terminal, with no query, open the SQL shell',
     )
     .argument('[query]', 'the SQL text; - reads it from standard input')
+    .option('-c, --command <sql>', "the SQL text, as psql's -c takes it (instead of the argument)")
     .option('-f, --file <path>', 'run the statements of a script, separated by ; (- for standard input)')
     .option(
       '--continue-on-error',
@@ -64,6 +65,7 @@ const declaration = (sql: Command) =>
       'after',
       examples(
         'dlake sql "SELECT COUNT(*) AS n FROM Sales.orders"',
+        'dlake sql -c "SELECT 1"                    # as psql -c',
         'dlake sql --file report.sql --out report.csv',
         'dlake sql -f nightly.sql --continue-on-error -o ndjson',
         'dlake sql "SELECT 1 AS x; SELECT 2 AS y"   # two statements, two results',
@@ -92,10 +94,15 @@ async function checkReadOnly(text: string, opts: SqlFlags): Promise<void> {
   if (opts.readOnly) (await import('../sql/read-only.js')).requireReading(text, READ_ONLY_RULE);
 }
 
-async function runSql(ctx: Context, query: string | undefined, opts: SqlFlags): Promise<void> {
+async function runSql(ctx: Context, argument: string | undefined, opts: SqlFlags): Promise<void> {
+  if (argument !== undefined && opts.command !== undefined)
+    throw new UsageError('give the query either as an argument or with -c, not both');
+  const query = argument ?? opts.command;
   if (opts.file !== undefined) {
     if (query !== undefined)
-      throw new UsageError('give the query either as an argument or with --file, not both');
+      throw new UsageError(
+        `give the query either ${opts.command === undefined ? 'as an argument' : 'with -c'} or with --file, not both`,
+      );
     const { runScript } = await import('./sql-script.js');
     const script = await readScript(ctx, opts.file);
     await checkReadOnly(script.text, opts);

@@ -72,14 +72,15 @@ class TopScreen {
     };
     stdin.on('data', onData);
     // Ctrl-C comes as a key (raw mode); SIGINT from elsewhere, SIGTERM and SIGHUP end the screen the same way,
-    // through the finally below, so the cursor comes back whatever ends it. An exit that skips it (a second
-    // signal) still shows the cursor again.
+    // through the finally below, so the cursor and the screen come back whatever ends it. An exit that skips it
+    // (a second signal) still puts them back. The alternate screen, as top and less use it: the refreshed frames
+    // never stay in the terminal's scrollback, and quitting gives back the screen as it was.
     this.ctx.interruptible = true;
     const onStop = () => this.quit();
     this.ctx.interrupt.signal.addEventListener('abort', onStop, { once: true });
-    const restore = () => stdout.write(SHOW_CURSOR);
+    const restore = () => stdout.write(LEAVE_SCREEN);
     process.once('exit', restore);
-    stdout.write(HIDE_CURSOR);
+    stdout.write(ENTER_SCREEN);
     try {
       while (!this.stopped) {
         try {
@@ -104,7 +105,7 @@ class TopScreen {
       stdin.off('data', onData);
       stdin.setRawMode(false);
       stdin.pause();
-      stdout.write(`${SHOW_CURSOR}\n`);
+      stdout.write(LEAVE_SCREEN);
     }
     // Ended by a signal: its exit code, after the terminal is put back (src/runtime.ts says which signal).
     if (this.ctx.interrupt.signal.aborted) throw new InterruptedError('interrupted');
@@ -151,9 +152,12 @@ class TopScreen {
     const rows = out.rows || 24;
     // Cut by what the terminal shows (wide characters take two columns), never by UTF-16 length.
     const fit = (s: string) => truncate(terminalSafe(s), cols);
+    // Below 120 columns a job id is shown by its first 8 characters (enough to tell jobs apart, as git shows
+    // commits), so that the query keeps most of an 80-column line.
+    const idWidth = cols < 120 ? 8 : 36;
     const lines = [
       `dlake top: ${this.jobs.length} running or queued — ↑/↓ select, c cancel, q quit`,
-      'JOB ID                                STATE        USER          ELAPSED   QUERY',
+      ` ${'JOB ID'.padEnd(idWidth + 1)}STATE        USER          ELAPSED   QUERY`,
     ];
     const now = Date.now();
     this.jobs.forEach((j, i) => {
@@ -163,7 +167,7 @@ class TopScreen {
         : '';
       const mark = i === this.selected ? '>' : ' ';
       lines.push(
-        `${mark}${pad(j.id, 37)}${pad(j.state, 13)}${pad(j.user ?? '', 14)}${pad(elapsed, 10)}${(j.query ?? '').replace(/\s+/g, ' ')}`,
+        `${mark}${pad(j.id.slice(0, idWidth), idWidth + 1)}${pad(j.state, 13)}${pad(j.user ?? '', 14)}${pad(elapsed, 10)}${(j.query ?? '').replace(/\s+/g, ' ')}`,
       );
     });
     if (!this.jobs.length) lines.push('  No running or queued jobs.');
@@ -176,8 +180,9 @@ class TopScreen {
   }
 }
 
-const HIDE_CURSOR = '\x1b[?25l';
-const SHOW_CURSOR = '\x1b[?25h';
+/** The alternate screen with the cursor hidden, and back: the terminal as it was. */
+const ENTER_SCREEN = '\x1b[?1049h\x1b[?25l';
+const LEAVE_SCREEN = '\x1b[?25h\x1b[?1049l';
 
 /** `text` made safe and padded to `width` columns as the terminal shows them (a column wider: one space after). */
 function pad(text: string, width: number): string {

@@ -5,7 +5,7 @@ import { isExpired, timeLeftMs } from '../auth/expiry.js';
 import type { Setting } from '../auth/settings.js';
 import { hasSecret, secretPlace } from '../config/secrets.js';
 import type { Context } from '../context.js';
-import { AuthError, rephrased } from '../errors.js';
+import { AuthError, rephrased, UsageError } from '../errors.js';
 import { redactUrl } from '../util/redact.js';
 import { formatDuration } from '../util/units.js';
 import { examples } from './common.js';
@@ -49,6 +49,8 @@ async function whoami(ctx: Context, opts: OptionsOf<typeof declaration>): Promis
     const login = hostedLoginUrl(s.url.value);
     if (login) rows.push({ setting: 'auth-url', value: login, source: 'default' });
   }
+  const flight = await flightRow(ctx);
+  if (flight) rows.push(flight);
   add('timeout', s.timeout);
   add('ca-file', s.caFile);
   add(
@@ -151,5 +153,26 @@ async function whoami(ctx: Context, opts: OptionsOf<typeof declaration>): Promis
           : (refused.hint ?? 'run `dlake login`'),
       },
     );
+  }
+}
+
+/** The Arrow Flight endpoint in force (flag > DLAKE_FLIGHT_URL > profile), where it came from, if any. */
+async function flightRow(ctx: Context): Promise<Row | undefined> {
+  const s = ctx.settings();
+  const { flightSetting } = await import('../export/flight/endpoint.js');
+  const stored = (s.profile as { flightUrl?: unknown } | undefined)?.flightUrl;
+  const given =
+    ctx.opts.flightUrl ?? ctx.env.DLAKE_FLIGHT_URL ?? (typeof stored === 'string' ? stored : undefined);
+  const source = ctx.opts.flightUrl
+    ? 'flag'
+    : ctx.env.DLAKE_FLIGHT_URL
+      ? 'environment (DLAKE_FLIGHT_URL)'
+      : 'profile';
+  try {
+    const flight = flightSetting(ctx.opts.flightUrl, ctx.env, s.profile, s.profileName.value);
+    return flight && { setting: 'flight-url', value: flight.endpoint.url, source };
+  } catch (e) {
+    if (!(e instanceof UsageError) || given === undefined) throw e;
+    return { setting: 'flight-url', value: `${given} (not a Flight URL)`, source };
   }
 }

@@ -4,15 +4,16 @@
 import type { ProfileSummary } from '../api/profile.js';
 import type { Context } from '../context.js';
 import { DlakeError, NotFoundError, ServiceError, UsageError } from '../errors.js';
+import { jobNotFound } from './jobs.js';
 
 /** A job's profile summed up, as `job profile -o json` prints it. */
 export async function jobProfileSummary(
   ctx: Context,
-  id: string,
+  given: string,
   top: number,
   signal = ctx.interrupt.signal,
 ): Promise<{ id: string } & ProfileSummary> {
-  await checkProfileRequest(ctx, id);
+  const id = await checkProfileRequest(ctx, given, signal);
   return { id, ...(await summariseProfileZip(await downloadJobProfile(ctx, id, signal), top)) };
 }
 
@@ -22,19 +23,22 @@ export async function summariseProfileZip(zip: Buffer, top: number): Promise<Pro
   return api.summariseProfile(await api.profileFromZip(zip), top);
 }
 
-/** Before anything is sent: an edition that has a profile download, and a job id. */
-export async function checkProfileRequest(ctx: Context, id: string): Promise<void> {
+/**
+ * Before the download: an edition that has one, and a job id (a short one looked up in the history). Returns
+ * the whole id.
+ */
+export async function checkProfileRequest(
+  ctx: Context,
+  given: string,
+  signal = ctx.interrupt.signal,
+): Promise<string> {
   if (ctx.root().edition === 'cloud') {
     throw new UsageError('the hosted edition (--edition cloud) has no public profile download', {
       hint: "open the job in the hosted edition's web console to see its profile",
     });
   }
-  const { isJobId } = await import('../api/job-history.js');
-  if (!isJobId(id)) {
-    throw new UsageError(`"${id}" is not a job id (a UUID such as 2f067496-7cf0-a70e-0222-34d53a5dc800)`, {
-      hint: 'list recent jobs with `dlake job list`',
-    });
-  }
+  const { resolveJobId } = await import('./jobs.js');
+  return resolveJobId(ctx, given, signal);
 }
 
 /** The profile's zip as the service sends it. */
@@ -47,7 +51,27 @@ export async function downloadJobProfile(
   try {
     return await api.downloadProfile(await ctx.client(), id, signal);
   } catch (e) {
-    throw profileMissing(e, id);
+    const missing = profileMissing(e, id);
+    if (!(missing instanceof NotFoundError)) throw missing;
+    // A job the service knows but has no profile of did not run (cancelled or failed before it executed).
+    const { getJob } = await import('../api/jobs.js');
+    const status = await getJob(await ctx.client(), id, signal).catch(() => undefined);
+    if (status) {
+      throw new NotFoundError(`job ${id} has no profile: it did not run (${status.jobState})`, {
+        moreInfo: (e as Error).message,
+        hint: `\`dlake job why ${id}\` says how far it got`,
+      });
+    }
+    // The job may be one the service no longer keeps whole: its history row says what it was.
+    const { historyRowOf } = await import('./jobs.js');
+    const row = await historyRowOf(ctx, id, signal).catch(() => undefined);
+    if (!row) throw missing;
+    const { jobSummary } = await import('../api/job-history.js');
+    const j = jobSummary(row);
+    throw new NotFoundError(
+      `the service has no profile of job ${id} (${j.state}, submitted ${j.submittedAt ?? 'at a time not recorded'}): it keeps none of a job that did not run, nor of one it keeps only the history row of`,
+      { moreInfo: (e as Error).message, hint: `\`dlake job why ${id}\` explains it from its history row` },
+    );
   }
 }
 
@@ -63,8 +87,5 @@ function profileMissing(e: unknown, id: string): unknown {
     });
   }
   if (!(e instanceof NotFoundError)) return e;
-  return new NotFoundError(`job ${id} not found`, {
-    moreInfo: e.message,
-    hint: 'list recent jobs with `dlake job list`',
-  });
+  return jobNotFound(id, e.message);
 }

@@ -32,11 +32,12 @@ export interface JobFilterFlags {
 /** The filter of a listing from its flags, WHEN read against `now`; contradictory times are a usage error. */
 export function jobFilter(opts: JobFilterFlags, now: number): JobFilter {
   const filter: JobFilter = {
-    states: opts.status?.map(stateName),
+    states: opts.status?.map((s) => oneOf('--status', stateName(s), JOB_STATES)),
     user: opts.user,
     since: opts.since === undefined ? undefined : when('--since', opts.since, now),
     until: opts.until === undefined ? undefined : when('--until', opts.until, now),
-    queryType: opts.type?.toUpperCase(),
+    queryType:
+      opts.type === undefined ? undefined : oneOf('--type', opts.type.trim().toUpperCase(), QUERY_TYPES),
     queue: opts.queue,
     engine: opts.engine,
     minDurationMs: opts.minDuration,
@@ -75,29 +76,51 @@ export async function listJobs(
   return mergeJobLists(history, await read('running'), filter.limit);
 }
 
-/**
- * A job's row of the history (undefined while it has none). On the hosted edition the live table's row too,
- * the newer of the two answering, as in `listJobs`.
- */
-async function jobRow(
-  ctx: Context,
-  id: string,
-  signal: AbortSignal,
-): Promise<Record<string, unknown> | undefined> {
-  const { jobRowSql, jobSummary, newerRow } = await import('../api/job-history.js');
-  const read = async (which: 'recent' | 'running') =>
-    (
-      await readHistoryRows(
-        ctx,
-        await queryHistory(ctx, which, (table) => jobRowSql(table, id), { signal }),
-        signal,
-      )
-    )[0];
-  const history = await read('recent');
-  if (ctx.root().edition !== 'cloud') return history;
-  const live = await read('running');
-  if (!history || !live) return history ?? live;
-  return newerRow({ row: history, ...jobSummary(history) }, { row: live, ...jobSummary(live) }).row;
+/** The job states of the service (docs/api-facts.md §4.2): a typo must not read as "no such jobs". */
+const JOB_STATES = [
+  'COMPLETED',
+  'FAILED',
+  'CANCELED',
+  'RUNNING',
+  'STARTING',
+  'PLANNING',
+  'PENDING',
+  'METADATA_RETRIEVAL',
+  'QUEUED',
+  'ENQUEUED',
+  'ENGINE_START',
+  'EXECUTION_PLANNING',
+  'CANCELLATION_REQUESTED',
+  'NOT_SUBMITTED',
+  'INVALID_STATE',
+];
+
+/** The query types the service records (docs/api-facts.md §4.2; FLIGHT and METADATA_REFRESH from real tables). */
+const QUERY_TYPES = [
+  'UI_RUN',
+  'UI_PREVIEW',
+  'UI_INTERNAL_PREVIEW',
+  'UI_INTERNAL_RUN',
+  'UI_INITIAL_PREVIEW',
+  'UI_EXPORT',
+  'ODBC',
+  'JDBC',
+  'REST',
+  'FLIGHT',
+  'ACCELERATOR_CREATE',
+  'ACCELERATOR_DROP',
+  'ACCELERATOR_EXPLAIN',
+  'PREPARE_INTERNAL',
+  'METADATA_REFRESH',
+  'UNKNOWN',
+];
+
+/** `value` when it is one of `accepted`, else a usage error naming them. */
+function oneOf(flag: string, value: string, accepted: readonly string[]): string {
+  if (accepted.includes(value)) return value;
+  throw new UsageError(`${flag} "${value}" is not one of the service's values`, {
+    hint: `use one of: ${accepted.join(', ')}`,
+  });
 }
 
 /** A job state as the tables write it; `CANCELLED` is the same state spelt the British way. */
@@ -166,42 +189,120 @@ export interface JobExplained {
   rowsScanned: number | string | null;
   bytesScanned: number | string | null;
   datasets: string[];
+  /** Of a job only the history holds: whether a reflection accelerated it (which one is not known). */
+  accelerated?: boolean;
+  /** Of a job only the history holds: what the explanation lacks, and why. */
+  missing?: string;
 }
+
+/**
+ * A job id as a user gives it: a whole UUID, or its first characters as `job list` shows them on a terminal
+ * (at least 8, looked up in the history). Anything else is refused before it could become SQL text.
+ */
+export async function resolveJobId(
+  ctx: Context,
+  given: string,
+  signal = ctx.interrupt.signal,
+): Promise<string> {
+  const { isJobId, jobIdsSql } = await import('../api/job-history.js');
+  if (isJobId(given)) return given;
+  if (!isShortJobId(given)) {
+    throw new UsageError(
+      `"${given}" is not a job id (a UUID such as 2f067496-7cf0-a70e-0222-34d53a5dc800, or its first 8 characters or more)`,
+    );
+  }
+  const query = await queryHistory(ctx, 'recent', (table) => jobIdsSql(table, given), { signal });
+  const ids = (await readHistoryRows(ctx, query, signal)).map((r) => String(r.job_id));
+  if (ids.length === 1) return ids[0]!;
+  if (ids.length > 1) {
+    throw new UsageError(`job id ${given} is ambiguous: ${ids.join(', ')} and maybe others start with it`, {
+      hint: 'give more of the id (`dlake job list --wide` shows them whole)',
+    });
+  }
+  throw jobNotFound(given);
+}
+
+/**
+ * The one wording of a job the service does not know, in the job store or the history: `not found: job ID`, as
+ * every missing entity reads. The hint points to the listing only because the job is in none (never back to a
+ * list that shows it).
+ */
+export function jobNotFound(id: string, moreInfo?: string): NotFoundError {
+  return new NotFoundError(`not found: job ${id}`, {
+    moreInfo,
+    hint: 'it is in neither the job store nor the job history; list the recent jobs with: dlake job list',
+  });
+}
+
+/** A job id as `job list` shortens it on a terminal: its first 8 characters or more, not the whole UUID. */
+export function isShortJobId(text: string): boolean {
+  return /^[0-9a-f]{8}[0-9a-f-]{0,27}$/i.test(text) && text.length < 36;
+}
+
+/**
+ * A job's row of the history (undefined while it has none). On the hosted edition the live table's row too,
+ * the newer of the two answering, as in `listJobs`.
+ */
+export async function historyRowOf(
+  ctx: Context,
+  id: string,
+  signal = ctx.interrupt.signal,
+): Promise<Record<string, unknown> | undefined> {
+  const { jobRowSql, jobSummary, newerRow } = await import('../api/job-history.js');
+  const read = async (which: 'recent' | 'running') =>
+    (
+      await readHistoryRows(
+        ctx,
+        await queryHistory(ctx, which, (table) => jobRowSql(table, id), { signal }),
+        signal,
+      )
+    )[0];
+  const history = await read('recent');
+  if (ctx.root().edition !== 'cloud') return history;
+  const live = await read('running');
+  if (!history || !live) return history ?? live;
+  return newerRow({ row: history, ...jobSummary(history) }, { row: live, ...jobSummary(live) }).row;
+}
+
+/**
+ * What a job that only the history still holds lacks: the service keeps a job's details (its status, its
+ * reflections, its profile) for less time than its history row. Said beside what the row does tell.
+ */
+export const HISTORY_ONLY =
+  'the service no longer keeps this job, only its row of the job history: what follows is that row, without the reflections it considered, matched or chose, or its profile';
 
 /** Everything `job why` says of a job: its status, with its row of the history where there is one. */
 export async function explainJob(
   ctx: Context,
-  id: string,
+  given: string,
   signal = ctx.interrupt.signal,
 ): Promise<JobExplained> {
-  const [{ isJobId, jobSummary, jobTimings }, { getJob }] = await Promise.all([
+  const [{ jobSummary, jobTimings }, { getJob }] = await Promise.all([
     import('../api/job-history.js'),
     import('../api/jobs.js'),
   ]);
   // The id becomes SQL text below: only a UUID ever does.
-  if (!isJobId(id)) {
-    throw new UsageError(`"${id}" is not a job id (a UUID such as 2f067496-7cf0-a70e-0222-34d53a5dc800)`, {
-      hint: 'list recent jobs with `dlake job list`',
-    });
-  }
-  let status: JobStatus;
+  const id = await resolveJobId(ctx, given, signal);
+  let status: JobStatus | undefined;
   try {
     status = await getJob(await ctx.client(), id, signal);
   } catch (e) {
     if (!(e instanceof NotFoundError)) throw e;
-    throw new NotFoundError(`job ${id} not found`, {
-      moreInfo: e.message,
-      hint: 'list recent jobs with `dlake job list`',
-    });
+    status = undefined;
   }
   // The history row adds the queue's rule, the engine, rows scanned and the stages' times. A job may not be
-  // there yet: the status alone then answers.
+  // there yet (the hosted history is about an hour behind): the status alone then answers. A job the service
+  // no longer keeps is explained from its row alone, saying what is missing.
   let row: Record<string, unknown> | undefined;
   try {
-    row = await jobRow(ctx, id, signal);
+    row = await historyRowOf(ctx, id, signal);
   } catch (e) {
-    if (!(e instanceof ServiceError)) throw e;
+    if (!(e instanceof ServiceError) || !status) throw e;
     ctx.ui.warn(`${e.message}; showing what the job's status tells`);
+  }
+  if (!status) {
+    if (!row) throw jobNotFound(id);
+    return fromHistory(id, row, jobSummary(row), jobTimings(row));
   }
   const summary = row ? jobSummary(row) : undefined;
   const rels = status.acceleration?.reflectionRelationships ?? [];
@@ -238,6 +339,35 @@ export async function explainJob(
     rowsScanned: exact(summary?.rowsScanned),
     bytesScanned: exact(summary?.bytesScanned),
     datasets: summary?.datasets ?? [],
+  };
+}
+
+/** A job explained from its history row alone: the status and its reflections are `missing`. */
+function fromHistory(
+  id: string,
+  row: Record<string, unknown>,
+  summary: JobSummary,
+  timings: Timings,
+): JobExplained {
+  const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+  const exact = (v: JobSummary['rowsScanned']) => (v === null ? null : typeof v === 'number' ? v : v.text);
+  const rule = text(row.rule_name);
+  const action = text(row.rule_action);
+  return {
+    id,
+    state: summary.state,
+    queue: summary.queue,
+    rule: rule ? `${rule}${action ? ` (${action})` : ''}` : null,
+    engine: summary.engine,
+    timings,
+    reflections: [],
+    error: summary.error,
+    rowsReturned: typeof summary.rowsReturned === 'number' ? summary.rowsReturned : null,
+    rowsScanned: exact(summary.rowsScanned),
+    bytesScanned: exact(summary.bytesScanned),
+    datasets: summary.datasets,
+    accelerated: summary.accelerated,
+    missing: HISTORY_ONLY,
   };
 }
 

@@ -52,3 +52,20 @@ export function truncate(text: string, width: number): string {
   }
   return `${kept}…`;
 }
+
+/**
+ * `text` in lines of at most `width` columns, broken at spaces (a word longer than that stands alone): help-like
+ * text on a terminal (the SQL shell's `\\?`, doctor's findings).
+ */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && displayWidth(line) + 1 + displayWidth(word) > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  lines.push(line);
+  return lines;
+}

@@ -2,6 +2,7 @@
 // arguments (pure, so that a bad argument is one `error:` line and the shell goes on). The wording of the
 // settings' messages is psql's ("Expanded display is on.", "Timing is off.").
 import { UsageError } from '../errors.js';
+import { wrapWords } from '../output/width.js';
 
 /** The help of each command, in the order `\?` lists them. */
 export const COMMANDS: Record<string, string> = {
@@ -23,6 +24,18 @@ export const COMMANDS: Record<string, string> = {
   '\\q': '\\q                  leave (Ctrl-D too)',
   '\\?': '\\?                  this help',
 };
+
+/** The width of the commands' column in `\\?`. */
+const TERM_WIDTH = 20;
+
+/** `\\?`: the commands' help, each description wrapped under its column on a terminal of `width` columns. */
+export function helpLines(width: number | undefined): string[] {
+  return Object.values(COMMANDS).flatMap((line) => {
+    if (!width) return [line];
+    const [first, ...rest] = wrapWords(line.slice(TERM_WIDTH), Math.max(20, width - TERM_WIDTH));
+    return [line.slice(0, TERM_WIDTH) + first, ...rest.map((l) => ' '.repeat(TERM_WIDTH) + l)];
+  });
+}
 
 interface MetaCommand {
   /** The command word, `\dt`. */

@@ -22,6 +22,7 @@ import {
   COMMANDS,
   type Expanded,
   expandedMessage,
+  helpLines,
   parseExpanded,
   parseFileArg,
   parseMeta,
@@ -303,7 +304,7 @@ class Shell {
       case '\\q':
         return false;
       case '\\?':
-        say(Object.values(COMMANDS).join('\n'));
+        say(helpLines(terminalWidth(ctx.streams.stderr, ctx.env)).join('\n'));
         break;
       case '\\timing':
         await this.guard(async () => {

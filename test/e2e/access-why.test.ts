@@ -88,9 +88,9 @@ describe('dlake access why', () => {
     expect(r.stderr).toContain(`user bob holds SELECT on ${E} through a grant to role analysts on Sales`);
   });
 
-  it('--privilege not held: exit 1, one error line, and the nearest grant that would give it', async () => {
+  it('--privilege not held: exit 10 ("no", not 1, a bug), one error line, and the nearest grant that would give it', async () => {
     const r = await fx.run(['access', 'why', 'carol', E, '--privilege', 'SELECT']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(10);
     expect(r.stderr.match(/^error:/gm)).toHaveLength(1);
     expect(r.stderr).toContain(`error: user carol does not hold SELECT on ${E}`);
     expect(r.stderr).toContain(

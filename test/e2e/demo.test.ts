@@ -18,7 +18,15 @@ describe('npm run demo', () => {
     const read = [...stdout.matchAll(/\$ .*dlake sql '.* FROM ([\w.]+)/g)].map((m) =>
       m[1]!.replaceAll('.', '/'),
     );
-    expect(read).toEqual(['Sales/by_region', 'big']);
+    expect([...new Set(read)]).toEqual(['Sales/by_region', 'big']);
+    // The tour of the newer commands: a Flight export, the job history, top, doctor and the agents' server.
+    expect(stdout).toMatch(
+      /wrote 20,000 rows to big\.parquet \(PARQUET\) in .* over Arrow Flight \(grpc:\/\//,
+    );
+    expect(stdout).toMatch(/\$ dlake job list --status FAILED --since 24h --limit 3\n {3}JOB ID +STATE/);
+    expect(stdout).toContain('$ dlake top --once');
+    expect(stdout).toMatch(/\$ dlake doctor\n(.*\n)* {3}every check passed/);
+    expect(stdout).toContain('$ dlake describe mcp');
     // The reflections a job reports (`reflections chosen NAME (TYPE) on PATH (ID)`) sit on those datasets, not on
     // datasets that exist in no catalog (`Samples/finance/invoices.parquet`, `Marketing/curated/orders`).
     const on = [...stdout.matchAll(/reflections \w+ +\S+ \((?:RAW|AGGREGATION)\) on (\S+) \(/g)].map(

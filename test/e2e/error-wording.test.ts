@@ -170,7 +170,8 @@ describe('a missing entity', () => {
     const job = await fx.run(['job', 'get', '00000000-0000-4000-8000-000000000002']);
     expect([job.code, job.stderr]).toEqual([
       4,
-      'error: not found: job 00000000-0000-4000-8000-000000000002\n',
+      'error: not found: job 00000000-0000-4000-8000-000000000002\n' +
+        'hint: it is in neither the job store nor the job history; list the recent jobs with: dlake job list\n',
     ]);
     // The service's own words stay at hand with -v.
     const verbose = await fx.run(['queue', 'get', 'nope', '-v']);

@@ -312,7 +312,7 @@ describe('the operations tools: the same answers as job list, job why, job profi
     const ran = await s.json('run_sql', { sql: "SELECT 'marker-7q' AS m" });
     const jobs = await s.json('list_jobs', { status: ['completed'], text: 'marker-7q', limit: 5 });
     expect(fx.emu.jobs.list().at(-1)!.sql).toMatch(
-      /^SELECT \* FROM sys\.jobs_recent WHERE .*marker-7q.*LIMIT 5$/,
+      /^SELECT \* FROM sys\.jobs_recent WHERE .*marker-7q.*LIMIT 5 \/\* dlake: job history \*\/$/,
     );
     const cli = await fx.run(
       ['job', 'list', '--status', 'completed', '--text', 'marker-7q', '--limit', '5', '-o', 'json'],

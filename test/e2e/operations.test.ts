@@ -9,6 +9,7 @@ import { parseCsv } from '../helpers/csv.js';
 import { ADMIN, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
 import { type HostileServer, startHostileServer } from '../helpers/hostile/server.js';
 import { runInProcess } from '../helpers/in-process.js';
+import { until } from '../helpers/until.js';
 import { type StubRoute, startStub } from '../replay/stub.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dlake-ops-'));
@@ -16,7 +17,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const sqlOf = (fx: Fixture) =>
   fx.emu.log.entries.filter((e) => e.method === 'POST' && e.path.endsWith('/sql')).length;
-const lastSql = (fx: Fixture) => fx.emu.jobs.list().at(-1)!.sql;
+/** The last query run, without the mark of dlake's own history reads (test/e2e/admin-day.test.ts checks it). */
+const lastSql = (fx: Fixture) =>
+  fx.emu.jobs
+    .list()
+    .at(-1)!
+    .sql.replace("query NOT LIKE '%/* dlake: job history */%' AND ", '')
+    .replace(" WHERE query NOT LIKE '%/* dlake: job history */%'", '')
+    .replace(' /* dlake: job history */', '');
 
 describe('self-hosted', () => {
   let fx: Fixture;
@@ -212,7 +220,7 @@ describe('self-hosted', () => {
     expect(table.stdout).toMatch(/reflections chosen/);
     fx.emu.log.clear();
     const unknown = await fx.run(['job', 'why', '11111111-2222-4333-8444-555555555555']);
-    expectFailure(unknown, 4, 'job 11111111-2222-4333-8444-555555555555 not found');
+    expectFailure(unknown, 4, 'not found: job 11111111-2222-4333-8444-555555555555');
     expect(unknown.stderr).toContain('dlake job list');
     const bad = await fx.run(['job', 'why', "x' OR 1=1 --"]);
     expectFailure(bad, 2, 'is not a job id');
@@ -238,21 +246,23 @@ describe('self-hosted', () => {
     expect(s.code, s.stderr).toBe(0);
     expect(readFileSync(out).readUInt32LE(0)).toBe(0x04034b50);
     const unknown = await fx.run(['job', 'profile', '11111111-2222-4333-8444-555555555555']);
-    expectFailure(unknown, 4, 'job 11111111-2222-4333-8444-555555555555 not found');
+    expectFailure(unknown, 4, 'not found: job 11111111-2222-4333-8444-555555555555');
     expect(unknown.stderr).toContain('dlake job list');
   });
 
   it('top --once: the running jobs as job list objects, without its own query; one query', async () => {
-    const bg = fx.run(['sql', 'SELECT /* sleep:1500 */ 1 AS x', '-o', 'json']);
-    await new Promise((r) => setTimeout(r, 300));
+    // Held running (the emulator's `sleep:` hint) until the test cancels it.
+    const held = 'SELECT /* sleep:600000 */ 1 AS x';
+    const id = (await fx.run(['sql', held, '--no-wait'])).stdout.trim();
+    await until(() => fx.emu.jobs.get(id)?.state === 'RUNNING', 'the job runs');
     fx.emu.log.clear();
     const r = await fx.run(['top', '--once', '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const jobs = JSON.parse(r.stdout);
-    expect(jobs.map((j: { query: string }) => j.query)).toEqual(['SELECT /* sleep:1500 */ 1 AS x']);
+    expect(jobs.map((j: { query: string }) => j.query)).toEqual([held]);
     expect(sqlOf(fx)).toBe(1);
     expect(lastSql(fx)).toMatch(/^SELECT \* FROM sys\.jobs WHERE status NOT IN/);
-    expect((await bg).code).toBe(0);
+    expect((await fx.run(['job', 'cancel', id, '-y'])).code).toBe(0);
   });
 
   it('search: the unified form, pages followed to --limit, the form remembered in the profile', async () => {
@@ -384,7 +394,7 @@ describe('self-hosted without sys.jobs_recent, with the open-source search', () 
       fx.emu.jobs
         .list()
         .slice(-2)
-        .map((j) => j.sql.split(' ORDER')[0]),
+        .map((j) => j.sql.split(' WHERE')[0]),
     ).toEqual(['SELECT * FROM sys.jobs_recent', 'SELECT * FROM sys.jobs']);
   });
 

@@ -2,7 +2,16 @@
 // with no build step and no dev dependencies, its one optional dependency the credential store's binding
 // (a prebuilt binary for the platform), and whose `dlake` works, the OS credential store included.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -101,6 +110,27 @@ describe('npm pack, then npm install -g of the tarball', () => {
       expect(installTimeScripts(dir), dir).toEqual([]);
     expect(treeSize(installed()) - treeSize(deps)).toBeLessThan(5 * MiB);
     expect(packed.size).toBeLessThan(1 * MiB);
+  });
+
+  it("the README's sizes are what was packed and installed (within 5 %)", () => {
+    const said =
+      /the tarball is ([\d.]+) KiB, the installed\s+package ([\d.]+) MiB .*?, of which ([\d.]+) MiB are the Arrow Flight libraries/s.exec(
+        README,
+      );
+    expect(said, 'the sizes sentence of README "Install"').not.toBeNull();
+    const [tarball, installedMiB, flightMiB] = said!.slice(1).map(Number) as [number, number, number];
+    const vendor = join(installed(), 'dist', 'vendor');
+    const flight = ['apache-arrow', 'grpc-grpc-js', 'protobufjs-minimal']
+      .map((name) => statSync(join(vendor, `${name}.cjs`)).size)
+      .reduce((a, b) => a + b, 0);
+    const near = (measured: number, written: number, unit: number) =>
+      expect(
+        Math.abs(measured / unit - written) / written,
+        `${written} said, ${(measured / unit).toFixed(2)} measured`,
+      ).toBeLessThan(0.05);
+    near(packed.size, tarball, 1024);
+    near(treeSize(installed()), installedMiB, MiB);
+    near(flight, flightMiB, MiB);
   });
 
   it('the tarballs npm pack writes are ignored by git', async () => {
@@ -224,7 +254,7 @@ describe('npm pack -w emulator, then npm install -g of the tarball', () => {
       results.push(...(await typeBlock(shell, end)));
       for (const r of results) expect(r.code, `${r.line}\n${r.stderr}`).toBe(0);
       expect(results.map((r) => r.stdout).join('\n')).toMatch(/North/);
-      expect(parseCsv(readFileSync(join(tourEnd, 'big.csv'), 'utf8'))).toHaveLength(1001);
+      expect(parseCsv(readFileSync(join(tourEnd, 'big.csv'), 'utf8'))).toHaveLength(20_001);
       await until(() => shell.printed().includes('Received SIGTERM, stopping.'), 'the emulator stops');
     } catch (e) {
       throw new Error(`${(e as Error).message}\n--- the session printed:\n${shell.printed()}`);

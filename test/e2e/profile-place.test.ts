@@ -10,6 +10,7 @@ import { type EmulatorProcess, startEmulatorCommand } from '../../emulator/test/
 import { runCli } from '../../src/runtime.js';
 import { cleanEnv } from '../helpers/dlake.js';
 import { ADMIN, expectFailure, type Fixture, SERVICE_USER, startFixture } from '../helpers/fixture.js';
+import { until as waitUntil } from '../helpers/until.js';
 
 const PID = '11111111-2222-4333-8444-555555555555';
 let soft: Fixture;
@@ -367,8 +368,11 @@ describe("the cloud emulator's banner", () => {
   });
 });
 
-/** The emulator's output once it matches `re` (the banner is one write, but may arrive in pieces). */
+/**
+ * The emulator's output once it matches `re` (the banner is one write, but may arrive in pieces; a loaded
+ * machine can take many seconds to start the emulator).
+ */
 async function until(p: EmulatorProcess, re: RegExp): Promise<string> {
-  for (let i = 0; i < 100 && !re.test(p.stdout()); i++) await new Promise((r) => setTimeout(r, 50));
+  await waitUntil(() => re.test(p.stdout()), `the emulator prints ${re}`, 60_000);
   return p.stdout();
 }

@@ -96,9 +96,9 @@ describe('README Quick tour', () => {
           const output = results.map((r) => r.stdout).join('\n');
           expect(output).toMatch(/North/);
           expect(output).toContain('Samples');
-          // The export landed in the scratch folder, whole: the emulator's 1,000 generated rows and a header.
+          // The export landed in the scratch folder, whole: the emulator command's 20,000 generated rows and a header.
           expect(tourEnd).not.toBe(REPO);
-          expect(parseCsv(readFileSync(join(tourEnd, 'big.csv'), 'utf8'))).toHaveLength(1001);
+          expect(parseCsv(readFileSync(join(tourEnd, 'big.csv'), 'utf8'))).toHaveLength(20_001);
           // The end stopped the emulator and went back to the clone.
           await until(() => shell.printed().includes('Received SIGTERM, stopping.'), 'the emulator stops');
           expect(results.at(-1)!.cwd).toBe(REPO);

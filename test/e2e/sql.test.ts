@@ -189,7 +189,7 @@ describe('dlake sql', () => {
   });
 
   it('--wait-timeout: exit 7 with the job id, and the job is left running', async () => {
-    const r = await fx.run(['sql', 'SELECT 1 /* sleep:3000 */', '--wait-timeout', '300ms']);
+    const r = await fx.run(['sql', 'SELECT 1 /* sleep:600000 */', '--wait-timeout', '300ms']);
     // Which non-final state the job is in after 300 ms depends on how busy the machine is.
     expectFailure(
       r,
@@ -199,10 +199,11 @@ describe('dlake sql', () => {
     const id = /job ([0-9a-f-]{36})/.exec(r.stderr)![1]!;
     expect(['PLANNING', 'ENQUEUED', 'STARTING', 'RUNNING']).toContain(jobs().get(id)?.state);
     expect(fx.emu.log.find('POST', /\/cancel$/)).toHaveLength(0);
+    expect((await fx.run(['job', 'cancel', id, '-y'])).code).toBe(0);
   });
 
   it('Ctrl-C while waiting with --yes cancels the job, then exit 130', async () => {
-    const child = startDlake(['sql', 'SELECT 1 /* sleep:5000 */', '--yes'], {
+    const child = startDlake(['sql', 'SELECT 1 /* sleep:600000 */', '--yes'], {
       env: { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url },
     });
     await until(() => /job [0-9a-f-]{36} submitted/.test(child.stderr), 'the job is submitted');
@@ -216,7 +217,7 @@ describe('dlake sql', () => {
   });
 
   it('Ctrl-C while waiting without a terminal: no one to ask, so the job is cancelled at once', async () => {
-    const child = startDlake(['sql', 'SELECT 1 /* sleep:5000 */'], {
+    const child = startDlake(['sql', 'SELECT 1 /* sleep:600000 */'], {
       env: { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url },
     });
     await until(() => /job [0-9a-f-]{36} submitted/.test(child.stderr), 'the job is submitted');
@@ -258,18 +259,20 @@ describe('dlake job', () => {
     const failed = await fx.run(['job', 'wait', await submit('SELECT nope FROM big')]);
     expectFailure(failed, 6, /failed: .*nope/);
 
-    const id = await submit('SELECT 1 /* sleep:5000 */');
+    const id = await submit('SELECT 1 /* sleep:600000 */');
     expect((await fx.run(['job', 'cancel', id, '-y'])).code).toBe(0);
     const canceled = await fx.run(['job', 'wait', id]);
     expectFailure(canceled, 6, `job ${id} was canceled: Query cancelled by user 'admin'`);
   });
 
   it('wait --timeout: exit 7 naming the job, which keeps running', async () => {
-    const id = await submit('SELECT 1 /* sleep:3000 */');
+    const id = await submit('SELECT 1 /* sleep:600000 */');
+    await until(() => jobs().get(id)?.state === 'RUNNING', 'the job runs');
     const r = await fx.run(['job', 'wait', id, '--timeout', '400ms']);
     expectFailure(r, 7, `gave up waiting for job ${id} after 400ms`);
     expect(r.stderr).toContain(`hint: wait again with \`dlake job wait ${id}\``);
     expect(jobs().get(id)?.state).toBe('RUNNING');
+    expect((await fx.run(['job', 'cancel', id, '-y'])).code).toBe(0);
   });
 
   it('wait --timeout bounds the wait, not each request; a --timeout before the command is per request', async () => {
@@ -288,7 +291,7 @@ describe('dlake job', () => {
   });
 
   it('cancel asks for confirmation (refused without a terminal), --dry-run sends nothing', async () => {
-    const id = await submit('SELECT 1 /* sleep:5000 */');
+    const id = await submit('SELECT 1 /* sleep:600000 */');
     expectFailure(
       await fx.run(['job', 'cancel', id]),
       2,
@@ -324,11 +327,12 @@ describe('dlake job', () => {
   });
 
   it('results of a job still running: the service 400 explained, exit 2', async () => {
-    const id = await submit('SELECT 1 /* sleep:3000 */');
+    const id = await submit('SELECT 1 /* sleep:600000 */');
     await until(() => jobs().get(id)?.state === 'RUNNING', 'the job runs');
     const r = await fx.run(['job', 'results', id]);
     expectFailure(r, 2, `job ${id} has no results yet: it is RUNNING`);
     expect(r.stderr).toContain(`hint: wait for it with \`dlake job wait ${id}\``);
+    expect((await fx.run(['job', 'cancel', id, '-y'])).code).toBe(0);
   });
 
   it('--limit 501: exit 2 before any request', async () => {

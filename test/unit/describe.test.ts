@@ -53,6 +53,41 @@ function helpOptions(
   return out.filter((o) => o.long !== '--help');
 }
 
+/** An example's words, whatever spaces stand between them. */
+const words = (example: string) => example.replace(/\s+/g, ' ').trim();
+
+/** The examples of a help text: each `$` line with its continuation lines (` \\`) and the `#` comment above it. */
+function helpExamples(help: string): string[] {
+  const out: string[] = [];
+  let comment: string[] = [];
+  let current: string | undefined;
+  for (const line of help.split('\n')) {
+    if (current?.endsWith(' \\')) {
+      current = `${current.slice(0, -2)} ${line.trim()}`;
+      if (!current.endsWith(' \\')) {
+        out.push(comment.length ? `${current}  # ${comment.join(' ')}` : current);
+        comment = [];
+        current = undefined;
+      }
+      continue;
+    }
+    const note = /^ {2}# (.*)$/.exec(line);
+    if (note) {
+      comment.push(note[1]!);
+      continue;
+    }
+    const m = /^ {2}\$ (.*)$/.exec(line);
+    if (!m) continue;
+    current = m[1]!.trimEnd();
+    if (!current.endsWith(' \\')) {
+      out.push(comment.length ? `${current}  # ${comment.join(' ')}` : current);
+      comment = [];
+      current = undefined;
+    }
+  }
+  return out;
+}
+
 const describeJson = async (...words: string[]) => {
   const r = await runInProcess(['describe', ...words, '-o', 'json']);
   expect(r.code, r.stderr).toBe(0);
@@ -105,22 +140,26 @@ describe('dlake describe', () => {
           expect(help.replace(/\s+/g, ' '), `${label} ${o.long}`).toContain(
             `choices: "${o.choices.join('", "')}"`,
           );
-      // Examples: the `$ …` lines of the help, in order.
-      const examples = [...help.matchAll(/^ {2}\$ (.*)$/gm)].map((m) => m[1]!.trimEnd());
-      expect(c.examples, label).toEqual(examples);
+      // Examples: the `$ …` lines of the help, in order (one too wide for the help is broken over lines, its
+      // comment above it: read back whole).
+      expect(c.examples.map(words), label).toEqual(helpExamples(help).map(words));
       // The description as its own help says it; the summary as its parent's help lists it.
       expect(help.replace(/\s+/g, ' '), label).toContain(c.description.replace(/\s+/g, ' '));
       const parent = c.path.length === 1 ? root : await runInProcess(['help', ...c.path.slice(0, -1)]);
       expect(parent.stdout.replace(/\s+/g, ' '), label).toContain(c.summary.replace(/\s+/g, ' '));
     }
-    // Global options as `dlake --help` lists them, --version aside.
+    // Global options as `dlake help global-options` lists them.
+    const globals = (await runInProcess(['help', 'global-options'])).stdout.replace(
+      /^Global options:.*$/m,
+      '',
+    );
     expect(
       all.globalOptions.map((o) => ({
         short: o.short ?? undefined,
         long: o.long ?? undefined,
         takesValue: o.takesValue,
       })),
-    ).toEqual(helpOptions(root.stdout, 'Options').filter((o) => o.long !== '--version'));
+    ).toEqual(helpOptions(`Options:\n${globals.slice(globals.indexOf('\n  -') + 1)}`, 'Options'));
     expect(all.globalOptions.find((o) => o.long === '--profile')).toMatchObject({
       short: '-p',
       env: 'DLAKE_PROFILE',

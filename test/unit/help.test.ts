@@ -1,9 +1,11 @@
 // `dlake help WORDS…`: the help of the command the words name, at any depth; an unknown word is exit 2. Help reads
 // alike everywhere: a group without a verb prints its help (stdout, exit 0), every command's help lists the global
 // options it inherits, an unknown verb names the nearest or the group's verbs, and `dlake version` exists.
+import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { GLOBAL_OPTIONS } from '../../src/global-options.js';
+import { runCli } from '../../src/runtime.js';
 import { nearest } from '../../src/util/nearest.js';
 import { runInProcess } from '../helpers/in-process.js';
 
@@ -11,7 +13,7 @@ describe('dlake help', () => {
   it('shows the help of a verb, not of its group', async () => {
     const r = await runInProcess(['help', 'catalog', 'ls']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^Usage: dlake catalog ls \[options\] \[ref\]/);
+    expect(r.stdout).toMatch(/^Usage: dlake catalog ls\|list \[options\] \[ref\]/);
     const group = await runInProcess(['help', 'catalog']);
     expect(group.stdout).toMatch(/^Usage: dlake catalog \[options\] \[command\]/);
   });
@@ -77,10 +79,58 @@ describe('help reads alike', () => {
         /\S\n\nGlobal options \(-o, --json, .*\): `dlake help global-options`\n$/,
       );
     }
-    // The root's help lists them as its own options, with no pointer to itself.
-    const root = await runInProcess(['--help']);
-    expect(root.stdout).toContain('--ca-file <path>');
-    expect(root.stdout).not.toContain('dlake help global-options');
+  });
+
+  it('`dlake`, `dlake --help` and `dlake help` print one layout: the commands first, the global options after', async () => {
+    const [bare, flag, word] = await Promise.all([
+      runInProcess([]),
+      runInProcess(['--help']),
+      runInProcess(['help']),
+    ]);
+    expect(flag.stdout).toBe(bare.stdout);
+    expect(word.stdout).toBe(bare.stdout);
+    const text = bare.stdout;
+    expect(text).toMatch(/^Usage: dlake <command> \[options\]\n/);
+    // As gh and kubectl: the commands come first; the global options follow them, by name only.
+    const at = (needle: string) => text.indexOf(needle);
+    expect(at('Authentication:\n  login ')).toBeGreaterThan(0);
+    expect(at('Examples:\n')).toBeGreaterThan(at('\nOther:\n'));
+    expect(at('Global options (`dlake help global-options` says what each does):')).toBeGreaterThan(
+      at('Examples:'),
+    );
+    expect(text).not.toContain('Options:');
+    expect(text).not.toContain('(env: DLAKE_PROFILE)');
+    for (const { flags } of GLOBAL_OPTIONS) expect(text, flags).toContain(flags.replace(/ <[^>]+>$/, ''));
+    // Each command named alone, as the registry has it, loaded or not.
+    expect(text).toMatch(/^ {2}catalog +Browse/m);
+  });
+
+  it("no help line is wider than the terminal: 80 columns piped, the terminal's own on one", async () => {
+    const { commands } = JSON.parse((await runInProcess(['describe', '-o', 'json'])).stdout) as {
+      commands: { path: string[] }[];
+    };
+    const paths = [[], ...commands.map((c) => c.path)];
+    for (const path of paths) {
+      const r = await runInProcess([...path, '--help']);
+      const wide = r.stdout.split('\n').filter((l) => width(l) > 80);
+      expect(wide, path.join(' ')).toEqual([]);
+    }
+    // An example too wide is broken as a shell reads it: ` \` at the end, the rest indented, its comment above.
+    const login = (await runInProcess(['login', '--help'])).stdout;
+    expect(login).toContain(
+      '  # hosted edition\n  $ dlake login --url https://api.dremio.cloud --project-id PROJECT_UUID \\\n     --token-stdin < pat.txt\n',
+    );
+    for (const columns of [60, 100]) {
+      for (const path of [[], ['sql'], ['login'], ['catalog', 'create']]) {
+        const text = await onTerminal([...path, '--help'], columns);
+        const wide = text.split('\n').filter((l) => width(l) > columns);
+        // A word longer than the terminal (a URL) is the one thing that cannot be broken.
+        expect(
+          wide.filter((l) => l.trim().includes(' ')),
+          `${path.join(' ')} at ${columns}`,
+        ).toEqual([]);
+      }
+    }
   });
 
   it('`dlake help global-options` lists every global option once, with its environment variable', async () => {
@@ -124,7 +174,7 @@ describe('help reads alike', () => {
     for (const words of [['sql'], ['job', 'export'], ['login'], ['user', 'create'], ['source', 'create']]) {
       const r = await runInProcess([...words, '--help']);
       const examples = r.stdout.slice(r.stdout.indexOf('\nExamples:\n'));
-      expect(examples, words.join(' ')).toMatch(/^\nExamples:\n {2}\$ dlake /);
+      expect(examples, words.join(' ')).toMatch(/^\nExamples:\n {2}(\$ dlake |# )/);
       expect(rows(examples), words.join(' ')).toBeLessThanOrEqual(23);
     }
   });
@@ -165,3 +215,23 @@ describe('help reads alike', () => {
 
 /** Columns a line takes (the help is plain text: one column a character). */
 const width = (line: string) => [...line].length;
+
+/** What dlake prints on stdout when stdout is a terminal of `columns` columns. */
+async function onTerminal(args: string[], columns: number): Promise<string> {
+  let text = '';
+  const terminal = new Writable({
+    write(chunk, _enc, done) {
+      text += String(chunk);
+      done();
+    },
+  });
+  Object.assign(terminal, { isTTY: true, columns });
+  const quiet = new Writable({ write: (_c, _e, done) => done() });
+  const streams = {
+    stdin: Readable.from([]) as unknown as NodeJS.ReadStream,
+    stdout: terminal as unknown as NodeJS.WriteStream,
+    stderr: quiet as unknown as NodeJS.WriteStream,
+  };
+  await runCli(['node', 'dlake', ...args], { env: { NO_COLOR: '1' }, streams });
+  return text;
+}

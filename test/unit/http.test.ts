@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { literal } from '../../src/api/endpoint.js';
 import { errorFromResponse } from '../../src/api/errors.js';
@@ -277,15 +277,33 @@ describe('ApiClient', () => {
     'a server that never answers ($responseType): each attempt ends at --timeout, and the error says how many were made',
     async ({ responseType }) => {
       const requests: unknown[] = [];
+      let arrived = (): void => {};
       // Accepts every request and never answers it.
-      const neverAnswers: RequestListener = (req) => requests.push(req.url);
+      const neverAnswers: RequestListener = (req) => {
+        requests.push(req.url);
+        arrived();
+      };
       const sleep = async (ms: number) => {
         delays.push(ms);
       };
       await withServer(
         neverAnswers,
         async (real, port) => {
-          const err = await fails(real.request({ method: 'GET', at: raw('/api/v3/catalog'), responseType }));
+          // The per-request timer is moved on only once the server holds the attempt's request: on a loaded
+          // machine a real 100 ms can pass before the request is even sent, and the attempt would never
+          // reach the server.
+          vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+          let err: DlakeError;
+          try {
+            const pending = fails(real.request({ method: 'GET', at: raw('/api/v3/catalog'), responseType }));
+            for (let n = 1; n <= 4; n++) {
+              if (requests.length < n) await new Promise<void>((r) => (arrived = r));
+              vi.advanceTimersByTime(100);
+            }
+            err = await pending;
+          } finally {
+            vi.useRealTimers();
+          }
           expect(err).toBeInstanceOf(ServiceError);
           expect(err.message).toBe(
             `cannot reach http://127.0.0.1:${port}/api/v3/catalog: no answer within the per-request timeout of 100ms; gave up after 4 attempts`,
@@ -341,6 +359,14 @@ describe('ApiClient', () => {
       res.write('{"rows":[');
     };
     const { buffers, given } = watchedPool();
+    // The signal comes once the body is being read (its first buffer taken from the pool), not after a time.
+    const reading = new Promise<void>((resolve) => {
+      const take = buffers.take.bind(buffers);
+      buffers.take = (n) => {
+        resolve();
+        return take(n);
+      };
+    });
     const controller = new AbortController();
     await withServer(stalls, async (real) => {
       const pending = fails(
@@ -352,7 +378,8 @@ describe('ApiClient', () => {
           signal: controller.signal,
         }),
       );
-      setTimeout(() => controller.abort(), 100);
+      await reading;
+      controller.abort();
       const err = await pending;
       expect(err).toBeInstanceOf(InterruptedError);
       expect(err.exitCode).toBe(130);

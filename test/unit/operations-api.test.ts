@@ -16,8 +16,9 @@ describe('job history SQL', () => {
       limit: 5,
     });
     expect(sql).toBe(
-      "SELECT * FROM sys.jobs_recent WHERE user_name = 'x'' OR ''1''=''1' AND queue_name = 'q''' AND " +
-        "LOWER(query) LIKE '%100\\%\\_\\\\''%' ESCAPE '\\' ORDER BY submitted_ts DESC LIMIT 5",
+      "SELECT * FROM sys.jobs_recent WHERE query NOT LIKE '%/* dlake: job history */%' AND " +
+        "user_name = 'x'' OR ''1''=''1' AND queue_name = 'q''' AND " +
+        "LOWER(query) LIKE '%100\\%\\_\\\\''%' ESCAPE '\\' ORDER BY submitted_ts DESC LIMIT 5 /* dlake: job history */",
     );
   });
 

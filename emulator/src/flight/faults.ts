@@ -10,7 +10,7 @@ export type FlightFaultKind =
   | 'break'
   /** DoGet stops with INTERNAL after `afterBatches` batches (a query failing mid-stream). */
   | 'fail'
-  /** DoGet waits `latencyMs` before each batch (a slow service: time to interrupt a stream). */
+  /** DoGet waits `latencyMs` before each batch after the first `afterBatches` (default 0), or until the call is cancelled (a slow service: time to interrupt a stream). */
   | 'slow';
 
 export interface FlightFaultSpec {

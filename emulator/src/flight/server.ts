@@ -17,6 +17,7 @@
 
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DuckDBPreparedStatement } from '@duckdb/node-api';
 import * as grpc from '@grpc/grpc-js';
 import { fromJSON } from '@grpc/proto-loader';
@@ -447,7 +448,8 @@ export async function startFlightServer(opts: FlightServerOptions): Promise<Flig
             };
             const emit = async (batch: RecordBatch) => {
               strike();
-              if (slow) await new Promise((r) => setTimeout(r, slow.latencyMs ?? 100));
+              if (slow && batches >= (slow.afterBatches ?? 0))
+                await sleep(slow.latencyMs ?? 100, undefined, { signal: abort.signal }).catch(() => {});
               if (abort.signal.aborted) throw new FlightError(grpc.status.CANCELLED, 'cancelled');
               const out = batchPayloads(batch);
               if (!sentSchema) {

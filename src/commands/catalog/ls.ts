@@ -10,6 +10,7 @@ import { entityView, SUMMARY_VIEW } from './views.js';
 const declaration = (catalog: Command) =>
   catalog
     .command('ls')
+    .alias('list')
     .description('List the top-level containers, or the children of REF (all pages)')
     .argument('[ref]', 'path or id of a container')
     .addOption(idOption())

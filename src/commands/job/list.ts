@@ -23,6 +23,7 @@ const MAX_LIMIT = 10_000;
 const declaration = (job: Command) =>
   job
     .command('list')
+    .alias('ls')
     .description('List jobs of the history, newest first; every filter is applied by the service')
     .option(
       '--status <state>',
@@ -51,6 +52,7 @@ const declaration = (job: Command) =>
       `jobs to list (default 50, at most ${MAX_LIMIT})`,
       wholeNumber('--limit', { min: 1, max: MAX_LIMIT }),
     )
+    .option('--wide', 'on a terminal too, every column and whole job ids (as a pipe or a file gets them)')
     .option('--out <file>', 'write the jobs to FILE (- for standard output) in the format of its name')
     .addOption(formatOption())
     .addOption(waitTimeoutOption())
@@ -75,7 +77,8 @@ async function list(ctx: Context, opts: Flags): Promise<void> {
     : undefined;
   if (opts.format && !opts.out) throw new UsageError('--format applies with --out FILE');
   if (opts.out && opts.out !== '-') await (await import('../../export/target.js')).checkWritable(opts.out);
-  await deliverJobs(ctx, await listJobs(ctx, filter, ctx.interrupt.signal, opts.waitTimeout), opts.out, spec);
+  const jobs = await listJobs(ctx, filter, ctx.interrupt.signal, opts.waitTimeout);
+  await deliverJobs(ctx, jobs, opts.out, spec, Boolean(opts.wide));
 }
 
 /**
@@ -88,6 +91,7 @@ async function deliverJobs(
   jobs: JobSummary[],
   out: string | undefined,
   spec: ExportSpec | undefined,
+  wide: boolean,
 ): Promise<void> {
   const format = out && spec ? spec.format : ctx.format;
   ctx.interruptible = true;
@@ -116,7 +120,10 @@ async function deliverJobs(
     if (!toStdout) ctx.ui.notice(`wrote ${countJobs(done.rows)} to ${out} (${format.toUpperCase()})`);
     return;
   }
-  await ctx.print({ data: jobs, rows: jobs, view: JOB_VIEW });
+  const terminal = Boolean(ctx.streams.stdout.isTTY);
+  await ctx.print({ data: jobs, rows: jobs, view: terminal && !wide ? JOB_VIEW_NARROW : JOB_VIEW });
+  if (terminal && !wide && jobs.length)
+    ctx.ui.notice('job ids are shortened; --wide (or -o json) shows them whole, and every column');
 }
 
 /** The jobs as results pages, for the delivery pipeline: every format and --out as `sql` writes them. */
@@ -138,12 +145,30 @@ const countJobs = (n: number): string => countRows(n).replace(/rows?/, n === 1 ?
 const countText = (v: JobSummary['rowsReturned']): string =>
   v === null ? '' : typeof v === 'number' ? String(v) : v.text;
 
-const oneLine = (s: string | null, max = 60): string => {
-  const t = (s ?? '').replace(/\s+/g, ' ').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+/** A query on one line: never cut here (a terminal's table cuts free text to fit; a pipe gets it whole). */
+const oneLine = (s: string | null): string => (s ?? '').replace(/\s+/g, ' ').trim();
+
+/**
+ * The table of job list on a terminal: what fits 80 columns, the query taking the rest. A job id is its first
+ * 8 characters, as `gh` and git show short ids; `job why`, `job get` and `job profile` take it back.
+ */
+const JOB_VIEW_NARROW: View<JobSummary> = {
+  columns: [
+    { header: 'JOB ID', value: (j) => j.id.slice(0, 8) },
+    { header: 'STATE', value: (j) => j.state },
+    { header: 'USER', value: (j) => j.user },
+    { header: 'SUBMITTED', value: (j) => j.submittedAt?.slice(5, 16).replace('T', ' ') },
+    {
+      header: 'DURATION',
+      value: (j) => (j.durationMs === null ? '' : formatDuration(j.durationMs, { largest: 1 })),
+    },
+    { header: 'ROWS', value: (j) => countText(j.rowsReturned) },
+    { header: 'QUERY', value: (j) => oneLine(j.query) },
+  ],
+  empty: 'No jobs.',
 };
 
-/** The table of job list (and top): one line per job. */
+/** The table of job list with every column (--wide, a pipe, a file) and of `top --once`: one line per job. */
 export const JOB_VIEW: View<JobSummary> = {
   columns: [
     { header: 'JOB ID', value: (j) => j.id },

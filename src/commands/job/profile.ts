@@ -36,8 +36,8 @@ const declaration = (job: Command) =>
 
 export const register = defineCommand(declaration, profile);
 
-async function profile(ctx: Context, id: string, opts: OptionsOf<typeof declaration>): Promise<void> {
-  await checkProfileRequest(ctx, id);
+async function profile(ctx: Context, given: string, opts: OptionsOf<typeof declaration>): Promise<void> {
+  const id = await checkProfileRequest(ctx, given);
   if (opts.out && opts.out !== '-') await (await import('../../export/target.js')).checkWritable(opts.out);
   const zip = await downloadJobProfile(ctx, id);
   if (opts.out) return save(ctx, opts.out, zip);

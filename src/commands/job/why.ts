@@ -72,7 +72,10 @@ function detailOf(j: JobExplained): Detail[] {
         });
       });
   }
-  if (!j.reflections.length) rows.push({ key: 'reflections', value: 'none considered' });
+  if (j.missing) {
+    rows.push({ key: 'accelerated', value: j.accelerated ? 'yes (by which reflection is not known)' : 'no' });
+    rows.push({ key: 'not known', value: j.missing });
+  } else if (!j.reflections.length) rows.push({ key: 'reflections', value: 'none considered' });
   rows.push({ key: 'error', value: j.error ?? undefined });
   return rows.filter((r) => r.value !== undefined);
 }

@@ -176,7 +176,7 @@ function loginHint(ctx: Context, flight: FlightSetting): string {
  * OAuth access token as `Bearer`; for a password login, the bearer token its Flight handshake answered. The
  * REST session token is never sent: the service's Flight session manager refuses it and may end the session.
  */
-async function flightAuthorization(ctx: Context, flight: FlightSetting): Promise<string> {
+export async function flightAuthorization(ctx: Context, flight: FlightSetting): Promise<string> {
   const settings = ctx.settings();
   if (settings.envToken) return `Bearer ${settings.envToken}`;
   // A credential from the environment's client id goes where the environment says; a stored one only to the
