@@ -18,7 +18,7 @@ import {
 import { fileWriteError } from '../util/files.js';
 import { countRows } from '../util/units.js';
 import type { ExportFormat } from './formats.js';
-import { OutputClosedError, type Sink } from './target.js';
+import { OutputClosedError, type Sink } from './sink.js';
 
 /** Turns a source's pieces into bytes in one format. */
 export interface Formatter<D> {

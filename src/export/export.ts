@@ -6,7 +6,7 @@ import { countRows } from '../util/units.js';
 import { deliver, type Formatter, IncompleteResultError, type Source } from './deliver.js';
 import type { ExportFormat } from './formats.js';
 import { type FetchPage, PAGE_CONCURRENCY, pagesInOrder } from './pages.js';
-import type { Sink } from './target.js';
+import type { Sink } from './sink.js';
 import { loadFormatter } from './writers.js';
 
 interface PagesRequest {

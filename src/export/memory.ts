@@ -8,7 +8,7 @@
 //   // out.text, out.rows (complete rows in text), out.bytes, out.truncated (more rows than fitted)
 import type { ResultField, ResultRow } from '../api/jobs.js';
 import { deliver, type Formatter, type Source } from './deliver.js';
-import { OutputClosedError, type Sink } from './target.js';
+import { OutputClosedError, type Sink } from './sink.js';
 import { loadFormatter } from './writers.js';
 
 /** The formats whose rows end at a line end, where a cut text can be cut. */

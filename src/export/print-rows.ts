@@ -6,7 +6,7 @@ import type { ResultField, ResultRow } from '../api/jobs.js';
 import type { Context } from '../context.js';
 import type { View } from '../output/view.js';
 import type { RowsSource } from './page-fetcher.js';
-import type { Sink } from './target.js';
+import type { Sink } from './sink.js';
 
 /** Rows a table shows unless --max-rows says otherwise. */
 export const TABLE_ROWS = 100;

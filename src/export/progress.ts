@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { terminalWidth, truncate } from '../output/width.js';
 import { countRows, formatDuration } from '../util/units.js';
 import type { ExportSpec } from './formats.js';
-import { isStdout } from './target.js';
+import { isStdout } from './special-files.js';
 
 interface ProgressStream {
   write(text: string): unknown;

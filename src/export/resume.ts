@@ -9,16 +9,10 @@ import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { UsageError } from '../errors.js';
 import { kindOfFile } from '../util/files.js';
+import { partialOf, readResumeRecord, sidecarOf, tailCrc } from './file-sink.js';
 import type { ExportSpec } from './formats.js';
-import {
-  cannotResumeInto,
-  partialOf,
-  type ResumeRecord,
-  readResumeRecord,
-  resolveOut,
-  sidecarOf,
-  tailCrc,
-} from './target.js';
+import type { ResumeRecord } from './sink.js';
+import { cannotResumeInto, resolveOut } from './special-files.js';
 
 const describe = (format: string, gzip: boolean) => `${format.toUpperCase()}${gzip ? ' (gzip)' : ''}`;
 

@@ -8,7 +8,8 @@ import { exportRows } from './export.js';
 import type { ExportSpec } from './formats.js';
 import { pageFetcher, type RowsSource } from './page-fetcher.js';
 import { exportFeedback } from './progress.js';
-import { openSink, type ResumeRecord } from './target.js';
+import type { ResumeRecord } from './sink.js';
+import { openSink } from './target.js';
 
 interface ExportToFile extends RowsSource, ExportSpec {
   out: string;

@@ -87,7 +87,7 @@ def value(t, v):
     if pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_fixed_size_binary(t):
         return base64.b64encode(v).decode()
     if pa.types.is_date(t):
-        return civil(v)
+        return civil(v // 86_400_000 if pa.types.is_date64(t) else v)
     if pa.types.is_time(t):
         return clock(v * UNIT[t.unit])
     if pa.types.is_timestamp(t):
@@ -106,56 +106,40 @@ def value(t, v):
 
 
 def raw(t):
-    """The column as values a Python object can hold: temporal values as their integer count (years before 1 are
-    out of Python's range)."""
+    """The type `t` with every date, time and timestamp in it (nested ones too) as the integer it is stored as: a
+    year before 1 or after 9999 is out of Python's range, so such values are read as their counts."""
     if pa.types.is_date32(t) or t == pa.time32('s') or t == pa.time32('ms'):
         return pa.int32()
     if pa.types.is_date64(t) or pa.types.is_time64(t) or pa.types.is_timestamp(t):
         return pa.int64()
-    return None
+    if pa.types.is_list(t):
+        return pa.list_(pa.field(t.value_field.name, raw(t.value_type)))
+    if pa.types.is_large_list(t):
+        return pa.large_list(pa.field(t.value_field.name, raw(t.value_type)))
+    if pa.types.is_struct(t):
+        return pa.struct([pa.field(f.name, raw(f.type)) for f in t])
+    if pa.types.is_map(t):
+        return pa.map_(raw(t.key_type), raw(t.item_type))
+    return t
 
 
-def with_pyarrow(path):
-    table = pq.read_table(path)
+def rows_of(table):
+    """A table's rows, each value in its canonical text by the column's type."""
     columns = []
     for f, col in zip(table.schema, table.columns):
         r = raw(f.type)
-        values = (col.cast(r) if r else col).to_pylist()
-        if pa.types.is_date64(f.type):
-            values = [None if x is None else x // 86_400_000 for x in values]
+        values = (col.cast(r) if r != f.type else col).to_pylist()
         columns.append([value(f.type, x) for x in values])
     return [dict(zip(table.schema.names, row)) for row in zip(*columns)] if columns else []
 
 
+def with_pyarrow(path):
+    return rows_of(pq.read_table(path))
+
+
 def with_duckdb(path):
-    con = duckdb.connect()
-    # DuckDB's own types, then each column as a value Python holds (temporal ones as integers) and its Arrow type.
-    described = con.execute("DESCRIBE SELECT * FROM read_parquet(?)", [path]).fetchall()
-    exprs, types = [], []
-    for name, kind, *_ in described:
-        q = '"' + name.replace('"', '""') + '"'
-        if kind == 'DATE':
-            exprs.append('(%s - DATE \'1970-01-01\')' % q)
-            types.append(pa.date32())
-        elif kind.startswith('TIMESTAMP'):
-            exprs.append('epoch_us(%s)' % q)
-            types.append(pa.timestamp('us'))
-        elif kind.startswith('TIME'):
-            exprs.append('epoch_us(%s)' % q)
-            types.append(pa.time64('us'))
-        else:
-            exprs.append(q)
-            types.append(None)
-    arrow = con.execute("SELECT %s FROM read_parquet(?)" % ', '.join(exprs), [path]).arrow()
-    if hasattr(arrow, 'read_all'):
-        arrow = arrow.read_all()
-    rows = []
-    names = [d[0] for d in described]
-    columns = []
-    for i, col in enumerate(arrow.columns):
-        t = types[i] or col.type
-        columns.append([value(t, x) for x in col.to_pylist()])
-    return [dict(zip(names, row)) for row in zip(*columns)]
+    arrow = duckdb.connect().execute("SELECT * FROM read_parquet(?)", [path]).arrow()
+    return rows_of(arrow.read_all() if hasattr(arrow, 'read_all') else arrow)
 
 
 if __name__ == '__main__':

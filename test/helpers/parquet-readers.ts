@@ -1,35 +1,10 @@
-// Parquet files read back by the readers people use: pyarrow (Arrow C++, under pandas) and DuckDB, each value in
-// dlake's canonical text (test/helpers/parquet-readers.py), to compare with the NDJSON export of the same rows.
-// The Python with both is DLAKE_TEST_PYTHON, else a venv of the repository's own (.venv-readers, made here from the
-// machine's Python package index the first time it is needed, as CI's clean clone needs it).
+// Parquet files read back by the readers people use, pyarrow (Arrow C++, under pandas) and DuckDB, as the NDJSON
+// export writes values: each in its canonical text, however many fraction digits the file's unit has
+// (test/helpers/parquet-readers.py), so that a whole file compares with the NDJSON export of the same rows. The
+// Python is the tests' one (real-readers.ts testPython).
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { JsonNumber, parseJsonExact } from '../../src/api/exact-json.js';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-
-const VENV = resolve(ROOT, '.venv-readers');
-
-const hasReaders = (python: string): boolean => {
-  try {
-    execFileSync(python, ['-c', 'import pyarrow, duckdb'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** The Python that has pyarrow and duckdb: made (a venv, a minute or two) when there is none yet. */
-export function readersPython(): string {
-  const given = process.env.DLAKE_TEST_PYTHON;
-  if (given) return given;
-  const python = resolve(VENV, 'bin/python');
-  if (existsSync(python) && hasReaders(python)) return python;
-  execFileSync('python3', ['-m', 'venv', VENV], { stdio: 'ignore' });
-  execFileSync(python, ['-m', 'pip', 'install', '--quiet', 'pyarrow', 'duckdb'], { stdio: 'ignore' });
-  return python;
-}
 
 /** A value as the readers' script writes it: numbers as {$n: text}, so that no digit is lost in between. */
 export type ReadValue = null | boolean | string | { $n: string } | ReadValue[] | { [k: string]: ReadValue };
