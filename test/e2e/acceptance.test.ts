@@ -91,7 +91,8 @@ async function runCase(dir: string): Promise<{ output: string; requests: string 
   const fx = await startFixture(
     hosted ? { ...options, edition: 'cloud', cloud: { projectId: hosted } } : options,
   );
-  let env: Record<string, string> = { COLUMNS: '120' };
+  // The 0600 file, said nowhere: whether this machine has a credential store is not the case's output.
+  let env: Record<string, string> = { COLUMNS: '120', DLAKE_CREDENTIAL_STORE: 'file' };
   try {
     if (hosted) {
       const pat = fx.emu.state.issueToken(fx.emu.state.userByName('admin')!.id, 'pat', 3_600_000).token;
