@@ -53,7 +53,8 @@ function words(line: string): string[] {
 
 /**
  * The run's own values made stable: each UUID, in order of first appearance, `<id-1>`, `<id-2>`…; the emulator's
- * address `<url>`; times and durations `<time>` and `<duration>`.
+ * address `<url>`; version tags `<tag>`; times and durations `<time>` and `<duration>`; the padding between a
+ * table's columns two spaces.
  */
 function stable(url: string) {
   const ids = new Map<string, string>();
@@ -66,7 +67,8 @@ function stable(url: string) {
         if (!ids.has(key)) ids.set(key, `<id-${ids.size + 1}>`);
         return ids.get(key)!;
       })
-      // Version tags (8 bytes in base64), not `maxChildren=500`.
+      // Version tags (8 bytes in base64), URL-encoded in a query too, and not `maxChildren=500`.
+      .replace(/(?<=[?&](tag|version)=)[^&\s]+/g, '<tag>')
       .replace(/(?<![\w+/])[\w+/]{11}(=|%3D)(?![\w%])/g, '<tag>')
       // Times of the run (within days of it): the fixed ones of help texts and examples stay.
       .replace(/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?Z?\b/g, (t) =>
@@ -74,7 +76,9 @@ function stable(url: string) {
           ? '<time>'
           : t,
       )
-      .replace(/\b\d+[hm] \d+[ms]\b|\b\d+(\.\d+)?\s?(ms|s)\b/g, '<duration>');
+      .replace(/\b\d+[hm] \d+[ms]\b|\b\d+(\.\d+)?\s?(ms|s)\b/g, '<duration>')
+      // A table's columns are as wide as the values before they were made stable: two spaces between them.
+      .replace(/(?<=\S) {2,}/g, '  ');
 }
 
 /**
@@ -124,7 +128,9 @@ async function runCase(dir: string): Promise<{ output: string; requests: string 
         .join('&');
       return `${e.method} ${e.path}${query ? `?${query}` : ''} ${e.status}`;
     });
-    return { output: say(output.join('\n')), requests: say(`${requests.join('\n')}\n`) };
+    // A wait polls a job as often as the job's pace allows: the same GET again and again is one line.
+    const once = requests.filter((line, i) => !(line.startsWith('GET ') && line === requests[i - 1]));
+    return { output: say(output.join('\n')), requests: say(`${once.join('\n')}\n`) };
   } finally {
     await fx.close();
   }

@@ -5,7 +5,7 @@ import type { Grant, GrantSpec, ResolvedSpec } from '../../api/grants.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { formatPath } from '../../util/catalog-ref.js';
-import { examples, printDryRun } from '../common.js';
+import { examples, send } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
 import { repeatable } from '../options.js';
 import { idOption, refOf } from './options.js';
@@ -61,8 +61,15 @@ async function grants(ctx: Context, ref: string, opts: OptionsOf<typeof declarat
     ctx.ui.notice(`Nothing to change: the grants on ${shown} are already as asked.`);
     return printGrants(ctx, current);
   }
-  if (opts.dryRun) return printDryRun(ctx, api.setGrantsRequest(entity.id, merged.body));
-  await api.setGrants(client, entity.id, merged.body);
+  await send(
+    ctx,
+    {
+      request: api.setGrantsRequest(entity.id, merged.body),
+      send: (c) => api.setGrants(c, entity.id, merged.body),
+    },
+    { dryRun: opts.dryRun },
+  );
+  if (opts.dryRun) return;
   await printGrants(ctx, await api.getGrants(client, entity.id));
   ctx.ui.notice(`Changed the grants on ${shown}: ${merged.changed.join(', ')}.`);
 }

@@ -3,7 +3,7 @@ import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { formatPath } from '../../util/catalog-ref.js';
-import { examples, printDryRun } from '../common.js';
+import { examples, send } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
 import { dryRunOption, idOption, refOf } from './options.js';
 import { kindOf } from './views.js';
@@ -36,7 +36,11 @@ async function refresh(ctx: Context, refArg: string, opts: OptionsOf<typeof decl
       hint: 'name a table (a promoted file or folder, or a table of a database source)',
     });
   }
-  if (opts.dryRun) return printDryRun(ctx, api.refreshRequest(current.id));
-  await api.refresh(client, current.id);
+  await send(
+    ctx,
+    { request: api.refreshRequest(current.id), send: (c) => api.refresh(c, current.id) },
+    { dryRun: opts.dryRun },
+  );
+  if (opts.dryRun) return;
   ctx.ui.notice(`Requested a refresh of the reflections on ${path}.`);
 }

@@ -8,7 +8,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { detail, type FieldSpec, fieldRows } from '../../output/view.js';
 import { formatDuration } from '../../util/units.js';
-import { confirmDestructive, examples, printDryRun } from '../common.js';
+import { confirmDestructive, examples, printDryRun, send } from '../common.js';
 import { type Declare, defineCommand, defineGroup, type OptionsOf } from '../define.js';
 import * as options from '../options.js';
 import { requireHosted } from '../project.js';
@@ -228,8 +228,12 @@ async function create(ctx: Context, opts: OptionsOf<typeof createDeclaration>): 
     name: string;
   };
   if (!body.name?.trim()) throw new UsageError('the engine name is empty');
-  if (opts.dryRun) return printDryRun(ctx, api.createEngineRequest(body));
-  const created = await api.createEngine(client, body);
+  const created = await send(
+    ctx,
+    { request: api.createEngineRequest(body), send: (c) => api.createEngine(c, body) },
+    { dryRun: opts.dryRun },
+  );
+  if (!created) return;
   await printEngine(ctx, created);
   ctx.ui.notice(`Created engine ${created.name} (id ${created.id}).`);
 }
@@ -250,8 +254,12 @@ async function update(ctx: Context, ref: string, opts: OptionsOf<typeof updateDe
     if (!opts.dryRun) await printEngine(ctx, current);
     return;
   }
-  if (opts.dryRun) return printDryRun(ctx, api.updateEngineRequest(merged.body));
-  const updated = await api.updateEngine(client, merged.body);
+  const updated = await send(
+    ctx,
+    { request: api.updateEngineRequest(merged.body), send: (c) => api.updateEngine(c, merged.body) },
+    { dryRun: opts.dryRun },
+  );
+  if (!updated) return;
   await printEngine(ctx, updated);
   ctx.ui.notice(`Updated engine ${updated.name}: ${merged.changed.join(', ')}.`);
 }
@@ -273,7 +281,14 @@ async function setState(
 ): Promise<void> {
   const { api, client } = await setup(ctx);
   const engine = await api.resolveEngine(client, ref);
-  if (opts.dryRun) return printDryRun(ctx, api.setEngineStateRequest(engine.id, action));
-  await api.setEngineState(client, engine.id, action);
+  await send(
+    ctx,
+    {
+      request: api.setEngineStateRequest(engine.id, action),
+      send: (c) => api.setEngineState(c, engine.id, action),
+    },
+    { dryRun: opts.dryRun },
+  );
+  if (opts.dryRun) return;
   ctx.ui.notice(`${action === 'enable' ? 'Enabled' : 'Disabled'} engine ${engine.name}.`);
 }

@@ -2,7 +2,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { examples, printDryRun } from '../common.js';
+import { examples, send } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
 import { addQueueOptions, queueFields } from './fields.js';
 import { printQueue } from './view.js';
@@ -42,8 +42,12 @@ async function update(ctx: Context, ref: string, opts: OptionsOf<typeof declarat
     if (!opts.dryRun) await printQueue(ctx, current);
     return;
   }
-  if (opts.dryRun) return printDryRun(ctx, updateQueueRequest(merged.body));
-  const updated = await updateQueue(client, merged.body);
+  const updated = await send(
+    ctx,
+    { request: updateQueueRequest(merged.body), send: (c) => updateQueue(c, merged.body) },
+    { dryRun: opts.dryRun },
+  );
+  if (!updated) return;
   await printQueue(ctx, updated);
   ctx.ui.notice(
     `Updated queue ${updated.name}: ${merged.changed.join(', ')}; its tag is now ${updated.tag}.`,

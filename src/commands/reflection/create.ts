@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { formatPath } from '../../util/catalog-ref.js';
 import { idOption, refOf } from '../catalog/options.js';
-import { examples, printDryRun } from '../common.js';
+import { examples, send } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
 import { choiceOption } from '../options.js';
 import { datasetFieldNames, fieldLists, refuseDuplicateFields } from './fields.js';
@@ -65,8 +65,12 @@ async function create(ctx: Context, ref: string, opts: OptionsOf<typeof declarat
     enabled: !opts.disabled,
     ...fieldLists(opts, fields, shown),
   };
-  if (opts.dryRun) return printDryRun(ctx, api.createReflectionRequest(body));
-  const created = await api.createReflection(client, body);
+  const created = await send(
+    ctx,
+    { request: api.createReflectionRequest(body), send: (c) => api.createReflection(c, body) },
+    { dryRun: opts.dryRun },
+  );
+  if (!created) return;
   await printReflection(ctx, created);
   ctx.ui.notice(`Created reflection ${created.name ?? ''} (id ${created.id}) on ${shown}.`);
 }

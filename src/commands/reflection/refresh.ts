@@ -3,7 +3,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { parseDuration } from '../../util/units.js';
-import { examples, printDryRun } from '../common.js';
+import { examples, send } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
 import { printReflection } from './shared.js';
 
@@ -30,8 +30,12 @@ async function refresh(ctx: Context, id: string, opts: OptionsOf<typeof declarat
   // The root command owns --timeout (the per-request timeout), so its value arrives there, as for `job wait`.
   const timeoutMs = ctx.opts.timeout ? parseDuration(ctx.opts.timeout) : undefined;
   const client = await ctx.client();
-  if (opts.dryRun) return printDryRun(ctx, api.refreshReflectionRequest(id));
-  await api.refreshReflection(client, id);
+  await send(
+    ctx,
+    { request: api.refreshReflectionRequest(id), send: (c) => api.refreshReflection(c, id) },
+    { dryRun: opts.dryRun },
+  );
+  if (opts.dryRun) return;
   if (!opts.wait) {
     ctx.ui.notice(`Refresh of reflection ${id} requested; follow it with \`dlake reflection get ${id}\`.`);
     return;

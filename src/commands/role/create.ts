@@ -2,7 +2,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { examples, printDryRun } from '../common.js';
+import { examples, send } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
 import { printRole } from './shared.js';
 
@@ -27,8 +27,12 @@ async function create(ctx: Context, name: string, opts: OptionsOf<typeof declara
   if (!name.trim()) throw new UsageError('the role name is empty');
   const api = await import('../../api/roles.js');
   const body = { name: name.trim(), ...(opts.description ? { description: opts.description } : {}) };
-  if (opts.dryRun) return printDryRun(ctx, api.createRoleRequest(body));
-  const created = await api.createRole(await ctx.client(), body);
+  const created = await send(
+    ctx,
+    { request: api.createRoleRequest(body), send: (c) => api.createRole(c, body) },
+    { dryRun: opts.dryRun },
+  );
+  if (!created) return;
   await printRole(ctx, created);
   ctx.ui.notice(`Created role ${created.name} (id ${created.id}).`);
 }

@@ -2,7 +2,7 @@
 import type { Role } from '../../api/roles.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { printDryRun } from '../common.js';
+import { send } from '../common.js';
 
 const ROLE_FIELDS = ['id', 'name', 'type', 'description', 'memberCount', 'roles'];
 
@@ -56,8 +56,12 @@ export async function changeMembership(
     ...userRefs.map((u) => ({ op, id: u.id, type: 'user' as const })),
     ...roleRefs.map((r) => ({ op, id: r.id, type: 'role' as const })),
   ];
-  if (opts.dryRun) return printDryRun(ctx, api.membersRequest(role.id, changes));
-  await api.changeMembers(client, role.id, changes);
+  await send(
+    ctx,
+    { request: api.membersRequest(role.id, changes), send: (c) => api.changeMembers(c, role.id, changes) },
+    { dryRun: opts.dryRun },
+  );
+  if (opts.dryRun) return;
   const names = [...userRefs.map((u) => `user ${u.name}`), ...roleRefs.map((r) => `role ${r.name}`)];
   ctx.ui.notice(
     op === 'add'

@@ -4,7 +4,7 @@ import { SOURCE_TYPE_CODES } from '../../api/source-type-codes.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { formatPath } from '../../util/catalog-ref.js';
-import { examples, printDryRun } from '../common.js';
+import { examples, send } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
 import { offerValues, repeatable } from '../options.js';
 import { readConfigFile, SOURCE_VIEW, warnUnhealthy } from './shared.js';
@@ -59,8 +59,15 @@ async function create(ctx: Context, name: string, opts: OptionsOf<typeof declara
   const config = types.validateSourceConfig(info.code, given, { forCreate: true });
   const secretFields = types.secretFieldNames(info.code);
   const entity = sources.newSourceEntity(name, info.code, config);
-  if (opts.dryRun) return printDryRun(ctx, catalog.createRequest(entity, secretFields));
-  const created = await catalog.create(await ctx.client(), entity, secretFields);
+  const created = await send(
+    ctx,
+    {
+      request: catalog.createRequest(entity, secretFields),
+      send: (c) => catalog.create(c, entity, secretFields),
+    },
+    { dryRun: opts.dryRun },
+  );
+  if (!created) return;
   ctx.ui.notice(`Created source ${formatPath([name])} (${info.code}).`);
   warnUnhealthy(ctx, name, created, 'created');
   await ctx.print({ data: created, rows: [created], view: SOURCE_VIEW });

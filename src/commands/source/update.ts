@@ -3,7 +3,7 @@ import type { Command } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { formatPath } from '../../util/catalog-ref.js';
-import { examples, printDryRun } from '../common.js';
+import { examples, send } from '../common.js';
 import { defineCommand, type OptionsOf } from '../define.js';
 import { repeatable } from '../options.js';
 import { readConfigFile, SOURCE_VIEW, warnUnhealthy } from './shared.js';
@@ -56,8 +56,15 @@ async function update(ctx: Context, name: string, opts: OptionsOf<typeof declara
   const config = types.validateSourceConfig(type, merged, { forCreate: false });
   const secretFields = types.secretFieldNames(type);
   const body = sources.sourceUpdateBody(current, config);
-  if (opts.dryRun) return printDryRun(ctx, catalog.updateRequest(current.id, body, secretFields));
-  const updated = await catalog.update(client, current.id, body, secretFields);
+  const updated = await send(
+    ctx,
+    {
+      request: catalog.updateRequest(current.id, body, secretFields),
+      send: (c) => catalog.update(c, current.id, body, secretFields),
+    },
+    { dryRun: opts.dryRun },
+  );
+  if (!updated) return;
   ctx.ui.notice(`Updated source ${formatPath([name])} (tag ${current.tag} → ${updated.tag}).`);
   warnUnhealthy(ctx, name, updated, 'updated');
   await ctx.print({ data: updated, rows: [updated], view: SOURCE_VIEW });
