@@ -49,8 +49,8 @@ export interface EmulatorOptions {
   /** The Arrow encoding of each type over Flight: the service's vectors by default (`--flight-encoding`). */
   flightEncoding?: Partial<FlightEncoding>;
   /**
-   * How REST results print FLOAT and DOUBLE (emulator/src/sql-engine.ts FloatText): `java` as the service does,
-   * `javascript` (the default) as a JavaScript number prints (`--rest-floats`).
+   * How REST results print FLOAT and DOUBLE (emulator/src/sql-engine.ts FloatText): `java` (the default) as the
+   * service does, `javascript` as a JavaScript number prints (`--rest-floats`).
    */
   restFloats?: FloatText;
   /**

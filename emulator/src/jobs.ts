@@ -133,7 +133,7 @@ export interface JobsCatalog {
 
 export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Promise<JobsArea> {
   const { router, state, options } = area;
-  const engine = await SqlEngine.create(options.bigRows ?? 1000, options.restFloats ?? 'javascript');
+  const engine = await SqlEngine.create(options.bigRows ?? 1000, options.restFloats ?? 'java');
   // The system tables' seeded history (emulator/src/job-history.ts).
   const history: HistoryEdition =
     options.edition === 'cloud' ? 'cloud' : options.jobsRecent === false ? 'legacy' : 'software';

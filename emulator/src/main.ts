@@ -61,8 +61,8 @@ const USAGE = `Usage: dlake-emulator [options]   (in this repository: npm run em
                         slow:MS (each batch waits MS);
                         TIMES calls (default: all), e.g. --flight-fault break:2:1
   --rest-floats java|javascript
-                        how REST results print FLOAT and DOUBLE: as the service's Java does (1.0, 1.0E300)
-                        or as JavaScript does (1, 1e+300; the default)
+                        how REST results print FLOAT and DOUBLE: as the service's Java does (1.0, 1.0E300;
+                        the default) or as JavaScript does (1, 1e+300)
   --strict-spec         serve only the spec's endpoints (others, e.g. GET /api/v3/info, answer 404)
   --secret-placeholder TEXT
                         what source configs show instead of a stored secret (default $SERVICE_EXISTING_VALUE$)

@@ -39,7 +39,7 @@ const values = (f: ReadFile, name: string) => f.columns.find((c) => c.name === n
 
 let service: ReadFile;
 beforeAll(async () => {
-  service = await read({ nested: 'arrow', intervals: 'arrow' }, `${EVERY} ORDER BY id`);
+  service = await read({}, `${EVERY} ORDER BY id`);
 });
 
 describe("the service's vectors", () => {
@@ -121,7 +121,7 @@ describe("the service's vectors", () => {
   });
 
   it('intervals as Interval(DAY_TIME) (days, milliseconds) and Interval(YEAR_MONTH) (months)', async () => {
-    const emu = await emulator({ intervals: 'arrow' });
+    const emu = await emulator({});
     const c = new FlightClient({ endpoint: parseFlightUrl(emu.flight!.url), idleMs: 20_000 });
     const auth = `Bearer ${await c.handshakeBasic('admin', 'admin-pass-1')}`;
     const info = await c.getFlightInfo('SELECT interval_ds, interval_ym FROM every_type ORDER BY id', auth);
@@ -140,8 +140,11 @@ describe("the service's vectors", () => {
     expect([...(ym!.values as Int32Array).subarray(0, 7)]).toEqual([0, -14, 119_999, 1, 12, 0, 14]);
   });
 
-  it('by default, intervals and nested values as the text of their REST answer', async () => {
-    const text = await read({}, 'SELECT interval_ym, point, attrs FROM every_type WHERE id = 2');
+  it('nested=text,intervals=text: intervals and nested values as the text of their REST answer', async () => {
+    const text = await read(
+      { nested: 'text', intervals: 'text' },
+      'SELECT interval_ym, point, attrs FROM every_type WHERE id = 2',
+    );
     expect(types(text)).toEqual(['interval_ym string', 'point string', 'attrs string']);
     expect(text.columns.map((c) => c.values[0])).toEqual([
       '-001-02',
@@ -165,7 +168,6 @@ describe('the other encodings (--flight-encoding)', () => {
         binary: 'large',
         lists: 'large',
         decimal: 256,
-        nested: 'arrow',
       },
       ALL,
     );
@@ -176,7 +178,7 @@ describe('the other encodings (--flight-encoding)', () => {
     expect(types(other)).toContain('bytes large_binary');
     expect(types(other)).toContain('ints large_list<item: int32>');
     expect(types(other)).toContain('dec_38_18 decimal256(38, 18)');
-    const same = await read({ nested: 'arrow' }, ALL);
+    const same = await read({}, ALL);
     for (const name of [
       'int64',
       'dec_38_18',

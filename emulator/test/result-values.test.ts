@@ -118,7 +118,7 @@ describe('the every_type table over REST, byte for byte', () => {
   let auth: string;
 
   beforeAll(async () => {
-    emu = await startEmulator({ bigRows: 10, jobStepMs: 1, restFloats: 'java' });
+    emu = await startEmulator({ bigRows: 10, jobStepMs: 1 });
     auth = `_service${emu.state.issueToken(emu.state.userByName('admin')!.id, 'session', 3600_000).token}`;
   });
   afterAll(() => emu?.close());
@@ -199,12 +199,12 @@ describe('the every_type table over REST, byte for byte', () => {
   });
 });
 
-describe('--rest-floats javascript (the default): floats as a JavaScript number prints', () => {
+describe('--rest-floats javascript: floats as a JavaScript number prints', () => {
   let emu: Emulator;
   afterAll(() => emu?.close());
 
   it('1, 1e+300, a FLOAT widened to a double; NaN quoted all the same; everything else as the service writes it', async () => {
-    emu = await startEmulator({ bigRows: 10, jobStepMs: 1 });
+    emu = await startEmulator({ bigRows: 10, jobStepMs: 1, restFloats: 'javascript' });
     const auth = `_service${emu.state.issueToken(emu.state.userByName('admin')!.id, 'session', 3600_000).token}`;
     const sql = `SELECT 1.0::DOUBLE AS a, 1e300::DOUBLE AS b, 'NaN'::DOUBLE AS c, (1 / 3)::FLOAT AS f,
       0::DECIMAL(38,18) AS d`;

@@ -24,7 +24,7 @@ export interface FlightEncoding {
   intervals: 'arrow' | 'text';
 }
 
-/** The service's vectors, except what `nested` and `intervals` say (their defaults, docs/api-facts.md §16). */
+/** The service's vectors (docs/api-facts.md §16). */
 export const SERVICE_ENCODING: Readonly<FlightEncoding> = {
   date: 'ms',
   time: 'ms',
@@ -34,8 +34,8 @@ export const SERVICE_ENCODING: Readonly<FlightEncoding> = {
   binary: 'binary',
   lists: 'list',
   decimal: 128,
-  nested: 'text',
-  intervals: 'text',
+  nested: 'arrow',
+  intervals: 'arrow',
 };
 
 const UNITS = ['s', 'ms', 'us', 'ns'];
