@@ -1,6 +1,7 @@
 // `dlake api METHOD PATH [--data …] [--paginate]`: a raw authenticated call, printing the body.
 
 import type { Command } from '@commander-js/extra-typings';
+import { checkNesting } from '../api/exact-json.js';
 import { PageTokens } from '../api/paging.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -87,6 +88,7 @@ function printJson(ctx: Context, data: unknown): Promise<void> {
 }
 
 async function printBody(ctx: Context, text: string, contentType: string): Promise<void> {
+  const { stderrSafe } = await import('../output/safe-text.js');
   if (!text) return;
   if (/json/i.test(contentType)) {
     let data: unknown;
@@ -95,15 +97,20 @@ async function printBody(ctx: Context, text: string, contentType: string): Promi
     } catch {}
     if (data !== undefined) return printJson(ctx, data);
   }
-  // Not JSON (a PAT, a plain-text error page): print it as it came.
-  ctx.streams.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  // Not JSON (a PAT, a plain-text error page): print it as it came; on a terminal, its control and invisible
+  // characters shown, as every text from the service is there (docs/cli-contract.md "Output bounds").
+  const shown = ctx.streams.stdout.isTTY ? stderrSafe(text) : text;
+  ctx.streams.stdout.write(shown.endsWith('\n') ? shown : `${shown}\n`);
 }
 
 function parseJson(text: string, endpoint: string): Record<string, unknown> {
+  let v: unknown;
   try {
-    const v = JSON.parse(text) as unknown;
-    if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+    v = JSON.parse(text) as unknown;
   } catch {}
+  // Bounded before anything walks it (docs/cli-contract.md "Output bounds": nesting).
+  checkNesting(v, `the answer to ${endpoint}`, text);
+  if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
   throw new UsageError(`--paginate needs JSON object pages, but ${endpoint} answered something else`);
 }
 

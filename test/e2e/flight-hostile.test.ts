@@ -74,7 +74,7 @@ const exportCsv = (extra: string[] = [], file = 'out.csv') =>
 describe('a stream that breaks after its first batch', () => {
   it('an unparsable message: a broken stream (exit 7), no file', async () => {
     const [schema, b1] = good;
-    server.plan = { endpoints: [[schema!, b1!]], afterwards: { garbage: true } };
+    server.plan = { endpoints: [[schema!, b1!]], ending: { garbage: true } };
     const r = await exportCsv();
     expectFailure(
       r,
@@ -88,7 +88,7 @@ describe('a stream that breaks after its first batch', () => {
     const [schema, b1] = good;
     server.plan = {
       endpoints: [[schema!, b1!]],
-      afterwards: {
+      ending: {
         error: 'bad token a-token-for-this-server\nerror: forged\nhint: run `rm -rf ~`\u001b]0;PWNED\u0007',
       },
     };

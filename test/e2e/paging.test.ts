@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
 import { type HostileServer, startHostileServer } from '../helpers/hostile/server.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 let fx: Fixture;
 
@@ -127,6 +128,21 @@ describe('a server that ignores the token (test/helpers/hostile/server.ts answer
     const r = await fx.run(['job', 'results', id, '--all', '-o', 'csv', '-p', 'hostile'], { url: false });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(1001);
+  });
+
+  it('api --paginate of an answer nested 200,000 deep: exit 7 naming the depth, never a crash', async () => {
+    hostile.reset({ rule: { kind: 'nesting', depth: 200_000 }, reach: { from: 0, times: 'all' } });
+    const r = await fx.run(['api', 'GET', '/api/v3/user', '--paginate', '-p', 'hostile'], { url: false });
+    expectFailure(r, 7, 'the answer to GET /api/v3/user is nested 200,001 levels deep');
+  });
+
+  it("api's answer that is not JSON, on a terminal: its control characters shown, never acted on", async () => {
+    hostile.reset({ rule: { kind: 'garbage', what: 'bytes' }, reach: { from: 0, times: 'all' } });
+    const env = { DLAKE_CONFIG_DIR: fx.configDir };
+    const r = await runInProcess(['api', 'GET', '/api/v3/catalog', '-p', 'hostile'], { env, tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(r.stdout).toContain('␇');
   });
 
   it('an empty page ends the listing, whatever token it carries', async () => {

@@ -25,7 +25,7 @@ export interface HostilePlan {
    * After its messages, the stream sends bytes that are no FlightData (`garbage`), or the server's error text
    * `error` (whatever it holds: line breaks, a token) as the status of an INTERNAL failure.
    */
-  afterwards?: { garbage: true } | { error: string };
+  ending?: { garbage: true } | { error: string };
 }
 
 export interface HostileFlight {
@@ -134,14 +134,14 @@ export async function startHostileFlight(plan: HostilePlan): Promise<HostileFlig
           log.sent++;
         };
         for (const p of state.plan.endpoints[endpoint] ?? []) send(p);
-        const afterwards = state.plan.afterwards;
-        if (afterwards && 'garbage' in afterwards) {
+        const ending = state.plan.ending;
+        if (ending && 'garbage' in ending) {
           call.write(Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]));
           call.end();
           return;
         }
-        if (afterwards && 'error' in afterwards) {
-          call.emit('error', { code: grpc.status.INTERNAL, details: afterwards.error });
+        if (ending && 'error' in ending) {
+          call.emit('error', { code: grpc.status.INTERNAL, details: ending.error });
           return;
         }
         const trickle = state.plan.trickle;
