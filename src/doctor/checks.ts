@@ -696,6 +696,28 @@ function describeLimits({
   return `per IP address and ${per}: ${limits.status.toLocaleString('en-US')} job-status, ${limits.results.toLocaleString('en-US')} results-page, ${limits.cancel.toLocaleString('en-US')} cancel and ${limits.api.toLocaleString('en-US')} requests in all`;
 }
 
+/** Where tokens are kept: the platform's credential store when one answers, else the 0600 file. */
 async function checkCredentialStore(ctx: Context): Promise<Omit<CheckResult, 'check'>> {
-  return { status: 'ok', finding: `tokens are kept in ${ctx.store.credentialsPath} (mode 0600)` };
+  const file = `${ctx.store.credentialsPath} (mode 0600)`;
+  const vault = ctx.store.vault;
+  const { mode } = vault?.mode() ?? { mode: 'file' };
+  if (!vault || mode === 'file') return { status: 'ok', finding: `tokens are kept in ${file}, as chosen` };
+  try {
+    const absent = await vault.whyAbsent();
+    if (!absent) return { status: 'ok', finding: 'tokens are kept in the credential store (service "dlake")' };
+    if (mode === 'keyring') {
+      return {
+        status: 'fail',
+        finding: `DLAKE_CREDENTIAL_STORE=keyring, but there is none: ${absent}`,
+        fix: "start a session's keyring (a Secret Service), or set DLAKE_CREDENTIAL_STORE=file",
+      };
+    }
+    return { status: 'ok', finding: `no credential store (${absent}): tokens are kept in ${file}` };
+  } catch (e) {
+    return {
+      status: 'fail',
+      finding: `the credential store does not answer: ${(e as Error).message}`,
+      fix: 'unlock the keyring, or set DLAKE_CREDENTIAL_STORE=file',
+    };
+  }
 }
