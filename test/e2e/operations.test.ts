@@ -17,14 +17,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const sqlOf = (fx: Fixture) =>
   fx.emu.log.entries.filter((e) => e.method === 'POST' && e.path.endsWith('/sql')).length;
-/** The last query run, without the mark of dlake's own history reads (test/e2e/admin-day.test.ts checks it). */
-const lastSql = (fx: Fixture) =>
-  fx.emu.jobs
-    .list()
-    .at(-1)!
-    .sql.replace("query NOT LIKE '%/* dlake: job history */%' AND ", '')
+/** A query without the mark of dlake's own history reads (test/e2e/admin-day.test.ts checks it). */
+const unmarked = (sql: string) =>
+  sql
+    .replace("query NOT LIKE '%/* dlake: job history */%' AND ", '')
     .replace(" WHERE query NOT LIKE '%/* dlake: job history */%'", '')
     .replace(' /* dlake: job history */', '');
+/** The last query run, unmarked. */
+const lastSql = (fx: Fixture) => unmarked(fx.emu.jobs.list().at(-1)!.sql);
 
 describe('self-hosted', () => {
   let fx: Fixture;
@@ -437,7 +437,7 @@ describe('hosted', () => {
       fx.emu.jobs
         .list()
         .slice(-2)
-        .map((j) => j.sql),
+        .map((j) => unmarked(j.sql)),
     ).toEqual([
       `SELECT * FROM sys.project.history.jobs ${where} ORDER BY submitted_ts DESC LIMIT 3`,
       `SELECT * FROM sys.project.jobs ${where} ORDER BY submitted_ts DESC LIMIT 3`,
@@ -514,7 +514,7 @@ describe('hosted', () => {
       fx.emu.jobs
         .list()
         .slice(-2)
-        .map((j) => j.sql),
+        .map((j) => unmarked(j.sql)),
     ).toEqual([
       `SELECT * FROM sys.project.history.jobs WHERE job_id = '${id}'`,
       `SELECT * FROM sys.project.jobs WHERE job_id = '${id}'`,

@@ -28,7 +28,8 @@ export const register = defineGroup(
     lineage.register,
   ],
   `
-A REF is a path or an id. A path is /-separated components; a component that contains / or starts
-with " is written in double quotes, inner quotes doubled: Sales/"a/b", Sales/"top ""best"".v2".
-A UUID is an id; --id makes any text an id (e.g. service:/Samples/sales).`,
+A REF is a path or an id. A path is /-separated components; a component that
+contains / or starts with " is written in double quotes, inner quotes doubled:
+Sales/"a/b", Sales/"top ""best"".v2". A UUID is an id; --id makes any text an
+id (e.g. service:/Samples/sales).`,
 );
