@@ -704,7 +704,8 @@ async function checkCredentialStore(ctx: Context): Promise<Omit<CheckResult, 'ch
   if (!vault || mode === 'file') return { status: 'ok', finding: `tokens are kept in ${file}, as chosen` };
   try {
     const absent = await vault.whyAbsent();
-    if (!absent) return { status: 'ok', finding: 'tokens are kept in the credential store (service "dlake")' };
+    if (!absent)
+      return { status: 'ok', finding: 'tokens are kept in the credential store (service "dlake")' };
     if (mode === 'keyring') {
       return {
         status: 'fail',

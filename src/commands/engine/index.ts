@@ -221,7 +221,7 @@ async function get(ctx: Context, ref: string): Promise<void> {
 
 async function create(ctx: Context, opts: OptionsOf<typeof createDeclaration>): Promise<void> {
   const fields = engineFields(opts);
-  const { api, client } = await setup(ctx);
+  const { api } = await setup(ctx);
   const body = Object.fromEntries(
     Object.entries(fields).filter(([, v]) => v !== undefined),
   ) as EngineFields & {
