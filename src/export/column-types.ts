@@ -58,7 +58,7 @@ interface SubField {
   type?: ResultType;
 }
 
-/** The column type of a REST results schema's type (api-extra's type names; nested ones by their subSchema). */
+/** The column type of a REST results schema's type (the service's type names, docs/api-facts.md §16; nested ones by their subSchema). */
 export function columnTypeOfResult(type: ResultType | undefined): ColumnType {
   const name = String(type?.name ?? '').toUpperCase();
   const sub = Array.isArray(type?.subSchema) ? (type.subSchema as SubField[]) : [];
