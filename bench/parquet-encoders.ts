@@ -13,8 +13,11 @@
 //                     node/parquet_wasm.js: it is not a dependency of dlake)
 //
 //   npx tsx --conditions=dlake-source bench/parquet-encoders.ts [--rows 1M]
+//   npx tsx --conditions=dlake-source bench/parquet-encoders.ts --nested [--rows 1M]
+//     nested columns (a LIST, a STRUCT and a MAP beside two flat ones): dlake's column encoder, and parquet-wasm
+//     given the IPC stream bytes when BENCH_PARQUET_WASM is set, in this process (the batches made untimed)
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -23,11 +26,14 @@ import {
   Field,
   Float64,
   Int64,
+  List,
+  Map_,
   makeData,
   RecordBatch,
   RecordBatchStreamWriter,
   Schema,
   Struct,
+  Table,
   Utf8,
   vectorFromArray,
 } from 'apache-arrow';
@@ -101,6 +107,75 @@ function bigBatch(from: number, rows: number): RecordBatch {
   );
 }
 
+/** `rows` rows with nested columns (nulls and empty lists among them), from row `from`, as one record batch. */
+function nestedBatch(from: number, rows: number): RecordBatch {
+  const at = (f: (i: number) => unknown) => Array.from({ length: rows }, (_, k) => f(from + k));
+  return new Table({
+    id: vectorFromArray(
+      at((i) => BigInt(i)),
+      new Int64(),
+    ),
+    name: vectorFromArray(
+      at((i) => `name ${i}`),
+      new Utf8(),
+    ),
+    tags: vectorFromArray(
+      at((i) => (i % 7 === 0 ? null : ['a', `t${i % 13}`, 'b'].slice(0, i % 4))),
+      new List(new Field('item', new Utf8(), true)),
+    ),
+    point: vectorFromArray(
+      at((i) => (i % 11 === 0 ? null : { x: i / 3, y: -i })),
+      new Struct([new Field('x', new Float64(), true), new Field('y', new Float64(), true)]),
+    ),
+    attrs: vectorFromArray(
+      at((i) =>
+        i % 5 === 0
+          ? null
+          : new Map([
+              ['k', BigInt(i)],
+              ['j', BigInt(-i)],
+            ]),
+      ),
+      new Map_(
+        new Field(
+          'entries',
+          new Struct([new Field('key', new Utf8(), false), new Field('value', new Int64(), true)] as never[]),
+          false,
+        ),
+      ),
+    ),
+  }).batches[0]!;
+}
+
+/** dlake's column encoder (and parquet-wasm, when BENCH_PARQUET_WASM is set) on nested batches, in this process. */
+export async function benchNestedEncoders(rows = 1_000_000): Promise<string> {
+  const batches: RecordBatch[] = [];
+  for (let i = 0; i < rows; i += BATCH) batches.push(nestedBatch(i, Math.min(BATCH, rows - i)));
+  const timeIt = async (encode: () => Promise<number> | number) => {
+    await encode(); // warm-up
+    const start = performance.now();
+    const bytes = await encode();
+    return [
+      Math.round(rows / ((performance.now() - start) / 1000)).toLocaleString('en-US'),
+      (bytes / 2 ** 20).toFixed(1),
+    ];
+  };
+  const lines = [
+    [
+      'dlake column encoder (levels from a cursor over the Arrow data)',
+      ...(await timeIt(() => encode('columns', batches))),
+    ],
+  ];
+  if (process.env.BENCH_PARQUET_WASM) {
+    ipcGroups(batches);
+    lines.push([
+      'parquet-wasm (arrow-rs), given the IPC bytes',
+      ...(await timeIt(() => encode('parquet-wasm', batches))),
+    ]);
+  }
+  return `${rows.toLocaleString('en-US')} nested rows, load average ${loadavg()[0]!.toFixed(1)}, Node ${process.versions.node}.\n\n${table(['encoder', 'rows/s', 'file (MiB)'], lines)}`;
+}
+
 // ── The candidates (each in its own process) ─────────────────────────────────────────────────────────────
 
 /** A batch's columns as a JS value per cell, as dlake's writer before this one handed them to hyparquet-writer. */
@@ -153,7 +228,7 @@ async function encode(candidate: string, batches: RecordBatch[]): Promise<number
       const groupBytes = { columns: GROUP_BYTES, 'columns-512k': 512 * 1024, 'columns-8m': 8 * 1024 * 1024 }[
         candidate
       ];
-      const f = new ParquetBatchFormatter(SCHEMA, { groupBytes });
+      const f = new ParquetBatchFormatter(batches[0]!.schema, { groupBytes });
       sink(f.head);
       for (const b of batches) sink(f.batch(b));
       sink(f.tail());
@@ -410,6 +485,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const t = performance.now();
     const bytes = await encode(candidate, batches);
     process.stdout.write(JSON.stringify({ ms: performance.now() - t, bytes }));
+  } else if (process.argv.includes('--nested')) {
+    console.log(await benchNestedEncoders(rows));
   } else {
     console.log(`## Parquet encoders side by side\n\n${await benchParquetEncoders(rows)}`);
   }

@@ -94,11 +94,18 @@ function split(profile: Profile): Map<string, number> {
   return out;
 }
 
-/** The functions with the most self time (BENCH_TOP=N prints them, to refine the stages). */
-function topFunctions(profile: Profile, n: number): string {
+/**
+ * The functions with the most self time, as `share  ms  name file`: of a profile, or of a --cpu-prof file
+ * (BENCH_TOP=N prints them here, to refine the stages; bench/flight-replay/exports.ts --profile too).
+ */
+export function topFunctions(from: Profile | string, n: number): string[] {
+  const profile = typeof from === 'string' ? (JSON.parse(readFileSync(from, 'utf8')) as Profile) : from;
   const self = new Map<number, number>();
+  let total = 0;
   profile.samples.forEach((id, i) => {
-    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+    self.set(id, (self.get(id) ?? 0) + ms);
+    total += ms;
   });
   const byName = new Map<string, number>();
   for (const node of profile.nodes) {
@@ -108,8 +115,9 @@ function topFunctions(profile: Profile, n: number): string {
   return [...byName.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, n)
-    .map(([k, ms]) => `${ms.toFixed(0).padStart(6)} ms  ${k}`)
-    .join('\n');
+    .map(
+      ([k, ms]) => `${((100 * ms) / total).toFixed(1).padStart(5)}%  ${ms.toFixed(0).padStart(6)} ms  ${k}`,
+    );
 }
 
 export async function benchProfile(format = process.env.BENCH_FORMAT ?? 'csv'): Promise<string> {
@@ -125,7 +133,7 @@ export async function benchProfile(format = process.env.BENCH_FORMAT ?? 'csv'): 
     const name = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!;
     const profile = JSON.parse(readFileSync(join(dir, name), 'utf8')) as Profile;
     if (process.env.BENCH_PROFILE_OUT) copyFileSync(join(dir, name), process.env.BENCH_PROFILE_OUT);
-    if (process.env.BENCH_TOP) console.error(topFunctions(profile, Number(process.env.BENCH_TOP)));
+    if (process.env.BENCH_TOP) console.error(topFunctions(profile, Number(process.env.BENCH_TOP)).join('\n'));
     const parts = split(profile);
     rmSync(file, { force: true });
     const total = [...parts.values()].reduce((a, b) => a + b, 0);

@@ -5,32 +5,40 @@
 //   npm run bench -- export                         the export matrix (REST, Flight, bare Flight read) at 1M and 10M
 //   npm run bench -- export --rows 1M               … at 1M rows only
 //   npm run bench -- export parquet --runs 5 --formats csv,parquet
-// Sections: startup, tree, tables, export, export-rest, parquet, flight-replay, apply, ascode-scale.
+//   npm run bench -- replay-exports --rows 10M --shapes nested --formats csv,parquet
+// Sections: startup, tree, tables, export, export-rest, parquet, flight-replay, replay-exports, apply,
+// ascode-scale.
 import { loadavg } from 'node:os';
 import { benchAscode, benchAscodeScale } from './ascode.js';
 import { benchExport } from './export.js';
 import { benchFlight, matrixOptions } from './flight.js';
 import { benchFlightReplay } from './flight-replay/bench.js';
+import { benchReplayExports, replayOptions } from './flight-replay/exports.js';
 import { benchParquetEncoders } from './parquet-encoders.js';
 import { benchStartup } from './startup.js';
 import { benchTables } from './tables.js';
 import { benchTree } from './tree.js';
 
 const argv = process.argv.slice(2);
-const matrix = matrixOptions(argv);
+// Each section reads its own flags, when it runs.
+const matrix = () => matrixOptions(argv);
 const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = {
   startup: { title: 'Startup', run: benchStartup },
   tree: { title: 'catalog tree', run: benchTree },
   tables: { title: 'Tables at scale', run: benchTables },
-  export: { title: 'Export over REST and Arrow Flight', run: () => benchFlight(matrix) },
+  export: { title: 'Export over REST and Arrow Flight', run: () => benchFlight(matrix()) },
   'export-rest': { title: 'Export over REST against bare downloads', run: benchExport },
   // One run of each candidate unless --runs says otherwise: they differ by several times, and the full set of
   // sections should fit in about ten minutes.
   parquet: {
     title: 'Parquet encoders side by side',
-    run: () => benchParquetEncoders(matrix.sizes[0], argv.includes('--runs') ? matrix.runs : 1),
+    run: () => benchParquetEncoders(matrix().sizes[0], argv.includes('--runs') ? matrix().runs : 1),
   },
   'flight-replay': { title: 'The replay Flight server and bare readers', run: benchFlightReplay },
+  'replay-exports': {
+    title: 'Flight export against a replaying server',
+    run: () => benchReplayExports(replayOptions(argv)),
+  },
   apply: { title: 'apply', run: benchAscode },
   'ascode-scale': {
     title: 'Definitions as code: pull, plan, apply at 10,000 entities',

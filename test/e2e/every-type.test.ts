@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Fixture, startFixture } from '../helpers/fixture.js';
-import { ndjsonValues, readParquet } from '../helpers/parquet-readers.js';
-import { testPython } from '../helpers/real-readers.js';
+import { ndjsonValues, readParquet, recordsOf } from '../helpers/real-readers.js';
 
 const QUERY = 'SELECT * FROM every_type ORDER BY id';
 const ENCODINGS = {
@@ -78,13 +77,12 @@ describe('every type over REST and Flight', () => {
   it('parquet: pyarrow and DuckDB read the REST export and every Flight encoding, value for value the NDJSON', {
     timeout: 300_000,
   }, async () => {
-    const python = await testPython();
     const expected = ndjsonValues(readFileSync(await exported('service', 'rest', 'ndjson'), 'utf8'));
     const files = [await exported('service', 'rest', 'parquet')];
     for (const encoding of NAMES) files.push(await exported(encoding, 'flight', 'parquet'));
-    const read = readParquet(python, files);
+    const read = await readParquet(files);
     for (const file of files)
       for (const reader of ['pyarrow', 'duckdb'] as const)
-        expect(read[file]![reader], `${file} ${reader}`).toEqual(expected);
+        expect(recordsOf(read[file]![reader]), `${file} ${reader}`).toEqual(expected);
   });
 });

@@ -1,8 +1,11 @@
 // Real readers of the Parquet files dlake writes: pyarrow (Arrow C++, under pandas and most Python tools) and DuckDB
-// (the emulator's own engine), each reading a file the way its users do, with the values it read returned in one
-// comparable form: the contract's canonical text of each value (docs/cli-contract.md "Every type the service answers
-// with"), lists as arrays, structs as objects, maps as [key, value] pairs. Two readers, because one lenient reader
-// proves nothing: DuckDB opens files that Arrow C++ refuses.
+// (the emulator's own engine), each reading a file the way its users do (real-readers.py, one run for any number
+// of files), with the values it read returned in two comparable forms: by column, each value's text in the
+// reader's own terms (the fraction digits of its unit, maps as [key, value] pairs, lists as arrays, structs as
+// objects), and by row as dlake's NDJSON export writes the same values (docs/cli-contract.md "Every type the
+// service answers with"), to compare a whole file with the NDJSON export of the same rows. Two readers, because
+// one lenient reader proves nothing: DuckDB opens files that Arrow C++ refuses. pyarrow's Flight client reads a
+// Flight stream the same way.
 //
 // pyarrow comes from the machine's Python package index (pip's own configuration) into a virtual environment made
 // once and kept outside the clone (testPython). A test that needs it fails, loudly, when it cannot be made:
@@ -12,8 +15,8 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { DuckDBInstance, type DuckDBType, DuckDBTypeId, type DuckDBValue } from '@duckdb/node-api';
 import lockfile from 'proper-lockfile';
+import { JsonNumber, parseJsonExact } from '../../src/api/exact-json.js';
 
 const run = promisify(execFile);
 
@@ -25,10 +28,27 @@ export interface ReadColumn {
 }
 export type ReadValue = null | boolean | string | ReadValue[] | { [field: string]: ReadValue };
 
+/**
+ * A value as dlake's NDJSON export writes it (docs/cli-contract.md "Every type the service answers with"), a
+ * number as `{$n: its text}` so that no digit is lost and a number is told from a string: a MAP of text keys an
+ * object, of other keys an array of `{key, value}`; TIME and TIMESTAMP with milliseconds, and more digits only
+ * where the value has them.
+ */
+export type ExportValue =
+  | null
+  | boolean
+  | string
+  | { $n: string }
+  | ExportValue[]
+  | { [field: string]: ExportValue };
+
 export interface ReadFile {
   reader: string;
   rows: number;
+  /** Each value in the reader's own terms: the fraction digits of its unit, maps as [key, value] pairs. */
   columns: ReadColumn[];
+  /** The rows as dlake's NDJSON export writes the same values (ndjsonValues), for comparing a whole file. */
+  records: Record<string, ExportValue>[];
 }
 
 /** Where the test environment is kept: `$DLAKE_TEST_CACHE`, else ~/.cache/dlake-tests. */
@@ -80,127 +100,91 @@ export async function testPython(): Promise<string> {
   }
 }
 
-const SCRIPT = resolve(import.meta.dirname, 'pyarrow-read.py');
+const SCRIPT = resolve(import.meta.dirname, 'real-readers.py');
+
+/** What a reader made of a file: its columns, or the error it refused the file with. */
+type ReadOrRefused = ReadFile | { error: string };
+
+/** The reader's answer as real-readers.py wrote it, its values still tagged. */
+interface Tagged {
+  reader: string;
+  rows: number;
+  columns: Array<{ name: string; type: string; values: unknown[] }>;
+}
+
+/**
+ * Each of `files` as pyarrow (`pyarrow.parquet.read_table`) and DuckDB (`read_parquet`) read it, in one run of the
+ * readers' script; a reader that refuses a file gives the error it raised.
+ */
+export async function readParquet(
+  files: readonly string[],
+): Promise<Record<string, Record<'pyarrow' | 'duckdb', ReadOrRefused>>> {
+  const read = await readersScript<Record<string, Record<'pyarrow' | 'duckdb', Tagged | { error: string }>>>([
+    'parquet',
+    ...files,
+  ]);
+  const out: Record<string, Record<'pyarrow' | 'duckdb', ReadOrRefused>> = {};
+  for (const [file, by] of Object.entries(read))
+    out[file] = { pyarrow: untag(by.pyarrow), duckdb: untag(by.duckdb) };
+  return out;
+}
+
+/** A file's rows as dlake's NDJSON export writes them (ReadFile `records`), or the reader's refusal. */
+export const recordsOf = (read: ReadOrRefused): ExportValue[] | { error: string } =>
+  'error' in read ? read : read.records;
+
+/** `file` as one reader reads it; throws the reader's error when it refuses the file. */
+async function readWith(reader: 'pyarrow' | 'duckdb', file: string): Promise<ReadFile> {
+  const read = (await readParquet([file]))[file]![reader];
+  if ('error' in read) throw new Error(`${reader} refused ${file}: ${read.error}`);
+  return read;
+}
 
 /** `file` as pyarrow reads it (`pyarrow.parquet.read_table`). */
-export const readWithPyarrow = (file: string): Promise<ReadFile> => pyarrowRead(['parquet', file]);
+export const readWithPyarrow = (file: string): Promise<ReadFile> => readWith('pyarrow', file);
+
+/** `file` as DuckDB reads it (`read_parquet`). */
+export const readWithDuckDB = (file: string): Promise<ReadFile> => readWith('duckdb', file);
+
+/** `file` read by both: the two must agree, and each is returned for comparing with the source. */
+export async function readWithBoth(file: string): Promise<{ pyarrow: ReadFile; duckdb: ReadFile }> {
+  const read = (await readParquet([file]))[file]!;
+  for (const reader of ['pyarrow', 'duckdb'] as const) {
+    const r = read[reader];
+    if ('error' in r) throw new Error(`${reader} refused ${file}: ${r.error}`);
+  }
+  return read as { pyarrow: ReadFile; duckdb: ReadFile };
+}
 
 /** The results of `sql` as Arrow C++'s Flight client reads them (a Basic handshake as `user`), with Arrow types. */
-export const readFlightWithPyarrow = (
+export const readFlightWithPyarrow = async (
   url: string,
   user: string,
   password: string,
   sql: string,
-): Promise<ReadFile> => pyarrowRead(['flight', url, user, sql], { READ_PASSWORD: password });
+): Promise<ReadFile> =>
+  untag(await readersScript<Tagged>(['flight', url, user, sql], { READ_PASSWORD: password })) as ReadFile;
 
-async function pyarrowRead(args: string[], env: Record<string, string> = {}): Promise<ReadFile> {
+async function readersScript<T>(args: string[], env: Record<string, string> = {}): Promise<T> {
   const python = await testPython();
   const { stdout } = await run(python, [SCRIPT, ...args], {
     maxBuffer: 1024 * 1024 * 1024,
     env: { ...process.env, ...env },
   });
-  const read = JSON.parse(stdout) as {
-    reader: string;
-    rows: number;
-    columns: Array<ReadColumn & { values: unknown[] }>;
+  return JSON.parse(stdout) as T;
+}
+
+function untag(read: Tagged | { error: string }): ReadOrRefused {
+  if ('error' in read) return read;
+  return {
+    ...read,
+    columns: read.columns.map((c) => ({ ...c, values: c.values.map(canonical) })),
+    records: Array.from({ length: read.rows }, (_, r) => {
+      const record: Record<string, ExportValue> = {};
+      for (const c of read.columns) record[c.name] = exported(c.values[r]);
+      return record;
+    }),
   };
-  return { ...read, columns: read.columns.map((c) => ({ ...c, values: c.values.map(canonical) })) };
-}
-
-/** `file` as DuckDB reads it (`read_parquet`), on an instance of its own. */
-export async function readWithDuckDB(file: string): Promise<ReadFile> {
-  const instance = await DuckDBInstance.create(':memory:');
-  const conn = await instance.connect();
-  try {
-    const result = await conn.runAndReadAll(`SELECT * FROM read_parquet('${file.replaceAll("'", "''")}')`);
-    const types = result.columnTypes();
-    const rows = result.getRows();
-    return {
-      reader: 'duckdb',
-      rows: rows.length,
-      columns: result.columnNames().map((name, c) => ({
-        name,
-        type: types[c]!.toString(),
-        values: rows.map((row) => canonical(tagDuck(row[c] ?? null, types[c]!))),
-      })),
-    };
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
-}
-
-/** `file` read by both: the two must agree, and each is returned for comparing with the source. */
-export async function readWithBoth(file: string): Promise<{ pyarrow: ReadFile; duckdb: ReadFile }> {
-  const [pyarrow, duckdb] = await Promise.all([readWithPyarrow(file), readWithDuckDB(file)]);
-  return { pyarrow, duckdb };
-}
-
-// ── One form for both readers ─────────────────────────────────────────────────────────────────────────
-
-/** A DuckDB value tagged as read-parquet.py tags pyarrow's. */
-function tagDuck(v: DuckDBValue, t: DuckDBType): unknown {
-  if (v === null) return null;
-  switch (t.typeId) {
-    case DuckDBTypeId.BOOLEAN:
-      return v;
-    case DuckDBTypeId.FLOAT:
-      return { f32: Object.is(v, -0) ? '-0' : String(v) };
-    case DuckDBTypeId.DOUBLE:
-      return { f64: Object.is(v, -0) ? '-0' : String(v) };
-    case DuckDBTypeId.DECIMAL:
-      return { dec: String(v) };
-    case DuckDBTypeId.VARCHAR:
-      return { str: v };
-    case DuckDBTypeId.BLOB:
-      return { bin: Buffer.from((v as { bytes: Uint8Array }).bytes).toString('base64') };
-    case DuckDBTypeId.DATE:
-      return { date: String((v as { days: number }).days) };
-    case DuckDBTypeId.TIME:
-      return { time: String((v as { micros: bigint }).micros), unit: 'us' };
-    case DuckDBTypeId.TIME_NS:
-      return { time: String((v as { nanos: bigint }).nanos), unit: 'ns' };
-    case DuckDBTypeId.TIMESTAMP:
-      return { ts: String((v as { micros: bigint }).micros), unit: 'us', tz: null };
-    case DuckDBTypeId.TIMESTAMP_TZ:
-      return { ts: String((v as { micros: bigint }).micros), unit: 'us', tz: 'UTC' };
-    case DuckDBTypeId.TIMESTAMP_MS:
-      return { ts: String((v as { millis: bigint }).millis), unit: 'ms', tz: null };
-    case DuckDBTypeId.TIMESTAMP_NS:
-      return { ts: String((v as { nanos: bigint }).nanos), unit: 'ns', tz: null };
-    case DuckDBTypeId.TIMESTAMP_S:
-      return { ts: String((v as { seconds: bigint }).seconds), unit: 's', tz: null };
-    case DuckDBTypeId.LIST:
-    case DuckDBTypeId.ARRAY:
-      return (v as { items: DuckDBValue[] }).items.map((x) => tagDuck(x, t.valueType));
-    case DuckDBTypeId.STRUCT: {
-      const entries = (v as { entries: Record<string, DuckDBValue> }).entries;
-      return {
-        struct: Object.fromEntries(
-          t.entryNames.map((n, i) => [n, tagDuck(entries[n] ?? null, t.entryTypes[i]!)]),
-        ),
-      };
-    }
-    case DuckDBTypeId.MAP:
-      return {
-        map: (v as { entries: Array<{ key: DuckDBValue; value: DuckDBValue }> }).entries.map((e) => [
-          tagDuck(e.key, t.keyType),
-          tagDuck(e.value, t.valueType),
-        ]),
-      };
-    case DuckDBTypeId.TINYINT:
-    case DuckDBTypeId.SMALLINT:
-    case DuckDBTypeId.INTEGER:
-    case DuckDBTypeId.BIGINT:
-    case DuckDBTypeId.UTINYINT:
-    case DuckDBTypeId.USMALLINT:
-    case DuckDBTypeId.UINTEGER:
-    case DuckDBTypeId.UBIGINT:
-    case DuckDBTypeId.HUGEINT:
-      return { int: String(v) };
-    default:
-      return { str: String(v) };
-  }
 }
 
 const pad = (n: number | bigint, width = 2): string => String(n).padStart(width, '0');
@@ -271,4 +255,62 @@ function canonical(tagged: unknown): ReadValue {
   }
   if ('map' in t) return (t.map as unknown[][]).map((pair) => pair.map(canonical));
   throw new Error(`a reader's value of no known kind: ${JSON.stringify(tagged)}`);
+}
+
+/** A number of ms, µs or ns within a day as dlake writes it: milliseconds, then µs or ns only where they are not 0. */
+function clockText(count: bigint, unit: string): string {
+  const nanos = count * 10n ** BigInt(9 - UNIT_DIGITS[unit]!);
+  const [ms, sub] = divmod(nanos, 1_000_000n);
+  const text = timeText(ms, 'ms');
+  if (sub === 0n) return text;
+  const six = pad(sub, 6);
+  return text + (six.endsWith('000') ? six.slice(0, 3) : six);
+}
+
+/** A tagged value as dlake's NDJSON export writes it (ExportValue). */
+function exported(tagged: unknown): ExportValue {
+  if (tagged === null || typeof tagged === 'boolean') return tagged;
+  if (Array.isArray(tagged)) return tagged.map(exported);
+  const t = tagged as Record<string, unknown>;
+  if ('int' in t || 'dec' in t) return { $n: String(t.int ?? t.dec) };
+  if ('f64' in t || 'f32' in t) {
+    const text = canonical(t) as string;
+    return ['NaN', 'Infinity', '-Infinity'].includes(text) ? text : { $n: text };
+  }
+  if ('str' in t || 'bin' in t) return canonical(t);
+  // dlake writes a year after 9999 without ISO 8601's sign.
+  if ('date' in t) return dateText(Number(t.date)).replace(/^\+/, '');
+  if ('time' in t) return clockText(BigInt(t.time as string), t.unit as string);
+  if ('ts' in t) {
+    const digits = UNIT_DIGITS[t.unit as string]!;
+    const [days, inDay] = divmod(BigInt(t.ts as string), 86_400n * 10n ** BigInt(digits));
+    return `${dateText(Number(days)).replace(/^\+/, '')} ${clockText(inDay, t.unit as string)}`;
+  }
+  if ('struct' in t)
+    return Object.fromEntries(
+      Object.entries(t.struct as Record<string, unknown>).map(([k, v]) => [k, exported(v)]),
+    );
+  if ('map' in t) {
+    const pairs = (t.map as unknown[][]).map(([k, v]) => [exported(k), exported(v)] as const);
+    return t.text_keys
+      ? Object.fromEntries(pairs.map(([k, v]) => [k as string, v]))
+      : pairs.map(([key, value]) => ({ key, value }));
+  }
+  throw new Error(`a reader's value of no known kind: ${JSON.stringify(tagged)}`);
+}
+
+/** NDJSON text as ExportValues (each number as {$n: its text}), to compare with a file's `records`. */
+export function ndjsonValues(text: string): ExportValue[] {
+  const wrap = (v: unknown): ExportValue => {
+    if (v instanceof JsonNumber) return { $n: v.text };
+    if (typeof v === 'number') return { $n: String(v) };
+    if (Array.isArray(v)) return v.map(wrap);
+    if (v !== null && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, wrap(x)]));
+    return v as ExportValue;
+  };
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => wrap(parseJsonExact(line).value));
 }

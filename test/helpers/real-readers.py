@@ -1,9 +1,10 @@
-# Reads a Parquet file, or the results of a query over Arrow Flight, with pyarrow (Arrow C++, what pandas uses) and
-# prints the columns, their Arrow types and values as JSON, each value tagged exactly (test/helpers/real-readers.ts
-# turns the tags into the contract's texts): no value passes through a Python date or float formatting that could
-# round it or refuse its year.
-#   python pyarrow-read.py parquet FILE
-#   READ_PASSWORD=… python pyarrow-read.py flight grpc://HOST:PORT USER SQL   (the password never on a command line)
+# The real readers of test/helpers/real-readers.ts: Parquet files read by pyarrow (Arrow C++, what pandas uses) and
+# by DuckDB, or the results of a query over Arrow Flight read by pyarrow's Flight client. Prints the columns, their
+# Arrow types and values as JSON, each value tagged exactly (real-readers.ts turns the tags into texts): no value
+# passes through a Python date or float formatting that could round it or refuse its year.
+#   python real-readers.py parquet FILE...     {FILE: {"pyarrow": columns, "duckdb": columns}}, a reader's
+#                                              refusal as {"error": "..."} in place of its columns
+#   READ_PASSWORD=… python real-readers.py flight grpc://HOST:PORT USER SQL   (the password never on a command line)
 import base64
 import json
 import math
@@ -14,6 +15,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 UNITS = {"s": "s", "ms": "ms", "us": "us", "ns": "ns"}
+
+
+def is_text(typ):
+    return pa.types.is_string(typ) or pa.types.is_large_string(typ) or pa.types.is_string_view(typ)
 
 
 def tag(value, typ):
@@ -30,7 +35,7 @@ def tag(value, typ):
         return {"f32" if typ.bit_width <= 32 else "f64": text}
     if pa.types.is_decimal(typ):
         return {"dec": format(value, "f")}
-    if pa.types.is_string(typ) or pa.types.is_large_string(typ) or pa.types.is_string_view(typ):
+    if is_text(typ):
         return {"str": value}
     if (
         pa.types.is_binary(typ)
@@ -42,7 +47,7 @@ def tag(value, typ):
     if pa.types.is_struct(typ):
         return {"struct": {typ.field(i).name: tag(value[typ.field(i).name], typ.field(i).type) for i in range(typ.num_fields)}}
     if pa.types.is_map(typ):
-        return {"map": [[tag(k, typ.key_type), tag(v, typ.item_type)] for k, v in value]}
+        return {"map": [[tag(k, typ.key_type), tag(v, typ.item_type)] for k, v in value], "text_keys": is_text(typ.key_type)}
     if pa.types.is_list(typ) or pa.types.is_large_list(typ) or pa.types.is_fixed_size_list(typ):
         return [tag(v, typ.value_type) for v in value]
     raise TypeError(f"no tag for {typ}")
@@ -93,8 +98,11 @@ def convert(array):
         items = convert(array.items)
         offsets = array.offsets.to_pylist()
         valid = array.is_valid().to_pylist()
+        text_keys = is_text(typ.key_type)
         return [
-            {"map": [[keys[j], items[j]] for j in range(offsets[r], offsets[r + 1])]} if valid[r] else None
+            {"map": [[keys[j], items[j]] for j in range(offsets[r], offsets[r + 1])], "text_keys": text_keys}
+            if valid[r]
+            else None
             for r in range(len(array))
         ]
     if pa.types.is_list(typ) or pa.types.is_large_list(typ):
@@ -119,15 +127,40 @@ def read_flight(url, user, sql):
     return pa.Table.from_batches(batches, schema=info.schema)
 
 
-def main(mode, *args):
-    table = pq.read_table(args[0]) if mode == "parquet" else read_flight(*args)
+def columns_of(table, reader):
     columns = []
     for name, column in zip(table.column_names, table.columns):
         values = []
         for chunk in column.chunks:
             values.extend(convert(chunk))
         columns.append({"name": name, "type": str(column.type), "values": values})
-    json.dump({"reader": f"pyarrow {pa.__version__}", "rows": table.num_rows, "columns": columns}, sys.stdout)
+    return {"reader": reader, "rows": table.num_rows, "columns": columns}
+
+
+def with_pyarrow(path):
+    return columns_of(pq.read_table(path), f"pyarrow {pa.__version__}")
+
+
+def with_duckdb(path):
+    import duckdb
+
+    arrow = duckdb.connect().execute("SELECT * FROM read_parquet(?)", [path]).arrow()
+    return columns_of(arrow.read_all() if hasattr(arrow, "read_all") else arrow, f"duckdb {duckdb.__version__}")
+
+
+def main(mode, *args):
+    if mode == "flight":
+        json.dump(columns_of(read_flight(*args), f"pyarrow {pa.__version__}"), sys.stdout)
+        return
+    out = {}
+    for path in args:
+        out[path] = {}
+        for reader, read in (("pyarrow", with_pyarrow), ("duckdb", with_duckdb)):
+            try:
+                out[path][reader] = read(path)
+            except Exception as e:  # a file a reader refuses is the finding
+                out[path][reader] = {"error": f"{type(e).__name__}: {e}"}
+    json.dump(out, sys.stdout)
 
 
 if __name__ == "__main__":
