@@ -51,7 +51,7 @@ interface Measured {
 }
 
 /** A child process timed as a whole, with its CPU and peak RSS from GNU time (when installed). */
-async function timed(
+export async function timed(
   args: string[],
   env: Record<string, string>,
   stats: string,
@@ -84,6 +84,23 @@ function medianOf(ms: Measured[]): Measured {
   };
 }
 
+/** The bare reader (flight-reader.ts) in `dir`, bundled as dlake is (no tsx in the timed process). */
+export async function bareReader(dir: string): Promise<string> {
+  const out = join(dir, 'flight-reader.cjs');
+  await build({
+    entryPoints: [resolve(import.meta.dirname, 'flight-reader.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20.18',
+    conditions: ['dlake-source'],
+    define: { __DLAKE_VERSION__: '"bench"' },
+    outfile: out,
+    logLevel: 'warning',
+  });
+  return out;
+}
+
 export async function benchFlight(opts: ExportMatrixOptions = DEFAULT_MATRIX): Promise<string> {
   const started = performance.now();
   const loadBefore = loadavg()[0]!;
@@ -95,19 +112,7 @@ export async function benchFlight(opts: ExportMatrixOptions = DEFAULT_MATRIX): P
     const env = await loggedIn(dir, emu.url, ['--flight-url', emu.flight!.url]);
     const flightToken = JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')).tokens.default.flight
       .token as string;
-    // The bare reader, compiled as dlake's bundle is (no tsx in the timed process).
-    const reader = join(dir, 'flight-reader.cjs');
-    await build({
-      entryPoints: [resolve(import.meta.dirname, 'flight-reader.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20.18',
-      conditions: ['dlake-source'],
-      define: { __DLAKE_VERSION__: '"bench"' },
-      outfile: reader,
-      logLevel: 'warning',
-    });
+    const reader = await bareReader(dir);
 
     const cases: Array<{ key: string; transport?: Transport; format?: Format }> = [{ key: 'bare' }];
     for (const transport of ['flight', 'rest'] as const)

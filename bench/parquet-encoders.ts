@@ -38,7 +38,7 @@ import {
   vectorFromArray,
 } from 'apache-arrow';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
-import { ParquetBatchFormatter } from '../src/export/parquet-arrow.js';
+import { ParquetBatches } from '../src/export/parquet-arrow.js';
 import { snappy } from '../src/export/parquet-snappy.js';
 import { run } from './session.js';
 import { median, table } from './stats.js';
@@ -228,9 +228,9 @@ async function encode(candidate: string, batches: RecordBatch[]): Promise<number
       const groupBytes = { columns: GROUP_BYTES, 'columns-512k': 512 * 1024, 'columns-8m': 8 * 1024 * 1024 }[
         candidate
       ];
-      const f = new ParquetBatchFormatter(batches[0]!.schema, { groupBytes });
+      const f = new ParquetBatches(batches[0]!.schema, { groupBytes });
       sink(f.head);
-      for (const b of batches) sink(f.batch(b));
+      for (const b of batches) sink(f.format(b));
       sink(f.tail());
       return bytes;
     }

@@ -6,37 +6,20 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
+import { bareReader } from '../flight.js';
 import { median, table } from '../stats.js';
 import { bareRead, startReplayServer } from './replay.js';
 
 const SIZES = [1_000_000, 10_000_000];
 const RUNS = 3;
 
-/** The Node bare reader, bundled as bench/flight.ts bundles it. */
-async function nodeReader(dir: string): Promise<string> {
-  const out = join(dir, 'flight-reader.cjs');
-  await build({
-    entryPoints: [resolve(import.meta.dirname, '../flight-reader.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20.18',
-    conditions: ['dlake-source'],
-    define: { __DLAKE_VERSION__: '"bench"' },
-    outfile: out,
-    logLevel: 'warning',
-  });
-  return out;
-}
-
 export async function benchFlightReplay(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'dlake-replay-bench-'));
   const server = await startReplayServer();
   try {
-    const reader = await nodeReader(dir);
+    const reader = await bareReader(dir);
     const rows: string[][] = [];
     for (const name of ['flat', 'nested']) {
       for (const size of SIZES) {

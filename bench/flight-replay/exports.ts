@@ -11,15 +11,14 @@
 //   npx tsx --conditions=dlake-source bench/flight-replay/exports.ts [--rows 1M,10M] [--runs 3]
 //     [--formats csv,ndjson,json,parquet] [--shapes flat,nested] [--profile DIR]
 //   (--profile: a --cpu-prof of each dlake run into DIR, and its top functions printed)
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startEmulator } from 'dlake-emulator';
-import { build } from 'esbuild';
 import { BIN } from '../../test/helpers/dlake.js';
-import { parseRows } from '../flight.js';
+import { bareReader, parseRows, timed } from '../flight.js';
 import { topFunctions } from '../profile.js';
-import { loggedIn, run } from '../session.js';
+import { loggedIn } from '../session.js';
 import { median, table } from '../stats.js';
 import { startReplayServer } from './replay.js';
 
@@ -46,33 +45,10 @@ interface ReplayOptions {
   profile?: string;
 }
 
-/** A child process timed whole, with its CPU and peak RSS (GNU time) and the load average at its start. */
-async function timed(
-  args: string[],
-  env: Record<string, string>,
-  stats: string,
-): Promise<Measured & { out: string }> {
+/** A child process timed whole (flight.ts), with the load average at its start. */
+async function timedAt(args: string[], env: Record<string, string>, stats: string) {
   const load = loadavg()[0]!;
-  const r = await run(TIME, ['-f', '%U %S %M', '-o', stats, process.execPath, ...args], env);
-  const [user, sys, kib] = readFileSync(stats, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
-  return { ms: r.ms, cpuS: user! + sys!, peakMiB: kib! / 1024, load, out: r.out };
-}
-
-/** The bare reader, bundled as dlake is (no tsx in the timed process). */
-async function bareReader(dir: string): Promise<string> {
-  const out = join(dir, 'flight-reader.cjs');
-  await build({
-    entryPoints: [resolve(import.meta.dirname, '../flight-reader.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20.18',
-    conditions: ['dlake-source'],
-    define: { __DLAKE_VERSION__: '"bench"' },
-    outfile: out,
-    logLevel: 'warning',
-  });
-  return out;
+  return { ...(await timed(args, env, stats)), load };
 }
 
 export async function benchReplayExports(opts: ReplayOptions): Promise<string> {
@@ -94,7 +70,7 @@ export async function benchReplayExports(opts: ReplayOptions): Promise<string> {
         const sql = `SELECT * FROM ${shape} LIMIT ${n}`;
         const keep = (key: string, m: Measured) => measured.set(key, [...(measured.get(key) ?? []), m]);
         for (let round = 0; round < opts.runs; round++) {
-          const bare = await timed([reader, replay.url, 'Bearer replay', sql], env, join(dir, 'bare.time'));
+          const bare = await timedAt([reader, replay.url, 'Bearer replay', sql], env, join(dir, 'bare.time'));
           const got = JSON.parse(bare.out) as { rows: number };
           if (got.rows !== n) throw new Error(`the bare reader read ${got.rows} rows, not ${n}`);
           keep(`${n} ${shape} bare`, bare);
@@ -103,7 +79,7 @@ export async function benchReplayExports(opts: ReplayOptions): Promise<string> {
             const profDir = opts.profile && join(opts.profile, `${shape}-${n}-${format}`);
             if (profDir) mkdirSync(profDir, { recursive: true });
             const prof = profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [];
-            const m = await timed(
+            const m = await timedAt(
               [...prof, BIN, 'sql', sql, '--out', out, '--transport', 'flight', '-q'],
               env,
               join(dir, `${format}.time`),

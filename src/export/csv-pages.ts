@@ -9,10 +9,9 @@ import {
   resultsPageOf,
 } from '../api/jobs.js';
 import { BufferPool } from '../util/buffer-pool.js';
-import { csvFromResultsPage } from './json-csv.js';
+import { csvFromResultsPage, flatColumns } from './json-csv.js';
 import { PAGE_BUFFERS } from './page-fetcher.js';
 import type { FetchPage } from './pages.js';
-import { flatColumns } from './writers.js';
 
 /** One page of the job's results, as CSV lines where the page is flat (`csv`, `rows` only counting them). */
 export function csvPageFetcher(client: ApiClient, id: string): FetchPage {

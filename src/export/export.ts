@@ -1,155 +1,241 @@
-// The REST source of the delivery pipeline (deliver.ts): a job's results pages, fetched several at a time and
-// handed out in order (pages.ts), one formatted chunk per page. The rows delivered must add up to the job's
-// rowCount; what was written can be resumed from its last checkpoint (`--resume`).
-import { type ResultField, type ResultRow, sameColumns } from '../api/jobs.js';
+// The one entry point of an export (docs/architecture.md "Delivery"): every caller that writes rows to a file or
+// standard output (`sql --out` and each statement of `sql -f`, the SQL shell's `\o`, `job export`, `job list
+// --out`, the rows `sql` and `job results` print) asks `exportResult`. It chooses the transport (over Arrow Flight
+// when the request allows and the profile has an endpoint, else REST: flight/transport.ts), opens the sink
+// (target.ts), makes the source (a job's results pages, rest-source.ts; a Flight stream, flight/source.ts),
+// delivers (deliver.ts: the one pipeline), and says on stderr what it does: the progress bar, the closing line.
+// Flight's libraries are loaded only once an export goes over Flight.
+import type { ApiClient } from '../api/http.js';
+import { describeWait } from '../api/pacing.js';
+import type { Context } from '../context.js';
 import { countRows } from '../util/units.js';
-import { deliver, type Formatter, IncompleteResultError, type Source } from './deliver.js';
-import type { ExportFormat } from './formats.js';
-import { type FetchPage, PAGE_CONCURRENCY, pagesInOrder } from './pages.js';
-import type { Sink } from './sink.js';
-import { loadFormatter } from './writers.js';
+import { deliver } from './deliver.js';
+import { type FlightAttempt, type FlightPlan, flightPlan } from './flight/transport.js';
+import type { ExportSpec } from './formats.js';
+import { pageFetcher } from './page-fetcher.js';
+import type { FetchPage } from './pages.js';
+import { exportFeedback } from './progress.js';
+import { resultsPages } from './rest-source.js';
+import type { ResumeRecord, Sink } from './sink.js';
+import { openSink } from './target.js';
 
-interface PagesRequest {
-  fetchPage: FetchPage;
-  /** Rows per request (≤ 500). */
-  pageSize: number;
-  concurrency?: number;
+/** The rows over REST: a job's results, or pages already in hand (`job list`'s jobs). */
+type RestRows = { client: ApiClient; id: string } | { fetchPage: FetchPage };
+
+interface ExportRequest {
+  /** FILE, or `-` for standard output. */
+  out: string;
+  spec: ExportSpec;
+  /**
+   * The rows over REST, asked for only when the export goes over REST (a statement submits its job and waits
+   * for it then: over Flight the query runs there, and no REST job is submitted beside it).
+   */
+  rest: () => Promise<RestRows>;
+  /** The query that gives the same rows over Flight, and the transport asked for; absent: REST only. */
+  flight?: FlightAttempt;
+  /** Continue FILE.partial from here (checked by resume.ts checkResume; REST only). */
+  resume?: ResumeRecord;
+  /** Rows from this offset, at most `maxRows` of them (REST only: `job results --offset --limit`). */
   startOffset?: number;
-  /** The sink already holds the rows before `startOffset` (a resumed export): no head, no first row. */
-  continuing?: boolean;
-  /** Of a resumed export: the formatter's state and the bytes kept at its checkpoint (from the sidecar). */
-  resumeState?: { state?: unknown; bytes: number };
   maxRows?: number;
-  /** JSON indented for a reader, as every other command prints it (standard output, not files). */
-  pretty?: boolean;
-}
-
-/** What a page's formatter formats. */
-interface PageRows {
-  rows: readonly ResultRow[];
-  /** The rows hold JsonNumbers. */
-  exact: boolean;
-}
-
-/** A REST source that also tells, once its first page came, the job's rowCount and the rows expected. */
-interface ResultsSource extends Source<readonly ResultField[], PageRows> {
-  /** The job's rowCount, as its first page said (-1 before). */
-  readonly rowCount: number;
-  /** Rows expected: the rowCount from the start offset, capped by maxRows. */
-  readonly total: number;
-}
-
-/** The results pages of a job as a source. */
-export function resultsPages(req: PagesRequest): ResultsSource {
-  const start = req.startOffset ?? 0;
-  const src = {
-    rowCount: -1,
-    total: 0,
-    offset: req.continuing ? start : 0,
-    resumable: true,
-    async *pieces(signal: AbortSignal) {
-      for await (const page of pagesInOrder({
-        fetchPage: req.fetchPage,
-        pageSize: req.pageSize,
-        concurrency: req.concurrency ?? PAGE_CONCURRENCY,
-        startOffset: start,
-        maxRows: req.maxRows,
-        signal,
-      })) {
-        if (src.rowCount < 0) {
-          src.rowCount = page.rowCount;
-          src.total = Math.max(0, Math.min(page.rowCount - start, req.maxRows ?? Number.POSITIVE_INFINITY));
-        }
-        // A CSV page read straight from its bytes (api/jobs.ts `csv`) is written as it is; its buffer then
-        // belongs to the sink.
-        yield { columns: page.schema, rows: page.rows.length, data: page, formatted: page.csv };
-      }
-    },
-    async formatter(schema: readonly ResultField[], format: ExportFormat): Promise<Formatter<PageRows>> {
-      const f = await loadFormatter(format, schema, {
-        continuing: req.continuing,
-        pretty: req.pretty,
-        ...req.resumeState,
-      });
-      return {
-        head: f.head,
-        format: (p) => f.page(p.rows, p.exact),
-        tail: () => f.tail(),
-        get held() {
-          return f.held;
-        },
-        state: f.state && (() => f.state!()),
-      };
-    },
-    sameColumns,
-    expected: () => src.total,
-    complete(rows: number): void {
-      // Every row or none: a result that stops short (or runs long) of its rowCount is not the job's result.
-      if (req.maxRows === undefined && rows !== src.total) {
-        throw new IncompleteResultError(
-          `the service returned ${countRows(start + rows)} but the job's rowCount is ${src.rowCount.toLocaleString('en-US')}`,
-        );
-      }
-    },
-  };
-  return src;
-}
-
-interface ExportRequest extends PagesRequest {
-  format: ExportFormat;
-  target: Sink;
+  /** Results pages per request (≤ 500) and fetched at once. */
+  pageSize?: number;
+  concurrency?: number;
+  /**
+   * The rows are a command's printed result (standard output, in the output format): JSON indented, CSV on a
+   * terminal with its control characters shown, no progress bar and no closing line.
+   */
+  printed?: boolean;
+  /** How the closing line counts the rows (default: `N rows`). */
+  count?: (rows: number) => string;
+  /** What stops the export (default: the command's Ctrl-C). */
   signal?: AbortSignal;
-  /** After every page: rows written so far and the rows expected in all. */
-  onProgress?: (rows: number, total: number) => void;
-  /** The hint of an error after which FILE.partial was kept, e.g. the `--resume` command line. */
-  resumeHint?: string;
 }
 
 interface ExportOutcome {
+  /** Rows written by this run. */
   rows: number;
-  /** Rows expected: the job's rowCount from the start offset, capped by maxRows. */
+  /** Rows expected from the start offset (REST; over Flight the rows written). */
   total: number;
-  /** The job's rowCount, as its first page said. */
+  /** The job's rowCount (REST; over Flight the rows written). */
   rowCount: number;
-  /** The reader of standard output went away before the end (`| head`). */
-  truncated: boolean;
 }
 
-/** Delivers a job's results pages to `req.target`. */
-export async function exportRows(req: ExportRequest): Promise<ExportOutcome> {
-  // V8 flags set for the export, and what puts V8's defaults back after it (the SQL shell goes on).
-  const restore: string[] = [];
-  if (req.format !== 'parquet') restore.push(keepYoungGenerationSmall());
-  const source = resultsPages(req);
-  const start = source.offset ?? 0;
-  try {
-    const out = await deliver(source, req.target, {
-      format: req.format,
-      signal: req.signal ?? new AbortController().signal,
-      onProgress:
-        req.onProgress && ((rows) => req.onProgress!(rows - start, Math.max(source.total, rows - start))),
-      resumeHint: req.resumeHint,
-    });
-    return { ...out, total: source.total, rowCount: source.rowCount };
-  } finally {
-    if (restore.length > 0) v8Flags(restore.join(' '));
+/** Writes the rows `req` names to `req.out`; see the module's comment. */
+export async function exportResult(ctx: Context, req: ExportRequest): Promise<ExportOutcome> {
+  const plan = req.flight && (await flightPlan(ctx, req.flight));
+  if (plan && req.flight) {
+    const rows = await overFlight(ctx, req, req.flight, plan);
+    if (rows !== undefined) return { rows, total: rows, rowCount: rows };
   }
+  return overRest(ctx, req, await req.rest());
 }
 
-// A bound on V8's own memory policy for a long export (docs/benchmarks.md). It forces no collection; the
-// export's own buffers are bounded by the pages held, whatever the row count.
-const v8Flags = (flags: string): void => process.getBuiltinModule('node:v8').setFlagsFromString(flags);
+/** The sink of `req.out`: a file through FILE.partial (with its sidecar when resumable), a device, stdout. */
+async function sinkOf(ctx: Context, req: ExportRequest, signal: AbortSignal, jobId?: string): Promise<Sink> {
+  const sink = await openSink(req.out, ctx.streams.stdout, {
+    gzip: req.spec.gzip,
+    record: jobId === undefined ? undefined : { jobId, format: req.spec.format },
+    resume: req.resume,
+    noClobber: req.spec.noClobber,
+    signal,
+    // Said, so that a person knows what the export waits for (and that a signal ends the wait).
+    onWait: () => ctx.ui.notice(`waiting for a reader of the named pipe ${req.out}…`),
+  });
+  // CSV carries text as it is; on a terminal its control characters are shown, as a table's are.
+  if (req.printed && req.spec.format === 'csv' && ctx.streams.stdout.isTTY) return shownOnTerminal(sink);
+  return sink;
+}
+
+/** Over REST: the job's results pages (or the pages in hand), from the start offset or the resumed rows. */
+async function overRest(ctx: Context, req: ExportRequest, rows: RestRows): Promise<ExportOutcome> {
+  const signal = req.signal ?? ctx.interrupt.signal;
+  const job = 'id' in rows ? rows : undefined;
+  const fetchPage = !job
+    ? (rows as { fetchPage: FetchPage }).fetchPage
+    : req.spec.format === 'csv'
+      ? (await import('./csv-pages.js')).csvPageFetcher(job.client, job.id)
+      : pageFetcher(job.client, job.id);
+  // Stoppable from here: opening a named pipe waits for its reader until one comes or a signal ends it.
+  ctx.interruptible = true;
+  const sink = await sinkOf(ctx, req, signal, job?.id);
+  const kept = req.resume?.rows ?? 0;
+  const start = req.startOffset ?? kept;
+  const feedback = exportFeedback(ctx, req.out, { bar: Boolean(job) && !req.printed });
+  const { bar } = feedback;
+  // The bar says when the hosted edition's rate limit holds the pages back (src/api/pacing.ts).
+  const pacer = bar ? await ctx.pacer() : undefined;
+  const stopListening = pacer?.onWait((e) =>
+    bar?.waiting('limit' in e ? describeWait(e.limit, e.waitMs) : undefined),
+  );
+  const source = resultsPages({
+    fetchPage,
+    pageSize: req.pageSize ?? 500,
+    concurrency: req.concurrency ?? (job ? undefined : 1),
+    startOffset: start,
+    continuing: kept > 0,
+    resumeState: req.resume && { state: req.resume.writer, bytes: req.resume.bytes },
+    maxRows: req.maxRows,
+    // Pretty JSON on standard output, as every command prints it; compact in a file.
+    pretty: req.printed,
+  });
+  let out: Awaited<ReturnType<typeof deliver>>;
+  try {
+    out = await deliver(source, sink, {
+      format: req.spec.format,
+      signal,
+      onProgress: bar && ((n) => bar.update(n, Math.max(kept + source.total, n))),
+      resumeHint: job && `resume with: dlake job export ${job.id} --out ${shellWord(req.out)} --resume`,
+    });
+  } finally {
+    stopListening?.();
+    feedback.done();
+  }
+  if (!req.printed)
+    feedback.wrote(
+      kept + out.rows,
+      req.spec,
+      kept > 0 ? `, resumed after ${countRows(kept)}` : '',
+      req.count,
+    );
+  return { rows: out.rows, total: source.total, rowCount: source.rowCount };
+}
 
 /**
- * Every page lives through a few of V8's young-generation collections (it waits in the window of pages), and
- * V8 doubles the young generation, up to 16 MiB a semi-space, each time that much has survived them, and
- * does not shrink it while allocation goes on: the peak RSS of a long export grew by ~30 MiB that way. Held
- * at the size it has when the export starts, collections are more frequent and each as cheap. Not for
- * Parquet, whose row group's values all live until it is written: collected in a small young generation they
- * cost more time than the memory saved (3.7 s against 3.5 s at 1M rows). On Node 24 a CSV export of 400k
- * rows peaks at 105 MiB with it, 120 MiB without (docs/benchmarks.md).
+ * Over Flight, as `plan` says: the rows written, or undefined when the endpoint did not answer before any row
+ * and the transport is `auto` (the export then goes over REST, said on stderr).
  */
-function keepYoungGenerationSmall(): string {
-  v8Flags('--semi-space-growth-factor=1');
-  return '--semi-space-growth-factor=2'; // V8's default
+async function overFlight(
+  ctx: Context,
+  req: ExportRequest,
+  attempt: FlightAttempt,
+  plan: FlightPlan,
+): Promise<number | undefined> {
+  const [{ flightSource, FlightUnavailableError }, { formatDuration }] = await Promise.all([
+    import('./flight/source.js'),
+    import('../util/units.js'),
+  ]);
+  const settings = ctx.settings();
+  const stderr = ctx.streams.stderr;
+  const signal = req.signal ?? ctx.interrupt.signal;
+  if (ctx.opts.insecure) ctx.ui.warn('TLS certificate verification is disabled (--insecure)');
+  // The hosted edition's project is a Flight session option, never a header (docs/api-facts.md §14).
+  const projectId = settings.edition.value === 'cloud' ? settings.projectId?.value : undefined;
+  const feedback = exportFeedback(ctx, req.out, { bar: !req.printed });
+  const { endpoint } = plan.flight;
+  let rows: number;
+  try {
+    const flight = flightSource({
+      endpoint,
+      sql: attempt.sql,
+      authorization: plan.authorization,
+      signal,
+      idleMs: ctx.timeoutMs(),
+      total:
+        attempt.waitTimeoutMs === undefined
+          ? undefined
+          : {
+              ms: attempt.waitTimeoutMs,
+              what: `--wait-timeout ${formatDuration(attempt.waitTimeoutMs, { largest: 2 })}`,
+            },
+      caFile: settings.caFile?.value,
+      insecure: ctx.opts.insecure,
+      sessionOptions: projectId ? { project_id: projectId } : undefined,
+      trace: ctx.debugging ? (line) => stderr.write(`debug: ${line}\n`) : undefined,
+      loginHint: plan.loginHint,
+    });
+    try {
+      const sink = await sinkOf(ctx, req, signal);
+      rows = (
+        await deliver(flight.source, sink, { format: req.spec.format, signal, onProgress: feedback.progress })
+      ).rows;
+    } finally {
+      flight.close();
+    }
+  } catch (e) {
+    // Said in the words of the endpoint's failure alone: the file is then written over REST.
+    if (!plan.explicit && e instanceof FlightUnavailableError) {
+      plan.overRest(e.reason ?? e.message);
+      return undefined;
+    }
+    throw e;
+  } finally {
+    feedback.done();
+  }
+  if (req.printed) return rows;
+  const via = `over Arrow Flight (${endpoint.url})`;
+  feedback.wrote(rows, req.spec, ` ${via}`, req.count);
+  if (feedback.toStdout && !plan.explicit)
+    ctx.ui.notice(
+      `exported ${rows.toLocaleString('en-US')} row${rows === 1 ? '' : 's'} ${via} in ${feedback.took()}`,
+    );
+  return rows;
+}
+
+/** A file name as one word of a shell command line (quoted only when it needs to be). */
+function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * `sink` with every chunk made terminal-safe (safe-text.ts: line feeds and tabs kept). Each chunk is whole
+ * UTF-8 (a head, a page of rows or a tail), so it is decoded on its own.
+ */
+async function shownOnTerminal(sink: Sink): Promise<Sink> {
+  const { stderrSafe } = await import('../output/safe-text.js');
+  const text = (chunk: string | Uint8Array) =>
+    typeof chunk === 'string'
+      ? chunk
+      : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString();
+  return {
+    name: sink.name,
+    isFile: sink.isFile,
+    partial: sink.partial,
+    resumed: sink.resumed,
+    write: (chunk, signal) => sink.write(stderrSafe(text(chunk)), signal),
+    checkpoint: (rows, state) => sink.checkpoint(rows, state),
+    commit: () => sink.commit(),
+    discard: () => sink.discard(),
+    suspend: () => sink.suspend(),
+  };
 }

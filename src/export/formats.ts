@@ -1,9 +1,10 @@
 // The one table of export formats (docs/cli-contract.md "Export at scale"): each format's name, the file names
-// that choose it, whether it may be gzipped as it streams, and the module that writes it, loaded only when that
-// format is asked for. Everything that lists, chooses or loads a format reads it from here: `--format`'s
-// choices, the format a file name suggests, the writers of REST pages (writers.ts) and of Arrow batches
-// (flight/batch-formatter.ts). Light: the command line reads it to declare `--format`.
+// that choose it, whether it may be gzipped as it streams, and the module that writes it (formatter.ts's one
+// interface), loaded only when that format is asked for. Everything that lists, chooses or loads a format reads
+// it from here: `--format`'s choices, the format a file name suggests, the formatters of REST pages and of Arrow
+// batches. Light: the command line reads it to declare `--format`.
 import { UsageError } from '../errors.js';
+import type { ExportFormatModule } from './formatter.js';
 
 interface FormatEntry {
   /** File name extensions that choose the format (without their dot, lower case). */
@@ -12,16 +13,65 @@ interface FormatEntry {
   gzip: boolean;
   /** Its name in messages. */
   title: string;
+  /** A row a line, each line whole (CSV after its header, NDJSON): a text cut at a line end holds whole rows. */
+  lines: boolean;
+  /**
+   * It holds a row group's values until the group is written (Parquet): V8's young generation is left to grow
+   * during its export (deliver.ts).
+   */
+  groups: boolean;
+  /** Its module, loaded the first time it is asked for. */
+  load(): Promise<ExportFormatModule>;
 }
 
 const EXPORT_FORMATS = {
-  csv: { extensions: ['csv'], gzip: true, title: 'CSV' },
-  json: { extensions: ['json'], gzip: true, title: 'JSON' },
-  ndjson: { extensions: ['ndjson', 'jsonl'], gzip: true, title: 'NDJSON' },
-  parquet: { extensions: ['parquet'], gzip: false, title: 'Parquet' },
+  csv: {
+    extensions: ['csv'],
+    gzip: true,
+    title: 'CSV',
+    lines: true,
+    groups: false,
+    load: () => import('./csv.js').then((m) => m.csv),
+  },
+  json: {
+    extensions: ['json'],
+    gzip: true,
+    title: 'JSON',
+    lines: false,
+    groups: false,
+    load: () => import('./json.js').then((m) => m.json),
+  },
+  ndjson: {
+    extensions: ['ndjson', 'jsonl'],
+    gzip: true,
+    title: 'NDJSON',
+    lines: true,
+    groups: false,
+    load: () => import('./json.js').then((m) => m.ndjson),
+  },
+  parquet: {
+    extensions: ['parquet'],
+    gzip: false,
+    title: 'Parquet',
+    lines: false,
+    groups: true,
+    load: () => import('./parquet.js').then((m) => m.parquet),
+  },
 } as const satisfies Record<string, FormatEntry>;
 
 export type ExportFormat = keyof typeof EXPORT_FORMATS;
+
+/** The formats whose rows are whole lines (`lines` in the table). */
+export type LineFormat = {
+  [F in ExportFormat]: (typeof EXPORT_FORMATS)[F]['lines'] extends true ? F : never;
+}[ExportFormat];
+
+/** The module that writes `format`. */
+export const formatModule = (format: ExportFormat): Promise<ExportFormatModule> =>
+  EXPORT_FORMATS[format].load();
+
+/** What the table says of `format`. */
+export const formatEntry = (format: ExportFormat): FormatEntry => EXPORT_FORMATS[format];
 
 /** The formats' names, in the table's order (`--format`'s choices). */
 export const EXPORT_FORMAT_NAMES = Object.keys(EXPORT_FORMATS) as ExportFormat[];

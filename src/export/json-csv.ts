@@ -9,9 +9,11 @@
 // the page the ordinary way, which also reports what is wrong with it. The body is only read, never changed,
 // so that fallback still has it.
 import { isUtf8 } from 'node:buffer';
+import type { ResultField } from '../api/jobs.js';
 import { BufferPool } from '../util/buffer-pool.js';
 import { type ByteOut, putCsvField } from '../util/csv-field.js';
-import type { DirectColumns } from './writers.js';
+import { columnTypeOfResult } from './column-types.js';
+import { restCanon } from './rest-cells.js';
 
 interface CsvPage {
   /** Every member of the body but `rows`, parsed. */
@@ -514,3 +516,26 @@ function utf8(out: Uint8Array, w: number, cp: number): number {
 
 /** What ends a number or literal: whitespace, `,`, `}` and `]`. */
 const DELIMITER = new Set([32, 10, 13, 9, 44, 125, 93]);
+
+/** How a CSV page read straight from its bytes writes each column. */
+interface DirectColumns {
+  names: string[];
+  /** A column's cell text to its canonical text, where it is not written as it came (rest-cells.ts restCanon). */
+  canon: (((text: string, isString: boolean) => string | undefined) | undefined)[];
+}
+
+/** The columns of a results `schema` (as the service sent it) when all are flat, else undefined. */
+export function flatColumns(schema: unknown): DirectColumns | undefined {
+  // No schema, or an empty one: the ordinary path takes the rows' own keys (api/jobs.ts fieldsOfRows).
+  if (!Array.isArray(schema) || schema.length === 0) return undefined;
+  const names: string[] = [];
+  const canon: DirectColumns['canon'] = [];
+  for (const f of schema as Array<{ name?: unknown; type?: ResultField['type'] } | null>) {
+    if (typeof f?.name !== 'string' || typeof f?.type?.name !== 'string') return undefined;
+    const fix = restCanon(columnTypeOfResult(f.type), f.name);
+    if (fix === null) return undefined;
+    names.push(f.name);
+    canon.push(fix);
+  }
+  return { names, canon };
+}

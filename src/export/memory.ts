@@ -3,16 +3,14 @@
 // export's (a job's results pages, Flight batches, rows already held), so the text is byte for byte what
 // `--out` would have written, cut at a row's end once the cap is reached.
 //
-//   const rows = resultsPages({ fetchPage: pageFetcher(client, id), pageSize: 500 }); // export.ts, page-fetcher.ts
+//   const rows = resultsPages({ fetchPage: pageFetcher(client, id), pageSize: 500 }); // rest-source.ts, page-fetcher.ts
 //   const out = await deliverToMemory(rows, { format: 'ndjson', maxBytes: 64 * 1024, signal });
 //   // out.text, out.rows (complete rows in text), out.bytes, out.truncated (more rows than fitted)
 import type { ResultField, ResultRow } from '../api/jobs.js';
-import { deliver, type Formatter, type Source } from './deliver.js';
+import { deliver, type Source } from './deliver.js';
+import { formatModule, type LineFormat } from './formats.js';
+import type { PageRows } from './formatter.js';
 import { OutputClosedError, type Sink } from './sink.js';
-import { loadFormatter } from './writers.js';
-
-/** The formats whose rows end at a line end, where a cut text can be cut. */
-type LineFormat = 'csv' | 'ndjson';
 
 interface MemoryRequest {
   format: LineFormat;
@@ -93,14 +91,11 @@ export async function deliverToMemory<C, D>(source: Source<C, D>, req: MemoryReq
 export function heldRows(
   schema: readonly ResultField[],
   rows: readonly ResultRow[],
-): Source<readonly ResultField[], readonly ResultRow[]> {
+): Source<readonly ResultField[], PageRows> {
   return {
     async *pieces() {
-      yield { columns: schema, rows: rows.length, data: rows };
+      yield { columns: schema, rows: rows.length, data: { rows, exact: true } };
     },
-    async formatter(columns, format): Promise<Formatter<readonly ResultRow[]>> {
-      const f = await loadFormatter(format, columns);
-      return { head: f.head, format: (r) => f.page(r, true), tail: () => f.tail() };
-    },
+    formatter: async (columns, format) => (await formatModule(format)).rows(columns),
   };
 }

@@ -5,11 +5,9 @@
 // nested, dictionary-encoded and the rarer columns go value by value (flight/arrow-values.ts).
 import type { Data, RecordBatch, Schema } from 'apache-arrow';
 import { Type } from 'apache-arrow';
-import type { ColumnType } from './column-types.js';
 import { arrowTypeName, columnTypes } from './flight/arrow-types.js';
 import { arrowCursor, arrowValues } from './flight/arrow-values.js';
-import type { BatchFormatter } from './flight/batch-writers.js';
-import { ParquetFormatter } from './parquet.js';
+import { ParquetFile } from './parquet-file.js';
 import type { ParquetColumn } from './parquet-schema.js';
 
 /** Arrow's validity bitmap of a column, or undefined when no cell is null. */
@@ -83,29 +81,22 @@ function append(col: ParquetColumn, data: Data, rows: number): void {
 }
 
 /** Parquet from a Flight export's record batches. */
-export class ParquetBatchFormatter implements BatchFormatter {
-  readonly head: Uint8Array;
-  private readonly parquet: ParquetFormatter;
-
+export class ParquetBatches extends ParquetFile<RecordBatch> {
+  /** Every column's type is looked up first (arrow-types.ts): a type no writer takes is refused by name. */
   constructor(schema: Schema, opts: { groupBytes?: number } = {}) {
-    const types: ColumnType[] = columnTypes(schema);
-    this.parquet = new ParquetFormatter(
+    const types = columnTypes(schema);
+    super(
       schema.fields.map((f, c) => ({ name: f.name, type: types[c]!, typeName: arrowTypeName(f.type) })),
       opts,
     );
-    this.head = this.parquet.head;
   }
 
-  batch(batch: RecordBatch): string | Uint8Array {
-    const columns = this.parquet.columns();
+  format(batch: RecordBatch): string | Uint8Array {
+    const columns = this.columns();
     const rows = batch.numRows;
     batch.data.children.forEach((data, c) => {
       append(columns[c]!, data, rows);
     });
-    return this.parquet.filled();
-  }
-
-  tail(): Uint8Array {
-    return this.parquet.tail();
+    return this.filled();
   }
 }

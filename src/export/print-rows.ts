@@ -1,12 +1,11 @@
 // Printing a job's result rows to stdout in the output format, as `dlake sql`, `dlake job results` and the SQL
-// shell show them: json, ndjson and csv streamed page by page through the export writers, a table (or anything
-// filtered with --query) held in memory.
+// shell show them: json, ndjson and csv streamed page by page through the export's one entry point (export.ts),
+// a table (or anything filtered with --query) held in memory.
 import { JsonNumber } from '../api/exact-json.js';
 import type { ResultField, ResultRow } from '../api/jobs.js';
 import type { Context } from '../context.js';
 import type { View } from '../output/view.js';
 import type { RowsSource } from './page-fetcher.js';
-import type { Sink } from './sink.js';
 
 /** Rows a table shows unless --max-rows says otherwise. */
 export const TABLE_ROWS = 100;
@@ -29,23 +28,17 @@ export async function printRows(ctx: Context, src: RowsSource): Promise<Printed>
   ctx.interruptible = true;
   const signal = src.signal ?? ctx.interrupt.signal;
   if (format !== 'table' && !ctx.opts.query) {
-    const [{ exportRows }, { stdoutSink }, { pageFetcher }] = await Promise.all([
-      import('./export.js'),
-      import('./target.js'),
-      import('./page-fetcher.js'),
-    ]);
-    const stdout = stdoutSink(ctx.streams.stdout);
-    const out = await exportRows({
-      fetchPage: pageFetcher(src.client, src.id),
-      format,
-      // CSV carries text as it is; on a terminal its control characters are shown, as a table's are.
-      target: format === 'csv' && ctx.streams.stdout.isTTY ? await shownOnTerminal(stdout) : stdout,
-      pageSize: src.pageSize ?? 500,
-      concurrency: src.concurrency,
+    const { exportResult } = await import('./export.js');
+    const out = await exportResult(ctx, {
+      out: '-',
+      spec: { format, gzip: false },
+      rest: async () => ({ client: src.client, id: src.id }),
       startOffset: src.startOffset,
       maxRows: src.maxRows,
+      pageSize: src.pageSize,
+      concurrency: src.concurrency,
+      printed: true,
       signal,
-      pretty: true,
     });
     return {
       rows: out.rows,
@@ -76,28 +69,5 @@ export function resultView(schema: readonly ResultField[]): View<ResultRow> {
       },
     })),
     empty: 'No rows.',
-  };
-}
-
-/**
- * `sink` with every chunk made terminal-safe (safe-text.ts: line feeds and tabs kept). Each chunk is whole
- * UTF-8 (a head, a page of rows or a tail), so it is decoded on its own.
- */
-async function shownOnTerminal(sink: Sink): Promise<Sink> {
-  const { stderrSafe } = await import('../output/safe-text.js');
-  const text = (chunk: string | Uint8Array) =>
-    typeof chunk === 'string'
-      ? chunk
-      : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString();
-  return {
-    name: sink.name,
-    isFile: sink.isFile,
-    partial: sink.partial,
-    resumed: sink.resumed,
-    write: (chunk, signal) => sink.write(stderrSafe(text(chunk)), signal),
-    checkpoint: (rows, state) => sink.checkpoint(rows, state),
-    commit: () => sink.commit(),
-    discard: () => sink.discard(),
-    suspend: () => sink.suspend(),
   };
 }

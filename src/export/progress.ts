@@ -86,11 +86,11 @@ export class ProgressBar {
  * does not also show the rows) and the closing line. It also marks the command as one that Ctrl-C stops
  * through `ctx.interrupt` (the pipeline then cleans up).
  */
-export function exportFeedback(ctx: Context, out: string) {
+export function exportFeedback(ctx: Context, out: string, opts: { bar: boolean }) {
   const toStdout = isStdout(out);
   const stderr = ctx.streams.stderr;
   // A bar on the terminal that also shows the data would tear it apart.
-  const show = ctx.ui.motion && !(toStdout && ctx.streams.stdout.isTTY);
+  const show = opts.bar && ctx.ui.motion && !(toStdout && ctx.streams.stdout.isTTY);
   const bar = show
     ? new ProgressBar({ write: (s) => stderr.write(s), columns: terminalWidth(stderr, ctx.env) }, 'exporting')
     : undefined;
@@ -107,10 +107,10 @@ export function exportFeedback(ctx: Context, out: string) {
     done: () => bar?.done(),
     took,
     /** `wrote N rows to FILE (CSV, gzip) in T` and `how` (nothing for standard output). */
-    wrote(rows: number, spec: ExportSpec, how = ''): void {
+    wrote(rows: number, spec: ExportSpec, how = '', count = countRows): void {
       if (toStdout) return;
       const what = `${spec.format.toUpperCase()}${spec.gzip ? ', gzip' : ''}`;
-      ctx.ui.notice(`wrote ${countRows(rows)} to ${out} (${what}) in ${took()}${how}`);
+      ctx.ui.notice(`wrote ${count(rows)} to ${out} (${what}) in ${took()}${how}`);
     },
   };
 }

@@ -48,7 +48,7 @@ export async function checkResume(
   if (record.rows <= 0) throw refuse(`${sidecarOf(path)} records no rows to continue from`);
   // Parquet's footer lists the row groups already written: the record must hold them, for as many rows.
   if (spec.format === 'parquet') {
-    const { writerState } = await import('./parquet.js');
+    const { writerState } = await import('./parquet-file.js');
     const state = writerState(record.writer);
     if (!state || state.num_rows !== BigInt(record.rows))
       throw refuse(`${sidecarOf(path)} does not describe its Parquet row groups`);

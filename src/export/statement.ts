@@ -4,10 +4,9 @@
 // the delivery pipeline. A caller that prints the rows itself (a table, the shell's pager) gets the job.
 import type { ApiClient } from '../api/http.js';
 import type { Context } from '../context.js';
+import type { Transport } from './flight/transport.js';
 import type { ExportSpec } from './formats.js';
 import { waitWithFeedback } from './job-wait.js';
-
-type Transport = 'auto' | 'flight' | 'rest';
 
 interface StatementRun {
   /** The SQL as it was given: what Flight runs. */
@@ -34,37 +33,34 @@ interface StatementRun {
 type StatementOutcome = { delivered: true } | { delivered: false; client: ApiClient; id: string };
 
 export async function runStatement(ctx: Context, run: StatementRun): Promise<StatementOutcome> {
-  if (run.out && !run.noWait && run.transport !== 'rest') {
-    const { exportWithFlight } = await import('./flight/transport.js');
-    const done = await exportWithFlight(ctx, {
+  /** The statement as a REST job, submitted and (unless --no-wait) waited for until it completed. */
+  const job = async (): Promise<{ client: ApiClient; id: string }> => {
+    const client = await ctx.client();
+    const { submitSql, requireCompleted } = await import('../api/jobs.js');
+    const id = await submitSql(client, run.submit ?? run.sql, run.context);
+    if (run.noWait) return { client, id };
+    if (!ctx.ui.motion) ctx.ui.notice(`job ${id} submitted`);
+    const status = await waitWithFeedback(ctx, client, id, {
+      timeoutMs: run.waitTimeoutMs,
+      yes: run.yes,
+      signal: run.signal,
+    });
+    requireCompleted(status, id);
+    return { client, id };
+  };
+  if (!run.out || run.noWait) return { delivered: false, ...(await job()) };
+  const { exportResult } = await import('./export.js');
+  await exportResult(ctx, {
+    out: run.out.file,
+    spec: run.out.spec,
+    // Over Flight the statement runs there, once: the REST job is submitted only for an export over REST.
+    flight: {
       sql: run.sql,
-      out: run.out.file,
-      spec: run.out.spec,
       transport: run.transport,
       restOnly: run.context === undefined ? undefined : '--context',
-      signal: run.signal,
       waitTimeoutMs: run.waitTimeoutMs,
-    });
-    if (done) return { delivered: true };
-  }
-  const client = await ctx.client();
-  const { submitSql, requireCompleted } = await import('../api/jobs.js');
-  const id = await submitSql(client, run.submit ?? run.sql, run.context);
-  if (run.noWait) return { delivered: false, client, id };
-  if (!ctx.ui.motion) ctx.ui.notice(`job ${id} submitted`);
-  const status = await waitWithFeedback(ctx, client, id, {
-    timeoutMs: run.waitTimeoutMs,
-    yes: run.yes,
-    signal: run.signal,
-  });
-  requireCompleted(status, id);
-  if (!run.out) return { delivered: false, client, id };
-  const { exportToFile } = await import('./to-file.js');
-  await exportToFile(ctx, {
-    client,
-    id,
-    out: run.out.file,
-    ...run.out.spec,
+    },
+    rest: job,
     concurrency: run.concurrency,
     signal: run.signal,
   });

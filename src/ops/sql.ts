@@ -33,7 +33,7 @@ export async function runSql(
   ] = await Promise.all([
     import('../api/jobs.js'),
     import('../export/memory.js'),
-    import('../export/export.js'),
+    import('../export/rest-source.js'),
     import('../export/page-fetcher.js'),
     import('../api/exact-json.js'),
   ]);

@@ -21,12 +21,11 @@ import { describe, expect, it } from 'vitest';
 import type { ResultField, ResultRow } from '../../src/api/jobs.js';
 import { DlakeError, ExitCode, ServiceError } from '../../src/errors.js';
 import { deliver, type Source } from '../../src/export/deliver.js';
-import { resultsPages } from '../../src/export/export.js';
-import { loadBatchFormatter } from '../../src/export/flight/batch-formatter.js';
 import type { FlightClient } from '../../src/export/flight/client.js';
-import { flightBatches } from '../../src/export/flight/export.js';
+import { flightBatches } from '../../src/export/flight/source.js';
 import { deliverToMemory, heldRows } from '../../src/export/memory.js';
-import { createFormatter } from '../../src/export/writers.js';
+import { resultsPages } from '../../src/export/rest-source.js';
+import { batchFormatter, textRows } from '../helpers/formats.js';
 
 const text = (b: string | Uint8Array) => (typeof b === 'string' ? b : Buffer.from(b).toString('utf8'));
 
@@ -119,11 +118,11 @@ describe('the batch formatter hands its bytes over', () => {
         }),
       );
     for (const format of ['csv', 'ndjson', 'json'] as const) {
-      const f = await loadBatchFormatter(format, schema);
-      const first = f.batch(batchOf('first'));
+      const f = await batchFormatter(format, schema);
+      const first = f.format(batchOf('first'));
       const copy = Buffer.from(first as Uint8Array);
-      f.batch(batchOf('second!'));
-      f.batch(batchOf('third!!'));
+      f.format(batchOf('second!'));
+      f.format(batchOf('third!!'));
       expect(Buffer.from(first as Uint8Array).equals(copy), format).toBe(true);
     }
   });
@@ -145,10 +144,10 @@ describe('the column type map', () => {
       new Field('h', new Float16(), true),
       makeData({ type: new Float16(), length: 5, data: bits }),
     );
-    const csv = await loadBatchFormatter('csv', b.schema);
-    expect(text(csv.head) + text(csv.batch(b))).toBe('h\n1\n-2.5\n65504\n5.9604645e-8\nNaN\n');
-    const nd = await loadBatchFormatter('ndjson', b.schema);
-    expect(text(nd.batch(b)).split('\n')[0]).toBe('{"h":1}');
+    const csv = await batchFormatter('csv', b.schema);
+    expect(text(csv.head) + text(csv.format(b))).toBe('h\n1\n-2.5\n65504\n5.9604645e-8\nNaN\n');
+    const nd = await batchFormatter('ndjson', b.schema);
+    expect(text(nd.format(b)).split('\n')[0]).toBe('{"h":1}');
   });
 
   it('Binary cells are base64, as the REST answer holds VARBINARY', async () => {
@@ -161,10 +160,10 @@ describe('the column type map', () => {
         data: new Uint8Array([0, 1, 255, 104, 105]),
       }),
     );
-    const csv = await loadBatchFormatter('csv', b.schema);
-    expect(text(csv.batch(b))).toBe('AAH/\naGk=\n');
-    const nd = await loadBatchFormatter('ndjson', b.schema);
-    expect(text(nd.batch(b))).toBe('{"b":"AAH/"}\n{"b":"aGk="}\n');
+    const csv = await batchFormatter('csv', b.schema);
+    expect(text(csv.format(b))).toBe('AAH/\naGk=\n');
+    const nd = await batchFormatter('ndjson', b.schema);
+    expect(text(nd.format(b))).toBe('{"b":"AAH/"}\n{"b":"aGk="}\n');
   });
 
   it("a type with no equivalent among the service's is refused by name before anything is written", async () => {
@@ -174,7 +173,7 @@ describe('the column type map', () => {
     );
     const schema = new Schema([new Field('u', union, true)]);
     for (const format of ['csv', 'json', 'parquet'] as const) {
-      const e = (await loadBatchFormatter(format, schema).catch((x) => x)) as DlakeError;
+      const e = (await batchFormatter(format, schema).catch((x) => x)) as DlakeError;
       expect(e.exitCode).toBe(ExitCode.service);
       expect(e.message).toBe(
         'cannot write column "u": the Flight stream gives it the type Union<Int32 | Utf8>, which has no equivalent among the service\'s types',
@@ -184,12 +183,12 @@ describe('the column type map', () => {
 
   it('a type Parquet readers cannot hold is refused by its Arrow name, in Parquet only', async () => {
     const schema = new Schema([new Field('d', new Decimal(2, 60, 256), true)]);
-    const e = (await loadBatchFormatter('parquet', schema).catch((x) => x)) as DlakeError;
+    const e = (await batchFormatter('parquet', schema).catch((x) => x)) as DlakeError;
     expect(e.exitCode).toBe(ExitCode.service);
     expect(e.message).toMatch(
       /^cannot write column "d" as Parquet: its type Decimal256\(60, 2\) holds 60 digits/,
     );
-    await expect(loadBatchFormatter('csv', schema)).resolves.toBeDefined();
+    await expect(batchFormatter('csv', schema)).resolves.toBeDefined();
   });
 });
 
@@ -198,8 +197,8 @@ describe('the in-memory sink', () => {
 
   it('with room for every row: the bytes a file export writes, every row counted', async () => {
     for (const format of ['csv', 'ndjson'] as const) {
-      const f = createFormatter(format, SCHEMA);
-      const whole = text(f.head) + text(f.page(ROWS, false)) + text(f.tail());
+      const f = textRows(format, SCHEMA);
+      const whole = text(f.head) + text(f.format({ rows: ROWS, exact: false })) + text(f.tail());
       const out = await deliverToMemory(heldRows(SCHEMA, ROWS), { format, maxBytes: 1 << 20, signal });
       expect(out).toEqual({ text: whole, rows: 300, bytes: Buffer.byteLength(whole), truncated: false });
     }
@@ -211,8 +210,8 @@ describe('the in-memory sink', () => {
         fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 2000 })),
         fc.constantFrom('csv' as const, 'ndjson' as const),
         async (cap, format) => {
-          const f = createFormatter(format, SCHEMA);
-          const whole = text(f.head) + text(f.page(ROWS, false));
+          const f = textRows(format, SCHEMA);
+          const whole = text(f.head) + text(f.format({ rows: ROWS, exact: false }));
           const out = await deliverToMemory(heldRows(SCHEMA, ROWS), { format, maxBytes: cap, signal });
           expect(out.truncated).toBe(true);
           expect(out.bytes).toBeLessThanOrEqual(cap);

@@ -29,11 +29,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResultField, ResultRow } from '../../src/api/jobs.js';
 import { type DlakeError, ExitCode, ServiceError } from '../../src/errors.js';
 import { deliver } from '../../src/export/deliver.js';
-import { exportRows } from '../../src/export/export.js';
 import type { FlightClient } from '../../src/export/flight/client.js';
-import { flightBatches } from '../../src/export/flight/export.js';
+import { flightBatches } from '../../src/export/flight/source.js';
 import { type ExportFormat, exportSpec } from '../../src/export/formats.js';
 import { openFileSink } from '../../src/export/target.js';
+import { exportPages } from '../helpers/formats.js';
 import { ipcPayloads } from '../helpers/hostile-flight.js';
 import { canMountTmpfs } from '../helpers/tmpfs.js';
 
@@ -156,7 +156,7 @@ async function restExport(
   gzip: boolean,
   failAt?: number,
 ) {
-  return exportRows({
+  return exportPages({
     fetchPage: async (offset, limit) => {
       if (failAt !== undefined && offset >= failAt)
         throw new ServiceError('the service answered 503 Service Unavailable');

@@ -12,14 +12,13 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import * as A from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseResultsPage, type ResultField } from '../../src/api/jobs.js';
-import { loadBatchFormatter } from '../../src/export/flight/batch-formatter.js';
 import { readStream } from '../../src/export/flight/result.js';
 import type { ExportFormat } from '../../src/export/formats.js';
-import { csvFromResultsPage } from '../../src/export/json-csv.js';
-import { ParquetFormatter } from '../../src/export/parquet.js';
+import { csvFromResultsPage, flatColumns } from '../../src/export/json-csv.js';
+import { ParquetRows } from '../../src/export/parquet.js';
 import { daysFromCivil } from '../../src/export/values.js';
-import { createFormatter, flatColumns } from '../../src/export/writers.js';
 import { csvField } from '../../src/util/csv-field.js';
+import { batchFormatter, textRows } from '../helpers/formats.js';
 import { payloadsOf } from '../helpers/hostile-flight.js';
 import { ndjsonValues, readParquet, recordsOf } from '../helpers/real-readers.js';
 
@@ -493,11 +492,11 @@ const bytesOf = (parts: (string | Uint8Array)[]) =>
 function overRest(format: ExportFormat): Buffer {
   const page = parseResultsPage(restPage, 'GET /results');
   if (format === 'parquet') {
-    const f = new ParquetFormatter(page.schema);
-    return bytesOf([f.head, f.page(page.rows), f.tail()]);
+    const f = new ParquetRows(page.schema);
+    return bytesOf([f.head, f.format({ rows: page.rows, exact: false }), f.tail()]);
   }
-  const f = createFormatter(format, page.schema);
-  return bytesOf([f.head, f.page(page.rows, page.exact), f.tail()]);
+  const f = textRows(format, page.schema);
+  return bytesOf([f.head, f.format({ rows: page.rows, exact: page.exact }), f.tail()]);
 }
 
 async function overFlight(format: ExportFormat, encoding: Encoding): Promise<Buffer> {
@@ -509,13 +508,13 @@ async function overFlight(format: ExportFormat, encoding: Encoding): Promise<Buf
     })(),
   );
   const parts: (string | Uint8Array)[] = [];
-  let f: Awaited<ReturnType<typeof loadBatchFormatter>> | undefined;
+  let f: Awaited<ReturnType<typeof batchFormatter>> | undefined;
   for await (const batch of reader) {
     if (!f) {
-      f = await loadBatchFormatter(format, batch.schema);
+      f = await batchFormatter(format, batch.schema);
       parts.push(f.head);
     }
-    parts.push(f.batch(batch));
+    parts.push(f.format(batch));
   }
   parts.push(f!.tail());
   return bytesOf(parts);
@@ -644,15 +643,17 @@ describe('a REST cell its type cannot read', () => {
 
   it('is written as the service sent it in the text formats, the others in their canonical text', () => {
     const text = (format: 'csv' | 'ndjson') => {
-      const f = createFormatter(format, page.schema);
-      return bytesOf([f.head, f.page(page.rows, page.exact), f.tail()]).toString();
+      const f = textRows(format, page.schema);
+      return bytesOf([f.head, f.format({ rows: page.rows, exact: page.exact }), f.tail()]).toString();
     };
     expect(text('csv')).toBe('n,d,b\n,,\n1,2,true\n');
     expect(text('ndjson')).toBe('{"n":"","d":"","b":""}\n{"n":1,"d":2,"b":true}\n');
   });
 
   it('is refused by Parquet, which has no place for it, naming the column and the value (exit 7)', () => {
-    const f = new ParquetFormatter(page.schema);
-    expect(() => f.page(page.rows)).toThrow(/^column "n": the service sent "", which is not an integer$/);
+    const f = new ParquetRows(page.schema);
+    expect(() => f.format({ rows: page.rows, exact: false })).toThrow(
+      /^column "n": the service sent "", which is not an integer$/,
+    );
   });
 });

@@ -11,15 +11,14 @@ import { hasLongDigitRun, JsonNumber, parseJsonExact, stringifyExact } from '../
 import type { ResultField, ResultRow, ResultsPage } from '../../src/api/jobs.js';
 import { DlakeError, ExitCode, InterruptedError, ServiceError } from '../../src/errors.js';
 import type { ColumnType } from '../../src/export/column-types.js';
-import { exportRows } from '../../src/export/export.js';
 import { exportSpec, formatFromFileName } from '../../src/export/formats.js';
 import { type FetchPage, pagesInOrder } from '../../src/export/pages.js';
-import { ParquetFormatter } from '../../src/export/parquet.js';
+import { ParquetRows } from '../../src/export/parquet.js';
 import { ProgressBar } from '../../src/export/progress.js';
 import { restCells, unscaled } from '../../src/export/rest-cells.js';
 import { checkWritable, openFileSink, type Sink, stdoutSink } from '../../src/export/target.js';
-import { createFormatter } from '../../src/export/writers.js';
 import { parseCsv } from '../helpers/csv.js';
+import { exportPages, textRows } from '../helpers/formats.js';
 import { until } from '../helpers/until.js';
 
 const SCHEMA: ResultField[] = [
@@ -220,8 +219,8 @@ describe('row formats', () => {
     { name: 'amount', type: { name: 'DOUBLE' } },
   ];
   const render = (format: 'csv' | 'json' | 'ndjson', pages: ResultRow[][], exact = false) => {
-    const f = createFormatter(format, schema);
-    return f.head + pages.map((p) => f.page(p, exact)).join('') + f.tail();
+    const f = textRows(format, schema);
+    return f.head + pages.map((p) => f.format({ rows: p, exact: exact })).join('') + f.tail();
   };
 
   it('CSV: header from the schema, RFC 4180 quoting only where needed, null and empty as empty fields', () => {
@@ -332,14 +331,11 @@ describe('fast paths, held to what they replaced', () => {
     );
     fc.assert(
       fc.property(fc.array(fc.tuple(cell, cell), { minLength: 1, maxLength: 20 }), (rows) => {
-        const f = createFormatter('csv', [
+        const f = textRows('csv', [
           { name: 'id', type: { name: 'VARCHAR' } },
           { name: 'name', type: { name: 'VARCHAR' } },
         ]);
-        const page = f.page(
-          rows.map(([id, name]) => ({ id, name })),
-          false,
-        );
+        const page = f.format({ rows: rows.map(([id, name]) => ({ id, name })), exact: false });
         const text = `${f.head}${page}`;
         expect(parseCsv(text)).toEqual([['id', 'name'], ...rows.map((r) => r.map((c) => c ?? ''))]);
       }),
@@ -357,28 +353,32 @@ describe('Parquet', () => {
     expect(unscaled('25e-3', 3)).toBe(25n);
     expect(unscaled('0E-18', 18)).toBe(0n);
     expect(unscaled('abc', 2)).toBeUndefined();
-    const decimal = new ParquetFormatter([{ name: 'c', type: { name: 'DECIMAL', precision: 10, scale: 2 } }]);
-    expect(() => decimal.page([{ c: 'abc' }])).toThrow(/column "c".*"abc", which is not a decimal/);
+    const decimal = new ParquetRows([{ name: 'c', type: { name: 'DECIMAL', precision: 10, scale: 2 } }]);
+    expect(() => decimal.format({ rows: [{ c: 'abc' }], exact: false })).toThrow(
+      /column "c".*"abc", which is not a decimal/,
+    );
   });
 
   it('hands out a row group only once enough data is buffered, the rest and the footer at the end', () => {
     // A page of these rows is about 5,300 bytes of data (8 an id, the names' lengths): two make a group.
-    const f = new ParquetFormatter(SCHEMA, { groupBytes: 9000 });
+    const f = new ParquetRows(SCHEMA, { groupBytes: 9000 });
     expect(Buffer.from(f.head).toString()).toBe('PAR1');
     const page = (from: number) =>
       Array.from({ length: 500 }, (_, i) => ({ id: from + i, name: i % 3 ? `n${i}` : i % 2 ? null : '' }));
-    expect(f.page(page(0))).toBe('');
-    const group = f.page(page(500));
+    expect(f.format({ rows: page(0), exact: false })).toBe('');
+    const group = f.format({ rows: page(500), exact: false });
     expect(group.length).toBeGreaterThan(0);
-    expect(f.page(page(1000))).toBe('');
+    expect(f.format({ rows: page(1000), exact: false })).toBe('');
     const tail = Buffer.from(f.tail());
     expect(tail.subarray(-4).toString()).toBe('PAR1');
   });
 
   it('a value the column type cannot hold is an error naming the column (exit 7)', () => {
-    const f = new ParquetFormatter(SCHEMA);
-    expect(() => f.page([{ id: 'twelve', name: 'x' }])).toThrow(ServiceError);
-    expect(() => new ParquetFormatter(SCHEMA).page([{ id: 1.5, name: 'x' }])).toThrow(/column "id"/);
+    const f = new ParquetRows(SCHEMA);
+    expect(() => f.format({ rows: [{ id: 'twelve', name: 'x' }], exact: false })).toThrow(ServiceError);
+    expect(() => new ParquetRows(SCHEMA).format({ rows: [{ id: 1.5, name: 'x' }], exact: false })).toThrow(
+      /column "id"/,
+    );
   });
 });
 
@@ -431,7 +431,7 @@ describe('exportRows to a file', () => {
     const target = await openFileSink(file);
     expect(existsSync(`${file}.partial`)).toBe(true);
     const progress: number[] = [];
-    const out = await exportRows({
+    const out = await exportPages({
       fetchPage: svc.fetchPage,
       format: 'csv',
       target,
@@ -452,7 +452,7 @@ describe('exportRows to a file', () => {
       fail: (o) => (o === 2000 ? new ServiceError('cannot reach the service') : undefined),
     });
     const file = join(dir, 'out.ndjson');
-    const err = await exportRows({
+    const err = await exportPages({
       fetchPage: svc.fetchPage,
       format: 'ndjson',
       target: await openFileSink(file),
@@ -471,7 +471,7 @@ describe('exportRows to a file', () => {
     const svc = fakeService(50_000, { delay: () => 2 });
     const ac = new AbortController();
     const file = join(dir, 'out.json');
-    const err = await exportRows({
+    const err = await exportPages({
       fetchPage: svc.fetchPage,
       format: 'json',
       target: await openFileSink(file),
@@ -514,7 +514,7 @@ describe('exportRows to a file', () => {
         return 0;
       },
     };
-    const err = await exportRows({ fetchPage: svc.fetchPage, format: 'csv', target, pageSize: 500 }).catch(
+    const err = await exportPages({ fetchPage: svc.fetchPage, format: 'csv', target, pageSize: 500 }).catch(
       (e: unknown) => e as DlakeError,
     );
     expect(err).toBeInstanceOf(DlakeError);
@@ -538,7 +538,7 @@ describe('exportRows to a file', () => {
         }, 2);
       },
     });
-    const out = await exportRows({
+    const out = await exportPages({
       fetchPage: svc.fetchPage,
       format: 'ndjson',
       target: stdoutSink(slow),
@@ -583,7 +583,7 @@ describe('exportRows to a file', () => {
         events.push(`write ${String(chunk).trim() || Buffer.from(chunk).toString().trim()}`);
       };
       events.length = 0;
-      await exportRows({ fetchPage, format: 'csv', target, pageSize: 2, concurrency: 1 });
+      await exportPages({ fetchPage, format: 'csv', target, pageSize: 2, concurrency: 1 });
       expect(events).toEqual(['write n', 'write 0', 'write 2', 'write ']);
     }
     await new Promise((r) => slow.end(r));
@@ -647,11 +647,11 @@ describe('a column named __proto__', () => {
       { name: 'n', type: { name: 'BIGINT' } },
     ];
     const rows = parseJsonExact('[{"__proto__":"x","n":1},{"n":2}]').value as ResultRow[];
-    expect(createFormatter('csv', schema).page(rows, false)).toBe('x,1\n,2\n');
-    expect(createFormatter('ndjson', schema).page(rows, false)).toBe(
+    expect(textRows('csv', schema).format({ rows: rows, exact: false })).toBe('x,1\n,2\n');
+    expect(textRows('ndjson', schema).format({ rows: rows, exact: false })).toBe(
       '{"__proto__":"x","n":1}\n{"__proto__":null,"n":2}\n',
     );
-    const pretty = createFormatter('json', schema, { pretty: true }).page(rows, false);
+    const pretty = textRows('json', schema, { pretty: true }).format({ rows: rows, exact: false });
     expect(JSON.parse(`[${pretty}]`)).toEqual(
       JSON.parse('[{"__proto__":"x","n":1},{"__proto__":null,"n":2}]'),
     );
@@ -664,12 +664,12 @@ describe('pretty JSON rows (sql -o json on standard output)', () => {
       { name: 'n', type: { name: 'BIGINT' } },
       { name: 'l', type: { name: 'LIST' } },
     ];
-    const f = createFormatter('json', schema, { pretty: true });
+    const f = textRows('json', schema, { pretty: true });
     const big = { n: new JsonNumber('12345678901234567890') };
     const text = [
       f.head,
-      f.page([{ l: [1, { c: null }], n: big.n }], true),
-      f.page([{ n: 2, l: [] }], false),
+      f.format({ rows: [{ l: [1, { c: null }], n: big.n }], exact: true }),
+      f.format({ rows: [{ n: 2, l: [] }], exact: false }),
       f.tail(),
     ].join('');
     expect(text).toBe(
@@ -682,7 +682,7 @@ describe('pretty JSON rows (sql -o json on standard output)', () => {
         2,
       ).replace('"n": 1', '"n": 12345678901234567890')}\n`,
     );
-    const empty = createFormatter('json', schema, { pretty: true });
+    const empty = textRows('json', schema, { pretty: true });
     expect(`${empty.head}${empty.tail()}`).toBe('[]\n');
   });
 });

@@ -17,7 +17,6 @@ import {
 } from 'apache-arrow';
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
-import { loadBatchFormatter } from '../../src/export/flight/batch-formatter.js';
 import {
   decodeFlightData,
   decodeFlightInfo,
@@ -27,6 +26,7 @@ import {
 } from '../../src/export/flight/codec.js';
 import { parseFlightUrl } from '../../src/export/flight/endpoint.js';
 import { FLIGHT_PROTO } from '../../src/export/flight/proto.generated.js';
+import { batchFormatter } from '../helpers/formats.js';
 
 const text = (b: string | Uint8Array) => (typeof b === 'string' ? b : Buffer.from(b).toString('utf8'));
 
@@ -152,8 +152,8 @@ describe('batch writers', () => {
 
   it('CSV: REST texts for dates and timestamps (floor before 1970, sub-millisecond digits kept), exact decimals, NaN a value', async () => {
     const b = batch();
-    const f = await loadBatchFormatter('csv', b.schema);
-    expect(text(f.head) + text(f.batch(b)) + text(f.tail())).toBe(
+    const f = await batchFormatter('csv', b.schema);
+    expect(text(f.head) + text(f.format(b)) + text(f.tail())).toBe(
       'day,ts,price,x\n' +
         '2024-02-29,1970-01-01 00:00:01.500,12.50,NaN\n' +
         '1969-12-31,1969-12-31 23:59:59.998500,-0.05,0.30000000000000004\n' +
@@ -163,12 +163,12 @@ describe('batch writers', () => {
 
   it('NDJSON and JSON: decimals as numbers, dates as strings, NaN as the string the REST answer holds', async () => {
     const b = batch();
-    const nd = await loadBatchFormatter('ndjson', b.schema);
-    const lines = text(nd.batch(b)).trimEnd().split('\n');
+    const nd = await batchFormatter('ndjson', b.schema);
+    const lines = text(nd.format(b)).trimEnd().split('\n');
     expect(lines[0]).toBe('{"day":"2024-02-29","ts":"1970-01-01 00:00:01.500","price":12.50,"x":"NaN"}');
     expect(lines[2]).toBe('{"day":null,"ts":null,"price":null,"x":null}');
-    const json = await loadBatchFormatter('json', b.schema);
-    const all = text(json.head) + text(json.batch(b)) + text(json.tail());
+    const json = await batchFormatter('json', b.schema);
+    const all = text(json.head) + text(json.format(b)) + text(json.tail());
     expect(JSON.parse(all)).toHaveLength(3);
     expect(all.startsWith('[\n{"day"')).toBe(true);
     expect(all.endsWith('}\n]\n')).toBe(true);

@@ -8,10 +8,9 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { parseResultsPage, type ResultField, type ResultsPage } from '../../src/api/jobs.js';
 import { ServiceError } from '../../src/errors.js';
-import { exportRows } from '../../src/export/export.js';
-import { csvFromResultsPage } from '../../src/export/json-csv.js';
+import { csvFromResultsPage, flatColumns } from '../../src/export/json-csv.js';
 import { stdoutSink } from '../../src/export/target.js';
-import { createFormatter, flatColumns } from '../../src/export/writers.js';
+import { exportPages, textRows } from '../helpers/formats.js';
 
 // `__proto__` among them: a row without it is an empty field on both paths, not the prototype written as `{}`.
 const NAMES = ['id', 'name', 'b c', 'é', 'x"y', 'amount', '__proto__'];
@@ -104,7 +103,7 @@ describe('results page JSON straight to CSV', () => {
     fc.assert(
       fc.property(page, ({ text, schema, count }) => {
         const ordinary = parseResultsPage(text, 'GET /results');
-        const expected = createFormatter('csv', schema).page(ordinary.rows, ordinary.exact);
+        const expected = textRows('csv', schema).format({ rows: ordinary.rows, exact: ordinary.exact });
         const direct = csvFromResultsPage(Buffer.from(text), 500, flatColumns);
         expect(direct).toBeDefined();
         // As bytes: both reach the file as UTF-8 (a lone surrogate from a \ud83d escape becomes U+FFFD in both).
@@ -186,7 +185,7 @@ describe('results page JSON straight to CSV', () => {
   });
 });
 
-describe('exportRows with pages read straight to CSV', () => {
+describe('a REST export with pages read straight to CSV', () => {
   const schema: ResultField[] = [{ name: 'a', type: { name: 'VARCHAR' } }];
   const direct = (csv: string, n: number, s = schema): ResultsPage => ({
     rowCount: 3,
@@ -209,7 +208,7 @@ describe('exportRows with pages read straight to CSV', () => {
   it('writes the header from the schema, then the CSV of each page as it is', async () => {
     const pages = [direct('x\ny\n', 2), direct('z\n', 1)];
     const { out, text } = sink();
-    const r = await exportRows({
+    const r = await exportPages({
       fetchPage: async (offset) => pages[offset / 2]!,
       format: 'csv',
       target: stdoutSink(out),
@@ -225,7 +224,7 @@ describe('exportRows with pages read straight to CSV', () => {
     const setFlags = vi.spyOn(v8, 'setFlagsFromString').mockImplementation(() => {});
     try {
       const run = (pages: ResultsPage[], format: 'csv' | 'json') =>
-        exportRows({
+        exportPages({
           fetchPage: async (offset) => pages[offset / 2]!,
           format,
           target: stdoutSink(sink().out),
@@ -259,7 +258,7 @@ describe('exportRows with pages read straight to CSV', () => {
     const other: ResultField[] = [{ name: 'b', type: { name: 'VARCHAR' } }];
     const pages = [direct('x\ny\n', 2), direct('z\n', 1, other)];
     const { out } = sink();
-    const err = await exportRows({
+    const err = await exportPages({
       fetchPage: async (offset) => pages[offset / 2]!,
       format: 'csv',
       target: stdoutSink(out),

@@ -35,8 +35,8 @@ import { snappyUncompress } from 'hyparquet/src/snappy.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonNumber } from '../../src/api/exact-json.js';
 import type { ResultField, ResultRow } from '../../src/api/jobs.js';
-import { ParquetFormatter } from '../../src/export/parquet.js';
-import { ParquetBatchFormatter } from '../../src/export/parquet-arrow.js';
+import { ParquetRows } from '../../src/export/parquet.js';
+import { ParquetBatches } from '../../src/export/parquet-arrow.js';
 import { snappy } from '../../src/export/parquet-snappy.js';
 
 const FIELDS: ResultField[] = [
@@ -169,12 +169,12 @@ async function readBack(file: string): Promise<Row[]> {
 const expected = (rows: Row[]) => rows;
 
 function writeFlight(file: string, batches: RecordBatch[]): void {
-  const f = new ParquetBatchFormatter(ARROW_SCHEMA);
+  const f = new ParquetBatches(ARROW_SCHEMA);
   writeFileSync(
     file,
     parts(
       f,
-      batches.map((b) => f.batch(b)),
+      batches.map((b) => f.format(b)),
     ),
   );
 }
@@ -220,9 +220,10 @@ describe('Parquet read back by DuckDB', () => {
     const rows = ALL.map((r) =>
       r.amount !== null && !Number.isFinite(r.amount) ? { ...r, amount: null } : r,
     );
-    const rest = new ParquetFormatter(FIELDS, { groupBytes: 64 * 1024 });
+    const rest = new ParquetRows(FIELDS, { groupBytes: 64 * 1024 });
     const pages: (string | Uint8Array)[] = [];
-    for (let i = 0; i < ROWS; i += 500) pages.push(rest.page(rows.slice(i, i + 500).map(restRow)));
+    for (let i = 0; i < ROWS; i += 500)
+      pages.push(rest.format({ rows: rows.slice(i, i + 500).map(restRow), exact: false }));
     const file = join(dir, 'rest.parquet');
     writeFileSync(file, parts(rest, pages));
     const groups = await query(`SELECT DISTINCT row_group_id FROM parquet_metadata('${file}')`);
@@ -237,12 +238,13 @@ describe('Parquet read back by DuckDB', () => {
   });
 
   it('row-group statistics agree with the rows: filtered reads find every row', async () => {
-    const f = new ParquetFormatter(FIELDS, { groupBytes: 16 * 1024 });
+    const f = new ParquetRows(FIELDS, { groupBytes: 16 * 1024 });
     const rows = ALL.map((r) =>
       r.amount !== null && !Number.isFinite(r.amount) ? { ...r, amount: null } : r,
     );
     const pages: (string | Uint8Array)[] = [];
-    for (let i = 0; i < ROWS; i += 500) pages.push(f.page(rows.slice(i, i + 500).map(restRow)));
+    for (let i = 0; i < ROWS; i += 500)
+      pages.push(f.format({ rows: rows.slice(i, i + 500).map(restRow), exact: false }));
     const file = join(dir, 'stats.parquet');
     writeFileSync(file, parts(f, pages));
     const count = async (where: string) =>
@@ -268,9 +270,10 @@ describe('column chunks of many pages', () => {
     const rows = Array.from({ length: n }, (_, i) => row(i)).map((r) =>
       r.amount !== null && !Number.isFinite(r.amount) ? { ...r, amount: null } : r,
     );
-    const f = new ParquetFormatter(FIELDS, { groupBytes: 64 * 1024 * 1024 });
+    const f = new ParquetRows(FIELDS, { groupBytes: 64 * 1024 * 1024 });
     const pages: (string | Uint8Array)[] = [];
-    for (let i = 0; i < n; i += 500) pages.push(f.page(rows.slice(i, i + 500).map(restRow)));
+    for (let i = 0; i < n; i += 500)
+      pages.push(f.format({ rows: rows.slice(i, i + 500).map(restRow), exact: false }));
     const file = join(dir, 'pages.parquet');
     writeFileSync(file, parts(f, pages));
     // One row group; its id column's 480,000 bytes of values are more than three pages' worth (a page ends at
@@ -313,9 +316,9 @@ describe('Arrow types whose bytes are not the Parquet column’s', () => {
       schema,
       makeData({ type: new Struct(fields), length: n, nullCount: 0, children }),
     );
-    const f = new ParquetBatchFormatter(schema);
+    const f = new ParquetBatches(schema);
     const file = join(dir, 'types.parquet');
-    writeFileSync(file, parts(f, [f.batch(b)]));
+    writeFileSync(file, parts(f, [f.format(b)]));
     const types = await query(`DESCRIBE SELECT * FROM read_parquet('${file}')`);
     expect(types.map((t) => `${t.column_name} ${t.column_type}`)).toEqual([
       // Narrow integers are INT32 in Parquet annotated with their width, as the REST export writes SMALLINT.
@@ -377,9 +380,9 @@ describe('decimals and the types written as text', () => {
       wide: new JsonNumber(w),
       tags: i % 2 ? null : [i, `t${i}`],
     }));
-    const f = new ParquetFormatter(fields);
+    const f = new ParquetRows(fields);
     const file = join(dir, 'decimals.parquet');
-    writeFileSync(file, parts(f, [f.page(rows)]));
+    writeFileSync(file, parts(f, [f.format({ rows: rows, exact: false })]));
     const back = await query(
       `SELECT small::VARCHAR AS small, wide::VARCHAR AS wide, tags FROM read_parquet('${file}')`,
     );

@@ -8,12 +8,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JsonNumber } from '../../src/api/exact-json.js';
 import type { ResultField, ResultRow, ResultsPage } from '../../src/api/jobs.js';
 import { InterruptedError, UsageError } from '../../src/errors.js';
-import { exportRows } from '../../src/export/export.js';
 import type { FetchPage } from '../../src/export/pages.js';
-import { ParquetFormatter } from '../../src/export/parquet.js';
+import { ParquetRows } from '../../src/export/parquet.js';
 import { decodeState, encodeState } from '../../src/export/parquet-state.js';
 import { checkResume } from '../../src/export/resume.js';
 import { openFileSink, readResumeRecord } from '../../src/export/target.js';
+import { exportPages } from '../helpers/formats.js';
 
 const TYPES: ResultField[] = [
   { name: 'id', type: { name: 'BIGINT' } },
@@ -74,13 +74,13 @@ describe('Parquet writer state in the sidecar', () => {
     const PAGE = 500;
     const PAGES = 16;
     const opts = { groupBytes: 64 * 1024 };
-    const whole = new ParquetFormatter(TYPES, opts);
+    const whole = new ParquetRows(TYPES, opts);
     const parts: Buffer[] = [bytesOf(whole.head)];
     // Every row group boundary: the pages fed so far, the bytes so far and the state there.
     const boundaries: Array<{ pages: number; bytes: number; state: unknown }> = [];
     let size = parts[0]!.length;
     for (let p = 0; p < PAGES; p++) {
-      const out = bytesOf(whole.page(rowsOf(p * PAGE, PAGE)));
+      const out = bytesOf(whole.format({ rows: rowsOf(p * PAGE, PAGE), exact: false }));
       parts.push(out);
       size += out.length;
       if (whole.held === 0) boundaries.push({ pages: p + 1, bytes: size, state: whole.state() });
@@ -91,10 +91,11 @@ describe('Parquet writer state in the sidecar', () => {
     for (const at of boundaries) {
       // Through the sidecar's JSON text, as a resumed process reads it.
       const state = JSON.parse(JSON.stringify(at.state));
-      const resumed = new ParquetFormatter(TYPES, { ...opts, resume: { bytes: at.bytes, state } });
+      const resumed = new ParquetRows(TYPES, { ...opts, resume: { bytes: at.bytes, state } });
       expect(resumed.head.length).toBe(0);
       const rest: Buffer[] = [];
-      for (let p = at.pages; p < PAGES; p++) rest.push(bytesOf(resumed.page(rowsOf(p * PAGE, PAGE))));
+      for (let p = at.pages; p < PAGES; p++)
+        rest.push(bytesOf(resumed.format({ rows: rowsOf(p * PAGE, PAGE), exact: false })));
       rest.push(bytesOf(resumed.tail()));
       const file = Buffer.concat([expected.subarray(0, at.bytes), ...rest]);
       expect(file.equals(expected), `resumed after ${at.pages} pages`).toBe(true);
@@ -109,17 +110,17 @@ describe('Parquet writer state in the sidecar', () => {
     ];
     const page = (from: number) =>
       Array.from({ length: 100 }, (_, k) => ({ id: from + k, text: `${from + k}`.padEnd(4096, 'abcdefgh') }));
-    const whole = new ParquetFormatter(schema);
+    const whole = new ParquetRows(schema);
     const first: Buffer[] = [bytesOf(whole.head)];
     let p = 0;
-    do first.push(bytesOf(whole.page(page(100 * p++))));
+    do first.push(bytesOf(whole.format({ rows: page(100 * p++), exact: false })));
     while (whole.held > 0);
     const at = Buffer.concat(first);
     const state = JSON.parse(JSON.stringify(whole.state()));
     expect(JSON.stringify(state).length).toBeLessThan(2000);
-    const rest = [bytesOf(whole.page(page(100 * p))), bytesOf(whole.tail())];
-    const resumed = new ParquetFormatter(schema, { resume: { bytes: at.length, state } });
-    const again = [bytesOf(resumed.page(page(100 * p))), bytesOf(resumed.tail())];
+    const rest = [bytesOf(whole.format({ rows: page(100 * p), exact: false })), bytesOf(whole.tail())];
+    const resumed = new ParquetRows(schema, { resume: { bytes: at.length, state } });
+    const again = [bytesOf(resumed.format({ rows: page(100 * p), exact: false })), bytesOf(resumed.tail())];
     expect(Buffer.concat([at, ...again]).equals(Buffer.concat([at, ...rest]))).toBe(true);
   });
 });
@@ -143,8 +144,8 @@ describe('exportRows to Parquet, stopped and resumed', () => {
       rows.push({ id: i, text: i % 9 === 0 ? null : `${i} `.padEnd(1000 + (i % 50), 'lorem ipsum ') });
     return { rowCount: TOTAL, schema: SCHEMA, rows, exact: false } satisfies ResultsPage;
   };
-  const run = async (file: string, opts: Partial<Parameters<typeof exportRows>[0]> = {}) =>
-    exportRows({
+  const run = async (file: string, opts: Partial<Parameters<typeof exportPages>[0]> = {}) =>
+    exportPages({
       fetchPage,
       format: 'parquet',
       target: await openFileSink(file, { record: { jobId: 'job-1', format: 'parquet' } }),
@@ -174,7 +175,7 @@ describe('exportRows to Parquet, stopped and resumed', () => {
     expect(record!.rows).toBeLessThan(TOTAL);
     expect(readFileSync(`${file}.partial`).subarray(0, 4).toString()).toBe('PAR1');
 
-    const out = await exportRows({
+    const out = await exportPages({
       fetchPage,
       format: 'parquet',
       target: await openFileSink(file, { record: { jobId: 'job-1', format: 'parquet' }, resume: record }),

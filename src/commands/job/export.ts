@@ -70,21 +70,16 @@ async function exportJob(ctx: Context, id: string, opts: OptionsOf<typeof declar
   const { requireCompleted } = await import('../../api/jobs.js');
   requireCompleted(status, id);
   if (!status.rowCount && ctx.ui.verbose) ctx.ui.notice(`job ${id} reports no rows`);
-  // `--resume` keeps to REST (`auto` says so once it has an endpoint to say it about).
-  const restOnly = opts.resume ? '--resume' : undefined;
-  if (
-    flight &&
-    sql &&
-    (await flight.exportWithFlight(ctx, {
-      sql,
-      out: opts.out,
-      spec,
-      transport,
-      restOnly,
-      waitTimeoutMs: opts.waitTimeout,
-    }))
-  )
-    return;
-  const { exportToFile } = await import('../../export/to-file.js');
-  await exportToFile(ctx, { client, id, out: opts.out, ...spec, resume, concurrency: opts.concurrency });
+  const { exportResult } = await import('../../export/export.js');
+  await exportResult(ctx, {
+    out: opts.out,
+    spec,
+    // `--resume` keeps to REST (`auto` says so once it has an endpoint to say it about).
+    flight: sql
+      ? { sql, transport, restOnly: opts.resume ? '--resume' : undefined, waitTimeoutMs: opts.waitTimeout }
+      : undefined,
+    rest: async () => ({ client, id }),
+    resume,
+    concurrency: opts.concurrency,
+  });
 }

@@ -82,7 +82,7 @@ async function list(ctx: Context, opts: Flags): Promise<void> {
 }
 
 /**
- * The rows to their reader through the delivery pipeline (`deliver(source, sink)`, src/export/deliver.ts):
+ * The rows to their reader through the export's one entry point (src/export/export.ts):
  * `--out FILE` and the formats other than the table as `sql` writes them; a table (or a --query filter) from the
  * rows held.
  */
@@ -96,28 +96,19 @@ async function deliverJobs(
   const format = out && spec ? spec.format : ctx.format;
   ctx.interruptible = true;
   if ((out && spec) || (format !== 'table' && !ctx.opts.query)) {
-    const [{ deliver }, { resultsPages }, { openSink, stdoutSink, isStdout }] = await Promise.all([
-      import('../../export/deliver.js'),
+    const [{ exportResult }, { isStdout }] = await Promise.all([
       import('../../export/export.js'),
       import('../../export/target.js'),
     ]);
-    const toStdout = !out || isStdout(out);
-    const sink =
-      out && spec
-        ? await openSink(out, ctx.streams.stdout, { gzip: spec.gzip, signal: ctx.interrupt.signal })
-        : stdoutSink(ctx.streams.stdout);
-    // Pretty JSON on standard output, as every command prints it; compact in a file.
-    const source = resultsPages({
-      fetchPage: pagesOf(jobs),
-      pageSize: 500,
-      concurrency: 1,
-      pretty: toStdout,
+    const file = out && spec ? out : '-';
+    await exportResult(ctx, {
+      out: file,
+      spec: spec ?? { format: format as ExportFormat, gzip: false },
+      rest: async () => ({ fetchPage: pagesOf(jobs) }),
+      // On standard output the jobs are the command's printed result (JSON indented, as every command prints it).
+      printed: isStdout(file),
+      count: countJobs,
     });
-    const done = await deliver(source, sink, {
-      format: format as ExportFormat,
-      signal: ctx.interrupt.signal,
-    });
-    if (!toStdout) ctx.ui.notice(`wrote ${countJobs(done.rows)} to ${out} (${format.toUpperCase()})`);
     return;
   }
   const terminal = Boolean(ctx.streams.stdout.isTTY);

@@ -2,26 +2,22 @@
 // (the default) uses Arrow Flight when an endpoint is configured and answers, else REST, saying on stderr
 // which it used; `flight` never falls back; `rest` never tries Flight. Under Flight the query runs once,
 // through Flight: no REST job is submitted beside it. Light on purpose: gRPC and Arrow are loaded only once
-// an export goes over Flight (./export.ts).
+// an export goes over Flight (../export.ts, ./source.ts).
 import { segment } from '../../api/url-segment.js';
 import { requireUrl } from '../../auth/settings.js';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../errors.js';
-import type { ExportSpec } from '../formats.js';
 import { type FlightSetting, flightSetting, parseFlightUrl } from './endpoint.js';
 
 const TRANSPORTS = ['auto', 'flight', 'rest'] as const;
-type Transport = (typeof TRANSPORTS)[number];
+export type Transport = (typeof TRANSPORTS)[number];
 
-interface FlightAttempt {
+export interface FlightAttempt {
   /** The SQL to run over Flight (a job's results: `jobResultsSql`). */
   sql: string;
-  out: string;
-  spec: ExportSpec;
   transport: Transport;
   /** Options only REST honours: named in the refusal (`--transport flight`) or the fallback note (`auto`). */
   restOnly?: string;
-  signal?: AbortSignal;
   /** `--wait-timeout`: bounds the whole Flight export (every call and stream of it), as it bounds a REST wait. */
   waitTimeoutMs?: number;
 }
@@ -50,83 +46,49 @@ function flightEndpoint(ctx: Context): FlightSetting | undefined {
   return flightSetting(ctx.opts.flightUrl, ctx.env, s.profile, s.profileName.value);
 }
 
+/** How an export goes over Flight, once `flightPlan` chose it. */
+export interface FlightPlan {
+  flight: FlightSetting;
+  /** The authorization header of every call. */
+  authorization: string;
+  /** `--transport flight`: no fallback to REST. */
+  explicit: boolean;
+  /** The hint of an authentication failure (the login command). */
+  loginHint: string;
+  /** Says on stderr that the export goes over REST, and why (`auto` falling back). */
+  overRest(why: string): void;
+}
+
 /**
- * Exports over Flight when the transport says so: true once done, false when the export is to go over REST
- * (`rest`, or `auto` without an endpoint, with REST-only options, without a Flight credential, or with an
- * endpoint that does not answer).
+ * Whether an export goes over Flight: its plan, or undefined when it is to go over REST (`rest`, or `auto`
+ * without an endpoint, with REST-only options or without a Flight credential: said on stderr). Refuses what
+ * `--transport flight` cannot do (exit 2).
  */
-export async function exportWithFlight(ctx: Context, a: FlightAttempt): Promise<boolean> {
-  if (a.transport === 'rest') return false;
+export async function flightPlan(ctx: Context, a: FlightAttempt): Promise<FlightPlan | undefined> {
+  if (a.transport === 'rest') return undefined;
   const explicit = a.transport === 'flight';
   checkTransport(a.transport, a.restOnly);
   const flight = flightEndpoint(ctx);
   if (!flight) {
-    if (!explicit) return false;
+    if (!explicit) return undefined;
     throw new UsageError('--transport flight needs an Arrow Flight endpoint', {
       hint: 'pass --flight-url grpc://HOST:PORT (grpc+tls:// for TLS), set DLAKE_FLIGHT_URL, or store one with `dlake login --flight-url URL`',
     });
   }
-  const overRest = (why: string): false => {
-    ctx.ui.notice(`exporting over REST: ${why}`);
-    return false;
-  };
-  if (a.restOnly) return overRest(`${a.restOnly} is a REST feature`);
+  const overRest = (why: string): void => ctx.ui.notice(`exporting over REST: ${why}`);
+  if (a.restOnly) {
+    overRest(`${a.restOnly} is a REST feature`);
+    return undefined;
+  }
   let authorization: string;
   try {
     authorization = await flightAuthorization(ctx, flight);
   } catch (e) {
     if (explicit || !(e instanceof AuthError)) throw e;
-    return overRest(e.message);
+    overRest(e.message);
+    return undefined;
   }
-  const [{ exportOverFlight, FlightUnavailableError }, { exportFeedback }, { formatDuration }] =
-    await Promise.all([import('./export.js'), import('../progress.js'), import('../../util/units.js')]);
-  const settings = ctx.settings();
-  const stderr = ctx.streams.stderr;
-  if (ctx.opts.insecure) ctx.ui.warn('TLS certificate verification is disabled (--insecure)');
-  // The hosted edition's project is a Flight session option, never a header (docs/api-facts.md §14).
-  const projectId = settings.edition.value === 'cloud' ? settings.projectId?.value : undefined;
-  const feedback = exportFeedback(ctx, a.out);
-  let outcome: Awaited<ReturnType<typeof exportOverFlight>>;
-  try {
-    outcome = await exportOverFlight({
-      endpoint: flight.endpoint,
-      sql: a.sql,
-      out: a.out,
-      stdout: ctx.streams.stdout,
-      format: a.spec.format,
-      gzip: a.spec.gzip,
-      noClobber: a.spec.noClobber,
-      authorization,
-      signal: a.signal ?? ctx.interrupt.signal,
-      idleMs: ctx.timeoutMs(),
-      total:
-        a.waitTimeoutMs === undefined
-          ? undefined
-          : {
-              ms: a.waitTimeoutMs,
-              what: `--wait-timeout ${formatDuration(a.waitTimeoutMs, { largest: 2 })}`,
-            },
-      caFile: settings.caFile?.value,
-      insecure: ctx.opts.insecure,
-      sessionOptions: projectId ? { project_id: projectId } : undefined,
-      trace: ctx.debugging ? (line) => stderr.write(`debug: ${line}\n`) : undefined,
-      onProgress: feedback.progress,
-      loginHint: loginHint(ctx, flight),
-    });
-  } catch (e) {
-    // Said in the words of the endpoint's failure alone: the file is then written over REST.
-    if (!explicit && e instanceof FlightUnavailableError) return overRest(e.reason ?? e.message);
-    throw e;
-  } finally {
-    feedback.done();
-  }
-  const via = `over Arrow Flight (${flight.endpoint.url})`;
-  feedback.wrote(outcome.rows, a.spec, ` ${via}`);
-  if (feedback.toStdout && !explicit)
-    ctx.ui.notice(
-      `exported ${outcome.rows.toLocaleString('en-US')} row${outcome.rows === 1 ? '' : 's'} ${via} in ${feedback.took()}`,
-    );
-  return true;
+  return { flight, authorization, explicit, loginHint: loginHint(ctx, flight), overRest };
 }
 
 /**

@@ -12,39 +12,23 @@ import {
   NotFoundError,
   ServiceError,
 } from '../../errors.js';
-import { deliver, describe, type Source } from '../deliver.js';
-import type { ExportFormat } from '../formats.js';
-import { openSink } from '../target.js';
-import { loadBatchFormatter } from './batch-formatter.js';
-import type { BatchFormatter } from './batch-writers.js';
+import { describe, type Source } from '../deliver.js';
+import { formatModule } from '../formats.js';
 import { type FlightCallError, FlightClient, type FlightClientOptions, STATUS } from './client.js';
 import { openFlightResult } from './result.js';
 import { describeSchema, InvalidFlightStreamError, sameSchema } from './validate.js';
 
-interface FlightExportRequest extends FlightClientOptions {
+interface FlightRequest extends FlightClientOptions {
   sql: string;
-  /** A file, or `-` for standard output. */
-  out: string;
-  stdout: NodeJS.WritableStream;
-  format: ExportFormat;
-  gzip: boolean;
-  /** `--no-clobber`: a FILE that exists is never replaced. */
-  noClobber?: boolean;
   /** The authorization header of every call (`Bearer …`); never traced. */
   authorization: string;
   signal: AbortSignal;
   /** Attempts before the first batch (a connection refused, the endpoint unavailable). */
   attempts?: number;
-  onProgress?: (rows: number) => void;
   /** The hint of an authentication failure (the login command). */
   loginHint?: string;
   /** Session options set before the query (the hosted edition's `project_id`: docs/api-facts.md §14). */
   sessionOptions?: Record<string, string>;
-}
-
-interface FlightExportOutcome {
-  rows: number;
-  truncated: boolean;
 }
 
 /** The endpoint did not answer before any row came: `auto` falls back to REST on it. */
@@ -55,8 +39,14 @@ export class FlightUnavailableError extends ServiceError {
 
 const RETRY_DELAYS_MS = [250, 1000];
 
+/** A query's rows over Flight as a source, and the client to close once they are delivered. */
+export function flightSource(req: FlightRequest): { source: Source<Schema, RecordBatch>; close(): void } {
+  const client = new FlightClient(req);
+  return { source: flightBatches(client, req), close: () => client.close() };
+}
+
 /** A query's rows over Flight as a source: every endpoint's batches in order. */
-export function flightBatches(client: FlightClient, req: FlightExportRequest): Source<Schema, RecordBatch> {
+export function flightBatches(client: FlightClient, req: FlightRequest): Source<Schema, RecordBatch> {
   const attempts = req.attempts ?? RETRY_DELAYS_MS.length + 1;
   return {
     async *pieces(signal) {
@@ -76,10 +66,7 @@ export function flightBatches(client: FlightClient, req: FlightExportRequest): S
       // A result of no rows still has its columns: the header (or `[]`, an empty Parquet file).
       if (!rows) yield { columns: result.schema, rows: 0, data: undefined as never };
     },
-    async formatter(schema, format) {
-      const f: BatchFormatter = await loadBatchFormatter(format, schema);
-      return { head: f.head, format: (b) => f.batch(b), tail: () => f.tail() };
-    },
+    formatter: async (schema, format) => (await formatModule(format)).batches(schema),
     sameColumns(first, later) {
       if (!sameSchema(first, later))
         throw new InvalidFlightStreamError(
@@ -94,25 +81,6 @@ export function flightBatches(client: FlightClient, req: FlightExportRequest): S
       return !signal.aborted;
     },
   };
-}
-
-/** Delivers the rows of `req.sql` over Flight to `req.out`. */
-export async function exportOverFlight(req: FlightExportRequest): Promise<FlightExportOutcome> {
-  const client = new FlightClient(req);
-  try {
-    const sink = await openSink(req.out, req.stdout as never, {
-      gzip: req.gzip,
-      noClobber: req.noClobber,
-      signal: req.signal,
-    });
-    return await deliver(flightBatches(client, req), sink, {
-      format: req.format,
-      signal: req.signal,
-      onProgress: req.onProgress && ((rows) => req.onProgress!(rows)),
-    });
-  } finally {
-    client.close();
-  }
 }
 
 /** Worth another attempt while nothing is written: the endpoint or the network, not the query or the user. */
@@ -140,7 +108,7 @@ function saidBy(err: unknown): string {
 const BROKEN_STREAM = /Received RST_STREAM|Response message parsing error|Protocol error|Stream removed/i;
 
 /** A Flight failure as dlake's error: gRPC's status as the exit code (docs/cli-contract.md "Export over Arrow Flight"). */
-function explain(err: unknown, rows: number, req: FlightExportRequest): DlakeError {
+function explain(err: unknown, rows: number, req: FlightRequest): DlakeError {
   const e = err as FlightCallError | undefined;
   const said = saidBy(err);
   if (req.signal.aborted && (e?.code === STATUS.CANCELLED || (err as Error)?.name === 'AbortError'))
