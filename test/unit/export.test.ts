@@ -418,7 +418,7 @@ describe('exact JSON', () => {
   });
 });
 
-describe('exportRows to a file', () => {
+describe('a REST export to a file', () => {
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'dlake-export-'));

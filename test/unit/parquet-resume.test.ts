@@ -125,7 +125,7 @@ describe('Parquet writer state in the sidecar', () => {
   });
 });
 
-describe('exportRows to Parquet, stopped and resumed', () => {
+describe('a REST export to Parquet, stopped and resumed', () => {
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'dlake-parquet-resume-'));
