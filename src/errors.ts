@@ -88,6 +88,8 @@ export type Advice =
   | { kind: 'pat-lifetime'; max: string }
   | { kind: 'list-roles' }
   | { kind: 'stale-ruleset-tag'; currentTag: string }
+  /** A queue that rules still place jobs in (`rules`: their names; empty when they could not be read). */
+  | { kind: 'rules-place-in-queue'; rules: string[] }
   | { kind: 'stale-reflection-tag'; id: string; currentTag: string }
   | { kind: 'list-reflections' }
   | { kind: 'reflection-refresh-pending'; id: string }

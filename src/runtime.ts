@@ -408,7 +408,7 @@ async function reportError(err: unknown, rt: Runtime, world: World, scanned: Sca
     ) {
       return ExitCode.ok;
     }
-    line(t.danger('error:'), err.message.replace(/^error:\s*/, ''));
+    line(t.danger('error:'), commanderWords(err));
     const cmd = rt.state.failed;
     if (cmd) {
       const path = commandPath(cmd);
@@ -436,6 +436,16 @@ async function reportError(err: unknown, rt: Runtime, world: World, scanned: Sca
   if (ctx?.debugging) stderr.write(`${(err as Error)?.stack ?? ''}\n`);
   else line(t.accent('hint:'), 'this is a bug in dlake; run again with --debug for the details');
   return ExitCode.bug;
+}
+
+/** commander's words for a usage error; a value outside an argument's choices said as the option parsers say it. */
+function commanderWords(err: CommanderError): string {
+  const choice =
+    /^error: command-argument value '(.*)' is invalid for argument '(.*)'\. Allowed choices are (.*)\.$/s.exec(
+      err.message,
+    );
+  if (choice) return `<${choice[2]}> "${choice[1]}" is not one of: ${choice[3]}`;
+  return err.message.replace(/^error:\s*/, '');
 }
 
 /**

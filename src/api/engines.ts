@@ -127,7 +127,7 @@ export async function resolveEngine(client: ApiClient, ref: string): Promise<Eng
   const found = (await listEngines(client)).find((e) => e.name === ref);
   if (found) return found;
   const { NotFoundError } = await import('../errors.js');
-  throw new NotFoundError(`engine "${ref}" not found`, { hint: { kind: 'list-entities', list: 'engine' } });
+  throw new NotFoundError(`not found: engine "${ref}"`, { hint: { kind: 'list-entities', list: 'engine' } });
 }
 
 export function createEngineRequest(body: EngineFields & { name: string }): EngineRequest {

@@ -149,6 +149,8 @@ function missingEntity(t: Target): { what: string; advice?: Advice } | undefined
       return named(t.resource, t.resource);
     case 'job':
       return named('job');
+    case 'pat':
+      return named('personal access token');
     default:
       return undefined;
   }

@@ -78,7 +78,9 @@ function unquote(text: string): string {
 
 /** DELETE /user/{id}/token/{tid}, or /user/{id}/token (all of the user's tokens) without a tid. */
 export function deletePatRequest(userId: string, tid?: string) {
-  const at = tid ? below(patsTarget(userId), segment(tid, 'token id')) : patsTarget(userId);
+  const at = tid
+    ? below(patsTarget(userId), segment(tid, 'token id'), { key: { id: tid } })
+    : patsTarget(userId);
   return { method: 'DELETE', at } as const;
 }
 

@@ -16,7 +16,6 @@ import { segment } from './url-segment.js';
 
 const QUEUES = v3('queue', 'wlm/queue', { gap: 'queues' });
 const RULES = v3('queue-rules', 'wlm/rule', { gap: 'queue-rules' });
-const RULE_PATH = RULES.software;
 
 /** The writable fields of a queue, in the API's units (bytes, milliseconds). */
 export interface QueueFields {
@@ -151,9 +150,7 @@ export async function deleteQueue(client: ApiClient, queue: Pick<Queue, 'id' | '
     const names = rules ? rulesPlacingIn(rules, queue.id) : [];
     throw new UsageError(`queue "${queue.name}" cannot be deleted: rules still place jobs in it`, {
       moreInfo: err.message,
-      hint: names.length
-        ? `change or delete these rules first (PUT ${RULE_PATH}): ${names.map((n) => `"${n}"`).join(', ')}`
-        : `change or delete the rules that place jobs in it first (PUT ${RULE_PATH})`,
+      hint: { kind: 'rules-place-in-queue', rules: names },
     });
   }
 }

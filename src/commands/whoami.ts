@@ -106,6 +106,8 @@ async function whoami(ctx: Context, opts: OptionsOf<typeof declaration>): Promis
   }
 
   let refused: AuthError | undefined;
+  // With no token and nothing to get one with, the service is never asked: it refused nothing.
+  const asked = Boolean(s.envToken || usable || s.envClientCredentials);
   if (opts.check) {
     const { whoAmI } = await import('../api/identity.js');
     try {
@@ -125,7 +127,11 @@ async function whoami(ctx: Context, opts: OptionsOf<typeof declaration>): Promis
     } catch (e) {
       if (!(e instanceof AuthError)) throw e;
       refused = e;
-      rows.push({ setting: 'check', value: `refused: ${e.message}`, source: 'service' });
+      rows.push(
+        asked
+          ? { setting: 'check', value: `refused: ${e.message}`, source: 'service' }
+          : { setting: 'check', value: `not made: ${e.message}`, source: 'default' },
+      );
     }
   }
 
@@ -144,7 +150,7 @@ async function whoami(ctx: Context, opts: OptionsOf<typeof declaration>): Promis
   if (refused) {
     throw rephrased(
       refused,
-      /refused the credentials/.test(refused.message)
+      !asked || /refused the credentials/.test(refused.message)
         ? refused.message
         : `the service refused the credentials: ${refused.message}`,
       {

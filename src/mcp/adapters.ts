@@ -93,9 +93,11 @@ export async function listJobs(ctx: Context, flags: JobFilterFlags, signal?: Abo
   return listJobs(ctx, jobFilter(flags, Date.now()), signal);
 }
 
+/** As `job why -o json`, with the warnings it says on stderr, where there are some, as `warnings`. */
 export async function explainJob(ctx: Context, id: string, signal?: AbortSignal) {
   const { explainJob } = await import('../ops/jobs.js');
-  return explainJob(ctx, id, signal);
+  const { job, warnings } = await explainJob(ctx, id, signal);
+  return warnings.length ? { ...job, warnings } : job;
 }
 
 export async function jobProfileSummary(ctx: Context, id: string, top: number, signal?: AbortSignal) {

@@ -207,8 +207,10 @@ export async function resolveJobId(
   const { isJobId, jobIdsSql } = await import('../api/job-history.js');
   if (isJobId(given)) return given;
   if (!isShortJobId(given)) {
+    // The listing shows what an id looks like: a hint to it cannot lead back here, as the id was never looked up.
     throw new UsageError(
       `"${given}" is not a job id (a UUID such as 2f067496-7cf0-a70e-0222-34d53a5dc800, or its first 8 characters or more)`,
+      { hint: 'copy one from the ID column of `dlake job list`' },
     );
   }
   const query = await queryHistory(ctx, 'recent', (table) => jobIdsSql(table, given), { signal });
@@ -271,12 +273,16 @@ export async function historyRowOf(
 export const HISTORY_ONLY =
   'the service no longer keeps this job, only its row of the job history: what follows is that row, without the reflections it considered, matched or chose, or its profile';
 
-/** Everything `job why` says of a job: its status, with its row of the history where there is one. */
+/**
+ * Everything `job why` says of a job: its status, with its row of the history where there is one; `warnings`:
+ * what the explanation lacks and why (the history could not be read), for the face to say (a command on
+ * stderr, the MCP server in its answer).
+ */
 export async function explainJob(
   ctx: Context,
   given: string,
   signal = ctx.interrupt.signal,
-): Promise<JobExplained> {
+): Promise<{ job: JobExplained; warnings: string[] }> {
   const [{ jobSummary, jobTimings }, { getJob }] = await Promise.all([
     import('../api/job-history.js'),
     import('../api/jobs.js'),
@@ -294,15 +300,16 @@ export async function explainJob(
   // there yet (the hosted history is about an hour behind): the status alone then answers. A job the service
   // no longer keeps is explained from its row alone, saying what is missing.
   let row: Record<string, unknown> | undefined;
+  const warnings: string[] = [];
   try {
     row = await historyRowOf(ctx, id, signal);
   } catch (e) {
     if (!(e instanceof ServiceError) || !status) throw e;
-    ctx.ui.warn(`${e.message}; showing what the job's status tells`);
+    warnings.push(`${e.message}; showing what the job's status tells`);
   }
   if (!status) {
     if (!row) throw jobNotFound(id);
-    return fromHistory(id, row, jobSummary(row), jobTimings(row));
+    return { job: fromHistory(id, row, jobSummary(row), jobTimings(row)), warnings };
   }
   const summary = row ? jobSummary(row) : undefined;
   const rels = status.acceleration?.reflectionRelationships ?? [];
@@ -318,7 +325,7 @@ export async function explainJob(
     v === null || v === undefined ? null : typeof v === 'number' ? v : String(v);
   const rule = text(row?.rule_name);
   const action = text(row?.rule_action);
-  return {
+  const job: JobExplained = {
     id,
     state: status.jobState,
     queue: text(status.queueName) ?? summary?.queue ?? null,
@@ -340,6 +347,7 @@ export async function explainJob(
     bytesScanned: exact(summary?.bytesScanned),
     datasets: summary?.datasets ?? [],
   };
+  return { job, warnings };
 }
 
 /** A job explained from its history row alone: the status and its reflections are `missing`. */

@@ -103,6 +103,10 @@ function adviceText(a: Advice, login: string): string | undefined {
       return 'list the roles with: dlake role list';
     case 'stale-ruleset-tag':
       return `its current tag is "${a.currentTag}": check the rules (dlake queue rules), then set "tag": "${a.currentTag}" in the file and retry`;
+    case 'rules-place-in-queue':
+      return a.rules.length
+        ? `change or delete these rules first (dlake queue rules --file): ${a.rules.map((n) => `"${n}"`).join(', ')}`
+        : 'change or delete the rules that place jobs in it first (dlake queue rules --file)';
     case 'stale-reflection-tag':
       return `its current tag is "${a.currentTag}": check it (dlake reflection get ${a.id}) and run the update again`;
     case 'list-reflections':

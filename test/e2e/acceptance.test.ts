@@ -3,7 +3,8 @@
 // stdout, its stderr and its exit code) and `out.requests.txt` (every request the emulator answered) — compared
 // byte for byte after the run's ids and times are replaced by stable names. DLAKE_ACCEPTANCE_UPDATE=1 writes the
 // files anew instead, to be reviewed as a diff.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { EmulatorOptions } from 'dlake-emulator';
 import { describe, expect, it } from 'vitest';
@@ -52,14 +53,18 @@ function words(line: string): string[] {
 }
 
 /**
- * The run's own values made stable: each UUID, in order of first appearance, `<id-1>`, `<id-2>`…; the emulator's
- * address `<url>`; version tags `<tag>`; times and durations `<time>` and `<duration>`; the padding between a
- * table's columns two spaces.
+ * The run's own values made stable: each token the emulator issued `<token-1>`, `<token-2>`… in the order it
+ * issued them; the config folder `<config>`; the case's own folder `$TMP`; each UUID, in order of first appearance, `<id-1>`, `<id-2>`…; the emulator's address `<url>`;
+ * version tags `<tag>`; times and durations `<time>` and `<duration>`; the padding between a table's columns two
+ * spaces.
  */
-function stable(url: string) {
+function stable(url: string, folders: { config: string; tmp: string }, tokens: Iterable<string>) {
   const ids = new Map<string, string>();
   return (text: string): string =>
-    text
+    [...tokens]
+      .reduce((t, token, i) => t.replaceAll(token, `<token-${i + 1}>`), text)
+      .replaceAll(folders.config, '<config>')
+      .replaceAll(folders.tmp, '$TMP')
       .replaceAll(url, '<url>')
       .replaceAll(url.replace(/^http:\/\//, ''), '<host>')
       .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, (id) => {
@@ -70,13 +75,13 @@ function stable(url: string) {
       // Version tags (8 bytes in base64), URL-encoded in a query too, and not `maxChildren=500`.
       .replace(/(?<=[?&](tag|version)=)[^&\s]+/g, '<tag>')
       .replace(/(?<![\w+/])[\w+/]{11}(=|%3D)(?![\w%])/g, '<tag>')
-      // Times of the run (within days of it): the fixed ones of help texts and examples stay.
-      .replace(/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?Z?\b/g, (t) =>
-        Math.abs(Date.parse(`${t.replace(' ', 'T').replace(/Z?$/, 'Z')}`) - Date.now()) < 3 * 86_400_000
-          ? '<time>'
-          : t,
-      )
-      .replace(/\b\d+[hm] \d+[ms]\b|\b\d+(\.\d+)?\s?(ms|s)\b/g, '<duration>')
+      // Times of the run (within days of it, or an expiry up to a year after it): the fixed ones of help texts
+      // and examples stay.
+      .replace(/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?Z?\b/g, (t) => {
+        const since = Date.parse(`${t.replace(' ', 'T').replace(/Z?$/, 'Z')}`) - Date.now();
+        return since > -3 * 86_400_000 && since < 366 * 86_400_000 ? '<time>' : t;
+      })
+      .replace(/\b\d+[dhm] \d+[hms]\b|\b\d+(\.\d+)?\s?(ms|s)\b/g, '<duration>')
       // A table's columns are as wide as the values before they were made stable: two spaces between them.
       .replace(/(?<=\S) {2,}/g, '  ');
 }
@@ -95,6 +100,8 @@ async function runCase(dir: string): Promise<{ output: string; requests: string 
   const fx = await startFixture(
     hosted ? { ...options, edition: 'cloud', cloud: { projectId: hosted } } : options,
   );
+  // A folder of the case's own, for the files its commands write (`$TMP` in the script).
+  const tmp = mkdtempSync(join(tmpdir(), 'dlake-acceptance-'));
   // The 0600 file, said nowhere: whether this machine has a credential store is not the case's output.
   let env: Record<string, string> = { COLUMNS: '120', DLAKE_CREDENTIAL_STORE: 'file' };
   try {
@@ -103,16 +110,22 @@ async function runCase(dir: string): Promise<{ output: string; requests: string 
       env = { ...env, DLAKE_EDITION: 'cloud', DLAKE_PROJECT_ID: hosted, DLAKE_TOKEN: pat };
     } else expect((await fx.login()).code).toBe(0);
     fx.emu.log.clear();
-    const say = stable(fx.emu.url);
+    // Every token the emulator issued during the case, kept as it issues them (a revoked one leaves its map).
+    const tokens = new Set<string>();
+    const say = stable(fx.emu.url, { config: fx.configDir, tmp }, tokens);
     const output: string[] = [];
     for (const line of readFileSync(join(dir, 'script'), 'utf8').split('\n')) {
       if (line.trim() === '' || line.startsWith('#')) continue;
       // `$URL` is the emulator's address; `<<< TEXT` ends a line whose command reads TEXT on stdin.
-      const [command, input] = line.replaceAll('$URL', fx.emu.url).split(/ <<< /, 2) as [string, string?];
+      const [command, input] = line
+        .replaceAll('$URL', fx.emu.url)
+        .replaceAll('$TMP', tmp)
+        .split(/ <<< /, 2) as [string, string?];
       const [dlake, ...args] = words(command);
       if (dlake !== 'dlake')
         throw new Error(`${relative(ROOT, dir)}/script: a line is a dlake command: ${line}`);
       const r = await fx.run(args, { env, input: input === undefined ? undefined : `${words(input)[0]}\n` });
+      for (const token of fx.emu.state.tokens.keys()) tokens.add(token);
       output.push(
         `$ ${line}`,
         ...(r.stdout ? [r.stdout.trimEnd()] : []),
@@ -133,6 +146,7 @@ async function runCase(dir: string): Promise<{ output: string; requests: string 
     return { output: say(output.join('\n')), requests: say(`${once.join('\n')}\n`) };
   } finally {
     await fx.close();
+    rmSync(tmp, { recursive: true, force: true });
   }
 }
 

@@ -341,6 +341,12 @@ describe('the operations tools: the same answers as job list, job why, job profi
       JSON.parse((await fx.run(['job', 'why', ran.jobId, '-o', 'json'], { url: false })).stdout),
     );
     expect(why).toMatchObject({ id: ran.jobId, state: 'COMPLETED' });
+    // What job why says on stderr (the history unreadable) is in the answer, as `warnings`.
+    fx.emu.fault({ kind: 'schema', method: 'POST', path: '/api/v3/sql', times: 1, body: { nope: 1 } });
+    expect(await s.json('explain_job', { jobId: ran.jobId })).toMatchObject({
+      id: ran.jobId,
+      warnings: [expect.stringMatching(/showing what the job's status tells$/)],
+    });
     const profile = await s.json('job_profile_summary', { jobId: ran.jobId, top: 3 });
     const cli = await fx.run(['job', 'profile', ran.jobId, '--top', '3', '-o', 'json'], { url: false });
     expect(profile).toEqual(JSON.parse(cli.stdout));

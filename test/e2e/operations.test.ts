@@ -222,8 +222,12 @@ describe('self-hosted', () => {
     const unknown = await fx.run(['job', 'why', '11111111-2222-4333-8444-555555555555']);
     expectFailure(unknown, 4, 'not found: job 11111111-2222-4333-8444-555555555555');
     expect(unknown.stderr).toContain('dlake job list');
+    fx.emu.log.clear();
     const bad = await fx.run(['job', 'why', "x' OR 1=1 --"]);
     expectFailure(bad, 2, 'is not a job id');
+    // The id was never looked up: the listing shows what one looks like.
+    expect(bad.stderr).toContain('hint: copy one from the ID column of `dlake job list`');
+    expect(fx.emu.log.entries).toEqual([]);
   });
 
   it('job profile: a summary from the download, and --out saves the zip whole', async () => {

@@ -61,10 +61,32 @@ describe('operations', () => {
     expect(jobs).toHaveLength(5);
     expect(jobs.map((j) => j.id)).toEqual(printed.map((j: { id: string }) => j.id));
     const ran = fx.emu.jobs.list().at(-1)!;
-    expect(await explainJob(ctx, ran.id)).toMatchObject({ id: ran.id, state: 'COMPLETED' });
+    expect(await explainJob(ctx, ran.id)).toMatchObject({
+      job: { id: ran.id, state: 'COMPLETED' },
+      warnings: [],
+    });
     const entity = JSON.parse((await fx.run(['catalog', 'get', 'Sales', '-o', 'json'])).stdout);
     expect((await getEntity(ctx, parseRef('Sales'))).id).toBe(entity.id);
     expect(out.text).toBe('');
+  });
+
+  it('explainJob: a history it cannot read is a warning it returns, which job why says on stderr', async () => {
+    const ran = fx.emu.jobs.list().at(-1)!;
+    // The history query's submission answered with the wrong shape: the job's status alone answers.
+    const unreadable = () =>
+      fx.emu.fault({ kind: 'schema', method: 'POST', path: '/api/v3/sql', times: 1, body: { nope: 1 } });
+    unreadable();
+    const { job, warnings } = await explainJob(ctx, ran.id);
+    expect(job).toMatchObject({ id: ran.id, state: 'COMPLETED', rule: null });
+    expect(warnings).toEqual([
+      expect.stringMatching(/^unexpected answer from POST .*sql.*; showing what the job's status tells$/),
+    ]);
+    expect(out.text).toBe('');
+    unreadable();
+    const why = await fx.run(['job', 'why', ran.id, '-o', 'json']);
+    expect(why.code, why.stderr).toBe(0);
+    expect(JSON.parse(why.stdout)).toEqual(job);
+    expect(why.stderr).toBe(`warning: ${warnings[0]}\n`);
   });
 
   it.each([

@@ -278,7 +278,9 @@ describe('dlake queue delete', () => {
   it('a queue that rules still use: exit 2 naming the rules, nothing deleted', async () => {
     const r = await fx.run(['queue', 'delete', 'default', '-y']);
     expectFailure(r, 2, 'queue "default" cannot be deleted: rules still place jobs in it');
-    expect(r.stderr).toContain('"All Other Queries"');
+    expect(r.stderr).toContain(
+      'hint: change or delete these rules first (dlake queue rules --file): "All Other Queries"',
+    );
     expect(queue('default')).toBeDefined();
   });
 

@@ -25,8 +25,9 @@ const declaration = (job: Command) =>
 export const register = defineCommand(declaration, why);
 
 async function why(ctx: Context, id: string): Promise<void> {
-  const explained = await explainJob(ctx, id);
-  await ctx.print({ data: explained, rows: detailOf(explained), view: DETAIL });
+  const { job, warnings } = await explainJob(ctx, id);
+  for (const w of warnings) ctx.ui.warn(w);
+  await ctx.print({ data: job, rows: detailOf(job), view: DETAIL });
 }
 
 const DETAIL = {
