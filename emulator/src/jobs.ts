@@ -37,6 +37,7 @@ import {
   type Row,
   SqlEngine,
   type TouchedDataset,
+  tableReferences,
   type ViewSchemaListener,
 } from './sql-engine.js';
 
@@ -129,6 +130,8 @@ export interface JobsCatalog {
   /** CREATE TABLE … AS: where the new table's files go, and registering it once written (without it, a
    *  CTAS fails as one into a source that does not allow it would). */
   ctas?: CtasCatalog;
+  /** Makes tables of the files a query names where their source formats them on query (catalog-write.ts). */
+  autoPromote?(paths: readonly string[][]): Promise<void>;
 }
 
 export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Promise<JobsArea> {
@@ -194,6 +197,7 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
       // A system table this server does not have fails the query naming it, as the service's validation does.
       const missing = missingSystemTable(job.sql, history);
       if (missing) throw new Error(`Object '${missing}' not found within 'sys'`);
+      await catalog.autoPromote?.(tableReferences(job.sql, job.context));
       const out = ctas
         ? await createTableAs(ctas, job.context, signal)
         : await engine.query(job.sql, job.context, datasetsFor(job.sql), signal, viewSchema);
