@@ -160,6 +160,40 @@ describe('what failed overnight, and why', () => {
   });
 });
 
+describe("a job past the job store's retention", () => {
+  it('answers 404 by id, stays in the history, and is explained from its row as the seeded ones are', async () => {
+    // The job store keeps a job an hour after it ended (the service: jobs.max.age_in_days); the clock is moved,
+    // never waited for.
+    const kept = await startFixture({ jobRetentionMs: 60 * 60_000 });
+    try {
+      expect((await kept.login()).code).toBe(0);
+      const id = (await kept.run(['sql', 'SELECT 42 AS answer', '--no-wait'])).stdout.trim();
+      await until(() => kept.emu.jobs.get(id)?.state === 'COMPLETED', 'the job completes');
+      const fresh = await kept.run(['job', 'get', id]);
+      expect([fresh.code, fresh.stderr]).toEqual([0, '']);
+      kept.emu.state.clockOffsetMs += 61 * 60_000;
+      expect(kept.emu.jobs.get(id)).toBeUndefined();
+      kept.emu.log.clear();
+      const get = await kept.run(['job', 'get', id]);
+      expect(get.code, get.stderr).toBe(0);
+      expect(get.stderr).toContain(
+        'note: the service no longer keeps this job, only its row of the job history',
+      );
+      expect(get.stdout).toMatch(/^state +COMPLETED$/m);
+      expect(kept.emu.log.find('GET', `/api/v3/job/${id}`).map((e) => e.status)).toEqual([404]);
+      const why = JSON.parse((await kept.run(['job', 'why', id, '-o', 'json'])).stdout);
+      expect(why).toMatchObject({ id, state: 'COMPLETED', error: null });
+      expectFailure(await kept.run(['job', 'profile', id]), 4, `the service has no profile of job ${id}`);
+      const listed = JSON.parse(
+        (await kept.run(['job', 'list', '--text', '42 AS answer', '-o', 'json'])).stdout,
+      );
+      expect(listed.map((j: Job) => j.id)).toEqual([id]);
+    } finally {
+      await kept.close();
+    }
+  });
+});
+
 describe('top at 80×24', () => {
   it('shows the running job with its query on the alternate screen, and gives the screen back on q', async () => {
     const id = (await fx.run(['sql', 'SELECT /* sleep:600000 */ 7 AS n', '--no-wait'])).stdout.trim();
