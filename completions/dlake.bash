@@ -201,7 +201,7 @@ _dlake_opts() {
     'source help') REPLY='' ;;
     'sql') REPLY='-c --command -f --file --continue-on-error --context --no-wait --max-rows --out --read-only --into --format --no-clobber --concurrency --transport --wait-timeout -y --yes -h --help' ;;
     'job') REPLY='-h --help' ;;
-    'job list') REPLY='--status --user --since --until --type --queue --engine --min-duration --text --accelerated --not-accelerated --limit --wide --out --format --wait-timeout -h --help' ;;
+    'job list') REPLY='--status --user --since --until --type --queue --engine --min-duration --text --accelerated --not-accelerated --limit --wide --no-pager --out --format --wait-timeout -h --help' ;;
     'job get') REPLY='-h --help' ;;
     'job why') REPLY='-h --help' ;;
     'job profile') REPLY='--out --top -h --help' ;;

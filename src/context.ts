@@ -307,8 +307,15 @@ export class Context {
     };
   }
 
-  /** Writes a result to stdout in the chosen format (and a note, such as "No results.", to stderr). */
-  async print<T>(r: Renderable<T>, format: OutputFormat = this.format): Promise<void> {
+  /**
+   * Writes a result to stdout in the chosen format (and a note, such as "No results.", to stderr); with `page`, a
+   * table longer than the terminal goes through the pager (src/output/pager.ts).
+   */
+  async print<T>(
+    r: Renderable<T>,
+    format: OutputFormat = this.format,
+    { page = false }: { page?: boolean } = {},
+  ): Promise<void> {
     if (this.collect) return this.collect(r as Renderable, format);
     const out = await render(r, {
       format,
@@ -317,7 +324,10 @@ export class Context {
       width: terminalWidth(this.streams.stdout, this.env),
       terminal: Boolean(this.streams.stdout.isTTY),
     });
-    if (out.stdout) this.streams.stdout.write(out.stdout);
+    if (out.stdout && page && format === 'table') {
+      const { pageOrPrint } = await import('./output/pager.js');
+      await pageOrPrint(this.streams.stdout, this.env, out.stdout, true);
+    } else if (out.stdout) this.streams.stdout.write(out.stdout);
     if (out.note) this.ui.notice(out.note);
   }
 

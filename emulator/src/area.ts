@@ -59,6 +59,11 @@ export interface EmulatorOptions {
    * community edition, else `unified`; the hosted edition has its own form whatever this says.
    */
   search?: 'unified' | 'catalog';
+  /**
+   * How long the job store keeps a job after it ended, in ms (the service's `jobs.max.age_in_days`, default 30
+   * days, docs/api-facts.md §15 "Retention"): older jobs answer 404 by id and stay in the history tables only.
+   */
+  jobRetentionMs?: number;
   /** Jobs in the seeded history of the system tables (emulator/src/job-history.ts; default 200). */
   jobHistory?: number;
   /** false: an older server without `sys.jobs_recent`, whose `sys.jobs` holds every recent job. */

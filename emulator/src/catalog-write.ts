@@ -5,6 +5,7 @@ import {
   type CatalogNode,
   type CatalogStore,
   type DatasetEntity,
+  type DiskNode,
   type FolderEntity,
   INTERNAL_ID_PREFIX,
   type MetadataPolicy,
@@ -379,7 +380,9 @@ export function seedNasSource(store: CatalogStore, name: string, dir: string): S
     path: [name],
     type: 'NAS',
     config: { path: dir },
-    metadataPolicy: { ...DEFAULT_METADATA_POLICY },
+    // The samples are queried as they are, before anything is promoted (the help's first query is
+    // `SELECT * FROM Samples.sales."2024.csv"`): the source formats a file into a table when a query names it.
+    metadataPolicy: { ...DEFAULT_METADATA_POLICY, autoPromoteDatasets: true },
     settings: sourceSettings({}),
   });
 }
@@ -485,22 +488,58 @@ export async function promote(
   if (node.kind === 'entity') {
     throw badRequest(`Can only promote a folder or a file but found [${nsType(node.entity)}]`);
   }
-  const { format, file } = tableFormat(b.format, node);
+  const table = await insertTable(
+    cx,
+    node,
+    b.format,
+    b.accelerationRefreshPolicy == null
+      ? undefined
+      : asObjectAt(b.accelerationRefreshPolicy, 'accelerationRefreshPolicy'),
+  );
+  return ok(renderEntity(store, table, {}));
+}
+
+/** A file or folder of a NAS source made a table with `format` (the request's, or the one detected). */
+async function insertTable(
+  cx: CatalogContext,
+  node: DiskNode,
+  formatBody: unknown,
+  accelerationRefreshPolicy?: Record<string, unknown>,
+): Promise<DatasetEntity> {
+  const { format, file } = tableFormat(formatBody, node);
   const fields = await cx.probe.probe(file.abs, file.isFolder, file.format, file.csv);
-  const table: DatasetEntity = store.insert({
-    ...store.stamp(),
+  return cx.store.insert({
+    ...cx.store.stamp(),
     kind: 'dataset',
     type: 'PHYSICAL_DATASET',
     path: [...node.path],
     format,
     file,
     fields,
-    accelerationRefreshPolicy:
-      b.accelerationRefreshPolicy == null
-        ? undefined
-        : asObjectAt(b.accelerationRefreshPolicy, 'accelerationRefreshPolicy'),
+    accelerationRefreshPolicy,
   });
-  return ok(renderEntity(store, table, {}));
+}
+
+/**
+ * A source whose metadata policy has `autoPromoteDatasets` ("automatically format files into tables when users
+ * issue queries") makes a table of a file or folder the first time a query names it, in the format its files'
+ * extension says, as the service's format detection does; a name of no such source, or of files of no one
+ * readable format, is left for the query to fail on. A `.csv` file's first line is read as its column names
+ * (the service's detected text format for the extension; an emulator choice where releases differ).
+ */
+export async function autoPromote(cx: CatalogContext, paths: readonly string[][]): Promise<void> {
+  for (const path of paths) {
+    const node = cx.store.resolvePath(path);
+    if (!node || node.kind === 'entity') continue;
+    const source = node.source;
+    if (!source.metadataPolicy.autoPromoteDatasets) continue;
+    const detected = node.disk.isDir
+      ? (['csv', 'parquet', 'json'] as const).filter((f) => folderHasFormat(node.disk.abs, f))
+      : [fileFormatOf(node.disk.name)].filter((f) => f !== undefined);
+    if (detected.length !== 1) continue;
+    const type = FORMAT_TYPE_OF[detected[0]!];
+    await insertTable(cx, node, type === 'Text' ? { type, extractHeader: true } : { type });
+  }
 }
 
 // ── Update ──────────────────────────────────────────────────────────────────────────────────────────────

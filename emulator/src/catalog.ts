@@ -6,6 +6,7 @@ import { getLabels, getWiki, setLabels, setWiki } from './catalog-collab.js';
 import { type CatalogDataset, type CatalogNode, CatalogStore } from './catalog-store.js';
 import { type ChildrenOption, listString, renderNode, summary } from './catalog-view.js';
 import {
+  autoPromote,
   type CatalogContext,
   createEntity,
   deleteEntity,
@@ -40,6 +41,8 @@ export interface CatalogArea {
   recordFields(path: string[], fields: Field[]): void;
   /** CREATE TABLE … AS: where a new table may be written, and registering it once written. */
   ctas: CtasCatalog;
+  /** Makes tables of the files and folders these paths name where their source formats them on query. */
+  autoPromote(paths: readonly string[][]): Promise<void>;
 }
 
 export async function registerCatalog(area: AreaContext): Promise<CatalogArea> {
@@ -58,6 +61,7 @@ export async function registerCatalog(area: AreaContext): Promise<CatalogArea> {
     datasets: () => store.datasets(),
     recordFields: (path, fields) => store.setFields(path, fields),
     ctas: ctasCatalog(store, probe),
+    autoPromote: (paths) => autoPromote(cx, paths),
   };
 
   if (options.samplesDir) seedNasSource(store, 'Samples', resolvePath(options.samplesDir));

@@ -37,6 +37,7 @@ import {
   type Row,
   SqlEngine,
   type TouchedDataset,
+  tableReferences,
   type ViewSchemaListener,
 } from './sql-engine.js';
 
@@ -119,6 +120,8 @@ export interface FlightSource {
 const SQL_FIELDS = new Set(['sql', 'context', 'references', 'engineName']);
 const RESULTS_MAX_LIMIT = 500;
 const SLEEP_HINT = /\/\*\s*sleep\s*:\s*(\d+)\s*\*\//i;
+/** The service's job retention, `jobs.max.age_in_days` (docs/api-facts.md §15 "Retention"). */
+const JOB_RETENTION_MS = 30 * 24 * 60 * 60_000;
 
 /** What the jobs area needs of the catalog (the catalog area provides it). */
 export interface JobsCatalog {
@@ -129,6 +132,8 @@ export interface JobsCatalog {
   /** CREATE TABLE … AS: where the new table's files go, and registering it once written (without it, a
    *  CTAS fails as one into a source that does not allow it would). */
   ctas?: CtasCatalog;
+  /** Makes tables of the files a query names where their source formats them on query (catalog-write.ts). */
+  autoPromote?(paths: readonly string[][]): Promise<void>;
 }
 
 export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Promise<JobsArea> {
@@ -140,6 +145,25 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
   await engine.exec(seedHistorySql(options.jobHistory ?? 200, state.now(), history));
   const stepMs = options.jobStepMs ?? 20;
   const jobs = new Map<string, Job>();
+  /**
+   * Jobs the job store no longer keeps: ended longer ago than the retention, they answer 404 by id, as on the
+   * service, and live on as rows of the history tables. The seeded history stands for such jobs too.
+   */
+  const retired: LoggedJob[] = [];
+  const retentionMs = options.jobRetentionMs ?? JOB_RETENTION_MS;
+  const retire = (): void => {
+    const cutoff = state.now() - retentionMs;
+    for (const [id, job] of jobs) {
+      if (job.endedAt === undefined || job.endedAt >= cutoff) continue;
+      retired.push(logged(job));
+      jobs.delete(id);
+    }
+  };
+  /** The job store as it stands now: what the retention dropped is gone. */
+  const kept = (): Map<string, Job> => {
+    retire();
+    return jobs;
+  };
   const running = new Set<Promise<void>>();
   /** Aborted as the emulator closes: no job then waits out a step. */
   const closing = new AbortController();
@@ -155,7 +179,10 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
   /** The datasets a query may read: the system tables too when it names one (only then are their rows built). */
   const datasetsFor = (sql: string): CatalogDataset[] =>
     NAMES_SYSTEM_TABLE.test(sql)
-      ? [...catalog.datasets(), ...systemDatasets(history, [...jobs.values()].map(logged), state.now())]
+      ? [
+          ...catalog.datasets(),
+          ...systemDatasets(history, [...retired, ...[...kept().values()].map(logged)], state.now()),
+        ]
       : catalog.datasets();
   const logged = (j: Job): LoggedJob => ({
     id: j.id,
@@ -194,6 +221,7 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
       // A system table this server does not have fails the query naming it, as the service's validation does.
       const missing = missingSystemTable(job.sql, history);
       if (missing) throw new Error(`Object '${missing}' not found within 'sys'`);
+      await catalog.autoPromote?.(tableReferences(job.sql, job.context));
       const out = ctas
         ? await createTableAs(ctas, job.context, signal)
         : await engine.query(job.sql, job.context, datasetsFor(job.sql), signal, viewSchema);
@@ -255,7 +283,7 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
   const visibleJob = (req: EmuRequest): Job => {
     const p = requireAuth(req);
     const id = req.params.id!;
-    const job = jobs.get(id);
+    const job = kept().get(id);
     if (!job) throw notFound(`Could not find a job with id [${id}]`);
     if (!p.admin && job.userId !== p.userId) {
       throw forbidden(`Permission denied on user [${p.userName}] to access job [${id}]`);
@@ -360,9 +388,9 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
     cancellationReason: job.cancellationReason,
   });
   const testApi: JobsTestApi = {
-    list: () => [...jobs.values()].map((j) => ({ id: j.id, sql: j.sql, state: j.state, user: j.userName })),
+    list: () => [...kept().values()].map((j) => ({ id: j.id, sql: j.sql, state: j.state, user: j.userName })),
     get: (id) => {
-      const job = jobs.get(id);
+      const job = kept().get(id);
       return job ? info(job) : undefined;
     },
   };
@@ -372,12 +400,12 @@ export async function registerJobs(area: AreaContext, catalog: JobsCatalog): Pro
     engine,
     datasets,
     job: (id) => {
-      const j = jobs.get(id);
+      const j = kept().get(id);
       return j && { sql: j.sql, context: j.context, userId: j.userId, state: j.state };
     },
   };
   const searchable = (): SearchableJob[] =>
-    [...jobs.values()].map((j) => ({
+    [...kept().values()].map((j) => ({
       id: j.id,
       sql: j.sql,
       user: j.userName,

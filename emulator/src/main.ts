@@ -30,6 +30,8 @@ const USAGE = `Usage: dlake-emulator [options]   (in this repository: npm run em
   --big-rows N          rows of the generated table "big" (default 20000: enough for an export to be
                         seen streaming)
   --job-history N       jobs in the seeded history of the job system tables (default 200)
+  --job-retention-ms N  how long a job that ended stays in the job store, after which its id answers 404
+                        and only the history tables hold it (default 2592000000: the service's 30 days)
   --no-jobs-recent      an older server: no sys.jobs_recent, every recent job in sys.jobs
   --search FORM         the catalog search a self-hosted emulator has: unified (POST /api/v3/search and
                         GET /api/v3/catalog/search; the Enterprise default) or catalog (the latter only;
@@ -209,6 +211,10 @@ function parseOptions(argv: string[]): EmulatorOptions {
     // The command's default is larger than startEmulator's (1,000, which keeps tests quick): the tour's export
     // of `big` is to be seen streaming.
     bigRows: intOption(values['big-rows'], 'big-rows', 20_000),
+    jobRetentionMs:
+      values['job-retention-ms'] === undefined
+        ? undefined
+        : intOption(values['job-retention-ms'], 'job-retention-ms', 0),
     jobHistory:
       values['job-history'] === undefined ? undefined : intOption(values['job-history'], 'job-history', 200),
     jobsRecent: !values['no-jobs-recent'],
@@ -247,6 +253,7 @@ function parse(argv: string[]) {
       'no-samples': { type: 'boolean' },
       'big-rows': { type: 'string' },
       'job-history': { type: 'string' },
+      'job-retention-ms': { type: 'string' },
       'no-jobs-recent': { type: 'boolean' },
       search: { type: 'string' },
       'jwt-public-key': { type: 'string' },

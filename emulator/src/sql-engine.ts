@@ -568,6 +568,16 @@ function readIdent(s: string, i: number): { value: string; end: number; quoted: 
   return { value: s.slice(i, j), end: j, quoted: false };
 }
 
+/**
+ * The catalog paths a statement's table references may name: each dotted name after FROM, JOIN or a comma, as
+ * written and inside the query's context.
+ */
+export function tableReferences(sql: string, context: readonly string[]): string[][] {
+  return scanChains(sql)
+    .filter((c) => c.tablePos)
+    .flatMap((c) => (context.length ? [[...context, ...c.parts], c.parts] : [c.parts]));
+}
+
 /** The dotted identifier chains of a SQL text, outside string literals and comments. */
 function scanChains(s: string): Chain[] {
   const chains: Chain[] = [];

@@ -8,6 +8,7 @@ import { configDir } from '../config/dir.js';
 import type { Context } from '../context.js';
 import { DlakeError, InterruptedError, UsageError } from '../errors.js';
 import { printRows, resultView, TABLE_ROWS } from '../export/print-rows.js';
+import { widestLine } from '../output/pager.js';
 import { render } from '../output/render.js';
 import { terminalWidth } from '../output/width.js';
 import { oneLine, splitSql } from '../sql/split.js';
@@ -30,7 +31,7 @@ import {
   parseSwitch,
   parseWatchInterval,
 } from './meta.js';
-import { pageOrPrint, widestLine } from './pager.js';
+import { pageOrPrint } from './pager.js';
 import { include, watch } from './repeat.js';
 import { verticalView } from './vertical.js';
 

@@ -1,7 +1,10 @@
 // The admin's day as docs/guide.md "Operating the service" tells it: what ran (job list, never listing its own
 // query, a table at 80 columns, every row whole when piped), what failed overnight and why (job why, job get and
 // job profile of a job the service keeps only the history row of), typos refused, one wording of not-found,
-// and top at 80×24 on the alternate screen.
+// a listing taller than the terminal paged, and top at 80×24 on the alternate screen.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/runtime.js';
@@ -157,6 +160,87 @@ describe('what failed overnight, and why', () => {
       expect(r.stderr, verb).toContain('hint: it is in neither the job store nor the job history');
     }
     expectFailure(await fx.run(['job', 'why', 'zzzzzzzz']), 2, '"zzzzzzzz" is not a job id');
+  });
+});
+
+describe("a job past the job store's retention", () => {
+  it('answers 404 by id, stays in the history, and is explained from its row as the seeded ones are', async () => {
+    // The job store keeps a job an hour after it ended (the service: jobs.max.age_in_days); the clock is moved,
+    // never waited for.
+    const kept = await startFixture({ jobRetentionMs: 60 * 60_000 });
+    try {
+      expect((await kept.login()).code).toBe(0);
+      const id = (await kept.run(['sql', 'SELECT 42 AS answer', '--no-wait'])).stdout.trim();
+      await until(() => kept.emu.jobs.get(id)?.state === 'COMPLETED', 'the job completes');
+      const fresh = await kept.run(['job', 'get', id]);
+      expect([fresh.code, fresh.stderr]).toEqual([0, '']);
+      kept.emu.state.clockOffsetMs += 61 * 60_000;
+      expect(kept.emu.jobs.get(id)).toBeUndefined();
+      kept.emu.log.clear();
+      const get = await kept.run(['job', 'get', id]);
+      expect(get.code, get.stderr).toBe(0);
+      expect(get.stderr).toContain(
+        'note: the service no longer keeps this job, only its row of the job history',
+      );
+      expect(get.stdout).toMatch(/^state +COMPLETED$/m);
+      expect(kept.emu.log.find('GET', `/api/v3/job/${id}`).map((e) => e.status)).toEqual([404]);
+      const why = JSON.parse((await kept.run(['job', 'why', id, '-o', 'json'])).stdout);
+      expect(why).toMatchObject({ id, state: 'COMPLETED', error: null });
+      expectFailure(await kept.run(['job', 'profile', id]), 4, `the service has no profile of job ${id}`);
+      const listed = JSON.parse(
+        (await kept.run(['job', 'list', '--text', '42 AS answer', '-o', 'json'])).stdout,
+      );
+      expect(listed.map((j: Job) => j.id)).toEqual([id]);
+    } finally {
+      await kept.close();
+    }
+  });
+});
+
+describe('job list taller than the terminal', () => {
+  /** A pager that says it was run and how many lines it was given, in place of the text. */
+  let dir: string;
+  let pager: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dlake-pager-'));
+    pager = join(dir, 'pager.sh');
+    writeFileSync(pager, '#!/bin/sh\necho "PAGED $(wc -l) lines, LESS=$LESS"\n', { mode: 0o755 });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const env = () => ({ DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url, DLAKE_PAGER: pager });
+
+  /** `job list ARGS` on an 80×24 terminal: the screen once it exited, and its exit code. */
+  const onScreen = async (args: string[], extra: Record<string, string> = {}) => {
+    const t = startPty(['job', 'list', ...args], { ...env(), ...extra }, { cols: 80, rows: 24 });
+    const code = await t.exited;
+    await t.waitFor(/\S/);
+    return { code, screen: t.screen() };
+  };
+
+  it('goes through DLAKE_PAGER on a terminal (LESS=FRX when unset), as git and gh page theirs', async () => {
+    const paged = await onScreen([]);
+    expect(paged.code).toBe(0);
+    // The 50 rows and the header went to the pager, not to the screen.
+    expect(paged.screen).toMatch(/^PAGED 51 lines, LESS=FRX$/m);
+    expect(paged.screen).not.toMatch(/COMPLETED|FAILED/);
+  });
+
+  it('never when it fits, with --no-pager, -o json, in CI, or piped', async () => {
+    for (const [args, extra] of [
+      [['--limit', '5'], {}],
+      [['--no-pager'], {}],
+      [['-o', 'json'], {}],
+      [[], { CI: 'true' }],
+    ] as const) {
+      const r = await onScreen([...args], extra);
+      expect(r.code).toBe(0);
+      expect(r.screen, args.join(' ')).not.toContain('PAGED');
+      expect(r.screen, args.join(' ')).toMatch(/COMPLETED|FAILED|CANCELED/);
+    }
+    const piped = await fx.spawn(['job', 'list'], { env: { DLAKE_PAGER: pager } });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).not.toContain('PAGED');
+    expect(piped.stdout.trim().split('\n')).toHaveLength(51);
   });
 });
 

@@ -58,13 +58,25 @@ describe('whoami', () => {
 });
 
 describe("the emulator answers in the service's words", () => {
+  it('the samples are formatted into tables when a query names them, as a source with autoPromoteDatasets does', async () => {
+    const r = await fx.run(['sql', 'SELECT * FROM Samples."customers.json" WHERE id = 2', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject([{ id: 2, name: 'Globex' }]);
+    const table = await fx.run(['catalog', 'get', 'Samples/customers.json', '-o', 'json']);
+    expect(JSON.parse(table.stdout)).toMatchObject({ type: 'PHYSICAL_DATASET', format: { type: 'JSON' } });
+  });
+
   it('a file or folder not promoted is "not found within" its folder, never the engine\'s own words', async () => {
+    const samples = fx.emu.catalog.store.at(['Samples']);
+    if (samples?.kind !== 'source') throw new Error('no Samples source');
+    samples.metadataPolicy.autoPromoteDatasets = false;
     const file = await fx.run(['sql', 'SELECT * FROM Samples.sales."2024.csv"']);
     expectFailure(file, 6, "Object '2024.csv' not found within 'Samples.sales'");
     const folder = await fx.run(['sql', '--context', 'Samples', 'SELECT region FROM sales']);
     expectFailure(folder, 6, "Object 'sales' not found within 'Samples'");
     for (const r of [file, folder])
       expect(r.stderr).not.toMatch(/IO Error|Catalog Error|sqlite_master|LINE 1/);
+    samples.metadataPolicy.autoPromoteDatasets = true;
   });
 
   it('a profile only for a job that ran, zipped with a real date', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonNumber } from '../../src/api/exact-json.js';
 import { UsageError } from '../../src/errors.js';
+import { needsPager, pagerFor, pagerTakesColour, widestLine } from '../../src/output/pager.js';
 import type { CatalogCache } from '../../src/shell/catalog-cache.js';
 import { Completer, dottedComponents, sqlName, tablesRead } from '../../src/shell/complete.js';
 import { describedRef, findRelations, matches, patternParts } from '../../src/shell/describe.js';
@@ -19,7 +20,6 @@ import {
   parseSwitch,
   parseWatchInterval,
 } from '../../src/shell/meta.js';
-import { needsPager, pagerFor, pagerTakesColour, widestLine } from '../../src/shell/pager.js';
 import { verticalView } from '../../src/shell/vertical.js';
 
 const dirs: string[] = [];
@@ -290,6 +290,9 @@ describe('the pager', () => {
     expect(pagerFor({ PAGER: 'less -S', LESS: 'S' })?.env.LESS).toBe('S');
     expect(pagerFor({ PAGER: 'more' })?.command).toBe('more');
     expect(pagerFor({ PAGER: '  ' })).toBeUndefined();
+    // dlake's own variable first, as GH_PAGER is gh's.
+    expect(pagerFor({ DLAKE_PAGER: 'most', PAGER: 'more' })?.command).toBe('most');
+    expect(pagerFor({ DLAKE_PAGER: '', PAGER: 'more' })).toBeUndefined();
   });
 
   it('gets colour only when it is less told to show it', () => {

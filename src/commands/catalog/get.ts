@@ -31,7 +31,7 @@ const declaration = (catalog: Command) =>
       'after',
       examples(
         'dlake catalog get Sales/reports/q1 -o json',
-        'dlake catalog get \'Samples/"2024/25".csv\' --exclude children',
+        "dlake catalog get 'Samples/Q1 report.final.csv' --exclude children",
         'dlake catalog get --id 7f1c2a9e-0d51-4d8e-9a3b-2b7f1f0f6c11',
       ),
     );

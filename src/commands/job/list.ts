@@ -53,6 +53,10 @@ const declaration = (job: Command) =>
       wholeNumber('--limit', { min: 1, max: MAX_LIMIT }),
     )
     .option('--wide', 'on a terminal too, every column and whole job ids (as a pipe or a file gets them)')
+    .option(
+      '--no-pager',
+      'on a terminal, print a table taller than the screen instead of paging it (DLAKE_PAGER, PAGER, less)',
+    )
     .option('--out <file>', 'write the jobs to FILE (- for standard output) in the format of its name')
     .addOption(formatOption())
     .addOption(waitTimeoutOption())
@@ -78,7 +82,7 @@ async function list(ctx: Context, opts: Flags): Promise<void> {
   if (opts.format && !opts.out) throw new UsageError('--format applies with --out FILE');
   if (opts.out && opts.out !== '-') await (await import('../../export/target.js')).checkWritable(opts.out);
   const jobs = await listJobs(ctx, filter, ctx.interrupt.signal, opts.waitTimeout);
-  await deliverJobs(ctx, jobs, opts.out, spec, Boolean(opts.wide));
+  await deliverJobs(ctx, jobs, opts.out, spec, { wide: Boolean(opts.wide), page: opts.pager });
 }
 
 /**
@@ -91,7 +95,7 @@ async function deliverJobs(
   jobs: JobSummary[],
   out: string | undefined,
   spec: ExportSpec | undefined,
-  wide: boolean,
+  { wide, page }: { wide: boolean; page: boolean },
 ): Promise<void> {
   const format = out && spec ? spec.format : ctx.format;
   ctx.interruptible = true;
@@ -112,7 +116,11 @@ async function deliverJobs(
     return;
   }
   const terminal = Boolean(ctx.streams.stdout.isTTY);
-  await ctx.print({ data: jobs, rows: jobs, view: terminal && !wide ? JOB_VIEW_NARROW : JOB_VIEW });
+  await ctx.print(
+    { data: jobs, rows: jobs, view: terminal && !wide ? JOB_VIEW_NARROW : JOB_VIEW },
+    ctx.format,
+    { page },
+  );
   if (terminal && !wide && jobs.length)
     ctx.ui.notice('job ids are shortened; --wide (or -o json) shows them whole, and every column');
 }

@@ -34,7 +34,7 @@ const declaration = (source: Command) =>
     .addHelpText(
       'after',
       examples(
-        'dlake source create lake --type NAS --set path=/data/lake',
+        'dlake source create landing --type NAS --set path=/data/landing',
         'dlake source create pg --type POSTGRES --config-file pg.json   # password in the file',
         'dlake source create es --type ELASTIC --set hostList=es1:9200,es2:9200 --set authenticationType=ANONYMOUS --dry-run',
       ),
