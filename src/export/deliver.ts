@@ -56,6 +56,11 @@ export interface Source<C, D> {
   sameColumns?(first: C, later: C): void;
   /** Rows the source is expected to deliver in all, once a piece has told (progress, and the check at the end). */
   expected?(): number | undefined;
+  /**
+   * Rows the source has received so far, when it can have more in hand than it handed out (a Flight reader
+   * holding a batch it has read while it reads on): a failure names these, and the rows written beside them.
+   */
+  received?(): number;
   /** Throws when `rows` is not the whole result (REST: the job's rowCount). */
   complete?(rows: number): void;
   /**
@@ -115,7 +120,14 @@ export async function deliver<C, D>(
     }
     const e = asDlakeError(err, source, state.rows, opts.signal, sink);
     const kept = source.resumable && keepable(e) ? await sink.suspend() : await sink.discard().then(() => 0);
-    throw stoppedAfter(e, offset + state.rows, sink, kept, opts.resumeHint);
+    const received = Math.max(state.rows, await safely(() => source.received?.() ?? 0, 0));
+    throw stoppedAfter(
+      e,
+      { received: offset + received, written: offset + state.rows },
+      sink,
+      kept,
+      opts.resumeHint,
+    );
   }
 }
 
@@ -220,21 +232,30 @@ function keepable(err: unknown): boolean {
 /** The source handed out fewer (or more) rows than the result holds: the result is not to be trusted. */
 export class IncompleteResultError extends ServiceError {}
 
-/** The same error, its message completed with the rows received and what was (not) written. */
+/**
+ * The same error, its message completed with the rows received and what was (not) written: rows received
+ * (counting a resumed export's) and, where the sink writes as it goes (standard output, a device), how many of
+ * them were written.
+ */
 function stoppedAfter(
   err: unknown,
-  rows: number,
+  { received, written }: { received: number; written: number },
   sink: Sink,
   kept: number,
   resumeHint: string | undefined,
 ): unknown {
   if (!(err instanceof DlakeError)) return err;
-  // Nothing written to standard output needs no account of it.
-  if (!sink.isFile && rows === 0) return err;
+  // Nothing received for standard output needs no account of it.
+  if (!sink.isFile && received === 0) return err;
+  const rows = received;
+  const into = (where: string) =>
+    written === received
+      ? `export stopped after ${countRows(rows)} written ${where}`
+      : `export stopped after ${countRows(rows)}, ${written.toLocaleString('en-US')} of them written ${where}`;
   const what = !sink.isFile
-    ? `export stopped after ${countRows(rows)} written to ${sink.name}`
+    ? into(`to ${sink.name}`)
     : sink.partial === undefined
-      ? `export stopped after ${countRows(rows)} written into ${sink.name}`
+      ? into(`into ${sink.name}`)
       : kept > 0
         ? `export stopped after ${countRows(rows)}; ${sink.name} was not written, the first ${countRows(kept)} are kept in ${sink.partial}`
         : sink.resumed

@@ -17,7 +17,13 @@ import type { ExportFormat } from '../formats.js';
 import { openSink } from '../target.js';
 import { loadBatchFormatter } from './batch-formatter.js';
 import type { BatchFormatter } from './batch-writers.js';
-import { type FlightCallError, FlightClient, type FlightClientOptions, STATUS } from './client.js';
+import {
+  type FlightCallError,
+  FlightClient,
+  type FlightClientOptions,
+  SessionOptionError,
+  STATUS,
+} from './client.js';
 import { openFlightResult } from './result.js';
 import { describeSchema, InvalidFlightStreamError, sameSchema } from './validate.js';
 
@@ -58,12 +64,14 @@ const RETRY_DELAYS_MS = [250, 1000];
 /** A query's rows over Flight as a source: every endpoint's batches in order. */
 export function flightBatches(client: FlightClient, req: FlightExportRequest): Source<Schema, RecordBatch> {
   const attempts = req.attempts ?? RETRY_DELAYS_MS.length + 1;
+  let result: Awaited<ReturnType<typeof openFlightResult>> | undefined;
   return {
     async *pieces(signal) {
+      result = undefined;
       if (req.sessionOptions) await client.setSessionOptions(req.sessionOptions, req.authorization, signal);
       // Every message is checked before a cell of it is read, and every endpoint's columns are the first's
       // (./result.ts): what reaches the pipeline holds what its metadata says.
-      const result = await openFlightResult(client, {
+      result = await openFlightResult(client, {
         sql: req.sql,
         authorization: req.authorization,
         signal,
@@ -76,6 +84,7 @@ export function flightBatches(client: FlightClient, req: FlightExportRequest): S
       // A result of no rows still has its columns: the header (or `[]`, an empty Parquet file).
       if (!rows) yield { columns: result.schema, rows: 0, data: undefined as never };
     },
+    received: () => result?.received ?? 0,
     async formatter(schema, format) {
       const f: BatchFormatter = await loadBatchFormatter(format, schema);
       return { head: f.head, format: (b) => f.batch(b), tail: () => f.tail() };
@@ -147,6 +156,9 @@ function explain(err: unknown, rows: number, req: FlightExportRequest): DlakeErr
     return new InterruptedError('interrupted');
   // Only an Error is kept as the cause (--debug prints its stack); any other value is in the words already.
   const cause = err instanceof Error ? err : undefined;
+  if (err instanceof SessionOptionError) {
+    return new JobFailedError(said, { hint: err.hint });
+  }
   if (typeof e?.code !== 'number')
     return new ServiceError(`the Flight stream from ${req.endpoint.url} failed: ${said}`, { cause });
   // gRPC says INTERNAL for a stream the transport broke (reset, a message that does not parse) as for a query
