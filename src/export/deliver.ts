@@ -121,9 +121,12 @@ export async function deliver<C, D>(
     const e = asDlakeError(err, source, state.rows, opts.signal, sink);
     const kept = source.resumable && keepable(e) ? await sink.suspend() : await sink.discard().then(() => 0);
     const received = Math.max(state.rows, await safely(() => source.received?.() ?? 0, 0));
+    // What a device or standard output took, where it can tell: rows handed to it may still have been in a
+    // buffer when it failed (a full device takes no byte of them).
+    const taken = await safely(() => sink.rowsTaken?.(), undefined);
     throw stoppedAfter(
       e,
-      { received: offset + received, written: offset + state.rows },
+      { received: offset + received, written: taken ?? (sink.isFile ? undefined : offset + state.rows) },
       sink,
       kept,
       opts.resumeHint,
@@ -153,6 +156,7 @@ async function run<C, D>(
     if (piece.formatted || piece.rows > 0)
       await sink.write(piece.formatted ?? formatter.format(piece.data), signal);
     state.rows += piece.rows;
+    if (!formatter.held) sink.mark?.(offset + state.rows);
     // A point to resume from only once every row so far is in the bytes (not in a row group being filled).
     if (source.resumable && !formatter.held) await sink.checkpoint(offset + state.rows, formatter.state?.());
     // Ctrl-C between pieces: stop here rather than after the requests in flight.
@@ -239,7 +243,7 @@ export class IncompleteResultError extends ServiceError {}
  */
 function stoppedAfter(
   err: unknown,
-  { received, written }: { received: number; written: number },
+  { received, written }: { received: number; written: number | undefined },
   sink: Sink,
   kept: number,
   resumeHint: string | undefined,
@@ -251,7 +255,9 @@ function stoppedAfter(
   const into = (where: string) =>
     written === received
       ? `export stopped after ${countRows(rows)} written ${where}`
-      : `export stopped after ${countRows(rows)}, ${written.toLocaleString('en-US')} of them written ${where}`;
+      : written === undefined
+        ? `export stopped after ${countRows(rows)}, a part of them written ${where}`
+        : `export stopped after ${countRows(rows)}, ${written === 0 ? 'none' : written.toLocaleString('en-US')} of them written ${where}`;
   const what = !sink.isFile
     ? into(`to ${sink.name}`)
     : sink.partial === undefined

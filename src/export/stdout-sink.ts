@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { InterruptedError } from '../errors.js';
 import { fileWriteError } from '../util/files.js';
-import { OutputClosedError, ownCopy, type Sink } from './sink.js';
+import { OutputClosedError, ownCopy, type Sink, TakenRows } from './sink.js';
 
 export function stdoutSink(stdout: Writable): Sink {
   return new StreamTarget('standard output', stdout);
@@ -26,11 +26,27 @@ class StreamTarget implements Sink {
     });
   }
 
+  /** Chunks handed to the stream, and the rows they hold as the stream takes them (its write callbacks, in order). */
+  private handed = 0;
+  private readonly taken = new TakenRows();
+
   async write(chunk: string | Uint8Array, signal?: AbortSignal): Promise<void> {
     this.check();
     if (chunk.length === 0) return;
-    if (this.into().write(ownCopy(chunk))) return;
+    const n = ++this.handed;
+    const took = (e?: Error | null) => {
+      if (!e) this.taken.took(n);
+    };
+    if (this.into().write(ownCopy(chunk), took)) return;
     await this.drained(this.into(), signal);
+  }
+
+  mark(rows: number): void {
+    this.taken.mark(rows, this.handed);
+  }
+
+  rowsTaken(): number {
+    return this.taken.rows;
   }
 
   async checkpoint(_rows: number, _state?: unknown): Promise<void> {}
