@@ -124,9 +124,13 @@ export async function deliver<C, D>(
     // What a device or standard output took, where it can tell: rows handed to it may still have been in a
     // buffer when it failed (a full device takes no byte of them).
     const taken = await safely(() => sink.rowsTaken?.(), undefined);
+    const written = taken ?? (sink.isFile ? undefined : { rows: state.rows, exact: true });
     throw stoppedAfter(
       e,
-      { received: offset + received, written: taken ?? (sink.isFile ? undefined : offset + state.rows) },
+      {
+        received: offset + received,
+        written: written && { rows: offset + written.rows, exact: written.exact },
+      },
       sink,
       kept,
       opts.resumeHint,
@@ -243,7 +247,7 @@ export class IncompleteResultError extends ServiceError {}
  */
 function stoppedAfter(
   err: unknown,
-  { received, written }: { received: number; written: number | undefined },
+  { received, written }: { received: number; written: { rows: number; exact: boolean } | undefined },
   sink: Sink,
   kept: number,
   resumeHint: string | undefined,
@@ -252,12 +256,21 @@ function stoppedAfter(
   // Nothing received for standard output needs no account of it.
   if (!sink.isFile && received === 0) return err;
   const rows = received;
-  const into = (where: string) =>
-    written === received
-      ? `export stopped after ${countRows(rows)} written ${where}`
-      : written === undefined
-        ? `export stopped after ${countRows(rows)}, a part of them written ${where}`
-        : `export stopped after ${countRows(rows)}, ${written === 0 ? 'none' : written.toLocaleString('en-US')} of them written ${where}`;
+  const into = (where: string) => {
+    if (written?.exact && written.rows === received)
+      return `export stopped after ${countRows(rows)} written ${where}`;
+    const n = written?.rows.toLocaleString('en-US');
+    const part = !written
+      ? 'a part of them'
+      : written.exact
+        ? written.rows === 0
+          ? 'none of them'
+          : `${n} of them`
+        : written.rows === 0
+          ? 'not all of them'
+          : `at least ${n} of them`;
+    return `export stopped after ${countRows(rows)}, ${part} written ${where}`;
+  };
   const what = !sink.isFile
     ? into(`to ${sink.name}`)
     : sink.partial === undefined

@@ -197,11 +197,13 @@ class FileTarget implements Sink {
     this.taken.mark(rows, this.file.bytes);
   }
 
-  rowsTaken(): number | undefined {
+  rowsTaken(): { rows: number; exact: boolean } | undefined {
     if (this.path !== undefined) return undefined;
-    if (this.opts.gzip) return this.file.written === 0 ? 0 : undefined;
     this.taken.took(this.file.written);
-    return this.taken.rows;
+    // A device says what each write took; a pipe or socket only once a whole write is taken.
+    const exact = !this.handle.stream || this.file.written === this.file.bytes;
+    if (this.opts.gzip) return this.file.written === 0 && exact ? { rows: 0, exact } : undefined;
+    return { rows: this.taken.rows, exact };
   }
 
   async checkpoint(rows: number, state?: unknown): Promise<void> {

@@ -6,7 +6,6 @@ import type { ResultField, ResultRow } from '../api/jobs.js';
 import type { Context } from '../context.js';
 import type { View } from '../output/view.js';
 import type { RowsSource } from './page-fetcher.js';
-import type { Sink } from './sink.js';
 
 /** Rows a table shows unless --max-rows says otherwise. */
 export const TABLE_ROWS = 100;
@@ -34,12 +33,11 @@ export async function printRows(ctx: Context, src: RowsSource): Promise<Printed>
       import('./target.js'),
       import('./page-fetcher.js'),
     ]);
-    const stdout = stdoutSink(ctx.streams.stdout);
     const out = await exportRows({
       fetchPage: pageFetcher(src.client, src.id),
       format,
-      // CSV carries text as it is; on a terminal its control characters are shown, as a table's are.
-      target: format === 'csv' && ctx.streams.stdout.isTTY ? await shownOnTerminal(stdout) : stdout,
+      // On a terminal, CSV's control characters are shown and JSON's escaped, as a table's are (stdout-sink.ts).
+      target: stdoutSink(ctx.streams.stdout, format),
       pageSize: src.pageSize ?? 500,
       concurrency: src.concurrency,
       startOffset: src.startOffset,
@@ -76,28 +74,5 @@ export function resultView(schema: readonly ResultField[]): View<ResultRow> {
       },
     })),
     empty: 'No rows.',
-  };
-}
-
-/**
- * `sink` with every chunk made terminal-safe (safe-text.ts: line feeds and tabs kept). Each chunk is whole
- * UTF-8 (a head, a page of rows or a tail), so it is decoded on its own.
- */
-async function shownOnTerminal(sink: Sink): Promise<Sink> {
-  const { stderrSafe } = await import('../output/safe-text.js');
-  const text = (chunk: string | Uint8Array) =>
-    typeof chunk === 'string'
-      ? chunk
-      : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString();
-  return {
-    name: sink.name,
-    isFile: sink.isFile,
-    partial: sink.partial,
-    resumed: sink.resumed,
-    write: (chunk, signal) => sink.write(stderrSafe(text(chunk)), signal),
-    checkpoint: (rows, state) => sink.checkpoint(rows, state),
-    commit: () => sink.commit(),
-    discard: () => sink.discard(),
-    suspend: () => sink.suspend(),
   };
 }

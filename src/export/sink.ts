@@ -33,9 +33,10 @@ export interface Sink {
   mark?(rows: number): void;
   /**
    * The rows whose bytes the destination has taken, where the sink writes into it as it goes (a device, a
-   * pipe, standard output) and can tell; undefined otherwise (a file is not written until it is whole).
+   * pipe, standard output): `exact` when no write is under way, else at least these (a pipe whose reader
+   * stopped reading took part of a write). Undefined where it cannot tell: a file is not written until whole.
    */
-  rowsTaken?(): number | undefined;
+  rowsTaken?(): { rows: number; exact: boolean } | undefined;
   /** Everything written: flush, close and (for a file) rename into place. */
   commit(): Promise<void>;
   /**
@@ -91,6 +92,11 @@ export class TakenRows {
   took(end: number): void {
     this.taken = end;
     while (this.marks.length > 1 && this.marks[1]!.end <= end) this.marks.shift();
+  }
+
+  /** Whether everything up to position `end` is taken. */
+  all(end: number): boolean {
+    return this.taken >= end;
   }
 
   /** Rows whose bytes were all taken. */

@@ -31,6 +31,7 @@ export async function exportToFile(ctx: Context, req: ExportToFile): Promise<voi
     resume: req.resume,
     noClobber: req.noClobber,
     signal: req.signal ?? ctx.interrupt.signal,
+    content: req.format,
     // Said, so that a person knows what the export waits for (and that a signal ends the wait).
     onWait: () => ctx.ui.notice(`waiting for a reader of the named pipe ${req.out}…`),
   });

@@ -134,6 +134,26 @@ describe('a stream that breaks after its first batch', () => {
   });
 });
 
+it('--out - on a terminal shows the escape sequences of the data; to a pipe, the bytes as they are', async () => {
+  const evil = 'x\u001b]0;PWNED\u0007\u202e';
+  server.plan = { endpoints: [payloadsOf(new Table({ name: vectorFromArray([evil], new Utf8()) }))] };
+  const run = (tty: boolean) =>
+    runInProcess(['sql', 'SELECT * FROM t', '--out', '-', '--transport', 'flight', '-q'], {
+      env: {
+        DLAKE_CONFIG_DIR: cfg,
+        DLAKE_URL: 'http://127.0.0.1:9',
+        DLAKE_TOKEN: 'a-token-for-this-server',
+        DLAKE_FLIGHT_URL: server.url,
+      },
+      tty,
+    });
+  const shown = await run(true);
+  expect(shown.code, shown.stderr).toBe(0);
+  expect(shown.stdout).toBe('name\nx␛]0;PWNED␇<U+202E>\n');
+  const piped = await run(false);
+  expect(piped.stdout).toBe(`name\n${evil}\n`);
+});
+
 it('a valid stream is written whole (the control)', async () => {
   server.plan = { endpoints: [good] };
   const r = await exportCsv();

@@ -104,8 +104,12 @@ async function deliverJobs(
     const toStdout = !out || isStdout(out);
     const sink =
       out && spec
-        ? await openSink(out, ctx.streams.stdout, { gzip: spec.gzip, signal: ctx.interrupt.signal })
-        : stdoutSink(ctx.streams.stdout);
+        ? await openSink(out, ctx.streams.stdout, {
+            gzip: spec.gzip,
+            signal: ctx.interrupt.signal,
+            content: spec.format,
+          })
+        : stdoutSink(ctx.streams.stdout, format === 'table' ? undefined : format);
     // Pretty JSON on standard output, as every command prints it; compact in a file.
     const source = resultsPages({
       fetchPage: pagesOf(jobs),

@@ -113,6 +113,7 @@ export async function exportOverFlight(req: FlightExportRequest): Promise<Flight
       gzip: req.gzip,
       noClobber: req.noClobber,
       signal: req.signal,
+      content: req.format,
     });
     return await deliver(flightBatches(client, req), sink, {
       format: req.format,
