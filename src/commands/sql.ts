@@ -147,7 +147,8 @@ async function runQuery(ctx: Context, text: string, opts: SqlFlags): Promise<voi
   if (opts.out && opts.out !== '-') {
     const { checkWritable } = await import('../export/target.js');
     await checkWritable(opts.out, { noClobber: !opts.clobber });
-  }
+  } else if (opts.out && spec)
+    (await import('../export/target.js')).checkStdout(ctx.streams.stdout, spec.format);
   if (opts.transport === 'flight' && !(opts.out && opts.wait && !into))
     throw new UsageError('--transport flight applies to an export: give --out FILE');
   const ctas = into ? await import('../api/ctas.js') : undefined;

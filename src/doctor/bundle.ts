@@ -143,7 +143,7 @@ export async function writeBundle(
     ),
   );
   const { openSink } = await import('../export/target.js');
-  const sink = await openSink(out, ctx.streams.stdout, { signal });
+  const sink = await openSink(out, ctx.streams.stdout, { signal, content: 'binary' });
   try {
     await sink.write(archive, signal);
     await sink.commit();

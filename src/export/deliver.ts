@@ -44,6 +44,11 @@ export interface Source<C, D> {
   sameColumns?(first: C, later: C): void;
   /** Rows the source is expected to deliver in all, once a piece has told (progress, and the check at the end). */
   expected?(): number | undefined;
+  /**
+   * Rows the source has received so far, when it can have more in hand than it handed out (a Flight reader
+   * holding a batch it has read while it reads on): a failure names these, and the rows written beside them.
+   */
+  received?(): number;
   /** Throws when `rows` is not the whole result (REST: the job's rowCount). */
   complete?(rows: number): void;
   /**
@@ -105,7 +110,21 @@ export async function deliver<C, D>(
     }
     const e = asDlakeError(err, source, state.rows, opts.signal, sink);
     const kept = source.resumable && keepable(e) ? await sink.suspend() : await sink.discard().then(() => 0);
-    throw stoppedAfter(e, offset + state.rows, sink, kept, opts.resumeHint);
+    const received = Math.max(state.rows, await safely(() => source.received?.() ?? 0, 0));
+    // What a device or standard output took, where it can tell: rows handed to it may still have been in a
+    // buffer when it failed (a full device takes no byte of them).
+    const taken = await safely(() => sink.rowsTaken?.(), undefined);
+    const written = taken ?? (sink.isFile ? undefined : { rows: state.rows, exact: true });
+    throw stoppedAfter(
+      e,
+      {
+        received: offset + received,
+        written: written && { rows: offset + written.rows, exact: written.exact },
+      },
+      sink,
+      kept,
+      opts.resumeHint,
+    );
   } finally {
     if (restore) v8Flags(restore);
   }
@@ -152,6 +171,7 @@ async function run<C, D>(
     if (piece.formatted || piece.rows > 0)
       await sink.write(piece.formatted ?? formatter.format(piece.data), signal);
     state.rows += piece.rows;
+    if (!formatter.held) sink.mark?.(offset + state.rows);
     // A point to resume from only once every row so far is in the bytes (not in a row group being filled).
     if (source.resumable && !formatter.held) await sink.checkpoint(offset + state.rows, formatter.state?.());
     // Ctrl-C between pieces: stop here rather than after the requests in flight.
@@ -231,21 +251,41 @@ function keepable(err: unknown): boolean {
 /** The source handed out fewer (or more) rows than the result holds: the result is not to be trusted. */
 export class IncompleteResultError extends ServiceError {}
 
-/** The same error, its message completed with the rows received and what was (not) written. */
+/**
+ * The same error, its message completed with the rows received and what was (not) written: rows received
+ * (counting a resumed export's) and, where the sink writes as it goes (standard output, a device), how many of
+ * them were written.
+ */
 function stoppedAfter(
   err: unknown,
-  rows: number,
+  { received, written }: { received: number; written: { rows: number; exact: boolean } | undefined },
   sink: Sink,
   kept: number,
   resumeHint: string | undefined,
 ): unknown {
   if (!(err instanceof DlakeError)) return err;
-  // Nothing written to standard output needs no account of it.
-  if (!sink.isFile && rows === 0) return err;
+  // Nothing received for standard output needs no account of it.
+  if (!sink.isFile && received === 0) return err;
+  const rows = received;
+  const into = (where: string) => {
+    if (written?.exact && written.rows === received)
+      return `export stopped after ${countRows(rows)} written ${where}`;
+    const n = written?.rows.toLocaleString('en-US');
+    const part = !written
+      ? 'a part of them'
+      : written.exact
+        ? written.rows === 0
+          ? 'none of them'
+          : `${n} of them`
+        : written.rows === 0
+          ? 'not all of them'
+          : `at least ${n} of them`;
+    return `export stopped after ${countRows(rows)}, ${part} written ${where}`;
+  };
   const what = !sink.isFile
-    ? `export stopped after ${countRows(rows)} written to ${sink.name}`
+    ? into(`to ${sink.name}`)
     : sink.partial === undefined
-      ? `export stopped after ${countRows(rows)} written into ${sink.name}`
+      ? into(`into ${sink.name}`)
       : kept > 0
         ? `export stopped after ${countRows(rows)}; ${sink.name} was not written, the first ${countRows(kept)} are kept in ${sink.partial}`
         : sink.resumed

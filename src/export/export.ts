@@ -73,18 +73,17 @@ export async function exportResult(ctx: Context, req: ExportRequest): Promise<Ex
 
 /** The sink of `req.out`: a file through FILE.partial (with its sidecar when resumable), a device, stdout. */
 async function sinkOf(ctx: Context, req: ExportRequest, signal: AbortSignal, jobId?: string): Promise<Sink> {
-  const sink = await openSink(req.out, ctx.streams.stdout, {
+  return openSink(req.out, ctx.streams.stdout, {
     gzip: req.spec.gzip,
     record: jobId === undefined ? undefined : { jobId, format: req.spec.format },
     resume: req.resume,
     noClobber: req.spec.noClobber,
     signal,
+    // On a terminal, CSV's control characters are shown and JSON's escaped, as a table's are (stdout-sink.ts).
+    content: req.spec.format,
     // Said, so that a person knows what the export waits for (and that a signal ends the wait).
     onWait: () => ctx.ui.notice(`waiting for a reader of the named pipe ${req.out}…`),
   });
-  // CSV carries text as it is; on a terminal its control characters are shown, as a table's are.
-  if (req.printed && req.spec.format === 'csv' && ctx.streams.stdout.isTTY) return shownOnTerminal(sink);
-  return sink;
 }
 
 /** Over REST: the job's results pages (or the pages in hand), from the start offset or the resumed rows. */
@@ -215,27 +214,4 @@ async function overFlight(
 /** A file name as one word of a shell command line (quoted only when it needs to be). */
 function shellWord(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/**
- * `sink` with every chunk made terminal-safe (safe-text.ts: line feeds and tabs kept). Each chunk is whole
- * UTF-8 (a head, a page of rows or a tail), so it is decoded on its own.
- */
-async function shownOnTerminal(sink: Sink): Promise<Sink> {
-  const { stderrSafe } = await import('../output/safe-text.js');
-  const text = (chunk: string | Uint8Array) =>
-    typeof chunk === 'string'
-      ? chunk
-      : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString();
-  return {
-    name: sink.name,
-    isFile: sink.isFile,
-    partial: sink.partial,
-    resumed: sink.resumed,
-    write: (chunk, signal) => sink.write(stderrSafe(text(chunk)), signal),
-    checkpoint: (rows, state) => sink.checkpoint(rows, state),
-    commit: () => sink.commit(),
-    discard: () => sink.discard(),
-    suspend: () => sink.suspend(),
-  };
 }

@@ -11,7 +11,7 @@ import { crc32, createGzip, type Gzip } from 'node:zlib';
 import { DlakeError, InterruptedError, UsageError } from '../errors.js';
 import { describeFsError, fileWriteError, readCheckedFile, USER_FILE_MAX_BYTES } from '../util/files.js';
 import { FileWriter } from './file-writer.js';
-import { ownCopy, type ResumeRecord, type Sink } from './sink.js';
+import { ownCopy, type ResumeRecord, type Sink, TakenRows } from './sink.js';
 import {
   cannotResumeInto,
   checkWritable,
@@ -183,6 +183,27 @@ class FileTarget implements Sink {
       signal.addEventListener('abort', stop, { once: true });
       p.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
     });
+  }
+
+  /**
+   * A device, pipe or socket: the rows it has taken. Through gzip, whose bytes lag the rows it was given, only
+   * that it took none is known.
+   */
+  private readonly taken = new TakenRows();
+
+  mark(rows: number): void {
+    if (this.path !== undefined || this.opts.gzip) return;
+    this.taken.took(this.file.written);
+    this.taken.mark(rows, this.file.bytes);
+  }
+
+  rowsTaken(): { rows: number; exact: boolean } | undefined {
+    if (this.path !== undefined) return undefined;
+    this.taken.took(this.file.written);
+    // A device says what each write took; a pipe or socket only once a whole write is taken.
+    const exact = !this.handle.stream || this.file.written === this.file.bytes;
+    if (this.opts.gzip) return this.file.written === 0 && exact ? { rows: 0, exact } : undefined;
+    return { rows: this.taken.rows, exact };
   }
 
   async checkpoint(rows: number, state?: unknown): Promise<void> {

@@ -124,8 +124,9 @@ export class FileWriter {
           const position = this.sequential ? null : at + off;
           const { bytesWritten } = await this.handle.write(bytes, off, bytes.length - off, position);
           off += bytesWritten;
+          // Known written as it goes: a pipe whose reader stopped took part of a buffer (its rows count).
+          this.done = at + off;
         }
-        this.done = at + bytes.length;
         if (owner && this.spare.length === 0) this.spare.push(owner);
       } catch (e) {
         this.failure ??= e as Error;

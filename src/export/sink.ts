@@ -26,6 +26,17 @@ export interface Sink {
    * gzip member here (every MEMBER_ROWS rows) so the bytes before it stand alone.
    */
   checkpoint(rows: number, state?: unknown): Promise<void>;
+  /**
+   * Everything handed over so far holds `rows` rows (after each piece): a sink that writes into what it cannot
+   * take back (a device, standard output) counts from these the rows its destination has taken.
+   */
+  mark?(rows: number): void;
+  /**
+   * The rows whose bytes the destination has taken, where the sink writes into it as it goes (a device, a
+   * pipe, standard output): `exact` when no write is under way, else at least these (a pipe whose reader
+   * stopped reading took part of a write). Undefined where it cannot tell: a file is not written until whole.
+   */
+  rowsTaken?(): { rows: number; exact: boolean } | undefined;
   /** Everything written: flush, close and (for a file) rename into place. */
   commit(): Promise<void>;
   /**
@@ -63,6 +74,41 @@ export interface ResumeRecord {
  */
 export const ownCopy = (chunk: string | Uint8Array): string | Uint8Array =>
   typeof chunk === 'string' ? chunk : Buffer.from(chunk);
+
+/**
+ * The rows a destination has taken: marks of (rows, the position their bytes end at) as they are handed over,
+ * dropped once the destination has taken the bytes up to the next one.
+ */
+export class TakenRows {
+  private marks: { rows: number; end: number }[] = [];
+  private taken = 0;
+
+  /** `rows` rows end at position `end` of what was handed over. */
+  mark(rows: number, end: number): void {
+    this.marks.push({ rows, end });
+  }
+
+  /** The destination has taken everything up to position `end`. */
+  took(end: number): void {
+    this.taken = end;
+    while (this.marks.length > 1 && this.marks[1]!.end <= end) this.marks.shift();
+  }
+
+  /** Whether everything up to position `end` is taken. */
+  all(end: number): boolean {
+    return this.taken >= end;
+  }
+
+  /** Rows whose bytes were all taken. */
+  get rows(): number {
+    let rows = 0;
+    for (const m of this.marks) {
+      if (m.end > this.taken) break;
+      rows = m.rows;
+    }
+    return rows;
+  }
+}
 
 /** Raised when standard output is closed by its reader (`| head`): the export stops without an error. */
 export class OutputClosedError extends Error {}

@@ -83,6 +83,8 @@ export type SpecialHandle = WriteHandle &
   Partial<Pick<FileHandle, 'read'>> & {
     /** Drops what is not yet written (a reader that stopped reading must not hold up a stop). */
     abort?: () => void;
+    /** A pipe or socket, whose write is known taken only whole (a device's says what it took). */
+    stream?: boolean;
   };
 
 /** How often a named pipe with no reader is tried again, and a device that is not ready written again. */
@@ -179,6 +181,7 @@ function streamHandle(socket: import('node:net').Socket): SpecialHandle {
         socket.write(bytes, (e) => (e ? reject(e) : resolve({ bytesWritten: length, buffer })));
       })) as WriteHandle['write'],
     abort: () => socket.destroy(),
+    stream: true,
     close: () =>
       new Promise<void>((resolve) => {
         if (socket.destroyed) return resolve();

@@ -73,12 +73,13 @@ export function gridOf(
 /**
  * The width of each column in a table no wider than `width` (as gh does it: the widest free-text columns are cut
  * with an ellipsis, level with each other), or undefined when even the narrowest table that cuts no data is wider:
- * the caller then prints records. Without a terminal (`width` undefined) nothing is cut.
+ * the caller then prints records. Without a terminal (`width` undefined) nothing is cut, and the layout is a table
+ * unless padding would make it many times its cells (`paddingFits`).
  */
 export function columnWidths(grid: Grid, width: number | undefined): number[] | undefined {
   const { natural, floor } = grid;
   const cols = natural.length;
-  if (!width || cols === 0) return natural;
+  if (!width || cols === 0) return paddingFits(grid) ? natural : undefined;
   const budget = width - GAP * (cols - 1);
   const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
   if (sum(natural) <= budget) return natural;
@@ -109,6 +110,25 @@ export function columnWidths(grid: Grid, width: number | undefined): number[] | 
     }
   }
   return widths;
+}
+
+/** A padded table may take this many times its cells' own columns, and at least this much, before it is records. */
+const MAX_PADDING_FACTOR = 4;
+const MIN_PADDED_LIMIT = 1 << 20;
+
+/**
+ * Whether the table, every column padded to its widest cell, stays within a few times its cells: a cell of
+ * megabytes in a column would pad every row to megabytes (a table growing as rows × widest cells, gigabytes from
+ * an answer of megabytes), so such a table is printed as records, whose size is its cells'.
+ */
+function paddingFits(grid: Grid): boolean {
+  const cols = grid.natural.length;
+  let cells = 0;
+  for (const w of grid.widths) cells += w;
+  let row = GAP * (cols - 1);
+  for (let c = 0; c < cols - 1; c++) row += grid.natural[c]!;
+  const padded = (grid.rows.length + 1) * row;
+  return padded <= Math.max(MIN_PADDED_LIMIT, MAX_PADDING_FACTOR * cells);
 }
 
 /** The table: a bold header line, then a line a row, columns `GAP` apart, no trailing spaces. */

@@ -2,15 +2,16 @@
 // project as a session option: a SetSessionOptions action setting `project_id`, whose session cookie every later
 // call sends back. The emulator answers a call without the session from the organisation's default project,
 // whose `big` holds other rows: an export that forgot the session would show them.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startEmulator } from 'dlake-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ORG_DEFAULT_PROJECT_ID } from '../../emulator/src/flight/server.js';
 import { FlightClient } from '../../src/export/flight/client.js';
 import { parseFlightUrl } from '../../src/export/flight/endpoint.js';
 import { openFlightResult } from '../../src/export/flight/result.js';
-import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
 
 const PID = '11111111-2222-4333-8444-555555555555';
 const QUERY = 'SELECT id, name FROM big ORDER BY id';
@@ -92,4 +93,36 @@ describe('the hosted edition over Flight', () => {
     expect(r.stderr).toContain('did not set the session option project_id (INVALID_VALUE)');
     expect(calls().map((c) => c.method)).toEqual(['DoAction']);
   });
+});
+
+it('an endpoint that takes no session options is named (exit 6): the project cannot be set, no query is sent', async () => {
+  // A self-hosted service's Flight endpoint answers SetSessionOptions UNIMPLEMENTED, as Arrow before 16 does.
+  const other = await startEmulator({ flightPort: 0 });
+  const cfg = mkdtempSync(join(tmpdir(), 'dlake-flight-hosted-cfg-'));
+  try {
+    const out = join(dir, 'x.csv');
+    const r = await fx.run(['sql', QUERY, '--out', out, '--transport', 'flight'], {
+      env: {
+        DLAKE_CONFIG_DIR: cfg,
+        DLAKE_EDITION: 'cloud',
+        DLAKE_PROJECT_ID: PID,
+        DLAKE_TOKEN: other.state.issueToken(other.state.userByName('admin')!.id, 'pat', 3_600_000).token,
+        DLAKE_URL: fx.emu.url,
+        DLAKE_FLIGHT_URL: other.flight!.url,
+      },
+    });
+    expectFailure(
+      r,
+      6,
+      /^error: the Flight endpoint did not set the session option project_id: it takes no session options \(SetSessionOptions: Unknown action: SetSessionOptions\): export stopped after 0 rows; .*x\.csv was not written$/,
+    );
+    expect(r.stderr).toContain(
+      "hint: the hosted edition's Flight endpoint is grpc+tls://data.dremio.cloud:443",
+    );
+    expect(other.flight!.calls.map((c) => c.method)).toEqual(['DoAction']);
+    expect(readdirSync(dir)).toEqual([]);
+  } finally {
+    rmSync(cfg, { recursive: true, force: true });
+    await other.close();
+  }
 });

@@ -84,6 +84,39 @@ describe('a stream that breaks after its first batch', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  // apache-arrow's reader holds a batch that has arrived while it reads the next message: a stream that breaks
+  // then has received rows that were never handed on. The count is the rows received, not those written.
+  it('names every row received, a batch held by the reader when the stream broke included', async () => {
+    server.plan = { endpoints: [[schema, b1]], ending: { garbage: true } };
+    expectFailure(
+      await exportCsv(),
+      7,
+      /broke: .*: export stopped after 3 rows; .*out\.csv was not written$/,
+    );
+    server.plan = { endpoints: [[schema, b1, b2]], ending: { error: 'the query failed on the server' } };
+    expectFailure(
+      await exportCsv(['--format', 'parquet'], 'out.parquet'),
+      6,
+      /: export stopped after 6 rows; .*out\.parquet was not written$/,
+    );
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('to standard output: the rows received, and how many of them were written', async () => {
+    server.plan = { endpoints: [[schema, b1, b2]], ending: { garbage: true } };
+    const r = await runInProcess(['sql', 'SELECT * FROM t', '--out', '-', '--transport', 'flight'], {
+      env: {
+        DLAKE_CONFIG_DIR: cfg,
+        DLAKE_URL: 'http://127.0.0.1:9',
+        DLAKE_TOKEN: 'a-token-for-this-server',
+        DLAKE_FLIGHT_URL: server.url,
+      },
+    });
+    expect(r.code).toBe(7);
+    expect(r.stdout).toBe('id,name\n1,a0\n2,bb0\n3,ccc0\n');
+    expect(r.stderr).toMatch(/: export stopped after 6 rows, 3 of them written to standard output\n/);
+  });
+
   it("a failure's text with line breaks and the token: one error line, indented, the token hidden", async () => {
     const [schema, b1] = good;
     server.plan = {
@@ -99,6 +132,26 @@ describe('a stream that breaks after its first batch', () => {
     expect(r.stderr).not.toContain('a-token-for-this-server');
     expect(r.stderr).not.toContain('\u001b');
   });
+});
+
+it('--out - on a terminal shows the escape sequences of the data; to a pipe, the bytes as they are', async () => {
+  const evil = 'x\u001b]0;PWNED\u0007\u202e';
+  server.plan = { endpoints: [payloadsOf(new Table({ name: vectorFromArray([evil], new Utf8()) }))] };
+  const run = (tty: boolean) =>
+    runInProcess(['sql', 'SELECT * FROM t', '--out', '-', '--transport', 'flight', '-q'], {
+      env: {
+        DLAKE_CONFIG_DIR: cfg,
+        DLAKE_URL: 'http://127.0.0.1:9',
+        DLAKE_TOKEN: 'a-token-for-this-server',
+        DLAKE_FLIGHT_URL: server.url,
+      },
+      tty,
+    });
+  const shown = await run(true);
+  expect(shown.code, shown.stderr).toBe(0);
+  expect(shown.stdout).toBe('name\nx␛]0;PWNED␇<U+202E>\n');
+  const piped = await run(false);
+  expect(piped.stdout).toBe(`name\n${evil}\n`);
 });
 
 it('a valid stream is written whole (the control)', async () => {

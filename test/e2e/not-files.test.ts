@@ -254,7 +254,12 @@ describe('--out onto a named pipe that no one reads', () => {
       child.kill('SIGTERM');
       const r = await child.done;
       expect(r.signal, r.stderr).toBeNull();
-      expectFailure(r, 143, /^error: terminated \(SIGTERM\): export stopped after 2,000 rows written into /);
+      // The pipe took a part of a write, which is all it can be said to hold.
+      expectFailure(
+        r,
+        143,
+        /^error: terminated \(SIGTERM\): export stopped after 2,000 rows, not all of them written into /,
+      );
       expect(readdirSync(dir)).toEqual(['rows.csv']);
     } finally {
       closeSync(reader);

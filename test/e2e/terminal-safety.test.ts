@@ -87,6 +87,35 @@ describe('CSV carries control characters to a file or a pipe, and shows them on 
     expect(ls.raw).not.toMatch(/\u001b\[31m|\u0007|\u200b/);
   });
 
+  it('--out - likewise: shown on a terminal (CSV, JSON), the bytes as they are to a pipe', async () => {
+    const c1 = `${cell}\u009b31m\u202eevil`;
+    const one = { ...body, rows: [{ c: c1 }] };
+    fx.emu.fault({ kind: 'schema', path: /\/results$/, times: 1, body: one });
+    const piped = await fx.run(['sql', 'SELECT 1', '--out', '-']);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toBe(`c\n${c1}\n`);
+
+    fx.emu.fault({ kind: 'schema', path: /\/results$/, times: 1, body: one });
+    const csv = await fx.run(['sql', 'SELECT 1', '--out', '-'], { tty: true });
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout).toBe('c\nx␛[31my␇ zero<U+200B>width\ufffd31m<U+202E>evil\n');
+
+    fx.emu.fault({ kind: 'schema', path: /\/results$/, times: 1, body: one });
+    const json = await fx.run(['sql', 'SELECT 1', '--out', '-', '--format', 'ndjson'], { tty: true });
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout).toBe('{"c":"x\\u001b[31my\\u0007 zero\\u200bwidth\\u009b31m\\u202eevil"}\n');
+    expect(JSON.parse(json.stdout).c).toBe(c1);
+  });
+
+  it('binary data is not written to a terminal (exit 2), and is to a pipe', async () => {
+    const r = await fx.run(['sql', 'SELECT 1 AS x', '--out', '-', '--format', 'parquet'], { tty: true });
+    expectFailure(r, 2, 'dlake does not write Parquet to a terminal');
+    expect(r.stderr).toContain('hint: redirect standard output');
+    const piped = await fx.run(['sql', 'SELECT 1 AS x', '--out', '-', '--format', 'parquet']);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout.startsWith('PAR1')).toBe(true);
+  });
+
   it('a wiki text likewise: as it is to a pipe, shown on a terminal', async () => {
     const space = await fx.run(['api', 'POST', 'catalog', '--data', '{"entityType":"space","name":"Notes"}']);
     expect(space.code, space.stderr).toBe(0);

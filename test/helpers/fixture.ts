@@ -17,7 +17,7 @@ export interface Fixture {
    * Runs dlake in this process (test/helpers/in-process.ts) with DLAKE_CONFIG_DIR set to this fixture's folder
    * (and DLAKE_URL unless `url: false`).
    */
-  run(args: string[], opts?: RunOptions & { url?: boolean }): Promise<RunResult>;
+  run(args: string[], opts?: RunOptions & { url?: boolean; tty?: boolean }): Promise<RunResult>;
   /** As `run`, but spawns the built binary: for what only a process shows (exit, signals, the bundle). */
   spawn(args: string[], opts?: RunOptions & { url?: boolean }): Promise<RunResult>;
   /** Logs in with a password into `profile` (default: the default profile). */

@@ -16,6 +16,7 @@ import { type FetchPage, pagesInOrder } from '../../src/export/pages.js';
 import { ParquetRows } from '../../src/export/parquet.js';
 import { ProgressBar } from '../../src/export/progress.js';
 import { restCells, unscaled } from '../../src/export/rest-cells.js';
+import { TakenRows } from '../../src/export/sink.js';
 import { checkWritable, openFileSink, type Sink, stdoutSink } from '../../src/export/target.js';
 import { parseCsv } from '../helpers/csv.js';
 import { exportPages, textRows } from '../helpers/formats.js';
@@ -684,5 +685,22 @@ describe('pretty JSON rows (sql -o json on standard output)', () => {
     );
     const empty = textRows('json', schema, { pretty: true });
     expect(`${empty.head}${empty.tail()}`).toBe('[]\n');
+  });
+});
+
+// A device or standard output: the rows it took are those whose bytes it took whole (a full device: none).
+describe('the rows a destination took', () => {
+  it('are those whose bytes it took whole, counted from marks as they are handed over', () => {
+    const t = new TakenRows();
+    expect(t.rows).toBe(0);
+    t.mark(500, 100);
+    t.mark(1000, 200);
+    t.mark(1500, 300);
+    t.took(0);
+    expect(t.rows).toBe(0);
+    t.took(250);
+    expect(t.rows).toBe(1000);
+    t.took(300);
+    expect(t.rows).toBe(1500);
   });
 });

@@ -63,6 +63,30 @@ describe('tables are laid out in work proportional to their cells', () => {
   });
 });
 
+describe('what is printed grows with the cells, never with rows × the widest cell', () => {
+  it('without a terminal, one cell of 50,000 characters pads no row: records, every cell whole', async () => {
+    const rows = Array.from({ length: 1000 }, (_, i) => ({
+      name: i === 500 ? 'n'.repeat(50_000) : `n${i}`,
+      size: i,
+    }));
+    const out = (await table(rows)).stdout;
+    // Padded as a table, each of the 1,001 lines would be 50,002 characters: 50 MB.
+    expect(out.length).toBeLessThan(200_000);
+    const blocks = out.trimEnd().split('\n\n');
+    expect(blocks).toHaveLength(1000);
+    expect(blocks[500]).toBe(`NAME  ${'n'.repeat(50_000)}\nSIZE  500`);
+    expect(blocks[999]).toBe('NAME  n999\nSIZE  999');
+  });
+
+  it('a table padded within a few times its cells stays a table', async () => {
+    const rows = Array.from({ length: 1000 }, (_, i) => ({
+      name: `n${i}`.padEnd(i === 7 ? 300 : 4),
+      size: i,
+    }));
+    expect(lines((await table(rows)).stdout)[0]).toMatch(/^NAME {298}SIZE$/);
+  });
+});
+
 describe('data is never cut, only free text', () => {
   it('numbers keep every digit in an 80- and a 62-column terminal; the free text is cut instead', async () => {
     const rows = [

@@ -54,7 +54,8 @@ async function exportJob(ctx: Context, id: string, opts: OptionsOf<typeof declar
   flight?.checkTransport(transport, opts.resume ? '--resume' : undefined);
   const sql = flight?.jobResultsSql(id);
   let resume: ResumeRecord | undefined;
-  if (opts.out !== '-') {
+  if (opts.out === '-') (await import('../../export/target.js')).checkStdout(ctx.streams.stdout, spec.format);
+  else {
     const { checkWritable } = await import('../../export/target.js');
     await checkWritable(opts.out, { noClobber: !opts.clobber });
     // Said before waiting for the job, not after.

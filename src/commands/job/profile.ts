@@ -38,7 +38,9 @@ export const register = defineCommand(declaration, profile);
 
 async function profile(ctx: Context, given: string, opts: OptionsOf<typeof declaration>): Promise<void> {
   const id = await checkProfileRequest(ctx, given);
-  if (opts.out && opts.out !== '-') await (await import('../../export/target.js')).checkWritable(opts.out);
+  const target = opts.out ? await import('../../export/target.js') : undefined;
+  if (opts.out === '-') target?.checkStdout(ctx.streams.stdout, 'binary');
+  else if (opts.out) await target?.checkWritable(opts.out);
   const zip = await downloadJobProfile(ctx, id);
   if (opts.out) return save(ctx, opts.out, zip);
   const summary = await summariseProfileZip(zip, opts.top ?? 10);
@@ -48,7 +50,7 @@ async function profile(ctx: Context, given: string, opts: OptionsOf<typeof decla
 /** The zip as downloaded, through FILE.partial and a rename: a FILE that exists is whole. */
 async function save(ctx: Context, out: string, zip: Buffer): Promise<void> {
   const { openSink, isStdout } = await import('../../export/target.js');
-  const sink = await openSink(out, ctx.streams.stdout);
+  const sink = await openSink(out, ctx.streams.stdout, { content: 'binary' });
   try {
     await sink.write(zip, ctx.interrupt.signal);
     await sink.commit();

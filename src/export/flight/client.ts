@@ -50,6 +50,21 @@ export type FlightCallError = Error & { code: grpc.status; details?: string };
 
 export const STATUS = grpc.status;
 
+/**
+ * A session option the endpoint did not set (the hosted edition's project): without it the organisation's
+ * default project would answer, so the export stops, exit 6, naming the option and why.
+ */
+export class SessionOptionError extends Error {
+  readonly code = grpc.status.FAILED_PRECONDITION;
+
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
 type Stub = grpc.Client & { [method: string]: (...args: unknown[]) => unknown };
 
 let serviceCtor: grpc.ServiceClientConstructor | undefined;
@@ -242,22 +257,29 @@ export class FlightClient {
     const stop = () => call.cancel();
     signal?.addEventListener('abort', stop, { once: true });
     const refused: string[] = [];
+    const names = Object.keys(options).join(', ');
     try {
       for await (const body of call as AsyncIterable<Buffer>) {
         for (const [name, why] of Object.entries(decodeSetSessionOptionsResult(body)))
           refused.push(`${name} (${why})`);
       }
     } catch (e) {
+      // An endpoint without the action (Arrow before 16, or not the hosted edition's) would run the query in
+      // another project: it is named, never passed over.
+      if ((e as FlightCallError)?.code === grpc.status.UNIMPLEMENTED) {
+        const said = (e as FlightCallError).details || (e as Error).message;
+        throw new SessionOptionError(
+          `the Flight endpoint did not set the session option ${names}: it takes no session options (SetSessionOptions: ${said})`,
+          "the hosted edition's Flight endpoint is grpc+tls://data.dremio.cloud:443 (data.eu.dremio.cloud:443 in the EU): check --flight-url",
+        );
+      }
       throw this.overall(e);
     } finally {
       signal?.removeEventListener('abort', stop);
     }
     if (refused.length > 0) {
-      throw Object.assign(
-        new Error(`the Flight endpoint did not set the session option ${refused.join(', ')}`),
-        {
-          code: grpc.status.INVALID_ARGUMENT,
-        },
+      throw new SessionOptionError(
+        `the Flight endpoint did not set the session option ${refused.join(', ')}`,
       );
     }
   }

@@ -17,6 +17,11 @@ interface FlightResult {
    * (`break`, an error) cancels the stream. Iterate once.
    */
   readonly batches: AsyncIterable<RecordBatch>;
+  /**
+   * The rows of the batches received and checked so far: apache-arrow's reader may hold a batch that has
+   * arrived while it reads on, so a stream that breaks then has received more rows than were yielded.
+   */
+  readonly received: number;
 }
 
 interface FlightQuery {
@@ -35,6 +40,7 @@ export async function openFlightResult(client: FlightClient, q: FlightQuery): Pr
       'the Flight endpoint answered the query with no endpoint to read it from',
     );
   }
+  const count = { rows: 0 };
   const where = (i: number) =>
     n === 1 ? 'the Flight stream' : `the Flight stream of endpoint ${i + 1} of ${n}`;
   // Each stream has its own abort, so that a consumer that stops early ends the gRPC call at once: apache-arrow's
@@ -49,7 +55,11 @@ export async function openFlightResult(client: FlightClient, q: FlightQuery): Pr
       stop.abort();
     };
     try {
-      const reader = await readStream(client.doGet(info.tickets[i]!, q.authorization, stop.signal), where(i));
+      const reader = await readStream(
+        client.doGet(info.tickets[i]!, q.authorization, stop.signal),
+        where(i),
+        count,
+      );
       return { reader, close };
     } catch (e) {
       close();
@@ -74,12 +84,25 @@ export async function openFlightResult(client: FlightClient, q: FlightQuery): Pr
       }
     }
   }
-  return { schema, batches: { [Symbol.asyncIterator]: batches } };
+  return {
+    schema,
+    batches: { [Symbol.asyncIterator]: batches },
+    get received() {
+      return count.rows;
+    },
+  };
 }
 
-/** One DoGet stream's batches, each message checked before apache-arrow reads it; opened up to its schema. */
-export async function readStream(messages: AsyncIterable<FlightData>, where = 'the Flight stream') {
-  const reader = await RecordBatchReader.from(validated(messages, where));
+/**
+ * One DoGet stream's batches, each message checked before apache-arrow reads it; opened up to its schema. The
+ * rows of each batch checked are added to `count`.
+ */
+export async function readStream(
+  messages: AsyncIterable<FlightData>,
+  where = 'the Flight stream',
+  count = { rows: 0 },
+) {
+  const reader = await RecordBatchReader.from(validated(messages, where, count));
   return reader.open();
 }
 
@@ -88,14 +111,19 @@ export async function readStream(messages: AsyncIterable<FlightData>, where = 't
  * padded metadata length, metadata, body) for apache-arrow's reader. A stream that ends before its schema is
  * refused here, before the reader could take it for an empty result.
  */
-async function* validated(messages: AsyncIterable<FlightData>, where: string): AsyncGenerator<Uint8Array> {
+async function* validated(
+  messages: AsyncIterable<FlightData>,
+  where: string,
+  count: { rows: number },
+): AsyncGenerator<Uint8Array> {
   const validator = new StreamValidator(where);
   for await (const msg of messages) {
     const header = msg.data_header ?? EMPTY;
     // A FlightData without metadata or body carries only app_metadata: nothing of the result. A body without
     // metadata is a batch that cannot be read, never one to skip.
     if (header.length === 0 && !msg.data_body?.length) continue;
-    const { body } = validator.check(header, msg.data_body ?? EMPTY);
+    const { body, rows } = validator.check(header, msg.data_body ?? EMPTY);
+    count.rows += rows;
     yield ipcPrefix(header);
     yield header;
     const pad = padding(header.length);

@@ -14,7 +14,13 @@ import {
 } from '../../errors.js';
 import { describe, type Source } from '../deliver.js';
 import { formatModule } from '../formats.js';
-import { type FlightCallError, FlightClient, type FlightClientOptions, STATUS } from './client.js';
+import {
+  type FlightCallError,
+  FlightClient,
+  type FlightClientOptions,
+  SessionOptionError,
+  STATUS,
+} from './client.js';
 import { openFlightResult } from './result.js';
 import { describeSchema, InvalidFlightStreamError, sameSchema } from './validate.js';
 
@@ -48,12 +54,14 @@ export function flightSource(req: FlightRequest): { source: Source<Schema, Recor
 /** A query's rows over Flight as a source: every endpoint's batches in order. */
 export function flightBatches(client: FlightClient, req: FlightRequest): Source<Schema, RecordBatch> {
   const attempts = req.attempts ?? RETRY_DELAYS_MS.length + 1;
+  let result: Awaited<ReturnType<typeof openFlightResult>> | undefined;
   return {
     async *pieces(signal) {
+      result = undefined;
       if (req.sessionOptions) await client.setSessionOptions(req.sessionOptions, req.authorization, signal);
       // Every message is checked before a cell of it is read, and every endpoint's columns are the first's
       // (./result.ts): what reaches the pipeline holds what its metadata says.
-      const result = await openFlightResult(client, {
+      result = await openFlightResult(client, {
         sql: req.sql,
         authorization: req.authorization,
         signal,
@@ -66,6 +74,7 @@ export function flightBatches(client: FlightClient, req: FlightRequest): Source<
       // A result of no rows still has its columns: the header (or `[]`, an empty Parquet file).
       if (!rows) yield { columns: result.schema, rows: 0, data: undefined as never };
     },
+    received: () => result?.received ?? 0,
     formatter: async (schema, format) => (await formatModule(format)).batches(schema),
     sameColumns(first, later) {
       if (!sameSchema(first, later))
@@ -115,6 +124,9 @@ function explain(err: unknown, rows: number, req: FlightRequest): DlakeError {
     return new InterruptedError('interrupted');
   // Only an Error is kept as the cause (--debug prints its stack); any other value is in the words already.
   const cause = err instanceof Error ? err : undefined;
+  if (err instanceof SessionOptionError) {
+    return new JobFailedError(said, { hint: err.hint });
+  }
   if (typeof e?.code !== 'number')
     return new ServiceError(`the Flight stream from ${req.endpoint.url} failed: ${said}`, { cause });
   // gRPC says INTERNAL for a stream the transport broke (reset, a message that does not parse) as for a query

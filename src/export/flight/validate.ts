@@ -34,6 +34,8 @@ interface CheckedMessage {
   message: Message;
   header: Uint8Array;
   body: Uint8Array;
+  /** The rows of a record batch (0 for any other message). */
+  rows: number;
 }
 
 type ArrowType = Schema['fields'][number]['type'];
@@ -97,7 +99,7 @@ export class StreamValidator {
     if (body.byteLength < bodyLength) {
       this.fail(`its body is ${body.byteLength} bytes, its metadata says ${bodyLength}`);
     }
-    const checked = { message, header, body: body.subarray(0, bodyLength) };
+    const checked = { message, header, body: body.subarray(0, bodyLength), rows: 0 };
     if (message.headerType === MessageHeader.Schema) {
       if (this.schema) this.fail('a second schema in the middle of the stream');
       const schema = message.header() as Schema;
@@ -122,7 +124,11 @@ export class StreamValidator {
     }
     if (message.headerType !== MessageHeader.RecordBatch)
       this.fail(`a message of type ${message.headerType}`);
-    this.checkBatch(message.header() as unknown as BatchMeta, checked.body, this.schema.fields);
+    checked.rows = this.checkBatch(
+      message.header() as unknown as BatchMeta,
+      checked.body,
+      this.schema.fields,
+    );
     return checked;
   }
 
