@@ -1,7 +1,7 @@
-// Where the credential store's agent listens (docs/architecture.md "The credential store's helper and agent"):
-// the helper that one command starts stays on for a while as the user's agent, keeping the binding loaded and
-// its connections to the store open, so that the next command's read costs a round trip on a local socket
-// instead of a Node start, a binding load and a new session with the store.
+// Where the credential store's agent listens (docs/architecture.md "Start-up"): the helper that one command
+// starts stays on for a while as the user's agent, keeping the binding loaded and its connections to the store
+// open, so that the next command's read costs a round trip on a local socket instead of a Node start, a binding
+// load and a new session with the store.
 //
 // The socket is `$XDG_RUNTIME_DIR/dlake/keyring-KEY.sock`: the runtime folder is the user's own (mode 0700,
 // emptied at logout), and dlake's folder in it is created 0700 and checked before every use, so that only the

@@ -84,7 +84,8 @@ parentPort.on('message', (req) => {
       for (const account of req.accounts) values[account] = withEntry(account, (e) => e.getPassword());
       return parentPort.postMessage({ id: req.id, ok: true, values });
     }
-    if (req.op === 'probe') withEntry('probe', () => undefined);
+    // A kept entry proves nothing about the store now: the probe asks it something (an item nobody has).
+    if (req.op === 'probe') withEntry('probe', (e) => e.getPassword());
     else if (req.op === 'set')
       for (const [account, secret] of Object.entries(req.items)) withEntry(account, (e) => e.setPassword(secret));
     else if (req.op === 'delete') for (const account of req.accounts) withEntry(account, (e) => e.deleteCredential());

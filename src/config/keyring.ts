@@ -143,7 +143,11 @@ export class KeyringHelper {
     const [command, args] = this.command;
     const child = spawn(command, args, {
       stdio: ['pipe', 'pipe', 'ignore'],
-      env: { ...this.env, DLAKE_KEYRING_HELPER: '1', ...(agent && { DLAKE_KEYRING_AGENT: agent }) },
+      env: {
+        ...helperEnv(this.env),
+        DLAKE_KEYRING_HELPER: '1',
+        ...(agent && { DLAKE_KEYRING_AGENT: agent }),
+      },
       windowsHide: true,
       // An agent outlives this command: a session of its own, so that the terminal's end or Ctrl-C does not
       // reach it through this command's process group.
@@ -192,6 +196,19 @@ export class KeyringHelper {
     for (const p of this.pending.values()) p.reject(e);
     this.pending.clear();
   }
+}
+
+/**
+ * The helper's environment: this command's, less dlake's own settings, which may hold a secret (DLAKE_TOKEN,
+ * DLAKE_CLIENT_SECRET) an agent would otherwise keep for minutes; the config folder (where the single executable
+ * unpacks its binding) and the agent's idle time stay.
+ */
+function helperEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      ([k]) => !k.startsWith('DLAKE_') || k === 'DLAKE_CONFIG_DIR' || k === 'DLAKE_CREDENTIAL_STORE_AGENT',
+    ),
+  );
 }
 
 declare const __dirname: string | undefined;
