@@ -15,13 +15,12 @@
 import { lstatSync, rmSync, watch } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
-import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import { agentIdleMs, makeSocketFolder } from './keyring-agent.js';
-import { type KeyringAnswer, type KeyringRequest, noAnswerWithin } from './keyring-protocol.js';
+import { type KeyringAnswer, type KeyringRequest, noAnswerWithin, onJsonLines } from './keyring-protocol.js';
 
 /** Where the binding is: a module to require (the npm package's) or a native file to open (the executable's). */
-export type BindingLocation = { require: string } | { dlopen: string };
+type BindingLocation = { require: string } | { dlopen: string };
 
 /** The deadline of a request that names none. */
 const DEFAULT_DEADLINE_MS = 10_000;
@@ -149,13 +148,7 @@ export function serveKeyring(locate: () => BindingLocation, env: NodeJS.ProcessE
   };
 
   const serve = (input: NodeJS.ReadableStream, reply: (a: KeyringAnswer) => void) =>
-    createInterface({ input }).on('line', (line) => {
-      let req: KeyringRequest;
-      try {
-        req = JSON.parse(line) as KeyringRequest;
-      } catch {
-        return;
-      }
+    onJsonLines<KeyringRequest>(input, (req) => {
       queue.push({ req, reply });
       next();
     });

@@ -7,9 +7,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { agentSocket, isOwnSocket } from './keyring-agent.js';
-import { type KeyringAnswer, type KeyringRequest, noAnswerWithin, StoreError } from './keyring-protocol.js';
+import {
+  type KeyringAnswer,
+  type KeyringRequest,
+  noAnswerWithin,
+  onJsonLines,
+  StoreError,
+} from './keyring-protocol.js';
 
 type Pending = { line: string; resolve: (a: KeyringAnswer) => void; reject: (e: Error) => void };
 type Omit2<T> = T extends unknown ? Omit<T, 'id' | 'deadlineMs'> : never;
@@ -174,13 +179,7 @@ export class KeyringHelper {
   }
 
   private listen(input: NodeJS.ReadableStream): void {
-    createInterface({ input }).on('line', (line) => {
-      let a: KeyringAnswer;
-      try {
-        a = JSON.parse(line) as KeyringAnswer;
-      } catch {
-        return;
-      }
+    onJsonLines<KeyringAnswer>(input, (a) => {
       const p = this.pending.get(a.id);
       this.pending.delete(a.id);
       p?.resolve(a);
