@@ -222,7 +222,10 @@ export class Context {
     const settings = this.settings(req.resolve);
     const url = requireUrl(settings);
     this.checkSettings();
-    if (req.auth === undefined || req.auth === true) this.prefetchSecrets(settings);
+    // One turn of the event loop before the HTTP client's modules load (synchronous work, tens of ms): the
+    // read's request leaves now, not after them, and the store's answer comes while they load.
+    if ((req.auth === undefined || req.auth === true) && this.prefetchSecrets(settings))
+      await new Promise((turn) => setImmediate(turn));
     const [{ ApiClient }, { CredentialProvider }, { hostedLoginUrl }] = await Promise.all([
       import('./api/http.js'),
       import('./auth/credentials.js'),
@@ -273,15 +276,18 @@ export class Context {
   }
 
   /**
-   * Starts reading the stored token's secrets from the credential store (a helper process: src/config/keyring.ts)
-   * while the HTTP client is loaded and built, so that its start costs the command as little time as it can. The
-   * credentials provider awaits the same read; nothing is sent before it has decided the token may be used.
+   * Starts reading the stored token's secrets from the credential store (its agent, or a helper process:
+   * src/config/keyring.ts) while the HTTP client is loaded and built, so that its start costs the command as little
+   * time as it can; whether it did. The credentials provider awaits the same read; nothing is sent before it has
+   * decided the token may be used.
    */
-  private prefetchSecrets(settings: ResolvedSettings): void {
-    if (settings.envToken) return;
+  private prefetchSecrets(settings: ResolvedSettings): boolean {
+    if (settings.envToken) return false;
     const name = settings.profileName.value;
     const stored = this.snapshot().credentials.tokens[name];
-    if (stored?.keyring) void this.store.reveal(name, stored).catch(() => undefined);
+    if (!stored?.keyring) return false;
+    void this.store.reveal(name, stored).catch(() => undefined);
+    return true;
   }
 
   /**

@@ -5,7 +5,8 @@
 // (src/config/keyring.ts), with the binding the executable carries (src/config/keyring-sea.ts).
 if (process.env.DLAKE_KEYRING_HELPER) {
   void Promise.all([import('./config/keyring-child.js'), import('./config/keyring-sea.js')]).then(
-    ([{ serveKeyring }, { loadSeaBinding }]) => serveKeyring(() => loadSeaBinding(process.env)),
+    ([{ serveKeyring }, { unpackSeaBinding }]) =>
+      serveKeyring(() => ({ dlopen: unpackSeaBinding(process.env) }), process.env),
   );
 } else {
   void import('./cli.js').then(({ main }) => main(process.argv));

@@ -1,5 +1,12 @@
-// What dlake and its credential-store helper (src/config/keyring-child.ts) say to each other, one JSON line each.
-export type KeyringRequest = { id: number } & (
+// What dlake and its credential-store helper (src/config/keyring-child.ts) say to each other, one JSON line each,
+// over the helper's standard input and output or, once it serves as the agent, over its socket.
+import { createInterface, type Interface } from 'node:readline';
+
+export type KeyringRequest = {
+  id: number;
+  /** How long the caller waits for this answer (ms): the helper ends itself when its store call takes longer. */
+  deadlineMs: number;
+} & (
   | { op: 'probe' }
   | { op: 'get'; accounts: string[] }
   | { op: 'set'; items: Record<string, string> }
@@ -19,4 +26,22 @@ export class StoreError extends Error {
   ) {
     super(message);
   }
+}
+
+/** What a call that outlived its deadline says, on either side of the helper. */
+export function noAnswerWithin(ms: number): string {
+  return `no answer within ${ms / 1000}s (a locked keyring waiting for a prompt nobody sees?)`;
+}
+
+/** Calls `handle` with each JSON line that `input` brings (a line that is not JSON is dropped). */
+export function onJsonLines<T>(input: NodeJS.ReadableStream, handle: (message: T) => void): Interface {
+  return createInterface({ input }).on('line', (line) => {
+    let message: T;
+    try {
+      message = JSON.parse(line) as T;
+    } catch {
+      return;
+    }
+    handle(message);
+  });
 }

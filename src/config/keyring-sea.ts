@@ -1,13 +1,14 @@
 // The credential store's binding in the single executable (scripts/build-sea.mjs): the executable carries
 // @napi-rs/keyring's prebuilt binary for linux-x64 as an asset, and its helper process (src/sea.ts) unpacks it
 // once into the config folder's `native/` (mode 0700, owned by the user and no one else may write to it: it is
-// code that will run) and loads it from there, as the npm package loads it from node_modules.
+// code that will run), from where its worker thread loads it, as the npm package's loads it from node_modules.
 import { createHash } from 'node:crypto';
 import { closeSync, constants, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir } from './dir.js';
 
-export function loadSeaBinding(env: NodeJS.ProcessEnv): typeof import('@napi-rs/keyring') {
+/** The unpacked binding's path. */
+export function unpackSeaBinding(env: NodeJS.ProcessEnv): string {
   const sea = require('node:sea') as { getRawAsset(key: string): ArrayBuffer };
   const bytes = Buffer.from(sea.getRawAsset('keyring.node'));
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
@@ -32,9 +33,7 @@ export function loadSeaBinding(env: NodeJS.ProcessEnv): typeof import('@napi-rs/
     }
     renameSync(temp, file);
   }
-  const module = { exports: {} as typeof import('@napi-rs/keyring') };
-  process.dlopen(module, file);
-  return module.exports;
+  return file;
 }
 
 function isFileOfSize(file: string, size: number): boolean {

@@ -2,9 +2,10 @@
 // (test/helpers/keyring.ts), reached by dlake through @napi-rs/keyring in its helper process. Each login method,
 // renewal, logout and profile delete, the Flight token, dlake mcp and the SQL shell, migration from the file, a
 // locked keyring, the fallback without a bus, a store that never answers, two processes at once, and no secret in
-// any file of the config folder or HOME.
+// any file of the config folder or HOME; the helper as the user's agent (reached by the commands after the first,
+// ended with its socket, and ending itself when the store stops answering).
 // Skipped only on a developer's machine without gnome-keyring; on CI (which installs it) its absence fails.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,9 +13,17 @@ import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv } from '../helpers/dlake.js';
 import { ADMIN, expectFailure, type Fixture, SERVICE_USER, startFixture } from '../helpers/fixture.js';
-import { type SecretService, secretServiceMissing, startSecretService } from '../helpers/keyring.js';
+import {
+  agentPids,
+  ended,
+  type SecretService,
+  secretServiceMissing,
+  startBusProxy,
+  startSecretService,
+} from '../helpers/keyring.js';
 import { startMcp } from '../helpers/mcp.js';
 import { startShellInProcess } from '../helpers/shell-in-process.js';
+import { until } from '../helpers/until.js';
 
 /** Every file under `dirs` whose bytes hold one of `secrets`. */
 function filesHolding(dirs: string[], secrets: string[]): string[] {
@@ -250,6 +259,71 @@ describe.skipIf(secretServiceMissing())('the OS credential store (a real Secret 
     noSecretInFiles(Object.values(await itemsOf()));
   });
 
+  it('the commands after the first read through the agent: a socket only the user can reach, no new connection to the bus', async () => {
+    const login = await run(['login', '-u', ADMIN.name, '--password-stdin'], {
+      input: `${ADMIN.password}\n`,
+    });
+    expect(login.code, login.stderr).toBe(0);
+    const folder = join(ss.env.XDG_RUNTIME_DIR, 'dlake');
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    const sockets = readdirSync(folder);
+    expect(sockets).toEqual([expect.stringMatching(/^keyring-[0-9a-f]{16}\.sock$/)]);
+    const socket = statSync(join(folder, sockets[0]!));
+    expect([socket.isSocket(), socket.mode & 0o077]).toEqual([true, 0]);
+
+    const before = await ss.connectionsSoFar();
+    const ls = await run(['catalog', 'ls', '-o', 'json']);
+    expect([ls.code, ls.stderr]).toEqual([0, '']);
+    expect(fx.emu.log.entries.at(-1)).toMatchObject({ authScheme: '_service', user: 'admin', status: 200 });
+    // One more: the asker's own. The agent read the token through the entry it kept from the login.
+    expect(await ss.connectionsSoFar()).toBe(before + 1);
+
+    // Without the agent, the command's own helper connects to the store anew.
+    const alone = await run(['catalog', 'ls'], { env: { DLAKE_CREDENTIAL_STORE_AGENT: '0' } });
+    expect(alone.code, alone.stderr).toBe(0);
+    expect(await ss.connectionsSoFar()).toBeGreaterThan(before + 2);
+  });
+
+  it('the agent ends when its socket goes (its folder removed, as the runtime folder is at logout)', async () => {
+    await run(['login', '-u', ADMIN.name, '--password-stdin'], { input: `${ADMIN.password}\n` });
+    const agents = agentPids(ss.env.XDG_RUNTIME_DIR);
+    expect(agents).not.toEqual([]);
+    rmSync(join(ss.env.XDG_RUNTIME_DIR, 'dlake'), { recursive: true });
+    await until(() => agents.every(ended), 'the agents ended');
+    // The next command starts another.
+    const ls = await run(['catalog', 'ls']);
+    expect([ls.code, ls.stderr]).toEqual([0, '']);
+    expect(agentPids(ss.env.XDG_RUNTIME_DIR)).toHaveLength(1);
+  });
+
+  it('an agent whose store stops answering: one error line, exit 9, nothing sent, and the agent ends itself', async () => {
+    const proxy = await startBusProxy(ss.env.DBUS_SESSION_BUS_ADDRESS);
+    try {
+      const env = { DBUS_SESSION_BUS_ADDRESS: proxy.address };
+      const login = await run(['login', '-u', ADMIN.name, '--password-stdin'], {
+        input: `${ADMIN.password}\n`,
+        env,
+      });
+      expect(login.code, login.stderr).toBe(0);
+      // The agent keeps its connections to the store, through the proxy.
+      expect(proxy.open).toBeGreaterThan(0);
+      proxy.freeze();
+      fx.emu.log.clear();
+      const r = await spawn(['catalog', 'ls'], { env: { ...env, DLAKE_CREDENTIAL_STORE_TIMEOUT: '1000' } });
+      expect(r.signal, 'dlake hung').toBeNull();
+      expectFailure(
+        r,
+        9,
+        'the credential store failed: no answer within 1s (a locked keyring waiting for a prompt nobody sees?)',
+      );
+      expect(fx.emu.log.entries).toEqual([]);
+      // Nobody killed it (the command only knew its socket): the agent ended itself at the call's deadline.
+      await proxy.drained();
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('two processes logging in at once: both tokens kept, each in its own items', async () => {
     const [a, b] = await Promise.all(
       ['p1', 'p2'].map((p) =>
@@ -313,8 +387,9 @@ describe('without a credential store', () => {
     await new Promise<void>((done) => silent.listen(join(dir, 'bus'), done));
   });
   afterAll(async () => {
-    // Each connection was a helper's, killed at its deadline; any left would keep the server open.
-    expect(connections.size).toBe(0);
+    // Each connection was a helper's, which ends at its deadline (killed by its command, or by itself as the
+    // agent, a moment after it answered); one left open would keep the server open.
+    await until(() => connections.size === 0, "every helper's connection to the silent bus closed");
     await new Promise((done) => silent.close(done));
     rmSync(dir, { recursive: true, force: true });
     await fx.close();
@@ -393,8 +468,9 @@ describe('without a credential store', () => {
         },
       }),
     );
+    // With a runtime folder: the helper this command starts would stay on as the agent; killed all the same.
     const r = await fx.spawn(['catalog', 'ls'], {
-      env: { ...silentBus(), DLAKE_CREDENTIAL_STORE_TIMEOUT: '1000' },
+      env: { ...silentBus(), XDG_RUNTIME_DIR: dir, DLAKE_CREDENTIAL_STORE_TIMEOUT: '1000' },
     });
     expect(r.signal, 'dlake hung').toBeNull();
     expectFailure(
