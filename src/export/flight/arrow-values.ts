@@ -142,11 +142,16 @@ export function arrowCursor(data: Data, type: ColumnType): Cursor {
     : data.typeId === Type.Dictionary
       ? arrowValues(data, type)
       : present(data, type);
+  const bytes =
+    (type.kind === 'varchar' || type.kind === 'varbinary') && data.typeId !== Type.Dictionary
+      ? byteCells(data)
+      : undefined;
   return {
     isNull: nullTest(data),
     start: (i) => startOf!(i),
     end: (i) => startOf!(i + 1),
     child: (c) => children[c]!,
     value,
+    bytes,
   };
 }
