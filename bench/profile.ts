@@ -5,8 +5,10 @@
 //
 //   npx tsx bench/profile.ts            BENCH_ROWS=1000000 BENCH_FORMAT=csv
 //   BENCH_TOP=N prints the N functions with the most self time; BENCH_PROFILE_OUT=FILE keeps the profile.
-import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { SourceMap } from 'node:module';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { benchSession, run } from './session.js';
 import { table } from './stats.js';
 
@@ -14,7 +16,7 @@ const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string };
+  callFrame: { functionName: string; url: string; lineNumber?: number; columnNumber?: number };
   children?: number[];
 }
 interface Profile {
@@ -94,9 +96,25 @@ function split(profile: Profile): Map<string, number> {
   return out;
 }
 
+/** A frame of the bundle by its source (the build's source maps, beside each bundled file): `name file:line`. */
+function sourceName(f: ProfileNode['callFrame'], maps: Map<string, SourceMap | undefined>): string {
+  const file = f.url.startsWith('file://') ? fileURLToPath(f.url) : f.url;
+  if (!maps.has(file)) {
+    const map = `${file}.map`;
+    maps.set(file, existsSync(map) ? new SourceMap(JSON.parse(readFileSync(map, 'utf8'))) : undefined);
+  }
+  const entry = maps.get(file)?.findEntry(f.lineNumber ?? 0, f.columnNumber ?? 0);
+  if (entry && 'originalSource' in entry && entry.originalSource) {
+    const source = entry.originalSource.replace(/^.*?(node_modules|src)\//, '$1/');
+    return `${(entry as { name?: string }).name ?? f.functionName ?? '(anonymous)'} ${source}:${entry.originalLine + 1}`;
+  }
+  return `${f.functionName || '(anonymous)'} ${file.split('/').slice(-2).join('/')}`;
+}
+
 /**
- * The functions with the most self time, as `share  ms  name file`: of a profile, or of a --cpu-prof file
- * (BENCH_TOP=N prints them here, to refine the stages; bench/flight-replay/exports.ts --profile too).
+ * The functions with the most self time, as `share  ms  name file:line` (the bundle's frames by their source):
+ * of a profile, or of a --cpu-prof file (BENCH_TOP=N prints them here, to refine the stages;
+ * bench/flight-replay/exports.ts --profile too).
  */
 export function topFunctions(from: Profile | string, n: number): string[] {
   const profile = typeof from === 'string' ? (JSON.parse(readFileSync(from, 'utf8')) as Profile) : from;
@@ -107,9 +125,10 @@ export function topFunctions(from: Profile | string, n: number): string[] {
     self.set(id, (self.get(id) ?? 0) + ms);
     total += ms;
   });
+  const maps = new Map<string, SourceMap | undefined>();
   const byName = new Map<string, number>();
   for (const node of profile.nodes) {
-    const key = `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').slice(-2).join('/')}`;
+    const key = sourceName(node.callFrame, maps);
     byName.set(key, (byName.get(key) ?? 0) + (self.get(node.id) ?? 0));
   }
   return [...byName.entries()]

@@ -9,8 +9,10 @@
 // emulator's (its Flight endpoint is the replay server).
 //
 //   npx tsx --conditions=dlake-source bench/flight-replay/exports.ts [--rows 1M,10M] [--runs 3]
-//     [--formats csv,ndjson,json,parquet] [--shapes flat,nested] [--profile DIR]
-//   (--profile: a --cpu-prof of each dlake run into DIR, and its top functions printed)
+//     [--formats csv,ndjson,json,parquet] [--shapes flat,nested] [--profile DIR] [--vs OTHER/bin/dlake.js]
+//   (--profile: a --cpu-prof of each dlake run into DIR, and its top functions printed; --vs: another build of
+//   dlake, a checkout of another commit after `npm run build`, run in turn with this one, each export of the
+//   one beside the other's, so that a change is measured under the same load)
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -43,6 +45,8 @@ interface ReplayOptions {
   shapes: Shape[];
   /** A folder for a --cpu-prof of every dlake run. */
   profile?: string;
+  /** Another build's bin/dlake.js, run beside this one. */
+  vs?: string;
 }
 
 /** A child process timed whole (flight.ts), with the load average at its start. */
@@ -60,6 +64,15 @@ export async function benchReplayExports(opts: ReplayOptions): Promise<string> {
   try {
     const env = await loggedIn(dir, emu.url, ['--flight-url', replay.url]);
     const reader = await bareReader(dir);
+    /**
+     * The builds measured: this one, and the one --vs names (its results keyed `FORMAT (vs)`), each with a
+     * config folder of its own (a build keeps only its own code cache there).
+     */
+    const builds: [string, string, Record<string, string>][] = [['', BIN, env]];
+    if (opts.vs) {
+      mkdirSync(join(dir, 'vs'));
+      builds.push([' (vs)', opts.vs, await loggedIn(join(dir, 'vs'), emu.url, ['--flight-url', replay.url])]);
+    }
     const rows: string[][] = [];
     /** Each export's ratios to the bare read of its round, and its measures, by `size shape format`. */
     const ratios = new Map<string, number[]>();
@@ -74,23 +87,25 @@ export async function benchReplayExports(opts: ReplayOptions): Promise<string> {
           const got = JSON.parse(bare.out) as { rows: number };
           if (got.rows !== n) throw new Error(`the bare reader read ${got.rows} rows, not ${n}`);
           keep(`${n} ${shape} bare`, bare);
-          for (const format of opts.formats) {
-            const out = join(dir, `out.${format}`);
-            const profDir = opts.profile && join(opts.profile, `${shape}-${n}-${format}`);
-            if (profDir) mkdirSync(profDir, { recursive: true });
-            const prof = profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [];
-            const m = await timedAt(
-              [...prof, BIN, 'sql', sql, '--out', out, '--transport', 'flight', '-q'],
-              env,
-              join(dir, `${format}.time`),
-            );
-            m.bytes = statSync(out).size;
-            rmSync(out);
-            const key = `${n} ${shape} ${format}`;
-            keep(key, m);
-            ratios.set(key, [...(ratios.get(key) ?? []), m.ms / bare.ms]);
-            if (profDir && round === 0) profiles.push(profDir);
-          }
+          for (const format of opts.formats)
+            for (const [build, bin, buildEnv] of builds) {
+              const out = join(dir, `out.${format}`);
+              const what = `${format}${build}`;
+              const profDir = opts.profile && join(opts.profile, `${shape}-${n}-${what.replace(' ', '-')}`);
+              if (profDir) mkdirSync(profDir, { recursive: true });
+              const prof = profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [];
+              const m = await timedAt(
+                [...prof, bin, 'sql', sql, '--out', out, '--transport', 'flight', '-q'],
+                buildEnv,
+                join(dir, `${format}.time`),
+              );
+              m.bytes = statSync(out).size;
+              rmSync(out);
+              const key = `${n} ${shape} ${what}`;
+              keep(key, m);
+              ratios.set(key, [...(ratios.get(key) ?? []), m.ms / bare.ms]);
+              if (profDir && round === 0) profiles.push(profDir);
+            }
         }
         loads.push(loadavg()[0]!);
         const of = (key: string) => {
@@ -115,10 +130,11 @@ export async function benchReplayExports(opts: ReplayOptions): Promise<string> {
           m.load.toFixed(1),
         ];
         rows.push(line('bare read (decodes, discards)', of(`${n} ${shape} bare`), '1.00×'));
-        for (const format of opts.formats) {
-          const key = `${n} ${shape} ${format}`;
-          rows.push(line(`dlake ${format}`, of(key), `${median(ratios.get(key)!).toFixed(2)}×`));
-        }
+        for (const format of opts.formats)
+          for (const [build] of builds) {
+            const key = `${n} ${shape} ${format}${build}`;
+            rows.push(line(`dlake ${format}${build}`, of(key), `${median(ratios.get(key)!).toFixed(2)}×`));
+          }
       }
 
     const goals: string[][] = [];
@@ -132,7 +148,7 @@ export async function benchReplayExports(opts: ReplayOptions): Promise<string> {
           r <= 1.25 ? 'met' : 'missed',
         ]);
       }
-    const peaks = [...measured.entries()].filter(([k]) => !k.endsWith('bare'));
+    const peaks = [...measured.entries()].filter(([k]) => !k.endsWith('bare') && !k.endsWith('(vs)'));
     const peak = Math.max(...peaks.flatMap(([, ms]) => ms.map((m) => m.peakMiB)));
     goals.push([
       'peak RSS ≤ 150 MiB, every export',
@@ -198,12 +214,14 @@ export function replayOptions(argv: string[]): ReplayOptions {
     if (!FORMATS.includes(f)) throw new Error(`--formats: ${f} is not ${FORMATS.join(', ')}`);
   const shapes = (value('--shapes')?.split(',') ?? ['flat', 'nested']) as Shape[];
   const profile = value('--profile');
+  const vs = value('--vs');
   return {
     sizes: parseRows(value('--rows') ?? '1M,10M').sort((a, b) => a - b),
     runs: Number(value('--runs') ?? 3),
     formats,
     shapes,
     profile: profile ? resolve(profile) : undefined,
+    vs: vs ? resolve(vs) : undefined,
   };
 }
 

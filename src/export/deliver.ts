@@ -168,8 +168,12 @@ async function run<C, D>(
     } else if (piece.columns !== first) source.sameColumns?.(first as C, piece.columns);
     // The bytes handed over are the sink's from now on (target.ts Sink). A piece of no rows (an empty
     // result's columns) has none.
-    if (piece.formatted || piece.rows > 0)
-      await sink.write(piece.formatted ?? formatter.format(piece.data), signal);
+    if (piece.formatted) await sink.write(piece.formatted, signal);
+    else if (piece.rows > 0) {
+      const chunk = formatter.format(piece.data);
+      await sink.write(chunk, signal);
+      if (sink.copies && typeof chunk !== 'string') formatter.recycle?.(chunk);
+    }
     state.rows += piece.rows;
     if (!formatter.held) sink.mark?.(offset + state.rows);
     // A point to resume from only once every row so far is in the bytes (not in a row group being filled).

@@ -105,6 +105,8 @@ export async function openFileSink(file: string, opts: FileTargetOptions = {}): 
 }
 
 class FileTarget implements Sink {
+  /** Every chunk is copied (into the file writer's buffers, or a gzip member's input) before `write` returns. */
+  readonly copies = true;
   readonly isFile = true;
   readonly resumed: boolean;
   private readonly file: FileWriter;

@@ -90,16 +90,16 @@ export class FileWriter {
       this.used += bytes.length;
       return;
     }
-    this.rotate();
-    if (bytes.length <= this.size) {
-      this.current.set(bytes, 0);
-      this.used = bytes.length;
-      return;
+    // Larger than the room left (a Flight batch, a Parquet row group): copied a buffer at a time, since it is
+    // written later and the caller may overwrite its bytes as soon as this returns (file-sink.ts `copies`).
+    let from = 0;
+    while (from < bytes.length) {
+      if (this.used === this.size) this.rotate();
+      const n = Math.min(this.size - this.used, bytes.length - from);
+      this.current.set(bytes.subarray(from, from + n), this.used);
+      this.used += n;
+      from += n;
     }
-    // Larger than a buffer (a Parquet row group, a Flight batch of wide rows): copied whole, since it is
-    // written later and the caller may overwrite its bytes as soon as this returns (docs/architecture.md
-    // "Delivery": a sink owns what it is handed, and this writer keeps that promise for whoever calls it).
-    this.enqueue(Buffer.from(bytes));
   }
 
   /** Hands the current buffer to the file and starts filling a free one. */

@@ -21,6 +21,11 @@ export interface Formatter<D> {
   readonly held?: number;
   /** What a resumed export needs besides the bytes to continue them (Parquet's row groups), JSON-safe. */
   state?(): unknown;
+  /**
+   * A chunk `format` returned is the formatter's again: the sink copied it (sink.ts `copies`), and its buffer
+   * may be filled with the next piece rather than a new one allocated.
+   */
+  recycle?(chunk: Uint8Array): void;
 }
 
 /** What a REST formatter formats: a page of row objects. */

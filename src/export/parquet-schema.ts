@@ -39,6 +39,11 @@ export interface Cursor {
   child(c: number): Cursor;
   /** A leaf's value (not null), as `Value` is for its type. */
   value(i: number): Value;
+  /**
+   * A VARCHAR or VARBINARY leaf's bytes (not null) where they are, without a view made per value: valid until
+   * the next call.
+   */
+  bytes?(i: number): { bytes: Uint8Array; from: number; to: number };
 }
 
 /** The largest DECIMAL precision every reader takes (DuckDB and Spark stop at 38 digits: a wider one reads back as a double). */
@@ -216,6 +221,15 @@ function node(
           write(buffer, v);
         },
         from(cursor) {
+          const bytes =
+            cursor.bytes && (t.kind === 'varchar' || t.kind === 'varbinary') ? cursor.bytes : undefined;
+          if (bytes)
+            return (i, r) => {
+              if (cursor.isNull(i)) return absent(missing, r);
+              buffer.nextRep = r;
+              const c = bytes(i);
+              buffer.bytes(c.bytes, c.from, c.to);
+            };
           return (i, r) => {
             if (cursor.isNull(i)) return absent(missing, r);
             buffer.nextRep = r;

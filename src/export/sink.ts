@@ -8,7 +8,9 @@
  * Ownership: a chunk handed to a sink belongs to the sink from then on. No producer reuses, overwrites or
  * returns to a pool a buffer it has handed over; a producer that fills buffers takes a new one for the next
  * piece. (A sink may keep a chunk and write it later: a file writer that held a large chunk by reference
- * while its producer refilled the buffer wrote a wrong file of the right size.)
+ * while its producer refilled the buffer wrote a wrong file of the right size.) The one exception is a sink
+ * that says it `copies`: it has copied a chunk by the time `write` resolves, and the chunk is then its
+ * producer's again (deliver.ts hands it back to the formatter, which fills the same buffer next).
  */
 export interface Sink {
   /** How messages name it: the file, or "standard output". */
@@ -18,6 +20,8 @@ export interface Sink {
   readonly partial?: string;
   /** It continues an earlier export's FILE.partial, which a failure must never remove. */
   readonly resumed: boolean;
+  /** `write` copies each chunk before it resolves and keeps no reference to it (see Ownership above). */
+  readonly copies?: boolean;
   /** Resolves once the sink can take more; `chunk` is the sink's from the call on (see above). */
   write(chunk: string | Uint8Array, signal?: AbortSignal): Promise<void>;
   /**

@@ -76,7 +76,8 @@ describe('FileWriter', () => {
     await expect(w.flush()).rejects.toThrow(/ENOSPC/);
     expect(() => w.append('more')).toThrow(/ENOSPC/);
     await expect(w.ready()).rejects.toThrow(/ENOSPC/);
-    expect(writes).toEqual([10]);
+    // The 10 bytes go a buffer (8) at a time: the first write fails, and the 2 bytes after it are not written.
+    expect(writes).toEqual([8]);
   });
 });
 

@@ -8,15 +8,19 @@ import {
   Decimal,
   Field,
   Float64,
+  Int64,
   makeData,
   RecordBatch,
   Schema,
   Struct,
+  Table,
   TimestampMicrosecond,
   vectorFromArray,
 } from 'apache-arrow';
+import fc from 'fast-check';
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
+import { Bytes } from '../../src/export/bytes.js';
 import {
   decodeFlightData,
   decodeFlightInfo,
@@ -26,6 +30,7 @@ import {
 } from '../../src/export/flight/codec.js';
 import { parseFlightUrl } from '../../src/export/flight/endpoint.js';
 import { FLIGHT_PROTO } from '../../src/export/flight/proto.generated.js';
+import { doubleText } from '../../src/export/values.js';
 import { batchFormatter } from '../helpers/formats.js';
 
 const text = (b: string | Uint8Array) => (typeof b === 'string' ? b : Buffer.from(b).toString('utf8'));
@@ -172,5 +177,116 @@ describe('batch writers', () => {
     expect(JSON.parse(all)).toHaveLength(3);
     expect(all.startsWith('[\n{"day"')).toBe(true);
     expect(all.endsWith('}\n]\n')).toBe(true);
+  });
+});
+
+describe("the text formats' numbers, written straight into bytes", () => {
+  const written = (write: (out: Bytes) => void) => {
+    const out = new Bytes(8);
+    write(out);
+    return Buffer.from(out.take()).toString('latin1');
+  };
+
+  it('a double is the text Number#toString gives it (doubleText), whatever its digits', () => {
+    const edges = [
+      0,
+      -0,
+      1,
+      -1,
+      0.5,
+      0.1,
+      0.2 + 0.1,
+      123.45,
+      -500,
+      1e-6,
+      1.5e-6,
+      9.99e-7,
+      1e-7,
+      1e15,
+      999999999999999,
+      1e15 - 0.5,
+      123456789012345.6,
+      0.000001,
+      2 ** -19,
+      2 ** -20,
+      2 ** 52,
+      2 ** 53,
+      1 / 3,
+      -2 / 3,
+      5e-324,
+      1.7976931348623157e308,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+      4.35,
+      0.3,
+      100,
+      1e21,
+      12345678.9,
+      0.000123,
+      9.999999999999999,
+      99.99,
+      1005e-3,
+    ];
+    for (const v of edges)
+      expect(
+        written((o) => o.double(v)),
+        String(v),
+      ).toBe(doubleText(v));
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.double(),
+          // Short decimals, the common case: integers of up to 16 digits over a power of ten.
+          fc
+            .tuple(fc.integer({ min: -(2 ** 31), max: 2 ** 31 }), fc.integer({ min: 0, max: 20 }))
+            .map(([k, d]) => k / 10 ** d),
+          fc.tuple(fc.maxSafeInteger(), fc.integer({ min: 0, max: 22 })).map(([k, d]) => k / 10 ** d),
+          fc.float().map((f) => Math.fround(f)),
+        ),
+        (v) => written((o) => o.double(v)) === doubleText(v),
+      ),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it("a text is JSON.stringify's string of it, escapes and all (with them, bytes that are not UTF-8 as decoding makes them)", () => {
+    const json = (bytes: Uint8Array) => written((o) => o.jsonString(bytes, 0, bytes.length));
+    const utf8 = (b: Uint8Array) =>
+      Buffer.from(JSON.stringify(Buffer.from(b).toString('utf8'))).toString('latin1');
+    for (const t of [
+      '',
+      'plain',
+      'a "quoted" \\ back\\slash',
+      'line\nbreak\r\t\b\f\u0000\u001f\u007f',
+      'naïve "é"\n',
+    ])
+      expect(json(Buffer.from(t)), t).toBe(utf8(Buffer.from(t)));
+    expect(json(Uint8Array.of(0x22, 0xff, 0x41))).toBe(utf8(Uint8Array.of(0x22, 0xff, 0x41)));
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ unit: 'binary' }), fc.string()),
+        (t) => json(Buffer.from(t)) === utf8(Buffer.from(t)),
+      ),
+      { numRuns: 5000 },
+    );
+    const quoted = fc.uint8Array().map((b) => Uint8Array.of(...b, 0x22));
+    fc.assert(
+      fc.property(quoted, (b) => json(b) === utf8(b)),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("an integer is String(n)'s digits, 64-bit ones beyond 2^53 included", async () => {
+    for (const n of [0, 1, -1, 9, 10, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, 2 ** 53 - 1, -(2 ** 53 - 1), 1e15])
+      expect(written((o) => o.int(n))).toBe(String(n));
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), (n) => written((o) => o.int(n)) === String(n)),
+      { numRuns: 5000 },
+    );
+    const big = [0n, -1n, 2n ** 53n, -(2n ** 53n), 2n ** 53n - 1n, 2n ** 63n - 1n, -(2n ** 63n), 4242424242n];
+    const batch = new Table({ n: vectorFromArray(big, new Int64()) }).batches[0]!;
+    const f = await batchFormatter('csv', batch.schema);
+    expect(text(f.format(batch))).toBe(big.map((b) => `${b}\n`).join(''));
   });
 });

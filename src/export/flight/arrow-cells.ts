@@ -126,6 +126,41 @@ function textCells(data: Data, text: (i: number) => string, json: 'raw' | 'strin
   };
 }
 
+/** An integer column, its digits written straight into the buffer (a 64-bit value read as its two halves). */
+function integerCells(data: Data): Cells {
+  const values = data.values as unknown as ArrayLike<number> | BigInt64Array | BigUint64Array;
+  let write: (out: Bytes, i: number) => void;
+  if (values instanceof BigInt64Array || values instanceof BigUint64Array) {
+    const halves = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
+    const signed = values instanceof BigInt64Array;
+    write = (out, i) => {
+      const hi = halves[2 * i + 1]!;
+      // Within ±2^53 the value is a double, exactly; beyond, its BigInt's digits.
+      if (signed ? hi >= -0x200000 && hi < 0x200000 : hi >>> 0 < 0x200000)
+        out.int(hi * 4294967296 + (halves[2 * i]! >>> 0));
+      else out.ascii(String(values[i]!));
+    };
+  } else {
+    const v = values as ArrayLike<number>;
+    write = (out, i) => out.int(v[i]!);
+  }
+  return { isNull: nullTest(data), csv: write, json: write };
+}
+
+/** A DOUBLE column, its shortest texts written straight into the buffer where they can be (Bytes `double`). */
+function doubleCells(data: Data): Cells {
+  const values = data.values as Float64Array;
+  return {
+    isNull: nullTest(data),
+    csv: (out, i) => out.double(values[i]!),
+    json: (out, i) => {
+      const v = values[i]!;
+      if (Number.isFinite(v)) out.double(v);
+      else out.ascii(jsonFloat(doubleText(v)));
+    },
+  };
+}
+
 /** The unscaled value of a decimal cell: `words` 32-bit little-endian words a value. */
 function decimalCells(data: Data): (i: number) => bigint {
   const bits = (data.type as Typed).bitWidth ?? 128;
@@ -187,9 +222,9 @@ export function cellsOf(data: Data, type: ColumnType): Cells {
       );
     }
     case 'integer':
-      return textCells(data, (i) => String(values[i]!), 'raw');
+      return integerCells(data);
     case 'float': {
-      if (type.bits === 64) return textCells(data, (i) => doubleText(values[i] as number), 'float');
+      if (type.bits === 64) return doubleCells(data);
       const value =
         type.bits === 16
           ? (i: number) => halfToNumber(values[i] as number)
@@ -292,25 +327,30 @@ function nestedCsv(json: (out: Bytes, i: number) => void, scratch: Bytes): (out:
   };
 }
 
-/** Where the values of list cell i are in its child: from `start` to `end`. */
-export function listRange(data: Data): (i: number) => [start: number, end: number] {
+/**
+ * Where the values of list cell i start in its child; they end where cell i + 1's start (a fixed-size list's
+ * too). A number, not a pair: no array made per cell.
+ */
+export function listStart(data: Data): (i: number) => number {
   if (data.typeId === Type.FixedSizeList) {
     const size = (data.type as Typed).listSize!;
-    return (i) => [i * size, (i + 1) * size];
+    return (i) => i * size;
   }
   const offsets = data.valueOffsets as unknown as ArrayLike<number | bigint>;
-  return (i) => [Number(offsets[i]!), Number(offsets[i + 1]!)];
+  if (offsets instanceof Int32Array) return (i) => offsets[i]!;
+  return (i) => Number(offsets[i]!);
 }
 
 /** LIST as a JSON array; MAP as a JSON object when its keys are strings, else an array of {"key", "value"}. */
 function listCells(data: Data, type: ColumnType & { kind: 'list' | 'map' }): Cells {
-  const range = listRange(data);
+  const startOf = listStart(data);
   const child = data.children[0]!;
   let json: (out: Bytes, i: number) => void;
   if (type.kind === 'list') {
     const element = cellsOf(child, type.element);
     json = (out, i) => {
-      const [start, end] = range(i);
+      const start = startOf(i);
+      const end = startOf(i + 1);
       out.byte(91 /* [ */);
       for (let k = start; k < end; k++) {
         if (k > start) out.byte(44);
@@ -326,7 +366,8 @@ function listCells(data: Data, type: ColumnType & { kind: 'list' | 'map' }): Cel
     const value = cellsOf(valueData, type.value);
     const keyed = type.key.kind === 'varchar';
     json = (out, i) => {
-      const [start, end] = range(i);
+      const start = startOf(i);
+      const end = startOf(i + 1);
       out.byte(keyed ? 123 : 91);
       for (let k = start; k < end; k++) {
         if (k > start) out.byte(44);

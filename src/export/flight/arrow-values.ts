@@ -5,7 +5,7 @@
 import { type Data, type DataType, Type, type Vector } from 'apache-arrow';
 import type { ColumnType } from '../column-types.js';
 import type { Cursor } from '../parquet-schema.js';
-import { byteCells, halfToNumber, intervalOf, listRange, nullTest } from './arrow-cells.js';
+import { byteCells, halfToNumber, intervalOf, listStart, nullTest } from './arrow-cells.js';
 
 type Typed = DataType & { unit?: number; bitWidth?: number };
 
@@ -76,9 +76,10 @@ function present(data: Data, type: ColumnType): (i: number) => unknown {
     case 'list': {
       const child = data.children[0]!;
       const element = arrowValues(child, type.element);
-      const range = listRange(data);
+      const startOf = listStart(data);
       return (i) => {
-        const [start, end] = range(i);
+        const start = startOf(i);
+        const end = startOf(i + 1);
         const out = new Array(end - start);
         for (let k = start; k < end; k++) out[k - start] = element(k);
         return out;
@@ -88,9 +89,10 @@ function present(data: Data, type: ColumnType): (i: number) => unknown {
       const entries = data.children[0]!;
       const key = arrowValues(entries.children[0]!, type.key);
       const value = arrowValues(entries.children[1]!, type.value);
-      const range = listRange(data);
+      const startOf = listStart(data);
       return (i) => {
-        const [start, end] = range(i);
+        const start = startOf(i);
+        const end = startOf(i + 1);
         const out = new Array(end - start);
         for (let k = start; k < end; k++) out[k - start] = [key(k), value(k)];
         return out;
@@ -123,7 +125,7 @@ export function arrowCursor(data: Data, type: ColumnType): Cursor {
     };
   }
   const nested = type.kind === 'list' || type.kind === 'map' || type.kind === 'struct';
-  const range = nested && type.kind !== 'struct' ? listRange(data) : undefined;
+  const startOf = nested && type.kind !== 'struct' ? listStart(data) : undefined;
   const children: Cursor[] = [];
   if (type.kind === 'list') children.push(arrowCursor(data.children[0]!, type.element));
   if (type.kind === 'map') {
@@ -140,11 +142,16 @@ export function arrowCursor(data: Data, type: ColumnType): Cursor {
     : data.typeId === Type.Dictionary
       ? arrowValues(data, type)
       : present(data, type);
+  const bytes =
+    (type.kind === 'varchar' || type.kind === 'varbinary') && data.typeId !== Type.Dictionary
+      ? byteCells(data)
+      : undefined;
   return {
     isNull: nullTest(data),
-    start: (i) => range!(i)[0],
-    end: (i) => range!(i)[1],
+    start: (i) => startOf!(i),
+    end: (i) => startOf!(i + 1),
     child: (c) => children[c]!,
     value,
+    bytes,
   };
 }

@@ -47,6 +47,10 @@ export class CsvBatches implements Formatter<RecordBatch> {
     return out.take();
   }
 
+  recycle(chunk: Uint8Array): void {
+    this.out.recycle(chunk);
+  }
+
   tail(): string {
     return '';
   }
@@ -94,6 +98,10 @@ export class JsonBatches implements Formatter<RecordBatch> {
       if (!array) out.byte(LF);
     }
     return out.take();
+  }
+
+  recycle(chunk: Uint8Array): void {
+    this.out.recycle(chunk);
   }
 
   tail(): string {
