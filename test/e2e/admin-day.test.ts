@@ -3,18 +3,13 @@
 // job profile of a job the service keeps only the history row of), typos refused, one wording of not-found,
 // and top at 80×24 on the alternate screen.
 import { Readable, Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/runtime.js';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 import { startPty } from '../helpers/pty.js';
 import { until } from '../helpers/until.js';
 
-let fx: Fixture;
-beforeAll(async () => {
-  fx = await startFixture({ jobHistory: 200 });
-  expect((await fx.login()).code).toBe(0);
-});
-afterAll(() => fx.close());
+const fx = useFixture({ jobHistory: 200 });
 
 interface Job {
   id: string;
