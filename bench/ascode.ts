@@ -136,6 +136,8 @@ export async function benchAscode(): Promise<string> {
 const SCALE_SPACES = Number(process.env.BENCH_SCALE_SPACES ?? 10);
 const SCALE_FOLDERS = 20;
 const SCALE_VIEWS = 49;
+/** plan and diff, taken in turn this many times. */
+const SCALE_ROUNDS = Number(process.env.BENCH_SCALE_ROUNDS ?? 3);
 const TIME = '/usr/bin/time';
 /** The goals for each of pull, plan and apply at 10,000 entities. */
 const GOAL_MS = 15_000;
@@ -205,12 +207,8 @@ export async function benchAscodeScale(): Promise<string> {
     const pulled = join(dir, 'pulled');
     const pull = await measured(['pull', '--dir', pulled, '-q'], env, dir);
     const pullRequests = emu.log.entries.length;
-    emu.log.clear();
-    const plan = await measured(['plan', '--dir', pulled, '--exit-code'], env, dir);
-    if (plan.out !== 'Plan: 0 to create, 0 to update, 0 to delete.\n') throw new Error(`plan: ${plan.out}`);
-    const reads = emu.log.entries.map((e) => `${e.method} ${e.path} ${JSON.stringify(e.query)}`);
-    const twice = reads.length - new Set(reads).size;
-    // diff: the same estate on a second server, both read at once and compared, against plan's time.
+    // diff: the same estate on a second server, both read at once and compared. plan and diff are taken in
+    // turn, SCALE_ROUNDS times, so that a shared machine's drifting load hits both alike.
     const other = await startEmulator();
     others.push(other);
     const toOther = ['-p', 'other'];
@@ -225,17 +223,41 @@ export async function benchAscodeScale(): Promise<string> {
     const filled = await runDlake([...toOther, 'apply', '--dir', files, '-q'], { env });
     if (filled.code !== 0) throw new Error(filled.stderr);
     if (LATENCY_MS > 0) other.fault({ kind: 'latency', latencyMs: LATENCY_MS, path: '/api/v3/catalog' });
-    emu.log.clear();
-    other.log.clear();
-    const diff = await measured(
-      ['diff', '-p', 'default', '-p', 'other', 'space', 'folder', 'view'],
-      env,
-      dir,
-    );
-    if (diff.out !== 'default → other: 0 to create, 0 to update, 0 to delete.\n')
-      throw new Error(`diff: ${diff.out}`);
-    const diffRequests = emu.log.entries.length + other.log.entries.length;
+    const plans: Measured[] = [];
+    const diffs: Measured[] = [];
+    const rounds: string[][] = [];
+    let reads: string[] = [];
+    let diffRequests = 0;
+    for (let i = 0; i < SCALE_ROUNDS; i++) {
+      const loadBefore = loadavg()[0]!;
+      emu.log.clear();
+      const plan = await measured(['plan', '--dir', pulled, '--exit-code'], env, dir);
+      if (plan.out !== 'Plan: 0 to create, 0 to update, 0 to delete.\n') throw new Error(`plan: ${plan.out}`);
+      reads = emu.log.entries.map((e) => `${e.method} ${e.path} ${JSON.stringify(e.query)}`);
+      emu.log.clear();
+      other.log.clear();
+      const diff = await measured(
+        ['diff', '-p', 'default', '-p', 'other', 'space', 'folder', 'view'],
+        env,
+        dir,
+      );
+      if (diff.out !== 'default → other: 0 to create, 0 to update, 0 to delete.\n')
+        throw new Error(`diff: ${diff.out}`);
+      diffRequests = emu.log.entries.length + other.log.entries.length;
+      plans.push(plan);
+      diffs.push(diff);
+      rounds.push([
+        String(i + 1),
+        `${(plan.ms / 1000).toFixed(1)} (${plan.cpu?.toFixed(1) ?? 'n/a'})`,
+        `${(diff.ms / 1000).toFixed(1)} (${diff.cpu?.toFixed(1) ?? 'n/a'})`,
+        `${(diff.ms / plan.ms).toFixed(2)}×`,
+        `${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
+      ]);
+    }
+    const twice = reads.length - new Set(reads).size;
     const loadAfter = loadavg()[0]!;
+    // The round of median wall time, for the table.
+    const middle = (ms: Measured[]) => [...ms].sort((a, b) => a.ms - b.ms)[Math.floor(ms.length / 2)]!;
     const row = (name: string, m: Measured, requests: number) => [
       name,
       (m.ms / 1000).toFixed(1),
@@ -257,13 +279,14 @@ export async function benchAscodeScale(): Promise<string> {
         [
           row('apply (into an empty service)', apply, applyRequests),
           row('pull (everything)', pull, pullRequests),
-          row('plan (unchanged estate)', plan, reads.length),
-          row('diff (two such estates, both read)', diff, diffRequests),
+          row(`plan (unchanged estate; median of ${SCALE_ROUNDS})`, middle(plans), reads.length),
+          row(`diff (two such estates, both read; median of ${SCALE_ROUNDS})`, middle(diffs), diffRequests),
         ],
       ) +
       `\n\n${entities.toLocaleString('en-US')} entities, ${LATENCY_MS} ms latency per catalog request, ` +
       `default concurrency; load average ${load.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end. The plan of the unchanged estate ` +
-      `made ${twice} repeated request${twice === 1 ? '' : 's'} (goal: no entity read twice).`
+      `made ${twice} repeated request${twice === 1 ? '' : 's'} (goal: no entity read twice).\n\n` +
+      table(['round', 'plan s (CPU s)', 'diff s (CPU s)', 'diff / plan', 'load average'], rounds)
     );
   } finally {
     await Promise.all([emu.close(), ...others.map((o) => o.close())]);

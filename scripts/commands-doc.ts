@@ -1,8 +1,9 @@
 // docs/commands.md, the command reference, generated from the commander tree: every command's usage,
 // description, arguments, options and examples exactly as `dlake COMMAND --help` prints them (without the
 // global options, listed once at the top); and the exit-code tables of the README and the docs, from
-// src/errors.ts. Run `npm run docs` after changing commands, options or exit codes;
-// test/unit/commands-doc.test.ts fails while a committed file is stale.
+// src/errors.ts; and the command manifest the launcher reads (src/commands/manifest.json). Run `npm run docs`
+// after changing commands, options or exit codes; test/unit/commands-doc.test.ts fails while a committed file is
+// stale.
 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -60,6 +61,21 @@ export async function commandsDoc(): Promise<string> {
   return `${out.join('\n')}\n`;
 }
 
+/**
+ * The command manifest (oclif's model): what is known of the commands before any command module is loaded,
+ * generated from the registry. The launcher reads the groups' names to name a code cache (src/boot.ts).
+ */
+export const COMMAND_MANIFEST = resolve(root, 'src/commands/manifest.json');
+
+export async function commandManifest(): Promise<string> {
+  const { GROUPS } = await import('../src/commands/registry.js');
+  const manifest = {
+    '//': 'Generated from src/commands/registry.ts by `npm run docs` (scripts/commands-doc.ts); do not edit.',
+    groups: GROUPS.map((g) => g.name),
+  };
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
 /** The documents that hold the exit-code table, between EXIT_CODES_BEGIN and EXIT_CODES_END. */
 export const EXIT_CODE_DOCS = ['README.md', 'docs/cli-contract.md', 'docs/architecture.md'].map((f) =>
   resolve(root, f),
@@ -85,6 +101,8 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
   const { writeFileSync } = await import('node:fs');
   writeFileSync(COMMANDS_DOC, await commandsDoc());
   process.stdout.write('wrote docs/commands.md\n');
+  writeFileSync(COMMAND_MANIFEST, await commandManifest());
+  process.stdout.write('wrote src/commands/manifest.json\n');
   for (const file of EXIT_CODE_DOCS) {
     writeFileSync(file, await withExitCodes(readFileSync(file, 'utf8'), file));
     process.stdout.write(`wrote the exit codes of ${file.slice(root.length + 1)}\n`);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { commandGroup, scanArgv } from './argv.js';
 import { versionText } from './build-info.js';
+import manifest from './commands/manifest.json' with { type: 'json' };
 import { configDir } from './config/dir.js';
 import { type CodeCache, CodeCacheLoader } from './util/code-cache.js';
 
@@ -28,44 +29,11 @@ export function boot(argv: string[]): Promise<void> {
 }
 
 /**
- * The command groups that get a code cache: every group of src/commands/registry.ts (a test holds the two
- * lists equal). A command line that names none (a typo, `--help`) gets none, so that what the folder holds is bounded
- * by the groups, not by what was typed.
+ * The command groups that get a code cache: every group of src/commands/registry.ts, from the command manifest
+ * generated from it (`npm run docs`). A command line that names none (a typo, `--help`) gets none, so that what
+ * the folder holds is bounded by the groups, not by what was typed.
  */
-export const CACHED_GROUPS = new Set([
-  'login',
-  'logout',
-  'whoami',
-  'doctor',
-  'token',
-  'profile',
-  'catalog',
-  'source',
-  'sql',
-  'job',
-  'top',
-  'search',
-  'reflection',
-  'user',
-  'role',
-  'access',
-  'search',
-  'top',
-  'pat',
-  'queue',
-  'project',
-  'engine',
-  'pull',
-  'plan',
-  'apply',
-  'diff',
-  'api',
-  'version',
-  'describe',
-  'mcp',
-  'agents',
-  'completion',
-]);
+export const CACHED_GROUPS: ReadonlySet<string> = new Set(manifest.groups);
 
 /**
  * The most the cache folder holds: the config folder stays under 3 MiB whatever commands run (about two

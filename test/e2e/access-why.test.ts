@@ -1,10 +1,9 @@
 // `dlake access why` against the emulator: roles held (PUBLIC, nested roles), grants on the entity and its
 // containers, which grant gives which privilege, --privilege answering with the exit code, bad principals and
 // entities, names with quotes, the community and hosted editions.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectFailure, type Fixture, startFixture, useCommunityFixture } from '../helpers/fixture.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectFailure, type Fixture, useCommunityFixture, useFixture } from '../helpers/fixture.js';
 
-let fx: Fixture;
 /** A dataset whose name has a quote, in a folder whose name has a space. */
 const E = "Sales/eu west/bob's orders";
 const ok = async (args: string[]) => {
@@ -13,9 +12,8 @@ const ok = async (args: string[]) => {
   return r;
 };
 
+const fx = useFixture();
 beforeAll(async () => {
-  fx = await startFixture();
-  expect((await fx.login()).code).toBe(0);
   const post = (body: unknown) => ok(['api', 'POST', 'catalog', '--data', JSON.stringify(body)]);
   await post({ entityType: 'space', name: 'Sales' });
   await post({ entityType: 'folder', path: ['Sales', 'eu west'] });
@@ -45,8 +43,6 @@ beforeAll(async () => {
   await ok(['catalog', 'grants', E, '--grant', 'user:bob:ALTER']);
   await ok(['catalog', 'grants', 'Sales/eu west', '--grant', "role:o'reilly readers:ALTER_REFLECTION"]);
 });
-afterAll(() => fx.close());
-beforeEach(() => fx.emu.log.clear());
 
 const json = async (...args: string[]) =>
   JSON.parse((await ok(['access', 'why', ...args, '-o', 'json'])).stdout);

@@ -8,16 +8,11 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/runtime.js';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, startFixture, useFixture } from '../helpers/fixture.js';
 import { startPty } from '../helpers/pty.js';
 import { until } from '../helpers/until.js';
 
-let fx: Fixture;
-beforeAll(async () => {
-  fx = await startFixture({ jobHistory: 200 });
-  expect((await fx.login()).code).toBe(0);
-});
-afterAll(() => fx.close());
+const fx = useFixture({ jobHistory: 200 });
 
 interface Job {
   id: string;

@@ -1,10 +1,10 @@
 // The skill `dlake agents install` writes: generated from `dlake describe`, so it lists every command the help
 // lists with that command's own summary, and its worked examples run as they are against a service (the emulator).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { skillText, WORKED_EXAMPLES } from '../../src/agents/skill.js';
 import { describeTree, runnable } from '../../src/describe/model.js';
 import { fullTree } from '../../src/runtime.js';
-import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { useFixture } from '../helpers/fixture.js';
 
 /** A command line's words, as a shell splits this simple form (double-quoted words kept whole). */
 const words = (line: string) => [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
@@ -26,12 +26,7 @@ describe('the dlake skill', () => {
   });
 
   describe('its worked examples, run against the emulator', () => {
-    let fx: Fixture;
-    beforeAll(async () => {
-      fx = await startFixture({ jobStepMs: 5 });
-      expect((await fx.login()).code).toBe(0);
-    });
-    afterAll(() => fx.close());
+    const fx = useFixture({ jobStepMs: 5 });
 
     it.each(WORKED_EXAMPLES)('$what: $line', async ({ line }) => {
       const [dlake, ...args] = words(line);

@@ -4,8 +4,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { describe, expect, it } from 'vitest';
+import { useFixture } from '../helpers/fixture.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the test probes untyped module.exports
 type Loose = any;
@@ -46,11 +46,7 @@ describe("zod's locales, left out of the bundle (scripts/build-plugins.mjs)", ()
 });
 
 describe('commands through the bundle, one per library', () => {
-  let fx: Fixture;
-  beforeAll(async () => {
-    fx = await startFixture();
-  });
-  afterAll(() => fx.close());
+  const fx = useFixture({}, { login: false });
 
   it('login, lists (zod, jmespath; csv by dlake itself), pull (yaml), Parquet', async () => {
     const login = await fx.spawn(['login', '-u', 'admin', '--password-stdin'], { input: 'admin-pass-1\n' });

@@ -6,20 +6,18 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 
-let fx: Fixture;
 let dir: string;
 
+const fx = useFixture({}, { login: false });
 beforeAll(async () => {
-  fx = await startFixture({});
   dir = mkdtempSync(join(tmpdir(), 'dlake-argv-'));
   // A profile named as a command group.
   expect((await fx.login(undefined, 'job')).code).toBe(0);
   expect((await fx.run(['profile', 'set', 'job', '--output', 'csv'])).code).toBe(0);
 });
 afterAll(async () => {
-  await fx.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

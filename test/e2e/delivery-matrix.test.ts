@@ -20,9 +20,9 @@ import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parquetReadObjects } from 'hyparquet';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, startDlake } from '../helpers/dlake.js';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 import { KEY, startPty } from '../helpers/pty.js';
 import { canMountTmpfs } from '../helpers/tmpfs.js';
 import { until } from '../helpers/until.js';
@@ -43,7 +43,6 @@ const EXTS = ['csv', 'ndjson', 'json', 'parquet', 'csv.gz'] as const;
 type Ext = (typeof EXTS)[number];
 const TRANSPORTS = ['rest', 'flight'] as const;
 
-let fx: Fixture;
 let dir: string;
 /** The REST `job export` of each query in each format: what every other way must write. */
 const reference = new Map<string, Buffer | unknown[]>();
@@ -58,8 +57,8 @@ async function contents(file: string, ext: Ext): Promise<Buffer | unknown[]> {
   return ext.endsWith('.gz') ? gunzipSync(bytes) : bytes;
 }
 
+const fx = useFixture({ bigRows: ROWS, jobStepMs: 5, flightPort: 0 }, { login: false });
 beforeAll(async () => {
-  fx = await startFixture({ bigRows: ROWS, jobStepMs: 5, flightPort: 0 });
   const login = await fx.run(
     ['--flight-url', fx.emu.flight!.url, 'login', '-u', 'admin', '--password-stdin'],
     {
@@ -81,7 +80,6 @@ beforeAll(async () => {
   }
   rmSync(scratch, { recursive: true, force: true });
 }, 120_000);
-afterAll(() => fx.close());
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'dlake-delivery-'));
   fx.emu.faults.clear();

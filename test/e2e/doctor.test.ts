@@ -8,8 +8,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { useFixture } from '../helpers/fixture.js';
 import { freePort } from '../helpers/free-port.js';
 
 interface Check {
@@ -50,9 +50,8 @@ afterEach(async () => {
 });
 
 describe('against the emulator, self-hosted, with Flight', () => {
-  let fx: Fixture;
+  const fx = useFixture({ flightPort: 0 }, { login: false });
   beforeAll(async () => {
-    fx = await startFixture({ flightPort: 0 });
     const login = await fx.run(
       ['--flight-url', fx.emu.flight!.url, 'login', '-u', 'admin', '--password-stdin'],
       {
@@ -61,7 +60,6 @@ describe('against the emulator, self-hosted, with Flight', () => {
     );
     expect(login.code, login.stderr).toBe(0);
   });
-  afterAll(() => fx.close());
 
   it('passes every check, says what it found, and shows no secret', async () => {
     fx.emu.log.clear();
@@ -233,11 +231,7 @@ describe('against the emulator, self-hosted, with Flight', () => {
 });
 
 describe('what goes wrong in the field', () => {
-  let fx: Fixture;
-  beforeAll(async () => {
-    fx = await startFixture();
-  });
-  afterAll(() => fx.close());
+  const fx = useFixture({}, { login: false });
 
   it('a dead port: the refused connection named, what needs it skipped, exit 10', async () => {
     const url = `http://127.0.0.1:${await freePort()}`;
@@ -285,16 +279,15 @@ describe('what goes wrong in the field', () => {
 
 describe('TLS with a CA the system does not know', () => {
   const TLS = resolve(import.meta.dirname, '../fixtures/tls');
-  let fx: Fixture;
-  beforeAll(async () => {
-    fx = await startFixture({
+  const fx = useFixture(
+    {
       tls: {
         key: readFileSync(`${TLS}/server.key`, 'utf8'),
         cert: readFileSync(`${TLS}/server.pem`, 'utf8'),
       },
-    });
-  });
-  afterAll(() => fx.close());
+    },
+    { login: false },
+  );
 
   it('fails the TLS check naming the certificate and the --ca-file that fixes it; with it, passes', async () => {
     const r = await fx.run(['doctor', '-o', 'json']);
@@ -316,16 +309,14 @@ describe('TLS with a CA the system does not know', () => {
 
 describe('the hosted edition', () => {
   const PID = '48ca6975-39ad-47cb-9bb5-de73060380f6';
-  let fx: Fixture;
+  const fx = useFixture({ edition: 'cloud', cloud: { projectId: PID } }, { login: false });
   beforeAll(async () => {
-    fx = await startFixture({ edition: 'cloud', cloud: { projectId: PID } });
     const pat = fx.emu.state.issueToken(fx.emu.state.userByName('admin')!.id, 'pat', 3_600_000).token;
     const login = await fx.run(['--edition', 'cloud', '--project-id', PID, 'login', '--token-stdin'], {
       input: `${pat}\n`,
     });
     expect(login.code, login.stderr).toBe(0);
   });
-  afterAll(() => fx.close());
 
   it('--bundle on the hosted edition: engines and their rules, profiles left out and said so', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dlake-bundle-'));

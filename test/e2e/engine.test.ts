@@ -1,11 +1,10 @@
 // `dlake project list|get` and `dlake engine …` against the emulator's hosted edition: human units in and out,
 // updates that keep what was not given, --dry-run, confirmation, admin-only, and refusal on the self-hosted
 // edition.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 
 const PID = '21111111-2222-4333-8444-555555555555';
-let fx: Fixture;
 const engines = () => fx.emu.cloud!.engines;
 const byName = (name: string) => fx.emu.cloud!.engineByName(name);
 const writes = () => fx.emu.log.entries.filter((e) => e.method !== 'GET');
@@ -21,13 +20,11 @@ async function loginPat(user: string, profile: string): Promise<void> {
   expect(r.code, r.stderr).toBe(0);
 }
 
+const fx = useFixture({ edition: 'cloud', cloud: { projectId: PID } }, { login: false });
 beforeAll(async () => {
-  fx = await startFixture({ edition: 'cloud', cloud: { projectId: PID } });
   await loginPat('admin', 'default');
   await loginPat('analyst', 'analyst');
 });
-afterAll(() => fx.close());
-beforeEach(() => fx.emu.log.clear());
 
 describe('dlake project', () => {
   it('lists the projects, marking the one in force, and gets one by name', async () => {

@@ -3,14 +3,10 @@
 // checks before any request.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 
-let fx: Fixture;
-beforeAll(async () => {
-  fx = await startFixture();
-});
-afterAll(() => fx.close());
+const fx = useFixture({}, { login: false });
 beforeEach(async () => {
   for (const f of ['config.json', 'credentials.json']) writeFileSync(join(fx.configDir, f), '{}');
   fx.emu.faults.clear();

@@ -17,26 +17,20 @@ import type { JobsTestApi } from 'dlake-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseCsv } from '../helpers/csv.js';
 import { startDlake } from '../helpers/dlake.js';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 import { until } from '../helpers/until.js';
 
 const ROWS = 120_000;
 const QUERY = 'SELECT * FROM big ORDER BY id';
 
-let fx: Fixture;
 let dir: string;
 const jobs = (): JobsTestApi => fx.emu.jobs;
 const engine = (sql: string) => fx.emu.runEngineQuery(sql);
 
-beforeAll(async () => {
-  fx = await startFixture({ bigRows: ROWS, jobStepMs: 5 });
-  expect((await fx.login()).code).toBe(0);
-});
-afterAll(() => fx.close());
+const fx = useFixture({ bigRows: ROWS, jobStepMs: 5 });
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'dlake-export-scale-'));
   fx.emu.faults.clear();
-  fx.emu.log.clear();
   return () => rmSync(dir, { recursive: true, force: true });
 });
 

@@ -21,23 +21,21 @@ import {
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 import { KEY, startPty } from '../helpers/pty.js';
 import { until } from '../helpers/until.js';
 
 const ROWS = 5000;
 const QUERY = 'SELECT * FROM big ORDER BY id';
 
-let fx: Fixture;
 let dir: string;
 /** The job of QUERY, completed, and its CSV export to a regular file. */
 let jobId: string;
 let wholeCsv: Buffer;
 
+const fx = useFixture({ bigRows: ROWS, jobStepMs: 5 });
 beforeAll(async () => {
-  fx = await startFixture({ bigRows: ROWS, jobStepMs: 5 });
-  expect((await fx.login()).code).toBe(0);
   jobId = (await fx.run(['sql', QUERY, '--no-wait'])).stdout.trim();
   await until(() => fx.emu.jobs.get(jobId)?.state === 'COMPLETED', 'the job completes');
   const scratch = mkdtempSync(join(tmpdir(), 'dlake-targets-whole-'));
@@ -46,11 +44,9 @@ beforeAll(async () => {
   wholeCsv = readFileSync(join(scratch, 'whole.csv'));
   rmSync(scratch, { recursive: true, force: true });
 });
-afterAll(() => fx.close());
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'dlake-targets-'));
   fx.emu.faults.clear();
-  fx.emu.log.clear();
   return () => rmSync(dir, { recursive: true, force: true });
 });
 

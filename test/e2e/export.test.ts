@@ -14,10 +14,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JobsTestApi, RequestLogEntry } from 'dlake-emulator';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectedCsvCell, parseCsv } from '../helpers/csv.js';
 import { startDlake } from '../helpers/dlake.js';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 import { until } from '../helpers/until.js';
 
 // 40 pages of 500 rows: enough for paging, concurrent fetches and faults in the middle of an export, and every
@@ -27,22 +27,18 @@ const ROWS = 20_000;
 const QUERY = 'SELECT * FROM big ORDER BY id';
 const COLUMNS = ['id', 'name', 'amount', 'flag', 'note'];
 
-let fx: Fixture;
 let dir: string;
 let expected: Array<Record<string, unknown>>;
 const jobs = (): JobsTestApi => fx.emu.jobs;
 
+const fx = useFixture({ bigRows: ROWS, jobStepMs: 5 });
 beforeAll(async () => {
-  fx = await startFixture({ bigRows: ROWS, jobStepMs: 5 });
-  expect((await fx.login()).code).toBe(0);
   expected = await fx.emu.runEngineQuery(QUERY);
   expect(expected).toHaveLength(ROWS);
 });
-afterAll(() => fx.close());
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'dlake-export-e2e-'));
   fx.emu.faults.clear();
-  fx.emu.log.clear();
   return () => rmSync(dir, { recursive: true, force: true });
 });
 

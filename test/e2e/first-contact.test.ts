@@ -3,13 +3,15 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectFailure, startFixture, useFixture } from '../helpers/fixture.js';
 import { until } from '../helpers/until.js';
 
-let fx: Fixture;
+const fx = useFixture(
+  { flightPort: 0, samplesDir: join(import.meta.dirname, '../fixtures/samples') },
+  { login: false },
+);
 beforeAll(async () => {
-  fx = await startFixture({ flightPort: 0, samplesDir: join(import.meta.dirname, '../fixtures/samples') });
   const login = await fx.run(
     ['--flight-url', fx.emu.flight!.url, 'login', '-u', 'admin', '--password-stdin'],
     {
@@ -18,7 +20,6 @@ beforeAll(async () => {
   );
   expect(login.code, login.stderr).toBe(0);
 });
-afterAll(() => fx.close());
 
 describe('sql -c', () => {
   it('runs the query given with -c, as psql does', async () => {

@@ -6,33 +6,30 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ANALYST, expectFailure, type Fixture, SERVICE_USER, startFixture } from '../helpers/fixture.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ANALYST, expectFailure, SERVICE_USER, useFixture } from '../helpers/fixture.js';
 import { until } from '../helpers/until.js';
 
 const ROWS = 12_000;
 const QUERY = 'SELECT * FROM big ORDER BY id';
 
-let fx: Fixture;
 let dir: string;
 let flightUrl: string;
 const flightCalls = () => fx.emu.flight!.calls;
 const restJobs = () => fx.emu.log.find('POST', '/api/v3/sql');
 
+const fx = useFixture({ bigRows: ROWS, jobStepMs: 5, flightPort: 0 }, { login: false });
 beforeAll(async () => {
-  fx = await startFixture({ bigRows: ROWS, jobStepMs: 5, flightPort: 0 });
   flightUrl = fx.emu.flight!.url;
   const login = await fx.run(['--flight-url', flightUrl, 'login', '-u', 'admin', '--password-stdin'], {
     input: 'admin-pass-1\n',
   });
   expect(login.code, login.stderr).toBe(0);
 });
-afterAll(() => fx.close());
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'dlake-flight-'));
   fx.emu.faults.clear();
   fx.emu.flight!.clearFaults();
-  fx.emu.log.clear();
   flightCalls().length = 0;
   return () => rmSync(dir, { recursive: true, force: true });
 });

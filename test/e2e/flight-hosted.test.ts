@@ -11,17 +11,19 @@ import { ORG_DEFAULT_PROJECT_ID } from '../../emulator/src/flight/server.js';
 import { FlightClient } from '../../src/export/flight/client.js';
 import { parseFlightUrl } from '../../src/export/flight/endpoint.js';
 import { openFlightResult } from '../../src/export/flight/result.js';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 
 const PID = '11111111-2222-4333-8444-555555555555';
 const QUERY = 'SELECT id, name FROM big ORDER BY id';
-let fx: Fixture;
 let pat: string;
 let dir: string;
 const calls = () => fx.emu.flight!.calls;
 
+const fx = useFixture(
+  { edition: 'cloud', cloud: { projectId: PID }, flightPort: 0, bigRows: 9000 },
+  { login: false },
+);
 beforeAll(async () => {
-  fx = await startFixture({ edition: 'cloud', cloud: { projectId: PID }, flightPort: 0, bigRows: 9000 });
   pat = fx.emu.state.issueToken(fx.emu.state.userByName('admin')!.id, 'pat', 3_600_000).token;
   const login = await fx.run(
     ['--edition', 'cloud', '--project-id', PID, '--flight-url', fx.emu.flight!.url, 'login', '--token-stdin'],
@@ -29,7 +31,6 @@ beforeAll(async () => {
   );
   expect(login.code, login.stderr).toBe(0);
 });
-afterAll(() => fx.close());
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'dlake-flight-hosted-'));
   calls().length = 0;

@@ -4,17 +4,16 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDlake } from '../helpers/dlake.js';
-import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { useFixture } from '../helpers/fixture.js';
 import { KEY, startPty } from '../helpers/pty.js';
 import { until } from '../helpers/until.js';
 
-let fx: Fixture;
 let dir: string;
 
+const fx = useFixture({ bigRows: 50_000, jobStepMs: 5, flightPort: 0 }, { login: false });
 beforeAll(async () => {
-  fx = await startFixture({ bigRows: 50_000, jobStepMs: 5, flightPort: 0 });
   const login = await fx.run(
     ['--flight-url', fx.emu.flight!.url, 'login', '-u', 'admin', '--password-stdin'],
     {
@@ -23,7 +22,6 @@ beforeAll(async () => {
   );
   expect(login.code, login.stderr).toBe(0);
 });
-afterAll(() => fx.close());
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'dlake-flight-proc-'));
   fx.emu.flight!.clearFaults();

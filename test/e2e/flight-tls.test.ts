@@ -4,25 +4,26 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 
 const TLS = resolve(import.meta.dirname, '../fixtures/tls');
-let fx: Fixture;
 let dir: string;
 let env: Record<string, string>;
 
-beforeAll(async () => {
-  fx = await startFixture({
+const fx = useFixture(
+  {
     tls: { key: readFileSync(`${TLS}/server.key`, 'utf8'), cert: readFileSync(`${TLS}/server.pem`, 'utf8') },
     flightPort: 0,
     bigRows: 100,
-  });
+  },
+  { login: false },
+);
+beforeAll(async () => {
   const pat = fx.emu.state.issueToken(fx.emu.state.userByName('admin')!.id, 'pat', 3_600_000).token;
   env = { DLAKE_TOKEN: pat, DLAKE_FLIGHT_URL: fx.emu.flight!.url };
   dir = mkdtempSync(join(tmpdir(), 'dlake-flight-tls-'));
 });
 afterAll(async () => {
-  await fx.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

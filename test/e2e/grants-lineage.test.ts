@@ -1,9 +1,8 @@
 // `dlake catalog grants` and `catalog lineage` against the emulator: read-merge-write of privileges (the PUT
 // replaces them all), bad principals and privileges refused before writing, the lineage tree, community edition.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectFailure, type Fixture, startFixture, useFixture } from '../helpers/fixture.js';
 
-let fx: Fixture;
 async function seed(f: Fixture): Promise<void> {
   const post = async (body: unknown) => {
     const r = await f.run(['api', 'POST', 'catalog', '--data', JSON.stringify(body)]);
@@ -29,14 +28,11 @@ async function seed(f: Fixture): Promise<void> {
     sql: 'SELECT * FROM "Sales"."by_region"',
   });
 }
+const fx = useFixture();
 beforeAll(async () => {
-  fx = await startFixture();
-  expect((await fx.login()).code).toBe(0);
   await seed(fx);
   expect((await fx.run(['user', 'create', 'bob'])).code).toBe(0);
 });
-afterAll(() => fx.close());
-beforeEach(() => fx.emu.log.clear());
 
 const puts = () => fx.emu.log.entries.filter((e) => e.method === 'PUT');
 const grantsJson = async (ref: string) =>

@@ -5,21 +5,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDlake } from '../helpers/dlake.js';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 import { until } from '../helpers/until.js';
 
 const PID = '31111111-2222-4333-8444-555555555555';
 const ROWS = 52_000; // 104 pages of 500
 const LIMITS = { results: 40, status: 20, cancel: 20, api: 2000 };
-let fx: Fixture;
 let dir: string;
 
-beforeAll(async () => {
-  fx = await startFixture({
+const fx = useFixture(
+  {
     edition: 'cloud',
     bigRows: ROWS,
     cloud: { projectId: PID, rateLimits: LIMITS, rateWindowMs: 1000 },
-  });
+  },
+  { login: false },
+);
+beforeAll(async () => {
   const token = fx.emu.state.issueToken(fx.emu.state.userByName('admin')!.id, 'pat', 3_600_000).token;
   const r = await fx.run(['--edition', 'cloud', '--project-id', PID, 'login', '--token-stdin'], {
     input: `${token}\n`,
@@ -29,10 +31,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
-  await fx.close();
 });
 beforeEach(() => {
-  fx.emu.log.clear();
   const refused = fx.emu.cloud!.limiter.refused;
   for (const k of Object.keys(refused) as Array<keyof typeof refused>) refused[k] = 0;
 });

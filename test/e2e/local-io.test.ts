@@ -6,23 +6,21 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/dlake.js';
-import { ADMIN, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { ADMIN, expectFailure, useFixture } from '../helpers/fixture.js';
 import { canMountTmpfs } from '../helpers/tmpfs.js';
 import { until } from '../helpers/until.js';
 
 const ROWS = 5000;
 const QUERY = 'SELECT * FROM big ORDER BY id';
 
-let fx: Fixture;
 let dir: string;
 let jobId: string;
 let whole: Buffer;
 
+const fx = useFixture({ bigRows: ROWS, jobStepMs: 5 });
 beforeAll(async () => {
-  fx = await startFixture({ bigRows: ROWS, jobStepMs: 5 });
-  expect((await fx.login()).code).toBe(0);
   jobId = (await fx.run(['sql', QUERY, '--no-wait'])).stdout.trim();
   await until(() => fx.emu.jobs.get(jobId)?.state === 'COMPLETED', 'the job completes');
   const scratch = mkdtempSync(join(tmpdir(), 'dlake-local-io-whole-'));
@@ -30,11 +28,9 @@ beforeAll(async () => {
   whole = readFileSync(join(scratch, 'whole.csv'));
   rmSync(scratch, { recursive: true, force: true });
 });
-afterAll(() => fx.close());
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'dlake-local-io-'));
   fx.emu.faults.clear();
-  fx.emu.log.clear();
   return () => {
     for (const m of mounts.splice(0)) execFileSync('umount', [m], { stdio: 'ignore' });
     rmSync(dir, { recursive: true, force: true });

@@ -1,8 +1,8 @@
 // Password and PAT login, logout, whoami and the stored-token paths, against the emulator.
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN, expectFailure, useFixture } from '../helpers/fixture.js';
 
 // The authentication tests run twice: against the full emulator, and against one that serves only the spec's
 // endpoints (nothing dlake does to log in or check credentials may depend on an endpoint outside the spec).
@@ -10,11 +10,7 @@ describe.each([
   { mode: 'full emulator', strictSpec: false },
   { mode: '--strict-spec', strictSpec: true },
 ])('$mode', ({ strictSpec }) => {
-  let fx: Fixture;
-  beforeAll(async () => {
-    fx = await startFixture({ strictSpec });
-  });
-  afterAll(() => fx.close());
+  const fx = useFixture({ strictSpec }, { login: false });
   beforeEach(async () => {
     // Each test starts logged out, with no profiles.
     await fx.run(['profile', 'delete', 'default', '-y']).catch(() => {});

@@ -7,12 +7,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ANALYST, type Fixture, startFixture } from '../helpers/fixture.js';
+import { ANALYST, type Fixture, startFixture, useFixture } from '../helpers/fixture.js';
 import { type McpSession, startMcp } from '../helpers/mcp.js';
 import { until } from '../helpers/until.js';
 
 const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');
-let fx: Fixture;
 const env = (extra: Record<string, string> = {}) => ({ DLAKE_CONFIG_DIR: fx.configDir, ...extra });
 const TOOL_NAMES = [
   'list_profiles',
@@ -33,8 +32,8 @@ const storedTokens = (): string[] =>
     (t) => t.token,
   );
 
+const fx = useFixture({ bigRows: 5_000, jobStepMs: 5 }, { login: false });
 beforeAll(async () => {
-  fx = await startFixture({ bigRows: 5_000, jobStepMs: 5 });
   // Two stored profiles: `default` (admin, the current one) and `analyst`; both point at the emulator.
   expect(
     (
@@ -71,7 +70,6 @@ beforeAll(async () => {
     sql: 'SELECT * FROM Sales.orders',
   });
 });
-afterAll(() => fx.close());
 
 describe('a read-only session on the default profile', () => {
   let s: McpSession;

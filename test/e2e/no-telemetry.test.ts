@@ -5,22 +5,20 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { useFixture } from '../helpers/fixture.js';
 import { startMcp } from '../helpers/mcp.js';
 
 const PRELOAD = resolve(import.meta.dirname, '../helpers/connection-log.cjs');
-let fx: Fixture;
 let dir: string;
 let log: string;
 
+const fx = useFixture({ bigRows: 500, jobStepMs: 5, flightPort: 0 }, { login: false });
 beforeAll(async () => {
-  fx = await startFixture({ bigRows: 500, jobStepMs: 5, flightPort: 0 });
   dir = mkdtempSync(join(tmpdir(), 'dlake-no-telemetry-'));
   log = join(dir, 'connections.log');
   writeFileSync(log, '');
 });
 afterAll(async () => {
-  await fx.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

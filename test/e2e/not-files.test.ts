@@ -21,27 +21,21 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDlake } from '../helpers/dlake.js';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 import { KEY, type PtyDlake, startPty } from '../helpers/pty.js';
 import { until } from '../helpers/until.js';
 
 /** What a process that blocks or reads without end is given before it is killed (and the test fails). */
 const KILL_AFTER_MS = 15_000;
 
-let fx: Fixture;
 let dir: string;
 let shell: PtyDlake | undefined;
 
-beforeAll(async () => {
-  fx = await startFixture({ bigRows: 2000, flightPort: 0 });
-  expect((await fx.login()).code).toBe(0);
-});
-afterAll(() => fx.close());
+const fx = useFixture({ bigRows: 2000, flightPort: 0 });
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'dlake-not-files-'));
-  fx.emu.log.clear();
   return () => rmSync(dir, { recursive: true, force: true });
 });
 afterEach(() => {

@@ -4,9 +4,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../helpers/csv.js';
-import { ADMIN, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { ADMIN, expectFailure, type Fixture, useFixture } from '../helpers/fixture.js';
 import { type HostileServer, startHostileServer } from '../helpers/hostile/server.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { until } from '../helpers/until.js';
@@ -27,13 +27,7 @@ const unmarked = (sql: string) =>
 const lastSql = (fx: Fixture) => unmarked(fx.emu.jobs.list().at(-1)!.sql);
 
 describe('self-hosted', () => {
-  let fx: Fixture;
-  beforeAll(async () => {
-    fx = await startFixture({ jobHistory: 100_000 });
-    expect((await fx.login()).code).toBe(0);
-  });
-  afterAll(() => fx.close());
-  beforeEach(() => fx.emu.log.clear());
+  const fx = useFixture({ jobHistory: 100_000 });
 
   it('job list: one query on sys.jobs_recent, whatever the history holds, newest first', async () => {
     const r = await fx.run(['job', 'list', '-o', 'json']);
@@ -311,10 +305,9 @@ describe('self-hosted', () => {
 });
 
 describe('search against a server that changes or repeats itself', () => {
-  let fx: Fixture;
   let hostile: HostileServer;
+  const fx = useFixture({}, { login: false });
   beforeAll(async () => {
-    fx = await startFixture();
     hostile = await startHostileServer(fx.emu.url);
     const login = await fx.run(['login', '-u', ADMIN.name, '--password-stdin', '--url', hostile.url], {
       input: `${ADMIN.password}\n`,
@@ -328,7 +321,6 @@ describe('search against a server that changes or repeats itself', () => {
   });
   afterAll(async () => {
     await hostile.close();
-    await fx.close();
   });
 
   it('an empty page ends the search, whatever token it carries', async () => {
@@ -383,12 +375,7 @@ describe('search against a server that changes or repeats itself', () => {
 });
 
 describe('self-hosted without sys.jobs_recent, with the open-source search', () => {
-  let fx: Fixture;
-  beforeAll(async () => {
-    fx = await startFixture({ jobsRecent: false, search: 'catalog', jobHistory: 30 });
-    expect((await fx.login()).code).toBe(0);
-  });
-  afterAll(() => fx.close());
+  const fx = useFixture({ jobsRecent: false, search: 'catalog', jobHistory: 30 });
 
   it('job list falls back to sys.jobs', async () => {
     const r = await fx.run(['job', 'list', '--limit', '4', '-o', 'json']);
@@ -423,15 +410,12 @@ describe('self-hosted without sys.jobs_recent, with the open-source search', () 
 
 describe('hosted', () => {
   const PID = '11111111-2222-4333-8444-555555555555';
-  let fx: Fixture;
   let env: Record<string, string>;
+  const fx = useFixture({ edition: 'cloud', cloud: { projectId: PID }, jobHistory: 500 }, { login: false });
   beforeAll(async () => {
-    fx = await startFixture({ edition: 'cloud', cloud: { projectId: PID }, jobHistory: 500 });
     const pat = fx.emu.state.issueToken(fx.emu.state.userByName('admin')!.id, 'pat', 3_600_000).token;
     env = { DLAKE_EDITION: 'cloud', DLAKE_PROJECT_ID: PID, DLAKE_TOKEN: pat };
   });
-  afterAll(() => fx.close());
-  beforeEach(() => fx.emu.log.clear());
 
   it('job list reads sys.project.history.jobs and sys.project.jobs: nanosecond epochs and dataset arrays in the one shape', async () => {
     const r = await fx.run(['job', 'list', '--limit', '3', '--min-duration', '1s', '-o', 'json'], { env });

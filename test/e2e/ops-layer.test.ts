@@ -3,7 +3,7 @@
 // AbortSignal reaching its requests: aborted before it starts, it ends interrupted with nothing sent, and a
 // history query it submitted is cancelled on the service.
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Context } from '../../src/context.js';
 import { InterruptedError } from '../../src/errors.js';
 import { explainAccess } from '../../src/ops/access.js';
@@ -14,7 +14,7 @@ import { searchCatalog } from '../../src/ops/search.js';
 import { runSql } from '../../src/ops/sql.js';
 import { parseRef } from '../../src/util/catalog-ref.js';
 import { cleanEnv } from '../helpers/dlake.js';
-import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { useFixture } from '../helpers/fixture.js';
 
 class Capture extends Writable {
   text = '';
@@ -24,18 +24,15 @@ class Capture extends Writable {
   }
 }
 
-let fx: Fixture;
 let out: Capture;
 let ctx: Context;
 
+const fx = useFixture({ jobHistory: 30 });
 beforeAll(async () => {
-  fx = await startFixture({ jobHistory: 30 });
-  expect((await fx.login()).code).toBe(0);
   const ok = async (args: string[]) => expect((await fx.run(args)).code).toBe(0);
   await ok(['api', 'POST', 'catalog', '--data', JSON.stringify({ entityType: 'space', name: 'Sales' })]);
   await ok(['user', 'create', 'bob']);
 });
-afterAll(() => fx.close());
 beforeEach(async () => {
   out = new Capture();
   const streams = {

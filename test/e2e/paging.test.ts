@@ -6,20 +6,13 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { ADMIN, expectFailure, useFixture } from '../helpers/fixture.js';
 import { type HostileServer, startHostileServer } from '../helpers/hostile/server.js';
 import { runInProcess } from '../helpers/in-process.js';
 
-let fx: Fixture;
-
-beforeAll(async () => {
-  fx = await startFixture();
-  expect((await fx.login()).code).toBe(0);
-});
-afterAll(() => fx.close());
+const fx = useFixture();
 beforeEach(() => {
   fx.emu.faults.clear();
-  fx.emu.log.clear();
 });
 
 const ROUND = 'the listing would never end';

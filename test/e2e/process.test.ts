@@ -2,17 +2,15 @@
 // data on stdout and everything else on stderr, `--version` answered before anything is loaded. Command
 // behaviour is tested in-process (test/helpers/in-process.ts); signals in signals.test.ts, cross-process
 // locking in store-*.test.ts.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { beforeAll, expect, it } from 'vitest';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 
-let fx: Fixture;
+const fx = useFixture({}, { login: false });
 beforeAll(async () => {
-  fx = await startFixture();
   expect(
     (await fx.spawn(['login', '-u', 'admin', '--password-stdin'], { input: 'admin-pass-1\n' })).code,
   ).toBe(0);
 });
-afterAll(() => fx.close());
 
 it('--version prints the version, the build it came from and the Node.js that runs it', async () => {
   const r = await fx.spawn(['--version']);

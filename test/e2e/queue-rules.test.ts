@@ -3,23 +3,17 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectFailure, type Fixture, startFixture, useCommunityFixture } from '../helpers/fixture.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectFailure, type Fixture, useCommunityFixture, useFixture } from '../helpers/fixture.js';
 
-let fx: Fixture;
 const dir = mkdtempSync(join(tmpdir(), 'dlake-rules-'));
+const fx = useFixture();
 beforeAll(async () => {
-  fx = await startFixture();
-  expect((await fx.login()).code).toBe(0);
   for (const name of ['etl', 'adhoc'])
     expect((await fx.run(['queue', 'create', '--name', name])).code).toBe(0);
 });
 afterAll(async () => {
-  await fx.close();
   rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(() => {
-  fx.emu.log.clear();
 });
 
 const ruleset = () => fx.emu.queues!.ruleset;

@@ -4,18 +4,17 @@
 // (test/helpers/hostile/server.ts) echoes the Authorization it receives, and a login's password, in every field
 // of its error.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, type Fixture, startFixture } from '../helpers/fixture.js';
+import { ADMIN, useFixture } from '../helpers/fixture.js';
 import { type HostileServer, startHostileServer } from '../helpers/hostile/server.js';
 
-let fx: Fixture;
 let hostile: HostileServer;
 const ECHO = {
   rule: { kind: 'status', status: 400, body: 'error-json' },
   reach: { from: 0, times: 'all' },
 } as const;
 
+const fx = useFixture({}, { login: false });
 beforeAll(async () => {
-  fx = await startFixture();
   hostile = await startHostileServer(fx.emu.url);
   const r = await fx.run(['login', '-u', ADMIN.name, '--password-stdin', '--url', hostile.url], {
     input: `${ADMIN.password}\n`,
@@ -25,7 +24,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await hostile.close();
-  await fx.close();
 });
 
 const storedToken = (): string =>

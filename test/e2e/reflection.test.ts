@@ -1,9 +1,8 @@
 // `dlake reflection list|get|create|update|delete|refresh` against the emulator: field names checked against
 // the dataset before sending, the tag on updates, refresh --wait ending in 0, 6 or 7, community edition.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectFailure, type Fixture, startFixture, useCommunityFixture } from '../helpers/fixture.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectFailure, type Fixture, useCommunityFixture, useFixture } from '../helpers/fixture.js';
 
-let fx: Fixture;
 const FIELDS = ['id', 'region', 'day', 'amount'];
 async function seedView(f: Fixture): Promise<string> {
   expect(
@@ -25,14 +24,11 @@ async function seedView(f: Fixture): Promise<string> {
 }
 
 let datasetId: string;
+const fx = useFixture();
 beforeAll(async () => {
-  fx = await startFixture();
-  expect((await fx.login()).code).toBe(0);
   datasetId = await seedView(fx);
 });
-afterAll(() => fx.close());
 beforeEach(() => {
-  fx.emu.log.clear();
   fx.emu.reflections.nextRefresh = 'succeed';
 });
 

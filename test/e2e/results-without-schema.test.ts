@@ -5,22 +5,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseCsv } from '../helpers/csv.js';
-import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { useFixture } from '../helpers/fixture.js';
 
-let fx: Fixture;
 let dir: string;
+const fx = useFixture({ jobStepMs: 5 });
 beforeAll(async () => {
-  fx = await startFixture({ jobStepMs: 5 });
-  expect((await fx.login()).code).toBe(0);
   dir = mkdtempSync(join(tmpdir(), 'dlake-no-schema-'));
 });
 afterAll(async () => {
-  await fx.close();
   rmSync(dir, { recursive: true, force: true });
 });
 beforeEach(() => {
   fx.emu.faults.clear();
-  fx.emu.log.clear();
 });
 
 const ROWS = [

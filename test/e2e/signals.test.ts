@@ -4,20 +4,15 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, startDlake } from '../helpers/dlake.js';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 import { until } from '../helpers/until.js';
 
-let fx: Fixture;
-beforeAll(async () => {
-  fx = await startFixture();
-});
-afterAll(() => fx.close());
+const fx = useFixture({}, { login: false });
 beforeEach(() => {
   for (const f of readdirSync(fx.configDir)) rmSync(join(fx.configDir, f), { recursive: true, force: true });
   fx.emu.faults.clear();
-  fx.emu.log.clear();
 });
 
 // Runs a command on a new pseudo-terminal (its controlling terminal, so Ctrl-C works as at a keyboard),

@@ -4,21 +4,18 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 
-let fx: Fixture;
 let dir: string;
 const submitted = (): string[] => fx.emu.jobs.list().map((j) => j.sql);
 let before = 0;
 const newlySubmitted = (): string[] => submitted().slice(before);
 
+const fx = useFixture({ bigRows: 50, jobStepMs: 5 });
 beforeAll(async () => {
-  fx = await startFixture({ bigRows: 50, jobStepMs: 5 });
-  expect((await fx.login()).code).toBe(0);
   dir = mkdtempSync(join(tmpdir(), 'dlake-script-'));
 });
 afterAll(async () => {
-  await fx.close();
   rmSync(dir, { recursive: true, force: true });
 });
 beforeEach(() => {

@@ -3,8 +3,8 @@
 // `\d` finds. What only a real terminal shows is in sql-shell.test.ts and sql-shell-meta.test.ts.
 import { resolve } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { useFixture } from '../helpers/fixture.js';
 import { type ShellInProcess, startShellInProcess } from '../helpers/shell-in-process.js';
 
 // Counts the text the shell hands the statement splitter: the work a pasted statement costs.
@@ -20,18 +20,13 @@ vi.mock('../../src/sql/split.js', async (importOriginal) => {
   };
 });
 
-let fx: Fixture;
 const jobs = () => fx.emu.jobs.list();
 
-beforeAll(async () => {
-  fx = await startFixture({
-    samplesDir: resolve(import.meta.dirname, '../fixtures/samples'),
-    bigRows: 50,
-    jobStepMs: 5,
-  });
-  expect((await fx.login()).code).toBe(0);
+const fx = useFixture({
+  samplesDir: resolve(import.meta.dirname, '../fixtures/samples'),
+  bigRows: 50,
+  jobStepMs: 5,
 });
-afterAll(() => fx.close());
 
 const ENTER = '\r';
 const CTRL_C = '\u0003';

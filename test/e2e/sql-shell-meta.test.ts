@@ -5,21 +5,19 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { useFixture } from '../helpers/fixture.js';
 import { KEY, type PtyDlake, startPty } from '../helpers/pty.js';
 
-let fx: Fixture;
 let dir: string;
 let shell: PtyDlake | undefined;
 const jobs = () => fx.emu.jobs.list();
 
+const fx = useFixture({
+  samplesDir: resolve(import.meta.dirname, '../fixtures/samples'),
+  bigRows: 50,
+  jobStepMs: 5,
+});
 beforeAll(async () => {
-  fx = await startFixture({
-    samplesDir: resolve(import.meta.dirname, '../fixtures/samples'),
-    bigRows: 50,
-    jobStepMs: 5,
-  });
-  expect((await fx.login()).code).toBe(0);
   dir = mkdtempSync(join(tmpdir(), 'dlake-shell-meta-'));
   const create = async (body: unknown) => {
     const r = await fx.run(['catalog', 'create', '--file', '-'], { input: JSON.stringify(body) });
@@ -58,7 +56,6 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
-  await fx.close();
   rmSync(dir, { recursive: true, force: true });
 });
 afterEach(() => {

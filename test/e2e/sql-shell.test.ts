@@ -4,26 +4,23 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { useFixture } from '../helpers/fixture.js';
 import { KEY, type PtyDlake, startPty } from '../helpers/pty.js';
 import { until } from '../helpers/until.js';
 
-let fx: Fixture;
 let dir: string;
 let shell: PtyDlake | undefined;
 const jobs = () => fx.emu.jobs.list();
 
+const fx = useFixture({
+  samplesDir: resolve(import.meta.dirname, '../fixtures/samples'),
+  bigRows: 50,
+  jobStepMs: 5,
+});
 beforeAll(async () => {
-  fx = await startFixture({
-    samplesDir: resolve(import.meta.dirname, '../fixtures/samples'),
-    bigRows: 50,
-    jobStepMs: 5,
-  });
-  expect((await fx.login()).code).toBe(0);
   dir = mkdtempSync(join(tmpdir(), 'dlake-shell-'));
 });
 afterAll(async () => {
-  await fx.close();
   rmSync(dir, { recursive: true, force: true });
 });
 afterEach(() => {

@@ -4,23 +4,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JobsTestApi } from 'dlake-emulator';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { startDlake } from '../helpers/dlake.js';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 import { until } from '../helpers/until.js';
 
-let fx: Fixture;
 const jobs = (): JobsTestApi => fx.emu.jobs;
 const UNKNOWN = '00000000-1111-2222-3333-444444444444';
 
-beforeAll(async () => {
-  fx = await startFixture({ bigRows: 1000, jobStepMs: 10 });
-  expect((await fx.login()).code).toBe(0);
-});
-afterAll(() => fx.close());
+const fx = useFixture({ bigRows: 1000, jobStepMs: 10 });
 beforeEach(() => {
   fx.emu.faults.clear();
-  fx.emu.log.clear();
 });
 
 async function submit(sql: string): Promise<string> {

@@ -5,23 +5,17 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JobsTestApi } from 'dlake-emulator';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { startDlake } from '../helpers/dlake.js';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 import { until } from '../helpers/until.js';
 
-let fx: Fixture;
 let dir: string;
 const jobs = (): JobsTestApi => fx.emu.jobs;
 
-beforeAll(async () => {
-  fx = await startFixture({ bigRows: 20_000, jobStepMs: 5 });
-  expect((await fx.login()).code).toBe(0);
-});
-afterAll(() => fx.close());
+const fx = useFixture({ bigRows: 20_000, jobStepMs: 5 });
 beforeEach(() => {
   fx.emu.faults.clear();
-  fx.emu.log.clear();
   dir = mkdtempSync(join(tmpdir(), 'dlake-signals-'));
   return () => rmSync(dir, { recursive: true, force: true });
 });

@@ -1,12 +1,8 @@
 // Several dlake processes writing the store at once: the files stay valid JSON and no write is lost.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expect, it } from 'vitest';
+import { ADMIN, useFixture } from '../helpers/fixture.js';
 
-let fx: Fixture;
-beforeAll(async () => {
-  fx = await startFixture();
-});
-afterAll(() => fx.close());
+const fx = useFixture({}, { login: false });
 
 it('10 concurrent processes logging in and creating profiles lose nothing', async () => {
   const runs = Array.from({ length: 10 }, (_, i) =>

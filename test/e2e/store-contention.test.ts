@@ -14,15 +14,11 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, type RunResult } from '../helpers/dlake.js';
-import { ADMIN, type Fixture, SERVICE_USER, startFixture } from '../helpers/fixture.js';
+import { ADMIN, SERVICE_USER, useFixture } from '../helpers/fixture.js';
 
-let fx: Fixture;
-beforeAll(async () => {
-  fx = await startFixture();
-});
-afterAll(() => fx.close());
+const fx = useFixture({}, { login: false });
 beforeEach(() => {
   for (const f of readdirSync(fx.configDir)) rmSync(join(fx.configDir, f), { recursive: true, force: true });
 });

@@ -4,21 +4,22 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectFailure, startFixture, useFixture } from '../helpers/fixture.js';
 
 const TLS = resolve(import.meta.dirname, '../fixtures/tls');
 const CA = `${TLS}/ca.pem`;
-let fx: Fixture;
 let token: string;
 
-beforeAll(async () => {
-  fx = await startFixture({
+const fx = useFixture(
+  {
     tls: { key: readFileSync(`${TLS}/server.key`, 'utf8'), cert: readFileSync(`${TLS}/server.pem`, 'utf8') },
-  });
+  },
+  { login: false },
+);
+beforeAll(async () => {
   token = fx.emu.state.issueToken(fx.emu.state.userByName('admin')!.id, 'pat', 3_600_000).token;
 });
-afterAll(() => fx.close());
 
 describe('TLS', () => {
   it('serves HTTPS', () => {

@@ -1,19 +1,16 @@
 // `dlake top` in a real terminal (docs/cli-contract.md "Operations insight"): the running jobs refreshed, ↑/↓
 // select, `c` then `y` cancels the selected job on the service, `q` quits with exit 0; a terminal that reports
 // 0 columns is drawn all the same and quits the same.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { beforeAll, expect, it } from 'vitest';
+import { useFixture } from '../helpers/fixture.js';
 import { KEY, startPty } from '../helpers/pty.js';
 import { until } from '../helpers/until.js';
 
-let fx: Fixture;
 let env: Record<string, string>;
+const fx = useFixture({ jobHistory: 50 });
 beforeAll(async () => {
-  fx = await startFixture({ jobHistory: 50 });
-  expect((await fx.login()).code).toBe(0);
   env = { DLAKE_CONFIG_DIR: fx.configDir, DLAKE_URL: fx.emu.url };
 });
-afterAll(() => fx.close());
 
 it('shows the running jobs, cancels the selected one after y, and quits on q', async () => {
   const slow = fx.run(['sql', 'SELECT 1 AS slow_one /* sleep:30000 */', '-o', 'json']);

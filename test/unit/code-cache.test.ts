@@ -151,7 +151,7 @@ describe('CodeCacheLoader', () => {
 });
 
 describe('the launcher caches the command groups, and no other word', () => {
-  it('names every group of the registry', async () => {
+  it('names every group of the registry (through the command manifest)', async () => {
     const { GROUPS } = await import('../../src/commands/registry.js');
     expect([...CACHED_GROUPS].sort()).toEqual(GROUPS.map((g) => g.name).sort());
   });

@@ -2,7 +2,14 @@
 // option or example can change without the reference following.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS_DOC, commandsDoc, EXIT_CODE_DOCS, withExitCodes } from '../../scripts/commands-doc.js';
+import {
+  COMMAND_MANIFEST,
+  COMMANDS_DOC,
+  commandManifest,
+  commandsDoc,
+  EXIT_CODE_DOCS,
+  withExitCodes,
+} from '../../scripts/commands-doc.js';
 import { ExitCode } from '../../src/errors.js';
 import { runInProcess } from '../helpers/in-process.js';
 
@@ -14,6 +21,15 @@ describe('docs/commands.md', () => {
     expect(
       readFileSync(COMMANDS_DOC, 'utf8') === fresh,
       'docs/commands.md is stale: run `npm run docs`',
+    ).toBe(true);
+  });
+
+  it('src/commands/manifest.json is what the registry generates (run `npm run docs`)', async () => {
+    const fresh = await commandManifest();
+    expect(JSON.parse(fresh).groups).toContain('catalog');
+    expect(
+      readFileSync(COMMAND_MANIFEST, 'utf8') === fresh,
+      'src/commands/manifest.json is stale: run `npm run docs`',
     ).toBe(true);
   });
 

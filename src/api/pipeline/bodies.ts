@@ -18,11 +18,13 @@ interface Answer {
 }
 
 /**
- * A request through undici's `request`, its body read as text; with `discard`, a success's body is read and
- * dropped. A body that is not wanted is still read on an error: it carries the service's message. `signal`
- * aborts it; `onHeaders` is called once the answer's headers are in.
+ * A request whose body is read as text; with `discard`, a success's body is read and dropped. A body that is not
+ * wanted is still read on an error: it carries the service's message. `signal` aborts it; `onHeaders` is called
+ * once the answer's headers are in. Through undici's handler interface, as `requestBytes`: the Readable stream
+ * `request` makes of each body cost more CPU than the rest of a small answer's exchange (docs/benchmarks.md,
+ * "diff and plan at 10,000 entities").
  */
-export async function requestText(
+export function requestText(
   dispatcher: Dispatcher,
   options: DispatchOptions,
   signal: AbortSignal,
@@ -30,28 +32,15 @@ export async function requestText(
   discard: boolean,
   endpoint: string,
 ): Promise<Answer> {
-  const res = await dispatcher.request({ ...options, signal });
-  onHeaders();
-  const { statusCode, headers } = res;
-  if (discard && statusCode < 400) {
-    await res.body.dump();
-    return { statusCode, headers, text: '' };
-  }
-  if (Number(headers['content-length']) > MAX_BODY_BYTES) {
-    res.body.destroy();
-    throw tooLarge(endpoint, MAX_BODY_BYTES);
-  }
-  const chunks: Buffer[] = [];
-  let n = 0;
-  for await (const chunk of res.body) {
-    n += (chunk as Buffer).length;
-    if (n > MAX_BODY_BYTES) {
-      res.body.destroy();
-      throw tooLarge(endpoint, MAX_BODY_BYTES);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return { statusCode, headers, text: new TextDecoder().decode(Buffer.concat(chunks, n)) };
+  return exchange(
+    dispatcher,
+    options,
+    signal,
+    onHeaders,
+    MAX_BODY_BYTES,
+    endpoint,
+    discard ? 'discard' : 'text',
+  );
 }
 
 /** A body past its cap: the service (or whatever answers in its place) sends more than any answer holds. */
@@ -62,10 +51,10 @@ function tooLarge(endpoint: string, cap: number): ServiceError {
 }
 
 /**
- * A request whose body is read into a buffer of `pool` (as big as its content-length says, grown where that
- * says too little), or as text on an error status. Through undici's handler interface rather than `request`:
- * the Readable stream `request` makes of each body cost ~75 µs of CPU a page, a tenth of a CSV export's
- * (docs/benchmarks.md). `signal` aborts it; `onHeaders` is called once the answer's headers are in.
+ * A request whose body is read into a buffer of `pool`, or as text on an error status. Through undici's handler
+ * interface rather than `request`: the Readable stream `request` makes of each body cost ~75 µs of CPU a page,
+ * a tenth of a CSV export's (docs/benchmarks.md). `signal` aborts it; `onHeaders` is called once the answer's
+ * headers are in.
  */
 export function requestBytes(
   dispatcher: Dispatcher,
@@ -76,13 +65,31 @@ export function requestBytes(
   cap: number,
   endpoint: string,
 ): Promise<Answer> {
+  return exchange(dispatcher, options, signal, onHeaders, cap, endpoint, pool);
+}
+
+/**
+ * One exchange through undici's handler interface, a success's body kept as `success` says: as text, dropped, or
+ * in a buffer of the pool (as big as its content-length says, grown where that says too little). An error's body
+ * is always read, as text. Bounded by `cap` bytes (a dropped body excepted: the deadline bounds it).
+ */
+function exchange(
+  dispatcher: Dispatcher,
+  options: DispatchOptions,
+  signal: AbortSignal,
+  onHeaders: () => void,
+  cap: number,
+  endpoint: string,
+  success: 'text' | 'discard' | BufferPool,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     let controller: DispatchController | undefined;
     let statusCode = 0;
     let headers: RawResponse['headers'] = {};
     let buf: Buffer | undefined;
+    let dropping = false;
     let n = 0;
-    const errorBody: Buffer[] = [];
+    const chunks: Buffer[] = [];
     const stop = (): void => controller?.abort(signal.reason);
     signal.addEventListener('abort', stop, { once: true });
     const settle = (): void => signal.removeEventListener('abort', stop);
@@ -96,18 +103,27 @@ export function requestBytes(
         statusCode = status;
         headers = h;
         const length = Number(h['content-length']);
+        if (status < 400 && success === 'discard') {
+          // The status is the answer: the rest of the body is read and dropped without being waited for
+          // (undici's bodyTimeout bounds it).
+          dropping = true;
+          settle();
+          return resolve({ statusCode, headers, text: '' });
+        }
         if (length > cap) return controller?.abort(tooLarge(endpoint, cap));
-        if (status >= 400) return;
-        buf = pool.take(Number.isSafeInteger(length) && length > 0 ? length : 0);
+        if (status >= 400 || success === 'text') return;
+        buf = (success as BufferPool).take(Number.isSafeInteger(length) && length > 0 ? length : 0);
       },
       onResponseData(_c, chunk) {
+        if (dropping) return;
         if (n + chunk.length > cap) return controller?.abort(tooLarge(endpoint, cap));
         if (!buf) {
           n += chunk.length;
-          errorBody.push(chunk);
+          chunks.push(chunk);
           return;
         }
         if (n + chunk.length > buf.length) {
+          const pool = success as BufferPool;
           const bigger = pool.take(Math.max(buf.length * 2, n + chunk.length));
           buf.copy(bigger, 0, 0, n);
           pool.give(buf);
@@ -116,13 +132,14 @@ export function requestBytes(
         n += chunk.copy(buf, n);
       },
       onResponseEnd() {
+        if (dropping) return;
         settle();
         if (buf) resolve({ statusCode, headers, bytes: buf.subarray(0, n), text: '' });
-        else resolve({ statusCode, headers, text: new TextDecoder().decode(Buffer.concat(errorBody)) });
+        else resolve({ statusCode, headers, text: new TextDecoder().decode(Buffer.concat(chunks, n)) });
       },
       onResponseError(_c, err) {
         settle();
-        if (buf) pool.give(buf);
+        if (buf) (success as BufferPool).give(buf);
         reject(err);
       },
     });
