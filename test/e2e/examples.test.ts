@@ -12,13 +12,16 @@
 // is there, every profile it names is logged in), and the files the examples read (pat.txt, report.sql,
 // view.json, …) are in the working folder, as a reader has them. Placeholders a reader replaces (a job id `ID`, a
 // reflection id `3f6c…`, the host `lake.example.com`) become what the lake holds (PLACEHOLDERS), and a password
-// prompt is answered on standard input as a script answers it; nothing else of a line is changed. The hosted
-// edition's examples (HOSTED) run apart, from every text in order, against an emulator of that edition.
+// prompt is answered on standard input as a script answers it (standard input is otherwise closed: `dlake mcp`
+// starts and ends with no client); nothing else of a line is changed. The hosted edition's examples (HOSTED) run
+// apart, from every text in order, against an emulator of that edition. An external identity provider's JWT (the
+// emulator trusts its key) is where the token exchange examples read it: a file, and `idp-cli token`.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { DEFAULT_USERS } from 'dlake-emulator';
+import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, type RunResult } from '../helpers/dlake.js';
 import {
@@ -48,26 +51,14 @@ const NOT_RUN: [RegExp, string][] = [
     'a full-screen view refreshed until q is pressed (test/e2e/top.test.ts, in a pty)',
   ],
   [
-    /^dlake mcp\b|^claude mcp add/,
-    'an MCP server on stdio that runs until its client leaves (test/e2e/mcp.test.ts)',
-  ],
-  [
-    /^dlake agents (install|uninstall)\b(?!.*--dry-run)/,
-    "writes into the agent hosts' files of the user's home",
+    /^claude mcp add/,
+    "registers dlake mcp with Claude Code's own command, not installed here (test/e2e/agents.test.ts)",
   ],
   [/--password-prompt/, 'asks for a password twice on a terminal (test/e2e/user.test.ts)'],
   [/^dlake completion bash > \/etc\//, 'writes into /etc'],
   [
     /^dlake completion zsh > /,
     "names zsh's own folder list (fpath), which the tests' bash does not have (test/unit/completion.test.ts)",
-  ],
-  [
-    /^dlake agents install --dry-run$/,
-    'finds no agent host on this machine (test/e2e/agents.test.ts makes them in a home of its own)',
-  ],
-  [
-    /idp-cli|ACTIONS_ID_TOKEN_FILE|ID_TOKEN_FILE|--subject-token-stdin --audience/,
-    "an external identity provider's token (test/e2e/token.test.ts signs one)",
   ],
 ];
 
@@ -84,6 +75,8 @@ const USERS = [
   { name: 'ci-bot', password: 'ci-bot-pass-1', admin: true },
   { name: 'carol', password: 'carol-pass-1' },
   { name: 'svc-etl', clientId: 'ci-bot', clientSecret: 'ci-bot-secret-1', admin: true },
+  // The service user an external JWT is exchanged for (the client `c` of the examples' --audience).
+  { name: 'svc-idp', clientId: 'c', clientSecret: 'c-secret-1', admin: true },
 ];
 const passwordOf = (name: string): string => USERS.find((u) => u.name === name)?.password ?? 'admin-pass-1';
 
@@ -162,6 +155,9 @@ class Reader {
       RUNNER_TEMP: this.dir,
       DLAKE_CLIENT_SECRET: 'ci-bot-secret-1',
       NEW_PASSWORD: 'bob-pass-2',
+      // Where a CI runner or an identity provider leaves its ID token (a JWT the emulator trusts).
+      ID_TOKEN_FILE: join(this.dir, 'id-token.jwt'),
+      ACTIONS_ID_TOKEN_FILE: join(this.dir, 'id-token.jwt'),
       EDITOR: 'true',
       PAGER: '',
     };
@@ -335,7 +331,8 @@ class Reader {
     const words = plainWords(line);
     if (words?.[0] === 'dlake')
       return this.chdir(() => runInProcess(words.slice(1), { env: this.env(), input: '' }));
-    const path = [join(REPO, 'bin'), process.env.PATH].join(delimiter);
+    // The built dlake first, and the identity provider's own command line (`idp-cli token` prints its JWT).
+    const path = [join(REPO, 'bin'), join(this.dir, 'bin'), process.env.PATH].join(delimiter);
     return bash(line, { ...cleanEnv(this.env()), PATH: path }, this.dir);
   }
 
@@ -431,12 +428,28 @@ function runsAsPrinted(title: string, examples: () => Example[], hosted = false)
     let fx: Fixture;
     let reader: Reader;
     beforeAll(async () => {
+      const idp = await generateKeyPair('RS256');
+      const jwtPublicKeyPem = await exportSPKI(idp.publicKey);
       fx = await startFixture(
-        hosted ? { edition: 'cloud' } : { flightPort: 0, users: USERS, samplesDir: SAMPLES },
+        hosted ? { edition: 'cloud' } : { flightPort: 0, users: USERS, samplesDir: SAMPLES, jwtPublicKeyPem },
       );
       reader = new Reader(fx, hosted);
       if (hosted) await hostedLake(reader);
       else await lake(reader);
+      // An external identity provider's ID token for the admin, valid an hour: in the file a CI runner leaves it
+      // in, in a file named jwt, and printed by the provider's command line.
+      const jwt = await new SignJWT({})
+        .setProtectedHeader({ alg: 'RS256' })
+        .setSubject('admin')
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(idp.privateKey);
+      writeFileSync(join(reader.dir, 'id-token.jwt'), jwt);
+      writeFileSync(join(reader.dir, 'jwt'), jwt);
+      mkdirSync(join(reader.dir, 'bin'));
+      // The reader uses Claude Code (its folder in the home): `agents install` finds a host to register with.
+      mkdirSync(join(reader.dir, '.claude'));
+      writeFileSync(join(reader.dir, 'bin', 'idp-cli'), `#!/bin/sh\nprintf %s '${jwt}'\n`, { mode: 0o755 });
     });
     afterAll(async () => {
       reader?.close();
