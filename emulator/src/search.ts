@@ -6,9 +6,12 @@
 //
 // Matching is a case-insensitive substring of an entity's name (or a job's id or query text); the filter is
 // read only in its `category in ["A", "B"]` form. Page tokens are opaque to the client: here, the offset.
+// What is found is what the service's search indexes (docs/api-facts.md §15 "Catalog search"): spaces, sources,
+// folders (a source's folders too, read from its files), tables (a source's promoted files and folders among
+// them) and views; a file that is not a table is no entry of the catalog, so no search finds it.
 import { randomUUID } from 'node:crypto';
 import type { AreaContext } from './area.js';
-import type { CatalogStore, NsEntity } from './catalog-store.js';
+import { type CatalogNode, type CatalogStore, internalId, type NsEntity } from './catalog-store.js';
 import { requireAuth } from './guards.js';
 import { badRequest, jsonBody, ok } from './http.js';
 
@@ -23,18 +26,46 @@ export interface SearchableJob {
 
 const DEFAULT_PAGE = 50;
 const MAX_PAGE = 200;
+/** How deep into a source's files the search looks for folders, and how many folders it reads at most. */
+const FOLDER_DEPTH = 8;
+const FOLDERS_READ = 10_000;
+
+/** A match: an entity of the catalog, or a folder of a source's files (which is no entity until promoted). */
+type Found = { kind: 'entity'; entity: NsEntity } | { kind: 'folder'; path: string[]; mtimeMs: number };
+
+/** The folders of the filesystem sources whose name holds `text`, as the service's search index lists them. */
+function sourceFolders(store: CatalogStore, text: string): Found[] {
+  const out: Found[] = [];
+  let read = 0;
+  const walk = (node: CatalogNode, depth: number): void => {
+    if (depth > FOLDER_DEPTH) return;
+    for (const child of store.children(node)) {
+      if (child.kind !== 'dir' || ++read > FOLDERS_READ) continue;
+      if (child.path.at(-1)!.toLowerCase().includes(text))
+        out.push({ kind: 'folder', path: child.path, mtimeMs: child.disk.mtimeMs });
+      walk(child, depth + 1);
+    }
+  };
+  for (const source of store.sources())
+    if (store.isFilesystem({ kind: 'entity', entity: source })) walk({ kind: 'entity', entity: source }, 1);
+  return out;
+}
 
 export function registerSearch(area: AreaContext, store: CatalogStore, jobs: () => SearchableJob[]): void {
   const { router, options } = area;
   const unified = (options.search ?? (options.edition === 'community' ? 'catalog' : 'unified')) === 'unified';
   const hosted = options.edition === 'cloud';
 
-  const entities = (text: string): NsEntity[] => {
+  const entities = (text: string): Found[] => {
     const t = text.toLowerCase();
-    return store
-      .descendants([])
-      .filter((e) => e.kind !== 'home' && e.path.at(-1)!.toLowerCase().includes(t))
-      .sort((a, b) => a.path.join('.').localeCompare(b.path.join('.')));
+    const found: Found[] = [
+      ...store
+        .descendants([])
+        .filter((e) => e.kind !== 'home' && e.path.at(-1)!.toLowerCase().includes(t))
+        .map((entity): Found => ({ kind: 'entity', entity })),
+      ...sourceFolders(store, t),
+    ];
+    return found.sort((a, b) => pathOf(a).join('.').localeCompare(pathOf(b).join('.')));
   };
 
   // The open-source form: every match at once (the service pages nothing here).
@@ -79,6 +110,8 @@ export function registerSearch(area: AreaContext, store: CatalogStore, jobs: () 
   }
 }
 
+const pathOf = (f: Found): string[] => (f.kind === 'entity' ? f.entity.path : f.path);
+
 /** `category in ["TABLE", "VIEW"]` → the set; no filter → undefined (everything). */
 function categoriesOf(filter: unknown): Set<string> | undefined {
   if (filter === undefined || filter === null || filter === '') return undefined;
@@ -87,7 +120,9 @@ function categoriesOf(filter: unknown): Set<string> | undefined {
   return new Set([...m[1]!.matchAll(/"([^"]*)"/g)].map((x) => x[1]!.toUpperCase()));
 }
 
-function categoryOf(e: NsEntity): string {
+function categoryOf(f: Found): string {
+  if (f.kind === 'folder') return 'FOLDER';
+  const e = f.entity;
   switch (e.kind) {
     case 'dataset':
       return e.type === 'VIRTUAL_DATASET' ? 'VIEW' : 'TABLE';
@@ -100,8 +135,11 @@ function categoryOf(e: NsEntity): string {
   }
 }
 
-/** The v3 CatalogItem of the open-source form. */
-function catalogItem(e: NsEntity): Record<string, unknown> {
+/** The v3 CatalogItem of the open-source form (a source's folder: its path-derived id, no tag until promoted). */
+function catalogItem(f: Found): Record<string, unknown> {
+  if (f.kind === 'folder')
+    return { id: internalId(f.path), path: f.path, type: 'CONTAINER', containerType: 'FOLDER' };
+  const e = f.entity;
   const item: Record<string, unknown> = { id: e.id, path: e.path, tag: e.tag };
   if (e.kind === 'dataset') {
     item.type = 'DATASET';
@@ -114,15 +152,27 @@ function catalogItem(e: NsEntity): Record<string, unknown> {
 }
 
 /** The unified form's catalogObject (docs: path, type, labels, owner, createdAt, lastModifiedAt, columns). */
-function catalogObject(e: NsEntity): Record<string, unknown> {
+function catalogObject(f: Found): Record<string, unknown> {
+  if (f.kind === 'folder') {
+    const at = new Date(f.mtimeMs).toISOString();
+    return {
+      id: internalId(f.path),
+      path: f.path,
+      type: 'FOLDER',
+      labels: [],
+      createdAt: at,
+      lastModifiedAt: at,
+    };
+  }
+  const e = f.entity;
   return {
     id: e.id,
     path: e.path,
-    type: categoryOf(e),
+    type: categoryOf(f),
     labels: [],
     createdAt: e.createdAt,
     lastModifiedAt: e.createdAt,
-    ...(e.kind === 'dataset' && e.fields ? { columns: e.fields.map((f) => f.name) } : {}),
+    ...(e.kind === 'dataset' && e.fields ? { columns: e.fields.map((c) => c.name) } : {}),
   };
 }
 

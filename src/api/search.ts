@@ -5,7 +5,7 @@
 // all at once. Field drift accepted: `category` in either case or absent (the object's `type` then),
 // `modifiedAt` or `lastModifiedAt`, results carrying ids only. No printing here.
 import { API_PREFIX } from '../constants.js';
-import { DlakeError, NotFoundError, UsageError } from '../errors.js';
+import { DlakeError, NotFoundError, ServiceError } from '../errors.js';
 import { v3 } from './endpoint.js';
 import type { ApiClient } from './http.js';
 
@@ -74,7 +74,7 @@ export async function unifiedSearch(
   })) as Record<string, unknown> | null;
   const results = Array.isArray(body?.results) ? body.results : undefined;
   if (!results)
-    throw new UsageError(`unexpected answer from POST ${API_PREFIX}/search: results: expected an array`);
+    throw new ServiceError(`unexpected answer from POST ${API_PREFIX}/search: results: expected an array`);
   const next = typeof body?.nextPageToken === 'string' && body.nextPageToken ? body.nextPageToken : undefined;
   return { hits: results.map(unifiedHit), next };
 }
@@ -120,7 +120,9 @@ export async function catalogSearch(
   })) as Record<string, unknown> | null;
   const data = Array.isArray(body?.data) ? body.data : undefined;
   if (!data)
-    throw new UsageError(`unexpected answer from GET ${API_PREFIX}/catalog/search: data: expected an array`);
+    throw new ServiceError(
+      `unexpected answer from GET ${API_PREFIX}/catalog/search: data: expected an array`,
+    );
   const hits = data.map(catalogHit);
   return q.kinds.length ? hits.filter((h) => (q.kinds as readonly string[]).includes(h.kind)) : hits;
 }

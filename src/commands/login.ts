@@ -82,11 +82,24 @@ async function logIn(ctx: Context, opts: OptionsOf<typeof loginDeclaration>): Pr
     const move = describeMove(before, after.config.profiles[name]!);
     return move && `profile "${name}" ${move}`;
   };
-  // `--flight-url` is stored in the profile; DLAKE_FLIGHT_URL is only used (export/flight/endpoint.ts).
+  // `--flight-url` is stored in the profile; DLAKE_FLIGHT_URL is only used (export/flight/endpoint.ts). A login
+  // again to the profile's own service (after a logout, an expiry) does the handshake with the Flight endpoint
+  // the profile keeps, so that its exports go on over Flight; a login elsewhere drops it (src/auth/place.ts).
   const { parseFlightUrl } = await import('../export/flight/endpoint.js');
-  const flightUrl = ctx.opts.flightUrl ?? ctx.env.DLAKE_FLIGHT_URL;
+  const { sameServiceUrl } = await import('../util/url.js');
+  const url = settings.url?.value;
+  const keptFlightUrl =
+    before?.flightUrl && before.url && url && sameServiceUrl(before.url, url) ? before.flightUrl : undefined;
+  const flightUrl = ctx.opts.flightUrl ?? ctx.env.DLAKE_FLIGHT_URL ?? keptFlightUrl;
   const flightEndpoint = flightUrl
-    ? parseFlightUrl(flightUrl, ctx.opts.flightUrl ? '--flight-url' : 'DLAKE_FLIGHT_URL')
+    ? parseFlightUrl(
+        flightUrl,
+        ctx.opts.flightUrl
+          ? '--flight-url'
+          : ctx.env.DLAKE_FLIGHT_URL
+            ? 'DLAKE_FLIGHT_URL'
+            : "the profile's flight-url",
+      )
     : undefined;
   const flightPatch = ctx.opts.flightUrl && flightEndpoint ? { flightUrl: flightEndpoint.url } : {};
   if (opts.tokenStdin) {

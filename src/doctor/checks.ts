@@ -665,10 +665,12 @@ async function checkFlight(ctx: Context, f: Findings, ms: number): Promise<Omit<
       finding: `${where} answers over ${tls ? 'TLS' : 'plain gRPC'} and takes your credential`,
     };
   } catch (e) {
-    const err = e as Error & { details?: string };
+    // A gRPC error's words are its `details`; a DlakeError's `details` are field details, its words the message.
+    const details = (e as { details?: unknown }).details;
+    const why = typeof details === 'string' && details ? details : (e as Error).message;
     return {
       status: 'fail',
-      finding: `${where} refused: ${err.details || err.message}`,
+      finding: `${where} refused: ${why}`,
       fix: e instanceof DlakeError ? ctx.hint(e) : `run \`dlake login --flight-url ${url}\``,
     };
   } finally {

@@ -112,6 +112,34 @@ describe('against the emulator, self-hosted, with Flight', () => {
     expect(lines).toHaveLength(13 + 2);
   });
 
+  it('a login again after a logout does the Flight handshake with the endpoint the profile keeps', async () => {
+    expect((await fx.run(['logout'])).code).toBe(0);
+    const login = await fx.run(['login', '-u', 'admin', '--password-stdin'], { input: 'admin-pass-1\n' });
+    expect(login.code, login.stderr).toBe(0);
+    expect(fx.readJson('credentials.json').tokens.default.flight.url).toBe(fx.emu.flight!.url);
+    const { flight } = checksOf((await fx.run(['doctor', '-o', 'json'])).stdout);
+    expect(flight!.status).toBe('ok');
+  });
+
+  it('a profile without its Flight token fails the flight check, saying why', async () => {
+    const file = join(fx.configDir, 'credentials.json');
+    const before = readFileSync(file, 'utf8');
+    const creds = JSON.parse(before);
+    delete creds.tokens.default.flight;
+    writeFileSync(file, JSON.stringify(creds), { mode: 0o600 });
+    try {
+      const r = await fx.run(['doctor', '-o', 'json']);
+      expect(r.code).toBe(10);
+      const { flight } = checksOf(r.stdout);
+      expect(flight).toMatchObject({ status: 'fail' });
+      expect(flight!.finding).toBe(
+        `${fx.emu.flight!.url} (the flight-url of profile "default") refused: profile "default" has no Flight token for ${fx.emu.flight!.url} (its REST session is never sent to Flight)`,
+      );
+    } finally {
+      writeFileSync(file, before, { mode: 0o600 });
+    }
+  });
+
   it('an expired login that cannot renew itself fails, naming the login to run', async () => {
     const file = join(fx.configDir, 'credentials.json');
     const before = readFileSync(file, 'utf8');

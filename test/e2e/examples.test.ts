@@ -12,12 +12,16 @@
 // is there, every profile it names is logged in), and the files the examples read (pat.txt, report.sql,
 // view.json, …) are in the working folder, as a reader has them. Placeholders a reader replaces (a job id `ID`, a
 // reflection id `3f6c…`, the host `lake.example.com`) become what the lake holds (PLACEHOLDERS), and a password
-// prompt is answered on standard input as a script answers it; nothing else of a line is changed.
+// prompt is answered on standard input as a script answers it (standard input is otherwise closed: `dlake mcp`
+// starts and ends with no client); nothing else of a line is changed. The hosted edition's examples (HOSTED) run
+// apart, from every text in order, against an emulator of that edition. An external identity provider's JWT (the
+// emulator trusts its key) is where the token exchange examples read it: a file, and `idp-cli token`.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { DEFAULT_USERS } from 'dlake-emulator';
+import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, type RunResult } from '../helpers/dlake.js';
 import {
@@ -47,12 +51,8 @@ const NOT_RUN: [RegExp, string][] = [
     'a full-screen view refreshed until q is pressed (test/e2e/top.test.ts, in a pty)',
   ],
   [
-    /^dlake mcp\b|^claude mcp add/,
-    'an MCP server on stdio that runs until its client leaves (test/e2e/mcp.test.ts)',
-  ],
-  [
-    /^dlake agents (install|uninstall)\b(?!.*--dry-run)/,
-    "writes into the agent hosts' files of the user's home",
+    /^claude mcp add/,
+    "registers dlake mcp with Claude Code's own command, not installed here (test/e2e/agents.test.ts)",
   ],
   [/--password-prompt/, 'asks for a password twice on a terminal (test/e2e/user.test.ts)'],
   [/^dlake completion bash > \/etc\//, 'writes into /etc'],
@@ -60,23 +60,13 @@ const NOT_RUN: [RegExp, string][] = [
     /^dlake completion zsh > /,
     "names zsh's own folder list (fpath), which the tests' bash does not have (test/unit/completion.test.ts)",
   ],
-  [
-    /api\.dremio\.cloud|--edition cloud|PROJECT_UUID|--project-id UUID|^dlake (project|engine) /,
-    'the hosted edition: test/e2e/hosted.test.ts runs these against the emulator in cloud mode',
-  ],
-  [
-    /\bdlake engine /,
-    'the hosted edition: test/e2e/engine.test.ts runs these against the emulator in cloud mode',
-  ],
-  [
-    /^dlake agents install --dry-run$/,
-    'finds no agent host on this machine (test/e2e/agents.test.ts makes them in a home of its own)',
-  ],
-  [
-    /idp-cli|ACTIONS_ID_TOKEN_FILE|ID_TOKEN_FILE|--subject-token-stdin --audience/,
-    "an external identity provider's token (test/e2e/token.test.ts signs one)",
-  ],
 ];
+
+/**
+ * The examples of the hosted edition: they run, from every text in order, against an emulator of that edition
+ * (its default project is the one the README names), logged in with a PAT.
+ */
+const HOSTED = /api\.dremio\.cloud|--edition cloud|--project-id|\bdlake (project|engine) /;
 
 /** The lake's users beyond the emulator's own: the people and robots the examples name. */
 const USERS = [
@@ -85,6 +75,8 @@ const USERS = [
   { name: 'ci-bot', password: 'ci-bot-pass-1', admin: true },
   { name: 'carol', password: 'carol-pass-1' },
   { name: 'svc-etl', clientId: 'ci-bot', clientSecret: 'ci-bot-secret-1', admin: true },
+  // The service user an external JWT is exchanged for (the client `c` of the examples' --audience).
+  { name: 'svc-idp', clientId: 'c', clientSecret: 'c-secret-1', admin: true },
 ];
 const passwordOf = (name: string): string => USERS.find((u) => u.name === name)?.password ?? 'admin-pass-1';
 
@@ -93,7 +85,8 @@ const passwordOf = (name: string): string => USERS.find((u) => u.name === name)?
  * lake's: one still running for `job cancel`, else the last one that completed.
  */
 const PLACEHOLDERS: [RegExp, (r: Reader, line: string) => string | Promise<string>][] = [
-  [/https:\/\/(lake|proxy|login)\.example\.com/g, (r) => r.fx.emu.url],
+  [/https:\/\/((lake|proxy|login)\.example\.com|api\.dremio\.cloud)/g, (r) => r.fx.emu.url],
+  [/\b(PROJECT_)?UUID\b/g, (r) => r.project],
   [/grpc\+tls:\/\/lake\.example\.com:32010|grpc(\+tls)?:\/\/lake:32010/g, (r) => r.fx.emu.flight!.url],
   [
     /\b2f067496-7cf0-a70e-0222-34d53a5dc800\b|(?<=\s|")ID(?=\s|"|$)/g,
@@ -136,7 +129,21 @@ class Reader {
   /** The lake admin's own config folder: what the examples do to their profiles never touches it. */
   private readonly helperDir = mkdtempSync(join(tmpdir(), 'dlake-examples-admin-'));
   readonly lakeSource = mkdtempSync(join(tmpdir(), 'dlake-examples-lake-'));
-  constructor(readonly fx: Fixture) {}
+  constructor(
+    readonly fx: Fixture,
+    readonly hosted = false,
+  ) {}
+
+  /** The hosted edition's project (the emulator's default project). */
+  get project(): string {
+    return this.fx.emu.cloud!.projectId;
+  }
+
+  /** A PAT of the admin, as the hosted edition's users make one in its console. */
+  adminPat(): string {
+    const admin = this.fx.emu.state.userByName('admin')!;
+    return this.fx.emu.state.issueToken(admin.id, 'pat', 30 * 24 * 3_600_000).token;
+  }
 
   env(): Record<string, string> {
     return {
@@ -148,6 +155,9 @@ class Reader {
       RUNNER_TEMP: this.dir,
       DLAKE_CLIENT_SECRET: 'ci-bot-secret-1',
       NEW_PASSWORD: 'bob-pass-2',
+      // Where a CI runner or an identity provider leaves its ID token (a JWT the emulator trusts).
+      ID_TOKEN_FILE: join(this.dir, 'id-token.jwt'),
+      ACTIONS_ID_TOKEN_FILE: join(this.dir, 'id-token.jwt'),
       EDITOR: 'true',
       PAGER: '',
     };
@@ -155,8 +165,12 @@ class Reader {
 
   /** dlake as the lake's admin (its own config folder); throws unless it exits 0 (or `allow` says otherwise). */
   async admin(args: string[], input?: string, allow = false): Promise<Run> {
+    // The hosted edition's admin needs no login: a PAT in DLAKE_TOKEN, stored nowhere.
+    const as = this.hosted
+      ? { DLAKE_EDITION: 'cloud', DLAKE_PROJECT_ID: this.project, DLAKE_TOKEN: this.adminPat() }
+      : { DLAKE_PROFILE: HELPER_PROFILE };
     const r = await runInProcess(args, {
-      env: { DLAKE_CONFIG_DIR: this.helperDir, DLAKE_URL: this.fx.emu.url, DLAKE_PROFILE: HELPER_PROFILE },
+      env: { DLAKE_CONFIG_DIR: this.helperDir, DLAKE_URL: this.fx.emu.url, ...as },
       input,
     });
     if (r.code !== 0 && !allow) throw new Error(`lake: dlake ${args.join(' ')}: exit ${r.code}\n${r.stderr}`);
@@ -208,11 +222,11 @@ class Reader {
   }
 
   /** Makes a user, role, queue or source of that name unless the lake has it. */
-  async present(kind: 'user' | 'role' | 'queue' | 'source', name: string): Promise<void> {
+  async present(kind: Kind, name: string): Promise<void> {
     if ((await this.admin([kind, 'get', name], undefined, true)).code === 0) return;
     if (kind === 'user') await this.admin(['user', 'create', name, '--email', `${name}@example.com`]);
     if (kind === 'role') await this.admin(['role', 'create', name]);
-    if (kind === 'queue') await this.admin(['queue', 'create', '--name', name]);
+    if (kind === 'queue' || kind === 'engine') await this.admin([kind, 'create', '--name', name]);
     if (kind === 'source') {
       const types: Record<string, string[]> = {
         pg: ['--type', 'POSTGRES', '--config-file', 'pg.json'],
@@ -232,7 +246,7 @@ class Reader {
   }
 
   /** Removes a user, role, queue or source of that name if the lake has it. */
-  async absent(kind: 'user' | 'role' | 'queue' | 'source', name: string): Promise<void> {
+  async absent(kind: Kind, name: string): Promise<void> {
     await this.admin([kind, 'delete', name, '-y'], undefined, true);
   }
 
@@ -258,6 +272,21 @@ class Reader {
   }
 
   async login(profile: string): Promise<void> {
+    if (this.hosted) {
+      const args = [
+        '--edition',
+        'cloud',
+        '--project-id',
+        this.project,
+        'login',
+        '-p',
+        profile,
+        '--token-stdin',
+      ];
+      const r = await runInProcess(args, { env: this.env(), input: `${this.adminPat()}\n` });
+      if (r.code !== 0) throw new Error(`lake: login -p ${profile}: ${r.stderr}`);
+      return;
+    }
     const flight = ['--flight-url', this.fx.emu.flight!.url];
     const r = await runInProcess(['login', '-p', profile, ...flight, '-u', 'admin', '--password-stdin'], {
       env: this.env(),
@@ -302,7 +331,8 @@ class Reader {
     const words = plainWords(line);
     if (words?.[0] === 'dlake')
       return this.chdir(() => runInProcess(words.slice(1), { env: this.env(), input: '' }));
-    const path = [join(REPO, 'bin'), process.env.PATH].join(delimiter);
+    // The built dlake first, and the identity provider's own command line (`idp-cli token` prints its JWT).
+    const path = [join(REPO, 'bin'), join(this.dir, 'bin'), process.env.PATH].join(delimiter);
     return bash(line, { ...cleanEnv(this.env()), PATH: path }, this.dir);
   }
 
@@ -334,25 +364,24 @@ function promisedExit(example: Example): number {
   return EXIT.find(([pattern]) => pattern.test(example.command))?.[1] ?? 0;
 }
 
-type Kind = 'user' | 'role' | 'queue' | 'source';
+type Kind = 'user' | 'role' | 'queue' | 'source' | 'engine';
 
 /**
  * What the lake holds before an example runs, as the text presumes it: what an example creates is not there yet,
  * what it reads, changes or deletes is, and so is every profile it names.
  */
 async function prepare(reader: Reader, line: string): Promise<void> {
-  await ensureLake(reader);
+  if (!reader.hosted) await ensureLake(reader);
   // The profile an example chose with `profile use` is the reader's until the next example, and a logout lasts
   // until the next example too: the reader logs in again.
   if (!/\bdlake profile /.test(line)) await reader.profile('default', true);
   if (/~\/\.config\/fish\//.test(line))
     mkdirSync(join(reader.dir, '.config/fish/completions'), { recursive: true });
-  const create = /\bdlake (user|role|source) create (?!-)(\S+)|\bdlake (queue) create --name (\S+)/.exec(
-    line,
-  );
+  const create =
+    /\bdlake (user|role|source) create (?!-)(\S+)|\bdlake (queue|engine) create --name (\S+)/.exec(line);
   if (create) await reader.absent((create[1] ?? create[3]) as Kind, create[2] ?? create[4]!);
   const use =
-    /\bdlake (user|role|queue|source) (?:get|update|delete|rm|add-member|remove-member) (?!-)(\S+)/.exec(
+    /\bdlake (user|role|queue|source|engine) (?:get|update|delete|rm|add-member|remove-member|enable|disable) (?!-)(\S+)/.exec(
       line,
     );
   if (use) await reader.present(use[1] as Kind, use[2]!);
@@ -390,21 +419,43 @@ async function prepare(reader: Reader, line: string): Promise<void> {
   if (space) await reader.admin(['catalog', 'delete', space[1]!, '-y'], undefined, true);
 }
 
-/** Runs `examples` in order against a fresh lake, one test each. */
-function runsAsPrinted(title: string, examples: () => Example[]): void {
+/**
+ * Runs `examples` in order against a fresh lake, one test each: those of the self-hosted edition, or with
+ * `hosted` those of the hosted edition (HOSTED).
+ */
+function runsAsPrinted(title: string, examples: () => Example[], hosted = false): void {
   describe(title, () => {
     let fx: Fixture;
     let reader: Reader;
     beforeAll(async () => {
-      fx = await startFixture({ flightPort: 0, users: USERS, samplesDir: SAMPLES });
-      reader = new Reader(fx);
-      await lake(reader);
+      const idp = await generateKeyPair('RS256');
+      const jwtPublicKeyPem = await exportSPKI(idp.publicKey);
+      fx = await startFixture(
+        hosted ? { edition: 'cloud' } : { flightPort: 0, users: USERS, samplesDir: SAMPLES, jwtPublicKeyPem },
+      );
+      reader = new Reader(fx, hosted);
+      if (hosted) await hostedLake(reader);
+      else await lake(reader);
+      // An external identity provider's ID token for the admin, valid an hour: in the file a CI runner leaves it
+      // in, in a file named jwt, and printed by the provider's command line.
+      const jwt = await new SignJWT({})
+        .setProtectedHeader({ alg: 'RS256' })
+        .setSubject('admin')
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(idp.privateKey);
+      writeFileSync(join(reader.dir, 'id-token.jwt'), jwt);
+      writeFileSync(join(reader.dir, 'jwt'), jwt);
+      mkdirSync(join(reader.dir, 'bin'));
+      // The reader uses Claude Code (its folder in the home): `agents install` finds a host to register with.
+      mkdirSync(join(reader.dir, '.claude'));
+      writeFileSync(join(reader.dir, 'bin', 'idp-cli'), `#!/bin/sh\nprintf %s '${jwt}'\n`, { mode: 0o755 });
     });
     afterAll(async () => {
       reader?.close();
       await fx?.close();
     });
-    for (const example of examples()) {
+    for (const example of examples().filter((e) => HOSTED.test(e.command) === hosted)) {
       const why = notRun(example);
       it.skipIf(why !== undefined)(
         `${example.where}: ${example.printed}${why ? ` (not run: ${why})` : ''}`,
@@ -509,6 +560,12 @@ async function ensureLake(reader: Reader): Promise<void> {
   }
 }
 
+/** The hosted edition's lake: the reader logged in with a PAT, which pat.txt holds too. */
+async function hostedLake(reader: Reader): Promise<void> {
+  await reader.login('default');
+  writeFileSync(join(reader.dir, 'pat.txt'), `${reader.adminPat()}\n`);
+}
+
 /** The lake a text's examples start from: its catalog, a login, a few principals, the files they read. */
 async function lake(reader: Reader): Promise<void> {
   await reader.admin(['login', '-u', 'admin', '--password-stdin'], 'admin-pass-1\n');
@@ -554,3 +611,8 @@ const HELP = await helpTexts();
 runsAsPrinted('the help', () => HELP);
 runsAsPrinted('README.md', () => documentExamples(README, 'README.md'));
 runsAsPrinted('docs/guide.md', () => documentExamples(GUIDE, 'docs/guide.md'));
+runsAsPrinted(
+  'the hosted edition',
+  () => [...HELP, ...documentExamples(README, 'README.md'), ...documentExamples(GUIDE, 'docs/guide.md')],
+  true,
+);

@@ -304,6 +304,45 @@ describe('self-hosted', () => {
   });
 });
 
+describe('search inside sources, in both forms of the service', () => {
+  for (const form of ['unified', 'catalog'] as const) {
+    it(`${form}: a source's folders at any depth, and its files once they are tables; never a plain file`, async () => {
+      const fx = await startFixture({
+        search: form,
+        samplesDir: join(import.meta.dirname, '../fixtures/samples'),
+      });
+      try {
+        expect((await fx.login()).code).toBe(0);
+        const hits = async (...args: string[]) => {
+          const r = await fx.run(['search', ...args, '-o', 'json']);
+          expect(r.code, r.stderr).toBe(0);
+          return (JSON.parse(r.stdout) as { kind: string; path: string[] }[]).map(
+            (h) => `${h.kind} ${h.path.join('/')}`,
+          );
+        };
+        expect(await hits('deeper')).toEqual(['folder Samples/nested/deeper']);
+        expect(await hits('e', '--type', 'folder')).toEqual([
+          'folder Samples/nested',
+          'folder Samples/nested/deeper',
+          'folder Samples/sales',
+        ]);
+        // A file is no entry of the catalog until it is a table (here, made one by the first query that reads it).
+        expect(await hits('events')).toEqual([]);
+        expect((await fx.run(['sql', 'SELECT COUNT(*) AS n FROM Samples."events.parquet"'])).code).toBe(0);
+        // (The unified form finds the job that read it too: a job hit, which has no path.)
+        expect(await hits('events', '--type', 'table')).toEqual(['table Samples/events.parquet']);
+        // The table prints KIND and PATH as catalog get takes it back.
+        const table = await fx.run(['search', 'deeper']);
+        expect(table.stdout).toMatch(/^FOLDER +Samples\/nested\/deeper +service:\/Samples\/nested\/deeper$/m);
+        const id = (await fx.run(['catalog', 'get', 'Samples/nested/deeper', '-o', 'json'])).stdout;
+        expect(JSON.parse(id).id).toBe('service:/Samples/nested/deeper');
+      } finally {
+        await fx.close();
+      }
+    });
+  }
+});
+
 describe('search against a server that changes or repeats itself', () => {
   let hostile: HostileServer;
   const fx = useFixture({}, { login: false });
