@@ -2,6 +2,7 @@
 // (`Samples.sales."2024.csv"`), and column names: those of the tables the statement reads (FROM, JOIN), or of
 // the dataset a dotted path names. A container's children are listed the first time they are asked for and
 // kept for the session; a listing that fails completes nothing (Tab must never print an error).
+import { terminalSafe } from '../output/safe-text.js';
 import { lex } from '../sql/lexer.js';
 import { statementReads } from '../sql/reads.js';
 import type { CatalogCache, Field } from './catalog-cache.js';
@@ -150,10 +151,12 @@ export class Completer {
       this.columns(parents, word).catch(() => [] as string[]),
     ]);
     const prefix = parents.map(sqlName).join('.');
+    // A name from the service reaches the terminal as every other text does (output/safe-text.ts): its control
+    // and invisible characters shown, never written raw into the line readline echoes.
     const named = (list: readonly string[]) =>
       [...new Set(list)]
         .filter((n) => n.toLowerCase().startsWith(lower))
-        .map((n) => (prefix ? `${prefix}.${sqlName(n)}` : sqlName(n)));
+        .map((n) => terminalSafe(prefix ? `${prefix}.${sqlName(n)}` : sqlName(n)));
     const paths = named(names);
     if (parents.length > 0) return [[...paths, ...named(columns)], word];
     // Keywords in the case the word is typed in (upper case when nothing tells).

@@ -79,6 +79,20 @@ describe('completion', () => {
     expect(calls).toEqual(['["Samples","sales"]']);
   });
 
+  it('shows what a name from the service holds: no escape sequence or bidi control reaches the terminal', async () => {
+    const hostile = new Completer(async () => ['ev\u001b]0;PWNED\u0007il', 'x\u202eyz', 'tab\u001b[2J'], []);
+    const [candidates] = await hostile.complete('SELECT * FROM ');
+    expect(candidates.join('')).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(candidates).toEqual(['"ev␛]0;PWNED␇il"', '"x<U+202E>yz"', '"tab␛[2J"']);
+    const [columns] = await new Completer(
+      async () => [],
+      [],
+      async () => ['c\u009b31m'],
+    ).complete('SELECT c');
+    expect(columns).toContain('"c\ufffd31m"');
+    expect(columns.join('')).not.toContain('\u009b');
+  });
+
   it('completes backslash commands, and nothing (no error) where listing fails', async () => {
     expect(await completer.complete('\\ti')).toEqual([['\\timing'], '\\ti']);
     expect(await completer.complete('SELECT * FROM nope.x')).toEqual([[], 'nope.x']);
