@@ -296,6 +296,23 @@ describe.skipIf(secretServiceMissing())('the OS credential store (a real Secret 
     expect(agentPids(ss.env.XDG_RUNTIME_DIR)).toHaveLength(1);
   });
 
+  it('an idle agent ends by itself (DLAKE_CREDENTIAL_STORE_AGENT, seconds), its socket removed', async () => {
+    const runtime = mkdtempSync(join(tmpdir(), 'dlake-runtime-'));
+    try {
+      const login = await run(['login', '-u', ADMIN.name, '--password-stdin'], {
+        input: `${ADMIN.password}\n`,
+        env: { XDG_RUNTIME_DIR: runtime, DLAKE_CREDENTIAL_STORE_AGENT: '1' },
+      });
+      expect(login.code, login.stderr).toBe(0);
+      const agents = agentPids(runtime);
+      expect(agents).toHaveLength(1);
+      await until(() => agents.every(ended), 'the idle agent ended');
+      expect(readdirSync(join(runtime, 'dlake'))).toEqual([]);
+    } finally {
+      rmSync(runtime, { recursive: true, force: true });
+    }
+  });
+
   it('an agent whose store stops answering: one error line, exit 9, nothing sent, and the agent ends itself', async () => {
     const proxy = await startBusProxy(ss.env.DBUS_SESSION_BUS_ADDRESS);
     try {
