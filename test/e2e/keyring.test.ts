@@ -314,7 +314,14 @@ describe.skipIf(secretServiceMissing())('the OS credential store (a real Secret 
     await until(() => ended(replacement!), 'the replacement ended');
     rmSync(join(folder, socket!));
     const requests: string[] = [];
-    const going = createServer((c) => c.once('data', (d) => requests.push(String(d)) && c.destroy()));
+    const going = createServer((c) => {
+      // The command's helper, finding the socket taken, connects to see whether someone listens, and leaves.
+      c.on('error', () => {});
+      c.once('data', (d) => {
+        requests.push(String(d));
+        c.destroy();
+      });
+    });
     await new Promise<void>((done) => going.listen(join(folder, socket!), done));
     try {
       const again = await run(['catalog', 'ls']);
