@@ -33,9 +33,15 @@ export function noAnswerWithin(ms: number): string {
   return `no answer within ${ms / 1000}s (a locked keyring waiting for a prompt nobody sees?)`;
 }
 
-/** Calls `handle` with each JSON line that `input` brings (a line that is not JSON is dropped). */
+/**
+ * Calls `handle` with each JSON line that `input` brings (a line that is not JSON is dropped). A stream that fails
+ * (the other side killed: a reset connection) just ends: readline passes its error on, the lines' `close` follows,
+ * and the caller's deadline covers what was left unanswered.
+ */
 export function onJsonLines<T>(input: NodeJS.ReadableStream, handle: (message: T) => void): Interface {
-  return createInterface({ input }).on('line', (line) => {
+  input.on('error', () => {});
+  const lines = createInterface({ input }).on('error', () => {});
+  return lines.on('line', (line) => {
     let message: T;
     try {
       message = JSON.parse(line) as T;

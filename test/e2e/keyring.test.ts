@@ -296,6 +296,59 @@ describe.skipIf(secretServiceMissing())('the OS credential store (a real Secret 
     expect(agentPids(ss.env.XDG_RUNTIME_DIR)).toHaveLength(1);
   });
 
+  it("an agent gone (killed, its socket left behind) or going (it drops the request): the command's own helper answers", async () => {
+    await run(['login', '-u', ADMIN.name, '--password-stdin'], { input: `${ADMIN.password}\n` });
+    const folder = join(ss.env.XDG_RUNTIME_DIR, 'dlake');
+    const [killed] = agentPids(ss.env.XDG_RUNTIME_DIR);
+    process.kill(killed!, 'SIGKILL');
+    await until(() => ended(killed!), 'the agent ended');
+    const [socket] = readdirSync(folder);
+    const ls = await run(['catalog', 'ls']);
+    expect([ls.code, ls.stderr]).toEqual([0, '']);
+    const [replacement] = agentPids(ss.env.XDG_RUNTIME_DIR);
+    expect(replacement).not.toBe(killed);
+    expect(readdirSync(folder)).toEqual([socket]);
+
+    // An agent that ends as a request comes (its idle time ran out): it reads the request and closes.
+    process.kill(replacement!, 'SIGKILL');
+    await until(() => ended(replacement!), 'the replacement ended');
+    rmSync(join(folder, socket!));
+    const requests: string[] = [];
+    const going = createServer((c) => {
+      // The command's helper, finding the socket taken, connects to see whether someone listens, and leaves.
+      c.on('error', () => {});
+      c.once('data', (d) => {
+        requests.push(String(d));
+        c.destroy();
+      });
+    });
+    await new Promise<void>((done) => going.listen(join(folder, socket!), done));
+    try {
+      const again = await run(['catalog', 'ls']);
+      expect([again.code, again.stderr]).toEqual([0, '']);
+      expect(requests).toEqual([expect.stringMatching(/^\{"op":"get","accounts":\["default:token:/)]);
+    } finally {
+      await new Promise((done) => going.close(done));
+    }
+  });
+
+  it('an idle agent ends by itself (DLAKE_CREDENTIAL_STORE_AGENT, seconds), its socket removed', async () => {
+    const runtime = mkdtempSync(join(tmpdir(), 'dlake-runtime-'));
+    try {
+      const login = await run(['login', '-u', ADMIN.name, '--password-stdin'], {
+        input: `${ADMIN.password}\n`,
+        env: { XDG_RUNTIME_DIR: runtime, DLAKE_CREDENTIAL_STORE_AGENT: '1' },
+      });
+      expect(login.code, login.stderr).toBe(0);
+      const agents = agentPids(runtime);
+      expect(agents).toHaveLength(1);
+      await until(() => agents.every(ended), 'the idle agent ended');
+      expect(readdirSync(join(runtime, 'dlake'))).toEqual([]);
+    } finally {
+      rmSync(runtime, { recursive: true, force: true });
+    }
+  });
+
   it('an agent whose store stops answering: one error line, exit 9, nothing sent, and the agent ends itself', async () => {
     const proxy = await startBusProxy(ss.env.DBUS_SESSION_BUS_ADDRESS);
     try {
