@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../helpers/csv.js';
-import { ADMIN, expectFailure, type Fixture, useFixture } from '../helpers/fixture.js';
+import { ADMIN, expectFailure, type Fixture, startFixture, useFixture } from '../helpers/fixture.js';
 import { type HostileServer, startHostileServer } from '../helpers/hostile/server.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { until } from '../helpers/until.js';
