@@ -13,13 +13,13 @@ function build(): Build {
   return typeof __DLAKE_BUILD__ === 'undefined' ? { kind: 'sources' } : __DLAKE_BUILD__;
 }
 
-/** The facts `dlake version -o json` prints, one key each. */
-export function versionInfo(): Record<string, string | undefined> {
+/** The facts `dlake version -o json` prints, one key each (a build from the sources has no commit or date). */
+export function versionInfo(): Record<string, string> {
   const { commit, date, kind } = build();
   return {
     version: __DLAKE_VERSION__,
-    commit,
-    date,
+    ...(commit === undefined ? {} : { commit }),
+    ...(date === undefined ? {} : { date }),
     build: kind,
     node: process.version,
     platform: `${process.platform}-${process.arch}`,

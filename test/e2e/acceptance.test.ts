@@ -3,7 +3,15 @@
 // stdout, its stderr and its exit code) and `out.requests.txt` (every request the emulator answered) — compared
 // byte for byte after the run's ids and times are replaced by stable names. DLAKE_ACCEPTANCE_UPDATE=1 writes the
 // files anew instead, to be reviewed as a diff.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { EmulatorOptions } from 'dlake-emulator';
@@ -54,7 +62,8 @@ function words(line: string): string[] {
 
 /**
  * The run's own values made stable: each token the emulator issued `<token-1>`, `<token-2>`… in the order it
- * issued them; the config folder `<config>`; the case's own folder `$TMP`; each UUID, in order of first appearance, `<id-1>`, `<id-2>`…; the emulator's address `<url>`;
+ * issued them; the config folder `<config>`; the case's own folder `$TMP`; the folder the tests run in `<cwd>`;
+ * each UUID, in order of first appearance, `<id-1>`, `<id-2>`…; the emulator's address `<url>`;
  * version tags `<tag>`; times and durations `<time>` and `<duration>`; the padding between a table's columns two
  * spaces.
  */
@@ -65,6 +74,7 @@ function stable(url: string, folders: { config: string; tmp: string }, tokens: I
       .reduce((t, token, i) => t.replaceAll(token, `<token-${i + 1}>`), text)
       .replaceAll(folders.config, '<config>')
       .replaceAll(folders.tmp, '$TMP')
+      .replaceAll(process.cwd(), '<cwd>')
       .replaceAll(url, '<url>')
       .replaceAll(url.replace(/^http:\/\//, ''), '<host>')
       .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, (id) => {
@@ -102,8 +112,18 @@ async function runCase(dir: string): Promise<{ output: string; requests: string 
   );
   // A folder of the case's own, for the files its commands write (`$TMP` in the script).
   const tmp = mkdtempSync(join(tmpdir(), 'dlake-acceptance-'));
-  // The 0600 file, said nowhere: whether this machine has a credential store is not the case's output.
-  let env: Record<string, string> = { COLUMNS: '120', DLAKE_CREDENTIAL_STORE: 'file' };
+  // The 0600 file, said nowhere: whether this machine has a credential store is not the case's output. A home
+  // folder of the case's own: what a command finds or writes there (agent hosts) is never the machine's user's.
+  const home = join(tmp, 'home');
+  mkdirSync(home);
+  let env: Record<string, string> = {
+    COLUMNS: '120',
+    DLAKE_CREDENTIAL_STORE: 'file',
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    CODEX_HOME: join(home, '.codex'),
+    COPILOT_HOME: join(home, '.copilot'),
+  };
   try {
     if (hosted) {
       const pat = fx.emu.state.issueToken(fx.emu.state.userByName('admin')!.id, 'pat', 3_600_000).token;

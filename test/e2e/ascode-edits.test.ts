@@ -6,20 +6,18 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok } from '../helpers/ascode.js';
-import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { useFixture } from '../helpers/fixture.js';
 
 const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');
 const PG_PASSWORD = 'pg-secret-Edits-41';
 const EMPTY = 'Plan: 0 to create, 0 to update, 0 to delete.\n';
 
-let fx: Fixture;
 let tmp: string;
 let dir: string;
 
+const fx = useFixture({ samplesDir: SAMPLES });
 beforeAll(async () => {
-  fx = await startFixture({ samplesDir: SAMPLES });
   tmp = mkdtempSync(join(tmpdir(), 'dlake-edits-'));
-  ok(await fx.login());
   const create = (entity: unknown) =>
     fx.run(['catalog', 'create', '--file', '-'], { input: JSON.stringify(entity) }).then(ok);
   await create({ entityType: 'space', name: 'Sales' });
@@ -53,7 +51,6 @@ beforeAll(async () => {
   expect(ok(await fx.run(['plan', '--dir', dir])).stdout).toBe(EMPTY);
 });
 afterAll(async () => {
-  await fx?.close();
   rmSync(tmp, { recursive: true, force: true });
 });
 

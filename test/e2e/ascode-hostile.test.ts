@@ -4,12 +4,11 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, tree } from '../helpers/ascode.js';
 import type { RunResult } from '../helpers/dlake.js';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 
-let fx: Fixture;
 let tmp: string;
 
 const writes = () => fx.emu.log.entries.filter((e) => e.method !== 'GET');
@@ -24,17 +23,14 @@ function folder(name: string, files: Record<string, string>): string {
   return dir;
 }
 
+const fx = useFixture();
 beforeAll(async () => {
-  fx = await startFixture();
   tmp = mkdtempSync(join(tmpdir(), 'dlake-hostile-'));
-  ok(await fx.login());
   ok(await fx.run(['apply', '--dir', folder('seed', { 'Sales.yaml': 'kind: space\npath: [Sales]\n' })]));
 });
 afterAll(async () => {
-  await fx?.close();
   rmSync(tmp, { recursive: true, force: true });
 });
-beforeEach(() => fx.emu.log.clear());
 
 describe('a definitions change cannot make dlake reveal a credential', () => {
   // What a CI job has in its environment: dlake's own credential and a source's password.

@@ -7,10 +7,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ok } from '../helpers/ascode.js';
 import { startDlake } from '../helpers/dlake.js';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 import { until } from '../helpers/until.js';
 
-let fx: Fixture;
 let tmp: string;
 
 const writes = () => fx.emu.log.entries.filter((e) => e.method !== 'GET');
@@ -25,13 +24,11 @@ function files(dir: string, defs: Array<[string[], string]>): string {
   return dir;
 }
 
+const fx = useFixture();
 beforeAll(async () => {
-  fx = await startFixture();
   tmp = mkdtempSync(join(tmpdir(), 'dlake-safety-'));
-  ok(await fx.login());
 });
 afterAll(async () => {
-  await fx?.close();
   rmSync(tmp, { recursive: true, force: true });
 });
 beforeEach(() => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGraph } from '../../src/ascode/order.js';
 import { ok } from '../helpers/ascode.js';
-import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { useFixture } from '../helpers/fixture.js';
 
 /** A task per node that ends when the test says so; `started` lists the nodes in the order they began. */
 function controlled() {
@@ -78,11 +78,9 @@ describe('runGraph', () => {
 });
 
 describe('planning into an empty service', () => {
-  let fx: Fixture;
   let dir: string;
+  const fx = useFixture();
   beforeAll(async () => {
-    fx = await startFixture();
-    ok(await fx.login());
     dir = mkdtempSync(join(tmpdir(), 'dlake-schedule-'));
     mkdirSync(join(dir, 'Sales', 'reports'), { recursive: true });
     writeFileSync(join(dir, 'Sales.yaml'), 'kind: space\npath: [Sales]\n');
@@ -94,7 +92,6 @@ describe('planning into an empty service', () => {
     writeFileSync(join(dir, 'Sales', 'w.yaml'), 'kind: view\npath: [Sales, w]\nsql: SELECT 2\n');
   });
   afterAll(async () => {
-    await fx?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

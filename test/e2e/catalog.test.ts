@@ -4,25 +4,21 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CatalogStore, NsEntity } from 'dlake-emulator';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ANALYST, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANALYST, expectFailure, useFixture } from '../helpers/fixture.js';
 
 const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');
 
-let fx: Fixture;
 let tmp: string;
 
+const fx = useFixture({ samplesDir: SAMPLES });
 beforeAll(async () => {
-  fx = await startFixture({ samplesDir: SAMPLES });
   tmp = mkdtempSync(join(tmpdir(), 'dlake-catalog-e2e-'));
-  expect((await fx.login()).code).toBe(0);
   expect((await fx.login(ANALYST, 'analyst')).code).toBe(0);
 });
 afterAll(async () => {
-  await fx.close();
   rmSync(tmp, { recursive: true, force: true });
 });
-beforeEach(() => fx.emu.log.clear());
 
 const store = (): CatalogStore => fx.emu.catalog.store;
 const at = (...path: string[]): NsEntity | undefined => store().at(path);

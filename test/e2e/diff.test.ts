@@ -4,17 +4,17 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 
-let a: Fixture;
-let b: Fixture;
+// Two servers, each logged in to below as a profile of A's config folder.
+const a = useFixture({}, { login: false });
+const b = useFixture({}, { login: false });
 const tmp = mkdtempSync(join(tmpdir(), 'dlake-diff-'));
 /** dlake with A's config folder, where both profiles are stored. */
 const run = (args: string[]) => a.run(args, { url: false });
 
 beforeAll(async () => {
-  [a, b] = await Promise.all([startFixture(), startFixture()]);
   const ok = async (args: string[], input?: string) => {
     const r = await a.run(args, { url: false, input });
     expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
@@ -42,14 +42,7 @@ beforeAll(async () => {
   await ok(['-p', 'a', 'user', 'create', 'alice']);
   await ok(['-p', 'b', 'user', 'create', 'alicia']);
 });
-afterAll(async () => {
-  await Promise.all([a.close(), b.close()]);
-  rmSync(tmp, { recursive: true, force: true });
-});
-beforeEach(() => {
-  a.emu.log.clear();
-  b.emu.log.clear();
-});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('dlake diff', () => {
   it('prints the plan from A to B and exits 1: creates, updates with their fields, deletes', async () => {

@@ -4,26 +4,23 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 
 const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');
 const PID = '11111111-2222-4333-8444-555555555555';
 const OTHER = '99999999-2222-4333-8444-555555555555';
-let fx: Fixture;
 let adminPat: string;
 
 const pat = (name: string): string =>
   fx.emu.state.issueToken(fx.emu.state.userByName(name)!.id, 'pat', 3_600_000).token;
 const hosted = { DLAKE_EDITION: 'cloud', DLAKE_PROJECT_ID: PID };
 
-beforeAll(async () => {
-  // The project's sample source, as a hosted project has one from the start.
-  fx = await startFixture({ edition: 'cloud', samplesDir: SAMPLES, cloud: { projectId: PID } });
+// The project's sample source, as a hosted project has one from the start.
+const fx = useFixture({ edition: 'cloud', samplesDir: SAMPLES, cloud: { projectId: PID } }, { login: false });
+beforeAll(() => {
   adminPat = pat('admin');
 });
-afterAll(() => fx.close());
-beforeEach(() => fx.emu.log.clear());
 
 describe('login on the hosted edition', () => {
   it('refuses a password with exit 2 before asking for it, and sends nothing', async () => {

@@ -9,29 +9,20 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type EmulatorProcess, startEmulatorCommand } from '../../emulator/test/command.js';
 import { runCli } from '../../src/runtime.js';
 import { cleanEnv } from '../helpers/dlake.js';
-import { ADMIN, expectFailure, type Fixture, SERVICE_USER, startFixture } from '../helpers/fixture.js';
+import { ADMIN, expectFailure, SERVICE_USER, useFixture } from '../helpers/fixture.js';
 import { until as waitUntil } from '../helpers/until.js';
 
 const PID = '11111111-2222-4333-8444-555555555555';
-let soft: Fixture;
-let cloud: Fixture;
+const soft = useFixture({}, { login: false });
+const cloud = useFixture({ edition: 'cloud', cloud: { projectId: PID } }, { login: false });
 let cloudPat: string;
 
-beforeAll(async () => {
-  [soft, cloud] = await Promise.all([
-    startFixture(),
-    startFixture({ edition: 'cloud', cloud: { projectId: PID } }),
-  ]);
+beforeAll(() => {
   cloudPat = cloud.emu.state.issueToken(cloud.emu.state.userByName('admin')!.id, 'pat', 3_600_000).token;
-});
-afterAll(async () => {
-  await Promise.all([soft?.close(), cloud?.close()]);
 });
 beforeEach(() => {
   // Each test starts with no profiles, in the software fixture's folder (the cloud emulator is named by --url).
   for (const f of ['config.json', 'credentials.json']) writeFileSync(join(soft.configDir, f), '{}');
-  soft.emu.log.clear();
-  cloud.emu.log.clear();
 });
 
 /** dlake with the software fixture's config folder and no DLAKE_URL: every URL is on the command line. */

@@ -4,22 +4,23 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { RunResult } from '../helpers/dlake.js';
-import { ADMIN, type Fixture, SERVICE_USER, startFixture } from '../helpers/fixture.js';
+import { ADMIN, SERVICE_USER, useFixture } from '../helpers/fixture.js';
 
-let fx: Fixture;
 let jwt: string;
-beforeAll(async () => {
-  const pair = await generateKeyPair('RS256');
-  fx = await startFixture({ jwtPublicKeyPem: await exportSPKI(pair.publicKey), bigRows: 1200, jobStepMs: 1 });
-  jwt = await new SignJWT({})
-    .setProtectedHeader({ alg: 'RS256' })
-    .setSubject('analyst')
-    .setExpirationTime('10m')
-    .sign(pair.privateKey);
-});
-afterAll(() => fx.close());
+const fx = useFixture(
+  async () => {
+    const pair = await generateKeyPair('RS256');
+    jwt = await new SignJWT({})
+      .setProtectedHeader({ alg: 'RS256' })
+      .setSubject('analyst')
+      .setExpirationTime('10m')
+      .sign(pair.privateKey);
+    return { jwtPublicKeyPem: await exportSPKI(pair.publicKey), bigRows: 1200, jobStepMs: 1 };
+  },
+  { login: false },
+);
 
 it('no password, token, client secret or JWT leaks into output or config.json', async () => {
   const admin = fx.emu.state.userByName('admin')!;

@@ -3,22 +3,17 @@
 // "not logged in" (exit 3), and neither the refresh token nor the stored PAT is sent anywhere.
 import { type Emulator, startEmulator } from 'dlake-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ANALYST, expectFailure, type Fixture, SERVICE_USER, startFixture } from '../helpers/fixture.js';
+import { ANALYST, expectFailure, type Fixture, SERVICE_USER, useFixture } from '../helpers/fixture.js';
 
-let fx: Fixture;
+const fx = useFixture({}, { login: false });
 /** The other host: whatever reaches it is a leak. */
 let other: Emulator;
 
 beforeAll(async () => {
-  [fx, other] = await Promise.all([startFixture(), startEmulator()]);
+  other = await startEmulator();
 });
-afterAll(async () => {
-  await Promise.all([fx.close(), other.close()]);
-});
-beforeEach(() => {
-  fx.emu.log.clear();
-  other.log.clear();
-});
+afterAll(() => other.close());
+beforeEach(() => other.log.clear());
 
 const writeCreds = async (change: (c: ReturnType<Fixture['readJson']>) => void) => {
   const { writeFileSync } = await import('node:fs');

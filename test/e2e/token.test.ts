@@ -2,8 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectFailure, type Fixture, SERVICE_USER, startFixture } from '../helpers/fixture.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { expectFailure, SERVICE_USER, useFixture } from '../helpers/fixture.js';
 
 // The authentication tests run twice: against the full emulator, and against one that serves only the spec's
 // endpoints (nothing dlake does to log in or check credentials may depend on an endpoint outside the spec).
@@ -11,18 +11,17 @@ describe.each([
   { mode: 'full emulator', strictSpec: false },
   { mode: '--strict-spec', strictSpec: true },
 ])('$mode', ({ strictSpec }) => {
-  let fx: Fixture;
   let privateKey: Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
-
-  beforeAll(async () => {
-    const pair = await generateKeyPair('RS256');
-    privateKey = pair.privateKey;
-    fx = await startFixture({ jwtPublicKeyPem: await exportSPKI(pair.publicKey), strictSpec });
-  });
-  afterAll(() => fx.close());
+  const fx = useFixture(
+    async () => {
+      const pair = await generateKeyPair('RS256');
+      privateKey = pair.privateKey;
+      return { jwtPublicKeyPem: await exportSPKI(pair.publicKey), strictSpec };
+    },
+    { login: false },
+  );
   beforeEach(() => {
     for (const f of ['config.json', 'credentials.json']) writeFileSync(join(fx.configDir, f), '{}');
-    fx.emu.log.clear();
   });
 
   const signJwt = (sub: string, expiresIn: string) =>

@@ -74,12 +74,16 @@ export function expectFailure(r: RunResult, code: number, message: RegExp | stri
 /**
  * The preamble of a test file (or describe block) that runs against one emulator: started before its tests
  * (logged in as the admin unless `login: false`), closed after them, its request log cleared before each test.
- * Returns the fixture to use in the tests; its members are there once the tests run.
+ * `options` may be made when the tests start (a key pair made for the emulator to trust). Returns the fixture to
+ * use in the tests; its members are there once the tests run.
  */
-export function useFixture(options: EmulatorOptions = {}, { login = true } = {}): Fixture {
+export function useFixture(
+  options: EmulatorOptions | (() => Promise<EmulatorOptions>) = {},
+  { login = true } = {},
+): Fixture {
   let fx: Fixture | undefined;
   beforeAll(async () => {
-    fx = await startFixture(options);
+    fx = await startFixture(typeof options === 'function' ? await options() : options);
     if (login) expect((await fx.login()).code).toBe(0);
   });
   afterAll(() => fx?.close());
