@@ -224,7 +224,7 @@ describe("the text formats' numbers, written straight into bytes", () => {
       1e21,
       12345678.9,
       0.000123,
-      9.999999999999999,
+      9.999999999999998,
       99.99,
       1005e-3,
     ];
