@@ -5,6 +5,7 @@
 //
 //   npx tsx bench/profile.ts            BENCH_ROWS=1000000 BENCH_FORMAT=csv
 //   BENCH_TOP=N prints the N functions with the most self time; BENCH_PROFILE_OUT=FILE keeps the profile.
+//   npx tsx bench/profile.ts --top DIR   the top functions of every --cpu-prof file under DIR, by source line
 import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { join } from 'node:path';
@@ -170,5 +171,12 @@ export async function benchProfile(format = process.env.BENCH_FORMAT ?? 'csv'): 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(await benchProfile());
+  const top = process.argv.indexOf('--top');
+  if (top < 0) console.log(await benchProfile());
+  else {
+    // The top functions of every --cpu-prof file under DIR (bench/flight-replay/exports.ts --profile DIR).
+    const root = process.argv[top + 1]!;
+    for (const d of readdirSync(root, { recursive: true }) as string[])
+      if (d.endsWith('.cpuprofile')) console.log(`\n${d}:\n${topFunctions(join(root, d), 20).join('\n')}`);
+  }
 }

@@ -4,10 +4,9 @@
 // buffer in memory). Between them this module owns what must be the same on every path: the formatter made
 // from the first piece's columns, head, rows and tail, the row count, the checkpoints a REST export resumes
 // from, progress, Ctrl-C and the other stop signals, retries before the first row, V8's memory policy while it
-// runs, and what a failure
-// becomes: one error whose exit code says whose fault it was (6 the query, 7 the service or the stream,
-// 9 the local disk, 130/143/129 a signal) and whose message ends with the rows received and what was (or was
-// not) written. A source describes its own failures (`explain`); the rest is done here, once.
+// runs, and what a failure becomes: one error whose exit code says whose fault it was (6 the query, 7 the
+// service or the stream, 9 the local disk, 130/143/129 a signal) and whose message ends with the rows received
+// and what was (or was not) written. A source describes its own failures (`explain`); the rest is done here, once.
 import {
   DlakeError,
   InterruptedError,
