@@ -7,10 +7,10 @@
 // Profiles of large queries are tens of MB of JSON: the summary never parses the file into objects. It walks
 // the bytes once, keeping one small record per operator (phase, operator id) and skipping the plans and other
 // long texts, so a 100 MB profile is summarised in about the memory of its own bytes.
-import { createInflateRaw } from 'node:zlib';
 import { ServiceError } from '../errors.js';
 import { literal } from './endpoint.js';
 import type { ApiClient } from './http.js';
+import { type ByteSource, bufferSource } from './profile-zip.js';
 import { segment } from './url-segment.js';
 
 /** The download request, as sent (the id is a URL segment, checked there). */
@@ -23,83 +23,18 @@ function profileRequest(id: string) {
   };
 }
 
-/** The zip as downloaded. An internal (v2) endpoint: a server without it answers 404 or 405. */
-export async function downloadProfile(client: ApiClient, id: string, signal?: AbortSignal): Promise<Buffer> {
-  const body = await client.request({ ...profileRequest(id), responseType: 'bytes', signal });
+/**
+ * The zip as downloaded (at most the 64 MiB any answer may be), or, with `into`, handed there a piece at a time
+ * whatever its size. An internal (v2) endpoint: a server without it answers 404 or 405.
+ */
+export async function downloadProfile(
+  client: ApiClient,
+  id: string,
+  signal?: AbortSignal,
+  into?: (piece: Buffer) => Promise<void>,
+): Promise<Buffer> {
+  const body = await client.request({ ...profileRequest(id), responseType: 'bytes', signal, bodyInto: into });
   return body as Buffer;
-}
-
-/** The largest profile JSON summarised: beyond it, saving the zip (`--out`) is the way. */
-const MAX_PROFILE_BYTES = 512 * 1024 * 1024;
-
-/**
- * The profile JSON of the last attempt in a downloaded zip (PKWARE APPNOTE: the end record, the central
- * directory, each entry's local header; stored or deflated entries).
- */
-export async function profileFromZip(zip: Buffer): Promise<Buffer> {
-  const bad = (why: string) => new ServiceError(`the profile download is not a readable zip: ${why}`);
-  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  if (eocd < 0 || eocd + 22 > zip.length) throw bad('no end of central directory');
-  const entries = zip.readUInt16LE(eocd + 10);
-  let at = zip.readUInt32LE(eocd + 16);
-  let best:
-    | { attempt: number; offset: number; method: number; size: number; length: number; name: string }
-    | undefined;
-  for (let n = 0; n < entries; n++) {
-    if (at + 46 > zip.length || zip.readUInt32LE(at) !== 0x02014b50) throw bad('a broken central directory');
-    const method = zip.readUInt16LE(at + 10);
-    const size = zip.readUInt32LE(at + 20);
-    const length = zip.readUInt32LE(at + 24);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const extra = zip.readUInt16LE(at + 30);
-    const comment = zip.readUInt16LE(at + 32);
-    const offset = zip.readUInt32LE(at + 42);
-    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
-    const m = /(?:^|\/)profile_attempt_(\d+)\.json$/.exec(name);
-    const attempt = m ? Number(m[1]) : /\.json$/.test(name) && !/header\.json$/.test(name) ? -1 : undefined;
-    if (attempt !== undefined && (!best || attempt > best.attempt))
-      best = { attempt, offset, method, size, length, name };
-    at += 46 + nameLength + extra + comment;
-  }
-  if (!best) throw bad('it holds no profile_attempt_N.json');
-  const local = best.offset;
-  if (local + 30 > zip.length || zip.readUInt32LE(local) !== 0x04034b50)
-    throw bad(`no local header for ${best.name}`);
-  const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-  const data = zip.subarray(start, start + best.size);
-  if (best.method === 0) return data;
-  if (best.method !== 8) throw bad(`${best.name} is compressed with method ${best.method}`);
-  if (best.length > MAX_PROFILE_BYTES) {
-    throw new ServiceError(
-      `the profile is larger than ${MAX_PROFILE_BYTES / 1024 / 1024} MiB: too large to summarise`,
-      { hint: 'save it as it is with --out FILE' },
-    );
-  }
-  return inflateInto(data, best.length, best.name);
-}
-
-/**
- * Inflates into one buffer of the size the central directory gives: a one-shot inflate collects its output
- * in pieces and then copies them together, twice the profile's size at the peak.
- */
-function inflateInto(data: Buffer, length: number, name: string): Promise<Buffer> {
-  const out = Buffer.allocUnsafe(length);
-  let at = 0;
-  return new Promise((resolve, reject) => {
-    const z = createInflateRaw();
-    const fail = (why: string) => {
-      z.destroy();
-      reject(new ServiceError(`the profile download is not a readable zip: ${name} ${why}`));
-    };
-    z.on('data', (chunk: Buffer) => {
-      if (at + chunk.length > length) return fail('inflates to more than its stated size');
-      chunk.copy(out, at);
-      at += chunk.length;
-    });
-    z.on('error', (e) => fail(`does not inflate (${e.message})`));
-    z.on('end', () => (at === length ? resolve(out) : fail('inflates to less than its stated size')));
-    z.end(data);
-  });
 }
 
 /** The service's CoreOperatorType names, by number (UserBitShared.proto). */
@@ -166,8 +101,8 @@ interface OpTotals {
 }
 
 /** Summarises a profile JSON (the bytes, never parsed whole); `top` operators by processing time. */
-export function summariseProfile(json: Buffer, top: number): ProfileSummary {
-  const r = new Reader(json);
+export function summariseProfile(json: Buffer | ByteSource, top: number): ProfileSummary {
+  const r = new Reader(Buffer.isBuffer(json) ? bufferSource(json) : json);
   const ops = new Map<string, OpTotals>();
   const phases = new Map<number, { threads: number; peak: number; start: number; end: number }>();
   const metricNames = new Map<number, Map<number, string>>();
@@ -354,59 +289,130 @@ export function summariseProfile(json: Buffer, top: number): ProfileSummary {
 const nanosToMs = (n: number): number => Math.round(n / 1e4) / 100;
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
+/** The longest value the summary builds (a query's text, a small object): a longer one is refused, not held. */
+const MAX_KEPT_BYTES = 64 * 1024 * 1024;
+
 /**
  * A reader of JSON bytes that materialises only what it is asked for: `object(fields)` calls the reader of
- * each named field and skips every other value without building it (long strings included).
+ * each named field and skips every other value without building it (long strings included). The bytes come
+ * from a source a piece at a time (a zip entry inflating as it is read): positions are counted from the
+ * stream's start, and the buffer holds only what is not yet read, or the value being built (`keep`).
  */
 class Reader {
+  private buf = Buffer.alloc(0);
+  /** Bytes of `buf` in use. */
+  private len = 0;
+  /** The stream position of buf[0]. */
+  private base = 0;
+  /** The stream position of the next byte to read. */
   private i = 0;
+  /** The stream position from which bytes are kept (a value being built), or -1. */
+  private keep = -1;
+  private ended = false;
 
-  constructor(private readonly b: Buffer) {}
+  constructor(private readonly source: ByteSource) {}
 
   private fail(what: string): never {
     throw new ServiceError(`the profile is not valid JSON: ${what} at byte ${this.i}`);
   }
 
+  /** The byte at stream position `p` (undefined past the end), reading on as needed. */
+  private at(p: number): number | undefined {
+    while (p - this.base >= this.len) if (!this.more()) return undefined;
+    return this.buf[p - this.base];
+  }
+
+  /** Reads the source's next piece into the buffer, dropping what no one needs any more. Whether there was one. */
+  private more(): boolean {
+    if (this.ended) return false;
+    const next = this.source.next();
+    if (!next) {
+      this.ended = true;
+      return false;
+    }
+    const from = (this.keep >= 0 ? Math.min(this.keep, this.i) : this.i) - this.base;
+    if (from > 0) {
+      this.buf.copyWithin(0, from, this.len);
+      this.len -= from;
+      this.base += from;
+    }
+    if (this.keep >= 0 && this.len + next.length > MAX_KEPT_BYTES)
+      this.fail(`a value longer than ${MAX_KEPT_BYTES / 1024 / 1024} MiB`);
+    if (this.len + next.length > this.buf.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.len + next.length, this.buf.length * 2));
+      this.buf.copy(bigger, 0, 0, this.len);
+      this.buf = bigger;
+    }
+    next.copy(this.buf, this.len);
+    this.len += next.length;
+    return true;
+  }
+
+  /** The bytes from stream position `from` to the current one (kept since `from`). */
+  private text(from: number, encoding: BufferEncoding = 'utf8'): string {
+    return this.buf.toString(encoding, from - this.base, this.i - this.base);
+  }
+
   private ws(): void {
-    const b = this.b;
-    let c = b[this.i];
-    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++this.i];
+    let c = this.at(this.i);
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = this.at(++this.i);
   }
 
   private expect(c: number): void {
     this.ws();
-    if (this.b[this.i] !== c) this.fail(`expected '${String.fromCharCode(c)}'`);
+    if (this.at(this.i) !== c) this.fail(`expected '${String.fromCharCode(c)}'`);
     this.i++;
   }
 
-  /** The end of the string starting at `i` (at its opening quote): the index after its closing quote. */
-  private stringEnd(i: number): number {
-    const b = this.b;
-    let j = i + 1;
+  /** Past the string that starts here (at its opening quote), a buffer at a time. */
+  private skipString(): void {
+    let escaped = false;
+    this.i++;
     for (;;) {
-      const q = b.indexOf(0x22, j);
-      if (q < 0) this.fail('an unterminated string');
-      let k = q - 1;
-      while (b[k] === 0x5c) k--;
-      if ((q - 1 - k) % 2 === 0) return q + 1;
-      j = q + 1;
+      if (this.i - this.base >= this.len && !this.more()) this.fail('an unterminated string');
+      const b = this.buf;
+      const end = this.len;
+      let k = this.i - this.base;
+      for (; k < end; k++) {
+        const c = b[k];
+        if (escaped) escaped = false;
+        else if (c === 0x5c) escaped = true;
+        else if (c === 0x22) {
+          this.i = this.base + k + 1;
+          return;
+        }
+      }
+      this.i = this.base + end;
     }
   }
 
   /** At a `null` (read as empty by `object` and `array`). */
   private isNull(): boolean {
-    const b = this.b;
     const i = this.i;
-    return b[i] === 0x6e && b[i + 1] === 0x75 && b[i + 2] === 0x6c && b[i + 3] === 0x6c;
+    return (
+      this.at(i) === 0x6e && this.at(i + 1) === 0x75 && this.at(i + 2) === 0x6c && this.at(i + 3) === 0x6c
+    );
+  }
+
+  /** The value that starts here, built from its bytes by `build` (kept only while it is read). */
+  private kept<T>(read: () => void, build: (from: number) => T): T {
+    const from = this.i;
+    this.keep = from;
+    try {
+      read();
+      return build(from);
+    } finally {
+      this.keep = -1;
+    }
   }
 
   string(): string | null {
     this.ws();
-    if (this.b[this.i] !== 0x22) return this.value() as null;
-    const end = this.stringEnd(this.i);
-    const text = this.b.toString('utf8', this.i, end);
-    this.i = end;
-    return JSON.parse(text) as string;
+    if (this.at(this.i) !== 0x22) return this.value() as null;
+    return this.kept(
+      () => this.skipString(),
+      (from) => JSON.parse(this.text(from)) as string,
+    );
   }
 
   number(): number | null {
@@ -417,31 +423,33 @@ class Reader {
   /** Any value, built (for the small ones). */
   value(): unknown {
     this.ws();
-    const start = this.i;
-    this.skip();
-    try {
-      return JSON.parse(this.b.toString('utf8', start, this.i));
-    } catch {
-      return this.fail('a value that does not parse');
-    }
+    return this.kept(
+      () => this.skip(),
+      (from) => {
+        try {
+          return JSON.parse(this.text(from));
+        } catch {
+          return this.fail('a value that does not parse');
+        }
+      },
+    );
   }
 
   /** Skips one value without building it. */
   skip(): void {
     this.ws();
-    const b = this.b;
-    const c = b[this.i];
+    const c = this.at(this.i);
     if (c === 0x22) {
-      this.i = this.stringEnd(this.i);
+      this.skipString();
       return;
     }
     if (c === 0x7b || c === 0x5b) {
       let depth = 0;
       for (;;) {
-        const d = b[this.i];
+        const d = this.at(this.i);
         if (d === undefined) this.fail('an unterminated object or array');
         if (d === 0x22) {
-          this.i = this.stringEnd(this.i);
+          this.skipString();
           continue;
         }
         if (d === 0x7b || d === 0x5b) depth++;
@@ -452,9 +460,18 @@ class Reader {
     }
     // A number, true, false or null: up to the next delimiter.
     const from = this.i;
-    while (this.i < b.length) {
-      const d = b[this.i]!;
-      if (d === 0x2c || d === 0x7d || d === 0x5d || d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09)
+    for (;;) {
+      const d = this.at(this.i);
+      if (
+        d === undefined ||
+        d === 0x2c ||
+        d === 0x7d ||
+        d === 0x5d ||
+        d === 0x20 ||
+        d === 0x0a ||
+        d === 0x0d ||
+        d === 0x09
+      )
         break;
       this.i++;
     }
@@ -477,23 +494,24 @@ class Reader {
     this.expect(0x7b);
     const got: Record<string, unknown> = {};
     this.ws();
-    if (this.b[this.i] === 0x7d) {
+    if (this.at(this.i) === 0x7d) {
       this.i++;
       done?.(got);
       return got;
     }
     for (;;) {
       this.ws();
-      if (this.b[this.i] !== 0x22) this.fail('expected a field name');
-      const end = this.stringEnd(this.i);
-      const key = this.b.toString('latin1', this.i + 1, end - 1);
-      this.i = end;
+      if (this.at(this.i) !== 0x22) this.fail('expected a field name');
+      const key = this.kept(
+        () => this.skipString(),
+        (from) => this.buf.toString('latin1', from + 1 - this.base, this.i - 1 - this.base),
+      );
       this.expect(0x3a);
       const read = Object.hasOwn(fields, key) ? fields[key] : undefined;
       if (read) got[key] = read();
       else this.skip();
       this.ws();
-      const c = this.b[this.i++];
+      const c = this.at(this.i++);
       if (c === 0x7d) break;
       if (c !== 0x2c) this.fail("expected ',' or '}'");
     }
@@ -511,7 +529,7 @@ class Reader {
     this.expect(0x5b);
     const out: unknown[] = [];
     this.ws();
-    if (this.b[this.i] === 0x5d) {
+    if (this.at(this.i) === 0x5d) {
       this.i++;
       return out;
     }
@@ -519,7 +537,7 @@ class Reader {
       const v = each();
       if (v !== undefined) out.push(v);
       this.ws();
-      const c = this.b[this.i++];
+      const c = this.at(this.i++);
       if (c === 0x5d) return out;
       if (c !== 0x2c) this.fail("expected ',' or ']'");
     }

@@ -190,12 +190,22 @@ async function refuseSecrets(ctx: Context, files: BundleFile[]): Promise<void> {
     stored?.flight?.token,
   ].filter((v): v is string => typeof v === 'string' && v.length >= 8);
   if (!secrets.length) return;
+  const wanted = secrets.flatMap((secret) => [secret, encodeURIComponent(secret)]);
+  const longest = Math.max(...wanted.map((w) => Buffer.byteLength(w)));
   for (const f of files) {
-    let text = f.data.toString('latin1');
-    // A profile is compressed: its JSON is searched, as it was read out of the zip.
-    if (f.path.endsWith('.zip'))
-      text = (await (await import('../api/profile.js')).profileFromZip(f.data)).toString();
-    if (secrets.some((secret) => text.includes(secret) || text.includes(encodeURIComponent(secret)))) {
+    // A profile is compressed: its JSON is searched as it inflates, a piece at a time, each piece with the end
+    // of the one before it (a secret may straddle two).
+    const pieces = f.path.endsWith('.zip')
+      ? (await import('../api/profile-zip.js')).profileJson(f.data)
+      : undefined;
+    let found = false;
+    let tail = '';
+    for (let piece = pieces ? pieces.next() : f.data; piece && !found; piece = pieces?.next()) {
+      const text = tail + piece.toString('latin1');
+      found = wanted.some((w) => text.includes(Buffer.from(w).toString('latin1')));
+      tail = text.slice(-longest);
+    }
+    if (found) {
       throw new LocalIOError(`the bundle would hold a secret in force (in ${f.path}): not written`, {
         hint: 'nothing was written; report it as a bug of dlake, with the file named',
       });

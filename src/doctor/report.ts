@@ -1,4 +1,5 @@
 // What `dlake doctor` finds: one line per check (docs/cli-contract.md "Doctor"), as data for every output format.
+import { terminalSafe } from '../output/safe-text.js';
 import { wrapWords } from '../output/width.js';
 
 type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
@@ -30,7 +31,9 @@ export function reportLines(report: DoctorReport, width?: number): string[] {
   const name = Math.max(...report.checks.map((c) => c.check.length));
   const indent = 6 + name + 2;
   const lines: string[] = [];
-  const say = (first: string, text: string) => {
+  // A finding may quote the service (its version, an answer's text): shown as a table's cells are.
+  const say = (first: string, given: string) => {
+    const text = terminalSafe(given);
     const wrapped = width ? wrapWords(text, Math.max(20, width - indent)) : [text];
     lines.push(`${first}${wrapped[0]}`, ...wrapped.slice(1).map((l) => `${' '.repeat(indent)}${l}`));
   };

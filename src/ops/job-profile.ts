@@ -19,8 +19,12 @@ export async function jobProfileSummary(
 
 /** The summary of a profile's zip, with the `top` operators by processing time. */
 export async function summariseProfileZip(zip: Buffer, top: number): Promise<ProfileSummary> {
-  const api = await import('../api/profile.js');
-  return api.summariseProfile(await api.profileFromZip(zip), top);
+  const [{ summariseProfile }, { profileJson }] = await Promise.all([
+    import('../api/profile.js'),
+    import('../api/profile-zip.js'),
+  ]);
+  // The JSON is inflated as the summary reads it, never whole (docs/cli-contract.md "Operations insight").
+  return summariseProfile(profileJson(zip), top);
 }
 
 /**
@@ -41,15 +45,16 @@ export async function checkProfileRequest(
   return resolveJobId(ctx, given, signal);
 }
 
-/** The profile's zip as the service sends it. */
+/** The profile's zip as the service sends it; with `into`, handed there a piece at a time, whatever its size. */
 export async function downloadJobProfile(
   ctx: Context,
   id: string,
   signal = ctx.interrupt.signal,
+  into?: (piece: Buffer) => Promise<void>,
 ): Promise<Buffer> {
   const api = await import('../api/profile.js');
   try {
-    return await api.downloadProfile(await ctx.client(), id, signal);
+    return await api.downloadProfile(await ctx.client(), id, signal, into);
   } catch (e) {
     const missing = profileMissing(e, id);
     if (!(missing instanceof NotFoundError)) throw missing;

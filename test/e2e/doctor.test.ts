@@ -291,6 +291,17 @@ describe('what goes wrong in the field', () => {
     expect(r.stdout).toMatch(/^ +fix: check the URL: the service's own address and port/m);
   });
 
+  it("a page's title with escape sequences and a C1 control: shown, never sent to the terminal raw", async () => {
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<html><head><title>Sign in\u009b31m\u001b]0;PWNED\u0007\u202e</title></head></html>');
+    });
+    const r = await fx.run(['doctor'], { env: { DLAKE_URL: url }, tty: true });
+    expect(r.code).toBe(10);
+    expect(r.stdout).not.toMatch(/[\u001b\u0007\u009b\u202e]/);
+    expect(r.stdout).toContain('in\ufffd31m␛]0;PWNED␇<U+202E>');
+  });
+
   it('a server that accepts and never answers: each check ends at its bound', async () => {
     const { url } = await serve(() => {});
     const r = await fx.run(['--timeout', '1s', 'doctor', '-o', 'json'], { env: { DLAKE_URL: url } });

@@ -89,6 +89,21 @@ describe('the profile summary', () => {
     expect(s.spills).toEqual([{ operator: '02-03', type: 'EXTERNAL_SORT', metric: 'SPILL_COUNT', value: 1 }]);
   });
 
+  it('read as a stream: a piece at a time, cut anywhere, the same summary as read whole', () => {
+    const whole = profile('SELECT "a\\\\" FROM t WHERE x = \'\\"\'');
+    for (const size of [1, 2, 3, 7, 64]) {
+      let at = 0;
+      const pieces = {
+        next: () => {
+          if (at >= whole.length) return undefined;
+          at += size;
+          return whole.subarray(at - size, at);
+        },
+      };
+      expect(summariseProfile(pieces, 5)).toEqual(summariseProfile(whole, 5));
+    }
+  });
+
   it('a profile cut short is the service answering something broken (exit 7)', () => {
     const whole = profile('SELECT 1');
     expect(() => summariseProfile(whole.subarray(0, whole.length - 40), 5)).toThrow(ServiceError);

@@ -64,8 +64,14 @@ export function requestBytes(
   onHeaders: () => void,
   cap: number,
   endpoint: string,
+  into?: (piece: Buffer) => Promise<void>,
 ): Promise<Answer> {
-  return exchange(dispatcher, options, signal, onHeaders, cap, endpoint, pool);
+  return exchange(dispatcher, options, signal, onHeaders, cap, endpoint, into ? { into } : pool);
+}
+
+/** A download's body: each piece handed on as it arrives, the next read once it is taken; no cap. */
+interface Download {
+  into: (piece: Buffer) => Promise<void>;
 }
 
 /**
@@ -80,7 +86,7 @@ function exchange(
   onHeaders: () => void,
   cap: number,
   endpoint: string,
-  success: 'text' | 'discard' | BufferPool,
+  success: 'text' | 'discard' | BufferPool | Download,
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     let controller: DispatchController | undefined;
@@ -88,6 +94,9 @@ function exchange(
     let headers: RawResponse['headers'] = {};
     let buf: Buffer | undefined;
     let dropping = false;
+    let downloading: Download | undefined;
+    let taken: Promise<void> = Promise.resolve();
+    let refused: unknown;
     let n = 0;
     const chunks: Buffer[] = [];
     const stop = (): void => controller?.abort(signal.reason);
@@ -110,12 +119,33 @@ function exchange(
           settle();
           return resolve({ statusCode, headers, text: '' });
         }
+        if (status < 400 && typeof success === 'object' && 'into' in success) {
+          downloading = success;
+          return;
+        }
         if (length > cap) return controller?.abort(tooLarge(endpoint, cap));
         if (status >= 400 || success === 'text') return;
         buf = (success as BufferPool).take(Number.isSafeInteger(length) && length > 0 ? length : 0);
       },
-      onResponseData(_c, chunk) {
+      onResponseData(c, chunk) {
         if (dropping) return;
+        if (downloading) {
+          if (chunk.length === 0) return;
+          // A copy: undici's piece may be a view of a buffer it reads the next piece into.
+          const piece = Buffer.from(chunk);
+          const into = downloading.into;
+          c.pause();
+          taken = taken
+            .then(() => (refused ? undefined : into(piece)))
+            .then(
+              () => c.resume(),
+              (e) => {
+                refused ??= e;
+                c.abort(e);
+              },
+            );
+          return;
+        }
         if (n + chunk.length > cap) return controller?.abort(tooLarge(endpoint, cap));
         if (!buf) {
           n += chunk.length;
@@ -134,6 +164,12 @@ function exchange(
       onResponseEnd() {
         if (dropping) return;
         settle();
+        if (downloading) {
+          taken.then(() =>
+            refused ? reject(refused) : resolve({ statusCode, headers, bytes: Buffer.alloc(0), text: '' }),
+          );
+          return;
+        }
         if (buf) resolve({ statusCode, headers, bytes: buf.subarray(0, n), text: '' });
         else resolve({ statusCode, headers, text: new TextDecoder().decode(Buffer.concat(chunks, n)) });
       },

@@ -24,6 +24,8 @@ export function deadline(timeoutMs: number): Layer {
     else outer?.addEventListener('abort', relay, { once: true });
     const onHeaders = (): void => {
       clearTimeout(timer);
+      // A download has no bound of its own: --timeout bounds each pause in it (undici's bodyTimeout).
+      if (req.spec.bodyInto) return;
       const limitMs = page ? timeoutMs * RESULTS_PAGE_TIMEOUTS : timeoutMs;
       const left = page ? limitMs : timeoutMs - (performance.now() - started);
       timer = setTimeout(() => controller.abort(bodyDeadline(limitMs, page)), timerMs(left));

@@ -67,6 +67,7 @@ export function transport(opts: TransportOptions): Send {
             onHeaders,
             cap,
             req.endpoint,
+            spec.bodyInto,
           )
         : await requestText(
             opts.dispatcher,

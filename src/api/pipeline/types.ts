@@ -32,6 +32,12 @@ export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
   /** With `bytes`: the buffers the body is read into (the caller gives the returned one back); else new. */
   bodyBuffers?: BufferPool;
   /**
+   * With `bytes`: a download. A success's body is handed here a piece at a time as it arrives (the next piece
+   * waits for the promise), whatever its size, bounded by --timeout between pieces only; the bytes returned
+   * are then empty.
+   */
+  bodyInto?: (piece: Buffer) => Promise<void>;
+  /**
    * A results page: its body has bounds of its own (RESULTS_PAGE_TIMEOUTS × --timeout, RESULTS_PAGE_MAX_BYTES)
    * instead of --timeout and MAX_BODY_BYTES.
    */

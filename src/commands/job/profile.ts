@@ -41,25 +41,37 @@ async function profile(ctx: Context, given: string, opts: OptionsOf<typeof decla
   const target = opts.out ? await import('../../export/target.js') : undefined;
   if (opts.out === '-') target?.checkStdout(ctx.streams.stdout, 'binary');
   else if (opts.out) await target?.checkWritable(opts.out);
+  if (opts.out) return save(ctx, id, opts.out);
   const zip = await downloadJobProfile(ctx, id);
-  if (opts.out) return save(ctx, opts.out, zip);
   const summary = await summariseProfileZip(zip, opts.top ?? 10);
   await ctx.print({ data: { id, ...summary }, rows: detailOf(summary), view: DETAIL });
 }
 
-/** The zip as downloaded, through FILE.partial and a rename: a FILE that exists is whole. */
-async function save(ctx: Context, out: string, zip: Buffer): Promise<void> {
+/**
+ * The zip streamed to FILE as it is downloaded, whatever its size, through FILE.partial and a rename: a FILE
+ * that exists is whole. What is written must begin as a zip and end with a zip's end record, else nothing is
+ * kept (exit 7): a server's page of HTML is no profile.
+ */
+async function save(ctx: Context, id: string, out: string): Promise<void> {
   const { openSink, isStdout } = await import('../../export/target.js');
-  const sink = await openSink(out, ctx.streams.stdout, { content: 'binary' });
+  const { ZipShape } = await import('../../api/profile-zip.js');
+  const signal = ctx.interrupt.signal;
+  ctx.interruptible = true;
+  const sink = await openSink(out, ctx.streams.stdout, { content: 'binary', signal });
+  const shape = new ZipShape();
   try {
-    await sink.write(zip, ctx.interrupt.signal);
+    await downloadJobProfile(ctx, id, signal, async (piece) => {
+      shape.add(piece);
+      await sink.write(piece, signal);
+    });
+    shape.check();
     await sink.commit();
   } catch (e) {
     await sink.discard();
     throw e;
   }
   if (isStdout(out)) return;
-  ctx.ui.notice(`saved the profile (${formatSize(zip.length)}) to ${out}`);
+  ctx.ui.notice(`saved the profile (${formatSize(shape.bytes)}) to ${out}`);
 }
 
 const DETAIL = {
