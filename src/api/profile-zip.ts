@@ -6,7 +6,7 @@ import { Inflate } from 'fflate';
 import { ServiceError } from '../errors.js';
 
 /** The largest profile JSON read: beyond it, saving the zip (`--out`) is the way. */
-export const MAX_PROFILE_BYTES = 512 * 1024 * 1024;
+const MAX_PROFILE_BYTES = 512 * 1024 * 1024;
 
 /** Deflate makes at most about 1,032 bytes of one: a slice this long inflates to at most ~17 MiB at once. */
 const INPUT_SLICE = 16 * 1024;
