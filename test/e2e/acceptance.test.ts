@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { EmulatorOptions } from 'dlake-emulator';
 import { describe, expect, it } from 'vitest';
+import { plainWords } from '../helpers/examples.js';
 import { startFixture } from '../helpers/fixture.js';
 
 const ROOT = resolve(import.meta.dirname, '../acceptance');
@@ -33,31 +34,11 @@ function cases(dir = ROOT): string[] {
   return found.sort();
 }
 
-/** A script line's words, as a POSIX shell splits them: single and double quotes, backslash escapes. */
+/** A script line's words, as a shell splits a line that needs no shell (test/helpers/examples.ts). */
 function words(line: string): string[] {
-  const out: string[] = [];
-  let word: string | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (c === "'") {
-      const end = line.indexOf("'", i + 1);
-      word = (word ?? '') + line.slice(i + 1, end);
-      i = end;
-    } else if (c === '"') {
-      let j = i + 1;
-      let text = '';
-      for (; line[j] !== '"'; j++) text += line[j] === '\\' ? line[++j] : line[j];
-      word = (word ?? '') + text;
-      i = j;
-    } else if (c === '\\') {
-      word = (word ?? '') + line[++i];
-    } else if (c === ' ') {
-      if (word !== undefined) out.push(word);
-      word = undefined;
-    } else word = (word ?? '') + c;
-  }
-  if (word !== undefined) out.push(word);
-  return out;
+  const split = plainWords(line);
+  if (!split) throw new Error(`an acceptance script's line is one plain command, no shell syntax: ${line}`);
+  return split;
 }
 
 /**
