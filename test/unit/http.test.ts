@@ -332,6 +332,32 @@ describe('ApiClient', () => {
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
+  it('many requests at once on one signal (pull reads 16 at a time): no leak warning on stderr, nothing left', async () => {
+    for (let i = 0; i < 24; i++)
+      pool()
+        .intercept({ path: '/api/v3/thing', method: 'GET' })
+        .reply(200, { id: `${i}` }, json);
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    const controller = new AbortController();
+    const c = client();
+    try {
+      const got = await Promise.all(
+        Array.from({ length: 24 }, () =>
+          c.request({ method: 'GET', at: raw('/api/v3/thing'), schema: Thing, signal: controller.signal }),
+        ),
+      );
+      expect(got).toHaveLength(24);
+      // Node emits a warning on a later tick.
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
   it.each(READS)(
     "the caller's signal aborts a request waiting for its answer ($responseType, exit 130), and is let go",
     async ({ responseType }) => {
