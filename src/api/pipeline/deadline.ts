@@ -2,7 +2,7 @@
 // from the connection to the body's last byte; a results page (at most 500 rows, some of them wide) has
 // RESULTS_PAGE_TIMEOUTS × --timeout for its body and RESULTS_PAGE_MAX_BYTES, each pause in it still bounded by
 // --timeout (undici's bodyTimeout). The caller's signal aborts the attempt too.
-import { getMaxListeners, setMaxListeners } from 'node:events';
+import { getEventListeners, getMaxListeners, setMaxListeners } from 'node:events';
 import { formatDuration, timerMs } from '../../util/units.js';
 import type { Layer } from './types.js';
 
@@ -21,7 +21,6 @@ export function deadline(timeoutMs: number): Layer {
     let timer = setTimeout(() => controller.abort(headersTimeout()), timerMs(timeoutMs));
     const outer = req.signal;
     const relay = (): void => controller.abort(outer?.reason);
-    const listening = Boolean(outer && !outer.aborted);
     if (outer?.aborted) relay();
     else if (outer) listen(outer, relay);
     const onHeaders = (): void => {
@@ -45,29 +44,20 @@ export function deadline(timeoutMs: number): Layer {
       throw err;
     } finally {
       clearTimeout(timer);
-      if (outer && listening) unlisten(outer, relay);
+      outer?.removeEventListener('abort', relay);
     }
   };
 }
 
-/** Requests in flight on each caller's signal, each with its listener (removed as the request ends). */
-const inFlight = new WeakMap<AbortSignal, number>();
-
 /**
  * `relay` on `signal`'s abort. A command's reads run many at a time on its one signal (`pull` reads 16 at once):
  * Node's leak warning at 11 listeners would be printed on stderr although each is removed when its request ends,
- * so the signal's limit follows the requests in flight.
+ * so the signal's limit follows the listeners it has.
  */
 function listen(signal: AbortSignal, relay: () => void): void {
-  const n = (inFlight.get(signal) ?? 0) + 1;
-  inFlight.set(signal, n);
+  const n = getEventListeners(signal, 'abort').length + 1;
   if (n + 10 > getMaxListeners(signal)) setMaxListeners(n + 10, signal);
   signal.addEventListener('abort', relay, { once: true });
-}
-
-function unlisten(signal: AbortSignal, relay: () => void): void {
-  signal.removeEventListener('abort', relay);
-  inFlight.set(signal, Math.max(0, (inFlight.get(signal) ?? 1) - 1));
 }
 
 /** The error of a wait for the answer that outlasted the per-request timeout (treated like undici's own). */
