@@ -12,6 +12,8 @@ import { cellOf, type RestCells, restCells } from './rest-cells.js';
 export const csv: ExportFormatModule = {
   rows: (schema, opts = {}) => new CsvRows(schema, opts.continuing ?? false),
   batches: async (schema) => new (await import('./flight/text-batches.js')).CsvBatches(schema),
+  // The header is a line of its own, unless the result had no columns (and the file no bytes of text).
+  keptRows: async (kept) => Math.max(0, (await (await import('./kept-lines.js')).keptLines(kept, true)) - 1),
 };
 
 class CsvRows implements Formatter<PageRows> {

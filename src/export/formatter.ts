@@ -5,6 +5,7 @@
 // which of the two it is. Types only: the formats, the sources and the pipeline all import it.
 import type { RecordBatch, Schema } from 'apache-arrow';
 import type { ResultField, ResultRow } from '../api/jobs.js';
+import type { ResumeRecord } from './sink.js';
 
 /** Turns a source's pieces into bytes in one format. */
 export interface Formatter<D> {
@@ -56,4 +57,18 @@ export interface ExportFormatModule {
    * writer takes is refused by name here, before a byte is written.
    */
   batches(schema: Schema): Promise<Formatter<RecordBatch>>;
+  /**
+   * The rows FILE.partial's kept bytes hold as this format wrote them, which `--resume` checks against the
+   * sidecar's record before it trusts it (resume.ts); a text says why they are not this format's. The bytes'
+   * CRC is checked before this is called.
+   */
+  keptRows(kept: KeptBytes): Promise<number | string>;
+}
+
+/** FILE.partial's bytes that its sidecar describes, for a resumed export's check. */
+export interface KeptBytes {
+  partial: string;
+  /** The sidecar's name, for messages. */
+  sidecar: string;
+  record: ResumeRecord;
 }

@@ -12,6 +12,8 @@ import { cellOf, type RestCells, restCells } from './rest-cells.js';
 const jsonFormat = (array: boolean): ExportFormatModule => ({
   rows: (schema, opts = {}) => new JsonRows(schema, array, opts),
   batches: async (schema) => new (await import('./flight/text-batches.js')).JsonBatches(schema, array),
+  // A row a line in both (JSON's array opens on the first row's line).
+  keptRows: async (kept) => (await import('./kept-lines.js')).keptLines(kept, false),
 });
 
 export const json = jsonFormat(true);

@@ -2,7 +2,7 @@
 // columns written a row group at a time (parquet-file.ts), from REST rows here, each cell read as its type's
 // value (rest-cells.ts), or from Arrow record batches (parquet-arrow.ts, loaded only for a Flight export).
 import type { ExportFormatModule, PageRows } from './formatter.js';
-import { type Column, ParquetFile, type ParquetOptions } from './parquet-file.js';
+import { type Column, ParquetFile, type ParquetOptions, writerState } from './parquet-file.js';
 import { cellOf, restValue } from './rest-cells.js';
 
 export const parquet: ExportFormatModule = {
@@ -11,6 +11,11 @@ export const parquet: ExportFormatModule = {
       resume: opts.continuing ? { bytes: opts.bytes ?? 0, state: opts.state } : undefined,
     }),
   batches: async (schema) => new (await import('./parquet-arrow.js')).ParquetBatches(schema),
+  // The footer lists the row groups already written: the record must hold them, for as many rows.
+  keptRows: async ({ sidecar, record }) => {
+    const rows = writerState(record.writer)?.num_rows;
+    return rows === BigInt(record.rows) ? record.rows : `${sidecar} does not describe its Parquet row groups`;
+  },
 };
 
 /** Parquet from REST rows. */
