@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type Emulator, type EmulatorOptions, startEmulator } from 'dlake-emulator';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { type RunOptions, type RunResult, runDlake, tempConfigDir } from './dlake.js';
-import { runInProcess } from './in-process.js';
+import { type InProcessOptions, runInProcess } from './in-process.js';
 
 export const ADMIN = { name: 'admin', password: 'admin-pass-1' };
 export const ANALYST = { name: 'analyst', password: 'analyst-pass-1' };
@@ -17,7 +17,7 @@ export interface Fixture {
    * Runs dlake in this process (test/helpers/in-process.ts) with DLAKE_CONFIG_DIR set to this fixture's folder
    * (and DLAKE_URL unless `url: false`).
    */
-  run(args: string[], opts?: RunOptions & { url?: boolean; tty?: boolean }): Promise<RunResult>;
+  run(args: string[], opts?: InProcessOptions & { url?: boolean }): Promise<RunResult>;
   /** As `run`, but spawns the built binary: for what only a process shows (exit, signals, the bundle). */
   spawn(args: string[], opts?: RunOptions & { url?: boolean }): Promise<RunResult>;
   /** Logs in with a password into `profile` (default: the default profile). */
@@ -30,7 +30,7 @@ export interface Fixture {
 export async function startFixture(options: EmulatorOptions = {}): Promise<Fixture> {
   const emu = await startEmulator(options);
   const cfg = tempConfigDir();
-  const withEnv = (opts: RunOptions & { url?: boolean }): RunOptions => ({
+  const withEnv = <T extends RunOptions>(opts: T & { url?: boolean }): T => ({
     ...opts,
     env: {
       DLAKE_CONFIG_DIR: cfg.dir,
