@@ -27,9 +27,35 @@ const CONTAINER_PRIVILEGES = [
   'DELETE',
 ];
 
-export function registerGrantsAndLineage(area: AreaContext, catalog: CatalogArea, roles: RoleStore): void {
+/** The grants on each catalog entity, by its id. */
+export class GrantStore {
+  private readonly byEntity = new Map<string, Grant[]>();
+
+  of(entityId: string): Grant[] {
+    return this.byEntity.get(entityId) ?? [];
+  }
+
+  set(entityId: string, grants: Grant[]): void {
+    this.byEntity.set(entityId, grants);
+  }
+
+  /** A user or role deleted holds nothing any more: the service drops its grants with it. */
+  forget(granteeId: string): void {
+    for (const [entityId, grants] of this.byEntity)
+      this.byEntity.set(
+        entityId,
+        grants.filter((g) => g.id !== granteeId),
+      );
+  }
+}
+
+export function registerGrantsAndLineage(
+  area: AreaContext,
+  catalog: CatalogArea,
+  roles: RoleStore,
+  grants: GrantStore,
+): void {
   const { router, state } = area;
-  const grants = new Map<string, Grant[]>();
   const entity = (req: EmuRequest): NsEntity => {
     const e = catalog.store.get(req.params.id!);
     if (!e) throw notFound(`Could not find entity with id [${req.params.id}]`);
@@ -41,7 +67,7 @@ export function registerGrantsAndLineage(area: AreaContext, catalog: CatalogArea
   router.get('/api/v3/catalog/:id/grants', (req) => {
     requireAdmin(req);
     const e = entity(req);
-    const shown = (grants.get(e.id) ?? []).map((g) => {
+    const shown = grants.of(e.id).map((g) => {
       if (g.granteeType === 'ROLE') {
         const r = roles.roles.get(g.id);
         return { ...g, name: r?.name ?? g.id };
