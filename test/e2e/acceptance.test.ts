@@ -173,8 +173,7 @@ async function runCase(dir: string): Promise<{ output: string; requests: string 
   };
   try {
     if (hosted) {
-      const pat = fx.emu.state.issueToken(fx.emu.state.userByName('admin')!.id, 'pat', 3_600_000).token;
-      env = { ...env, DLAKE_EDITION: 'cloud', DLAKE_PROJECT_ID: hosted, DLAKE_TOKEN: pat };
+      env = { ...env, DLAKE_EDITION: 'cloud', DLAKE_PROJECT_ID: hosted, DLAKE_TOKEN: fx.pat() };
     } else expect((await fx.login()).code).toBe(0);
     fx.emu.log.clear();
     // Every token the emulator issued during the case, kept as it issues them (a revoked one leaves its map).

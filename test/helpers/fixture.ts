@@ -20,8 +20,13 @@ export interface Fixture {
   run(args: string[], opts?: InProcessOptions & { url?: boolean }): Promise<RunResult>;
   /** As `run`, but spawns the built binary: for what only a process shows (exit, signals, the bundle). */
   spawn(args: string[], opts?: RunOptions & { url?: boolean }): Promise<RunResult>;
-  /** Logs in with a password into `profile` (default: the default profile). */
+  /**
+   * Logs `user` (default: the admin) in to `profile` (default: the default profile): with the password, or on the
+   * hosted edition, which has no password login, with a PAT of theirs.
+   */
   login(user?: { name: string; password: string }, profile?: string): Promise<RunResult>;
+  /** A PAT of `user` (default: the admin), valid an hour, as the hosted edition's console makes one. */
+  pat(user?: string): string;
   // biome-ignore lint/suspicious/noExplicitAny: tests inspect the stored JSON freely
   readJson(file: 'config.json' | 'credentials.json'): Record<string, any>;
   close(): Promise<void>;
@@ -43,10 +48,18 @@ export async function startFixture(options: EmulatorOptions = {}): Promise<Fixtu
     configDir: cfg.dir,
     run: (args, opts = {}) => runInProcess(args, withEnv(opts)),
     spawn: (args, opts = {}) => runDlake(args, withEnv(opts)),
-    login: (user = ADMIN, profile) =>
-      fx.run(['login', '-u', user.name, '--password-stdin', ...(profile ? ['-p', profile] : [])], {
-        input: `${user.password}\n`,
-      }),
+    login: (user = ADMIN, profile) => {
+      const into = profile ? ['-p', profile] : [];
+      return emu.cloud
+        ? fx.run(
+            ['--edition', 'cloud', '--project-id', emu.cloud.projectId, 'login', '--token-stdin', ...into],
+            {
+              input: `${fx.pat(user.name)}\n`,
+            },
+          )
+        : fx.run(['login', '-u', user.name, '--password-stdin', ...into], { input: `${user.password}\n` });
+    },
+    pat: (user = ADMIN.name) => emu.state.issueToken(emu.state.userByName(user)!.id, 'pat', 3_600_000).token,
     readJson: (file) => JSON.parse(readFileSync(join(cfg.dir, file), 'utf8')),
     close: async () => {
       await emu.close();
