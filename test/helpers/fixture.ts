@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Emulator, type EmulatorOptions, startEmulator } from 'dlake-emulator';
-import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { type RunOptions, type RunResult, runDlake, tempConfigDir } from './dlake.js';
 import { type InProcessOptions, runInProcess } from './in-process.js';
 
@@ -87,19 +87,21 @@ export function expectFailure(r: RunResult, code: number, message: RegExp | stri
 /**
  * The preamble of a test file (or describe block) that runs against one emulator: started before its tests
  * (logged in as the admin unless `login: false`), closed after them, its request log cleared before each test.
- * `options` may be made when the tests start (a key pair made for the emulator to trust). Returns the fixture to
- * use in the tests; its members are there once the tests run.
+ * `options` may be made when the tests start (a key pair made for the emulator to trust). With `each`, every test
+ * gets a fresh one, started before it and closed after it. Returns the fixture to use in the tests; its members
+ * are there once the tests run.
  */
 export function useFixture(
   options: EmulatorOptions | (() => Promise<EmulatorOptions>) = {},
-  { login = true } = {},
+  { login = true, each = false } = {},
 ): Fixture {
   let fx: Fixture | undefined;
-  beforeAll(async () => {
+  const [before, after] = each ? [beforeEach, afterEach] : [beforeAll, afterAll];
+  before(async () => {
     fx = await startFixture(typeof options === 'function' ? await options() : options);
     if (login) expect((await fx.login()).code).toBe(0);
   });
-  afterAll(() => fx?.close());
+  after(() => fx?.close());
   beforeEach(() => fx?.emu.log.clear());
   return new Proxy({} as Fixture, {
     get(_target, key) {
