@@ -3,7 +3,8 @@
 // Enterprise-only: the community edition does not have those resources at all (docs/api-facts.md §11), so
 // they are not registered there and the server's generic `HTTP 404 Not Found` answers, as Jersey would for
 // a path it does not know.
-import { GrantStore, registerGrantsAndLineage } from './admin/grants.js';
+import { GrantStore } from './admin/grant-store.js';
+import { registerGrantsAndLineage } from './admin/grants.js';
 import { registerPats } from './admin/pats.js';
 import { QueueStore, registerQueues, registerRules } from './admin/queues.js';
 import { ReflectionStore, registerReflections } from './admin/reflection-store.js';

@@ -8,13 +8,8 @@ import type { DatasetEntity, NsEntity } from '../catalog-store.js';
 import { requireAdmin, requireAuth } from '../guards.js';
 import { badRequest, type EmuRequest, noContent, notFound, ok, omitUndefined } from '../http.js';
 import { invalidAt, type Json, objectBody } from './common.js';
+import type { Grant, GrantStore } from './grant-store.js';
 import type { RoleStore } from './roles.js';
-
-interface Grant {
-  granteeType: 'USER' | 'ROLE';
-  id: string;
-  privileges: string[];
-}
 
 const DATASET_PRIVILEGES = ['ALTER', 'SELECT', 'VIEW_REFLECTION', 'ALTER_REFLECTION', 'MANAGE_GRANTS'];
 const CONTAINER_PRIVILEGES = [
@@ -26,28 +21,6 @@ const CONTAINER_PRIVILEGES = [
   'UPDATE',
   'DELETE',
 ];
-
-/** The grants on each catalog entity, by its id. */
-export class GrantStore {
-  private readonly byEntity = new Map<string, Grant[]>();
-
-  of(entityId: string): Grant[] {
-    return this.byEntity.get(entityId) ?? [];
-  }
-
-  set(entityId: string, grants: Grant[]): void {
-    this.byEntity.set(entityId, grants);
-  }
-
-  /** A user or role deleted holds nothing any more: the service drops its grants with it. */
-  forget(granteeId: string): void {
-    for (const [entityId, grants] of this.byEntity)
-      this.byEntity.set(
-        entityId,
-        grants.filter((g) => g.id !== granteeId),
-      );
-  }
-}
 
 export function registerGrantsAndLineage(
   area: AreaContext,

@@ -24,7 +24,7 @@ import {
   optionalString,
   stableUuid,
 } from './common.js';
-import type { GrantStore } from './grants.js';
+import type { GrantStore } from './grant-store.js';
 
 /** Fixed ids of the predefined roles, so tests and scripts can rely on them. */
 export const PUBLIC_ROLE_ID = '00000000-0000-4000-8000-000000000001';

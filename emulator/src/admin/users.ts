@@ -17,7 +17,7 @@ import {
 } from '../http.js';
 import { type EmuState, type EmuUser, newTag } from '../state.js';
 import { compileFilter, invalidAt, type Json, listPage, objectBody, optionalString } from './common.js';
-import type { GrantStore } from './grants.js';
+import type { GrantStore } from './grant-store.js';
 import type { RoleStore } from './roles.js';
 
 const PASSWORD_RE = /^(?=.*\d)(?=.*[A-Za-z]).{8,}$/;
