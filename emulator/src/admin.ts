@@ -3,6 +3,7 @@
 // Enterprise-only: the community edition does not have those resources at all (docs/api-facts.md §11), so
 // they are not registered there and the server's generic `HTTP 404 Not Found` answers, as Jersey would for
 // a path it does not know.
+import { GrantStore } from './admin/grant-store.js';
 import { registerGrantsAndLineage } from './admin/grants.js';
 import { registerPats } from './admin/pats.js';
 import { QueueStore, registerQueues, registerRules } from './admin/queues.js';
@@ -23,20 +24,23 @@ export interface AdminArea {
   queues: QueueStore | undefined;
   /** The roles (grants name them). */
   roles: RoleStore;
+  /** The grants on catalog entities (a user or role deleted takes its own with it). */
+  grants: GrantStore;
 }
 
 export function registerAdmin(area: AreaContext): AdminArea {
   const enterprise = area.options.edition !== 'community';
   const roles = new RoleStore(area.state);
-  registerUsers(area, roles, enterprise);
-  if (!enterprise) return { queues: undefined, roles };
-  registerRoles(area, roles);
+  const grants = new GrantStore();
+  registerUsers(area, roles, enterprise, grants);
+  if (!enterprise) return { queues: undefined, roles, grants };
+  registerRoles(area, roles, grants);
   registerPats(area);
   const queues = new QueueStore();
   registerQueues(area, queues);
   registerRules(area, queues);
   registerReflectionSummary(area);
-  return { queues, roles };
+  return { queues, roles, grants };
 }
 
 /**
@@ -47,9 +51,10 @@ export function registerAdmin(area: AreaContext): AdminArea {
 export function registerReflectionArea(
   area: AreaContext,
   catalog: CatalogArea,
-  roles: RoleStore,
+  admin: AdminArea,
 ): ReflectionStore {
-  if (area.options.edition !== 'community') registerGrantsAndLineage(area, catalog, roles);
+  if (area.options.edition !== 'community')
+    registerGrantsAndLineage(area, catalog, admin.roles, admin.grants);
   const store = new ReflectionStore(() => area.state.now());
   const fieldsOf = (id: string): string[] | undefined => {
     const e = catalog.store.get(id);

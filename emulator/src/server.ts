@@ -66,7 +66,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   registerAuth(area);
   const admin = registerAdmin(area);
   const catalog = await registerCatalog(area);
-  const reflections = registerReflectionArea(area, catalog, admin.roles);
+  const reflections = registerReflectionArea(area, catalog, admin);
   const jobs = await registerJobs(area, catalog);
   registerSearch(area, catalog.store, jobs.searchable);
   const cloud = options.edition === 'cloud' ? new CloudEdition(options.cloud) : undefined;

@@ -14,10 +14,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { PassThrough } from 'node:stream';
 import type { EmulatorOptions } from 'dlake-emulator';
 import { describe, expect, it } from 'vitest';
+import type { RunResult } from '../helpers/dlake.js';
 import { plainWords } from '../helpers/examples.js';
 import { startFixture } from '../helpers/fixture.js';
+import type { InProcessOptions } from '../helpers/in-process.js';
 
 const ROOT = resolve(import.meta.dirname, '../acceptance');
 const UPDATE = process.env.DLAKE_ACCEPTANCE_UPDATE === '1';
@@ -86,6 +89,69 @@ function emulatorOptions(dir: string): EmulatorOptions & { hosted?: string } {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
 }
 
+/**
+ * A JSON-RPC dialogue with a command that serves one on standard input and output (`dlake mcp`): each message is
+ * sent once every request before it has its answer, so the answers and the requests they make come in one order,
+ * and standard input is closed only then (the server cancels what is still running when its input ends). The
+ * transcript: each message sent as `> MESSAGE`, then each line the command wrote after it, a JSON one indented.
+ */
+async function dialogue(
+  messages: string[],
+  run: (opts: InProcessOptions) => Promise<RunResult>,
+): Promise<{ r: RunResult; transcript: string[] }> {
+  const stdin = new PassThrough();
+  const answered = new Set<unknown>();
+  let waiting: { id: unknown; resolve: () => void } | undefined;
+  /** How much the command wrote so far, and the line it has not ended yet. */
+  let written = 0;
+  let partial = '';
+  const onStdout = (text: string) => {
+    written += text.length;
+    const lines = (partial + text).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) {
+      try {
+        const message = JSON.parse(line);
+        if (message.method === undefined) answered.add(message.id);
+      } catch {}
+    }
+    if (waiting && answered.has(waiting.id)) waiting.resolve();
+  };
+  const running = run({ stdin, onStdout });
+  const ended = running.then(() => false);
+  // Where the command's output stood when each message was sent.
+  const marks: number[] = [];
+  for (const message of messages) {
+    const { id } = JSON.parse(message) as { id?: unknown };
+    marks.push(written);
+    stdin.write(`${message}\n`);
+    if (id === undefined) continue;
+    const answer = new Promise<boolean>((resolve) => {
+      waiting = { id, resolve: () => resolve(true) };
+      if (answered.has(id)) resolve(true);
+    });
+    // A command that ends before it answers leaves the rest unsent: the transcript shows where it stopped.
+    if (!(await Promise.race([answer, ended]))) break;
+  }
+  stdin.end();
+  const r = await running;
+  const transcript = marks.flatMap((mark, k) => [
+    `> ${messages[k]}`,
+    ...r.stdout
+      .slice(mark, marks[k + 1] ?? r.stdout.length)
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => {
+        try {
+          return JSON.stringify(JSON.parse(line), null, 2);
+        } catch {
+          return line;
+        }
+      }),
+  ]);
+  return { r, transcript };
+}
+
 async function runCase(dir: string): Promise<{ output: string; requests: string }> {
   const { hosted, ...options } = emulatorOptions(dir);
   const fx = await startFixture(
@@ -107,29 +173,40 @@ async function runCase(dir: string): Promise<{ output: string; requests: string 
   };
   try {
     if (hosted) {
-      const pat = fx.emu.state.issueToken(fx.emu.state.userByName('admin')!.id, 'pat', 3_600_000).token;
-      env = { ...env, DLAKE_EDITION: 'cloud', DLAKE_PROJECT_ID: hosted, DLAKE_TOKEN: pat };
+      env = { ...env, DLAKE_EDITION: 'cloud', DLAKE_PROJECT_ID: hosted, DLAKE_TOKEN: fx.pat() };
     } else expect((await fx.login()).code).toBe(0);
     fx.emu.log.clear();
     // Every token the emulator issued during the case, kept as it issues them (a revoked one leaves its map).
     const tokens = new Set<string>();
     const say = stable(fx.emu.url, { config: fx.configDir, tmp }, tokens);
     const output: string[] = [];
-    for (const line of readFileSync(join(dir, 'script'), 'utf8').split('\n')) {
+    const lines = readFileSync(join(dir, 'script'), 'utf8').split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
       if (line.trim() === '' || line.startsWith('#')) continue;
-      // `$URL` is the emulator's address; `<<< TEXT` ends a line whose command reads TEXT on stdin.
-      const [command, input] = line
-        .replaceAll('$URL', fx.emu.url)
-        .replaceAll('$TMP', tmp)
-        .split(/ <<< /, 2) as [string, string?];
-      const [dlake, ...args] = words(command);
+      // `$URL` is the emulator's address; `<<< TEXT` ends a line whose command reads TEXT on stdin, `<<WORD` one
+      // whose command holds a JSON-RPC dialogue (the messages on the lines up to WORD).
+      const filled = (text: string) => text.replaceAll('$URL', fx.emu.url).replaceAll('$TMP', tmp);
+      const heredoc = / <<(\w+)$/.exec(line);
+      const [command, input] = heredoc
+        ? [line.slice(0, heredoc.index)]
+        : (filled(line).split(/ <<< /, 2) as [string, string?]);
+      const [dlake, ...args] = words(filled(command));
       if (dlake !== 'dlake')
         throw new Error(`${relative(ROOT, dir)}/script: a line is a dlake command: ${line}`);
-      const r = await fx.run(args, { env, input: input === undefined ? undefined : `${words(input)[0]}\n` });
+      let r: RunResult;
+      let transcript: string[] | undefined;
+      if (heredoc) {
+        const end = lines.indexOf(heredoc[1]!, i + 1);
+        if (end < 0) throw new Error(`${relative(ROOT, dir)}/script: no line ${heredoc[1]} ends: ${line}`);
+        const messages = lines.slice(i + 1, end).filter((l) => l.trim() !== '' && !l.startsWith('#'));
+        i = end;
+        ({ r, transcript } = await dialogue(messages.map(filled), (opts) => fx.run(args, { env, ...opts })));
+      } else r = await fx.run(args, { env, input: input === undefined ? undefined : `${words(input)[0]}\n` });
       for (const token of fx.emu.state.tokens.keys()) tokens.add(token);
       output.push(
         `$ ${line}`,
-        ...(r.stdout ? [r.stdout.trimEnd()] : []),
+        ...(transcript ?? (r.stdout ? [r.stdout.trimEnd()] : [])),
         ...(r.stderr ? ['--- stderr', r.stderr.trimEnd()] : []),
         `--- exit ${r.code}`,
         '',

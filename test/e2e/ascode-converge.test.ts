@@ -8,14 +8,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgSource, ok, tree } from '../helpers/ascode.js';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, type Fixture, useFixture } from '../helpers/fixture.js';
 
 const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');
 const PG_PASSWORD = 'pg-secret-Converge-51';
 const KINDS = 'queue,rule,reflection,grant,user,role';
 
-let a: Fixture;
-let b: Fixture;
 let tmp: string;
 let samplesB: string;
 let lake: string;
@@ -115,18 +113,19 @@ async function seed(fx: Fixture): Promise<void> {
   ok(await fx.run(['catalog', 'grants', 'Sales/orders', '--grant', 'user:bob:SELECT,ALTER']));
 }
 
-beforeAll(async () => {
+beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), 'dlake-converge-'));
   // The second environment reads the same files from another place, as two servers do.
   samplesB = join(tmp, 'samples-b');
   cpSync(SAMPLES, samplesB, { recursive: true });
-  a = await startFixture({ samplesDir: SAMPLES });
-  b = await startFixture({ samplesDir: samplesB });
-  for (const fx of [a, b]) {
-    ok(await fx.login());
-    // Users are each environment's own: the grants name them.
-    ok(await fx.run(['user', 'create', 'bob']));
-  }
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const a = useFixture({ samplesDir: SAMPLES });
+const b = useFixture(async () => ({ samplesDir: samplesB }));
+
+beforeAll(async () => {
+  // Users are each environment's own: the grants name them.
+  for (const fx of [a, b]) ok(await fx.run(['user', 'create', 'bob']));
   await seed(a);
   // Outside a source's secret fields, only what the job allows is substituted (a prefix and a name).
   const DLAKE_DEFS_ENV_ALLOW = 'SAMPLES_*,PG_HOST';
@@ -142,11 +141,6 @@ beforeAll(async () => {
   };
   edit('Samples.yaml', `path: ${SAMPLES}`, `path: \${env:SAMPLES_ROOT}`);
   edit('pg.yaml', 'hostname: db.staging.example.com', `hostname: \${env:PG_HOST}`);
-});
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 describe('a realistic estate, promoted to another environment', () => {

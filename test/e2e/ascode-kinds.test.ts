@@ -8,12 +8,18 @@ import { applyPlan } from '../../src/ascode/apply.js';
 import { readDefinitions } from '../../src/ascode/folder.js';
 import { computePlan } from '../../src/ascode/plan.js';
 import { clientOf, ok, tree } from '../helpers/ascode.js';
-import { expectFailure, type Fixture, startFixture, useCommunityFixture } from '../helpers/fixture.js';
+import {
+  expectFailure,
+  type Fixture,
+  startFixture,
+  useCommunityFixture,
+  useFixture,
+} from '../helpers/fixture.js';
 
 const ALL = 'queue,rule,reflection,grant';
 const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');
-let a: Fixture;
-let b: Fixture;
+const a = useFixture();
+const b = useFixture();
 let tmp: string;
 
 const dir = (name: string) => join(tmp, name);
@@ -21,13 +27,10 @@ const writes = (fx: Fixture) => fx.emu.log.entries.filter((e) => e.method !== 'G
 
 /** Users and roles are not definitions: grants name them, so every environment has them. */
 async function environment(fx: Fixture): Promise<void> {
-  ok(await fx.login());
   ok(await fx.run(['user', 'create', 'bob']));
 }
 
 beforeAll(async () => {
-  a = await startFixture();
-  b = await startFixture();
   tmp = mkdtempSync(join(tmpdir(), 'dlake-kinds-'));
   await environment(a);
   await environment(b);
@@ -90,11 +93,7 @@ beforeAll(async () => {
   ok(await a.run(['catalog', 'grants', 'Sales', '--grant', 'role:analysts:SELECT']));
   ok(await a.run(['catalog', 'grants', 'Sales/orders', '--grant', 'user:bob:SELECT,ALTER']));
 });
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('pull --kinds', () => {
   it('writes the queues, the ruleset, reflections and grants beside the catalog, the same bytes every time', async () => {
@@ -423,6 +422,7 @@ describe('conflicts and order', () => {
     );
     const fx = await startFixture({ samplesDir: SAMPLES });
     try {
+      ok(await fx.login());
       await environment(fx);
       const client = clientOf(fx);
       const plan = await computePlan(client, readDefinitions(d));

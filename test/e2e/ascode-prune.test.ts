@@ -4,18 +4,19 @@
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/ascode/apply.js';
 import { readDefinitions } from '../../src/ascode/folder.js';
 import { computePlan } from '../../src/ascode/plan.js';
 import { planDeletes } from '../../src/ascode/prune.js';
 import { clientOf, ok } from '../helpers/ascode.js';
-import { expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 import { KEY, startPty } from '../helpers/pty.js';
 
 const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');
 
-let fx: Fixture;
+// Each test gets a fresh service: the files it prunes against are what it holds.
+const fx = useFixture({ samplesDir: SAMPLES }, { each: true });
 let tmp: string;
 let files: string;
 
@@ -88,10 +89,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-// Each test gets a fresh service and the files: everything pulled, less what is to be pruned, plus a new view.
+// And the files: everything pulled, less what is to be pruned, plus a new view.
 beforeEach(async () => {
-  fx = await startFixture({ samplesDir: SAMPLES });
-  ok(await fx.login());
   await seed();
   files = mkdtempSync(join(tmp, 'files-'));
   ok(await fx.run(['pull', 'Sales', 'Samples', '--dir', files]));
@@ -107,7 +106,6 @@ beforeEach(async () => {
   writeFileSync(join(files, 'Sales', 'new.yaml'), 'kind: view\npath: [Sales, new]\nsql: SELECT 5 AS n\n');
   fx.emu.log.clear();
 });
-afterEach(() => fx.close());
 
 describe('plan --prune', () => {
   it('lists each delete first, then the rest; -o json has delete actions; without --prune no delete', async () => {

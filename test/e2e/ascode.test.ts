@@ -9,23 +9,19 @@ import { readDefinitions } from '../../src/ascode/folder.js';
 import { sqlReferences } from '../../src/ascode/order.js';
 import { computePlan } from '../../src/ascode/plan.js';
 import { clientOf, createPgSource, ok, tree } from '../helpers/ascode.js';
-import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { startFixture, useFixture } from '../helpers/fixture.js';
 
 const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');
 const PG_PASSWORD = 'pg-secret-Ascode-77';
 
-let a: Fixture;
-let b: Fixture;
+const a = useFixture({ samplesDir: SAMPLES });
+const b = useFixture({ samplesDir: SAMPLES });
 let tmp: string;
 
 const dir = (name: string) => join(tmp, name);
 
 beforeAll(async () => {
-  a = await startFixture({ samplesDir: SAMPLES });
-  b = await startFixture({ samplesDir: SAMPLES });
   tmp = mkdtempSync(join(tmpdir(), 'dlake-ascode-'));
-  ok(await a.login());
-  ok(await b.login());
   const create = (entity: unknown) =>
     a.run(['catalog', 'create', '--file', '-'], { input: JSON.stringify(entity) });
   ok(await create({ entityType: 'space', name: 'Sales' }));
@@ -65,11 +61,7 @@ beforeAll(async () => {
     }),
   );
 });
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('pull', () => {
   it('writes one file per entity, the same bytes every time, with no secret', async () => {

@@ -13,26 +13,15 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { type Emulator, startEmulator } from 'dlake-emulator';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runDlake, tempConfigDir } from '../helpers/dlake.js';
-import { expectFailure, SERVICE_USER } from '../helpers/fixture.js';
+import { describe, expect, it } from 'vitest';
+import { expectFailure, SERVICE_USER, useFixture } from '../helpers/fixture.js';
 import { canMountTmpfs } from '../helpers/tmpfs.js';
 
-let emu: Emulator;
-let tmp: { dir: string; cleanup: () => void };
-beforeAll(async () => {
-  emu = await startEmulator();
-  tmp = tempConfigDir();
-});
-afterAll(async () => {
-  await emu.close();
-  tmp.cleanup();
-});
-beforeEach(() => emu.log.clear());
+/** Not logged in: each test makes the config folder it tries under the fixture's and sets it for each run. */
+const fx = useFixture({}, { login: false });
 
 const run = (dir: string, args: string[], input?: string, env: Record<string, string> = {}) =>
-  runDlake(args, { env: { DLAKE_CONFIG_DIR: dir, DLAKE_URL: emu.url, ...env }, input, killAfterMs: 20_000 });
+  fx.spawn(args, { env: { DLAKE_CONFIG_DIR: dir, ...env }, input, killAfterMs: 20_000 });
 const passwordLogin = (dir: string) =>
   run(dir, ['login', '-u', 'admin', '--password-stdin'], 'admin-pass-1\n');
 
@@ -41,7 +30,7 @@ const passwordLogin = (dir: string) =>
  * mode 0500 otherwise. Undefined where neither works (no chattr, or a file system without the flag).
  */
 function lockedFolder(name: string): { dir: string; unlock: () => void } | undefined {
-  const dir = join(tmp.dir, name);
+  const dir = join(fx.configDir, name);
   mkdirSync(dir);
   if (process.getuid?.() === 0) {
     try {
@@ -65,14 +54,14 @@ describe('an unusable config folder', () => {
       const r = await passwordLogin(dir);
       expect(r.signal, 'dlake hung and was killed').toBeNull();
       expectFailure(r, 2, `cannot use the config folder ${dir}`);
-      expect(emu.log.entries).toEqual([]);
+      expect(fx.emu.log.entries).toEqual([]);
     },
   );
 
   it.runIf(onLinux)('under /proc: profile set, token exchange and logout end the same way', async () => {
     const dir = '/proc/dlake-test/config';
     for (const [args, input] of [
-      [['profile', 'set', 'prod', '--url', emu.url]],
+      [['profile', 'set', 'prod', '--url', fx.emu.url]],
       [
         [
           'token',
@@ -89,7 +78,7 @@ describe('an unusable config folder', () => {
       expect(r.signal, `${args.join(' ')}: dlake hung and was killed`).toBeNull();
       expectFailure(r, 2, `cannot use the config folder ${dir}`);
     }
-    expect(emu.log.entries).toEqual([]);
+    expect(fx.emu.log.entries).toEqual([]);
   });
 
   it('read-only or immutable: login is refused before the service creates a session', async () => {
@@ -99,7 +88,7 @@ describe('an unusable config folder', () => {
       const r = await passwordLogin(locked.dir);
       expectFailure(r, 2, `cannot use the config folder ${locked.dir}: permission denied`);
       expect(r.stderr).toContain('hint: set DLAKE_CONFIG_DIR');
-      expect(emu.log.find('POST', '/apiv2/login')).toEqual([]);
+      expect(fx.emu.log.find('POST', '/apiv2/login')).toEqual([]);
       expect(readdirSync(locked.dir)).toEqual([]);
     } finally {
       locked.unlock();
@@ -107,7 +96,7 @@ describe('an unusable config folder', () => {
   });
 
   it('read-only after a login: logout keeps the session rather than lose track of it', async () => {
-    const dir = join(tmp.dir, 'later-locked');
+    const dir = join(fx.configDir, 'later-locked');
     expect((await passwordLogin(dir)).code).toBe(0);
     const locked = lockedFolder('unused-probe');
     if (!locked) return;
@@ -117,10 +106,10 @@ describe('an unusable config folder', () => {
     if (isRoot) execFileSync('chattr', ['+i', dir]);
     else chmodSync(dir, 0o500);
     try {
-      emu.log.clear();
+      fx.emu.log.clear();
       const r = await run(dir, ['logout']);
       expectFailure(r, 2, `cannot use the config folder ${dir}`);
-      expect(emu.log.find('DELETE', '/apiv2/login')).toEqual([]);
+      expect(fx.emu.log.find('DELETE', '/apiv2/login')).toEqual([]);
       // Reading still works: the stored token is used.
       const ls = await run(dir, ['catalog', 'ls']);
       expect(ls.code, ls.stderr).toBe(0);
@@ -131,13 +120,13 @@ describe('an unusable config folder', () => {
   });
 
   it('made read-only by its owner (chmod 555): exit 2 before any request, even for root, its mode kept', async () => {
-    const dir = join(tmp.dir, 'read-only');
+    const dir = join(fx.configDir, 'read-only');
     mkdirSync(dir, { mode: 0o555 });
     chmodSync(dir, 0o555);
     try {
       const r = await passwordLogin(dir);
       expectFailure(r, 2, `cannot use the config folder ${dir}: it is read-only (mode 0555)`);
-      expect(emu.log.entries).toEqual([]);
+      expect(fx.emu.log.entries).toEqual([]);
       expect(statSync(dir).mode & 0o777).toBe(0o555);
       expect(readdirSync(dir)).toEqual([]);
     } finally {
@@ -146,31 +135,31 @@ describe('an unusable config folder', () => {
   });
 
   it('a symbolic link planted as credentials.json: login refused before any request, its target untouched', async () => {
-    const dir = join(tmp.dir, 'planted');
+    const dir = join(fx.configDir, 'planted');
     mkdirSync(dir, { mode: 0o700 });
-    const target = join(tmp.dir, 'victim.txt');
+    const target = join(fx.configDir, 'victim.txt');
     writeFileSync(target, 'precious', { mode: 0o644 });
     chmodSync(target, 0o644);
     symlinkSync(target, join(dir, 'credentials.json'));
     const r = await passwordLogin(dir);
     expectFailure(r, 2, `${join(dir, 'credentials.json')} is a symbolic link, not a file dlake wrote`);
-    expect(emu.log.entries).toEqual([]);
+    expect(fx.emu.log.entries).toEqual([]);
     expect([readFileSync(target, 'utf8'), statSync(target).mode & 0o777]).toEqual(['precious', 0o644]);
   });
 
   it('a config lock that is not one dlake made: exit 9 before the service is contacted', async () => {
-    const dir = join(tmp.dir, 'foreign-lock');
+    const dir = join(fx.configDir, 'foreign-lock');
     mkdirSync(dir, { mode: 0o700 });
     writeFileSync(join(dir, '.lock'), '');
     const r = await passwordLogin(dir);
     expectFailure(r, 9, `cannot lock the config folder: ${join(dir, '.lock')} is not a folder`);
-    expect(emu.log.entries).toEqual([]);
+    expect(fx.emu.log.entries).toEqual([]);
   });
 
   it.skipIf(!canMountTmpfs())(
     'on a full disk (a file can still be created, not written): exit 9 before the service is contacted',
     async () => {
-      const dir = join(tmp.dir, 'full');
+      const dir = join(fx.configDir, 'full');
       mkdirSync(dir, { mode: 0o700 });
       execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0700', 'tmpfs', dir]);
       try {
@@ -180,7 +169,7 @@ describe('an unusable config folder', () => {
         } catch {}
         const r = await passwordLogin(dir);
         expectFailure(r, 9, `cannot write the config folder ${dir}: no space left on the device`);
-        expect(emu.log.entries).toEqual([]);
+        expect(fx.emu.log.entries).toEqual([]);
       } finally {
         execFileSync('umount', [dir]);
       }
@@ -188,11 +177,11 @@ describe('an unusable config folder', () => {
   );
 
   it('a file where the folder should be: exit 2 in words', async () => {
-    const file = join(tmp.dir, 'a-file');
+    const file = join(fx.configDir, 'a-file');
     writeFileSync(file, '');
     const r = await passwordLogin(join(file, 'dlake'));
     expectFailure(r, 2, 'is a file, not a folder');
-    expect(emu.log.entries).toEqual([]);
+    expect(fx.emu.log.entries).toEqual([]);
   });
 
   it.runIf(onLinux)(
@@ -206,7 +195,7 @@ describe('an unusable config folder', () => {
       expect(r.stderr).toContain(
         'warning: the renewed token is used for this command only: cannot use the config folder',
       );
-      expect(emu.log.entries.map((e) => `${e.method} ${e.path}`)).toEqual([
+      expect(fx.emu.log.entries.map((e) => `${e.method} ${e.path}`)).toEqual([
         'POST /oauth/token',
         'GET /api/v3/catalog',
       ]);

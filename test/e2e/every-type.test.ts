@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { type Fixture, useFixture } from '../helpers/fixture.js';
 import { ndjsonValues, readParquet, recordsOf } from '../helpers/real-readers.js';
 
 const QUERY = 'SELECT * FROM every_type ORDER BY id';
@@ -31,17 +31,20 @@ type Encoding = keyof typeof ENCODINGS;
 const NAMES = Object.keys(ENCODINGS) as Encoding[];
 
 let dir: string;
-const fixtures: Partial<Record<Encoding, Fixture>> = {};
+/** An emulator for each encoding, logged in with its Flight endpoint. */
+const fixtures = Object.fromEntries(
+  NAMES.map((name) => [
+    name,
+    useFixture(
+      { flightPort: 0, jobStepMs: 1, restFloats: 'java', flightEncoding: ENCODINGS[name] as never },
+      { login: false },
+    ),
+  ]),
+) as Record<Encoding, Fixture>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'dlake-every-type-'));
-  for (const name of NAMES) {
-    const fx = await startFixture({
-      flightPort: 0,
-      jobStepMs: 1,
-      restFloats: 'java',
-      flightEncoding: ENCODINGS[name] as never,
-    });
+  for (const fx of Object.values(fixtures)) {
     const login = await fx.run(
       ['--flight-url', fx.emu.flight!.url, 'login', '-u', 'admin', '--password-stdin'],
       {
@@ -49,17 +52,13 @@ beforeAll(async () => {
       },
     );
     expect(login.code, login.stderr).toBe(0);
-    fixtures[name] = fx;
   }
 });
-afterAll(async () => {
-  for (const fx of Object.values(fixtures)) await fx.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function exported(encoding: Encoding, transport: 'rest' | 'flight', format: string): Promise<string> {
   const file = join(dir, `${encoding}-${transport}.${format}`);
-  const r = await fixtures[encoding]!.run(['sql', QUERY, '--out', file, '--transport', transport]);
+  const r = await fixtures[encoding].run(['sql', QUERY, '--out', file, '--transport', transport]);
   expect(r.code, r.stderr).toBe(0);
   return file;
 }

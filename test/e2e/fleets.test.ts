@@ -2,20 +2,17 @@
 // by side and a profile whose server is down. Each profile runs with its own credentials and edition; the
 // results are merged (a table with PROFILE, a JSON array of {profile, ok, data | error}, NDJSON with profile);
 // one profile's failure stops no other; the exit code is the first failing profile's; writes take one profile.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ANALYST, expectFailure, type Fixture, startFixture } from '../helpers/fixture.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ANALYST, expectFailure, startFixture, useFixture } from '../helpers/fixture.js';
 
 const PID = '31111111-2222-4333-8444-555555555555';
-let self: Fixture;
-let hosted: Fixture;
+/** The fixtures' own logins are not used: every profile is stored in the self-hosted fixture's config folder. */
+const self = useFixture({}, { login: false });
+const hosted = useFixture({ edition: 'cloud', cloud: { projectId: PID } }, { login: false });
 /** dlake with the self-hosted fixture's config folder, where every profile is stored; no DLAKE_URL. */
 const run = (args: string[]) => self.run(args, { url: false });
 
 beforeAll(async () => {
-  [self, hosted] = await Promise.all([
-    startFixture(),
-    startFixture({ edition: 'cloud', cloud: { projectId: PID } }),
-  ]);
   const ok = async (args: string[], input?: string) => {
     const r = await self.run(args, { url: false, input });
     expect(r.code, r.stderr).toBe(0);
@@ -28,7 +25,6 @@ beforeAll(async () => {
     ['login', '-p', 'dev-analyst', '--url', self.emu.url, '-u', ANALYST.name, '--password-stdin'],
     `${ANALYST.password}\n`,
   );
-  const pat = hosted.emu.state.issueToken(hosted.emu.state.userByName('admin')!.id, 'pat', 3_600_000).token;
   await ok(
     [
       '--edition',
@@ -42,7 +38,7 @@ beforeAll(async () => {
       hosted.emu.url,
       '--token-stdin',
     ],
-    `${pat}\n`,
+    `${hosted.pat()}\n`,
   );
   // A profile logged in to a server that has gone away since.
   const gone = await startFixture();
@@ -60,11 +56,6 @@ beforeAll(async () => {
     '--data',
     JSON.stringify({ entityType: 'space', name: 'DevSpace' }),
   ]);
-});
-afterAll(() => Promise.all([self.close(), hosted.close()]));
-beforeEach(() => {
-  self.emu.log.clear();
-  hosted.emu.log.clear();
 });
 
 describe('fleets', () => {

@@ -6,33 +6,20 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgSource, ok } from '../helpers/ascode.js';
-import { type Fixture, startFixture } from '../helpers/fixture.js';
+import { useFixture } from '../helpers/fixture.js';
 
 const SAMPLES = resolve(import.meta.dirname, '../fixtures/samples');
 const PID = '41111111-2222-4333-8444-555555555555';
 const PG_PASSWORD = 'pg-secret-Hosted-31';
 
-let software: Fixture;
-let hosted: Fixture;
-let back: Fixture;
+const software = useFixture({ samplesDir: SAMPLES });
+const hosted = useFixture({ edition: 'cloud', cloud: { projectId: PID } });
+const back = useFixture();
 let tmp: string;
 const dir = (name: string) => join(tmp, name);
 
 beforeAll(async () => {
-  [software, hosted, back] = await Promise.all([
-    startFixture({ samplesDir: SAMPLES }),
-    startFixture({ edition: 'cloud', cloud: { projectId: PID } }),
-    startFixture(),
-  ]);
   tmp = mkdtempSync(join(tmpdir(), 'dlake-hosted-ascode-'));
-  ok(await software.login());
-  ok(await back.login());
-  const pat = hosted.emu.state.issueToken(hosted.emu.state.userByName('admin')!.id, 'pat', 3_600_000).token;
-  ok(
-    await hosted.run(['--edition', 'cloud', '--project-id', PID, 'login', '--token-stdin'], {
-      input: `${pat}\n`,
-    }),
-  );
   const create = (entity: unknown) =>
     software.run(['catalog', 'create', '--file', '-'], { input: JSON.stringify(entity) });
   ok(await create({ entityType: 'space', name: 'Sales' }));
@@ -50,10 +37,7 @@ beforeAll(async () => {
   ok(await software.run(['catalog', 'wiki', 'pg', '--set-file', '-'], { input: '# Sales DB\n' }));
   ok(await software.run(['queue', 'create', '--name', 'etl', '--max-running-jobs', '4']));
 });
-afterAll(async () => {
-  await Promise.all([software?.close(), hosted?.close(), back?.close()]);
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('self-hosted to hosted', () => {
   it('plans what maps and reports each definition set aside with its reason', async () => {

@@ -1,47 +1,29 @@
 // Identity (docs/cli-contract.md "Identity"): the user shown comes from the credentials in force, a cached
 // token is used only by the identity that obtained it, and the client-credentials refresh token renews.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_USERS, type Emulator, startEmulator } from 'dlake-emulator';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/dlake.js';
-import { ADMIN, ANALYST, expectFailure, SERVICE_USER } from '../helpers/fixture.js';
-import { runInProcess } from '../helpers/in-process.js';
+import { DEFAULT_USERS } from 'dlake-emulator';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN, ANALYST, expectFailure, SERVICE_USER, useFixture } from '../helpers/fixture.js';
 
 const OTHER_SERVICE_USER = { name: 'svc-etl', clientId: 'etl-client', clientSecret: 'etl-client-secret-1' };
 
-let emu: Emulator;
-let cfg: { dir: string; cleanup: () => void };
-
-beforeAll(async () => {
-  emu = await startEmulator({ users: [...DEFAULT_USERS, OTHER_SERVICE_USER] });
-  cfg = tempConfigDir();
-});
-afterAll(async () => {
-  await emu.close();
-  cfg.cleanup();
-});
+const fx = useFixture({ users: [...DEFAULT_USERS, OTHER_SERVICE_USER] }, { login: false });
+// Each test starts with no profile and no stored token.
 beforeEach(() => {
-  for (const f of ['config.json', 'credentials.json']) writeFileSync(join(cfg.dir, f), '{}');
-  emu.log.clear();
+  for (const f of ['config.json', 'credentials.json']) writeFileSync(join(fx.configDir, f), '{}');
 });
 
-const run = (args: string[], opts: { env?: Record<string, string>; input?: string } = {}) =>
-  runInProcess(args, {
-    env: { DLAKE_CONFIG_DIR: cfg.dir, DLAKE_URL: emu.url, ...opts.env },
-    input: opts.input,
-  });
-// biome-ignore lint/suspicious/noExplicitAny: the stored JSON is inspected freely
-const readJson = (file: string): Record<string, any> => JSON.parse(readFileSync(join(cfg.dir, file), 'utf8'));
-const writeJson = (file: string, value: unknown) => writeFileSync(join(cfg.dir, file), JSON.stringify(value));
+const writeJson = (file: string, value: unknown) =>
+  writeFileSync(join(fx.configDir, file), JSON.stringify(value));
 
 async function passwordLogin(user = ADMIN): Promise<void> {
-  const r = await run(['login', '-u', user.name, '--password-stdin'], { input: `${user.password}\n` });
+  const r = await fx.run(['login', '-u', user.name, '--password-stdin'], { input: `${user.password}\n` });
   expect(r.code, r.stderr).toBe(0);
 }
 
 async function clientCredentials(user: { clientId: string; clientSecret: string } = SERVICE_USER) {
-  const r = await run(
+  const r = await fx.run(
     ['token', 'exchange', 'client-credentials', '--client-id', user.clientId, '--client-secret-stdin'],
     {
       input: user.clientSecret,
@@ -52,20 +34,20 @@ async function clientCredentials(user: { clientId: string; clientSecret: string 
 }
 
 async function whoami(args: string[] = [], env?: Record<string, string>) {
-  const r = await run(['whoami', '-o', 'json', ...args], { env });
+  const r = await fx.run(['whoami', '-o', 'json', ...args], { env });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as Record<string, { value: string; source: string }>;
 }
 
 async function profileUser(): Promise<string | undefined> {
-  const r = await run(['profile', 'list', '-o', 'json']);
+  const r = await fx.run(['profile', 'list', '-o', 'json']);
   expect(r.code, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as Array<{ name: string; user?: string }>).find((p) => p.name === 'default')
     ?.user;
 }
 
 const expireStoredToken = () => {
-  const creds = readJson('credentials.json');
+  const creds = fx.readJson('credentials.json');
   creds.tokens.default.expiresAt = new Date(Date.now() + 30_000).toISOString();
   writeJson('credentials.json', creds);
 };
@@ -81,18 +63,18 @@ describe('the user shown comes from the credentials in force', () => {
     expect(who.user?.value).toBe('svc-ci');
     expect(who['client-id']?.value).toBe('ci-client');
     expect(await profileUser()).toBe('svc-ci');
-    expect(readJson('config.json').profiles.default).toMatchObject({
+    expect(fx.readJson('config.json').profiles.default).toMatchObject({
       authMethod: 'client-credentials',
       username: 'svc-ci',
       clientId: 'ci-client',
     });
 
     // The hint for an expired token points at B's means of renewal, not at A's password login.
-    const creds = readJson('credentials.json');
+    const creds = fx.readJson('credentials.json');
     delete creds.tokens.default.refreshToken;
     writeJson('credentials.json', creds);
     expireStoredToken();
-    const expired = await run(['catalog', 'ls']);
+    const expired = await fx.run(['catalog', 'ls']);
     expectFailure(expired, 3, 'expired');
     expect(expired.stderr).toContain('--client-id ci-client');
     expect(expired.stderr).not.toContain('-u admin');
@@ -100,23 +82,23 @@ describe('the user shown comes from the credentials in force', () => {
 
   it("password login as A, then `login --token-stdin` with B's PAT: whoami and profile list name B", async () => {
     await passwordLogin(ADMIN);
-    const analyst = emu.state.userByName(ANALYST.name)!;
-    const pat = emu.state.issueToken(analyst.id, 'pat', 86_400_000, { patId: 'p-id', label: 'id' }).token;
-    const r = await run(['login', '--token-stdin'], { input: pat });
+    const analyst = fx.emu.state.userByName(ANALYST.name)!;
+    const pat = fx.emu.state.issueToken(analyst.id, 'pat', 86_400_000, { patId: 'p-id', label: 'id' }).token;
+    const r = await fx.run(['login', '--token-stdin'], { input: pat });
     expect(r.code, r.stderr).toBe(0);
     expect((await whoami()).user?.value).toBe('analyst');
     expect(await profileUser()).toBe('analyst');
-    expect(readJson('config.json').profiles.default).toMatchObject({
+    expect(fx.readJson('config.json').profiles.default).toMatchObject({
       authMethod: 'pat',
       username: 'analyst',
     });
-    expect(readJson('config.json').profiles.default.clientId).toBeUndefined();
+    expect(fx.readJson('config.json').profiles.default.clientId).toBeUndefined();
   });
 
   it('whoami --check shows who the service says you are (here DLAKE_TOKEN, whose owner nothing stored knows)', async () => {
     await passwordLogin(ADMIN);
-    const analyst = emu.state.userByName(ANALYST.name)!;
-    const token = emu.state.issueToken(analyst.id, 'pat', 86_400_000).token;
+    const analyst = fx.emu.state.userByName(ANALYST.name)!;
+    const token = fx.emu.state.issueToken(analyst.id, 'pat', 86_400_000).token;
     const plain = await whoami([], { DLAKE_TOKEN: token });
     expect(plain.user).toBeUndefined();
     const checked = await whoami(['--check'], { DLAKE_TOKEN: token });
@@ -128,7 +110,12 @@ describe('the user shown comes from the credentials in force', () => {
     writeJson('config.json', {
       currentProfile: 'default',
       profiles: {
-        default: { url: emu.url, authMethod: 'client-credentials', username: 'admin', clientId: 'ci-client' },
+        default: {
+          url: fx.emu.url,
+          authMethod: 'client-credentials',
+          username: 'admin',
+          clientId: 'ci-client',
+        },
       },
     });
     writeJson('credentials.json', {
@@ -138,7 +125,7 @@ describe('the user shown comes from the credentials in force', () => {
           token: 'x',
           expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
           obtainedVia: 'client-credentials',
-          url: emu.url,
+          url: fx.emu.url,
         },
       },
     });
@@ -154,56 +141,56 @@ describe('a cached token is used only by the identity that obtained it', () => {
 
   it("DLAKE_CLIENT_ID=B after an exchange for A: B's own token is obtained and used, never A's", async () => {
     await clientCredentials(SERVICE_USER);
-    emu.log.clear();
-    const r = await run(['catalog', 'ls', '-o', 'json'], { env: B });
+    fx.emu.log.clear();
+    const r = await fx.run(['catalog', 'ls', '-o', 'json'], { env: B });
     expect(r.code, r.stderr).toBe(0);
-    expect(emu.log.entries.map((e) => [e.method, e.path, e.clientId ?? e.user])).toEqual([
+    expect(fx.emu.log.entries.map((e) => [e.method, e.path, e.clientId ?? e.user])).toEqual([
       ['POST', '/oauth/token', 'etl-client'],
       ['GET', '/api/v3/catalog', 'svc-etl'],
     ]);
-    expect(emu.log.entries.some((e) => e.user === 'svc-ci')).toBe(false);
+    expect(fx.emu.log.entries.some((e) => e.user === 'svc-ci')).toBe(false);
   });
 
   it("DLAKE_CLIENT_ID=B without a secret: exit 3 and no request with A's token", async () => {
     await clientCredentials(SERVICE_USER);
-    emu.log.clear();
-    const r = await run(['catalog', 'ls'], { env: { DLAKE_CLIENT_ID: OTHER_SERVICE_USER.clientId } });
+    fx.emu.log.clear();
+    const r = await fx.run(['catalog', 'ls'], { env: { DLAKE_CLIENT_ID: OTHER_SERVICE_USER.clientId } });
     expectFailure(r, 3, 'not logged in as client etl-client (DLAKE_CLIENT_ID)');
     expect(r.stderr).toContain('DLAKE_CLIENT_SECRET');
-    expect(emu.log.entries).toEqual([]);
+    expect(fx.emu.log.entries).toEqual([]);
   });
 
   it('DLAKE_CLIENT_ID=A (the same client) uses the cached token without a new exchange', async () => {
     await clientCredentials(SERVICE_USER);
-    emu.log.clear();
-    const r = await run(['catalog', 'ls'], {
+    fx.emu.log.clear();
+    const r = await fx.run(['catalog', 'ls'], {
       env: { DLAKE_CLIENT_ID: SERVICE_USER.clientId, DLAKE_CLIENT_SECRET: SERVICE_USER.clientSecret },
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(emu.log.entries.map((e) => `${e.method} ${e.path} ${e.user}`)).toEqual([
+    expect(fx.emu.log.entries.map((e) => `${e.method} ${e.path} ${e.user}`)).toEqual([
       'GET /api/v3/catalog svc-ci',
     ]);
   });
 
   it("DLAKE_CLIENT_ID set after a password login: the password session is not used as the client's", async () => {
     await passwordLogin(ADMIN);
-    emu.log.clear();
-    const r = await run(['catalog', 'ls'], { env: B });
+    fx.emu.log.clear();
+    const r = await fx.run(['catalog', 'ls'], { env: B });
     expect(r.code, r.stderr).toBe(0);
-    expect(emu.log.entries.map((e) => e.user ?? e.clientId)).toEqual(['etl-client', 'svc-etl']);
+    expect(fx.emu.log.entries.map((e) => e.user ?? e.clientId)).toEqual(['etl-client', 'svc-etl']);
   });
 
   it('an older credentials.json (client id on the profile only) is still read and bound to that client', async () => {
     await clientCredentials(SERVICE_USER);
-    const creds = readJson('credentials.json');
+    const creds = fx.readJson('credentials.json');
     delete creds.tokens.default.clientId;
     delete creds.tokens.default.username;
     writeJson('credentials.json', creds);
-    emu.log.clear();
-    const same = await run(['catalog', 'ls'], { env: { DLAKE_CLIENT_ID: SERVICE_USER.clientId } });
+    fx.emu.log.clear();
+    const same = await fx.run(['catalog', 'ls'], { env: { DLAKE_CLIENT_ID: SERVICE_USER.clientId } });
     expect(same.code, same.stderr).toBe(0);
-    expect(emu.log.entries.map((e) => e.user)).toEqual(['svc-ci']);
-    const other = await run(['catalog', 'ls'], { env: { DLAKE_CLIENT_ID: OTHER_SERVICE_USER.clientId } });
+    expect(fx.emu.log.entries.map((e) => e.user)).toEqual(['svc-ci']);
+    const other = await fx.run(['catalog', 'ls'], { env: { DLAKE_CLIENT_ID: OTHER_SERVICE_USER.clientId } });
     expectFailure(other, 3, 'not logged in as client etl-client');
   });
 });
@@ -211,17 +198,17 @@ describe('a cached token is used only by the identity that obtained it', () => {
 describe('the client-credentials refresh token', () => {
   it('renews an expired token without the client secret', async () => {
     await clientCredentials(SERVICE_USER);
-    const before = readJson('credentials.json').tokens.default;
+    const before = fx.readJson('credentials.json').tokens.default;
     expect(before.refreshToken).toEqual(expect.any(String));
     expireStoredToken();
-    emu.log.clear();
-    const r = await run(['catalog', 'ls']);
+    fx.emu.log.clear();
+    const r = await fx.run(['catalog', 'ls']);
     expect(r.code, r.stderr).toBe(0);
-    expect(emu.log.entries.map((e) => [e.path, e.grant ?? e.user])).toEqual([
+    expect(fx.emu.log.entries.map((e) => [e.path, e.grant ?? e.user])).toEqual([
       ['/oauth/token', 'refresh_token'],
       ['/api/v3/catalog', 'svc-ci'],
     ]);
-    const after = readJson('credentials.json').tokens.default;
+    const after = fx.readJson('credentials.json').tokens.default;
     expect(after.token).not.toBe(before.token);
     expect(after).toMatchObject({
       clientId: 'ci-client',
@@ -234,12 +221,12 @@ describe('the client-credentials refresh token', () => {
   it('renews after a 401 on a token believed valid', async () => {
     await clientCredentials(SERVICE_USER);
     // The service forgets the access token (not the refresh token).
-    const token = readJson('credentials.json').tokens.default.token;
-    emu.state.tokens.delete(token);
-    emu.log.clear();
-    const r = await run(['catalog', 'ls']);
+    const token = fx.readJson('credentials.json').tokens.default.token;
+    fx.emu.state.tokens.delete(token);
+    fx.emu.log.clear();
+    const r = await fx.run(['catalog', 'ls']);
     expect(r.code, r.stderr).toBe(0);
-    expect(emu.log.entries.map((e) => [e.path, e.status, e.grant ?? e.user ?? ''])).toEqual([
+    expect(fx.emu.log.entries.map((e) => [e.path, e.status, e.grant ?? e.user ?? ''])).toEqual([
       ['/api/v3/catalog', 401, ''],
       ['/oauth/token', 200, 'refresh_token'],
       ['/api/v3/catalog', 200, 'svc-ci'],
@@ -248,11 +235,11 @@ describe('the client-credentials refresh token', () => {
 
   it('a refused refresh token falls back to exit 3 with the command to run', async () => {
     await clientCredentials(SERVICE_USER);
-    const creds = readJson('credentials.json');
+    const creds = fx.readJson('credentials.json');
     creds.tokens.default.refreshToken = 'revoked';
     writeJson('credentials.json', creds);
     expireStoredToken();
-    const r = await run(['catalog', 'ls']);
+    const r = await fx.run(['catalog', 'ls']);
     expectFailure(r, 3, 'the stored token of profile "default" expired');
     expect(r.stderr).toContain('warning: could not renew with the stored refresh token');
     expect(r.stderr).toContain('dlake token exchange client-credentials --client-id ci-client');
@@ -260,16 +247,16 @@ describe('the client-credentials refresh token', () => {
 
   it('a refused refresh token with client credentials at hand: a new exchange', async () => {
     await clientCredentials(SERVICE_USER);
-    const creds = readJson('credentials.json');
+    const creds = fx.readJson('credentials.json');
     creds.tokens.default.refreshToken = 'revoked';
     writeJson('credentials.json', creds);
     expireStoredToken();
-    emu.log.clear();
-    const r = await run(['catalog', 'ls'], {
+    fx.emu.log.clear();
+    const r = await fx.run(['catalog', 'ls'], {
       env: { DLAKE_CLIENT_ID: SERVICE_USER.clientId, DLAKE_CLIENT_SECRET: SERVICE_USER.clientSecret },
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(emu.log.entries.map((e) => e.grant ?? e.user)).toEqual([
+    expect(fx.emu.log.entries.map((e) => e.grant ?? e.user)).toEqual([
       'refresh_token',
       'client_credentials',
       'svc-ci',

@@ -1,31 +1,12 @@
 // Ids and names are checked before they become URL paths: `.`, `..`, empty values and control
-// characters are refused with exit 2 and no request at all, in every command that puts one in a path.
+// characters are refused with exit 2 and no request at all, in every command that puts one in a path. A job id the
+// service sends is checked as it arrives: one that is no job id is a bad answer (exit 7), never sent back.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Emulator, startEmulator } from 'dlake-emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/dlake.js';
-import { expectFailure } from '../helpers/fixture.js';
-import { runInProcess } from '../helpers/in-process.js';
+import { describe, expect, it } from 'vitest';
+import { expectFailure, useFixture } from '../helpers/fixture.js';
 
-let emu: Emulator;
-let cfg: { dir: string; cleanup: () => void };
-const run = (args: string[]) =>
-  runInProcess(args, { env: { DLAKE_CONFIG_DIR: cfg.dir, DLAKE_URL: emu.url } });
-
-beforeAll(async () => {
-  emu = await startEmulator();
-  cfg = tempConfigDir();
-  const login = await runInProcess(['login', '-u', 'admin', '--password-stdin'], {
-    env: { DLAKE_CONFIG_DIR: cfg.dir, DLAKE_URL: emu.url },
-    input: 'admin-pass-1\n',
-  });
-  expect(login.code, login.stderr).toBe(0);
-});
-afterAll(async () => {
-  await emu.close();
-  cfg.cleanup();
-});
+const fx = useFixture();
 
 const BAD = ['..', '.', '', 'bob\u0007', 'x\ny'];
 
@@ -35,7 +16,7 @@ const COMMANDS: Array<[string, (id: string) => string[]]> = [
   ['job cancel --dry-run', (id) => ['job', 'cancel', id, '--dry-run']],
   ['job wait', (id) => ['job', 'wait', id]],
   ['job results', (id) => ['job', 'results', id]],
-  ['job export', (id) => ['job', 'export', id, '--out', join(cfg.dir, 'rows.csv')]],
+  ['job export', (id) => ['job', 'export', id, '--out', join(fx.configDir, 'rows.csv')]],
   ['catalog get --id', (id) => ['catalog', 'get', '--id', id]],
   ['catalog delete --id -y', (id) => ['catalog', 'delete', '--id', id, '-y']],
   ['catalog get PATH', (id) => ['catalog', 'get', `Samples/"${id.replaceAll('"', '""')}"`]],
@@ -55,22 +36,40 @@ const COMMANDS: Array<[string, (id: string) => string[]]> = [
 
 describe.each(COMMANDS)('%s', (_name, argsFor) => {
   it.each(BAD)('refuses %j: exit 2, one error line, no request', async (id) => {
-    emu.log.clear();
-    const r = await run(argsFor(id));
+    const r = await fx.run(argsFor(id));
     // An empty value of a repeatable option (user create --role "") is refused by its parser already.
     expectFailure(r, 2, /^error: .*(empty|needs a value|would change the URL's path|control character)/);
-    expect(emu.log.entries).toEqual([]);
+    expect(fx.emu.log.entries).toEqual([]);
   });
 });
 
 it('no export file is left behind by a refused job id', () => {
-  expect(existsSync(join(cfg.dir, 'rows.csv'))).toBe(false);
-  expect(existsSync(join(cfg.dir, 'rows.csv.partial'))).toBe(false);
+  expect(existsSync(join(fx.configDir, 'rows.csv'))).toBe(false);
+  expect(existsSync(join(fx.configDir, 'rows.csv.partial'))).toBe(false);
 });
 
 it('an id with unusual characters is percent-encoded as one path segment', async () => {
-  emu.log.clear();
-  const r = await run(['job', 'get', 'a/b?c#d%e f']);
+  const r = await fx.run(['job', 'get', 'a/b?c#d%e f']);
   expect(r.code).toBe(4);
-  expect(emu.log.entries.map((e) => e.path)).toEqual(['/api/v3/job/a%2Fb%3Fc%23d%25e%20f']);
+  expect(fx.emu.log.entries.map((e) => e.path)).toEqual(['/api/v3/job/a%2Fb%3Fc%23d%25e%20f']);
+});
+
+describe('a job id the service sends', () => {
+  const ANSWERS = ['x'.repeat(2 * 1024 * 1024), '..', 'a/../../catalog', 'a\u0001b', 'not a job', ''];
+  const out = () => join(fx.configDir, 'one.csv');
+  it.each<[string, () => string[]]>([
+    ['sql', () => ['sql', 'SELECT 1']],
+    ['sql --no-wait', () => ['sql', 'SELECT 1', '--no-wait']],
+    ['sql --out', () => ['sql', 'SELECT 1', '--out', out()]],
+  ])('%s: one that is no job id is exit 7 with one error line, and nothing follows', async (_name, args) => {
+    for (const id of ANSWERS) {
+      fx.emu.log.clear();
+      fx.emu.fault({ kind: 'schema', method: 'POST', path: '/api/v3/sql', times: 1, body: { id } });
+      const r = await fx.run(args());
+      expectFailure(r, 7, 'error: unexpected answer from POST /api/v3/sql: id: not a job id');
+      expect(r.stderr.length).toBeLessThan(200);
+      expect(fx.emu.log.entries.map((e) => `${e.method} ${e.path}`)).toEqual(['POST /api/v3/sql']);
+    }
+    expect(existsSync(out())).toBe(false);
+  });
 });

@@ -3,9 +3,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Emulator, startEmulator } from 'dlake-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../helpers/csv.js';
+import { useFixture } from '../helpers/fixture.js';
 import { freePort } from '../helpers/free-port.js';
 import { REPO, sharedDlakePack, userEnv } from '../helpers/package.js';
 import { until } from '../helpers/until.js';
@@ -67,20 +67,15 @@ describe("the README's CI jobs", () => {
   });
 
   describe('the CI scripts job, against the emulator instead of lake.example.com', () => {
-    let emu: Emulator;
-    beforeAll(async () => {
-      emu = await startEmulator({ bigRows: 10 });
-    });
-    afterAll(async () => {
-      await emu?.close();
-    });
+    // The job logs in itself, with the service user's client credentials.
+    const fx = useFixture({ bigRows: 10 }, { login: false });
 
     it('installs dlake from the tarball, exports the report and finds the artifact', async () => {
       const { workspace, env } = runner('export');
       const results = await runJob(exportJob, {
         workspace,
         env,
-        envOverrides: { DLAKE_URL: emu.url, DLAKE_CLIENT_ID: 'ci-client' },
+        envOverrides: { DLAKE_URL: fx.emu.url, DLAKE_CLIENT_ID: 'ci-client' },
         secrets: { DLAKE_CLIENT_SECRET: 'ci-client-secret-1' },
       });
       expect(
@@ -94,8 +89,8 @@ describe("the README's CI jobs", () => {
         ['3'],
       ]);
       // The service user's client credentials got the token (from the job's env and its secret).
-      expect(emu.log.find('POST', '/oauth/token').length).toBeGreaterThan(0);
-      expect(emu.jobs.list().map((j) => j.sql.trim())).toEqual([DAILY_SQL]);
+      expect(fx.emu.log.find('POST', '/oauth/token').length).toBeGreaterThan(0);
+      expect(fx.emu.jobs.list().map((j) => j.sql.trim())).toEqual([DAILY_SQL]);
     });
   });
 

@@ -4,28 +4,25 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Emulator, startEmulator } from 'dlake-emulator';
 import { ByteWriter, parquetWrite } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useFixture } from '../helpers/fixture.js';
 import { readWithBoth, readWithDuckDB, readWithPyarrow } from '../helpers/real-readers.js';
 
 let dir: string;
-let emu: Emulator;
-beforeAll(async () => {
+/** Its engine writes the file of every type; dlake is not run. */
+const fx = useFixture({ bigRows: 1 }, { login: false });
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'dlake-readers-'));
-  emu = await startEmulator({ bigRows: 1 });
 });
-afterAll(async () => {
-  await emu?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('pyarrow and DuckDB, reading the same file', () => {
   it('read every type, nested ones and the edge values, to the same canonical values', async () => {
     const file = join(dir, 'every.parquet');
     // The emulator's sample table, written by its DuckDB. Parquet has no interval type the readers agree on (the
     // contract writes intervals as text).
-    await emu.runEngineQuery(
+    await fx.emu.runEngineQuery(
       `COPY (SELECT * EXCLUDE (interval_ds, interval_ym) FROM every_type ORDER BY id) TO '${file}' (FORMAT parquet)`,
     );
 

@@ -5,9 +5,9 @@ import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type Emulator, startEmulator } from 'dlake-emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../helpers/csv.js';
+import { useFixture } from '../helpers/fixture.js';
 import { secretServiceMissing, startSecretService } from '../helpers/keyring.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
@@ -21,14 +21,9 @@ const built = spawnSync(process.execPath, [join(REPO, 'scripts', 'build-sea.mjs'
 if (built.status !== 0 && built.status !== 3) throw new Error(`build:sea failed: ${built.stderr}`);
 
 describe.skipIf(built.status === 3)('dlake-linux-x64, the single executable', () => {
-  let emu: Emulator;
-  beforeAll(async () => {
-    emu = await startEmulator({ bigRows: 2500 });
-  });
-  afterAll(async () => {
-    await emu?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  // Not logged in: the executable logs in itself, into a config folder of its own.
+  const fx = useFixture({ bigRows: 2500 }, { login: false });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   /** Runs the executable with a PATH that holds no `node` (an empty folder) and a config folder of its own. */
   const run = (args: string[], input?: string, extraEnv: Record<string, string> = {}) =>
@@ -42,7 +37,7 @@ describe.skipIf(built.status === 3)('dlake-linux-x64, the single executable', ()
             HOME: dir,
             NO_COLOR: '1',
             DLAKE_CONFIG_DIR: join(dir, 'config'),
-            DLAKE_URL: emu.url,
+            DLAKE_URL: fx.emu.url,
             ...extraEnv,
           },
         },
@@ -72,7 +67,7 @@ describe.skipIf(built.status === 3)('dlake-linux-x64, the single executable', ()
 
     const login = await run(['login', '-u', 'admin', '--password-stdin'], 'admin-pass-1\n');
     expect([login.code, login.stderr]).toEqual([0, expect.stringMatching(/^Logged in to /)]);
-    expect(emu.log.find('POST', '/apiv2/login')).toHaveLength(1);
+    expect(fx.emu.log.find('POST', '/apiv2/login')).toHaveLength(1);
 
     const ls = await run(['catalog', 'ls', '-o', 'json']);
     expect(ls.code).toBe(0);
@@ -85,7 +80,7 @@ describe.skipIf(built.status === 3)('dlake-linux-x64, the single executable', ()
     expect([exported.code, exported.stderr]).toEqual([0, expect.stringMatching(/wrote 2,500 rows/)]);
     const rows = parseCsv(readFileSync(out, 'utf8'));
     expect([rows.length, rows[0]![0]]).toEqual([2501, 'id']);
-    expect(emu.log.find('GET', /^\/api\/v3\/job\/[^/]+\/results/).length).toBeGreaterThanOrEqual(5);
+    expect(fx.emu.log.find('GET', /^\/api\/v3\/job\/[^/]+\/results/).length).toBeGreaterThanOrEqual(5);
   });
 
   it.skipIf(secretServiceMissing())(

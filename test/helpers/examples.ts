@@ -10,6 +10,11 @@ export interface Example {
   printed: string;
   /** What a user types: the line without its trailing comment. */
   command: string;
+  /**
+   * Of a document's example: the command of the first example in its code block. A block that opens with a
+   * login goes on in that session: after the hosted edition's login, `dlake whoami` is the hosted edition's.
+   */
+  blockStart?: string;
 }
 
 /** A line without its trailing `# comment` (a `#` outside quotes, after a blank). */
@@ -38,11 +43,14 @@ export function documentExamples(markdown: string, file: string): Example[] {
   let block: string | undefined;
   /** Inside a script (a block that starts `set -e`): run whole, as one example. */
   let script = false;
+  /** The command of the block's first example. */
+  let blockStart: string | undefined;
   lines.forEach((line, i) => {
     const fence = /^```(\w*)\s*$/.exec(line);
     if (fence) {
       block = block === undefined ? fence[1] : undefined;
       script = false;
+      blockStart = undefined;
       return;
     }
     if (block === 'sh' && script) return;
@@ -61,11 +69,9 @@ export function documentExamples(markdown: string, file: string): Example[] {
     else if (block === 'text' && line.startsWith('$ dlake ')) push(line.slice(2), i);
   });
   function push(printed: string, index: number): void {
-    out.push({
-      where: `${file}:${index + 1}`,
-      printed: printed.trim(),
-      command: withoutComment(printed.trim()),
-    });
+    const command = withoutComment(printed.trim());
+    blockStart ??= command;
+    out.push({ where: `${file}:${index + 1}`, printed: printed.trim(), command, blockStart });
   }
   return out;
 }

@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Emulator, type EmulatorOptions, startEmulator } from 'dlake-emulator';
-import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { type RunOptions, type RunResult, runDlake, tempConfigDir } from './dlake.js';
-import { runInProcess } from './in-process.js';
+import { type InProcessOptions, runInProcess } from './in-process.js';
 
 export const ADMIN = { name: 'admin', password: 'admin-pass-1' };
 export const ANALYST = { name: 'analyst', password: 'analyst-pass-1' };
@@ -17,11 +17,16 @@ export interface Fixture {
    * Runs dlake in this process (test/helpers/in-process.ts) with DLAKE_CONFIG_DIR set to this fixture's folder
    * (and DLAKE_URL unless `url: false`).
    */
-  run(args: string[], opts?: RunOptions & { url?: boolean; tty?: boolean }): Promise<RunResult>;
+  run(args: string[], opts?: InProcessOptions & { url?: boolean }): Promise<RunResult>;
   /** As `run`, but spawns the built binary: for what only a process shows (exit, signals, the bundle). */
   spawn(args: string[], opts?: RunOptions & { url?: boolean }): Promise<RunResult>;
-  /** Logs in with a password into `profile` (default: the default profile). */
+  /**
+   * Logs `user` (default: the admin) in to `profile` (default: the default profile): with the password, or on the
+   * hosted edition, which has no password login, with a PAT of theirs.
+   */
   login(user?: { name: string; password: string }, profile?: string): Promise<RunResult>;
+  /** A PAT of `user` (default: the admin), valid an hour, as the hosted edition's console makes one. */
+  pat(user?: string): string;
   // biome-ignore lint/suspicious/noExplicitAny: tests inspect the stored JSON freely
   readJson(file: 'config.json' | 'credentials.json'): Record<string, any>;
   close(): Promise<void>;
@@ -30,7 +35,7 @@ export interface Fixture {
 export async function startFixture(options: EmulatorOptions = {}): Promise<Fixture> {
   const emu = await startEmulator(options);
   const cfg = tempConfigDir();
-  const withEnv = (opts: RunOptions & { url?: boolean }): RunOptions => ({
+  const withEnv = <T extends RunOptions>(opts: T & { url?: boolean }): T => ({
     ...opts,
     env: {
       DLAKE_CONFIG_DIR: cfg.dir,
@@ -43,10 +48,18 @@ export async function startFixture(options: EmulatorOptions = {}): Promise<Fixtu
     configDir: cfg.dir,
     run: (args, opts = {}) => runInProcess(args, withEnv(opts)),
     spawn: (args, opts = {}) => runDlake(args, withEnv(opts)),
-    login: (user = ADMIN, profile) =>
-      fx.run(['login', '-u', user.name, '--password-stdin', ...(profile ? ['-p', profile] : [])], {
-        input: `${user.password}\n`,
-      }),
+    login: (user = ADMIN, profile) => {
+      const into = profile ? ['-p', profile] : [];
+      return emu.cloud
+        ? fx.run(
+            ['--edition', 'cloud', '--project-id', emu.cloud.projectId, 'login', '--token-stdin', ...into],
+            {
+              input: `${fx.pat(user.name)}\n`,
+            },
+          )
+        : fx.run(['login', '-u', user.name, '--password-stdin', ...into], { input: `${user.password}\n` });
+    },
+    pat: (user = ADMIN.name) => emu.state.issueToken(emu.state.userByName(user)!.id, 'pat', 3_600_000).token,
     readJson: (file) => JSON.parse(readFileSync(join(cfg.dir, file), 'utf8')),
     close: async () => {
       await emu.close();
@@ -74,19 +87,21 @@ export function expectFailure(r: RunResult, code: number, message: RegExp | stri
 /**
  * The preamble of a test file (or describe block) that runs against one emulator: started before its tests
  * (logged in as the admin unless `login: false`), closed after them, its request log cleared before each test.
- * `options` may be made when the tests start (a key pair made for the emulator to trust). Returns the fixture to
- * use in the tests; its members are there once the tests run.
+ * `options` may be made when the tests start (a key pair made for the emulator to trust). With `each`, every test
+ * gets a fresh one, started before it and closed after it. Returns the fixture to use in the tests; its members
+ * are there once the tests run.
  */
 export function useFixture(
   options: EmulatorOptions | (() => Promise<EmulatorOptions>) = {},
-  { login = true } = {},
+  { login = true, each = false } = {},
 ): Fixture {
   let fx: Fixture | undefined;
-  beforeAll(async () => {
+  const [before, after] = each ? [beforeEach, afterEach] : [beforeAll, afterAll];
+  before(async () => {
     fx = await startFixture(typeof options === 'function' ? await options() : options);
     if (login) expect((await fx.login()).code).toBe(0);
   });
-  afterAll(() => fx?.close());
+  after(() => fx?.close());
   beforeEach(() => fx?.emu.log.clear());
   return new Proxy({} as Fixture, {
     get(_target, key) {

@@ -18,7 +18,10 @@ class Capture extends Writable {
   private readonly utf8 = new TextDecoder('utf-8', { fatal: true });
   readonly columns: number | undefined;
 
-  constructor(readonly isTTY = false) {
+  constructor(
+    readonly isTTY = false,
+    private readonly onText?: (text: string) => void,
+  ) {
     super();
     this.columns = isTTY ? 80 : undefined;
   }
@@ -51,18 +54,29 @@ class Capture extends Writable {
         this.invalidUtf8 = true;
       }
     }
-    this.text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    this.text += text;
+    this.onText?.(text);
     done();
   }
 }
 
-export async function runInProcess(
-  args: string[],
-  opts: RunOptions & { tty?: boolean } = {},
-): Promise<RunResult> {
-  const stdout = new Capture(opts.tty);
+export interface InProcessOptions extends RunOptions {
+  /** Standard output and error are an 80-column terminal rather than pipes. */
+  tty?: boolean;
+  /**
+   * Standard input in place of `input`: a stream the caller writes as the run goes and ends when it is done, for
+   * a dialogue (an MCP host's requests, each sent once the one before was answered).
+   */
+  stdin?: Readable;
+  /** Told each piece of standard output as it is written, for a dialogue to wait for its answers. */
+  onStdout?: (text: string) => void;
+}
+
+export async function runInProcess(args: string[], opts: InProcessOptions = {}): Promise<RunResult> {
+  const stdout = new Capture(opts.tty, opts.onStdout);
   const stderr = new Capture(opts.tty);
-  const stdin = Readable.from(opts.input === undefined ? [] : [Buffer.from(opts.input)]);
+  const stdin = opts.stdin ?? Readable.from(opts.input === undefined ? [] : [Buffer.from(opts.input)]);
   const streams = {
     stdin: stdin as unknown as NodeJS.ReadStream,
     stdout: stdout as unknown as NodeJS.WriteStream,

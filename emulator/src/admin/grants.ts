@@ -8,13 +8,8 @@ import type { DatasetEntity, NsEntity } from '../catalog-store.js';
 import { requireAdmin, requireAuth } from '../guards.js';
 import { badRequest, type EmuRequest, noContent, notFound, ok, omitUndefined } from '../http.js';
 import { invalidAt, type Json, objectBody } from './common.js';
+import type { Grant, GrantStore } from './grant-store.js';
 import type { RoleStore } from './roles.js';
-
-interface Grant {
-  granteeType: 'USER' | 'ROLE';
-  id: string;
-  privileges: string[];
-}
 
 const DATASET_PRIVILEGES = ['ALTER', 'SELECT', 'VIEW_REFLECTION', 'ALTER_REFLECTION', 'MANAGE_GRANTS'];
 const CONTAINER_PRIVILEGES = [
@@ -27,9 +22,13 @@ const CONTAINER_PRIVILEGES = [
   'DELETE',
 ];
 
-export function registerGrantsAndLineage(area: AreaContext, catalog: CatalogArea, roles: RoleStore): void {
+export function registerGrantsAndLineage(
+  area: AreaContext,
+  catalog: CatalogArea,
+  roles: RoleStore,
+  grants: GrantStore,
+): void {
   const { router, state } = area;
-  const grants = new Map<string, Grant[]>();
   const entity = (req: EmuRequest): NsEntity => {
     const e = catalog.store.get(req.params.id!);
     if (!e) throw notFound(`Could not find entity with id [${req.params.id}]`);
@@ -41,7 +40,7 @@ export function registerGrantsAndLineage(area: AreaContext, catalog: CatalogArea
   router.get('/api/v3/catalog/:id/grants', (req) => {
     requireAdmin(req);
     const e = entity(req);
-    const shown = (grants.get(e.id) ?? []).map((g) => {
+    const shown = grants.of(e.id).map((g) => {
       if (g.granteeType === 'ROLE') {
         const r = roles.roles.get(g.id);
         return { ...g, name: r?.name ?? g.id };

@@ -24,6 +24,7 @@ import {
   optionalString,
   stableUuid,
 } from './common.js';
+import type { GrantStore } from './grant-store.js';
 
 /** Fixed ids of the predefined roles, so tests and scripts can rely on them. */
 export const PUBLIC_ROLE_ID = '00000000-0000-4000-8000-000000000001';
@@ -122,7 +123,7 @@ export class RoleStore {
   }
 }
 
-export function registerRoles(area: AreaContext, store: RoleStore): void {
+export function registerRoles(area: AreaContext, store: RoleStore, grants: GrantStore): void {
   const { router, state } = area;
   const roleNotFound = (what: string): ApiError => notFound(`Role ${what} not found`);
 
@@ -155,7 +156,7 @@ export function registerRoles(area: AreaContext, store: RoleStore): void {
     const description = optionalString(body, 'description');
     return ok(store.json(store.add({ id: randomUUID(), name, type: 'INTERNAL', description })));
   });
-  // System roles cannot be deleted and answer 404 (docs/api-facts.md §8); members lose the role.
+  // System roles cannot be deleted and answer 404 (docs/api-facts.md §8); members lose the role, and its grants go.
   router.delete('/api/v3/role/:id', (req) => {
     requireAdmin(req);
     const role = store.roles.get(req.params.id!);
@@ -163,6 +164,7 @@ export function registerRoles(area: AreaContext, store: RoleStore): void {
     store.roles.delete(role.id);
     for (const u of state.users.values()) u.roles = u.roles.filter((n) => n !== role.name);
     for (const r of store.roles.values()) r.memberRoles.delete(role.name);
+    grants.forget(role.id);
     return noContent();
   });
   // A full replace with no tag (docs/api-facts.md §8): the name cannot change, and the description and the roles this

@@ -17,6 +17,7 @@ import {
 } from '../http.js';
 import { type EmuState, type EmuUser, newTag } from '../state.js';
 import { compileFilter, invalidAt, type Json, listPage, objectBody, optionalString } from './common.js';
+import type { GrantStore } from './grant-store.js';
 import type { RoleStore } from './roles.js';
 
 const PASSWORD_RE = /^(?=.*\d)(?=.*[A-Za-z]).{8,}$/;
@@ -24,7 +25,12 @@ const USER_FIELDS = ['id', 'name', 'firstName', 'lastName', 'email', 'identityTy
 
 export const userNotFound = (id: string): ApiError => notFound(`User with given id '${id}' not found`);
 
-export function registerUsers(area: AreaContext, roles: RoleStore, enterprise: boolean): void {
+export function registerUsers(
+  area: AreaContext,
+  roles: RoleStore,
+  enterprise: boolean,
+  grants: GrantStore,
+): void {
   const { router, state } = area;
   const json = (u: EmuUser): Json => userJson(u, roles, enterprise);
   const find = (id: string): EmuUser => {
@@ -65,7 +71,7 @@ export function registerUsers(area: AreaContext, roles: RoleStore, enterprise: b
     const data = [...state.users.values()].filter((u) => match(u as unknown as Json)).map(json);
     return ok(listPage(req, data));
   });
-  router.delete('/api/v3/user/:id', (req) => deleteUser(req, state));
+  router.delete('/api/v3/user/:id', (req) => deleteUser(req, state, grants));
 }
 
 /**
@@ -169,9 +175,9 @@ function updateUser(user: EmuUser, body: Json, roles: RoleStore, enterprise: boo
 /**
  * Enterprise delete (docs/api-facts.md §7.2, texts of the v2 endpoint §7.3): the version is required except
  * for service users; deleting yourself or anyone with a live session is a 403; a stale version a 409; then
- * 204.
+ * 204, the user's tokens and grants gone with it.
  */
-function deleteUser(req: EmuRequest, state: EmuState): EmuResponse {
+function deleteUser(req: EmuRequest, state: EmuState, grants: GrantStore): EmuResponse {
   const caller = requireAdmin(req);
   const id = req.params.id!;
   const user = state.users.get(id);
@@ -191,5 +197,6 @@ function deleteUser(req: EmuRequest, state: EmuState): EmuResponse {
   }
   state.users.delete(id);
   for (const [token, t] of state.tokens) if (t.userId === id) state.tokens.delete(token);
+  grants.forget(id);
   return noContent();
 }
