@@ -9,6 +9,12 @@
 // The refusal is a usage error (exit 2) raised while the request is being built: nothing is sent.
 import { UsageError } from '../errors.js';
 
+/**
+ * What a job id is: letters, digits and hyphens, up to 128 characters (the service's are UUIDs,
+ * docs/api-facts.md §4.1). Checked on the ids the service sends and on the one a Flight export quotes in SQL.
+ */
+export const JOB_ID = /^[0-9A-Za-z][0-9A-Za-z-]{0,127}$/;
+
 // C0 controls, DEL and C1 controls.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 

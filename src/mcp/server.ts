@@ -94,7 +94,7 @@ export async function serve(ctx: Context, opts: McpOptions): Promise<void> {
     const signal = AbortSignal.any([session.signal, extra.signal]);
     const work = (async () => {
       if (!def)
-        throw new DlakeError(`unknown tool "${name}"`, {
+        throw new UsageError(`unknown tool "${name}"`, {
           hint: `the tools: ${TOOLS.map((t) => t.name).join(', ')}`,
         });
       const args = parseArgs(def, req.params.arguments);

@@ -49,6 +49,16 @@ const MAX_ROWS = 100_000;
 const profile = z
   .optional(z.string().check(z.minLength(1)))
   .check(z.meta({ description: 'the dlake profile to use (default: the default profile of the session)' }));
+const jobId = z
+  .string()
+  .check(
+    z.minLength(1),
+    z.meta({
+      description:
+        'a job id, as list_jobs gives it (a unique prefix of one is enough, as on the command line)',
+    }),
+  );
+
 const limit = (what: string, max: number, def: number) =>
   z.optional(
     z
@@ -220,7 +230,7 @@ export const TOOLS: ToolDef[] = [
     title: 'Explain a job',
     description:
       'Why a job ran as it did: state, timings, the queue and rule or engine, the reflections considered, matched and chosen, and its error.',
-    args: z.object({ profile, jobId: z.string().check(z.minLength(1)) }),
+    args: z.object({ profile, jobId }),
     readOnly: true,
     run: async (args, call) => adapters.explainJob(await call.ctx(), args.jobId, call.signal),
   }),
@@ -229,7 +239,7 @@ export const TOOLS: ToolDef[] = [
     title: 'Summarize a job profile',
     description:
       "A job's query profile summed up: total time, phases, the operators that took longest, spills.",
-    args: z.object({ profile, jobId: z.string().check(z.minLength(1)), top: limit('operators', 100, 10) }),
+    args: z.object({ profile, jobId, top: limit('operators', 100, 10) }),
     readOnly: true,
     run: async (args, call) =>
       adapters.jobProfileSummary(await call.ctx(), args.jobId, args.top ?? 10, call.signal),

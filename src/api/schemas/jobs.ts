@@ -2,16 +2,16 @@
 import * as z from 'zod/mini';
 import '../../util/zod.js';
 import { count, optional, text, time } from '../schemas.js';
+import { JOB_ID } from '../url-segment.js';
 
 // ── Jobs ────────────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * A job id as the service gives one (UUID-shaped, docs/api-facts.md §4.1), or any id of letters, digits and hyphens
- * up to 128 characters. Anything else (megabytes of text, `..`, a slash, a control character) breaks the contract
- * (exit 7) before it reaches a URL, a notice or a file.
+ * A job id as the service gives one (`JOB_ID`). Anything else (megabytes of text, `..`, a slash, a control
+ * character) breaks the contract (exit 7) before it reaches a URL, a notice or a file.
  */
 export const SubmittedJobSchema = z.looseObject({
-  id: z.pipe(text, z.string().check(z.regex(/^[0-9A-Za-z][0-9A-Za-z-]{0,127}$/, 'not a job id'))),
+  id: z.pipe(text, z.string().check(z.regex(JOB_ID, 'not a job id'))),
 });
 
 const ReflectionRelationshipSchema = z.looseObject({

@@ -3,7 +3,7 @@
 // which it used; `flight` never falls back; `rest` never tries Flight. Under Flight the query runs once,
 // through Flight: no REST job is submitted beside it. Light on purpose: gRPC and Arrow are loaded only once
 // an export goes over Flight (../export.ts, ./source.ts).
-import { segment } from '../../api/url-segment.js';
+import { JOB_ID, segment } from '../../api/url-segment.js';
 import { requireUrl } from '../../auth/settings.js';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../errors.js';
@@ -27,7 +27,7 @@ export function jobResultsSql(id: string): string {
   // The id goes inside a quoted identifier: first the checks every id gets (the same words as over REST), then
   // only the characters of a job id.
   segment(id, 'job id');
-  if (!/^[0-9A-Za-z][0-9A-Za-z-]{0,127}$/.test(id)) throw new UsageError(`"${id}" is not a job id`);
+  if (!JOB_ID.test(id)) throw new UsageError(`"${id}" is not a job id`);
   return `SELECT * FROM sys.job_results."${id}"`;
 }
 
