@@ -15,11 +15,17 @@ const load32 = (a: Uint8Array, i: number): number =>
   a[i]! | (a[i + 1]! << 8) | (a[i + 2]! << 16) | (a[i + 3]! << 24);
 
 /** The most bytes Snappy can make of `n` (the reference implementation's bound). */
-const bound = (n: number): number => 32 + n + Math.ceil(n / 6);
+export const snappyBound = (n: number): number => 32 + n + Math.ceil(n / 6);
 
-export function snappy(input: Uint8Array): Uint8Array {
+/**
+ * `input` compressed, into `out` (of at least `snappyBound(input.length)` bytes; by default a new array): the
+ * part of `out` it fills.
+ */
+export function snappy(
+  input: Uint8Array,
+  out: Uint8Array = new Uint8Array(snappyBound(input.length)),
+): Uint8Array {
   const n = input.length;
-  const out = new Uint8Array(bound(n));
   let op = 0;
   for (let v = n; ; v = Math.floor(v / 128)) {
     if (v < 128) {

@@ -264,6 +264,31 @@ describe('Parquet read back by DuckDB', () => {
   });
 });
 
+describe('the bytes of a row group handed out', () => {
+  it('are the caller’s until it gives them back; given back, the next row group is written in the same buffer', () => {
+    const write = (recycle: boolean) => {
+      const f = new ParquetRows(FIELDS, { groupBytes: 16 * 1024 });
+      const chunks: (string | Uint8Array)[] = [];
+      const buffers = new Set<ArrayBufferLike>();
+      for (let i = 0; i < ROWS; i += 500) {
+        const chunk = f.format({ rows: ALL.slice(i, i + 500).map(restRow), exact: false });
+        if (typeof chunk === 'string' || chunk.length === 0) continue;
+        buffers.add(chunk.buffer);
+        // A sink that copies (the file sink) gives the chunk back at once; one that keeps it never does.
+        chunks.push(recycle ? Buffer.from(chunk) : chunk);
+        if (recycle) f.recycle(chunk);
+      }
+      return { file: parts(f, chunks), groups: chunks.length, buffers: buffers.size };
+    };
+    const kept = write(false);
+    const recycled = write(true);
+    expect(kept.groups).toBeGreaterThan(3);
+    expect(kept.buffers).toBe(kept.groups);
+    expect(recycled.buffers).toBe(1);
+    expect(recycled.file.equals(kept.file)).toBe(true);
+  });
+});
+
 describe('column chunks of many pages', () => {
   it('a row group of 60,000 rows: pages of 128 KiB each, every row back, statistics over all pages', async () => {
     const n = 60_000;
