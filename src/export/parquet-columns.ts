@@ -397,13 +397,22 @@ export class ColumnBuffer {
         const w = new Int32Array(buf, 0, count * 2);
         let min = 0;
         let max = 0;
+        let minHi = w[1]!;
+        let minLo = w[0]! >>> 0;
+        let maxHi = minHi;
+        let maxLo = minLo;
         for (let i = 1; i < count; i++) {
           const hi = w[i * 2 + 1]!;
           const lo = w[i * 2]! >>> 0;
-          const minHi = w[min * 2 + 1]!;
-          if (hi < minHi || (hi === minHi && lo < w[min * 2]! >>> 0)) min = i;
-          const maxHi = w[max * 2 + 1]!;
-          if (hi > maxHi || (hi === maxHi && lo > w[max * 2]! >>> 0)) max = i;
+          if (hi < minHi || (hi === minHi && lo < minLo)) {
+            min = i;
+            minHi = hi;
+            minLo = lo;
+          } else if (hi > maxHi || (hi === maxHi && lo > maxLo)) {
+            max = i;
+            maxHi = hi;
+            maxLo = lo;
+          }
         }
         const all = new BigInt64Array(buf, 0, count);
         return { min: all[min]!, max: all[max]!, nan: 0 };
@@ -436,15 +445,25 @@ export class ColumnBuffer {
         return { min: all, max: any, nan: 0 };
       }
       case 'BYTE_ARRAY': {
-        // Unsigned byte order; min and max are kept as their places in `data`.
+        // Unsigned byte order; min and max are kept as their places in `data`, and their first bytes (-1 for an
+        // empty value), which decide most comparisons without a call.
         const d = this.data;
         const view = this.view;
         let min = 0;
         let max = 0;
-        for (let at = view.readUInt32LE(0) + 4; at < this.size; ) {
-          if (compareAt(d, at, min) < 0) min = at;
-          else if (compareAt(d, at, max) > 0) max = at;
-          at += view.readUInt32LE(at) + 4;
+        let minFirst = lengthAt(d, 0) > 0 ? d[4]! : -1;
+        let maxFirst = minFirst;
+        for (let at = lengthAt(d, 0) + 4, end = this.size; at < end; ) {
+          const n = lengthAt(d, at);
+          const first = n > 0 ? d[at + 4]! : -1;
+          if (first < minFirst || (first === minFirst && compareAt(d, at, min) < 0)) {
+            min = at;
+            minFirst = first;
+          } else if (first > maxFirst || (first === maxFirst && compareAt(d, at, max) > 0)) {
+            max = at;
+            maxFirst = first;
+          }
+          at += n + 4;
         }
         // The footer keeps 16 bytes of each (hyparquet-writer truncates, rounding a max up, and says whether it
         // did); 64 bytes give it the same result and keep a --resume sidecar small whatever the cells' size.
@@ -519,10 +538,14 @@ function less(a: NonNullable<MinMax['min']>, b: NonNullable<MinMax['min']>): boo
   return a < (b as typeof a);
 }
 
+/** The length of the byte array at `at` of `d` (its 4-byte little-endian prefix). */
+const lengthAt = (d: Uint8Array, at: number): number =>
+  d[at]! | (d[at + 1]! << 8) | (d[at + 2]! << 16) | (d[at + 3]! << 24);
+
 /** Unsigned byte order of the byte arrays (length-prefixed) at `a` and `b` of `d`. */
 function compareAt(d: Uint8Array, a: number, b: number): number {
-  const la = d[a]! | (d[a + 1]! << 8) | (d[a + 2]! << 16) | (d[a + 3]! << 24);
-  const lb = d[b]! | (d[b + 1]! << 8) | (d[b + 2]! << 16) | (d[b + 3]! << 24);
+  const la = lengthAt(d, a);
+  const lb = lengthAt(d, b);
   const n = Math.min(la, lb);
   for (let k = 0; k < n; k++) {
     const x = d[a + 4 + k]!;

@@ -60,8 +60,15 @@ export function snappy(
       // Copies, as long as the next bytes match too.
       let again = true;
       while (again) {
+        // Byte by byte, and past 16 bytes four at a time (short matches are the most common).
         let len = 4;
-        while (ip + len < n && input[ip + len] === input[candidate + len]) len++;
+        const most = n - ip;
+        while (len < most && input[ip + len] === input[candidate + len])
+          if (++len === 16) {
+            while (len + 4 <= most && load32(input, ip + len) === load32(input, candidate + len)) len += 4;
+            while (len < most && input[ip + len] === input[candidate + len]) len++;
+            break;
+          }
         op = copy(out, op, ip - candidate, len);
         ip += len;
         emitted = ip;
