@@ -79,6 +79,8 @@ export class ColumnBuffer {
   /** BOOLEAN: values written (bits of `data`). */
   private bits = 0;
   readonly physical: Physical;
+  /** Bytes of a value of a fixed-width physical type (0 for BOOLEAN and BYTE_ARRAY). */
+  readonly width: number;
 
   constructor(
     readonly element: SchemaElement,
@@ -91,6 +93,7 @@ export class ColumnBuffer {
     readonly maxRep = 0,
   ) {
     this.physical = element.type as Physical;
+    this.width = WIDTH[this.physical] ?? 0;
     this.nested = maxDef !== 1 || maxRep !== 0;
     if (this.nested) {
       this.defs = new Uint16Array(1024);
@@ -192,6 +195,17 @@ export class ColumnBuffer {
   bytes(src: Uint8Array, from: number, to: number): void {
     this.present();
     this.byteArray(src, from, to);
+  }
+
+  /** A fixed-width cell whose PLAIN bytes are `src[from, from + width)` (a value of an Arrow column's buffer). */
+  plain(src: Uint8Array, from: number): void {
+    this.present();
+    const width = this.width;
+    this.reserve(width);
+    const out = this.data;
+    let w = this.size;
+    for (let k = from, end = from + width; k < end; k++) out[w++] = src[k]!;
+    this.size = w;
   }
 
   // ── A whole Arrow column ──────────────────────────────────────────────────────────────────────────
