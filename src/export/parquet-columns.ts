@@ -210,8 +210,10 @@ export class ColumnBuffer {
 
   // ── A whole Arrow column ──────────────────────────────────────────────────────────────────────────
 
-  // As apache-arrow slices a column: its values and offsets start at its first row, while its validity bitmap
-  // and a Bool column's value bits are shared with the whole and start `bitOffset` bits in.
+  // A flat column's only (parquet-arrow.ts): its validity bits are set and its cells counted for the whole
+  // batch, not a call per cell. As apache-arrow slices a column: its values and offsets start at its first
+  // row, while its validity bitmap and a Bool column's value bits are shared with the whole and start
+  // `bitOffset` bits in.
 
   /**
    * `rows` cells of a fixed-width Arrow column (its values, of this column's width), nulls where `bitmap` (Arrow's
@@ -232,27 +234,39 @@ export class ColumnBuffer {
       this.pageValues += rows;
       return;
     }
+    const start = this.pageRows;
+    this.validity(rows);
+    const valid = this.valid;
     const out = this.data;
     let w = this.size;
+    let present = 0;
     for (let r = 0; r < rows; r++) {
       const j = r + bitOffset;
-      if ((bitmap[j >> 3]! & (1 << (j & 7))) === 0) {
-        this.null();
-        continue;
-      }
-      this.present();
+      if ((bitmap[j >> 3]! & (1 << (j & 7))) === 0) continue;
+      const i = start + r;
+      valid[i >> 3]! |= 1 << (i & 7);
+      present++;
       for (let k = r * width, end = k + width; k < end; k++) out[w++] = src[k]!;
     }
     this.size = w;
+    this.counted(rows, present);
   }
 
   /** `rows` cells of an Arrow Bool column (its value bits). */
   booleans(bits: Uint8Array, rows: number, bitmap: Uint8Array | undefined, bitOffset: number): void {
+    const start = this.pageRows;
+    this.validity(rows);
+    const valid = this.valid;
+    let present = 0;
     for (let r = 0; r < rows; r++) {
       const j = r + bitOffset;
-      if (bitmap && (bitmap[j >> 3]! & (1 << (j & 7))) === 0) this.null();
-      else this.boolean((bits[j >> 3]! & (1 << (j & 7))) !== 0);
+      if (bitmap && (bitmap[j >> 3]! & (1 << (j & 7))) === 0) continue;
+      const i = start + r;
+      valid[i >> 3]! |= 1 << (i & 7);
+      present++;
+      this.bit((bits[j >> 3]! & (1 << (j & 7))) !== 0);
     }
+    this.counted(rows, present);
   }
 
   /** `rows` cells of an Arrow Utf8 or Binary column (its offsets and bytes). */
@@ -264,14 +278,46 @@ export class ColumnBuffer {
     bitOffset: number,
   ): void {
     this.reserve(offsets[rows]! - offsets[0]! + 4 * rows);
+    const start = this.pageRows;
+    this.validity(rows);
+    const valid = this.valid;
+    const out = this.data;
+    let w = this.size;
+    let present = 0;
     for (let r = 0; r < rows; r++) {
       const j = r + bitOffset;
-      if (bitmap && (bitmap[j >> 3]! & (1 << (j & 7))) === 0) this.null();
-      else {
-        this.present();
-        this.byteArray(bytes, offsets[r]!, offsets[r + 1]!);
-      }
+      if (bitmap && (bitmap[j >> 3]! & (1 << (j & 7))) === 0) continue;
+      const i = start + r;
+      valid[i >> 3]! |= 1 << (i & 7);
+      present++;
+      const from = offsets[r]!;
+      const n = offsets[r + 1]! - from;
+      out[w] = n & 0xff;
+      out[w + 1] = (n >>> 8) & 0xff;
+      out[w + 2] = (n >>> 16) & 0xff;
+      out[w + 3] = n >>> 24;
+      w += 4;
+      if (n > 32) out.set(bytes.subarray(from, from + n), w);
+      else for (let k = 0; k < n; k++) out[w + k] = bytes[from + k]!;
+      w += n;
     }
+    this.size = w;
+    this.counted(rows, present);
+  }
+
+  /**
+   * Counts `rows` cells of a flat column appended at once (their validity bits already set), `present` of them
+   * values and the others nulls.
+   */
+  private counted(rows: number, present: number): void {
+    const nulls = rows - present;
+    this.rows += rows;
+    this.slots += rows;
+    this.pageRows += rows;
+    this.pageSlots += rows;
+    this.pageValues += present;
+    this.nulls += nulls;
+    this.pageNulls += nulls;
   }
 
   // ── The chunk ─────────────────────────────────────────────────────────────────────────────────────

@@ -11,8 +11,6 @@ const MAX_OFFSET = 65_535;
 const TAIL = 15;
 
 const hash = (v: number): number => Math.imul(v, 0x1e35a7bd) >>> (32 - HASH_BITS);
-const load32 = (a: Uint8Array, i: number): number =>
-  a[i]! | (a[i + 1]! << 8) | (a[i + 2]! << 16) | (a[i + 3]! << 24);
 
 /** The most bytes Snappy can make of `n` (the reference implementation's bound). */
 export const snappyBound = (n: number): number => 32 + n + Math.ceil(n / 6);
@@ -26,6 +24,9 @@ export function snappy(
   out: Uint8Array = new Uint8Array(snappyBound(input.length)),
 ): Uint8Array {
   const n = input.length;
+  // Four bytes read at once (V8 compiles a DataView's reads to one load; four byte reads were slower).
+  const dv = new DataView(input.buffer, input.byteOffset, n);
+  const load32 = (i: number): number => dv.getInt32(i, true);
   let op = 0;
   for (let v = n; ; v = Math.floor(v / 128)) {
     if (v < 128) {
@@ -45,11 +46,11 @@ export function snappy(
       let skip = 32;
       let found = false;
       while (ip <= limit) {
-        const v = load32(input, ip);
+        const v = load32(ip);
         const h = hash(v);
         candidate = table[h]!;
         table[h] = ip;
-        if (candidate >= 0 && ip - candidate <= MAX_OFFSET && load32(input, candidate) === v) {
+        if (candidate >= 0 && ip - candidate <= MAX_OFFSET && load32(candidate) === v) {
           found = true;
           break;
         }
@@ -65,7 +66,7 @@ export function snappy(
         const most = n - ip;
         while (len < most && input[ip + len] === input[candidate + len])
           if (++len === 16) {
-            while (len + 4 <= most && load32(input, ip + len) === load32(input, candidate + len)) len += 4;
+            while (len + 4 <= most && load32(ip + len) === load32(candidate + len)) len += 4;
             while (len < most && input[ip + len] === input[candidate + len]) len++;
             break;
           }
@@ -73,12 +74,12 @@ export function snappy(
         ip += len;
         emitted = ip;
         if (ip > limit) break;
-        table[hash(load32(input, ip - 1))] = ip - 1;
-        const v = load32(input, ip);
+        table[hash(load32(ip - 1))] = ip - 1;
+        const v = load32(ip);
         const h = hash(v);
         candidate = table[h]!;
         table[h] = ip;
-        again = candidate >= 0 && ip - candidate <= MAX_OFFSET && load32(input, candidate) === v;
+        again = candidate >= 0 && ip - candidate <= MAX_OFFSET && load32(candidate) === v;
         if (!again) ip++;
       }
     }
