@@ -1,5 +1,6 @@
-// Snappy compression of a Parquet page (the codec every Parquet reader has), written for speed in V8: one output
-// array sized for the worst case up front, a reused hash table, no per-byte method calls. The format (Google's
+// Snappy compression of a Parquet page (the codec every Parquet reader has), written for speed in V8: an output
+// array sized for the worst case up front (the caller's, reused page after page), a reused hash table, no per-byte
+// method calls. The format (Google's
 // snappy format_description.txt): the uncompressed length as a varint, then literals (tag 0b00, the length
 // less one in the tag or the 1-4 bytes after it) and copies of earlier bytes (tag 0b01: 4-11 bytes at an
 // offset below 2048; tag 0b10: 1-64 bytes at an offset below 65536). Matches are found by hashing 4 bytes.
