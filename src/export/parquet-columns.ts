@@ -223,47 +223,29 @@ export class ColumnBuffer {
     const width = WIDTH[this.physical]!;
     const src = new Uint8Array(values.buffer, values.byteOffset, rows * width);
     this.reserve(src.length);
+    const present = this.validFrom(bitmap, bitOffset, rows);
     if (!bitmap) {
       this.data.set(src, this.size);
       this.size += src.length;
-      this.validity(rows, true);
-      this.rows += rows;
-      this.slots += rows;
-      this.pageRows += rows;
-      this.pageSlots += rows;
-      this.pageValues += rows;
-      return;
+    } else {
+      const out = this.data;
+      let w = this.size;
+      for (let r = 0; r < rows; r++) {
+        const j = r + bitOffset;
+        if ((bitmap[j >> 3]! & (1 << (j & 7))) === 0) continue;
+        for (let k = r * width, end = k + width; k < end; k++) out[w++] = src[k]!;
+      }
+      this.size = w;
     }
-    const start = this.pageRows;
-    this.validity(rows);
-    const valid = this.valid;
-    const out = this.data;
-    let w = this.size;
-    let present = 0;
-    for (let r = 0; r < rows; r++) {
-      const j = r + bitOffset;
-      if ((bitmap[j >> 3]! & (1 << (j & 7))) === 0) continue;
-      const i = start + r;
-      valid[i >> 3]! |= 1 << (i & 7);
-      present++;
-      for (let k = r * width, end = k + width; k < end; k++) out[w++] = src[k]!;
-    }
-    this.size = w;
     this.counted(rows, present);
   }
 
   /** `rows` cells of an Arrow Bool column (its value bits). */
   booleans(bits: Uint8Array, rows: number, bitmap: Uint8Array | undefined, bitOffset: number): void {
-    const start = this.pageRows;
-    this.validity(rows);
-    const valid = this.valid;
-    let present = 0;
+    const present = this.validFrom(bitmap, bitOffset, rows);
     for (let r = 0; r < rows; r++) {
       const j = r + bitOffset;
       if (bitmap && (bitmap[j >> 3]! & (1 << (j & 7))) === 0) continue;
-      const i = start + r;
-      valid[i >> 3]! |= 1 << (i & 7);
-      present++;
       this.bit((bits[j >> 3]! & (1 << (j & 7))) !== 0);
     }
     this.counted(rows, present);
@@ -278,18 +260,12 @@ export class ColumnBuffer {
     bitOffset: number,
   ): void {
     this.reserve(offsets[rows]! - offsets[0]! + 4 * rows);
-    const start = this.pageRows;
-    this.validity(rows);
-    const valid = this.valid;
+    const present = this.validFrom(bitmap, bitOffset, rows);
     const out = this.data;
     let w = this.size;
-    let present = 0;
     for (let r = 0; r < rows; r++) {
       const j = r + bitOffset;
       if (bitmap && (bitmap[j >> 3]! & (1 << (j & 7))) === 0) continue;
-      const i = start + r;
-      valid[i >> 3]! |= 1 << (i & 7);
-      present++;
       const from = offsets[r]!;
       const n = offsets[r + 1]! - from;
       out[w] = n & 0xff;
@@ -303,6 +279,26 @@ export class ColumnBuffer {
     }
     this.size = w;
     this.counted(rows, present);
+  }
+
+  /**
+   * Marks the page's next `rows` rows valid where Arrow's validity `bitmap` says (every one when it is
+   * undefined), before their values are appended; returns how many are.
+   */
+  private validFrom(bitmap: Uint8Array | undefined, bitOffset: number, rows: number): number {
+    const start = this.pageRows;
+    this.validity(rows, !bitmap);
+    if (!bitmap) return rows;
+    const valid = this.valid;
+    let present = 0;
+    for (let r = 0; r < rows; r++) {
+      const j = r + bitOffset;
+      if ((bitmap[j >> 3]! & (1 << (j & 7))) === 0) continue;
+      const i = start + r;
+      valid[i >> 3]! |= 1 << (i & 7);
+      present++;
+    }
+    return present;
   }
 
   /**
