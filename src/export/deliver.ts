@@ -17,7 +17,7 @@ import {
 } from '../errors.js';
 import { fileWriteError } from '../util/files.js';
 import { countRows } from '../util/units.js';
-import { type ExportFormat, formatEntry } from './formats.js';
+import type { ExportFormat } from './formats.js';
 import type { Formatter } from './formatter.js';
 import { OutputClosedError, type Sink } from './sink.js';
 
@@ -91,7 +91,7 @@ export async function deliver<C, D>(
   const offset = source.offset ?? 0;
   const state = { rows: 0, started: false };
   // V8's memory policy for a long export (below), put back when it ends (the SQL shell goes on).
-  const restore = formatEntry(opts.format).groups ? undefined : keepYoungGenerationSmall();
+  const restore = keepYoungGenerationSmall();
   try {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -125,7 +125,7 @@ export async function deliver<C, D>(
       opts.resumeHint,
     );
   } finally {
-    if (restore) v8Flags(restore);
+    v8Flags(restore);
   }
 }
 
@@ -137,11 +137,11 @@ const v8Flags = (flags: string): void => process.getBuiltinModule('node:v8').set
  * Every piece lives through a few of V8's young-generation collections (it waits in the window of pages), and
  * V8 doubles the young generation, up to 16 MiB a semi-space, each time that much has survived them, and
  * does not shrink it while allocation goes on: the peak RSS of a long export grew by ~30 MiB that way. Held
- * at the size it has when the export starts, collections are more frequent and each as cheap. Not for
- * Parquet (`groups` in formats.ts), whose row group's values all live until it is written: collected in a
- * small young generation they cost more time than the memory saved (3.7 s against 3.5 s at 1M rows). On
- * Node 24 a CSV export of 400k rows peaks at 105 MiB with it, 120 MiB without (docs/benchmarks.md). Returns
- * the flags that put V8's default back.
+ * at the size it has when the export starts, collections are more frequent and each as cheap. Parquet too:
+ * its row group is held in column buffers, not JS values, and a young generation left to grow also made V8
+ * mark the whole heap every few batches (a small old generation beside a large new one). On Node 24 a CSV
+ * export of 400k rows peaks at 105 MiB with it, 120 MiB without; nested Parquet of 10M rows on Node 20 at
+ * 138 MiB, 167 MiB without (docs/benchmarks.md). Returns the flags that put V8's default back.
  */
 function keepYoungGenerationSmall(): string {
   v8Flags('--semi-space-growth-factor=1');

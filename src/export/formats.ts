@@ -15,11 +15,6 @@ interface FormatEntry {
   title: string;
   /** A row a line, each line whole (CSV after its header, NDJSON): a text cut at a line end holds whole rows. */
   lines: boolean;
-  /**
-   * It holds a row group's values until the group is written (Parquet): V8's young generation is left to grow
-   * during its export (deliver.ts).
-   */
-  groups: boolean;
   /** Its module, loaded the first time it is asked for. */
   load(): Promise<ExportFormatModule>;
 }
@@ -30,7 +25,6 @@ const EXPORT_FORMATS = {
     gzip: true,
     title: 'CSV',
     lines: true,
-    groups: false,
     load: () => import('./csv.js').then((m) => m.csv),
   },
   json: {
@@ -38,7 +32,6 @@ const EXPORT_FORMATS = {
     gzip: true,
     title: 'JSON',
     lines: false,
-    groups: false,
     load: () => import('./json.js').then((m) => m.json),
   },
   ndjson: {
@@ -46,7 +39,6 @@ const EXPORT_FORMATS = {
     gzip: true,
     title: 'NDJSON',
     lines: true,
-    groups: false,
     load: () => import('./json.js').then((m) => m.ndjson),
   },
   parquet: {
@@ -54,7 +46,6 @@ const EXPORT_FORMATS = {
     gzip: false,
     title: 'Parquet',
     lines: false,
-    groups: true,
     load: () => import('./parquet.js').then((m) => m.parquet),
   },
 } as const satisfies Record<string, FormatEntry>;
@@ -69,9 +60,6 @@ export type LineFormat = {
 /** The module that writes `format`. */
 export const formatModule = (format: ExportFormat): Promise<ExportFormatModule> =>
   EXPORT_FORMATS[format].load();
-
-/** What the table says of `format`. */
-export const formatEntry = (format: ExportFormat): FormatEntry => EXPORT_FORMATS[format];
 
 /** The formats' names, in the table's order (`--format`'s choices). */
 export const EXPORT_FORMAT_NAMES = Object.keys(EXPORT_FORMATS) as ExportFormat[];

@@ -1,6 +1,7 @@
 // One Parquet column chunk being filled (docs/architecture.md "Parquet"): its values PLAIN-encoded into one
 // growing buffer as they arrive, its definition levels (null or not) into a bitmap; each time the buffer holds a
-// page's worth (`endPage`), a DATA_PAGE_V2 is compressed and kept, so the work is spread over the batches rather
+// page's worth (`endPage`), a DATA_PAGE_V2 is compressed and appended to the leaf's pages (one buffer, kept from
+// row group to row group: a page allocates nothing), so the work is spread over the batches rather
 // than paid at the end of each row group (while the stream's reader waits); the chunk is written with its
 // statistics at the end of the row group. Values come one at a time (a REST page's cells) or a whole Arrow
 // column at once (a Flight batch: export/parquet-arrow.ts), copied from its buffers without a JS value per
@@ -13,7 +14,7 @@
 // come (`absent`, `nextRep`), written as RLE runs of the levels' bit width.
 import type { ColumnChunk, SchemaElement } from 'hyparquet';
 import type { ByteWriter } from 'hyparquet-writer';
-import { snappy } from './parquet-snappy.js';
+import { snappy, snappyBound } from './parquet-snappy.js';
 
 type Physical = 'BOOLEAN' | 'INT32' | 'INT64' | 'FLOAT' | 'DOUBLE' | 'BYTE_ARRAY';
 
@@ -30,14 +31,6 @@ interface WrittenChunk {
 
 /** A chunk's statistics; `nan_count` is the format's newer field, which hyparquet-writer's footer writes. */
 type Statistics = NonNullable<NonNullable<ColumnChunk['meta_data']>['statistics']> & { nan_count?: bigint };
-
-/** A finished page: its header, definition levels and compressed values, and its values' PLAIN bytes. */
-interface Page {
-  header: Uint8Array;
-  levels: Uint8Array;
-  compressed: Uint8Array;
-  plain: number;
-}
 
 /** Min and max of the values so far, in the column's physical order, and the NaNs left out of them. */
 interface MinMax {
@@ -68,8 +61,14 @@ export class ColumnBuffer {
   /** Rows of the page being filled, and its nulls. */
   private pageRows = 0;
   private pageNulls = 0;
-  /** The chunk's finished pages, their PLAIN bytes and their values' min and max. */
-  private pages: Page[] = [];
+  /**
+   * The chunk's finished pages back to back, each its header, levels and compressed values, as they go into the
+   * file: one buffer a leaf, kept from row group to row group (no page allocates), and the pages' PLAIN bytes
+   * and uncompressed size.
+   */
+  private pages = new Uint8Array(1 << 16);
+  private pagesSize = 0;
+  private uncompressed = 0;
   private donePlain = 0;
   private minMaxSoFar: MinMax = { nan: 0 };
   /** Validity of the page's rows, one bit a row, LSB first (Parquet's definition levels of width 1). */
@@ -80,6 +79,8 @@ export class ColumnBuffer {
   /** BOOLEAN: values written (bits of `data`). */
   private bits = 0;
   readonly physical: Physical;
+  /** Bytes of a value of a fixed-width physical type (0 for BOOLEAN and BYTE_ARRAY). */
+  readonly width: number;
 
   constructor(
     readonly element: SchemaElement,
@@ -92,6 +93,7 @@ export class ColumnBuffer {
     readonly maxRep = 0,
   ) {
     this.physical = element.type as Physical;
+    this.width = WIDTH[this.physical] ?? 0;
     this.nested = maxDef !== 1 || maxRep !== 0;
     if (this.nested) {
       this.defs = new Uint16Array(1024);
@@ -195,10 +197,23 @@ export class ColumnBuffer {
     this.byteArray(src, from, to);
   }
 
+  /** A fixed-width cell whose PLAIN bytes are `src[from, from + width)` (a value of an Arrow column's buffer). */
+  plain(src: Uint8Array, from: number): void {
+    this.present();
+    const width = this.width;
+    this.reserve(width);
+    const out = this.data;
+    let w = this.size;
+    for (let k = from, end = from + width; k < end; k++) out[w++] = src[k]!;
+    this.size = w;
+  }
+
   // ── A whole Arrow column ──────────────────────────────────────────────────────────────────────────
 
-  // As apache-arrow slices a column: its values and offsets start at its first row, while its validity bitmap
-  // and a Bool column's value bits are shared with the whole and start `bitOffset` bits in.
+  // A flat column's only (parquet-arrow.ts): its validity bits are set and its cells counted for the whole
+  // batch, not a call per cell. As apache-arrow slices a column: its values and offsets start at its first
+  // row, while its validity bitmap and a Bool column's value bits are shared with the whole and start
+  // `bitOffset` bits in.
 
   /**
    * `rows` cells of a fixed-width Arrow column (its values, of this column's width), nulls where `bitmap` (Arrow's
@@ -208,38 +223,32 @@ export class ColumnBuffer {
     const width = WIDTH[this.physical]!;
     const src = new Uint8Array(values.buffer, values.byteOffset, rows * width);
     this.reserve(src.length);
+    const present = this.validFrom(bitmap, bitOffset, rows);
     if (!bitmap) {
       this.data.set(src, this.size);
       this.size += src.length;
-      this.validity(rows, true);
-      this.rows += rows;
-      this.slots += rows;
-      this.pageRows += rows;
-      this.pageSlots += rows;
-      this.pageValues += rows;
-      return;
-    }
-    const out = this.data;
-    let w = this.size;
-    for (let r = 0; r < rows; r++) {
-      const j = r + bitOffset;
-      if ((bitmap[j >> 3]! & (1 << (j & 7))) === 0) {
-        this.null();
-        continue;
+    } else {
+      const out = this.data;
+      let w = this.size;
+      for (let r = 0; r < rows; r++) {
+        const j = r + bitOffset;
+        if ((bitmap[j >> 3]! & (1 << (j & 7))) === 0) continue;
+        for (let k = r * width, end = k + width; k < end; k++) out[w++] = src[k]!;
       }
-      this.present();
-      for (let k = r * width, end = k + width; k < end; k++) out[w++] = src[k]!;
+      this.size = w;
     }
-    this.size = w;
+    this.counted(rows, present);
   }
 
   /** `rows` cells of an Arrow Bool column (its value bits). */
   booleans(bits: Uint8Array, rows: number, bitmap: Uint8Array | undefined, bitOffset: number): void {
+    const present = this.validFrom(bitmap, bitOffset, rows);
     for (let r = 0; r < rows; r++) {
       const j = r + bitOffset;
-      if (bitmap && (bitmap[j >> 3]! & (1 << (j & 7))) === 0) this.null();
-      else this.boolean((bits[j >> 3]! & (1 << (j & 7))) !== 0);
+      if (bitmap && (bitmap[j >> 3]! & (1 << (j & 7))) === 0) continue;
+      this.bit((bits[j >> 3]! & (1 << (j & 7))) !== 0);
     }
+    this.counted(rows, present);
   }
 
   /** `rows` cells of an Arrow Utf8 or Binary column (its offsets and bytes). */
@@ -251,14 +260,60 @@ export class ColumnBuffer {
     bitOffset: number,
   ): void {
     this.reserve(offsets[rows]! - offsets[0]! + 4 * rows);
+    const present = this.validFrom(bitmap, bitOffset, rows);
+    const out = this.data;
+    let w = this.size;
     for (let r = 0; r < rows; r++) {
       const j = r + bitOffset;
-      if (bitmap && (bitmap[j >> 3]! & (1 << (j & 7))) === 0) this.null();
-      else {
-        this.present();
-        this.byteArray(bytes, offsets[r]!, offsets[r + 1]!);
-      }
+      if (bitmap && (bitmap[j >> 3]! & (1 << (j & 7))) === 0) continue;
+      const from = offsets[r]!;
+      const n = offsets[r + 1]! - from;
+      out[w] = n & 0xff;
+      out[w + 1] = (n >>> 8) & 0xff;
+      out[w + 2] = (n >>> 16) & 0xff;
+      out[w + 3] = n >>> 24;
+      w += 4;
+      if (n > 32) out.set(bytes.subarray(from, from + n), w);
+      else for (let k = 0; k < n; k++) out[w + k] = bytes[from + k]!;
+      w += n;
     }
+    this.size = w;
+    this.counted(rows, present);
+  }
+
+  /**
+   * Marks the page's next `rows` rows valid where Arrow's validity `bitmap` says (every one when it is
+   * undefined), before their values are appended; returns how many are.
+   */
+  private validFrom(bitmap: Uint8Array | undefined, bitOffset: number, rows: number): number {
+    const start = this.pageRows;
+    this.validity(rows, !bitmap);
+    if (!bitmap) return rows;
+    const valid = this.valid;
+    let present = 0;
+    for (let r = 0; r < rows; r++) {
+      const j = r + bitOffset;
+      if ((bitmap[j >> 3]! & (1 << (j & 7))) === 0) continue;
+      const i = start + r;
+      valid[i >> 3]! |= 1 << (i & 7);
+      present++;
+    }
+    return present;
+  }
+
+  /**
+   * Counts `rows` cells of a flat column appended at once (their validity bits already set), `present` of them
+   * values and the others nulls.
+   */
+  private counted(rows: number, present: number): void {
+    const nulls = rows - present;
+    this.rows += rows;
+    this.slots += rows;
+    this.pageRows += rows;
+    this.pageSlots += rows;
+    this.pageValues += present;
+    this.nulls += nulls;
+    this.pageNulls += nulls;
   }
 
   // ── The chunk ─────────────────────────────────────────────────────────────────────────────────────
@@ -266,21 +321,38 @@ export class ColumnBuffer {
   /** Ends the page being filled (none if it has no rows): compressed and kept until the chunk is written. */
   endPage(): void {
     if (this.pageSlots === 0) return;
-    const repLevels = this.nested ? rle(this.reps, this.pageSlots, this.maxRep) : new Uint8Array(0);
-    const defLevels = this.nested ? rle(this.defs, this.pageSlots, this.maxDef) : this.levels();
-    const levels = concatBytes(repLevels, defLevels);
     const values = this.data.subarray(0, this.size);
-    const compressed = snappy(values);
+    // The levels, then the header, then the values compressed, each into scratch space reused by every page.
+    const levels = scratch(LEVELS, this.nested ? this.pageSlots * 2 * (5 + 2) : 16 + (this.pageRows >> 3));
+    const repLength = this.nested ? rle(this.reps, this.pageSlots, this.maxRep, levels.bytes, 0) : 0;
+    const defLength = this.nested
+      ? rle(this.defs, this.pageSlots, this.maxDef, levels.bytes, repLength) - repLength
+      : this.levels(levels.bytes);
+    const levelBytes = repLength + defLength;
+    const compressed = snappy(values, scratch(COMPRESSED, snappyBound(values.length)).bytes);
     const header = pageHeader(
       this.pageSlots,
       this.pageSlots - this.pageValues,
       this.pageRows,
-      repLevels.length,
-      defLevels.length,
+      repLength,
+      defLength,
       values.length,
       compressed.length,
     );
-    this.pages.push({ header, levels, compressed, plain: values.length });
+    const end = this.pagesSize + header.length + levelBytes + compressed.length;
+    if (end > this.pages.length) {
+      const grown = new Uint8Array(Math.max(this.pages.length * 2, end));
+      grown.set(this.pages.subarray(0, this.pagesSize));
+      this.pages = grown;
+    }
+    let at = this.pagesSize;
+    this.pages.set(header, at);
+    at += header.length;
+    this.pages.set(levels.bytes.subarray(0, levelBytes), at);
+    at += levelBytes;
+    this.pages.set(compressed, at);
+    this.pagesSize = end;
+    this.uncompressed += header.length + levelBytes + values.length;
     this.donePlain += values.length;
     this.merge(this.pageMinMax());
     this.valid.fill(0, 0, (this.pageRows + 7) >> 3);
@@ -296,13 +368,7 @@ export class ColumnBuffer {
   write(writer: ByteWriter): WrittenChunk {
     this.endPage();
     const start = writer.offset;
-    let uncompressed = 0;
-    for (const p of this.pages) {
-      writer.appendBytes(p.header);
-      writer.appendBytes(p.levels);
-      writer.appendBytes(p.compressed);
-      uncompressed += p.header.length + p.levels.length + p.plain;
-    }
+    writer.appendBytes(this.pages.subarray(0, this.pagesSize));
     const chunk: ColumnChunk = {
       file_offset: BigInt(start),
       meta_data: {
@@ -311,7 +377,7 @@ export class ColumnBuffer {
         path_in_schema: [...this.path],
         codec: 'SNAPPY',
         num_values: BigInt(this.slots),
-        total_uncompressed_size: BigInt(uncompressed),
+        total_uncompressed_size: BigInt(this.uncompressed),
         total_compressed_size: BigInt(writer.offset - start),
         data_page_offset: BigInt(start),
         statistics: this.statistics(),
@@ -320,21 +386,27 @@ export class ColumnBuffer {
     this.rows = 0;
     this.nulls = 0;
     this.slots = 0;
-    this.pages = [];
+    this.pagesSize = 0;
+    this.uncompressed = 0;
     this.donePlain = 0;
     this.minMaxSoFar = { nan: 0 };
     return { chunk };
   }
 
-  /** Definition levels: one RLE run when none is null, else the validity bitmap as one bit-packed run. */
-  private levels(): Uint8Array {
-    if (this.pageNulls === 0) return Uint8Array.from([...varint(this.pageRows * 2), 1]);
+  /**
+   * Definition levels into `out`: one RLE run when none is null, else the validity bitmap as one bit-packed
+   * run. Returns their length.
+   */
+  private levels(out: Uint8Array): number {
+    if (this.pageNulls === 0) {
+      const w = varintInto(out, 0, this.pageRows * 2);
+      out[w] = 1;
+      return w + 1;
+    }
     const groups = (this.pageRows + 7) >> 3;
-    const head = varint(groups * 2 + 1);
-    const out = new Uint8Array(head.length + groups);
-    out.set(head);
-    out.set(this.valid.subarray(0, groups), head.length);
-    return out;
+    const w = varintInto(out, 0, groups * 2 + 1);
+    out.set(this.valid.subarray(0, groups), w);
+    return w + groups;
   }
 
   /** The chunk's statistics: null count, min/max (what readers skip row groups by), NaNs of a float column. */
@@ -381,13 +453,22 @@ export class ColumnBuffer {
         const w = new Int32Array(buf, 0, count * 2);
         let min = 0;
         let max = 0;
+        let minHi = w[1]!;
+        let minLo = w[0]! >>> 0;
+        let maxHi = minHi;
+        let maxLo = minLo;
         for (let i = 1; i < count; i++) {
           const hi = w[i * 2 + 1]!;
           const lo = w[i * 2]! >>> 0;
-          const minHi = w[min * 2 + 1]!;
-          if (hi < minHi || (hi === minHi && lo < w[min * 2]! >>> 0)) min = i;
-          const maxHi = w[max * 2 + 1]!;
-          if (hi > maxHi || (hi === maxHi && lo > w[max * 2]! >>> 0)) max = i;
+          if (hi < minHi || (hi === minHi && lo < minLo)) {
+            min = i;
+            minHi = hi;
+            minLo = lo;
+          } else if (hi > maxHi || (hi === maxHi && lo > maxLo)) {
+            max = i;
+            maxHi = hi;
+            maxLo = lo;
+          }
         }
         const all = new BigInt64Array(buf, 0, count);
         return { min: all[min]!, max: all[max]!, nan: 0 };
@@ -420,15 +501,25 @@ export class ColumnBuffer {
         return { min: all, max: any, nan: 0 };
       }
       case 'BYTE_ARRAY': {
-        // Unsigned byte order; min and max are kept as their places in `data`.
+        // Unsigned byte order; min and max are kept as their places in `data`, and their first bytes (-1 for an
+        // empty value), which decide most comparisons without a call.
         const d = this.data;
         const view = this.view;
         let min = 0;
         let max = 0;
-        for (let at = view.readUInt32LE(0) + 4; at < this.size; ) {
-          if (compareAt(d, at, min) < 0) min = at;
-          else if (compareAt(d, at, max) > 0) max = at;
-          at += view.readUInt32LE(at) + 4;
+        let minFirst = lengthAt(d, 0) > 0 ? d[4]! : -1;
+        let maxFirst = minFirst;
+        for (let at = lengthAt(d, 0) + 4, end = this.size; at < end; ) {
+          const n = lengthAt(d, at);
+          const first = n > 0 ? d[at + 4]! : -1;
+          if (first < minFirst || (first === minFirst && compareAt(d, at, min) < 0)) {
+            min = at;
+            minFirst = first;
+          } else if (first > maxFirst || (first === maxFirst && compareAt(d, at, max) > 0)) {
+            max = at;
+            maxFirst = first;
+          }
+          at += n + 4;
         }
         // The footer keeps 16 bytes of each (hyparquet-writer truncates, rounding a max up, and says whether it
         // did); 64 bytes give it the same result and keep a --resume sidecar small whatever the cells' size.
@@ -503,10 +594,14 @@ function less(a: NonNullable<MinMax['min']>, b: NonNullable<MinMax['min']>): boo
   return a < (b as typeof a);
 }
 
+/** The length of the byte array at `at` of `d` (its 4-byte little-endian prefix). */
+const lengthAt = (d: Uint8Array, at: number): number =>
+  d[at]! | (d[at + 1]! << 8) | (d[at + 2]! << 16) | (d[at + 3]! << 24);
+
 /** Unsigned byte order of the byte arrays (length-prefixed) at `a` and `b` of `d`. */
 function compareAt(d: Uint8Array, a: number, b: number): number {
-  const la = d[a]! | (d[a + 1]! << 8) | (d[a + 2]! << 16) | (d[a + 3]! << 24);
-  const lb = d[b]! | (d[b + 1]! << 8) | (d[b + 2]! << 16) | (d[b + 3]! << 24);
+  const la = lengthAt(d, a);
+  const lb = lengthAt(d, b);
   const n = Math.min(la, lb);
   for (let k = 0; k < n; k++) {
     const x = d[a + 4 + k]!;
@@ -560,35 +655,46 @@ function varint(n: number): number[] {
   return out;
 }
 
-/** Levels `values[0, n)` of at most `max`, in Parquet's RLE/bit-packed hybrid: runs of equal levels, RLE only. */
-function rle(values: Uint16Array, n: number, max: number): Uint8Array {
-  if (max === 0) return new Uint8Array(0);
-  const bytes = max < 256 ? 1 : 2;
-  // At most one run a level: a 5-byte varint header and the level.
-  const out = new Uint8Array(n * (5 + bytes));
-  let w = 0;
+/**
+ * Levels `values[0, n)` of at most `max`, in Parquet's RLE/bit-packed hybrid (runs of equal levels, RLE only),
+ * into `out` from `at` (room for one run a level: a 5-byte header and 2 bytes). Returns where they end.
+ */
+function rle(values: Uint16Array, n: number, max: number, out: Uint8Array, at: number): number {
+  if (max === 0) return at;
+  const wide = max >= 256;
+  let w = at;
   for (let i = 0; i < n; ) {
     const v = values[i]!;
     let j = i + 1;
     while (j < n && values[j] === v) j++;
-    for (let header = (j - i) * 2; ; header = Math.floor(header / 128)) {
-      if (header <= 0x7f) {
-        out[w++] = header;
-        break;
-      }
-      out[w++] = (header & 0x7f) | 0x80;
-    }
+    w = varintInto(out, w, (j - i) * 2);
     out[w++] = v & 0xff;
-    if (bytes === 2) out[w++] = v >> 8;
+    if (wide) out[w++] = v >> 8;
     i = j;
   }
-  return out.slice(0, w);
+  return w;
 }
 
-function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
+/** `n` as a ULEB128 varint into `out` at `at`; returns where it ends. */
+function varintInto(out: Uint8Array, at: number, n: number): number {
+  let w = at;
+  while (n > 0x7f) {
+    out[w++] = (n & 0x7f) | 0x80;
+    n = Math.floor(n / 128);
+  }
+  out[w++] = n;
+  return w;
+}
+
+/** Scratch space every column's pages are made in, one after the other (never two pages at once). */
+interface Scratch {
+  bytes: Uint8Array;
+}
+const LEVELS: Scratch = { bytes: new Uint8Array(1 << 16) };
+const COMPRESSED: Scratch = { bytes: new Uint8Array(1 << 16) };
+
+/** `s`, grown to at least `n` bytes. */
+function scratch(s: Scratch, n: number): Scratch {
+  if (s.bytes.length < n) s.bytes = new Uint8Array(Math.max(n, s.bytes.length * 2));
+  return s;
 }

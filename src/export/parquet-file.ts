@@ -56,6 +56,8 @@ export abstract class ParquetFile<D> implements Formatter<D> {
   protected readonly types: ColumnType[];
   private readonly cols: ParquetColumn[];
   private readonly out = new ByteWriter();
+  /** The bytes `out` holds were handed out and not given back (`recycle`): not to be written into again. */
+  private lent = false;
   private readonly writer: ParquetWriter;
   private readonly groupBytes: number;
 
@@ -71,7 +73,8 @@ export abstract class ParquetFile<D> implements Formatter<D> {
       schema: [{ name: 'root', num_children: this.cols.length }, ...this.cols.flatMap((c) => c.elements)],
       createdBy: 'dlake',
     });
-    this.head = this.take();
+    this.head = this.out.getBytes().slice();
+    this.out.index = 0;
     this.groupBytes = opts.groupBytes ?? GROUP_BYTES;
     if (opts.resume) {
       // The magic bytes are already in FILE.partial: go on after its last complete row group.
@@ -134,6 +137,7 @@ export abstract class ParquetFile<D> implements Formatter<D> {
   /** The last row group, the footer. */
   tail(): Uint8Array {
     const last = this.flush();
+    this.own();
     this.writer.finish();
     return concat(last, this.take());
   }
@@ -141,6 +145,7 @@ export abstract class ParquetFile<D> implements Formatter<D> {
   private flush(): Uint8Array {
     const rows = this.held;
     if (rows === 0) return new Uint8Array(0);
+    this.own();
     const w = this.writer;
     const start = this.out.offset;
     const columns = this.cols.flatMap((c) =>
@@ -163,11 +168,28 @@ export abstract class ParquetFile<D> implements Formatter<D> {
     return this.take();
   }
 
-  /** The bytes encoded since the last take; the buffer is then reused. */
+  /**
+   * The bytes encoded since the last take, where they are (no copy): lent until `recycle` gives them back, and
+   * the next row group is written into a new buffer if it does not.
+   */
   private take(): Uint8Array {
-    const bytes = Buffer.from(this.out.getBytes());
+    const bytes = this.out.getBytes();
     this.out.index = 0;
+    this.lent = true;
     return bytes;
+  }
+
+  /** A row group's bytes, copied by the sink: its buffer is the next row group's. */
+  recycle(chunk: Uint8Array): void {
+    if (chunk.buffer === this.out.buffer) this.lent = false;
+  }
+
+  /** Before bytes are written to `out`: a buffer of its own if the last one is still lent. */
+  private own(): void {
+    if (!this.lent) return;
+    this.out.buffer = new ArrayBuffer(this.out.buffer.byteLength);
+    this.out.view = new DataView(this.out.buffer);
+    this.lent = false;
   }
 }
 

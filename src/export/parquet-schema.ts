@@ -44,6 +44,11 @@ export interface Cursor {
    * the next call.
    */
   bytes?(i: number): { bytes: Uint8Array; from: number; to: number };
+  /**
+   * A leaf whose values are its Parquet column's PLAIN bytes as they are (a 32- or 64-bit signed integer or
+   * float): those values, each cell's copied without a JS value made of it.
+   */
+  fixed?: Int32Array | BigInt64Array | Float32Array | Float64Array;
 }
 
 /** The largest DECIMAL precision every reader takes (DuckDB and Spark stop at 38 digits: a wider one reads back as a double). */
@@ -230,6 +235,16 @@ function node(
               const c = bytes(i);
               buffer.bytes(c.bytes, c.from, c.to);
             };
+          const fixed = cursor.fixed;
+          if (fixed && fixed.BYTES_PER_ELEMENT === buffer.width) {
+            const src = new Uint8Array(fixed.buffer, fixed.byteOffset, fixed.byteLength);
+            const width = buffer.width;
+            return (i, r) => {
+              if (cursor.isNull(i)) return absent(missing, r);
+              buffer.nextRep = r;
+              buffer.plain(src, i * width);
+            };
+          }
           return (i, r) => {
             if (cursor.isNull(i)) return absent(missing, r);
             buffer.nextRep = r;

@@ -153,5 +153,23 @@ export function arrowCursor(data: Data, type: ColumnType): Cursor {
     child: (c) => children[c]!,
     value,
     bytes,
+    fixed: nested || data.typeId === Type.Dictionary ? undefined : plainValues(data, type),
   };
+}
+
+/**
+ * The values of a leaf whose Arrow buffer holds its Parquet column's PLAIN bytes: a signed 32- or 64-bit
+ * integer (INT32, INT64) or a 32- or 64-bit float (FLOAT, DOUBLE); undefined for every other leaf.
+ */
+function plainValues(data: Data, type: ColumnType): Cursor['fixed'] {
+  const v = data.values as unknown;
+  if (type.kind === 'float')
+    return (type.bits === 64 && v instanceof Float64Array) || (type.bits === 32 && v instanceof Float32Array)
+      ? v
+      : undefined;
+  if (type.kind === 'integer' && !type.unsigned)
+    return (type.bits === 64 && v instanceof BigInt64Array) || (type.bits === 32 && v instanceof Int32Array)
+      ? v
+      : undefined;
+  return undefined;
 }
