@@ -221,18 +221,23 @@ describe('job list taller than the terminal', () => {
   });
 
   it('never when it fits, with --no-pager, -o json, in CI, or piped', async () => {
-    for (const [args, extra] of [
+    const cases = [
       [['--limit', '5'], {}],
       [['--no-pager'], {}],
       [['-o', 'json'], {}],
       [[], { CI: 'true' }],
-    ] as const) {
-      const r = await onScreen([...args], extra);
+    ] as const;
+    // The five processes at once: each mostly waits for its query's job.
+    const [piped, ...shown] = await Promise.all([
+      fx.spawn(['job', 'list'], { env: { DLAKE_PAGER: pager } }),
+      ...cases.map(([args, extra]) => onScreen([...args], extra)),
+    ]);
+    for (const [k, [args]] of cases.entries()) {
+      const r = shown[k]!;
       expect(r.code).toBe(0);
       expect(r.screen, args.join(' ')).not.toContain('PAGED');
       expect(r.screen, args.join(' ')).toMatch(/COMPLETED|FAILED|CANCELED/);
     }
-    const piped = await fx.spawn(['job', 'list'], { env: { DLAKE_PAGER: pager } });
     expect(piped.code, piped.stderr).toBe(0);
     expect(piped.stdout).not.toContain('PAGED');
     expect(piped.stdout.trim().split('\n')).toHaveLength(51);

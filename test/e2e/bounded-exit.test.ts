@@ -36,7 +36,9 @@ async function ended(p: ReturnType<typeof startPty>, boundMs = 20_000): Promise<
 const SPINNER_FRAME = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 
 describe('a terminal of 0, 1 or 5 columns', () => {
-  it.each([
+  // The terminals at once, up to the SIGTERM test (each test's processes are its own; none reads the emulator's
+  // log or arms a fault).
+  it.concurrent.each([
     [0, ['sql', 'catalog tree', 'job wait']],
     [1, ['sql']],
     [5, ['sql']],
@@ -47,13 +49,27 @@ describe('a terminal of 0, 1 or 5 columns', () => {
       'catalog tree': ['catalog', 'tree'],
       'job wait': ['job', 'wait', id],
     };
-    for (const command of commands) {
-      const p = startPty(argsOf[command]!, env(), { cols, rows: 30 });
-      expect(await ended(p), `${command}\n${p.raw.slice(0, 2000)}`).toBe(0);
+    // The commands at once, each on a terminal of its own.
+    const ptys = commands.map((command) => startPty(argsOf[command]!, env(), { cols, rows: 30 }));
+    const codes = await Promise.all(ptys.map((p) => ended(p)));
+    for (const [k, command] of commands.entries()) {
+      const p = ptys[k]!;
+      expect(codes[k], `${command}\n${p.raw.slice(0, 2000)}`).toBe(0);
       // A spinner that cannot keep to one line is not drawn: no stream of cursor moves.
       expect(p.raw.length, command).toBeLessThan(20_000);
       expect(p.raw).not.toMatch(SPINNER_FRAME);
     }
+  });
+
+  it.concurrent('NO_COLOR turns the spinner’s colour off (a wide terminal still shows it)', async () => {
+    const p = startPty(
+      ['sql', 'SELECT 1 AS x /* sleep:600 */'],
+      { ...env(), NO_COLOR: '1' },
+      { cols: 100, rows: 30 },
+    );
+    expect(await ended(p)).toBe(0);
+    expect(p.raw).toMatch(SPINNER_FRAME);
+    expect(p.raw).not.toMatch(/\u001b\[3\dm/);
   });
 
   it('SIGTERM during a wait at 0 columns ends dlake with 143, the job cancelled', async () => {
@@ -63,17 +79,6 @@ describe('a terminal of 0, 1 or 5 columns', () => {
     expect(await ended(p), p.raw.slice(0, 2000)).toBe(143);
     expect(p.raw).toContain('terminated (SIGTERM)');
     expect(fx.emu.log.find('POST', /\/cancel$/)).toHaveLength(1);
-  });
-
-  it('NO_COLOR turns the spinner’s colour off (a wide terminal still shows it)', async () => {
-    const p = startPty(
-      ['sql', 'SELECT 1 AS x /* sleep:600 */'],
-      { ...env(), NO_COLOR: '1' },
-      { cols: 100, rows: 30 },
-    );
-    expect(await ended(p)).toBe(0);
-    expect(p.raw).toMatch(SPINNER_FRAME);
-    expect(p.raw).not.toMatch(/\u001b\[3\dm/);
   });
 });
 

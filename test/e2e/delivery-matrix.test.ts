@@ -71,12 +71,14 @@ beforeAll(async () => {
     const id = (await fx.run(['sql', sql, '--no-wait'])).stdout.trim();
     await until(() => fx.emu.jobs.get(id)?.state === 'COMPLETED', 'the job completes');
     jobs.set(name, id);
-    for (const ext of EXTS) {
-      const file = join(scratch, `${name}.${ext}`);
-      const r = await fx.run(['job', 'export', id, '--out', file, '--transport', 'rest']);
-      expect(r.code, r.stderr).toBe(0);
-      reference.set(`${name}.${ext}`, await contents(file, ext));
-    }
+    await Promise.all(
+      EXTS.map(async (ext) => {
+        const file = join(scratch, `${name}.${ext}`);
+        const r = await fx.run(['job', 'export', id, '--out', file, '--transport', 'rest']);
+        expect(r.code, r.stderr).toBe(0);
+        reference.set(`${name}.${ext}`, await contents(file, ext));
+      }),
+    );
   }
   rmSync(scratch, { recursive: true, force: true });
 }, 120_000);
@@ -87,6 +89,9 @@ beforeEach(() => {
   return () => rmSync(dir, { recursive: true, force: true });
 });
 
+/** Scripts written so far: each run reads a script of its own (runs go at once). */
+let scripts = 0;
+
 /** The command line of an in-process entry point writing query `name` to `out`. */
 function entry(
   kind: 'sql' | 'job' | 'script',
@@ -96,28 +101,34 @@ function entry(
 ): string[] {
   if (kind === 'job') return ['job', 'export', jobs.get(name)!, '--out', out, '--transport', transport];
   if (kind === 'sql') return ['sql', QUERIES[name], '--out', out, '--transport', transport];
-  const script = join(dir, `${name}.sql`);
+  const script = join(dir, `script-${++scripts}.sql`);
   writeFileSync(script, `-- one statement\n${QUERIES[name]};\n`);
   return ['sql', '-f', script, '--out', out, '--transport', transport];
 }
 
 describe.each(['sql', 'job', 'script'] as const)('%s, in-process', (kind) => {
   it.each(TRANSPORTS)('over %s: every format and shape byte for byte the REST export', async (transport) => {
-    for (const name of ['big', 'wide', 'one'] as const) {
-      for (const ext of EXTS) {
+    // The 15 exports at once, each into a file of its own: a `sql` run spends most of its time waiting for its
+    // job's next poll, and those waits overlap.
+    const cases = (['big', 'wide', 'one'] as const).flatMap((name) =>
+      EXTS.map((ext) => {
         const out = join(dir, `${name}.${ext}`);
-        const r = await fx.run(entry(kind, name, out, transport));
-        expect(r.code, `${name}.${ext}: ${r.stderr}`).toBe(0);
-        expect(r.stderr).toMatch(new RegExp(`wrote [\\d,]+ rows? to ${out} `));
-        if (transport === 'flight') expect(r.stderr).toContain('over Arrow Flight');
-        const got = await contents(out, ext);
-        const want = reference.get(`${name}.${ext}`)!;
-        if (Buffer.isBuffer(got))
-          expect(got.equals(want as Buffer), `${kind} ${transport} ${name}.${ext}`).toBe(true);
-        else expect(got).toEqual(want);
-        expect(readdirSync(dir).filter((f) => f.includes('.partial'))).toEqual([]);
-      }
+        return { name, ext, out, args: entry(kind, name, out, transport) };
+      }),
+    );
+    const results = await Promise.all(cases.map((c) => fx.run(c.args)));
+    for (const [k, { name, ext, out }] of cases.entries()) {
+      const r = results[k]!;
+      expect(r.code, `${name}.${ext}: ${r.stderr}`).toBe(0);
+      expect(r.stderr).toMatch(new RegExp(`wrote [\\d,]+ rows? to ${out} `));
+      if (transport === 'flight') expect(r.stderr).toContain('over Arrow Flight');
+      const got = await contents(out, ext);
+      const want = reference.get(`${name}.${ext}`)!;
+      if (Buffer.isBuffer(got))
+        expect(got.equals(want as Buffer), `${kind} ${transport} ${name}.${ext}`).toBe(true);
+      else expect(got).toEqual(want);
     }
+    expect(readdirSync(dir).filter((f) => f.includes('.partial'))).toEqual([]);
   });
 
   it.each(TRANSPORTS)(
@@ -145,46 +156,52 @@ describe.each(['sql', 'job', 'script'] as const)('%s, in-process', (kind) => {
 });
 
 describe.skipIf(!canMountTmpfs())('a full disk (a private tmpfs)', () => {
-  let disk: string;
-  beforeEach(() => {
-    disk = join(dir, 'disk');
-    mkdirSync(disk);
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', disk]);
-    return () => execFileSync('umount', [disk]);
-  });
-
   it.each(['sql', 'job', 'script'] as const)(
     '%s, REST and Flight, every format, with and without --debug: exit 9, one line, no FILE',
     async (kind) => {
-      for (const transport of TRANSPORTS) {
-        for (const ext of EXTS) {
-          for (const debug of [[], ['--debug']]) {
-            const out = join(disk, `big.${ext}`);
-            const r = await fx.run([...debug, ...entry(kind, 'big', out, transport)]);
-            expectFailure(
-              {
-                ...r,
-                stderr: r.stderr
-                  .split('\n')
-                  .filter((l) => !l.startsWith('debug:'))
-                  .join('\n'),
-              },
-              9,
-              new RegExp(
-                `^error: (statement 1 \\(line 2\\): )?cannot write ${out}\\.partial: no space left on the device: export stopped after [\\d,]+ rows; ${out} was not written`,
-              ),
-            );
-            expect(r.stderr).not.toMatch(/this is a bug|TypeError/);
-            const left = readdirSync(disk);
-            expect(left).not.toContain(`big.${ext}`);
-            // A REST export keeps the rows it can resume, with the sidecar that describes them.
-            if (left.length > 0) {
-              expect(transport).toBe('rest');
-              expect(left.sort()).toEqual([`big.${ext}.partial`, `big.${ext}.partial.json`]);
-            }
-            for (const f of left) rmSync(join(disk, f));
+      // The 20 runs at once, each onto a full disk of its own.
+      const cases = TRANSPORTS.flatMap((transport) =>
+        EXTS.flatMap((ext) => [[], ['--debug']].map((debug) => ({ transport, ext, debug }))),
+      ).map((c, k) => ({ ...c, disk: join(dir, `disk-${k}`) }));
+      const mounted: string[] = [];
+      try {
+        for (const { disk } of cases) {
+          mkdirSync(disk);
+          execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', disk]);
+          mounted.push(disk);
+        }
+        const results = await Promise.all(
+          cases.map(({ transport, ext, debug, disk }) =>
+            fx.run([...debug, ...entry(kind, 'big', join(disk, `big.${ext}`), transport)]),
+          ),
+        );
+        for (const [k, { transport, ext, disk }] of cases.entries()) {
+          const r = results[k]!;
+          const out = join(disk, `big.${ext}`);
+          expectFailure(
+            {
+              ...r,
+              stderr: r.stderr
+                .split('\n')
+                .filter((l) => !l.startsWith('debug:'))
+                .join('\n'),
+            },
+            9,
+            new RegExp(
+              `^error: (statement 1 \\(line 2\\): )?cannot write ${out}\\.partial: no space left on the device: export stopped after [\\d,]+ rows; ${out} was not written`,
+            ),
+          );
+          expect(r.stderr).not.toMatch(/this is a bug|TypeError/);
+          const left = readdirSync(disk);
+          expect(left).not.toContain(`big.${ext}`);
+          // A REST export keeps the rows it can resume, with the sidecar that describes them.
+          if (left.length > 0) {
+            expect(transport).toBe('rest');
+            expect(left.sort()).toEqual([`big.${ext}.partial`, `big.${ext}.partial.json`]);
           }
         }
+      } finally {
+        for (const disk of mounted) execFileSync('umount', [disk]);
       }
     },
   );

@@ -265,10 +265,23 @@ class Reader {
 
   /** Makes profile `name` logged in (as the admin) unless the reader has it so; `use` makes it the current one. */
   async profile(name: string, use = false): Promise<void> {
+    // Read from the files first: before nearly every example the reader already has it so (two runs saved).
+    if (this.hasProfile(name, use)) return;
     const known = await runInProcess(['profile', 'show', name], { env: this.env() });
     if (use) await runInProcess(['profile', 'use', name], { env: this.env() });
     if (known.code === 0 && this.fx.readJson('credentials.json').tokens?.[name]) return;
     await this.login(name);
+  }
+
+  /** Whether the reader's config folder has profile `name` with a token (and, with `current`, as the current one). */
+  private hasProfile(name: string, current: boolean): boolean {
+    try {
+      const config = this.fx.readJson('config.json');
+      if (!config.profiles?.[name] || (current && config.currentProfile !== name)) return false;
+      return Boolean(this.fx.readJson('credentials.json').tokens?.[name]);
+    } catch {
+      return false;
+    }
   }
 
   async login(profile: string): Promise<void> {

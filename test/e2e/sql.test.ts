@@ -36,14 +36,18 @@ describe('dlake sql', () => {
 
   it('prints every row as json, ndjson or csv, and --max-rows caps them', async () => {
     const sql = 'SELECT id, note FROM big WHERE id <= 12 ORDER BY id';
-    const json = await fx.run(['sql', sql, '-o', 'json']);
+    // The three at once: each waits for its job's next poll.
+    const [json, nd, csv] = await Promise.all([
+      fx.run(['sql', sql, '-o', 'json']),
+      fx.run(['sql', sql, '-o', 'ndjson', '--max-rows', '5']),
+      fx.run(['sql', sql, '-o', 'csv', '--max-rows', '3']),
+    ]);
     expect(json.code, json.stderr).toBe(0);
     const rows = JSON.parse(json.stdout);
     expect(rows).toHaveLength(12);
     expect(rows[2]).toEqual({ id: 3, note: 'line one\nline two' });
     // Pretty-printed like every other command's -o json.
     expect(json.stdout).toBe(`${JSON.stringify(rows, null, 2)}\n`);
-    const nd = await fx.run(['sql', sql, '-o', 'ndjson', '--max-rows', '5']);
     expect(
       nd.stdout
         .trim()
@@ -51,7 +55,6 @@ describe('dlake sql', () => {
         .map((l) => JSON.parse(l).id),
     ).toEqual([1, 2, 3, 4, 5]);
     expect(nd.stderr).toContain('showing the first 5 rows of 12');
-    const csv = await fx.run(['sql', sql, '-o', 'csv', '--max-rows', '3']);
     expect(csv.stdout).toBe(
       'id,note\n1,"with, commas, inside"\n2,"with ""double quotes"" inside"\n3,"line one\nline two"\n',
     );
@@ -274,9 +277,12 @@ describe('dlake job', () => {
     // Each status request takes 2 s: longer than either bound below (a margin for a loaded machine),
     // far shorter than the default 30 s per request.
     fx.emu.fault({ kind: 'latency', path: `/api/v3/job/${id}`, latencyMs: 2000 });
-    const wait = await fx.run(['job', 'wait', id, '--timeout', '300ms']);
+    // Both at once: each waits out its own bounds.
+    const [wait, perRequest] = await Promise.all([
+      fx.run(['job', 'wait', id, '--timeout', '300ms']),
+      fx.run(['--timeout', '300ms', 'job', 'wait', id]),
+    ]);
     expectFailure(wait, 7, `gave up waiting for job ${id} after 300ms`);
-    const perRequest = await fx.run(['--timeout', '300ms', 'job', 'wait', id]);
     expectFailure(
       perRequest,
       7,
