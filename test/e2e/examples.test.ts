@@ -468,7 +468,9 @@ function runsAsPrinted(title: string, examples: () => Example[], hosted = false)
       reader?.close();
       await fx?.close();
     });
-    for (const example of examples().filter((e) => HOSTED.test(e.command) === hosted)) {
+    for (const example of examples().filter(
+      (e) => (HOSTED.test(e.command) || HOSTED.test(e.blockStart ?? '')) === hosted,
+    )) {
       const why = notRun(example);
       it.skipIf(why !== undefined)(
         `${example.where}: ${example.printed}${why ? ` (not run: ${why})` : ''}`,
