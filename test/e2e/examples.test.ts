@@ -329,8 +329,7 @@ class Reader {
       pattern.lastIndex = 0;
     }
     // A password prompt answered as a script answers it (the tests have no terminal to type it on).
-    const login = /^dlake login\b.*\s-u (\S+)/.exec(line);
-    if (login && !line.includes('-stdin')) line += ` --password-stdin <<< ${passwordOf(login[1]!)}`;
+    if (promptedPassword(line) !== undefined) line += ' --password-stdin';
     return line;
   }
 
@@ -341,12 +340,14 @@ class Reader {
 
   async run(command: string): Promise<Run> {
     const line = await this.typed(command);
+    const password = promptedPassword(command);
+    const input = password === undefined ? undefined : `${password}\n`;
     const words = plainWords(line);
     if (words?.[0] === 'dlake')
-      return this.chdir(() => runInProcess(words.slice(1), { env: this.env(), input: '' }));
+      return this.chdir(() => runInProcess(words.slice(1), { env: this.env(), input: input ?? '' }));
     // The built dlake first, and the identity provider's own command line (`idp-cli token` prints its JWT).
     const path = [join(REPO, 'bin'), join(this.dir, 'bin'), process.env.PATH].join(delimiter);
-    return bash(line, { ...cleanEnv(this.env()), PATH: path }, this.dir);
+    return bash(line, { ...cleanEnv(this.env()), PATH: path }, this.dir, input);
   }
 
   close(): void {
@@ -354,17 +355,27 @@ class Reader {
   }
 }
 
-function bash(line: string, env: Record<string, string>, cwd: string): Promise<RunResult> {
+/** The password a `dlake login -u NAME` line prompts for, unless it reads one from standard input already. */
+function promptedPassword(line: string): string | undefined {
+  const login = /^dlake login\b.*\s-u (\S+)/.exec(line);
+  return login && !line.includes('-stdin') ? passwordOf(login[1]!) : undefined;
+}
+
+/** Runs `line` in bash; standard input is `input`, or closed without it. */
+function bash(line: string, env: Record<string, string>, cwd: string, input?: string): Promise<RunResult> {
   return new Promise((done) => {
     const child = spawn('bash', ['--noprofile', '--norc', '-o', 'pipefail', '-c', line], {
       cwd,
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    // A line that never reads its standard input may end before the answer is written.
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('close', (code, signal) => done({ code, signal, stdout, stderr }));
   });
 }
