@@ -49,15 +49,12 @@ const MAX_ROWS = 100_000;
 const profile = z
   .optional(z.string().check(z.minLength(1)))
   .check(z.meta({ description: 'the dlake profile to use (default: the default profile of the session)' }));
-const jobId = z
-  .string()
-  .check(
-    z.minLength(1),
-    z.meta({
-      description:
-        'a job id, as list_jobs gives it (a unique prefix of one is enough, as on the command line)',
-    }),
-  );
+const jobId = z.string().check(
+  z.minLength(1),
+  z.meta({
+    description: 'a job id, as list_jobs gives it (a unique prefix of one is enough, as on the command line)',
+  }),
+);
 
 const limit = (what: string, max: number, def: number) =>
   z.optional(
