@@ -7,6 +7,14 @@ import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import {
+  decodeMessage,
+  encodeMessage,
+  type Incoming,
+  METHOD_RETURN,
+  messageLength,
+  type Outgoing,
+} from '../../src/config/dbus.js';
 
 const run = promisify(execFile);
 
@@ -203,16 +211,13 @@ export async function startBusProxy(busAddress: string): Promise<BusProxy> {
   };
 }
 
-/** The credential-store agents listening in `runtimeDir` (their environment names their socket there). */
-export function agentPids(runtimeDir: string): number[] {
-  const mark = `DLAKE_KEYRING_AGENT=${join(runtimeDir, 'dlake')}/`;
+/** The processes whose environment holds `variable` (NAME=VALUE): none of dlake's may outlive its command. */
+export function processesWith(variable: string): number[] {
   return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => /^\d+$/.test(d) && Number(d) !== process.pid)
     .filter((d) => {
       try {
-        return readFileSync(`/proc/${d}/environ`, 'latin1')
-          .split('\0')
-          .some((v) => v.startsWith(mark));
+        return readFileSync(`/proc/${d}/environ`, 'latin1').split('\0').includes(variable);
       } catch {
         return false;
       }
@@ -220,12 +225,107 @@ export function agentPids(runtimeDir: string): number[] {
     .map(Number);
 }
 
-/** Whether the process has ended (and been reaped). */
-export function ended(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]?.startsWith('Z') ?? true;
-  } catch {
-    return true;
+/** Each item of service `dlake` as `secret-tool search` shows it: its label, every attribute, its secret. */
+export async function itemDetails(
+  ss: SecretService,
+): Promise<{ label: string; attributes: Record<string, string>; secret: string }[]> {
+  const { stdout, stderr } = await run('secret-tool', ['search', '--all', '--unlock', 'service', 'dlake'], {
+    env: { ...process.env, ...ss.env },
+  });
+  // Each item: a block on stdout (label, secret…) and its attributes on stderr, the items in the same order.
+  const blocks = stdout.split(/^\[/m).slice(1);
+  const attrs = [...stderr.matchAll(/^attribute\.([^ ]+) = (.*)$/gm)].map((m) => [m[1]!, m[2]!] as const);
+  // secret-tool prints the attributes of each item together; an item's run begins again at a repeated name.
+  const perItem: Record<string, string>[] = [];
+  for (const [k, v] of attrs) {
+    if (perItem.length === 0 || k in perItem.at(-1)!) perItem.push({});
+    perItem.at(-1)![k] = v;
   }
+  return blocks.map((b, i) => ({
+    label: /^label = (.*)$/m.exec(b)?.[1] ?? '',
+    secret: /^secret = (.*)$/m.exec(b)?.[1] ?? '',
+    attributes: perItem[i] ?? {},
+  }));
+}
+
+/** What a fake bus answers a call with (`send` one or more messages), or nothing at all. */
+export type FakeAnswer = (call: Incoming, send: (m: Outgoing) => void) => void;
+
+export interface FakeBus {
+  address: string;
+  /** Every call dlake made, Hello and AddMatch included. */
+  calls: Incoming[];
+  /** Resolves once no connection is open (its client closed or destroyed it). */
+  drained(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The method return of `call`, from the Secret Service's unique name `:1.0`. */
+export function returns(call: Incoming, signature: string, body: unknown[]): Outgoing {
+  return { type: METHOD_RETURN, replySerial: call.serial, sender: ':1.0', signature, body };
+}
+
+/**
+ * A session bus of the test's own, speaking the wire protocol: it accepts the handshake and answers Hello and
+ * AddMatch as a bus does, and every other call as `answer` says (a Secret Service that prompts and never
+ * completes, sends a forged signal, a malformed message, a wrong signature…). `raw` writes bytes as they are.
+ */
+export async function startFakeBus(
+  answer: FakeAnswer,
+  raw?: (call: Incoming, write: (b: Buffer) => void) => boolean,
+): Promise<FakeBus> {
+  const dir = mkdtempSync(join(tmpdir(), 'dlake-fake-bus-'));
+  const path = join(dir, 'bus');
+  const calls: Incoming[] = [];
+  const open = new Set<Socket>();
+  let onDrained: (() => void) | undefined;
+  const server = createServer((c) => {
+    open.add(c);
+    c.on('error', () => {});
+    c.on('close', () => {
+      open.delete(c);
+      if (open.size === 0) onDrained?.();
+    });
+    let input = Buffer.alloc(0);
+    let authenticated = false;
+    let serial = 100;
+    const send = (m: Outgoing) => c.write(encodeMessage(serial++, m));
+    c.on('data', (d: Buffer) => {
+      input = Buffer.concat([input, d]);
+      if (!authenticated) {
+        const begin = input.indexOf('BEGIN\r\n');
+        if (begin < 0) return;
+        authenticated = true;
+        c.write(`OK ${'0123456789abcdef'.repeat(2)}\r\n`);
+        input = input.subarray(begin + 7);
+      }
+      for (let n = messageLength(input); n !== undefined && input.length >= n; n = messageLength(input)) {
+        const call = decodeMessage(input.subarray(0, n));
+        input = input.subarray(n);
+        calls.push(call);
+        if (raw?.(call, (b) => c.write(b))) continue;
+        if (call.member === 'Hello')
+          send({ ...returns(call, 's', [':1.9']), sender: 'org.freedesktop.DBus' });
+        else if (call.member === 'AddMatch')
+          send({ ...returns(call, '', []), sender: 'org.freedesktop.DBus' });
+        else answer(call, send);
+      }
+    });
+  });
+  await new Promise<void>((done) => server.listen(path, done));
+  return {
+    address: `unix:path=${path}`,
+    calls,
+    drained: () =>
+      open.size === 0
+        ? Promise.resolve()
+        : new Promise<void>((done) => {
+            onDrained = done;
+          }),
+    close: async () => {
+      for (const c of open) c.destroy();
+      await new Promise((done) => server.close(done));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
