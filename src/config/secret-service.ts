@@ -42,7 +42,11 @@ export class SecretServiceStore {
   get(accounts: string[]): Promise<Record<string, string | null>> {
     return this.bounded(async () => {
       const session = this.openSession();
-      const found = await Promise.all(accounts.map((a) => this.find(a)));
+      // Every item looked for at once, and the locked ones among them unlocked together: one prompt at most.
+      const searched = await Promise.all(accounts.map((a) => this.search(a)));
+      const found = searched.map(([unlocked, locked], i) => only([...unlocked, ...locked], accounts[i]!));
+      const locked = searched.flatMap(([, l]) => l);
+      if (locked.length) await this.unlock(locked);
       const paths = found.filter((p): p is string => p !== undefined);
       const values: Record<string, string | null> = Object.fromEntries(accounts.map((a) => [a, null]));
       if (paths.length === 0) return values;
@@ -122,13 +126,9 @@ export class SecretServiceStore {
   /** The item of `account`, unlocked (prompting if it must), or undefined where there is none. */
   private async find(account: string): Promise<string | undefined> {
     const [unlocked, locked] = await this.search(account);
-    const all = [...unlocked, ...locked];
-    if (all.length > 1)
-      throw new StoreError(
-        `${all.length} items of service "${SERVICE}" are named ${account}: remove all but one (secret-tool clear service ${SERVICE} username ${account} removes them all)`,
-      );
+    const item = only([...unlocked, ...locked], account);
     if (locked.length) await this.unlock(locked);
-    return all[0];
+    return item;
   }
 
   private async search(account: string): Promise<[string[], string[]]> {
@@ -243,6 +243,18 @@ export class SecretServiceStore {
     this.broken = e;
     this.bus?.destroy(e);
   }
+}
+
+/**
+ * The one item found for `account`, or undefined. Several are an error, as the binding made them: which one holds
+ * the token cannot be known.
+ */
+function only(items: string[], account: string): string | undefined {
+  if (items.length > 1)
+    throw new StoreError(
+      `${items.length} items of service "${SERVICE}" are named ${account}: remove all but one (secret-tool clear service ${SERVICE} username ${account} removes them all)`,
+    );
+  return items[0];
 }
 
 function attributes(account: string): Record<string, string> {

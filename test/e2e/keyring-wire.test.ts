@@ -217,6 +217,26 @@ describe('a Secret Service that misbehaves (a bus of the test’s own)', () => {
     expect(r.error.message).toBe('the credential store answered with values of type "s" where "vo" was due');
   });
 
+  it('two items of one account: an error naming them, the store still usable', async () => {
+    const bus = await startFakeBus((call, send) => {
+      if (call.member === 'OpenSession')
+        send(returns(call, 'vo', [{ signature: 's', value: '' }, '/org/freedesktop/secrets/session/s1']));
+      else if (call.member === 'SearchItems') send(returns(call, 'aoao', [['/c/login/1'], ['/c/other/4']]));
+    });
+    const store = new SecretServiceStore({ DBUS_SESSION_BUS_ADDRESS: bus.address }, 5000);
+    try {
+      await expect(store.get(['p:token:0badf00d'])).rejects.toThrow(
+        '2 items of service "dlake" are named p:token:0badf00d: remove all but one (secret-tool clear service dlake username p:token:0badf00d removes them all)',
+      );
+      // Nothing unlocked, nothing read.
+      expect(bus.calls.map((c) => c.member)).not.toContain('Unlock');
+      await expect(store.probe()).resolves.toBeUndefined();
+    } finally {
+      store.close();
+      await bus.close();
+    }
+  });
+
   it('no Secret Service on the bus, or no bus to connect to: unavailable (the file is the fallback)', async () => {
     const none = await fail((call, send) => {
       send({

@@ -89,6 +89,25 @@ export async function startSecretService(): Promise<SecretService> {
   });
   unlock.stdin!.end('test-keyring-password');
   await new Promise((done) => unlock.once('exit', done));
+  // The daemon has its name on the bus, but may not have made its login keyring the default collection yet (a
+  // store written to before then has nowhere to create an item): wait until it has.
+  for (let tries = 0; ; tries++) {
+    const { stdout } = await run(
+      'dbus-send',
+      [
+        '--session',
+        '--dest=org.freedesktop.secrets',
+        '--print-reply',
+        '/org/freedesktop/secrets',
+        'org.freedesktop.Secret.Service.ReadAlias',
+        'string:default',
+      ],
+      { env: full },
+    );
+    if (/object path "\/org\/freedesktop\/secrets\/collection\//.test(stdout)) break;
+    if (tries > 500) throw new Error(`GNOME Keyring made no default collection: ${stdout}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
   const items = async () => {
     const { stdout, stderr } = await run('secret-tool', ['search', '--all', '--unlock', 'service', 'dlake'], {
       env: full,
