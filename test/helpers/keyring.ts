@@ -89,25 +89,42 @@ export async function startSecretService(): Promise<SecretService> {
   });
   unlock.stdin!.end('test-keyring-password');
   await new Promise((done) => unlock.once('exit', done));
-  // The daemon has its name on the bus, but may not have made its login keyring the default collection yet (a
-  // store written to before then has nowhere to create an item): wait until it has.
-  for (let tries = 0; ; tries++) {
-    const { stdout } = await run(
-      'dbus-send',
-      [
-        '--session',
-        '--dest=org.freedesktop.secrets',
-        '--print-reply',
+  // The launcher may return before the daemon has its name on the bus: a call to org.freedesktop.secrets before
+  // then would have the bus start a second daemon (D-Bus activation), one without the password and so without a
+  // login keyring. So: wait for the name (asked of the bus, which starts nothing), then for the login keyring to
+  // be the default collection.
+  const ask = async (dest: string, path: string, method: string, ...args: string[]) =>
+    (
+      await run('dbus-send', ['--session', `--dest=${dest}`, '--print-reply', path, method, ...args], {
+        env: full,
+      })
+    ).stdout;
+  const waitFor = async (what: string, ready: () => Promise<boolean>) => {
+    for (let tries = 0; !(await ready()); tries++) {
+      if (tries > 1000) throw new Error(`GNOME Keyring: timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  await waitFor('its name on the bus', async () =>
+    (
+      await ask(
+        'org.freedesktop.DBus',
+        '/org/freedesktop/DBus',
+        'org.freedesktop.DBus.NameHasOwner',
+        'string:org.freedesktop.secrets',
+      )
+    ).includes('boolean true'),
+  );
+  await waitFor('its default collection', async () =>
+    /object path "\/org\/freedesktop\/secrets\/collection\//.test(
+      await ask(
+        'org.freedesktop.secrets',
         '/org/freedesktop/secrets',
         'org.freedesktop.Secret.Service.ReadAlias',
         'string:default',
-      ],
-      { env: full },
-    );
-    if (/object path "\/org\/freedesktop\/secrets\/collection\//.test(stdout)) break;
-    if (tries > 500) throw new Error(`GNOME Keyring made no default collection: ${stdout}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+      ),
+    ),
+  );
   const items = async () => {
     const { stdout, stderr } = await run('secret-tool', ['search', '--all', '--unlock', 'service', 'dlake'], {
       env: full,
