@@ -2,7 +2,7 @@
 // (Debian's `dbus` and `gnome-keyring`; .ci/run installs them), unlocked with a known password, in a HOME of its
 // own. Never the machine user's bus or keyring: test/helpers/dlake.ts cleanEnv drops those variables.
 import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +57,36 @@ export interface SecretService {
   close(): Promise<void>;
 }
 
+/**
+ * The bus's configuration: a session bus on `address` that starts no service (no service folders: a call to a
+ * name nobody owns is an error, never a daemon started with the machine's HOME) and lets everything through.
+ */
+const busConfig = (
+  address: string,
+) => `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>${address}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+`;
+
+/** Ends a child and waits until it has (SIGKILL when SIGTERM was not enough). */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
 export async function startSecretService(): Promise<SecretService> {
   const dir = mkdtempSync(join(tmpdir(), 'dlake-secret-service-'));
   const home = join(dir, 'home');
@@ -64,16 +94,6 @@ export async function startSecretService(): Promise<SecretService> {
   mkdirSync(home);
   mkdirSync(runtime, { mode: 0o700 });
   const address = `unix:path=${join(runtime, 'bus')}`;
-  const bus: ChildProcess = spawn(
-    'dbus-daemon',
-    ['--session', '--nofork', '--nopidfile', `--address=${address}`, '--print-address=1'],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  // The bus is ready when it prints its address.
-  await new Promise<void>((ready, failed) => {
-    bus.once('error', failed);
-    bus.stdout!.once('data', () => ready());
-  });
   const env = {
     DBUS_SESSION_BUS_ADDRESS: address,
     HOME: home,
@@ -81,50 +101,73 @@ export async function startSecretService(): Promise<SecretService> {
     XDG_DATA_HOME: join(home, '.local', 'share'),
   };
   const full = { ...process.env, ...env };
-  // --unlock creates the login keyring with the password read from stdin; the launcher returns once the daemon
-  // has taken its name on the bus.
-  const unlock = spawn('gnome-keyring-daemon', ['--unlock', '--components=secrets'], {
-    env: full,
-    stdio: ['pipe', 'ignore', 'ignore'],
-  });
-  unlock.stdin!.end('test-keyring-password');
-  await new Promise((done) => unlock.once('exit', done));
-  // The launcher may return before the daemon has its name on the bus: a call to org.freedesktop.secrets before
-  // then would have the bus start a second daemon (D-Bus activation), one without the password and so without a
-  // login keyring. So: wait for the name (asked of the bus, which starts nothing), then for the login keyring to
-  // be the default collection.
-  const ask = async (dest: string, path: string, method: string, ...args: string[]) =>
-    (
-      await run('dbus-send', ['--session', `--dest=${dest}`, '--print-reply', path, method, ...args], {
-        env: full,
-      })
-    ).stdout;
-  const waitFor = async (what: string, ready: () => Promise<boolean>) => {
-    for (let tries = 0; !(await ready()); tries++) {
-      if (tries > 1000) throw new Error(`GNOME Keyring: timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+  writeFileSync(join(dir, 'bus.conf'), busConfig(address));
+  const children: ChildProcess[] = [];
+  const close = async () => {
+    // The daemon first (it would otherwise see its bus go), then the bus; each waited for, so none outlives this.
+    for (const child of children.reverse()) await stop(child);
+    rmSync(dir, { recursive: true, force: true });
   };
-  await waitFor('its name on the bus', async () =>
-    (
-      await ask(
-        'org.freedesktop.DBus',
-        '/org/freedesktop/DBus',
-        'org.freedesktop.DBus.NameHasOwner',
-        'string:org.freedesktop.secrets',
-      )
-    ).includes('boolean true'),
-  );
-  await waitFor('its default collection', async () =>
-    /object path "\/org\/freedesktop\/secrets\/collection\//.test(
-      await ask(
-        'org.freedesktop.secrets',
-        '/org/freedesktop/secrets',
-        'org.freedesktop.Secret.Service.ReadAlias',
-        'string:default',
+  try {
+    const bus: ChildProcess = spawn(
+      'dbus-daemon',
+      [`--config-file=${join(dir, 'bus.conf')}`, '--nofork', '--nopidfile', '--print-address=1'],
+      { stdio: ['ignore', 'pipe', 'ignore'], env: full },
+    );
+    children.push(bus);
+    // The bus is ready when it prints its address.
+    await new Promise<void>((ready, failed) => {
+      bus.once('error', failed);
+      bus.once('exit', (code) => failed(new Error(`dbus-daemon exited (${code})`)));
+      bus.stdout!.once('data', () => ready());
+    });
+    // --unlock creates the login keyring with the password read from stdin; in the foreground, the daemon is this
+    // process's child, ended by close().
+    const daemon = spawn('gnome-keyring-daemon', ['--foreground', '--unlock', '--components=secrets'], {
+      env: full,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    children.push(daemon);
+    daemon.on('error', () => {});
+    daemon.stdin!.end('test-keyring-password');
+    // Ready once it has its name on the bus and has made the login keyring the default collection.
+    const ask = async (dest: string, path: string, method: string, ...args: string[]) =>
+      (
+        await run('dbus-send', ['--session', `--dest=${dest}`, '--print-reply', path, method, ...args], {
+          env: full,
+        }).catch((e: { stdout?: string; stderr?: string }) => ({ stdout: `${e.stdout}${e.stderr}` }))
+      ).stdout;
+    const waitFor = async (what: string, ready: () => Promise<boolean>) => {
+      for (let tries = 0; !(await ready()); tries++) {
+        if (daemon.exitCode !== null) throw new Error(`gnome-keyring-daemon exited (${daemon.exitCode})`);
+        if (tries > 1000) throw new Error(`GNOME Keyring: timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    await waitFor('its name on the bus', async () =>
+      (
+        await ask(
+          'org.freedesktop.DBus',
+          '/org/freedesktop/DBus',
+          'org.freedesktop.DBus.NameHasOwner',
+          'string:org.freedesktop.secrets',
+        )
+      ).includes('boolean true'),
+    );
+    await waitFor('its default collection', async () =>
+      /object path "\/org\/freedesktop\/secrets\/collection\//.test(
+        await ask(
+          'org.freedesktop.secrets',
+          '/org/freedesktop/secrets',
+          'org.freedesktop.Secret.Service.ReadAlias',
+          'string:default',
+        ),
       ),
-    ),
-  );
+    );
+  } catch (e) {
+    await close();
+    throw e;
+  }
   const items = async () => {
     const { stdout, stderr } = await run('secret-tool', ['search', '--all', '--unlock', 'service', 'dlake'], {
       env: full,
@@ -177,12 +220,7 @@ export async function startSecretService(): Promise<SecretService> {
       );
       return Math.max(...[...stdout.matchAll(/"::?\d+\.(\d+)"/g)].map((m) => Number(m[1])));
     },
-    close: async () => {
-      // The daemon leaves when its bus goes.
-      bus.kill();
-      await new Promise((done) => bus.once('exit', done));
-      rmSync(dir, { recursive: true, force: true });
-    },
+    close,
   };
 }
 
