@@ -4,9 +4,7 @@
 // answers, a Completed signal forged by another peer, a malformed message, a reply of the wrong type, a bus
 // with no Secret Service or none at all. Each bounded: a StoreError, or for a command one error line and
 // exit 9, never a hang.
-import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeMessage, type Incoming } from '../../src/config/dbus.js';
 import { StoreError } from '../../src/config/keyring-protocol.js';
@@ -20,6 +18,7 @@ import {
   secretServiceMissing,
   startFakeBus,
   startSecretService,
+  storedInKeyring,
 } from '../helpers/keyring.js';
 
 type Binding = typeof import('@napi-rs/keyring');
@@ -267,21 +266,7 @@ describe('a command whose keyring prompts and nobody answers', () => {
   it('one error line, exit 9, nothing sent to the service, its connection to the bus closed', async () => {
     const [bus, fx] = await Promise.all([startFakeBus(lockedStore(() => {})), startFixture()]);
     try {
-      writeFileSync(
-        join(fx.configDir, 'credentials.json'),
-        JSON.stringify({
-          version: 1,
-          tokens: {
-            default: {
-              kind: 'session',
-              obtainedVia: 'password',
-              expiresAt: '2099-01-01T00:00:00.000Z',
-              url: fx.emu.url,
-              keyring: { id: '0badf00d', items: ['token'] },
-            },
-          },
-        }),
-      );
+      storedInKeyring(fx.configDir, fx.emu.url);
       const r = await fx.spawn(['catalog', 'ls'], {
         env: { DBUS_SESSION_BUS_ADDRESS: bus.address, DLAKE_CREDENTIAL_STORE_TIMEOUT: '1000' },
       });

@@ -18,6 +18,7 @@ import {
   secretServiceMissing,
   startBusProxy,
   startSecretService,
+  storedInKeyring,
 } from '../helpers/keyring.js';
 import { startMcp } from '../helpers/mcp.js';
 import { startShellInProcess } from '../helpers/shell-in-process.js';
@@ -355,7 +356,7 @@ describe('without a credential store', () => {
   beforeAll(async () => {
     fx = await startFixture();
     dir = mkdtempSync(join(tmpdir(), 'dlake-silent-bus-'));
-    // A "bus" that accepts a connection and never says a word: the binding's connect waits forever.
+    // A "bus" that accepts a connection and never says a word: not even the handshake's OK.
     silent = createServer((c) => {
       connections.add(c);
       // Read (and drop) what it sends, so that its end is seen.
@@ -365,9 +366,8 @@ describe('without a credential store', () => {
     await new Promise<void>((done) => silent.listen(join(dir, 'bus'), done));
   });
   afterAll(async () => {
-    // Each connection was a helper's, which ends at its deadline (killed by its command, or by itself as the
-    // agent, a moment after it answered); one left open would keep the server open.
-    await until(() => connections.size === 0, "every helper's connection to the silent bus closed");
+    // Each connection was a command's, destroyed at its deadline; one left open would keep the server open.
+    await until(() => connections.size === 0, "every command's connection to the silent bus closed");
     await new Promise((done) => silent.close(done));
     rmSync(dir, { recursive: true, force: true });
     await fx.close();
@@ -431,24 +431,9 @@ describe('without a credential store', () => {
 
   it('a token in the store that cannot be read (the store hangs): exit 9, never a hang', async () => {
     // Kept "in the store" by an earlier login; the store now never answers.
-    writeFileSync(
-      join(fx.configDir, 'credentials.json'),
-      JSON.stringify({
-        version: 1,
-        tokens: {
-          default: {
-            kind: 'session',
-            obtainedVia: 'password',
-            expiresAt: '2099-01-01T00:00:00.000Z',
-            url: fx.emu.url,
-            keyring: { id: '0badf00d', items: ['token'] },
-          },
-        },
-      }),
-    );
-    // With a runtime folder: the helper this command starts would stay on as the agent; killed all the same.
+    storedInKeyring(fx.configDir, fx.emu.url);
     const r = await fx.spawn(['catalog', 'ls'], {
-      env: { ...silentBus(), XDG_RUNTIME_DIR: dir, DLAKE_CREDENTIAL_STORE_TIMEOUT: '1000' },
+      env: { ...silentBus(), DLAKE_CREDENTIAL_STORE_TIMEOUT: '1000' },
     });
     expect(r.signal, 'dlake hung').toBeNull();
     expectFailure(

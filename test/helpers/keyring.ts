@@ -229,48 +229,30 @@ export interface BusProxy {
   address: string;
   /** From now on nothing the bus says reaches the proxy's clients, and new connections are met with silence. */
   freeze(): void;
-  /** The connections open through the proxy. */
-  readonly open: number;
   /** Resolves once no connection is open through the proxy (each was closed by its client, or its process ended). */
   drained(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** A proxy in front of a bus, that can go silent at any moment: a store that answered and then stops answering. */
-export async function startBusProxy(busAddress: string): Promise<BusProxy> {
-  const target = busAddress.replace(/^unix:path=/, '');
-  const dir = mkdtempSync(join(tmpdir(), 'dlake-bus-proxy-'));
+/** A Unix socket server in a folder of its own that knows its open connections (a test's bus or proxy). */
+async function socketServer(prefix: string, onConnection: (c: Socket) => void) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   const path = join(dir, 'bus');
-  let frozen = false;
   const open = new Set<Socket>();
   let onDrained: (() => void) | undefined;
-  const server = createServer((client) => {
-    open.add(client);
-    client.on('error', () => {});
-    client.on('close', () => {
-      open.delete(client);
+  const server = createServer((c) => {
+    open.add(c);
+    c.on('error', () => {});
+    c.on('close', () => {
+      open.delete(c);
       if (open.size === 0) onDrained?.();
     });
-    if (frozen) return void client.resume();
-    const bus = connect(target);
-    bus.on('error', () => client.destroy());
-    client.on('close', () => bus.destroy());
-    client.on('data', (d) => {
-      if (!frozen) bus.write(d);
-    });
-    bus.on('data', (d) => {
-      if (!frozen) client.write(d);
-    });
+    onConnection(c);
   });
   await new Promise<void>((done) => server.listen(path, done));
   return {
     address: `unix:path=${path}`,
-    freeze: () => {
-      frozen = true;
-    },
-    get open() {
-      return open.size;
-    },
+    /** Resolves once no connection is open (each was closed by its client, or its process ended). */
     drained: () =>
       open.size === 0
         ? Promise.resolve()
@@ -283,6 +265,52 @@ export async function startBusProxy(busAddress: string): Promise<BusProxy> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A proxy in front of a bus, that can go silent at any moment: a store that answered and then stops answering. */
+export async function startBusProxy(busAddress: string): Promise<BusProxy> {
+  const target = busAddress.replace(/^unix:path=/, '');
+  let frozen = false;
+  const server = await socketServer('dlake-bus-proxy-', (client) => {
+    if (frozen) return void client.resume();
+    const bus = connect(target);
+    bus.on('error', () => client.destroy());
+    client.on('close', () => bus.destroy());
+    client.on('data', (d) => {
+      if (!frozen) bus.write(d);
+    });
+    bus.on('data', (d) => {
+      if (!frozen) client.write(d);
+    });
+  });
+  return {
+    ...server,
+    freeze: () => {
+      frozen = true;
+    },
+  };
+}
+
+/**
+ * A credentials.json whose default profile's token is in the store (item id 0badf00d), as an earlier login left
+ * it: a command then needs the store to run.
+ */
+export function storedInKeyring(configDir: string, url: string): void {
+  writeFileSync(
+    join(configDir, 'credentials.json'),
+    JSON.stringify({
+      version: 1,
+      tokens: {
+        default: {
+          kind: 'session',
+          obtainedVia: 'password',
+          expiresAt: '2099-01-01T00:00:00.000Z',
+          url,
+          keyring: { id: '0badf00d', items: ['token'] },
+        },
+      },
+    }),
+  );
 }
 
 /** The processes whose environment holds `variable` (NAME=VALUE): none of dlake's may outlive its command. */
@@ -348,18 +376,8 @@ export async function startFakeBus(
   answer: FakeAnswer,
   raw?: (call: Incoming, write: (b: Buffer) => void) => boolean,
 ): Promise<FakeBus> {
-  const dir = mkdtempSync(join(tmpdir(), 'dlake-fake-bus-'));
-  const path = join(dir, 'bus');
   const calls: Incoming[] = [];
-  const open = new Set<Socket>();
-  let onDrained: (() => void) | undefined;
-  const server = createServer((c) => {
-    open.add(c);
-    c.on('error', () => {});
-    c.on('close', () => {
-      open.delete(c);
-      if (open.size === 0) onDrained?.();
-    });
+  const server = await socketServer('dlake-fake-bus-', (c) => {
     let input = Buffer.alloc(0);
     let authenticated = false;
     let serial = 100;
@@ -386,20 +404,5 @@ export async function startFakeBus(
       }
     });
   });
-  await new Promise<void>((done) => server.listen(path, done));
-  return {
-    address: `unix:path=${path}`,
-    calls,
-    drained: () =>
-      open.size === 0
-        ? Promise.resolve()
-        : new Promise<void>((done) => {
-            onDrained = done;
-          }),
-    close: async () => {
-      for (const c of open) c.destroy();
-      await new Promise((done) => server.close(done));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { ...server, calls };
 }
