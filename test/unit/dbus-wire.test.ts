@@ -276,6 +276,62 @@ describe('what a hostile bus may send is refused', () => {
   });
 });
 
+describe('any bytes at all', () => {
+  /** Whatever the bytes, a message or a WireError: never another exception (a RangeError from a read past the end). */
+  const readOrRefuse = (bytes: Buffer) => {
+    try {
+      const n = messageLength(bytes);
+      if (n !== undefined && n <= bytes.length) decodeMessage(bytes.subarray(0, n));
+    } catch (e) {
+      if (!(e instanceof WireError)) throw e;
+    }
+  };
+
+  it('a valid message with any of its bytes changed, or cut anywhere', () => {
+    const valid = encodeMessage(7, {
+      type: METHOD_RETURN,
+      replySerial: 3,
+      sender: ':1.0',
+      signature: 'a{o(oayays)}aoa{sv}',
+      body: [
+        new Map([['/i/1', ['/s/1', Buffer.alloc(0), Buffer.from('token'), 'text/plain']]]),
+        ['/a', '/b'],
+        new Map([['k', { signature: 'a{ss}', value: { a: 'b' } }]]),
+      ],
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat({ max: valid.length - 1 }), fc.integer({ min: 0, max: 255 })), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        fc.nat({ max: valid.length }),
+        (changes, cut) => {
+          const m = Buffer.from(valid);
+          for (const [at, byte] of changes) m[at] = byte;
+          readOrRefuse(m);
+          readOrRefuse(m.subarray(0, cut));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('random bytes behind a plausible fixed header', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 0, maxLength: 200 }),
+        fc.constantFrom(0x6c, 0x42),
+        (rest, order) => {
+          const m = Buffer.concat([Buffer.from([order, METHOD_RETURN, 0, 1]), Buffer.from(rest)]);
+          readOrRefuse(m);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 describe('the session bus address', () => {
   it('its Unix socket: a path, an abstract name, the first usable of several, escapes undone', () => {
     expect(socketOf('unix:path=/run/user/1000/bus')).toBe('/run/user/1000/bus');
