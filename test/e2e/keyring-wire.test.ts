@@ -4,7 +4,11 @@
 // answers, a Completed signal forged by another peer, a malformed message, a reply of the wrong type, a bus
 // with no Secret Service or none at all. Each bounded: a StoreError, or for a command one error line and
 // exit 9, never a hang.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeMessage, type Incoming } from '../../src/config/dbus.js';
 import { StoreError } from '../../src/config/keyring-protocol.js';
@@ -233,6 +237,35 @@ describe('a Secret Service that misbehaves (a bus of the test’s own)', () => {
     } finally {
       store.close();
       await bus.close();
+    }
+  });
+
+  it('a bus that refuses dlake is no store; one that answers the handshake with garbage is a failure', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dlake-auth-'));
+    try {
+      const answer = async (greeting: string) => {
+        const path = join(dir, `bus-${greeting.length}`);
+        const server = createServer((c) => {
+          c.on('error', () => {});
+          c.once('data', () => c.write(greeting));
+        });
+        await new Promise<void>((done) => server.listen(path, done));
+        const store = new SecretServiceStore({ DBUS_SESSION_BUS_ADDRESS: `unix:path=${path}` }, 5000);
+        const e = (await store.probe().catch((x: unknown) => x)) as StoreError;
+        store.close();
+        await new Promise((done) => server.close(done));
+        return [e.message, e.unavailable];
+      };
+      expect(await answer('REJECTED EXTERNAL\r\n')).toEqual([
+        'the session bus refused dlake (REJECTED EXTERNAL)',
+        true,
+      ]);
+      expect(await answer('x'.repeat(2000))).toEqual([
+        'the session bus sent a malformed message (an authentication line too long)',
+        false,
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
