@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeMessage, type Incoming } from '../../src/config/dbus.js';
+import { KeyringHelper } from '../../src/config/keyring.js';
 import { StoreError } from '../../src/config/keyring-protocol.js';
 import { SecretServiceStore } from '../../src/config/secret-service.js';
 import { expectFailure, startFixture } from '../helpers/fixture.js';
@@ -78,6 +79,43 @@ describe.skipIf(secretServiceMissing())('the same items as @napi-rs/keyring (a r
     }
   });
 });
+
+describe.skipIf(secretServiceMissing())(
+  'the helper process of the other platforms, run here through the same binding',
+  () => {
+    it('writes, reads and deletes what the in-process client reads; ends with its input', async () => {
+      const ss = await startSecretService();
+      const helper = new KeyringHelper(ss.env, 10_000);
+      const store = new SecretServiceStore(ss.env, 5000);
+      try {
+        await helper.set({ 'h:token:00000003': 'through-the-helper' });
+        expect(await store.get(['h:token:00000003'])).toEqual({ 'h:token:00000003': 'through-the-helper' });
+        await store.set({ 'h:token:00000003': 'in-process' });
+        expect(await helper.get(['h:token:00000003'])).toEqual({ 'h:token:00000003': 'in-process' });
+        await helper.delete(['h:token:00000003']);
+        expect(await itemDetails(ss)).toEqual([]);
+      } finally {
+        helper.close();
+        store.close();
+        await ss.close();
+      }
+    });
+
+    it('a bus that stays silent: no answer within the deadline, the helper killed', async () => {
+      const bus = await startFakeBus(() => {});
+      const helper = new KeyringHelper({ DBUS_SESSION_BUS_ADDRESS: bus.address }, 1000);
+      try {
+        const e = (await helper.get(['h:token:00000004']).catch((x: unknown) => x)) as StoreError;
+        expect(e.message).toBe('no answer within 1s (a locked keyring waiting for a prompt nobody sees?)');
+        // Its connection to the bus closed with it.
+        await bus.drained();
+      } finally {
+        helper.close();
+        await bus.close();
+      }
+    });
+  },
+);
 
 /** A Secret Service whose one item is in a locked collection, the unlock prompting as `prompted` says. */
 const lockedStore =
