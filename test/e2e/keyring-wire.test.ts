@@ -1,9 +1,10 @@
 // The Secret Service client in-process (src/config/secret-service.ts): the items it writes are the ones
-// @napi-rs/keyring writes, each reading what the other wrote (a real GNOME Keyring); and against a bus of the
-// test's own (test/helpers/keyring.ts startFakeBus), what a real keyring will not do on demand: a prompt nobody
-// answers, a Completed signal forged by another peer, a malformed message, a reply of the wrong type, a bus
-// with no Secret Service or none at all. Each bounded: a StoreError, or for a command one error line and
-// exit 9, never a hang.
+// @napi-rs/keyring writes, each reading what the other wrote (a real GNOME Keyring), and the helper process of the
+// other platforms (src/config/keyring.ts) still working through that binding; and against a bus of the test's
+// own (test/helpers/keyring.ts startFakeBus), what a real keyring will not do on demand: a prompt nobody answers,
+// a Completed signal forged by another peer, a malformed message, a reply of the wrong type, two items of one
+// account, a bus that refuses dlake, with no Secret Service or none at all. Each bounded: a StoreError, or for a
+// command one error line and exit 9, never a hang.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
