@@ -1,4 +1,4 @@
-// The D-Bus wire format (docs/api-facts.md "D-Bus"): type signatures, and values marshalled into and read out of
+// The D-Bus wire format (docs/api-facts.md §17): type signatures, and values marshalled into and read out of
 // a message, in either byte order on reading, little-endian on writing. Only what the credential store's client
 // (src/config/secret-service.ts) needs to say, but every type on reading, since a message from the bus is
 // skipped or refused only once it has been read: the bus is a peer, and nothing it sends is trusted. A message

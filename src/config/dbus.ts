@@ -1,11 +1,11 @@
 // A D-Bus client connection to the session bus, in JavaScript over the bus's Unix socket (docs/architecture.md
-// "The OS credential store"): the address, SASL EXTERNAL, Hello, method calls matched to their replies by serial,
-// and the signals a caller waits for. Nothing here waits on its own: the caller bounds what it waits for and
-// destroys the connection when its deadline passes (src/config/secret-service.ts), so a bus that accepts and
-// stays silent costs a timer, never a hang. The socket never keeps dlake running.
+// "Start-up"): the address, SASL EXTERNAL, Hello, method calls matched to their replies by serial, and the
+// signals a caller waits for. Nothing here waits on its own: the caller bounds what it waits for and destroys the
+// connection when its deadline passes (src/config/secret-service.ts), so a bus that accepts and stays silent
+// costs a timer, never a hang. The socket never keeps dlake running.
 //
 // The handshake is sent at once with the first calls (AUTH EXTERNAL, BEGIN, Hello, then the calls), as systemd's
-// sd-bus does: no round trip is spent on the bus's OK (docs/api-facts.md "D-Bus").
+// sd-bus does: no round trip is spent on the bus's OK (docs/api-facts.md §17).
 import { createConnection, type Socket } from 'node:net';
 import { type DBusValue, MAX_MESSAGE, WireError, WireReader, WireWriter } from './dbus-wire.js';
 

@@ -1,13 +1,13 @@
 // The credential store on Linux: the freedesktop Secret Service, asked in-process over the D-Bus session bus
-// (src/config/dbus.ts), with no helper process, thread or native code (docs/architecture.md "The OS credential
-// store"). Every call is bounded by the command's deadline, connecting and an unlock prompt included: when it
-// passes, the connection is destroyed and the call is a StoreError, as is every call after it.
+// (src/config/dbus.ts), with no helper process, thread or native code (docs/architecture.md "Start-up"). Every
+// call is bounded by its deadline, connecting and an unlock prompt included: when it passes, the connection is
+// destroyed and the call is a StoreError, as is every call after it.
 //
 // The items are the ones @napi-rs/keyring (keyring-rs's dbus-secret-service store) writes, so that either reads
-// what the other wrote (docs/api-facts.md "Secret Service"): attributes `service` = "dlake" and `username` = the
-// account, label `keyring:ACCOUNT@dlake`, found by searching every collection and created in the default one.
-// Secrets travel in a "plain" session: in clear over the user's own session bus, which no other user can
-// connect to (docs/cli-contract.md "Credential storage").
+// what the other wrote (docs/api-facts.md §17): attributes `service` = "dlake" and `username` = the account, label
+// `keyring:ACCOUNT@dlake`, found by searching every collection and created in the default one. Secrets travel in
+// a "plain" session: in clear over the user's own session bus, which no other user can connect to
+// (docs/cli-contract.md "Credential storage").
 import { BusUnreachable, type Call, DBusConnection, DBusError, type Incoming } from './dbus.js';
 import type { DBusValue, Variant } from './dbus-wire.js';
 import { noAnswerWithin, StoreError } from './keyring-protocol.js';
