@@ -4,6 +4,7 @@
 // skipped or refused only once it has been read: the bus is a peer, and nothing it sends is trusted. A message
 // that breaks a rule of the specification (a length past the end, a string without its NUL, a boolean of 2, a
 // signature nested too deep, padding that is not zero) is a WireError, never a value.
+import { isUtf8 } from 'node:buffer';
 
 /** A message of more than this is refused (the specification's bound is 128 MiB; dlake's answers are small). */
 export const MAX_MESSAGE = 4 * 1024 * 1024;
@@ -112,7 +113,6 @@ function signatureOf(t: DBusType): string {
 }
 
 const OBJECT_PATH = /^\/$|^(\/[A-Za-z0-9_]+)+$/;
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads values out of one message's bytes, every length and offset checked against its end. */
 export class WireReader {
@@ -243,12 +243,9 @@ export class WireReader {
     if (this.buf[p + length] !== 0) throw new WireError('a string without its terminating NUL');
     const bytes = this.buf.subarray(p, p + length);
     if (bytes.includes(0)) throw new WireError('a string holding a NUL');
-    let s: string;
-    try {
-      s = utf8.decode(bytes);
-    } catch {
-      throw new WireError('a string that is not UTF-8');
-    }
+    // isUtf8 rather than a fatal TextDecoder: Node 20 builds ICU's converter for the latter on its first use.
+    if (!isUtf8(bytes)) throw new WireError('a string that is not UTF-8');
+    const s = bytes.toString('utf8');
     if (code === 'o' && !OBJECT_PATH.test(s)) throw new WireError('an object path that is not one');
     return s;
   }

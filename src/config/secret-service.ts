@@ -8,6 +8,7 @@
 // `keyring:ACCOUNT@dlake`, found by searching every collection and created in the default one. Secrets travel in
 // a "plain" session: in clear over the user's own session bus, which no other user can connect to
 // (docs/cli-contract.md "Credential storage").
+import { isUtf8 } from 'node:buffer';
 import { BusUnreachable, type Call, DBusConnection, DBusError, type Incoming } from './dbus.js';
 import type { DBusValue, Variant } from './dbus-wire.js';
 import { noAnswerWithin, StoreError } from './keyring-protocol.js';
@@ -23,8 +24,6 @@ const ABSENT = [
   'org.freedesktop.DBus.Error.NameHasNoOwner',
   'org.freedesktop.DBus.Error.Spawn.',
 ];
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export class SecretServiceStore {
   private bus?: DBusConnection;
@@ -281,11 +280,8 @@ function expect(reply: Incoming, returns: string): DBusValue[] {
 }
 
 function decode(bytes: Buffer, account: string): string {
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    throw new StoreError(`the credential store's item ${account} does not hold UTF-8 text`);
-  }
+  if (!isUtf8(bytes)) throw new StoreError(`the credential store's item ${account} does not hold UTF-8 text`);
+  return bytes.toString('utf8');
 }
 
 /** What a failure is to the vault: no store at all (unavailable), or a store that failed. */

@@ -259,6 +259,32 @@ describe('a Secret Service that misbehaves (a bus of the test’s own)', () => {
     expect(r.error.message).toBe('the credential store answered with values of type "s" where "vo" was due');
   });
 
+  it('a secret that is not UTF-8 text is refused by name, not read as a token', async () => {
+    const item = '/org/freedesktop/secrets/collection/login/1';
+    const r = await fail((call, send) => {
+      if (call.member === 'OpenSession')
+        send(returns(call, 'vo', [{ signature: 's', value: '' }, '/org/freedesktop/secrets/session/s1']));
+      else if (call.member === 'SearchItems') send(returns(call, 'aoao', [[item], []]));
+      else if (call.member === 'GetSecrets')
+        send(
+          returns(call, 'a{o(oayays)}', [
+            new Map([
+              [
+                item,
+                [
+                  '/org/freedesktop/secrets/session/s1',
+                  Buffer.alloc(0),
+                  Buffer.from([0x74, 0xff]),
+                  'text/plain',
+                ],
+              ],
+            ]),
+          ]),
+        );
+    }, 5000);
+    expect(r.error.message).toBe("the credential store's item p:token:0badf00d does not hold UTF-8 text");
+  });
+
   it('two items of one account: an error naming them, the store still usable', async () => {
     const bus = await startFakeBus((call, send) => {
       if (call.member === 'OpenSession')
