@@ -91,7 +91,10 @@ function accountsOf(profile: string, t: StoredToken | undefined): string[] {
   return t?.keyring ? t.keyring.items.map((k) => account(profile, k, t.keyring!.id)) : [];
 }
 
-/** What the vault asks of the store's client (src/config/secret-service.ts, src/config/keyring.ts); tests give a fake one. */
+/**
+ * What the vault asks of the store's client (src/config/secret-service.ts, src/config/keyring.ts); tests give a
+ * fake one.
+ */
 export type StoreClient = Pick<KeyringHelper, 'get' | 'set' | 'delete' | 'probe' | 'close'>;
 
 export class SecretVault {
