@@ -1,8 +1,9 @@
 // The credential store's helper process on every platform but Linux (docs/cli-contract.md "Credential storage"):
-// dlake talks to the platform's store (macOS Keychain, Windows Credential Manager, the BSDs' Secret Service) through
-// @napi-rs/keyring in a process of its own, so that a store that never answers (a prompt nobody sees) cannot hang dlake: a native call that
-// blocks cannot be abandoned inside a Node process (not even on a worker thread: exit waits for it), a process can
-// end. (Linux asks the Secret Service in-process, over D-Bus: src/config/secret-service.ts.)
+// dlake talks to the platform's store (macOS Keychain, Windows Credential Manager, the BSDs' Secret Service)
+// through @napi-rs/keyring in a process of its own, so that a store that never answers (a prompt nobody sees)
+// cannot hang dlake: a native call that blocks cannot be abandoned inside a Node process (not even on a worker
+// thread: exit waits for it), a process can end. (Linux asks the Secret Service in-process, over D-Bus:
+// src/config/secret-service.ts.)
 //
 // Requests and answers are JSON lines (src/config/keyring-protocol.ts) on stdin and stdout, from the command
 // that started the helper. The store calls run on a worker thread, one at a time, so that this thread stays free

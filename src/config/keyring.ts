@@ -1,7 +1,7 @@
 // dlake's side of the credential-store helper (src/config/keyring-child.ts), on every platform but Linux (which
-// asks the Secret Service in-process: src/config/secret-service.ts). Started on the first call that needs the store, never
-// before, and every call bounded in time: a call that does not answer within the deadline is a StoreError and the
-// helper is killed (nothing of it can keep dlake waiting).
+// asks the Secret Service in-process: src/config/secret-service.ts). Started on the first call that needs the
+// store, never before, and every call bounded in time: a call that does not answer within the deadline is a
+// StoreError and the helper is killed (nothing of it can keep dlake waiting).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
