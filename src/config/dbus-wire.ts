@@ -64,8 +64,24 @@ const ALIGN: Record<string, number> = {
   '{': 8,
 };
 
+/**
+ * Signatures already parsed: the few a command meets (the header's, the Secret Service's) are parsed once. Only
+ * valid ones are kept, and no more than MAX_PARSED, whatever the bus sends.
+ */
+const parsed = new Map<string, DBusType[]>();
+const MAX_PARSED = 64;
+
 /** The complete types of a signature, checked against the specification's rules. */
 export function parseSignature(signature: string): DBusType[] {
+  let types = parsed.get(signature);
+  if (!types) {
+    types = parseNew(signature);
+    if (parsed.size < MAX_PARSED) parsed.set(signature, types);
+  }
+  return types;
+}
+
+function parseNew(signature: string): DBusType[] {
   if (signature.length > 255) throw new WireError('a signature longer than 255');
   let at = 0;
   const one = (arrays: number, structs: number): DBusType => {
@@ -261,7 +277,8 @@ export class WireReader {
 
 /** Marshals values into a growing buffer, little-endian, aligned from the start of the message. */
 export class WireWriter {
-  private buf = Buffer.alloc(256);
+  // Not zero-filled: every byte up to `length` is written (padding included, as zeros) before it is handed out.
+  private buf = Buffer.allocUnsafe(256);
   length = 0;
 
   bytes(): Buffer {
@@ -274,7 +291,7 @@ export class WireWriter {
    */
   private room(n: number): number {
     if (this.length + n > this.buf.length) {
-      const bigger = Buffer.alloc(Math.max(this.buf.length * 2, this.length + n));
+      const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + n));
       this.buf.copy(bigger, 0, 0, this.length);
       this.buf = bigger;
     }
