@@ -164,20 +164,13 @@ http.get(process.argv[2], { headers: { authorization: 'Bearer ' + process.argv[3
         'dlake --version': { args: [BIN, '--version'], env: cached },
         'dlake catalog ls -o json': { args: [BIN, 'catalog', 'ls', '-o', 'json'], env: cached },
       };
-      // The store's agent is started by the untimed first run and answers the timed ones (the commands of a
-      // session); without it (DLAKE_CREDENTIAL_STORE_AGENT=0) each run starts its own helper, as the first command
-      // after the agent's idle time does. Timed right after the same command with its token in the file, which
-      // they are compared with.
-      const STORE = 'dlake catalog ls -o json, its token in the OS credential store (the agent running)';
-      const STORE_ALONE = 'dlake catalog ls -o json, its token in the OS credential store, no agent';
+      // The token read from the store (on Linux in-process, over D-Bus: src/config/secret-service.ts), timed right
+      // after the same command with its token in the file, which it is compared with.
+      const STORE = 'dlake catalog ls -o json, its token in the OS credential store';
       if (store) {
         const inStore = { ...env, ...store.env, ...folder('store', storeDir) };
         cases[STORE] = { args: [BIN, 'catalog', 'ls', '-o', 'json'], env: inStore };
-        cases[STORE_ALONE] = {
-          args: [BIN, 'catalog', 'ls', '-o', 'json'],
-          env: { ...inStore, DLAKE_CREDENTIAL_STORE_AGENT: '0' },
-        };
-        await timeRun(node, cases[STORE]); // writes its code cache, starts the agent
+        await timeRun(node, cases[STORE]); // writes its code cache
       }
       cases['dlake catalog ls -o json, no code cache (a first run)'] = {
         args: [BIN, 'catalog', 'ls', '-o', 'json'],
@@ -211,7 +204,7 @@ http.get(process.argv[2], { headers: { authorization: 'Bearer ' + process.argv[3
         return `${median(d).toFixed(1)} ms (middle half ${quantile(d, 0.25).toFixed(1)} to ${quantile(d, 0.75).toFixed(1)})`;
       };
       const storeNote = store
-        ? `\n\nThe token in the store rather than the file, the median of the rounds' differences: ${overFile(STORE)} with the agent running, ${overFile(STORE_ALONE)} without it.`
+        ? `\n\nThe token in the store rather than the file, the median of the rounds' differences: ${overFile(STORE)}.`
         : '';
       sections.push(
         `Node ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()}, ${RUNS} rounds:\n\n${table(

@@ -13,7 +13,6 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -61,18 +60,6 @@ try {
   });
   const blob = join(work, 'sea.blob');
   const config = join(work, 'sea-config.json');
-  // The credential store's prebuilt binding for linux-x64, carried as an asset (src/config/keyring-sea.ts). Without
-  // it (not installed: an optional dependency) the executable keeps tokens in the 0600 file and says why.
-  const assets = {};
-  try {
-    assets['keyring.node'] = createRequire(join(repo, 'package.json')).resolve(
-      '@napi-rs/keyring-linux-x64-gnu/keyring.linux-x64-gnu.node',
-    );
-  } catch {
-    console.error(
-      'build:sea: @napi-rs/keyring-linux-x64-gnu is not installed: no credential store in this build',
-    );
-  }
   writeFileSync(
     config,
     JSON.stringify({
@@ -80,7 +67,6 @@ try {
       output: blob,
       disableExperimentalSEAWarning: true,
       useCodeCache: true,
-      assets,
     }),
   );
   // Its one line ("Wrote single executable preparation blob") is noise; a failure's message carries its stderr.

@@ -2,4 +2,4 @@
 // @napi-rs/keyring from the package's own dependencies (its prebuilt binary for the platform, installed by npm).
 import { serveKeyring } from './keyring-child.js';
 
-serveKeyring(() => ({ require: require.resolve('@napi-rs/keyring') }), process.env);
+serveKeyring(() => ({ require: require.resolve('@napi-rs/keyring') }));

@@ -1,5 +1,6 @@
 // What dlake and its credential-store helper (src/config/keyring-child.ts) say to each other, one JSON line each,
-// over the helper's standard input and output or, once it serves as the agent, over its socket.
+// over the helper's standard input and output; and the StoreError that every store client (the helper's, and the
+// Secret Service's in-process on Linux: src/config/secret-service.ts) fails with.
 import { createInterface, type Interface } from 'node:readline';
 
 export type KeyringRequest = {
@@ -28,7 +29,7 @@ export class StoreError extends Error {
   }
 }
 
-/** What a call that outlived its deadline says, on either side of the helper. */
+/** What a call that outlived its deadline says, whichever client made it. */
 export function noAnswerWithin(ms: number): string {
   return `no answer within ${ms / 1000}s (a locked keyring waiting for a prompt nobody sees?)`;
 }

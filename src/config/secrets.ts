@@ -3,8 +3,9 @@
 // otherwise in credentials.json (mode 0600), as before. credentials.json always holds the metadata (kind,
 // expiry, how obtained) and, for a token whose secrets are in the store, which items hold them.
 //
-// The store is reached through a helper process (src/config/keyring.ts), started only when a secret is read
-// or written there: a command that needs no secret, or whose secrets are in the file, never starts it.
+// The store is reached only when a secret is read or written there (on Linux over D-Bus in-process,
+// src/config/secret-service.ts; elsewhere through a helper process, src/config/keyring.ts): a command that needs
+// no secret, or whose secrets are in the file, never loads either.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LocalIOError, UsageError } from '../errors.js';
@@ -90,11 +91,14 @@ function accountsOf(profile: string, t: StoredToken | undefined): string[] {
   return t?.keyring ? t.keyring.items.map((k) => account(profile, k, t.keyring!.id)) : [];
 }
 
-/** What the vault asks of the store's helper (src/config/keyring.ts); tests give a fake one. */
+/**
+ * What the vault asks of the store's client (src/config/secret-service.ts, src/config/keyring.ts); tests give a
+ * fake one.
+ */
 export type StoreClient = Pick<KeyringHelper, 'get' | 'set' | 'delete' | 'probe' | 'close'>;
 
 export class SecretVault {
-  private helper?: StoreClient;
+  private client?: Promise<StoreClient>;
   private readonly revealed = new Map<string, Promise<RevealedToken | undefined>>();
   /** `login --credential-store` sets it for the login. */
   modeOverride?: { mode: StoreMode; source: string };
@@ -103,7 +107,7 @@ export class SecretVault {
     private readonly env: NodeJS.ProcessEnv,
     opts: { store?: StoreClient } = {},
   ) {
-    this.helper = opts.store;
+    if (opts.store) this.client = Promise.resolve(opts.store);
   }
 
   /** The mode in force: `--credential-store`, else DLAKE_CREDENTIAL_STORE, else auto. */
@@ -132,17 +136,26 @@ export class SecretVault {
       : 'no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set';
   }
 
-  /** The helper, its module loaded on first use: a command that never touches the store never loads it. */
-  private async keyring(): Promise<StoreClient> {
-    if (!this.helper) {
-      const { KeyringHelper } = await import('./keyring.js');
+  /**
+   * The store's client, its module loaded on first use: a command that never touches the store never loads it.
+   * On Linux the Secret Service in-process over D-Bus (src/config/secret-service.ts); elsewhere the helper
+   * process and its binding (src/config/keyring.ts).
+   */
+  private keyring(): Promise<StoreClient> {
+    this.client ??= (async () => {
       const ms = Number(this.env.DLAKE_CREDENTIAL_STORE_TIMEOUT);
+      const timeout = Number.isFinite(ms) && ms > 0 ? ms : DEFAULT_TIMEOUT_MS;
       const env = { ...this.env };
       const bus = !env.DBUS_SESSION_BUS_ADDRESS && sessionBusSocket(env);
       if (bus) env.DBUS_SESSION_BUS_ADDRESS = `unix:path=${bus}`;
-      this.helper = new KeyringHelper(env, Number.isFinite(ms) && ms > 0 ? ms : DEFAULT_TIMEOUT_MS);
-    }
-    return this.helper;
+      if (process.platform === 'linux') {
+        const { SecretServiceStore } = await import('./secret-service.js');
+        return new SecretServiceStore(env, timeout);
+      }
+      const { KeyringHelper } = await import('./keyring.js');
+      return new KeyringHelper(env, timeout);
+    })();
+    return this.client;
   }
 
   /**
@@ -272,7 +285,7 @@ export class SecretVault {
   }
 
   close(): void {
-    this.helper?.close();
+    void this.client?.then((h) => h.close());
   }
 
   private none(why: string): LocalIOError {

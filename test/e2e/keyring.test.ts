@@ -1,11 +1,10 @@
 // The OS credential store, for real: GNOME Keyring's Secret Service on a private D-Bus session bus
-// (test/helpers/keyring.ts), reached by dlake through @napi-rs/keyring in its helper process. Each login method,
-// renewal, logout and profile delete, the Flight token, dlake mcp and the SQL shell, migration from the file, a
-// locked keyring, the fallback without a bus, a store that never answers, two processes at once, and no secret in
-// any file of the config folder or HOME; the helper as the user's agent (reached by the commands after the first,
-// ended with its socket, and ending itself when the store stops answering).
+// (test/helpers/keyring.ts), asked by dlake in-process over D-Bus (src/config/secret-service.ts). Each login
+// method, renewal, logout and profile delete, the Flight token, dlake mcp and the SQL shell, migration from the
+// file, a locked keyring, the fallback without a bus, a store that never answers or stops answering, two
+// processes at once, and no secret in any file of the config folder or HOME.
 // Skipped only on a developer's machine without gnome-keyring; on CI (which installs it) its absence fails.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,12 +13,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv } from '../helpers/dlake.js';
 import { ADMIN, expectFailure, type Fixture, SERVICE_USER, startFixture } from '../helpers/fixture.js';
 import {
-  agentPids,
-  ended,
+  processesWith,
   type SecretService,
   secretServiceMissing,
   startBusProxy,
   startSecretService,
+  storedInKeyring,
 } from '../helpers/keyring.js';
 import { startMcp } from '../helpers/mcp.js';
 import { startShellInProcess } from '../helpers/shell-in-process.js';
@@ -259,97 +258,27 @@ describe.skipIf(secretServiceMissing())('the OS credential store (a real Secret 
     noSecretInFiles(Object.values(await itemsOf()));
   });
 
-  it('the commands after the first read through the agent: a socket only the user can reach, no new connection to the bus', async () => {
+  it('a command reads its token in-process: one connection to the bus, no helper process, no socket of its own', async () => {
     const login = await run(['login', '-u', ADMIN.name, '--password-stdin'], {
       input: `${ADMIN.password}\n`,
     });
     expect(login.code, login.stderr).toBe(0);
-    const folder = join(ss.env.XDG_RUNTIME_DIR, 'dlake');
-    expect(statSync(folder).mode & 0o777).toBe(0o700);
-    const sockets = readdirSync(folder);
-    expect(sockets).toEqual([expect.stringMatching(/^keyring-[0-9a-f]{16}\.sock$/)]);
-    const socket = statSync(join(folder, sockets[0]!));
-    expect([socket.isSocket(), socket.mode & 0o077]).toEqual([true, 0]);
-
     const before = await ss.connectionsSoFar();
-    const ls = await run(['catalog', 'ls', '-o', 'json']);
+    // A mark in its environment that any process it started would inherit.
+    const mark = `KEYRING_TEST_RUN=${process.pid}-${Date.now()}`;
+    const ls = await spawn(['catalog', 'ls', '-o', 'json'], {
+      env: { KEYRING_TEST_RUN: mark.split('=')[1]! },
+    });
     expect([ls.code, ls.stderr]).toEqual([0, '']);
     expect(fx.emu.log.entries.at(-1)).toMatchObject({ authScheme: '_service', user: 'admin', status: 200 });
-    // One more: the asker's own. The agent read the token through the entry it kept from the login.
-    expect(await ss.connectionsSoFar()).toBe(before + 1);
-
-    // Without the agent, the command's own helper connects to the store anew.
-    const alone = await run(['catalog', 'ls'], { env: { DLAKE_CREDENTIAL_STORE_AGENT: '0' } });
-    expect(alone.code, alone.stderr).toBe(0);
-    expect(await ss.connectionsSoFar()).toBeGreaterThan(before + 2);
+    // Two more: the command's own, and the asker's.
+    expect(await ss.connectionsSoFar()).toBe(before + 2);
+    // Nothing of dlake's is left in the runtime folder, and no process of it runs on.
+    expect(readdirSync(ss.env.XDG_RUNTIME_DIR).sort()).toEqual(['bus', 'keyring']);
+    expect(processesWith(mark)).toEqual([]);
   });
 
-  it('the agent ends when its socket goes (its folder removed, as the runtime folder is at logout)', async () => {
-    await run(['login', '-u', ADMIN.name, '--password-stdin'], { input: `${ADMIN.password}\n` });
-    const agents = agentPids(ss.env.XDG_RUNTIME_DIR);
-    expect(agents).not.toEqual([]);
-    rmSync(join(ss.env.XDG_RUNTIME_DIR, 'dlake'), { recursive: true });
-    await until(() => agents.every(ended), 'the agents ended');
-    // The next command starts another.
-    const ls = await run(['catalog', 'ls']);
-    expect([ls.code, ls.stderr]).toEqual([0, '']);
-    expect(agentPids(ss.env.XDG_RUNTIME_DIR)).toHaveLength(1);
-  });
-
-  it("an agent gone (killed, its socket left behind) or going (it drops the request): the command's own helper answers", async () => {
-    await run(['login', '-u', ADMIN.name, '--password-stdin'], { input: `${ADMIN.password}\n` });
-    const folder = join(ss.env.XDG_RUNTIME_DIR, 'dlake');
-    const [killed] = agentPids(ss.env.XDG_RUNTIME_DIR);
-    process.kill(killed!, 'SIGKILL');
-    await until(() => ended(killed!), 'the agent ended');
-    const [socket] = readdirSync(folder);
-    const ls = await run(['catalog', 'ls']);
-    expect([ls.code, ls.stderr]).toEqual([0, '']);
-    const [replacement] = agentPids(ss.env.XDG_RUNTIME_DIR);
-    expect(replacement).not.toBe(killed);
-    expect(readdirSync(folder)).toEqual([socket]);
-
-    // An agent that ends as a request comes (its idle time ran out): it reads the request and closes.
-    process.kill(replacement!, 'SIGKILL');
-    await until(() => ended(replacement!), 'the replacement ended');
-    rmSync(join(folder, socket!));
-    const requests: string[] = [];
-    const going = createServer((c) => {
-      // The command's helper, finding the socket taken, connects to see whether someone listens, and leaves.
-      c.on('error', () => {});
-      c.once('data', (d) => {
-        requests.push(String(d));
-        c.destroy();
-      });
-    });
-    await new Promise<void>((done) => going.listen(join(folder, socket!), done));
-    try {
-      const again = await run(['catalog', 'ls']);
-      expect([again.code, again.stderr]).toEqual([0, '']);
-      expect(requests).toEqual([expect.stringMatching(/^\{"op":"get","accounts":\["default:token:/)]);
-    } finally {
-      await new Promise((done) => going.close(done));
-    }
-  });
-
-  it('an idle agent ends by itself (DLAKE_CREDENTIAL_STORE_AGENT, seconds), its socket removed', async () => {
-    const runtime = mkdtempSync(join(tmpdir(), 'dlake-runtime-'));
-    try {
-      const login = await run(['login', '-u', ADMIN.name, '--password-stdin'], {
-        input: `${ADMIN.password}\n`,
-        env: { XDG_RUNTIME_DIR: runtime, DLAKE_CREDENTIAL_STORE_AGENT: '1' },
-      });
-      expect(login.code, login.stderr).toBe(0);
-      const agents = agentPids(runtime);
-      expect(agents).toHaveLength(1);
-      await until(() => agents.every(ended), 'the idle agent ended');
-      expect(readdirSync(join(runtime, 'dlake'))).toEqual([]);
-    } finally {
-      rmSync(runtime, { recursive: true, force: true });
-    }
-  });
-
-  it('an agent whose store stops answering: one error line, exit 9, nothing sent, and the agent ends itself', async () => {
+  it('a store that stops answering between two commands: one error line, exit 9, nothing sent, its connection closed', async () => {
     const proxy = await startBusProxy(ss.env.DBUS_SESSION_BUS_ADDRESS);
     try {
       const env = { DBUS_SESSION_BUS_ADDRESS: proxy.address };
@@ -358,8 +287,6 @@ describe.skipIf(secretServiceMissing())('the OS credential store (a real Secret 
         env,
       });
       expect(login.code, login.stderr).toBe(0);
-      // The agent keeps its connections to the store, through the proxy.
-      expect(proxy.open).toBeGreaterThan(0);
       proxy.freeze();
       fx.emu.log.clear();
       const r = await spawn(['catalog', 'ls'], { env: { ...env, DLAKE_CREDENTIAL_STORE_TIMEOUT: '1000' } });
@@ -370,7 +297,6 @@ describe.skipIf(secretServiceMissing())('the OS credential store (a real Secret 
         'the credential store failed: no answer within 1s (a locked keyring waiting for a prompt nobody sees?)',
       );
       expect(fx.emu.log.entries).toEqual([]);
-      // Nobody killed it (the command only knew its socket): the agent ended itself at the call's deadline.
       await proxy.drained();
     } finally {
       await proxy.close();
@@ -430,7 +356,7 @@ describe('without a credential store', () => {
   beforeAll(async () => {
     fx = await startFixture();
     dir = mkdtempSync(join(tmpdir(), 'dlake-silent-bus-'));
-    // A "bus" that accepts a connection and never says a word: the binding's connect waits forever.
+    // A "bus" that accepts a connection and never says a word: not even the handshake's OK.
     silent = createServer((c) => {
       connections.add(c);
       // Read (and drop) what it sends, so that its end is seen.
@@ -440,9 +366,8 @@ describe('without a credential store', () => {
     await new Promise<void>((done) => silent.listen(join(dir, 'bus'), done));
   });
   afterAll(async () => {
-    // Each connection was a helper's, which ends at its deadline (killed by its command, or by itself as the
-    // agent, a moment after it answered); one left open would keep the server open.
-    await until(() => connections.size === 0, "every helper's connection to the silent bus closed");
+    // Each connection was a command's, destroyed at its deadline; one left open would keep the server open.
+    await until(() => connections.size === 0, "every command's connection to the silent bus closed");
     await new Promise((done) => silent.close(done));
     rmSync(dir, { recursive: true, force: true });
     await fx.close();
@@ -506,24 +431,9 @@ describe('without a credential store', () => {
 
   it('a token in the store that cannot be read (the store hangs): exit 9, never a hang', async () => {
     // Kept "in the store" by an earlier login; the store now never answers.
-    writeFileSync(
-      join(fx.configDir, 'credentials.json'),
-      JSON.stringify({
-        version: 1,
-        tokens: {
-          default: {
-            kind: 'session',
-            obtainedVia: 'password',
-            expiresAt: '2099-01-01T00:00:00.000Z',
-            url: fx.emu.url,
-            keyring: { id: '0badf00d', items: ['token'] },
-          },
-        },
-      }),
-    );
-    // With a runtime folder: the helper this command starts would stay on as the agent; killed all the same.
+    storedInKeyring(fx.configDir, fx.emu.url);
     const r = await fx.spawn(['catalog', 'ls'], {
-      env: { ...silentBus(), XDG_RUNTIME_DIR: dir, DLAKE_CREDENTIAL_STORE_TIMEOUT: '1000' },
+      env: { ...silentBus(), DLAKE_CREDENTIAL_STORE_TIMEOUT: '1000' },
     });
     expect(r.signal, 'dlake hung').toBeNull();
     expectFailure(

@@ -84,7 +84,7 @@ describe.skipIf(built.status === 3)('dlake-linux-x64, the single executable', ()
   });
 
   it.skipIf(secretServiceMissing())(
-    "keeps the login's session in the OS credential store, through the binding it carries",
+    "keeps the login's session in the OS credential store (the Secret Service, asked in-process as the package does)",
     async () => {
       const ss = await startSecretService();
       try {
