@@ -278,8 +278,8 @@ export class Context {
   /**
    * Starts reading the stored token's secrets from the credential store (on Linux over D-Bus, in-process;
    * elsewhere through a helper process: src/config/secrets.ts) while the HTTP client is loaded and built, so that
-   * its start costs the command as little time as it can; whether it did. The credentials provider awaits the same read; nothing is sent before it has
-   * decided the token may be used.
+   * its start costs the command as little time as it can; whether it did. The credentials provider awaits the
+   * same read; nothing is sent before it has decided the token may be used.
    */
   private prefetchSecrets(settings: ResolvedSettings): boolean {
     if (settings.envToken) return false;
