@@ -86,7 +86,7 @@ describe('a stream that breaks after its first batch', () => {
 
   // A stream that breaks may have received rows that were not written (a Parquet row group being filled): the
   // count is the rows received, not those written.
-  it('names every row received, a batch held by the reader when the stream broke included', async () => {
+  it('names every row received, those not written yet included', async () => {
     server.plan = { endpoints: [[schema, b1]], ending: { garbage: true } };
     expectFailure(
       await exportCsv(),
