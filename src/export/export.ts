@@ -11,7 +11,7 @@ import type { Context } from '../context.js';
 import { countRows } from '../util/units.js';
 import { deliver } from './deliver.js';
 import { type FlightAttempt, type FlightPlan, flightPlan } from './flight/transport.js';
-import type { ExportSpec } from './formats.js';
+import { type ExportSpec, formatEntry } from './formats.js';
 import { pageFetcher } from './page-fetcher.js';
 import type { FetchPage } from './pages.js';
 import { exportFeedback } from './progress.js';
@@ -182,6 +182,8 @@ async function overFlight(
       sessionOptions: projectId ? { project_id: projectId } : undefined,
       trace: ctx.debugging ? (line) => stderr.write(`debug: ${line}\n`) : undefined,
       loginHint: plan.loginHint,
+      // A text format's bytes are written before the next batch is read; Parquet holds a row group's values.
+      reuse: !formatEntry(req.spec.format).holdsBatches,
     });
     try {
       const sink = await sinkOf(ctx, req, signal);

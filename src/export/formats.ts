@@ -15,6 +15,11 @@ interface FormatEntry {
   title: string;
   /** A row a line, each line whole (CSV after its header, NDJSON): a text cut at a line end holds whole rows. */
   lines: boolean;
+  /**
+   * It keeps what a piece refers to after `format` returns (Parquet: a row group's values until the group is
+   * written), so an Arrow batch's buffer must not be filled again with a later batch (flight/result.ts `reuse`).
+   */
+  holdsBatches: boolean;
   /** Its module, loaded the first time it is asked for. */
   load(): Promise<ExportFormatModule>;
 }
@@ -25,6 +30,7 @@ const EXPORT_FORMATS = {
     gzip: true,
     title: 'CSV',
     lines: true,
+    holdsBatches: false,
     load: () => import('./csv.js').then((m) => m.csv),
   },
   json: {
@@ -32,6 +38,7 @@ const EXPORT_FORMATS = {
     gzip: true,
     title: 'JSON',
     lines: false,
+    holdsBatches: false,
     load: () => import('./json.js').then((m) => m.json),
   },
   ndjson: {
@@ -39,6 +46,7 @@ const EXPORT_FORMATS = {
     gzip: true,
     title: 'NDJSON',
     lines: true,
+    holdsBatches: false,
     load: () => import('./json.js').then((m) => m.ndjson),
   },
   parquet: {
@@ -46,6 +54,7 @@ const EXPORT_FORMATS = {
     gzip: false,
     title: 'Parquet',
     lines: false,
+    holdsBatches: true,
     load: () => import('./parquet.js').then((m) => m.parquet),
   },
 } as const satisfies Record<string, FormatEntry>;
@@ -60,6 +69,9 @@ export type LineFormat = {
 /** The module that writes `format`. */
 export const formatModule = (format: ExportFormat): Promise<ExportFormatModule> =>
   EXPORT_FORMATS[format].load();
+
+/** What the table says of `format`. */
+export const formatEntry = (format: ExportFormat): FormatEntry => EXPORT_FORMATS[format];
 
 /** The formats' names, in the table's order (`--format`'s choices). */
 export const EXPORT_FORMAT_NAMES = Object.keys(EXPORT_FORMATS) as ExportFormat[];

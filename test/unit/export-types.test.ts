@@ -520,10 +520,57 @@ async function overFlight(format: ExportFormat, encoding: Encoding): Promise<Buf
   return bytesOf(parts);
 }
 
+/**
+ * A text format's Flight stream read with each record batch's buffer filled again once the reader asks for the
+ * next (src/export/flight/result.ts `reuse`), every batch formatted before the next is read, as deliver does:
+ * the CSV of each batch, and the buffer each batch's first column is read from.
+ */
+async function csvOfBatches(batches: A.RecordBatch[], reuse: boolean) {
+  const payloads = payloadsOf(new A.Table(batches));
+  const reader = await readStream(
+    (async function* () {
+      for (const p of payloads)
+        yield { data_header: Buffer.from(p.data_header), data_body: Buffer.from(p.data_body) };
+    })(),
+    'the test stream',
+    { rows: 0 },
+    reuse,
+  );
+  const csv: string[] = [];
+  const buffers: ArrayBufferLike[] = [];
+  let f: Awaited<ReturnType<typeof batchFormatter>> | undefined;
+  for await (const batch of reader) {
+    f ??= await batchFormatter('csv', batch.schema);
+    csv.push(Buffer.from(f.format(batch)).toString());
+    buffers.push((batch.data.children[0]!.values as Uint8Array).buffer);
+  }
+  return { csv, buffers };
+}
+
 const expectedCsv = `${COLUMNS.map((c) => c.name).join(',')}\n${Array.from(
   { length: N },
   (_, r) => `${COLUMNS.map((c) => csvField(c.text[r])).join(',')}\n`,
 ).join('')}`;
+
+describe("a text format's Flight stream, its buffers reused", () => {
+  it('reads every batch as with a new buffer each, each in the buffer the batch before it came in', async () => {
+    const data = COLUMNS.map((c) => c.arrow.service());
+    const fields = COLUMNS.map((c, i) => new A.Field(c.name, data[i]!.type, true));
+    const one = new A.RecordBatch(
+      new A.Schema(fields),
+      A.makeData({ type: new A.Struct(fields), length: N, nullCount: 0, children: data }),
+    );
+    // Batches of other lengths between the same one again and again: some fit the buffer before, some do not.
+    const batches = [one, one.slice(1), one, one, one.slice(0, 2), one, one, one.slice(3)];
+    const fresh = await csvOfBatches(batches, false);
+    const reused = await csvOfBatches(batches, true);
+    expect(reused.csv).toEqual(fresh.csv);
+    expect(reused.csv[0]).toBe(expectedCsv.slice(expectedCsv.indexOf('\n') + 1));
+    // The fourth batch is read from the buffer the third came in (as long as it), not from a new one.
+    expect(reused.buffers[3]).toBe(reused.buffers[2]);
+    expect(fresh.buffers[3]).not.toBe(fresh.buffers[2]);
+  });
+});
 
 describe('every type, REST and every Flight encoding, every text format', () => {
   it('REST: CSV holds every value in its canonical text', () => {

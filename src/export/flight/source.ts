@@ -35,6 +35,8 @@ interface FlightRequest extends FlightClientOptions {
   loginHint?: string;
   /** Session options set before the query (the hosted edition's `project_id`: docs/api-facts.md §14). */
   sessionOptions?: Record<string, string>;
+  /** The format keeps nothing of a batch once formatted (CSV, NDJSON, JSON): its buffer is reused (./result.ts). */
+  reuse?: boolean;
 }
 
 /** The endpoint did not answer before any row came: `auto` falls back to REST on it. */
@@ -65,6 +67,7 @@ export function flightBatches(client: FlightClient, req: FlightRequest): Source<
         sql: req.sql,
         authorization: req.authorization,
         signal,
+        reuse: req.reuse,
       });
       let rows = false;
       for await (const batch of result.batches) {
