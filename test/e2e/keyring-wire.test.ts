@@ -35,14 +35,22 @@ describe.skipIf(secretServiceMissing())('the same items as @napi-rs/keyring (a r
   /** The binding's entry of `account`, as dlake's previous versions made it. */
   const entry = (account: string) =>
     new binding.Entry('dlake', account, { linux: { store: 'secret-service' } } as never);
+  /** The variables ss.env replaces, as they were: the files after this one in the worker's process need them. */
+  const before: Record<string, string | undefined> = {};
   beforeAll(async () => {
     ss = await startSecretService();
     // The binding reads the bus's address from the environment of the process it runs in.
+    for (const k of Object.keys(ss.env)) before[k] = process.env[k];
     Object.assign(process.env, ss.env);
     binding = createRequire(import.meta.url)('@napi-rs/keyring') as Binding;
   });
   afterAll(async () => {
-    for (const k of Object.keys(ss?.env ?? {})) delete process.env[k];
+    // Put back, not deleted: a HOME removed here left a later file of this worker (the single executable's
+    // build, which finds its Node under ~/.cache) without one, and its tests skipped.
+    for (const [k, v] of Object.entries(before)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
     await ss?.close();
   });
 

@@ -1,6 +1,6 @@
 // The single executable (npm run build:sea, scripts/build-sea.mjs): built into a folder of its own, then run
 // as a user without Node runs it, with no `node` on the PATH, against the emulator. Skipped only when the
-// official Node binary it is built from cannot be had (the build exits 3).
+// official Node binary it is built from cannot be had (the build exits 3), and never on CI.
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,10 @@ const built = spawnSync(process.execPath, [join(REPO, 'scripts', 'build-sea.mjs'
   encoding: 'utf8',
 });
 if (built.status !== 0 && built.status !== 3) throw new Error(`build:sea failed: ${built.stderr}`);
+// Skipping is for a machine without the registry; on CI, which installs the binary, it is a failure, so that
+// these tests cannot silently stop running.
+if (built.status === 3 && process.env.CI)
+  throw new Error(`CI: build:sea found no Node binary: ${built.stderr}`);
 
 describe.skipIf(built.status === 3)('dlake-linux-x64, the single executable', () => {
   // Not logged in: the executable logs in itself, into a config folder of its own.
