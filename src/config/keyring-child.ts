@@ -11,7 +11,13 @@
 // not wait for the worker), after every waiting caller has been told. Secrets travel only in the requests and
 // answers, never on argv or in the environment. Built as dist/keyring.cjs (scripts/build.mjs).
 import { Worker } from 'node:worker_threads';
-import { type KeyringAnswer, type KeyringRequest, noAnswerWithin, onJsonLines } from './keyring-protocol.js';
+import {
+  firstLine,
+  type KeyringAnswer,
+  type KeyringRequest,
+  noAnswerWithin,
+  onJsonLines,
+} from './keyring-protocol.js';
 
 /** Where the binding is: the module to require (the npm package's own dependency). */
 type BindingLocation = { require: string };
@@ -139,11 +145,4 @@ export function serveKeyring(locate: () => BindingLocation): void {
     if (current) process.kill(process.pid, 'SIGKILL');
     else process.exit(0);
   });
-}
-
-/** The binding's messages nest their causes ("Platform failure: …"): the first line says it. */
-function firstLine(e: unknown): string {
-  return String((e as Error)?.message ?? e)
-    .split('\n')[0]!
-    .trim();
 }

@@ -11,7 +11,7 @@
 import { isUtf8 } from 'node:buffer';
 import { BusUnreachable, type Call, DBusConnection, DBusError, type Incoming } from './dbus.js';
 import type { DBusValue, Variant } from './dbus-wire.js';
-import { noAnswerWithin, StoreError } from './keyring-protocol.js';
+import { firstLine, noAnswerWithin, StoreError } from './keyring-protocol.js';
 
 const SERVICE = 'dlake';
 const SECRETS = 'org.freedesktop.secrets';
@@ -67,6 +67,8 @@ export class SecretServiceStore {
 
   set(items: Record<string, string>): Promise<void> {
     return this.bounded(async () => {
+      /** The default collection, found and unlocked once for the items that are new. */
+      let collection: Promise<string> | undefined;
       for (const [account, value] of Object.entries(items)) {
         const secret = [await this.openSession(), Buffer.alloc(0), Buffer.from(value, 'utf8'), 'text/plain'];
         const existing = await this.find(account);
@@ -74,11 +76,7 @@ export class SecretServiceStore {
           await this.call(existing, 'Item', 'SetSecret', '(oayays)', [secret], '');
           continue;
         }
-        const [collection] = (await this.call(ROOT, 'Service', 'ReadAlias', 's', ['default'], 'o')) as [
-          string,
-        ];
-        if (collection === NO_OBJECT) throw new StoreError('the credential store has no default collection');
-        await this.unlock([collection]);
+        collection ??= this.defaultCollection();
         const properties = new Map<string, Variant>([
           ['org.freedesktop.Secret.Item.Label', { signature: 's', value: `keyring:${account}@${SERVICE}` }],
           [
@@ -87,7 +85,7 @@ export class SecretServiceStore {
           ],
         ]);
         const [item, prompt] = (await this.call(
-          collection,
+          await collection,
           'Collection',
           'CreateItem',
           'a{sv}(oayays)b',
@@ -120,6 +118,14 @@ export class SecretServiceStore {
   close(): void {
     this.bus?.close();
     this.bus = undefined;
+  }
+
+  /** The collection new items go into (the alias `default`), unlocked. */
+  private async defaultCollection(): Promise<string> {
+    const [collection] = (await this.call(ROOT, 'Service', 'ReadAlias', 's', ['default'], 'o')) as [string];
+    if (collection === NO_OBJECT) throw new StoreError('the credential store has no default collection');
+    await this.unlock([collection]);
+    return collection;
   }
 
   /** The item of `account`, unlocked (prompting if it must), or undefined where there is none. */
@@ -290,12 +296,11 @@ function storeError(e: unknown): StoreError {
   if (e instanceof BusUnreachable) return new StoreError(e.message, true);
   if (e instanceof DBusError) {
     const absent = ABSENT.some((name) => e.errorName.startsWith(name));
-    const text = `${e.errorName}${e.message ? `: ${firstLine(e.message)}` : ''}`;
+    const text = `${e.errorName}${e.message ? `: ${oneLine(e.message)}` : ''}`;
     return new StoreError(absent ? `no Secret Service on the session bus (${text})` : text, absent);
   }
-  return new StoreError(firstLine((e as Error)?.message ?? String(e)));
+  return new StoreError(oneLine(e));
 }
 
-function firstLine(s: string): string {
-  return s.split('\n')[0]!.trim().slice(0, 300);
-}
+/** A message of the bus or the service as one line of an error, of at most 300 characters. */
+const oneLine = (e: unknown): string => firstLine(e).slice(0, 300);
