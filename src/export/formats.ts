@@ -20,6 +20,11 @@ interface FormatEntry {
    * written), so an Arrow batch's buffer must not be filled again with a later batch (flight/result.ts `reuse`).
    */
   holdsBatches: boolean;
+  /**
+   * How standard output shows it on a terminal (stdout-sink.ts): with CSV's or JSON's escapes of control and
+   * invisible characters, or not at all (binary: any byte could be a terminal's escape sequence).
+   */
+  terminal: 'csv' | 'json' | 'binary';
   /** Its module, loaded the first time it is asked for. */
   load(): Promise<ExportFormatModule>;
 }
@@ -31,6 +36,7 @@ const EXPORT_FORMATS = {
     title: 'CSV',
     lines: true,
     holdsBatches: false,
+    terminal: 'csv',
     load: () => import('./csv.js').then((m) => m.csv),
   },
   json: {
@@ -39,6 +45,7 @@ const EXPORT_FORMATS = {
     title: 'JSON',
     lines: false,
     holdsBatches: false,
+    terminal: 'json',
     load: () => import('./json.js').then((m) => m.json),
   },
   ndjson: {
@@ -47,6 +54,7 @@ const EXPORT_FORMATS = {
     title: 'NDJSON',
     lines: true,
     holdsBatches: false,
+    terminal: 'json',
     load: () => import('./json.js').then((m) => m.ndjson),
   },
   parquet: {
@@ -55,6 +63,7 @@ const EXPORT_FORMATS = {
     title: 'Parquet',
     lines: false,
     holdsBatches: true,
+    terminal: 'binary',
     load: () => import('./parquet.js').then((m) => m.parquet),
   },
 } as const satisfies Record<string, FormatEntry>;

@@ -5,6 +5,7 @@ import type { Writable } from 'node:stream';
 import { InterruptedError, UsageError } from '../errors.js';
 import { jsonTerminalSafe, stderrSafe } from '../output/safe-text.js';
 import { fileWriteError } from '../util/files.js';
+import { type ExportFormat, formatEntry } from './formats.js';
 import { OutputClosedError, ownCopy, type Sink, TakenRows } from './sink.js';
 
 /**
@@ -14,21 +15,28 @@ import { OutputClosedError, ownCopy, type Sink, TakenRows } from './sink.js';
  * refused, since any byte of it could be a terminal's escape sequence. To a pipe or a file, the bytes as they
  * are. Undefined: text the caller has made safe itself.
  */
-export type StdoutContent = 'csv' | 'json' | 'ndjson' | 'parquet' | 'binary';
+export type StdoutContent = ExportFormat | 'binary';
 
 export function stdoutSink(stdout: Writable, content?: StdoutContent): Sink {
   if (!isTerminal(stdout) || content === undefined) return new StreamTarget('standard output', stdout);
   checkStdout(stdout, content);
-  return new StreamTarget('standard output', stdout, content === 'csv' ? stderrSafe : jsonTerminalSafe);
+  return new StreamTarget(
+    'standard output',
+    stdout,
+    shownAs(content) === 'csv' ? stderrSafe : jsonTerminalSafe,
+  );
 }
 
 const isTerminal = (stdout: Writable) => (stdout as { isTTY?: boolean }).isTTY === true;
 
+/** How a terminal is shown `content` (`terminal` in the table of formats). */
+const shownAs = (content: StdoutContent) => (content === 'binary' ? 'binary' : formatEntry(content).terminal);
+
 /** Binary data for a terminal on standard output: refused (exit 2), said before the query runs. */
 export function checkStdout(stdout: Writable, content: StdoutContent): void {
-  if (!isTerminal(stdout) || (content !== 'parquet' && content !== 'binary')) return;
+  if (!isTerminal(stdout) || shownAs(content) !== 'binary') return;
   throw new UsageError(
-    `dlake does not write ${content === 'parquet' ? 'Parquet' : 'binary data'} to a terminal`,
+    `dlake does not write ${content === 'binary' ? 'binary data' : formatEntry(content).title} to a terminal`,
     {
       hint: 'redirect standard output (> FILE, | …), or name a file with --out FILE',
     },
