@@ -13,7 +13,12 @@ beforeAll(async () => {
 });
 
 it('shows the running jobs, cancels the selected one after y, and quits on q', async () => {
+  // One after the other, the emulator's clock a second on between them, so that slow_two is the newer: submitted
+  // in the same millisecond, the two would tie in top's newest-first order, and a refresh could show them either
+  // way round.
   const slow = fx.run(['sql', 'SELECT 1 AS slow_one /* sleep:30000 */', '-o', 'json']);
+  await until(() => fx.emu.jobs.list().some((j) => j.state === 'RUNNING'), 'slow_one running');
+  fx.emu.state.clockOffsetMs += 1000;
   const other = fx.run(['sql', 'SELECT 2 AS slow_two /* sleep:30000 */', '-o', 'json']);
   await until(() => fx.emu.jobs.list().filter((j) => j.state === 'RUNNING').length === 2, 'two running jobs');
   const top = startPty(['top', '--interval', '300ms'], env);
