@@ -1,7 +1,8 @@
 // `dlake top`: the running and queued jobs, refreshed (one history query per refresh) on a terminal: ↑/↓
-// select, `c` cancels the selected job after a y/N, `q` (or Ctrl-C) quits. `--once`, or a standard output that
-// is not a terminal, prints one snapshot (docs/cli-contract.md "Operations insight"). The screen is drawn to
-// whatever size the terminal has, none included: drawing never waits on the terminal's size.
+// select (the selection follows its job across refreshes), `c` cancels the selected job after a y/N, `q` (or
+// Ctrl-C) quits. `--once`, or a standard output that is not a terminal, prints one snapshot (docs/cli-contract.md
+// "Operations insight"). The screen is drawn to whatever size the terminal has, none included: drawing never
+// waits on the terminal's size.
 import type { Command } from '@commander-js/extra-typings';
 import type { JobSummary } from '../api/job-history.js';
 import type { Context } from '../context.js';
@@ -48,9 +49,25 @@ async function top(ctx: Context, opts: OptionsOf<typeof declaration>): Promise<v
   await new TopScreen(ctx, opts.interval ?? 2000).run();
 }
 
+/**
+ * The row selected after a refresh: the job that was selected, wherever the refresh put it (a job that ended
+ * above it, or a new one on top, moves it); when it has left the list, the row it was on, or the last row when the
+ * list got shorter (as htop and k9s do).
+ */
+export function rowAfterRefresh(
+  jobs: readonly { id: string }[],
+  selectedId: string | undefined,
+  row: number,
+): number {
+  const kept = selectedId === undefined ? -1 : jobs.findIndex((j) => j.id === selectedId);
+  return kept >= 0 ? kept : Math.min(row, Math.max(0, jobs.length - 1));
+}
+
 class TopScreen {
   private jobs: JobSummary[] = [];
+  /** The selected row, and the job on it: a refresh keeps the job selected, not the row. */
   private selected = 0;
+  private selectedId?: string;
   private asking?: string;
   private message = '';
   private stopped = false;
@@ -85,7 +102,7 @@ class TopScreen {
       while (!this.stopped) {
         try {
           this.jobs = await activeJobs(this.ctx, this.stop.signal);
-          this.selected = Math.min(this.selected, Math.max(0, this.jobs.length - 1));
+          this.select(rowAfterRefresh(this.jobs, this.selectedId, this.selected));
         } catch (e) {
           if (this.stopped) break;
           this.message = `refresh failed: ${(e as Error).message}`;
@@ -136,11 +153,16 @@ class TopScreen {
       return;
     }
     if (k === 'q' || k === '\x03' || k === 'Q') return this.quit();
-    if (k === '\x1b[A' || k === 'k') this.selected = Math.max(0, this.selected - 1);
+    if (k === '\x1b[A' || k === 'k') this.select(Math.max(0, this.selected - 1));
     else if (k === '\x1b[B' || k === 'j')
-      this.selected = Math.min(Math.max(0, this.jobs.length - 1), this.selected + 1);
-    else if ((k === 'c' || k === 'C') && this.jobs[this.selected]) this.asking = this.jobs[this.selected]!.id;
+      this.select(Math.min(Math.max(0, this.jobs.length - 1), this.selected + 1));
+    else if ((k === 'c' || k === 'C') && this.selectedId !== undefined) this.asking = this.selectedId;
     this.draw();
+  }
+
+  private select(row: number): void {
+    this.selected = row;
+    this.selectedId = this.jobs[row]?.id;
   }
 
   /** The screen, cut to the terminal's size; drawing is one write, and never waits on the terminal. */

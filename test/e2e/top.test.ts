@@ -1,6 +1,7 @@
 // `dlake top` in a real terminal (docs/cli-contract.md "Operations insight"): the running jobs refreshed, ↑/↓
-// select, `c` then `y` cancels the selected job on the service, `q` quits with exit 0; a terminal that reports
-// 0 columns is drawn all the same and quits the same.
+// select (the selection follows its job when a refresh lists a new job above it), `c` then `y` cancels the
+// selected job on the service, `q` quits with exit 0; a terminal that reports 0 columns is drawn all the same and
+// quits the same.
 import { beforeAll, expect, it } from 'vitest';
 import { useFixture } from '../helpers/fixture.js';
 import { KEY, startPty } from '../helpers/pty.js';
@@ -57,6 +58,43 @@ it('shows the running jobs, cancels the selected one after y, and quits on q', a
   const two = fx.emu.jobs.list().find((j) => j.sql.includes('slow_two'))!;
   await fx.run(['job', 'cancel', two.id, '--yes']);
   expect((await other).code).toBe(6);
+}, 60_000);
+
+it('the selection follows its job: a new job listed above it, c and y cancel the job that was selected', async () => {
+  const slow = fx.run(['sql', 'SELECT 1 AS first_job /* sleep:30000 */', '-o', 'json']);
+  await until(
+    () => fx.emu.jobs.list().some((j) => j.sql.includes('first_job') && j.state === 'RUNNING'),
+    'first_job running',
+  );
+  const first = fx.emu.jobs.list().find((j) => j.sql.includes('first_job'))!;
+  const top = startPty(['top', '--interval', '200ms'], env);
+  await top.waitFor('first_job');
+  // The newest first: a job submitted a second later is listed above the one selected, on the first row.
+  fx.emu.state.clockOffsetMs += 1000;
+  const later = fx.run(['sql', 'SELECT 2 AS newer_job /* sleep:30000 */', '-o', 'json']);
+  await top.waitFor('newer_job');
+  const lines = top.screen().split('\n');
+  expect(lines.findIndex((l) => l.includes('newer_job'))).toBeLessThan(
+    lines.findIndex((l) => l.includes('first_job')),
+  );
+  expect(lines.find((l) => l.includes('first_job'))!.startsWith('>')).toBe(true);
+  expect(lines.find((l) => l.includes('newer_job'))!.startsWith('>')).toBe(false);
+  top.type('c');
+  await top.waitFor(/cancel job \S+\? \[y\/N\]/);
+  expect(top.screen()).toContain(`cancel job ${first.id}? [y/N]`);
+  top.type('y');
+  await top.waitFor(/cancellation of job \S+ requested/);
+  expect(top.screen()).toContain(`cancellation of job ${first.id} requested`);
+  const newer = fx.emu.jobs.list().find((j) => j.sql.includes('newer_job'))!;
+  const cancels = fx.emu.log.entries.filter((e) => e.method === 'POST' && e.path.endsWith('/cancel'));
+  expect(cancels.map((e) => e.path)).toEqual([`/api/v3/job/${first.id}/cancel`]);
+  await until(() => fx.emu.jobs.get(first.id)!.state === 'CANCELED', 'the selected job canceled');
+  expect(fx.emu.jobs.get(newer.id)!.state).toBe('RUNNING');
+  top.type('q');
+  expect(await top.exited).toBe(0);
+  expect((await slow).code).toBe(6);
+  await fx.run(['job', 'cancel', newer.id, '--yes']);
+  expect((await later).code).toBe(6);
 }, 60_000);
 
 it('a terminal of 0 columns: drawn, and q quits', async () => {

@@ -20,6 +20,7 @@ const COMMAND_LAYER_TESTS: Record<string, string> = {
   'test/unit/readme.test.ts': 'the README against the command tree',
   'test/unit/render-fuzz.test.ts': '`--data` (readJsonArgument) among the inputs it fuzzes',
   'test/unit/source-state.test.ts': 'the warning `source create|update` gives for an unhealthy source',
+  'test/unit/top-selection.test.ts': "`top`'s selection across a refresh",
 };
 
 /** What a layer must not know of the packages, besides the rank. */
