@@ -13,6 +13,7 @@ import {
   UsageError,
 } from '../errors.js';
 import { formatPath } from '../util/catalog-ref.js';
+import { firstLine } from '../util/first-line.js';
 import type { Target } from './endpoint.js';
 
 interface ErrorResponse {
@@ -39,15 +40,15 @@ function parseErrorBody(contentType: string, text: string): ParsedErrorBody {
   if (!/json/i.test(contentType) && !text.trim().startsWith('{')) {
     // text/plain 400s carry the parser's message; HTML error pages carry nothing worth a line.
     if (/html/i.test(contentType) || /^\s*</.test(text)) return { details };
-    return { message: firstLine(text), details };
+    return { message: firstLine(text, 300), details };
   }
   let body: Record<string, unknown>;
   try {
     body = JSON.parse(text) as Record<string, unknown>;
   } catch {
-    return { message: firstLine(text), details };
+    return { message: firstLine(text, 300), details };
   }
-  if (typeof body !== 'object' || body === null) return { message: firstLine(text), details };
+  if (typeof body !== 'object' || body === null) return { message: firstLine(text, 300), details };
   const validation = body.validationErrorMessages as
     | { fieldErrorMessages?: Record<string, string[]>; globalErrorMessages?: string[] }
     | undefined;
@@ -172,9 +173,4 @@ function tokenEndpointAdvice(code: string | undefined, description = ''): Advice
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() ? v.trim() : undefined;
-}
-
-function firstLine(text: string): string {
-  const line = text.trim().split(/\r?\n/)[0] ?? '';
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

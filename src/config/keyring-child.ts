@@ -11,13 +11,8 @@
 // not wait for the worker), after every waiting caller has been told. Secrets travel only in the requests and
 // answers, never on argv or in the environment. Built as dist/keyring.cjs (scripts/build.mjs).
 import { Worker } from 'node:worker_threads';
-import {
-  firstLine,
-  type KeyringAnswer,
-  type KeyringRequest,
-  noAnswerWithin,
-  onJsonLines,
-} from './keyring-protocol.js';
+import { firstLine } from '../util/first-line.js';
+import { type KeyringAnswer, type KeyringRequest, noAnswerWithin, onJsonLines } from './keyring-protocol.js';
 
 /** Where the binding is: the module to require (the npm package's own dependency). */
 type BindingLocation = { require: string };
@@ -33,11 +28,12 @@ const DEFAULT_DEADLINE_MS = 10_000;
  * (5–15 ms on the Secret Service), reading through one already made takes well under a millisecond. A kept
  * entry that fails is made anew once, unless the failure was the user's answer to a prompt (asked twice, they
  * would be prompted twice). On Linux, the Secret Service or nothing: never the binding's silent fallback to the
- * kernel keyring, which forgets everything at reboot.
+ * kernel keyring, which forgets everything at reboot. Its firstLine is src/util/first-line.ts's, the function's
+ * own source put in (it is self-contained for that).
  */
-const WORKER = String.raw`
+const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
-const firstLine = (e) => String((e && e.message) || e).split('\n')[0].trim();
+const firstLine = ${firstLine};
 let binding;
 let unavailable;
 try {

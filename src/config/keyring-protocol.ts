@@ -29,16 +29,6 @@ export class StoreError extends Error {
   }
 }
 
-/**
- * The first line of an error's message (or of a text): a store's messages nest their causes ("Platform failure:
- * …"), and the first line says it.
- */
-export function firstLine(e: unknown): string {
-  return String((e as Error)?.message ?? e)
-    .split('\n')[0]!
-    .trim();
-}
-
 /** What a call that outlived its deadline says, whichever client made it. */
 export function noAnswerWithin(ms: number): string {
   return `no answer within ${ms / 1000}s (a locked keyring waiting for a prompt nobody sees?)`;

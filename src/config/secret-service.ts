@@ -9,9 +9,10 @@
 // a "plain" session: in clear over the user's own session bus, which no other user can connect to
 // (docs/cli-contract.md "Credential storage").
 import { isUtf8 } from 'node:buffer';
+import { firstLine } from '../util/first-line.js';
 import { BusUnreachable, type Call, DBusConnection, DBusError, type Incoming } from './dbus.js';
 import type { DBusValue, Variant } from './dbus-wire.js';
-import { firstLine, noAnswerWithin, StoreError } from './keyring-protocol.js';
+import { noAnswerWithin, StoreError } from './keyring-protocol.js';
 
 const SERVICE = 'dlake';
 const SECRETS = 'org.freedesktop.secrets';
@@ -302,5 +303,5 @@ function storeError(e: unknown): StoreError {
   return new StoreError(oneLine(e));
 }
 
-/** A message of the bus or the service as one line of an error, of at most 300 characters. */
-const oneLine = (e: unknown): string => firstLine(e).slice(0, 300);
+/** A message of the bus or the service as one line of an error, cut at 300 characters. */
+const oneLine = (e: unknown): string => firstLine(e, 300);

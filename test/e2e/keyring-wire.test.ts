@@ -126,6 +126,12 @@ describe.skipIf(secretServiceMissing())(
   },
 );
 
+/** A bus that answers every call with the error `errorName`, its message `message`. */
+const errorReply =
+  (errorName: string, message: string): FakeAnswer =>
+  (call, send) =>
+    send({ type: 3, replySerial: call.serial, errorName, signature: 's', body: [message] });
+
 /** A Secret Service whose one item is in a locked collection, the unlock prompting as `prompted` says. */
 const lockedStore =
   (prompted: (call: Incoming, send: Parameters<FakeAnswer>[1]) => void): FakeAnswer =>
@@ -342,16 +348,25 @@ describe('a Secret Service that misbehaves (a bus of the test’s own)', () => {
     }
   });
 
+  it("the service's failure: one line of an error, its message's first, cut at 300 characters", async () => {
+    const failed = await fail(
+      errorReply('org.freedesktop.DBus.Error.Failed', `${'w'.repeat(1000)}\nat the service's stack`),
+      5000,
+    );
+    expect([failed.error.message, failed.error.unavailable]).toEqual([
+      `org.freedesktop.DBus.Error.Failed: ${'w'.repeat(300)}…`,
+      false,
+    ]);
+  });
+
   it('no Secret Service on the bus, or no bus to connect to: unavailable (the file is the fallback)', async () => {
-    const none = await fail((call, send) => {
-      send({
-        type: 3,
-        replySerial: call.serial,
-        errorName: 'org.freedesktop.DBus.Error.ServiceUnknown',
-        signature: 's',
-        body: ['The name org.freedesktop.secrets was not provided by any .service files'],
-      });
-    }, 5000);
+    const none = await fail(
+      errorReply(
+        'org.freedesktop.DBus.Error.ServiceUnknown',
+        'The name org.freedesktop.secrets was not provided by any .service files',
+      ),
+      5000,
+    );
     expect([none.error.message, none.error.unavailable]).toEqual([
       'no Secret Service on the session bus (org.freedesktop.DBus.Error.ServiceUnknown: The name org.freedesktop.secrets was not provided by any .service files)',
       true,

@@ -198,6 +198,15 @@ describe('ApiClient', () => {
     expect(v.details).toEqual(['name: must not contain periods']);
   });
 
+  it("a plain-text or broken JSON answer: its first line, cut at 300 characters; a JSON errorMessage's whole", () => {
+    const answer = (contentType: string, text: string) =>
+      errorFromResponse({ status: 400, endpoint: 'POST /api/v3/sql', contentType, text }).message;
+    const long = 'y'.repeat(1000);
+    expect(answer('text/plain', `\n${long}\nat [Source: …]`)).toBe(`${'y'.repeat(300)}…`);
+    expect(answer('application/json', `{ ${long}\n}`)).toBe(`{ ${'y'.repeat(298)}…`);
+    expect(answer('application/json', JSON.stringify({ errorMessage: long }))).toBe(long);
+  });
+
   it('token-endpoint refusals say which case it is: client secret, expired JWT, no external provider', () => {
     const refusal = (error: string, description: string) =>
       errorFromResponse({
