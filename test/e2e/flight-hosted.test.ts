@@ -11,25 +11,19 @@ import { ORG_DEFAULT_PROJECT_ID } from '../../emulator/src/flight/server.js';
 import { FlightClient } from '../../src/export/flight/client.js';
 import { parseFlightUrl } from '../../src/export/flight/endpoint.js';
 import { openFlightResult } from '../../src/export/flight/result.js';
+import type { RunResult } from '../helpers/dlake.js';
 import { expectFailure, useFixture } from '../helpers/fixture.js';
 
 const PID = '11111111-2222-4333-8444-555555555555';
 const QUERY = 'SELECT id, name FROM big ORDER BY id';
-let pat: string;
 let dir: string;
 const calls = () => fx.emu.flight!.calls;
 
-const fx = useFixture(
-  { edition: 'cloud', cloud: { projectId: PID }, flightPort: 0, bigRows: 9000 },
-  { login: false },
-);
+// Logged in to the project PID with a PAT of the admin's (useFixture), the profile's Flight endpoint the emulator's.
+const fx = useFixture({ edition: 'cloud', cloud: { projectId: PID }, flightPort: 0, bigRows: 9000 });
 beforeAll(async () => {
-  pat = fx.emu.state.issueToken(fx.emu.state.userByName('admin')!.id, 'pat', 3_600_000).token;
-  const login = await fx.run(
-    ['--edition', 'cloud', '--project-id', PID, '--flight-url', fx.emu.flight!.url, 'login', '--token-stdin'],
-    { input: `${pat}\n` },
-  );
-  expect(login.code, login.stderr).toBe(0);
+  const set = await fx.run(['--flight-url', fx.emu.flight!.url, 'profile', 'set', 'default']);
+  expect(set.code, set.stderr).toBe(0);
 });
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'dlake-flight-hosted-'));
@@ -67,7 +61,7 @@ describe('the hosted edition over Flight', () => {
 
   it('the emulator makes a forgotten session visible: the default project’s rows', async () => {
     const client = new FlightClient({ endpoint: parseFlightUrl(fx.emu.flight!.url), idleMs: 10_000 });
-    const result = await openFlightResult(client, { sql: QUERY, authorization: `Bearer ${pat}` });
+    const result = await openFlightResult(client, { sql: QUERY, authorization: `Bearer ${fx.pat()}` });
     const ids: bigint[] = [];
     for await (const b of result.batches) for (const row of b) ids.push(row!.toJSON().id as bigint);
     client.close();
@@ -76,41 +70,28 @@ describe('the hosted edition over Flight', () => {
   });
 
   it('a project the organisation does not have is refused by name (exit 6), nothing written', async () => {
-    const other = '99999999-2222-4333-8444-555555555555';
-    const cfg = mkdtempSync(join(tmpdir(), 'dlake-flight-hosted-cfg-'));
     const out = join(dir, 'x.csv');
-    const r = await fx.run(['sql', QUERY, '--out', out, '--transport', 'flight'], {
-      env: {
-        DLAKE_CONFIG_DIR: cfg,
-        DLAKE_EDITION: 'cloud',
-        DLAKE_PROJECT_ID: other,
-        DLAKE_TOKEN: pat,
-        DLAKE_URL: fx.emu.url,
-        DLAKE_FLIGHT_URL: fx.emu.flight!.url,
-      },
+    const r = await runHosted(['sql', QUERY, '--out', out, '--transport', 'flight'], {
+      projectId: '99999999-2222-4333-8444-555555555555',
+      token: fx.pat(),
+      flightUrl: fx.emu.flight!.url,
     });
-    rmSync(cfg, { recursive: true, force: true });
     expect(r.code, r.stderr).toBe(6);
     expect(r.stderr).toContain('did not set the session option project_id (INVALID_VALUE)');
     expect(calls().map((c) => c.method)).toEqual(['DoAction']);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
 
 it('an endpoint that takes no session options is named (exit 6): the project cannot be set, no query is sent', async () => {
   // A self-hosted service's Flight endpoint answers SetSessionOptions UNIMPLEMENTED, as Arrow before 16 does.
   const other = await startEmulator({ flightPort: 0 });
-  const cfg = mkdtempSync(join(tmpdir(), 'dlake-flight-hosted-cfg-'));
   try {
     const out = join(dir, 'x.csv');
-    const r = await fx.run(['sql', QUERY, '--out', out, '--transport', 'flight'], {
-      env: {
-        DLAKE_CONFIG_DIR: cfg,
-        DLAKE_EDITION: 'cloud',
-        DLAKE_PROJECT_ID: PID,
-        DLAKE_TOKEN: other.state.issueToken(other.state.userByName('admin')!.id, 'pat', 3_600_000).token,
-        DLAKE_URL: fx.emu.url,
-        DLAKE_FLIGHT_URL: other.flight!.url,
-      },
+    const r = await runHosted(['sql', QUERY, '--out', out, '--transport', 'flight'], {
+      projectId: PID,
+      token: other.state.issueToken(other.state.userByName('admin')!.id, 'pat', 3_600_000).token,
+      flightUrl: other.flight!.url,
     });
     expectFailure(
       r,
@@ -123,7 +104,30 @@ it('an endpoint that takes no session options is named (exit 6): the project can
     expect(other.flight!.calls.map((c) => c.method)).toEqual(['DoAction']);
     expect(readdirSync(dir)).toEqual([]);
   } finally {
-    rmSync(cfg, { recursive: true, force: true });
     await other.close();
   }
 });
+
+/**
+ * Runs dlake on the hosted edition from the environment alone (DLAKE_EDITION, DLAKE_PROJECT_ID, DLAKE_TOKEN,
+ * DLAKE_FLIGHT_URL), with a config folder of its own that holds no profile: nothing of the logged-in one is used.
+ */
+async function runHosted(
+  args: string[],
+  hosted: { projectId: string; token: string; flightUrl: string },
+): Promise<RunResult> {
+  const cfg = mkdtempSync(join(tmpdir(), 'dlake-flight-hosted-cfg-'));
+  try {
+    return await fx.run(args, {
+      env: {
+        DLAKE_CONFIG_DIR: cfg,
+        DLAKE_EDITION: 'cloud',
+        DLAKE_PROJECT_ID: hosted.projectId,
+        DLAKE_TOKEN: hosted.token,
+        DLAKE_FLIGHT_URL: hosted.flightUrl,
+      },
+    });
+  } finally {
+    rmSync(cfg, { recursive: true, force: true });
+  }
+}
