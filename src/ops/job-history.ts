@@ -11,6 +11,7 @@ import {
   lacksJobsRecent,
 } from '../api/job-history.js';
 import type { ResultRow, ResultsPage } from '../api/jobs.js';
+import { JOB_ID } from '../api/url-segment.js';
 import type { Context } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { waitWithFeedback } from '../export/job-wait.js';
@@ -90,15 +91,30 @@ function lacksTable(table: HistoryTable, error: string, lacks = `no ${table}`): 
   return new ServiceError(`reading ${table} failed: ${error.split(/\r?\n/)[0] || 'no reason was given'}`);
 }
 
+/**
+ * The rows of a history query, each one's job id checked as every job id the service sends is (`JOB_ID`), before
+ * it is printed or put in a URL (`top`'s cancel, a short id resolved): anything else (megabytes of text, `..`,
+ * a slash, a control character, none) is an answer dlake cannot use, exit 7 (docs/cli-contract.md "Operations
+ * insight"). `first` is the index of the first row in the query's answer.
+ */
+function checkJobIds(rows: readonly ResultRow[], table: HistoryTable, first = 0): readonly ResultRow[] {
+  rows.forEach((row, i) => {
+    if (typeof row.job_id !== 'string' || !JOB_ID.test(row.job_id)) {
+      throw new ServiceError(`unexpected answer from ${table}: rows.${first + i}.job_id: not a job id`);
+    }
+  });
+  return rows;
+}
+
 /** The pages of a history query's rows, each row made a JobSummary, whatever the edition's columns. */
-function summaryPages(client: ApiClient, id: string): FetchPage {
-  const fetch = pageFetcher(client, id);
+function summaryPages(client: ApiClient, query: HistoryQuery): FetchPage {
+  const fetch = pageFetcher(client, query.id);
   return async (offset, limit, signal): Promise<ResultsPage> => {
     const page = await fetch(offset, limit, signal);
     return {
       rowCount: page.rowCount,
       schema: JOB_SUMMARY_FIELDS,
-      rows: page.rows.map((r) => jobSummary(r) as unknown as ResultRow),
+      rows: checkJobIds(page.rows, query.table, offset).map((r) => jobSummary(r) as unknown as ResultRow),
       exact: page.exact,
     };
   };
@@ -110,7 +126,7 @@ export async function readSummaries(ctx: Context, query: HistoryQuery, signal = 
   const { pagesInOrder } = await import('../export/pages.js');
   const rows: JobSummary[] = [];
   for await (const page of pagesInOrder({
-    fetchPage: summaryPages(client, query.id),
+    fetchPage: summaryPages(client, query),
     pageSize: 500,
     concurrency: 1,
     signal,
@@ -120,13 +136,13 @@ export async function readSummaries(ctx: Context, query: HistoryQuery, signal = 
   return rows;
 }
 
-/** The raw rows of a history query (one job's row for `job why`). */
+/** The raw rows of a history query (one job's row for `job why`), their job ids checked as in `summaryPages`. */
 export async function readHistoryRows(
   ctx: Context,
   query: HistoryQuery,
   signal = ctx.interrupt.signal,
-): Promise<ResultRow[]> {
+): Promise<readonly ResultRow[]> {
   const client = (await ctx.client()).withSignal(signal);
   const { getResults } = await import('../api/jobs.js');
-  return (await getResults(client, query.id, 0, 500, signal)).rows;
+  return checkJobIds((await getResults(client, query.id, 0, 500, signal)).rows, query.table);
 }

@@ -214,7 +214,15 @@ export async function resolveJobId(
     );
   }
   const query = await queryHistory(ctx, 'recent', (table) => jobIdsSql(table, given), { signal });
-  const ids = (await readHistoryRows(ctx, query, signal)).map((r) => String(r.job_id));
+  // Each id checked as a job id as it is read (readHistoryRows), and as one that starts with what was asked.
+  const ids = (await readHistoryRows(ctx, query, signal)).map((r) => r.job_id as string);
+  ids.forEach((id, i) => {
+    if (!id.toLowerCase().startsWith(given.toLowerCase())) {
+      throw new ServiceError(
+        `unexpected answer from ${query.table}: rows.${i}.job_id: does not start with ${given}`,
+      );
+    }
+  });
   if (ids.length === 1) return ids[0]!;
   if (ids.length > 1) {
     throw new UsageError(`job id ${given} is ambiguous: ${ids.join(', ')} and maybe others start with it`, {

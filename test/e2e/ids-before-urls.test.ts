@@ -73,3 +73,65 @@ describe('a job id the service sends', () => {
     expect(existsSync(out())).toBe(false);
   });
 });
+
+describe('a job id the history sends', () => {
+  const ANSWERS: unknown[] = ['x'.repeat(2 * 1024 * 1024), '..', 'a/../../catalog', 'a\u0001b', '', null];
+  /** The next history query's page of rows answers `rows` (the query itself runs, as on the service). */
+  const historyAnswers = (rows: Record<string, unknown>[]) =>
+    fx.emu.fault({
+      kind: 'schema',
+      method: 'GET',
+      path: /^\/api\/v3\/job\/[^/]+\/results$/,
+      times: 1,
+      body: { rowCount: rows.length, schema: [{ name: 'job_id', type: { name: 'VARCHAR' } }], rows },
+    });
+  /** Only the history query was sent: its submission, its status and its one page of rows, nothing else. */
+  const onlyTheHistoryQuery = () => {
+    const query = fx.emu.jobs.list().at(-1)!;
+    expect(query.sql).toContain('/* dlake: job history */');
+    for (const e of fx.emu.log.entries) {
+      expect(`${e.method} ${e.path}`).toMatch(
+        new RegExp(`^(POST /api/v3/sql|GET /api/v3/job/${query.id}(/results)?)$`),
+      );
+    }
+    expect(fx.emu.log.entries.at(-1)!.path).toBe(`/api/v3/job/${query.id}/results`);
+  };
+
+  it('job get SHORT: each one that is no job id is exit 7 with one error line, never a request to a path built of it', async () => {
+    for (const id of ANSWERS) {
+      fx.emu.log.clear();
+      historyAnswers([{ job_id: id }]);
+      const r = await fx.run(['job', 'get', 'abcdef12']);
+      expectFailure(r, 7, 'error: unexpected answer from sys.jobs_recent: rows.0.job_id: not a job id');
+      expect(r.stderr.length).toBeLessThan(200);
+      onlyTheHistoryQuery();
+    }
+  });
+
+  it('a short id looked up: a job id that does not start with it is exit 7, nothing asked of it', async () => {
+    historyAnswers([
+      { job_id: 'abcdef12-0000-4000-8000-000000000000' },
+      { job_id: '0badf00d-0000-4000-8000-000000000000' },
+    ]);
+    const r = await fx.run(['job', 'why', 'abcdef12']);
+    expectFailure(
+      r,
+      7,
+      'error: unexpected answer from sys.jobs_recent: rows.1.job_id: does not start with abcdef12',
+    );
+    onlyTheHistoryQuery();
+  });
+
+  // Every history read checks its rows alike: the other commands that read it, with the answer a path is built of.
+  it.each<[string, string[]]>([
+    ['job why SHORT', ['job', 'why', 'abcdef12']],
+    ['job profile SHORT', ['job', 'profile', 'abcdef12']],
+    ['job list', ['job', 'list']],
+    ['top --once', ['top', '--once']],
+  ])('%s: a row whose job id is none is exit 7, nothing printed or asked of it', async (_name, args) => {
+    historyAnswers([{ job_id: 'abcdef12-0000-4000-8000-000000000000' }, { job_id: 'a/../../catalog' }]);
+    const r = await fx.run(args);
+    expectFailure(r, 7, /^error: unexpected answer from sys\.jobs(_recent)?: rows\.1\.job_id: not a job id$/);
+    onlyTheHistoryQuery();
+  });
+});
