@@ -61,6 +61,8 @@ type ResponseOf<S> = S extends z.ZodMiniType ? z.infer<S> : unknown;
 export class ApiClient {
   readonly baseUrl: string;
   readonly authUrl: string;
+  /** Its requests count against the hosted edition's rate limits (it has a pacer): every poll costs. */
+  readonly rateLimited: boolean;
   private readonly dispatcher: Dispatcher;
   private readonly root: Root;
   private readonly pipeline: Send;
@@ -69,6 +71,7 @@ export class ApiClient {
     this.baseUrl = trimSlash(opts.baseUrl);
     this.authUrl = trimSlash(opts.authUrl ?? opts.baseUrl);
     this.root = opts.root ?? { edition: 'software' };
+    this.rateLimited = opts.pacer !== undefined;
     this.dispatcher = opts.dispatcher ?? createDispatcher(opts);
     const layers: Layer[] = [
       route({ baseUrl: this.baseUrl, authUrl: this.authUrl, root: this.root, memory: opts.routeMemory }),

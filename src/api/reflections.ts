@@ -192,7 +192,8 @@ function refreshOutcome(r: Reflection): 'ready' | 'failed' | 'pending' {
 
 /**
  * Polls a reflection until it can accelerate (returned) or has failed (JobFailedError, exit 6), or until
- * `timeoutMs` (ServiceError, exit 7; the refresh goes on). Polling backs off from 0.25 s to 5 s, as job waits do.
+ * `timeoutMs` (ServiceError, exit 7; the refresh goes on). Polling backs off from 0.25 s to 5 s: a refresh takes
+ * seconds at least, a job's first poll is sooner (src/api/jobs.ts).
  */
 export async function waitForReflection(
   client: ApiClient,

@@ -1,8 +1,10 @@
 // Every example a user reads, run as printed against a fresh emulator: the Examples of `dlake --help` and of every
 // command's help, and the dlake lines of README.md and docs/guide.md. Each text's examples run in its own order
 // in one fixture (an emulator, a config folder, a scratch folder as the working directory), so an example may use
-// what an earlier one made, as a reader following the text does. A line that needs no shell runs in-process; one
-// with a pipe, a redirection, a variable or a substitution runs in bash, with the built dlake first on the PATH.
+// what an earlier one made, as a reader following the text does. A line that needs no shell runs in-process, and so
+// does one whose only shell is an `echo` of plain words piped into dlake or dlake's standard input from a file or
+// its output to one (`< pat.txt`, `> rules.json`), with that input and output; one with any other pipe or
+// redirection, a variable or a substitution runs in bash, with the built dlake first on the PATH.
 // Each must exit with the code its text promises (0 unless the text says otherwise, EXIT below) and print no
 // `error:` line unless that code is a failure's. The few that cannot run here are in NOT_RUN, each with why.
 //
@@ -28,7 +30,7 @@ import {
   documentExamples,
   type Example,
   helpExamples,
-  plainWords,
+  redirectedLine,
   withoutComment,
 } from '../helpers/examples.js';
 import { type Fixture, startFixture } from '../helpers/fixture.js';
@@ -342,9 +344,15 @@ class Reader {
     const line = await this.typed(command);
     const password = promptedPassword(command);
     const input = password === undefined ? undefined : `${password}\n`;
-    const words = plainWords(line);
-    if (words?.[0] === 'dlake')
-      return this.chdir(() => runInProcess(words.slice(1), { env: this.env(), input: input ?? '' }));
+    const simple = redirectedLine(line);
+    if (simple?.words[0] === 'dlake')
+      return this.chdir(async () => {
+        const stdin = simple.input ?? (simple.inputFile ? readFileSync(simple.inputFile, 'utf8') : input);
+        const r = await runInProcess(simple.words.slice(1), { env: this.env(), input: stdin ?? '' });
+        if (simple.outputFile === undefined) return r;
+        writeFileSync(simple.outputFile, r.stdout);
+        return { ...r, stdout: '' };
+      });
     // The built dlake first, and the identity provider's own command line (`idp-cli token` prints its JWT).
     const path = [join(REPO, 'bin'), join(this.dir, 'bin'), process.env.PATH].join(delimiter);
     return bash(line, { ...cleanEnv(this.env()), PATH: path }, this.dir, input);

@@ -75,6 +75,8 @@ const spawnDlake = (args: string[], env: Record<string, string> = {}, input?: st
     killAfterMs: KILL_AFTER_MS,
     input,
   });
+/** What dlake says once it waits for a reader of the named pipe `out` (the event a signal is sent after). */
+const waiting = (out: string) => `waiting for a reader of the named pipe ${out}`;
 
 describe("the SQL shell's history file", () => {
   /** A config folder of its own (with the fixture's login), whose sql_history `plant` makes. */
@@ -205,8 +207,7 @@ describe('--out onto a named pipe that no one reads', () => {
       const out = fifo(join(dir, 'rows.csv'));
       const child = spawnDlake(['job', 'export', id, '--out', out]);
       // The job's state is read, then the pipe opened (before any results page is asked for).
-      await until(() => fx.emu.log.find('GET', `/api/v3/job/${id}`).length > 0, 'the job is looked at');
-      await new Promise((r) => setTimeout(r, 500));
+      await until(() => child.stderr.includes(waiting(out)), 'the wait for a reader');
       child.kill(signal);
       const r = await child.done;
       expect(r.signal, r.stderr).toBeNull();
@@ -221,8 +222,7 @@ describe('--out onto a named pipe that no one reads', () => {
     const out = fifo(join(dir, 'jobs.csv'));
     const child = spawnDlake(['job', 'list', '--out', out]);
     await until(() => fx.emu.log.find('POST', '/api/v3/sql').length > 0, 'the jobs are asked for');
-    await until(() => fx.emu.log.find('GET', /^\/api\/v3\/job\/[^/]+$/).length > 0, 'the query is waited on');
-    await new Promise((r) => setTimeout(r, 800));
+    await until(() => child.stderr.includes(waiting(out)), 'the wait for a reader');
     child.kill('SIGTERM');
     const r = await child.done;
     expect(r.signal, r.stderr).toBeNull();
@@ -267,8 +267,7 @@ describe('--out onto a named pipe that no one reads', () => {
     shell.type(`\\o ${out}${KEY.enter}`);
     await shell.waitFor(`The next result goes to ${out}.`);
     shell.type(`SELECT * FROM big;${KEY.enter}`);
-    await until(() => fx.emu.log.find('GET', /^\/api\/v3\/job\/[^/]+$/).length > 0, 'the job is waited on');
-    await new Promise((r) => setTimeout(r, 800));
+    await shell.waitFor(waiting(out));
     shell.type(KEY.ctrlC);
     await shell.waitFor(/interrupted while waiting for a reader[^>]*\ndlake>$/);
     // \o still holds after a failure (for the statement run again): printed again from here.

@@ -86,12 +86,15 @@ export function helpExamples(help: string, where: string): Example[] {
     .map((printed) => ({ where, printed, command: withoutComment(printed) }));
 }
 
+type Token = string | { op: '|' | '<' | '>' };
+
 /**
- * The words of a command line that needs no shell (no pipe, redirection, substitution, variable, glob or
- * background job), as a shell would split them; undefined for one that needs a shell.
+ * A command line split as a shell splits it, into words and, with `operators`, the pipe and the two plain
+ * redirections (`|`, `<`, `>`, each alone and apart from the words beside it); undefined for a line that needs
+ * more of a shell (a substitution, a variable, a glob, a background job, `2>`, `>>`, `<<`, `||`…).
  */
-export function plainWords(command: string): string[] | undefined {
-  const words: string[] = [];
+function shellTokens(command: string, operators: boolean): Token[] | undefined {
+  const tokens: Token[] = [];
   let word: string | undefined;
   for (let i = 0; i < command.length; i++) {
     const c = command[i]!;
@@ -110,12 +113,71 @@ export function plainWords(command: string): string[] | undefined {
       if (i >= command.length) return undefined;
       word = (word ?? '') + text;
     } else if (/\s/.test(c)) {
-      if (word !== undefined) words.push(word);
+      if (word !== undefined) tokens.push(word);
       word = undefined;
-    } else if (/[|&;<>()$`*?[\]{}~\\]/.test(c) || (c === '=' && word !== undefined && words.length === 0)) {
+    } else if (operators && (c === '|' || c === '<' || c === '>')) {
+      // Apart from the words beside it (`2>` is another redirection) and alone (`||`, `>>`, `<<`, `<(`…).
+      if (word !== undefined || !/\s/.test(command[i + 1] ?? '')) return undefined;
+      tokens.push({ op: c });
+    } else if (/[|&;<>()$`*?[\]{}~\\]/.test(c) || (c === '=' && word !== undefined && tokens.length === 0)) {
       return undefined;
     } else word = (word ?? '') + c;
   }
-  if (word !== undefined) words.push(word);
-  return words;
+  if (word !== undefined) tokens.push(word);
+  return tokens;
+}
+
+/**
+ * The words of a command line that needs no shell (no pipe, redirection, substitution, variable, glob or
+ * background job), as a shell would split them; undefined for one that needs a shell.
+ */
+export function plainWords(command: string): string[] | undefined {
+  return shellTokens(command, false) as string[] | undefined;
+}
+
+/** A command line of one command whose only shell is what it reads on standard input or where its output goes. */
+export interface RedirectedLine {
+  words: string[];
+  /** Standard input: what an `echo` of plain words piped into the command prints. */
+  input?: string;
+  /** Standard input read from this file (`< FILE`). */
+  inputFile?: string;
+  /** Standard output written to this file (`> FILE`). */
+  outputFile?: string;
+}
+
+/**
+ * A command line that is one command with at most an `echo` of plain words piped into it, its standard input
+ * from a file (`< FILE`) and its standard output to one (`> FILE`); undefined for any other.
+ */
+export function redirectedLine(command: string): RedirectedLine | undefined {
+  const tokens = shellTokens(command, true);
+  if (!tokens) return undefined;
+  const pipe = tokens.findIndex((t) => typeof t !== 'string' && t.op === '|');
+  const line: RedirectedLine = { words: [] };
+  let rest = tokens;
+  if (pipe >= 0) {
+    const echo = tokens.slice(0, pipe);
+    if (
+      echo[0] !== 'echo' ||
+      !echo.every((t) => typeof t === 'string') ||
+      (echo[1] as string)?.startsWith('-')
+    )
+      return undefined;
+    line.input = `${echo.slice(1).join(' ')}\n`;
+    rest = tokens.slice(pipe + 1);
+  }
+  for (let i = 0; i < rest.length; i++) {
+    const t = rest[i]!;
+    if (typeof t === 'string') {
+      line.words.push(t);
+      continue;
+    }
+    const file = rest[++i];
+    if (typeof file !== 'string') return undefined;
+    if (t.op === '<' && line.input === undefined && line.inputFile === undefined) line.inputFile = file;
+    else if (t.op === '>' && line.outputFile === undefined) line.outputFile = file;
+    else return undefined;
+  }
+  return line.words.length ? line : undefined;
 }

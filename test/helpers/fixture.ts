@@ -32,8 +32,15 @@ export interface Fixture {
   close(): Promise<void>;
 }
 
+/**
+ * Each of a job's four steps before it ends lasts 5 ms here rather than the emulator's 20: a test's query has
+ * ended by the wait's second poll, 50 ms after it was submitted (src/api/jobs.ts), rather than its third at
+ * 125 ms. A test that needs a job still running holds it with a sleep hint (emulator/src/jobs.ts).
+ */
+const JOB_STEP_MS = 5;
+
 export async function startFixture(options: EmulatorOptions = {}): Promise<Fixture> {
-  const emu = await startEmulator(options);
+  const emu = await startEmulator({ jobStepMs: JOB_STEP_MS, ...options });
   const cfg = tempConfigDir();
   const withEnv = <T extends RunOptions>(opts: T & { url?: boolean }): T => ({
     ...opts,

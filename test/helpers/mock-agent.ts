@@ -4,6 +4,7 @@
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach } from 'vitest';
 import { ApiClient } from '../../src/api/http.js';
+import type { Pacer } from '../../src/api/pacing.js';
 
 /** Registers the per-test set-up and returns the current test's agent. */
 export function useMockAgent(opts: { allowPending?: () => boolean } = {}): () => MockAgent {
@@ -19,9 +20,13 @@ export function useMockAgent(opts: { allowPending?: () => boolean } = {}): () =>
   return () => agent!;
 }
 
-/** An API client whose requests go to `agent` (no real network) and that never waits between retries. */
-export function mockClient(agent: MockAgent, baseUrl: string, authHeader: string): ApiClient {
+/**
+ * An API client whose requests go to `agent` (no real network) and that never waits between retries; with
+ * `pacer`, one that paces its requests as on the hosted edition.
+ */
+export function mockClient(agent: MockAgent, baseUrl: string, authHeader: string, pacer?: Pacer): ApiClient {
   return new ApiClient({
+    pacer,
     baseUrl,
     timeoutMs: 5000,
     env: {},

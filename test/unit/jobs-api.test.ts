@@ -10,6 +10,7 @@ import {
   submitSql,
   waitForJob,
 } from '../../src/api/jobs.js';
+import { Pacer, paceLimits } from '../../src/api/pacing.js';
 import { checkSummaryOrder, summaryFilter } from '../../src/api/reflection-filter.js';
 import { reflectionSummaries } from '../../src/api/reflections.js';
 import {
@@ -89,52 +90,62 @@ describe('waitForJob', () => {
     });
   }
 
-  it('polls through every other state, known or not, backing off from 0.25 s to 5 s', async () => {
-    const path = [
-      'NOT_SUBMITTED',
-      'PENDING',
-      'METADATA_RETRIEVAL',
-      'PLANNING',
-      'QUEUED',
-      'ENQUEUED',
-      'ENGINE_START',
-      'EXECUTION_PLANNING',
-      'STARTING',
-      'RUNNING',
-      'CANCELLATION_REQUESTED',
-      'SOME_FUTURE_STATE',
-      'RUNNING',
-    ];
-    states(...path, 'COMPLETED');
+  const PATH = [
+    'NOT_SUBMITTED',
+    'PENDING',
+    'METADATA_RETRIEVAL',
+    'PLANNING',
+    'QUEUED',
+    'ENQUEUED',
+    'ENGINE_START',
+    'EXECUTION_PLANNING',
+    'STARTING',
+    'RUNNING',
+    'CANCELLATION_REQUESTED',
+    'SOME_FUTURE_STATE',
+    'RUNNING',
+  ];
+
+  it('polls through every other state, known or not, backing off from 50 ms to 5 s', async () => {
+    states(...PATH, 'COMPLETED');
     const time = fakeTime();
     const s = await waitForJob(client(), ID, time);
     expect(s.jobState).toBe('COMPLETED');
-    expect(time.sleeps).toHaveLength(path.length);
-    expect(time.sleeps[0]).toBe(250);
-    expect(time.sleeps[1]).toBe(375);
-    for (let i = 1; i < time.sleeps.length; i++)
-      expect(time.sleeps[i]).toBeGreaterThanOrEqual(time.sleeps[i - 1]!);
-    expect(Math.max(...time.sleeps)).toBe(5000);
+    expect(time.sleeps).toEqual([50, 75, 113, 170, 255, 383, 575, 863, 1295, 1943, 2915, 4373, 5000]);
+    expect(time.sleeps).toHaveLength(PATH.length);
+  });
+
+  it('on the hosted edition, whose rate limits count status requests, backs off from 0.25 s to 5 s', async () => {
+    states(...PATH, 'COMPLETED');
+    const time = fakeTime();
+    const paced = mockClient(mockAgent(), BASE, 'Bearer t', new Pacer(paceLimits({})));
+    expect(paced.rateLimited).toBe(true);
+    expect(client().rateLimited).toBe(false);
+    const s = await waitForJob(paced, ID, time);
+    expect(s.jobState).toBe('COMPLETED');
+    expect(time.sleeps).toEqual([250, 375, 563, 845, 1268, 1902, 2853, 4280, 5000, 5000, 5000, 5000, 5000]);
   });
 
   it('gives up at the timeout: exit 7, naming the job, which is left running (no cancel sent)', async () => {
     const time = fakeTime();
-    // 250 + 375 + 563 + 844 = 2032 ms > 2 s: the fifth poll is at the deadline.
-    states('RUNNING', 'RUNNING', 'RUNNING', 'RUNNING', 'RUNNING');
+    // 50 + 75 + 113 + 170 + 255 + 383 + 575 = 1621 ms, the next sleep cut to the 379 ms left: the ninth poll is
+    // at the deadline.
+    states(...Array<string>(9).fill('RUNNING'));
     const err = await failure(waitForJob(client(), ID, { ...time, timeoutMs: 2000 }));
     expect(err).toBeInstanceOf(ServiceError);
     expect(err.exitCode).toBe(ExitCode.service);
     expect(err.message).toContain(ID);
     expect(err.message).toMatch(/after 2s: it is still RUNNING \(left running on the service\)/);
     expect(time.now()).toBe(2000);
+    expect(time.sleeps.at(-1)).toBe(379);
   });
 
   it('a timeout shorter than the first delay still polls at the deadline', async () => {
     const time = fakeTime();
     states('QUEUED', 'COMPLETED');
-    const s = await waitForJob(client(), ID, { ...time, timeoutMs: 100 });
+    const s = await waitForJob(client(), ID, { ...time, timeoutMs: 30 });
     expect(s.jobState).toBe('COMPLETED');
-    expect(time.sleeps).toEqual([100]);
+    expect(time.sleeps).toEqual([30]);
   });
 
   it('Ctrl-C ends the wait with exit 130', async () => {
