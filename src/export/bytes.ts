@@ -42,8 +42,6 @@ const BITS = new Uint32Array(FLOAT.buffer);
 /** Veltkamp's constant, 2^27 + 1: splits a double into two halves of 26 bits whose products are exact. */
 const SPLIT = 134217729;
 const LOG10_2 = Math.log10(2);
-/** The 17 or 18 decimal digits of a scaled value, for `shortestDigits`. */
-const DIGITS = new Uint8Array(18);
 
 /**
  * The shortest text that reads back as the double `a` (1e-6 ≤ a < 1e15, so in plain notation), and of those
@@ -114,7 +112,10 @@ function shortestDigits(a: number, out: Uint8Array, w: number): number {
   return -1;
 }
 
-/** `(top·10^8 + bottom) / 10^p` in plain notation, trailing zeros dropped (`bottom` a little outside 0…10^8). */
+/**
+ * `(top·10^8 + bottom) / 10^p` in plain notation without trailing zeros (`bottom` a little outside 0…10^8, the
+ * sum of 17 or 18 digits), written from its last digit back in 32-bit integer arithmetic.
+ */
 function writeScaled(top: number, bottom: number, p: number, out: Uint8Array, w: number): number {
   if (bottom < 0) {
     top -= 1;
@@ -123,34 +124,48 @@ function writeScaled(top: number, bottom: number, p: number, out: Uint8Array, w:
     top += 1;
     bottom -= 100000000;
   }
-  const topLength = top >= 1000000000 ? 10 : 9;
-  const n = topLength + 8;
-  for (let k = topLength - 1; k >= 0; k--) {
-    const q = (top / 10) | 0;
-    DIGITS[k] = top - q * 10;
-    top = q;
+  let topDigits = top >= 1000000000 ? 10 : 9;
+  // Digits before the point (none, or zeros after it, when not positive).
+  const whole = topDigits + 8 - p;
+  let bottomDigits = 8;
+  while (bottomDigits > 0 && bottom % 10 === 0) {
+    bottom = (bottom / 10) | 0;
+    bottomDigits--;
   }
-  for (let k = n - 1; k >= topLength; k--) {
-    const q = (bottom / 10) | 0;
-    DIGITS[k] = bottom - q * 10;
-    bottom = q;
-  }
-  let last = n;
-  while (last > 1 && DIGITS[last - 1] === 0) last--;
-  const whole = n - p;
+  if (bottomDigits === 0)
+    while (top % 10 === 0) {
+      top = (top / 10) | 0;
+      topDigits--;
+    }
+  const digits = topDigits + bottomDigits;
+  let end: number;
   if (whole <= 0) {
     out[w++] = ZERO;
     out[w++] = POINT;
     for (let z = whole; z < 0; z++) out[w++] = ZERO;
-    for (let k = 0; k < last; k++) out[w++] = ZERO + DIGITS[k]!;
-    return w;
+    end = w + digits;
+  } else if (whole >= digits) {
+    // An integer: its zeros after the digits.
+    end = w + whole;
+    for (let z = w + digits; z < end; z++) out[z] = ZERO;
+  } else end = w + digits + 1;
+  // Back from the last digit; the point before digit `whole` (counted from the first).
+  const point = whole > 0 && whole < digits ? whole : -1;
+  let q = whole >= digits ? w + digits : end;
+  let k = digits;
+  for (let i = 0; i < bottomDigits; i++, k--) {
+    if (k === point) out[--q] = POINT;
+    const d = (bottom / 10) | 0;
+    out[--q] = ZERO + bottom - d * 10;
+    bottom = d;
   }
-  for (let k = 0; k < whole; k++) out[w++] = ZERO + DIGITS[k]!;
-  if (last > whole) {
-    out[w++] = POINT;
-    for (let k = whole; k < last; k++) out[w++] = ZERO + DIGITS[k]!;
+  for (let i = 0; i < topDigits; i++, k--) {
+    if (k === point) out[--q] = POINT;
+    const d = (top / 10) | 0;
+    out[--q] = ZERO + top - d * 10;
+    top = d;
   }
-  return w;
+  return end;
 }
 
 /**
@@ -324,11 +339,21 @@ export class Bytes implements ByteOut {
    * UTF-8 become what decoding makes of them, as before).
    */
   jsonString(src: Uint8Array, from: number, to: number): void {
-    this.reserve(to - from + 2);
+    this.string(src, from, to, false);
+  }
+
+  /** `jsonString`'s text with every quote doubled: inside a quoted CSV field (a nested cell's JSON in CSV). */
+  jsonStringInCsv(src: Uint8Array, from: number, to: number): void {
+    this.string(src, from, to, true);
+  }
+
+  private string(src: Uint8Array, from: number, to: number, doubled: boolean): void {
+    this.reserve(to - from + 4);
     const start = this.w;
     let out = this.buf;
     let w = start;
     out[w++] = QUOTE;
+    if (doubled) out[w++] = QUOTE;
     let k = from;
     for (; k < to; k++) {
       const c = src[k]!;
@@ -337,6 +362,7 @@ export class Bytes implements ByteOut {
     }
     if (k === to) {
       out[w++] = QUOTE;
+      if (doubled) out[w++] = QUOTE;
       this.w = w;
       return;
     }
@@ -348,14 +374,16 @@ export class Bytes implements ByteOut {
       else if (c >= 0x80) ascii = false;
     }
     if (!ascii) {
-      this.text(JSON.stringify(Buffer.from(src.buffer, src.byteOffset + from, to - from).toString('utf8')));
+      const json = JSON.stringify(Buffer.from(src.buffer, src.byteOffset + from, to - from).toString('utf8'));
+      this.text(doubled ? json.replaceAll('"', '""') : json);
       return;
     }
-    // At most 6 bytes an escaped character (\u00XX); written again from the opening quote.
-    this.reserve(to - from + escapes * 5 + 2);
+    // At most 7 bytes an escaped character (\u00XX, or \"" doubled); written again from the opening quote.
+    this.reserve(to - from + escapes * 6 + 4);
     out = this.buf;
     w = start;
     out[w++] = QUOTE;
+    if (doubled) out[w++] = QUOTE;
     for (k = from; k < to; k++) {
       const c = src[k]!;
       const e = ESCAPE[c]!;
@@ -363,6 +391,7 @@ export class Bytes implements ByteOut {
       else if (e !== 1) {
         out[w++] = BACKSLASH;
         out[w++] = e;
+        if (doubled && e === QUOTE) out[w++] = QUOTE;
       } else {
         out[w++] = BACKSLASH;
         out[w++] = 117; // u
@@ -373,6 +402,7 @@ export class Bytes implements ByteOut {
       }
     }
     out[w++] = QUOTE;
+    if (doubled) out[w++] = QUOTE;
     this.w = w;
   }
 

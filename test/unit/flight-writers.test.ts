@@ -8,13 +8,17 @@ import {
   Decimal,
   Field,
   Float64,
+  Int32,
   Int64,
+  List,
+  Map_,
   makeData,
   RecordBatch,
   Schema,
   Struct,
   Table,
   TimestampMicrosecond,
+  Utf8,
   vectorFromArray,
 } from 'apache-arrow';
 import fc from 'fast-check';
@@ -178,6 +182,72 @@ describe('batch writers', () => {
     expect(JSON.parse(all)).toHaveLength(3);
     expect(all.startsWith('[\n{"day"')).toBe(true);
     expect(all.endsWith('}\n]\n')).toBe(true);
+  });
+});
+
+describe('nested cells in CSV', () => {
+  // Texts with every byte CSV and JSON treat specially, non-ASCII and lone surrogates among them.
+  const tricky = fc.string({
+    unit: fc.constantFrom('"', ',', '\r', '\n', '\\', '\u0001', 'a', 'é', '東', '🚀', '\ud800', '\udfff'),
+  });
+  const number = fc.oneof(
+    fc.double(),
+    fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0),
+  );
+  const point = new Struct([new Field('x', new Float64(), true), new Field('label', new Utf8(), true)]);
+  const columns = [
+    new Field('tags', new List(new Field('item', new Utf8(), true)), true),
+    new Field('numbers', new List(new Field('item', new Float64(), true)), true),
+    new Field('point', point, true),
+    new Field(
+      'attrs',
+      new Map_<Utf8, Int32>(
+        new Field(
+          'entries',
+          new Struct<{ key: Utf8; value: Int32 }>([
+            new Field('key', new Utf8(), false),
+            new Field('value', new Int32(), true),
+          ]),
+          false,
+        ),
+      ),
+      true,
+    ),
+  ];
+  const row = fc.record({
+    tags: fc.option(fc.array(fc.option(tricky), { maxLength: 4 })),
+    numbers: fc.option(fc.array(fc.option(number), { maxLength: 3 })),
+    point: fc.option(fc.record({ x: fc.option(number), label: fc.option(tricky) })),
+    attrs: fc.option(
+      fc
+        .uniqueArray(fc.tuple(tricky, fc.option(fc.integer())), { maxLength: 3, selector: ([k]) => k })
+        .map((e) => new Map(e)),
+    ),
+  });
+
+  it('a LIST, STRUCT or MAP cell is csvField of its JSON text, written in one pass with its quotes doubled', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(row, { minLength: 1, maxLength: 8 }), async (rows) => {
+        for (const field of columns) {
+          const name = field.name as keyof (typeof rows)[number];
+          const batch = new Table({
+            [name]: vectorFromArray(
+              rows.map((r) => r[name]),
+              field.type,
+            ),
+          }).batches[0]!;
+          const csv = text((await batchFormatter('csv', batch.schema)).format(batch));
+          const json = text((await batchFormatter('ndjson', batch.schema)).format(batch))
+            .trimEnd()
+            .split('\n')
+            .map((line) => line.slice(`{"${name}":`.length, -1));
+          const expected = json.map((j) => `${csvField(j === 'null' ? null : j)}\n`).join('');
+          if (csv !== expected) return false;
+        }
+        return true;
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
