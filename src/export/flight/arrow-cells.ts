@@ -48,6 +48,8 @@ type Typed = DataType & {
 };
 
 const QUOTE = 34;
+const TRUE = Buffer.from('true');
+const FALSE = Buffer.from('false');
 
 export function nullTest(data: Data): (i: number) => boolean {
   if (data.typeId === Type.Null) return () => true;
@@ -228,11 +230,11 @@ export function cellsOf(data: Data, type: ColumnType): Cells {
     case 'boolean': {
       const bits = data.values as Uint8Array;
       const off = data.offset;
-      return textCells(
-        data,
-        (i) => ((bits[(i + off) >> 3]! & (1 << ((i + off) & 7))) !== 0 ? 'true' : 'false'),
-        'raw',
-      );
+      const write = (out: Bytes, i: number) => {
+        const text = (bits[(i + off) >> 3]! & (1 << ((i + off) & 7))) !== 0 ? TRUE : FALSE;
+        out.raw(text, 0, text.length);
+      };
+      return { isNull: nullTest(data), csv: write, json: write, jsonInCsv: write };
     }
     case 'integer':
       return integerCells(data);

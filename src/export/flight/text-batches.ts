@@ -13,6 +13,7 @@ import { columnTypes } from './arrow-types.js';
 const COMMA = 44;
 const LF = 10;
 const EMPTY = new Uint8Array(0);
+const NULL = Buffer.from('null');
 
 /**
  * A batch's columns as the row loops read them, each property an array by column, chosen once a batch: the
@@ -98,7 +99,15 @@ export class CsvBatches implements Formatter<RecordBatch> {
 export class JsonBatches implements Formatter<RecordBatch> {
   readonly head: string;
   private readonly types: ColumnType[];
+  /** Each column's key after the first (`,"name":`), its colon included. */
   private readonly keys: Buffer[];
+  /**
+   * What opens the first row and every later one, the first column's key included (`{"id":`; in a JSON array
+   * after the line end, and the comma, before it), and what closes every row: the bytes between two rows'
+   * values written at once.
+   */
+  private readonly open: { first: Buffer; next: Buffer };
+  private readonly close: Buffer;
   private readonly out = new Bytes();
   private first = true;
 
@@ -107,7 +116,13 @@ export class JsonBatches implements Formatter<RecordBatch> {
     private readonly array: boolean,
   ) {
     this.types = columnTypes(schema);
-    this.keys = schema.fields.map((f, c) => Buffer.from(`${c === 0 ? '{' : ','}${JSON.stringify(f.name)}:`));
+    const keys = schema.fields.map((f, c) => `${c === 0 ? '{' : ','}${JSON.stringify(f.name)}:`);
+    this.keys = keys.map((k) => Buffer.from(k));
+    const start = keys[0] ?? '{';
+    this.open = array
+      ? { first: Buffer.from(`\n${start}`), next: Buffer.from(`,\n${start}`) }
+      : { first: Buffer.from(start), next: Buffer.from(start) };
+    this.close = Buffer.from(array ? '}' : '}\n');
     this.head = array ? '[' : '';
   }
 
@@ -118,23 +133,21 @@ export class JsonBatches implements Formatter<RecordBatch> {
     const cols = batchColumns(batch, this.types);
     const json = cols.json;
     const keys = this.keys;
+    const close = this.close;
     const out = this.out;
-    const array = this.array;
     for (let r = 0; r < rows; r++) {
-      if (array) {
-        if (this.first) out.byte(LF);
-        else out.ascii(',\n');
-        this.first = false;
-      }
-      if (width === 0) out.ascii('{');
+      const open = this.first ? this.open.first : this.open.next;
+      this.first = false;
+      out.raw(open, 0, open.length);
       for (let c = 0; c < width; c++) {
-        const key = keys[c]!;
-        out.raw(key, 0, key.length);
-        if (isNullAt(cols, c, r)) out.ascii('null');
+        if (c > 0) {
+          const key = keys[c]!;
+          out.raw(key, 0, key.length);
+        }
+        if (isNullAt(cols, c, r)) out.raw(NULL, 0, 4);
         else json[c]!(out, r);
       }
-      out.byte(125 /* } */);
-      if (!array) out.byte(LF);
+      out.raw(close, 0, close.length);
     }
     return out.take();
   }
