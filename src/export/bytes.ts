@@ -8,8 +8,8 @@ const MINUS = 45;
 const ZERO = 48;
 const POINT = 46;
 
-/** 10^0 … 10^15, every one exact as a double. */
-const POW10 = Array.from({ length: 16 }, (_, k) => 10 ** k);
+/** 10^0 … 10^22, every one exact as a double. */
+const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
 
 /**
  * How JSON.stringify escapes each byte of ASCII text: 0 not at all, 1 as `\u00XX`, else the character after a
@@ -34,6 +34,138 @@ function digitCount(n: number): number {
   let len = 1;
   while (len < 16 && n >= POW10[len]!) len++;
   return len;
+}
+
+/** A double's bits (`BITS[1]` the sign, exponent and high mantissa), and a power of two made from bits. */
+const FLOAT = new Float64Array(2);
+const BITS = new Uint32Array(FLOAT.buffer);
+/** Veltkamp's constant, 2^27 + 1: splits a double into two halves of 26 bits whose products are exact. */
+const SPLIT = 134217729;
+const LOG10_2 = Math.log10(2);
+
+/**
+ * The shortest text that reads back as the double `a` (1e-6 ≤ a < 1e15, so in plain notation), and of those
+ * the closest to `a`: what Number#toString writes (ECMAScript's Number::toString with its recommended
+ * closest choice, which V8 implements exactly), written into `out` at `w`; the end of the text, or -1 where
+ * this cannot be sure (a tie, a candidate on the edge of `a`'s rounding interval, a power of two): the
+ * caller then asks Number#toString.
+ *
+ * `X = a·10^p` with 10^16 < X < 10^17 is computed exactly as the sum `hi + lo` of two doubles (Dekker's
+ * product: 10^p ≤ 10^22 is exact), and `a`'s rounding interval scaled alike is `X ± D`, `D` half an ulp of `a`
+ * times 10^p (exact: a power of two times 10^p; between 0.55 and 11.1). For 15, 16 then 17 significant digits,
+ * the nearest multiple `K` of 100, 10 then 1 to X is a decimal of that many digits closest to `a`; it reads
+ * back as `a` exactly when `|X − K| < D`, and when it does not, none of its length does (the interval is
+ * symmetric but at powers of two, which are left to Number#toString). The first that does is the answer, its
+ * trailing zeros dropped (at 15 digits or fewer decimals are more than an ulp apart: one such decimal at
+ * most, so fewer digits need no test of their own); at 17 digits one always does (2D > 1). `X − K` is
+ * `lo − c` for a small integer `c`, so every comparison is of numbers within a few units, exact to far
+ * better than the margin of 1e-9 kept from every edge.
+ */
+function shortestDigits(a: number, out: Uint8Array, w: number): number {
+  FLOAT[0] = a;
+  const low = BITS[0]!;
+  const high = BITS[1]!;
+  if ((high & 0xfffff) === 0 && low === 0) return -1;
+  const exponent = (high >>> 20) & 0x7ff;
+  // log10(a) from its binary exponent, one below at most: corrected by the range of hi.
+  let p = 16 - Math.floor((exponent - 1023) * LOG10_2);
+  let scale = POW10[p]!;
+  let hi = a * scale;
+  if (hi < 1e16 || hi >= 1e17) {
+    p += hi < 1e16 ? 1 : -1;
+    scale = POW10[p]!;
+    hi = a * scale;
+  }
+  if (!(hi > 1e16 && hi < 1e17) || p > 22) return -1;
+  // lo = a·10^p − hi, exactly (Dekker's two-product).
+  let t = SPLIT * a;
+  const aHigh = t - (t - a);
+  const aLow = a - aHigh;
+  t = SPLIT * scale;
+  const sHigh = t - (t - scale);
+  const sLow = scale - sHigh;
+  const lo = aHigh * sHigh - hi + aHigh * sLow + aLow * sHigh + aLow * sLow;
+  // Half an ulp of a, 2^(exponent − 1076), from its bits; scaled.
+  BITS[2] = 0;
+  BITS[3] = (exponent - 53) << 20;
+  const half = FLOAT[1]! * scale;
+  // hi = top·10^8 + bottom, both integers (top·10^8 is exact: top < 2^30 and 10^8 = 2^8·5^8).
+  let top = Math.floor(hi / 1e8);
+  let bottom = hi - top * 1e8;
+  if (bottom < 0) {
+    top -= 1;
+    bottom += 1e8;
+  } else if (bottom >= 1e8) {
+    top += 1;
+    bottom -= 1e8;
+  }
+  const b = bottom | 0;
+  for (let step = 100; step >= 1; step = (step / 10) | 0) {
+    // K = hi − (b mod step) + step·j, the multiple of step nearest to X: X − K = lo − c.
+    const r = b % step;
+    const c = step * Math.round((r + lo) / step) - r;
+    const d = lo - c;
+    const away = d < 0 ? -d : d;
+    if (away > (step / 2) * (1 - 1e-9) || Math.abs(away - half) <= half * 1e-9) return -1;
+    if (away < half) return writeScaled(top | 0, b + c, p, out, w);
+  }
+  return -1;
+}
+
+/**
+ * `(top·10^8 + bottom) / 10^p` in plain notation without trailing zeros (`bottom` a little outside 0…10^8, the
+ * sum of 17 or 18 digits), written from its last digit back in 32-bit integer arithmetic.
+ */
+function writeScaled(top: number, bottom: number, p: number, out: Uint8Array, w: number): number {
+  if (bottom < 0) {
+    top -= 1;
+    bottom += 100000000;
+  } else if (bottom >= 100000000) {
+    top += 1;
+    bottom -= 100000000;
+  }
+  let topDigits = top >= 1000000000 ? 10 : 9;
+  // Digits before the point (none, or zeros after it, when not positive).
+  const whole = topDigits + 8 - p;
+  let bottomDigits = 8;
+  while (bottomDigits > 0 && bottom % 10 === 0) {
+    bottom = (bottom / 10) | 0;
+    bottomDigits--;
+  }
+  if (bottomDigits === 0)
+    while (top % 10 === 0) {
+      top = (top / 10) | 0;
+      topDigits--;
+    }
+  const digits = topDigits + bottomDigits;
+  let end: number;
+  if (whole <= 0) {
+    out[w++] = ZERO;
+    out[w++] = POINT;
+    for (let z = whole; z < 0; z++) out[w++] = ZERO;
+    end = w + digits;
+  } else if (whole >= digits) {
+    // An integer: its zeros after the digits.
+    end = w + whole;
+    for (let z = w + digits; z < end; z++) out[z] = ZERO;
+  } else end = w + digits + 1;
+  // Back from the last digit; the point before digit `whole` (counted from the first).
+  const point = whole > 0 && whole < digits ? whole : -1;
+  let q = whole >= digits ? w + digits : end;
+  let k = digits;
+  for (let i = 0; i < bottomDigits; i++, k--) {
+    if (k === point) out[--q] = POINT;
+    const d = (bottom / 10) | 0;
+    out[--q] = ZERO + bottom - d * 10;
+    bottom = d;
+  }
+  for (let i = 0; i < topDigits; i++, k--) {
+    if (k === point) out[--q] = POINT;
+    const d = (top / 10) | 0;
+    out[--q] = ZERO + top - d * 10;
+    top = d;
+  }
+  return end;
 }
 
 /**
@@ -106,66 +238,76 @@ export class Bytes implements ByteOut {
   }
 
   /**
-   * A DOUBLE in its canonical text (values.ts `doubleText`: ECMAScript's shortest round-trip text), written
-   * straight into the buffer when it is a decimal of at most 3 fraction digits and 15 significant ones between
-   * 1e-6 and 1e15 (`123.45`, `0.5`, `-42`: amounts, prices, measures), else through `doubleText` (NaN, the
-   * infinities, -0, more digits, exponents). When `k = round(|v|·1000)` divides back to `|v|` exactly, `v` reads
-   * back from `k / 1000`, and from `k` without its trailing zeros over the power of ten left: no shorter text
-   * reads back as `v` (one of fewer fraction digits, scaled to three, would be an integer within a double of
-   * `|v|·1000`, and at 15 significant digits or fewer such decimals are more than four doubles apart, so it
-   * would be `k`), and that is the one Number#toString writes, in this fixed notation. One multiplication and
-   * one division decide; checked against `String(v)` by test/unit/flight-writers.test.ts.
+   * A DOUBLE in its canonical text (values.ts `doubleText`: ECMAScript's shortest round-trip text, the one
+   * Number#toString writes), straight into the buffer for a magnitude between 1e-6 and 1e15 (where that text is
+   * in plain notation), else through `doubleText` (NaN, the infinities, 0, -0, exponents). A decimal of at most
+   * 3 fraction digits below 2^31 / 1000 (`123.45`, `0.5`, `-42`: amounts, prices, measures) from
+   * `k = round(|v|·1000)` when `k / 1000` is `|v|` again: `v` then reads back from `k / 1000`, and from `k`
+   * without its trailing zeros over the power of ten left; no shorter text reads back as `v` (one of fewer
+   * fraction digits, scaled to three, would be an integer within a double of `|v|·1000`, and such small
+   * decimals are more than four doubles apart, so it would be `k`). Any other from its exact product with a
+   * power of ten (`shortestDigits`). Both checked against `String(v)` by test/unit/flight-writers.test.ts.
    */
   double(v: number): void {
     const a = v < 0 ? -v : v;
     // NaN fails both comparisons; 0 (and -0) is below 1e-6.
-    if (a >= 1e-6 && a < 1e12) {
-      let k = Math.round(a * 1000);
-      if (k / 1000 === a) {
-        let d = 3;
-        while (d > 0 && k % 10 === 0) {
-          k /= 10;
-          d--;
+    if (a >= 1e-6 && a < 1e15) {
+      if (a < 2147483.647) {
+        const k = Math.round(a * 1000);
+        if (k / 1000 === a) {
+          this.smallDecimal(v < 0, k | 0);
+          return;
         }
-        this.decimal(v < 0, k, d);
+      }
+      // `-0.00000` and 17 digits at most.
+      this.reserve(32);
+      const w = this.w;
+      if (v < 0) this.buf[w] = MINUS;
+      const end = shortestDigits(a, this.buf, v < 0 ? w + 1 : w);
+      if (end >= 0) {
+        this.w = end;
         return;
       }
     }
     this.ascii(doubleText(v));
   }
 
-  /** `k / 10^d` in plain notation (`-` first when `negative`): `12.345`, `0.005`, `42`. */
-  private decimal(negative: boolean, k: number, d: number): void {
-    const len = digitCount(k);
-    // Sign, `0.` and the zeros before the digits of a value below 1, the point: at most 24 bytes.
-    this.reserve(len + d + 4);
+  /**
+   * `k / 1000` in plain notation for `k` below 2^31 (`-` first when `negative`), in 32-bit integer arithmetic
+   * (a double's `%` and `Math.floor` are slower).
+   */
+  private smallDecimal(negative: boolean, k: number): void {
+    let d = 3;
+    while (d > 0 && k % 10 === 0) {
+      k = (k / 10) | 0;
+      d--;
+    }
+    let len = 1;
+    while (len < 10 && k >= POW10[len]!) len++;
+    // Sign, `0.` and the zeros before the digits of a value below 1, the digits: at most 16 bytes.
+    this.reserve(16);
     const out = this.buf;
-    if (negative) out[this.w++] = MINUS;
-    if (d === 0) {
-      this.w += len;
-      this.digits(k, this.w);
-      return;
-    }
+    let w = this.w;
+    if (negative) out[w++] = MINUS;
+    let end: number;
     if (len <= d) {
-      out[this.w++] = ZERO;
-      out[this.w++] = POINT;
-      for (let z = len; z < d; z++) out[this.w++] = ZERO;
-      this.w += len;
-      this.digits(k, this.w);
-      return;
+      out[w++] = ZERO;
+      out[w++] = POINT;
+      for (let z = len; z < d; z++) out[w++] = ZERO;
+      end = w + len;
+    } else end = w + len + (d > 0 ? 1 : 0);
+    let p = end;
+    // The fraction digits, the point (after `d` of them), then the rest.
+    for (let j = 0; j < d && p > w; j++) {
+      const q = (k / 10) | 0;
+      out[--p] = ZERO + k - q * 10;
+      k = q;
+      if (j === d - 1 && len > d) out[--p] = POINT;
     }
-    // The integer part, the point, then the d fraction digits (with their leading zeros).
-    const scale = POW10[d]!;
-    const whole = Math.floor(k / scale);
-    let fraction = k - whole * scale;
-    this.w += len - d;
-    this.digits(whole, this.w);
-    out[this.w++] = POINT;
-    const end = this.w + d;
-    for (let p = end - 1; p >= this.w; p--) {
-      const q = Math.floor(fraction / 10);
-      out[p] = ZERO + (fraction - q * 10);
-      fraction = q;
+    while (p > w) {
+      const q = (k / 10) | 0;
+      out[--p] = ZERO + k - q * 10;
+      k = q;
     }
     this.w = end;
   }
@@ -191,41 +333,65 @@ export class Bytes implements ByteOut {
 
   /**
    * UTF-8 bytes `src[from, to)` as a JSON string, as JSON.stringify writes the text they hold: copied between
-   * quotes when nothing needs escaping; ASCII text with a quote, a backslash or a control character escaped
-   * here as JSON.stringify escapes it (`\"`, `\\`, `\n`, `\u001f`); other text decoded and written by
-   * JSON.stringify (so that bytes that are not UTF-8 become what decoding makes of them, as before).
+   * quotes when nothing needs escaping (checked as they are copied, one pass); ASCII text with a quote, a
+   * backslash or a control character written again from its start, escaped here as JSON.stringify escapes it
+   * (`\"`, `\\`, `\n`, `\u001f`); other text decoded and written by JSON.stringify (so that bytes that are not
+   * UTF-8 become what decoding makes of them, as before).
    */
   jsonString(src: Uint8Array, from: number, to: number): void {
+    this.string(src, from, to, false);
+  }
+
+  /** `jsonString`'s text with every quote doubled: inside a quoted CSV field (a nested cell's JSON in CSV). */
+  jsonStringInCsv(src: Uint8Array, from: number, to: number): void {
+    this.string(src, from, to, true);
+  }
+
+  private string(src: Uint8Array, from: number, to: number, doubled: boolean): void {
+    this.reserve(to - from + 4);
+    const start = this.w;
+    let out = this.buf;
+    let w = start;
+    out[w++] = QUOTE;
+    if (doubled) out[w++] = QUOTE;
+    let k = from;
+    for (; k < to; k++) {
+      const c = src[k]!;
+      if (ESCAPE[c] !== 0) break;
+      out[w++] = c;
+    }
+    if (k === to) {
+      out[w++] = QUOTE;
+      if (doubled) out[w++] = QUOTE;
+      this.w = w;
+      return;
+    }
     let escapes = 0;
     let ascii = true;
-    for (let k = from; k < to; k++) {
-      const c = src[k]!;
+    for (let j = from; j < to; j++) {
+      const c = src[j]!;
       if (ESCAPE[c] !== 0) escapes++;
       else if (c >= 0x80) ascii = false;
     }
-    if (escapes === 0) {
-      this.reserve(to - from + 2);
-      this.buf[this.w++] = QUOTE;
-      this.raw(src, from, to);
-      this.buf[this.w++] = QUOTE;
-      return;
-    }
     if (!ascii) {
-      this.text(JSON.stringify(Buffer.from(src.buffer, src.byteOffset + from, to - from).toString('utf8')));
+      const json = JSON.stringify(Buffer.from(src.buffer, src.byteOffset + from, to - from).toString('utf8'));
+      this.text(doubled ? json.replaceAll('"', '""') : json);
       return;
     }
-    // At most 6 bytes an escaped character (\u00XX).
-    this.reserve(to - from + escapes * 5 + 2);
-    const out = this.buf;
-    let w = this.w;
+    // At most 7 bytes an escaped character (\u00XX, or \"" doubled); written again from the opening quote.
+    this.reserve(to - from + escapes * 6 + 4);
+    out = this.buf;
+    w = start;
     out[w++] = QUOTE;
-    for (let k = from; k < to; k++) {
+    if (doubled) out[w++] = QUOTE;
+    for (k = from; k < to; k++) {
       const c = src[k]!;
       const e = ESCAPE[c]!;
       if (e === 0) out[w++] = c;
       else if (e !== 1) {
         out[w++] = BACKSLASH;
         out[w++] = e;
+        if (doubled && e === QUOTE) out[w++] = QUOTE;
       } else {
         out[w++] = BACKSLASH;
         out[w++] = 117; // u
@@ -236,6 +402,7 @@ export class Bytes implements ByteOut {
       }
     }
     out[w++] = QUOTE;
+    if (doubled) out[w++] = QUOTE;
     this.w = w;
   }
 

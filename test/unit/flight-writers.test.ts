@@ -8,13 +8,17 @@ import {
   Decimal,
   Field,
   Float64,
+  Int32,
   Int64,
+  List,
+  Map_,
   makeData,
   RecordBatch,
   Schema,
   Struct,
   Table,
   TimestampMicrosecond,
+  Utf8,
   vectorFromArray,
 } from 'apache-arrow';
 import fc from 'fast-check';
@@ -31,6 +35,7 @@ import {
 import { parseFlightUrl } from '../../src/export/flight/endpoint.js';
 import { FLIGHT_PROTO } from '../../src/export/flight/proto.generated.js';
 import { doubleText } from '../../src/export/values.js';
+import { csvField, putCsvField } from '../../src/util/csv-field.js';
 import { batchFormatter } from '../helpers/formats.js';
 
 const text = (b: string | Uint8Array) => (typeof b === 'string' ? b : Buffer.from(b).toString('utf8'));
@@ -180,7 +185,73 @@ describe('batch writers', () => {
   });
 });
 
-describe("the text formats' numbers, written straight into bytes", () => {
+describe('nested cells in CSV', () => {
+  // Texts with every byte CSV and JSON treat specially, non-ASCII and lone surrogates among them.
+  const tricky = fc.string({
+    unit: fc.constantFrom('"', ',', '\r', '\n', '\\', '\u0001', 'a', 'é', '東', '🚀', '\ud800', '\udfff'),
+  });
+  const number = fc.oneof(
+    fc.double(),
+    fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0),
+  );
+  const point = new Struct([new Field('x', new Float64(), true), new Field('label', new Utf8(), true)]);
+  const columns = [
+    new Field('tags', new List(new Field('item', new Utf8(), true)), true),
+    new Field('numbers', new List(new Field('item', new Float64(), true)), true),
+    new Field('point', point, true),
+    new Field(
+      'attrs',
+      new Map_<Utf8, Int32>(
+        new Field(
+          'entries',
+          new Struct<{ key: Utf8; value: Int32 }>([
+            new Field('key', new Utf8(), false),
+            new Field('value', new Int32(), true),
+          ]),
+          false,
+        ),
+      ),
+      true,
+    ),
+  ];
+  const row = fc.record({
+    tags: fc.option(fc.array(fc.option(tricky), { maxLength: 4 })),
+    numbers: fc.option(fc.array(fc.option(number), { maxLength: 3 })),
+    point: fc.option(fc.record({ x: fc.option(number), label: fc.option(tricky) })),
+    attrs: fc.option(
+      fc
+        .uniqueArray(fc.tuple(tricky, fc.option(fc.integer())), { maxLength: 3, selector: ([k]) => k })
+        .map((e) => new Map(e)),
+    ),
+  });
+
+  it('a LIST, STRUCT or MAP cell is csvField of its JSON text, written in one pass with its quotes doubled', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(row, { minLength: 1, maxLength: 8 }), async (rows) => {
+        for (const field of columns) {
+          const name = field.name as keyof (typeof rows)[number];
+          const batch = new Table({
+            [name]: vectorFromArray(
+              rows.map((r) => r[name]),
+              field.type,
+            ),
+          }).batches[0]!;
+          const csv = text((await batchFormatter('csv', batch.schema)).format(batch));
+          const json = text((await batchFormatter('ndjson', batch.schema)).format(batch))
+            .trimEnd()
+            .split('\n')
+            .map((line) => line.slice(`{"${name}":`.length, -1));
+          const expected = json.map((j) => `${csvField(j === 'null' ? null : j)}\n`).join('');
+          if (csv !== expected) return false;
+        }
+        return true;
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("the text formats' numbers and texts, written straight into bytes", () => {
   const written = (write: (out: Bytes) => void) => {
     const out = new Bytes(8);
     write(out);
@@ -250,6 +321,52 @@ describe("the text formats' numbers, written straight into bytes", () => {
     );
   });
 
+  it('a double of 16 or 17 digits, of every magnitude in plain notation, is the text Number#toString gives it', () => {
+    const bits = new Float64Array(1);
+    const words = new Uint32Array(bits.buffer);
+    // Any bit pattern: every exponent, NaNs and infinities among them.
+    const anyDouble = fc.tuple(fc.nat({ max: 2 ** 32 - 1 }), fc.nat({ max: 2 ** 32 - 1 })).map(([lo, hi]) => {
+      words[0] = lo;
+      words[1] = hi;
+      return bits[0]!;
+    });
+    // Uniform in the decades of plain notation and just beyond (1e-7 … 1e16), both signs.
+    const plain = fc
+      .tuple(fc.double({ min: 1, max: 10, noNaN: true }), fc.integer({ min: -7, max: 16 }), fc.boolean())
+      .map(([m, e, negative]) => (negative ? -1 : 1) * m * 10 ** e);
+    // Next to powers of ten and of two (where the digit count or the rounding interval changes), and quotients.
+    const edges = fc
+      .tuple(fc.integer({ min: -7, max: 16 }), fc.integer({ min: -4, max: 4 }), fc.boolean())
+      .map(([e, step, two]) => {
+        bits[0] = two ? 2 ** (e * 3) : 10 ** e;
+        words[0] = (words[0]! + step) >>> 0;
+        return bits[0]!;
+      });
+    const quotients = fc
+      .tuple(fc.integer({ min: 1, max: 2 ** 31 }), fc.constantFrom(3, 7, 9, 11, 13, 1e3, 1e7, 3e9))
+      .map(([n, d]) => n / d);
+    fc.assert(
+      fc.property(
+        fc.oneof(anyDouble, plain, edges, quotients),
+        (v) => written((o) => o.double(v)) === doubleText(v),
+      ),
+      { numRuns: 50_000 },
+    );
+    for (const v of [
+      1 / 3,
+      2 / 3,
+      0.1 + 0.2,
+      1e15 - 1 / 8,
+      1e-6 + 2 ** -72,
+      9007199254740991 / 1e9,
+      0.000001234567890123,
+    ])
+      expect(
+        written((o) => o.double(v)),
+        String(v),
+      ).toBe(doubleText(v));
+  });
+
   it("a text is JSON.stringify's string of it, escapes and all (with them, bytes that are not UTF-8 as decoding makes them)", () => {
     const json = (bytes: Uint8Array) => written((o) => o.jsonString(bytes, 0, bytes.length));
     const utf8 = (b: Uint8Array) =>
@@ -273,6 +390,24 @@ describe("the text formats' numbers, written straight into bytes", () => {
     const quoted = fc.uint8Array().map((b) => Uint8Array.of(...b, 0x22));
     fc.assert(
       fc.property(quoted, (b) => json(b) === utf8(b)),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("a CSV field from bytes is csvField's of their text: quotes, commas, CR and LF anywhere", () => {
+    const field = (t: string) => {
+      const bytes = Buffer.from(t);
+      return written((o) => putCsvField(o, bytes, 0, bytes.length));
+    };
+    const utf8 = (t: string) => Buffer.from(csvField(t)).toString('latin1');
+    for (const t of ['', 'plain', '"', 'a,b', 'line\r\n', '{"x":1}', 'naïve, "é"\n', '\ud800 lone'])
+      expect(field(t), t).toBe(utf8(t));
+    const special = fc.constantFrom('"', ',', '\r', '\n', 'a', 'é', '東', '🚀', '\ud800');
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: special })),
+        (t) => field(t) === utf8(t),
+      ),
       { numRuns: 5000 },
     );
   });

@@ -233,8 +233,8 @@ describe('a REST export with pages read straight to CSV', () => {
         }).catch((e: unknown) => e);
       await run([direct('x\ny\n', 2), direct('z\n', 1)], 'csv');
       expect(setFlags.mock.calls.map(([f]) => f)).toEqual([
-        '--semi-space-growth-factor=1',
-        '--semi-space-growth-factor=2',
+        '--semi-space-growth-factor=1 --heap-growing-percent=200',
+        '--semi-space-growth-factor=2 --heap-growing-percent=0',
       ]);
       setFlags.mockClear();
       // 3 rows of a job of 4 fail the export (exit 7).
@@ -246,8 +246,8 @@ describe('a REST export with pages read straight to CSV', () => {
       });
       expect(await run([rows(2), rows(1)], 'json')).toBeInstanceOf(ServiceError);
       expect(setFlags.mock.calls.map(([f]) => f)).toEqual([
-        '--semi-space-growth-factor=1',
-        '--semi-space-growth-factor=2',
+        '--semi-space-growth-factor=1 --heap-growing-percent=200',
+        '--semi-space-growth-factor=2 --heap-growing-percent=0',
       ]);
     } finally {
       setFlags.mockRestore();

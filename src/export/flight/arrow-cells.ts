@@ -9,7 +9,7 @@
 // list's are not (its offsets say where its values are).
 import { type Data, type DataType, Type, type Vector } from 'apache-arrow';
 import { putCsvField } from '../../util/csv-field.js';
-import { Bytes } from '../bytes.js';
+import type { Bytes } from '../bytes.js';
 import type { ColumnType } from '../column-types.js';
 import {
   base64,
@@ -31,6 +31,11 @@ export interface Cells {
   csv(out: Bytes, i: number): void;
   /** Cell i (not null) as a JSON value. */
   json(out: Bytes, i: number): void;
+  /**
+   * Cell i (not null) as `json` writes it, every quote doubled: a value within a nested cell's JSON, written
+   * straight into its quoted CSV field (no second pass to quote it).
+   */
+  jsonInCsv(out: Bytes, i: number): void;
 }
 
 type Typed = DataType & {
@@ -43,6 +48,8 @@ type Typed = DataType & {
 };
 
 const QUOTE = 34;
+const TRUE = Buffer.from('true');
+const FALSE = Buffer.from('false');
 
 export function nullTest(data: Data): (i: number) => boolean {
   if (data.typeId === Type.Null) return () => true;
@@ -110,20 +117,17 @@ export function byteCells(data: Data): (i: number) => ByteCell {
 
 /** A scalar column whose cells are short ASCII texts: written as they are in CSV, as `json(text)` in JSON. */
 function textCells(data: Data, text: (i: number) => string, json: 'raw' | 'string' | 'float'): Cells {
-  return {
-    isNull: nullTest(data),
-    csv: (out, i) => out.ascii(text(i)),
-    json:
-      json === 'raw'
-        ? (out, i) => out.ascii(text(i))
-        : json === 'float'
-          ? (out, i) => out.ascii(jsonFloat(text(i)))
-          : (out, i) => {
-              out.byte(QUOTE);
-              out.ascii(text(i));
-              out.byte(QUOTE);
-            },
+  const raw = (out: Bytes, i: number) => out.ascii(text(i));
+  if (json === 'raw') return { isNull: nullTest(data), csv: raw, json: raw, jsonInCsv: raw };
+  // A string's quotes, once or doubled; a float's text is a string only for NaN and the infinities.
+  const quoted = (quote: string) => (out: Bytes, i: number) => {
+    const t = text(i);
+    const q = json === 'string' || jsonFloat(t) !== t;
+    if (q) out.ascii(quote);
+    out.ascii(t);
+    if (q) out.ascii(quote);
   };
+  return { isNull: nullTest(data), csv: raw, json: quoted('"'), jsonInCsv: quoted('""') };
 }
 
 /** An integer column, its digits written straight into the buffer (a 64-bit value read as its two halves). */
@@ -144,20 +148,27 @@ function integerCells(data: Data): Cells {
     const v = values as ArrayLike<number>;
     write = (out, i) => out.int(v[i]!);
   }
-  return { isNull: nullTest(data), csv: write, json: write };
+  return { isNull: nullTest(data), csv: write, json: write, jsonInCsv: write };
 }
 
 /** A DOUBLE column, its shortest texts written straight into the buffer where they can be (Bytes `double`). */
 function doubleCells(data: Data): Cells {
   const values = data.values as Float64Array;
+  // NaN and the infinities are JSON strings (`"NaN"`), their quotes doubled within a CSV field.
+  const json = (quote: string) => (out: Bytes, i: number) => {
+    const v = values[i]!;
+    if (Number.isFinite(v)) out.double(v);
+    else {
+      out.ascii(quote);
+      out.ascii(doubleText(v));
+      out.ascii(quote);
+    }
+  };
   return {
     isNull: nullTest(data),
     csv: (out, i) => out.double(values[i]!),
-    json: (out, i) => {
-      const v = values[i]!;
-      if (Number.isFinite(v)) out.double(v);
-      else out.ascii(jsonFloat(doubleText(v)));
-    },
+    json: json('"'),
+    jsonInCsv: json('""'),
   };
 }
 
@@ -202,6 +213,10 @@ export function cellsOf(data: Data, type: ColumnType): Cells {
           const c = at(i);
           out.jsonString(c.bytes, c.from, c.to);
         },
+        jsonInCsv: (out, i) => {
+          const c = at(i);
+          out.jsonStringInCsv(c.bytes, c.from, c.to);
+        },
       };
     }
     case 'varbinary': {
@@ -215,11 +230,11 @@ export function cellsOf(data: Data, type: ColumnType): Cells {
     case 'boolean': {
       const bits = data.values as Uint8Array;
       const off = data.offset;
-      return textCells(
-        data,
-        (i) => ((bits[(i + off) >> 3]! & (1 << ((i + off) & 7))) !== 0 ? 'true' : 'false'),
-        'raw',
-      );
+      const write = (out: Bytes, i: number) => {
+        const text = (bits[(i + off) >> 3]! & (1 << ((i + off) & 7))) !== 0 ? TRUE : FALSE;
+        out.raw(text, 0, text.length);
+      };
+      return { isNull: nullTest(data), csv: write, json: write, jsonInCsv: write };
     }
     case 'integer':
       return integerCells(data);
@@ -250,7 +265,7 @@ export function cellsOf(data: Data, type: ColumnType): Cells {
     case 'interval':
       return textCells(data, intervalOf(data), 'string');
     case 'null':
-      return { isNull: () => true, csv: () => {}, json: (out) => out.ascii('null') };
+      return { isNull: () => true, csv: () => {}, json: writeNull, jsonInCsv: writeNull };
     case 'list':
     case 'map':
       return listCells(data, type);
@@ -315,15 +330,36 @@ function dictionaryCells(data: Data, type: ColumnType): Cells {
       const [cells, k] = locate(i);
       cells.json(out, k);
     },
+    jsonInCsv: (out, i) => {
+      const [cells, k] = locate(i);
+      cells.jsonInCsv(out, k);
+    },
   };
 }
 
-/** A nested cell in CSV: its JSON text as one field. */
-function nestedCsv(json: (out: Bytes, i: number) => void, scratch: Bytes): (out: Bytes, i: number) => void {
+const writeNull = (out: Bytes) => out.ascii('null');
+
+/**
+ * A nested cell in CSV: its JSON text as one field (csv-field.ts's rule), written straight between quotes with
+ * its own quotes doubled; the quotes come off again when it holds no quote and no comma (`[]`, `[1]`).
+ */
+function nestedCsv(jsonInCsv: (out: Bytes, i: number) => void): (out: Bytes, i: number) => void {
   return (out, i) => {
-    scratch.reset();
-    json(scratch, i);
-    putCsvField(out, scratch.buf, 0, scratch.w);
+    out.byte(QUOTE);
+    const start = out.w;
+    jsonInCsv(out, i);
+    const buf = out.buf;
+    const end = out.w;
+    // JSON holds no CR or LF: a quote or a comma is what needs the field quoted.
+    for (let k = start; k < end; k++) {
+      const c = buf[k];
+      if (c === QUOTE || c === 44) {
+        out.byte(QUOTE);
+        return;
+      }
+    }
+    buf.copyWithin(start - 1, start, end);
+    out.w = end - 1;
   };
 }
 
@@ -345,19 +381,22 @@ export function listStart(data: Data): (i: number) => number {
 function listCells(data: Data, type: ColumnType & { kind: 'list' | 'map' }): Cells {
   const startOf = listStart(data);
   const child = data.children[0]!;
-  let json: (out: Bytes, i: number) => void;
+  let json: (inCsv: boolean) => (out: Bytes, i: number) => void;
   if (type.kind === 'list') {
     const element = cellsOf(child, type.element);
-    json = (out, i) => {
-      const start = startOf(i);
-      const end = startOf(i + 1);
-      out.byte(91 /* [ */);
-      for (let k = start; k < end; k++) {
-        if (k > start) out.byte(44);
-        if (element.isNull(k)) out.ascii('null');
-        else element.json(out, k);
-      }
-      out.byte(93 /* ] */);
+    json = (inCsv) => {
+      const value = inCsv ? element.jsonInCsv : element.json;
+      return (out, i) => {
+        const start = startOf(i);
+        const end = startOf(i + 1);
+        out.byte(91 /* [ */);
+        for (let k = start; k < end; k++) {
+          if (k > start) out.byte(44);
+          if (element.isNull(k)) out.ascii('null');
+          else value(out, k);
+        }
+        out.byte(93 /* ] */);
+      };
     };
   } else {
     // The entries are a struct of a key and a value; a key is never null (Arrow's Map).
@@ -365,51 +404,66 @@ function listCells(data: Data, type: ColumnType & { kind: 'list' | 'map' }): Cel
     const key = cellsOf(keyData, type.key);
     const value = cellsOf(valueData, type.value);
     const keyed = type.key.kind === 'varchar';
-    json = (out, i) => {
-      const start = startOf(i);
-      const end = startOf(i + 1);
-      out.byte(keyed ? 123 : 91);
-      for (let k = start; k < end; k++) {
-        if (k > start) out.byte(44);
-        if (keyed) {
-          key.json(out, k);
-          out.byte(58 /* : */);
-        } else {
-          out.ascii('{"key":');
-          if (key.isNull(k)) out.ascii('null');
-          else key.json(out, k);
-          out.ascii(',"value":');
+    json = (inCsv) => {
+      const keyJson = inCsv ? key.jsonInCsv : key.json;
+      const valueJson = inCsv ? value.jsonInCsv : value.json;
+      const keyOpen = inCsv ? '{""key"":' : '{"key":';
+      const valueOpen = inCsv ? ',""value"":' : ',"value":';
+      return (out, i) => {
+        const start = startOf(i);
+        const end = startOf(i + 1);
+        out.byte(keyed ? 123 : 91);
+        for (let k = start; k < end; k++) {
+          if (k > start) out.byte(44);
+          if (keyed) {
+            keyJson(out, k);
+            out.byte(58 /* : */);
+          } else {
+            out.ascii(keyOpen);
+            if (key.isNull(k)) out.ascii('null');
+            else keyJson(out, k);
+            out.ascii(valueOpen);
+          }
+          if (value.isNull(k)) out.ascii('null');
+          else valueJson(out, k);
+          if (!keyed) out.byte(125);
         }
-        if (value.isNull(k)) out.ascii('null');
-        else value.json(out, k);
-        if (!keyed) out.byte(125);
-      }
-      out.byte(keyed ? 125 : 93);
+        out.byte(keyed ? 125 : 93);
+      };
     };
   }
-  return { isNull: nullTest(data), json, csv: nestedCsv(json, newScratch()) };
+  const jsonInCsv = json(true);
+  return { isNull: nullTest(data), json: json(false), jsonInCsv, csv: nestedCsv(jsonInCsv) };
 }
 
 /** STRUCT as a JSON object, its fields in the schema's order. */
 function structCells(data: Data, type: ColumnType & { kind: 'struct' }): Cells {
-  const fields = type.fields.map((f, c) => ({
-    key: Buffer.from(`${c === 0 ? '' : ','}${JSON.stringify(f.name)}:`),
-    cells: cellsOf(data.children[c]!, f.type),
-  }));
-  const json = (out: Bytes, i: number) => {
-    out.byte(123);
-    for (const { key, cells } of fields) {
-      out.raw(key, 0, key.length);
-      if (cells.isNull(i)) out.ascii('null');
-      else cells.json(out, i);
-    }
-    out.byte(125);
+  const fields = type.fields.map((f, c) => {
+    const key = `${c === 0 ? '' : ','}${JSON.stringify(f.name)}:`;
+    return {
+      key: Buffer.from(key),
+      keyInCsv: Buffer.from(key.replaceAll('"', '""')),
+      cells: cellsOf(data.children[c]!, f.type),
+    };
+  });
+  const nulls = fields.map((f) => f.cells.isNull);
+  const json = (inCsv: boolean) => {
+    const keys = fields.map((f) => (inCsv ? f.keyInCsv : f.key));
+    const values = fields.map((f) => (inCsv ? f.cells.jsonInCsv : f.cells.json));
+    return (out: Bytes, i: number) => {
+      out.byte(123);
+      for (let f = 0; f < keys.length; f++) {
+        const key = keys[f]!;
+        out.raw(key, 0, key.length);
+        if (nulls[f]!(i)) out.ascii('null');
+        else values[f]!(out, i);
+      }
+      out.byte(125);
+    };
   };
-  return { isNull: nullTest(data), json, csv: nestedCsv(json, newScratch()) };
+  const jsonInCsv = json(true);
+  return { isNull: nullTest(data), json: json(false), jsonInCsv, csv: nestedCsv(jsonInCsv) };
 }
-
-/** A nested cell's JSON is written into a scratch buffer of its own before it is quoted as one CSV field. */
-const newScratch = (): Bytes => new Bytes(1024);
 
 /** An IEEE 754 half float's value from its 16 bits. */
 export function halfToNumber(bits: number): number {
