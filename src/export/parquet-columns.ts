@@ -894,21 +894,22 @@ export class ColumnBuffer {
 /** Min and max of PLAIN byte arrays (a 4-byte length and the bytes each, back to back), unsigned byte order. */
 function byteArrayMinMax(d: Uint8Array): MinMax {
   if (d.length === 0) return { nan: 0 };
-  // Min and max are kept as their places in `d`, and their first bytes (-1 for an empty value), which decide
+  // Min and max are kept as their places in `d`, and their first 4 bytes as a number (`keyAt`), which decide
   // most comparisons without a call.
+  const dv = new DataView(d.buffer, d.byteOffset, d.byteLength);
   let min = 0;
   let max = 0;
-  let minFirst = lengthAt(d, 0) > 0 ? d[4]! : -1;
-  let maxFirst = minFirst;
+  let minKey = keyAt(d, dv, 0);
+  let maxKey = minKey;
   for (let at = lengthAt(d, 0) + 4, end = d.length; at < end; ) {
     const n = lengthAt(d, at);
-    const first = n > 0 ? d[at + 4]! : -1;
-    if (first < minFirst || (first === minFirst && compareAt(d, at, min) < 0)) {
+    const key = keyAt(d, dv, at);
+    if (key < minKey || (key === minKey && compareAt(d, dv, at, min) < 0)) {
       min = at;
-      minFirst = first;
-    } else if (first > maxFirst || (first === maxFirst && compareAt(d, at, max) > 0)) {
+      minKey = key;
+    } else if (key > maxKey || (key === maxKey && compareAt(d, dv, at, max) > 0)) {
       max = at;
-      maxFirst = first;
+      maxKey = key;
     }
     at += n + 4;
   }
@@ -931,12 +932,32 @@ function less(a: NonNullable<MinMax['min']>, b: NonNullable<MinMax['min']>): boo
 const lengthAt = (d: Uint8Array, at: number): number =>
   d[at]! | (d[at + 1]! << 8) | (d[at + 2]! << 16) | (d[at + 3]! << 24);
 
-/** Unsigned byte order of the byte arrays (length-prefixed) at `a` and `b` of `d`. */
-function compareAt(d: Uint8Array, a: number, b: number): number {
+/**
+ * The first 4 bytes of the byte array at `at` of `d` as a big-endian unsigned number (zeros after a shorter
+ * one's bytes; -1 for an empty one): a smaller key is a smaller value, an equal key says nothing.
+ */
+function keyAt(d: Uint8Array, dv: DataView, at: number): number {
+  const n = lengthAt(d, at);
+  if (n >= 4) return dv.getUint32(at + 4);
+  if (n === 0) return -1;
+  let key = 0;
+  for (let k = 0; k < 4; k++) key = key * 256 + (k < n ? d[at + 4 + k]! : 0);
+  return key;
+}
+
+/** Unsigned byte order of the byte arrays (length-prefixed) at `a` and `b` of `d` (`dv` its view). */
+function compareAt(d: Uint8Array, dv: DataView, a: number, b: number): number {
   const la = lengthAt(d, a);
   const lb = lengthAt(d, b);
   const n = Math.min(la, lb);
-  for (let k = 0; k < n; k++) {
+  let k = 0;
+  // Four bytes at a time, as big-endian numbers: the first that differ order the two as their bytes do.
+  for (; k + 4 <= n; k += 4) {
+    const x = dv.getUint32(a + 4 + k);
+    const y = dv.getUint32(b + 4 + k);
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  for (; k < n; k++) {
     const x = d[a + 4 + k]!;
     const y = d[b + 4 + k]!;
     if (x !== y) return x - y;

@@ -36,17 +36,20 @@ export class ByteDictionary {
       const e = slots[s]!;
       if (e === 0) break;
       const i = e - 1;
-      if (this.hashes[i] === h && this.equals(i, d, at, n)) return i;
+      if (this.hashes[i] === h && this.equals(i, d, dv, at, n)) return i;
     }
     return this.insert(d, at, n, h);
   }
 
-  private equals(i: number, d: Uint8Array, at: number, n: number): boolean {
-    const b = this.bytes;
+  private equals(i: number, d: Uint8Array, dv: DataView, at: number, n: number): boolean {
     const start = this.starts[i]!;
-    if ((b[start]! | (b[start + 1]! << 8) | (b[start + 2]! << 16) | (b[start + 3]! << 24)) !== n)
-      return false;
-    for (let k = 0, from = start + 4; k < n; k++) if (b[from + k] !== d[at + k]) return false;
+    const view = this.view;
+    if (view.getInt32(start, true) !== n) return false;
+    const from = start + 4;
+    let k = 0;
+    for (; k + 4 <= n; k += 4) if (view.getInt32(from + k, true) !== dv.getInt32(at + k, true)) return false;
+    const b = this.bytes;
+    for (; k < n; k++) if (b[from + k] !== d[at + k]) return false;
     return true;
   }
 

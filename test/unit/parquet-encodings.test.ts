@@ -158,6 +158,32 @@ describe('text columns as a dictionary', () => {
   });
 });
 
+describe('statistics of text', () => {
+  it('min and max in unsigned byte order: shared prefixes, values shorter than 4 bytes, the empty one', () => {
+    const sets = [
+      ['abcd', 'abc', 'abcde', 'ab', 'abd', 'abcd\u0000', 'é', 'z', 'zz'],
+      // The same first 4 bytes: the order is in the next ones.
+      ['abcdmmmm', 'abcdzzzz', 'abcdaaaa', 'abcdmmmmq', 'abcdmmm', 'abcdzzzy1'],
+      ['user_100', 'user_1000', 'user_99', 'user_9', 'user_0999'],
+      ['b', '', 'a'],
+    ];
+    const order = (values: string[]) =>
+      [...values].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    for (const set of sets) {
+      const rows = Array.from({ length: 600 }, (_, i) => set[(i * 7) % set.length]!);
+      // Once as the dictionary's values (few distinct), once PLAIN (every value distinct: a suffix added).
+      for (const values of [rows, rows.map((w, i) => `${w}\u0001${i}`)]) {
+        const file = write('stats.parquet', batches([['w', new Utf8(), values]], 4095));
+        const bytes = readFileSync(file);
+        const meta = parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+        const stats = meta.row_groups[0]!.columns[0]!.meta_data!.statistics!;
+        const sorted = order(values);
+        expect([stats.min_value, stats.max_value]).toEqual([sorted[0], sorted.at(-1)]);
+      }
+    }
+  });
+});
+
 describe('nested columns shredded a batch at a time', () => {
   const tags = new List(new Field('item', new Utf8(), true));
   const point = new Struct([new Field('x', new Float64(), true), new Field('y', new Int64(), true)]);
