@@ -10,8 +10,10 @@
 // The layout is what every reader expects of a flat OPTIONAL column: definition levels with bit width 1 are the
 // validity bitmap itself (one bit-packed run, LSB first, as Arrow's), values PLAIN (BOOLEAN bit-packed, INT32,
 // INT64, FLOAT and DOUBLE little-endian, BYTE_ARRAY a 4-byte length and the bytes), Snappy on the values only.
-// A leaf of a nested column (inside a LIST, STRUCT or MAP) keeps its repetition and definition levels as they
-// come (`absent`, `nextRep`), written as RLE runs of the levels' bit width.
+// A text or binary column's values go through a dictionary while it pays (`index`): the pages hold bit-packed
+// indexes, the chunk a dictionary page first. A leaf of a nested column (inside a LIST, STRUCT or MAP) keeps
+// its repetition and definition levels as they come (`absent`, `nextRep`, or a batch's at once: `levelsOf`),
+// written as RLE runs of the levels' bit width.
 import type { ColumnChunk, SchemaElement } from 'hyparquet';
 import type { ByteWriter } from 'hyparquet-writer';
 import { ByteDictionary, indexWidth, packedBound, packIndexes } from './parquet-dictionary.js';
