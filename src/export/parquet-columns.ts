@@ -319,8 +319,9 @@ export class ColumnBuffer {
     bitmap: Uint8Array | undefined,
     bitOffset: number,
   ): void {
-    const present = this.validFrom(bitmap, bitOffset, rows);
+    // Values appended one at a time are looked up first (which may end the page: before these rows' bits).
     if (this.size > 0) this.index();
+    const present = this.validFrom(bitmap, bitOffset, rows);
     if (this.indexing) {
       // Looked up where they are (see `index`), without a copy.
       const dict = this.dictionary!;
