@@ -9,6 +9,7 @@ import { arrowTypeName, columnTypes } from './flight/arrow-types.js';
 import { arrowCursor, arrowValues } from './flight/arrow-values.js';
 import { ParquetFile } from './parquet-file.js';
 import type { ParquetColumn } from './parquet-schema.js';
+import { Shredder } from './parquet-shred.js';
 
 /** Arrow's validity bitmap of a column, or undefined when no cell is null. */
 function bitmapOf(data: Data): Uint8Array | undefined {
@@ -43,8 +44,8 @@ function sameBytes(col: ParquetColumn, data: Data): boolean {
   }
 }
 
-/** Appends `rows` cells of one Arrow column to its Parquet column. */
-function append(col: ParquetColumn, data: Data, rows: number): void {
+/** Appends `rows` cells of one Arrow column to its Parquet column (a nested one's tree: `shredder`). */
+function append(col: ParquetColumn, data: Data, rows: number, shredder: Shredder | undefined): void {
   const flat = col.leaves.length === 1 && col.leaves[0]!.maxDef === 1 && data.typeId !== Type.Dictionary;
   if (flat) {
     const b = col.leaves[0]!;
@@ -70,8 +71,13 @@ function append(col: ParquetColumn, data: Data, rows: number): void {
       return;
     }
   }
-  if (col.leaves.length > 1 || col.leaves[0]!.maxDef > 1) {
-    // Nested: read where the values are, no array or object made per cell.
+  if (shredder) {
+    // Nested: a whole batch at a time where its layout allows, else read where the values are, no array or
+    // object made per cell.
+    if (shredder.takes(data)) {
+      shredder.shred(data, rows);
+      return;
+    }
     const put = col.from(arrowCursor(data, col.type));
     for (let r = 0; r < rows; r++) put(r);
     return;
@@ -82,6 +88,9 @@ function append(col: ParquetColumn, data: Data, rows: number): void {
 
 /** Parquet from a Flight export's record batches. */
 export class ParquetBatches extends ParquetFile<RecordBatch> {
+  /** Each nested column's tree (undefined for a flat column). */
+  private readonly shredders: (Shredder | undefined)[];
+
   /** Every column's type is looked up first (arrow-types.ts): a type no writer takes is refused by name. */
   constructor(schema: Schema, opts: { groupBytes?: number } = {}) {
     const types = columnTypes(schema);
@@ -89,13 +98,16 @@ export class ParquetBatches extends ParquetFile<RecordBatch> {
       schema.fields.map((f, c) => ({ name: f.name, type: types[c]!, typeName: arrowTypeName(f.type) })),
       opts,
     );
+    this.shredders = this.columns().map((col) =>
+      col.leaves.length > 1 || col.leaves[0]!.maxDef > 1 ? new Shredder(col) : undefined,
+    );
   }
 
   format(batch: RecordBatch): string | Uint8Array {
     const columns = this.columns();
     const rows = batch.numRows;
     batch.data.children.forEach((data, c) => {
-      append(columns[c]!, data, rows);
+      append(columns[c]!, data, rows, this.shredders[c]);
     });
     return this.filled();
   }

@@ -10,10 +10,13 @@
 // The layout is what every reader expects of a flat OPTIONAL column: definition levels with bit width 1 are the
 // validity bitmap itself (one bit-packed run, LSB first, as Arrow's), values PLAIN (BOOLEAN bit-packed, INT32,
 // INT64, FLOAT and DOUBLE little-endian, BYTE_ARRAY a 4-byte length and the bytes), Snappy on the values only.
-// A leaf of a nested column (inside a LIST, STRUCT or MAP) keeps its repetition and definition levels as they
-// come (`absent`, `nextRep`), written as RLE runs of the levels' bit width.
+// A text or binary column's values go through a dictionary while it pays (`index`): the pages hold bit-packed
+// indexes, the chunk a dictionary page first. A leaf of a nested column (inside a LIST, STRUCT or MAP) keeps
+// its repetition and definition levels as they come (`absent`, `nextRep`, or a batch's at once: `levelsOf`),
+// written as RLE runs of the levels' bit width.
 import type { ColumnChunk, SchemaElement } from 'hyparquet';
 import type { ByteWriter } from 'hyparquet-writer';
+import { ByteDictionary, indexWidth, packedBound, packIndexes } from './parquet-dictionary.js';
 import { snappy, snappyBound } from './parquet-snappy.js';
 
 type Physical = 'BOOLEAN' | 'INT32' | 'INT64' | 'FLOAT' | 'DOUBLE' | 'BYTE_ARRAY';
@@ -29,6 +32,9 @@ interface WrittenChunk {
   chunk: ColumnChunk;
 }
 
+/** A chunk's pages by kind and encoding. */
+type Encodings = NonNullable<NonNullable<ColumnChunk['meta_data']>['encoding_stats']>;
+
 /** A chunk's statistics; `nan_count` is the format's newer field, which hyparquet-writer's footer writes. */
 type Statistics = NonNullable<NonNullable<ColumnChunk['meta_data']>['statistics']> & { nan_count?: bigint };
 
@@ -41,6 +47,17 @@ interface MinMax {
 
 /** PLAIN bytes after which a page is ended (at the end of the batch or page of rows that reached it). */
 export const PAGE_BYTES = 128 * 1024;
+
+/**
+ * A chunk's dictionary is given up once it holds more bytes than this (pyarrow's default limit), or once more
+ * than half the values it has seen were new after at least DICTIONARY_TRIAL of them (a column of ids or names).
+ */
+const DICTIONARY_BYTES = 1024 * 1024;
+const DICTIONARY_TRIAL = 1000;
+
+/** The page encodings, as parquet.thrift numbers them. */
+const PLAIN = 0;
+const RLE_DICTIONARY = 8;
 
 export class ColumnBuffer {
   /** Rows appended since the last `write` (nulls included). */
@@ -78,6 +95,21 @@ export class ColumnBuffer {
   private view = Buffer.from(this.data.buffer);
   /** BOOLEAN: values written (bits of `data`). */
   private bits = 0;
+  /**
+   * A text or binary column's dictionary (parquet-dictionary.ts). While `indexing`, the values appended go to
+   * `data` as PLAIN bytes first, and each batch's are then looked up (`index`): the page keeps their indexes,
+   * and `data` is emptied. Given up for the rest of the chunk by `giveUpDictionary`.
+   */
+  private readonly dictionary?: ByteDictionary;
+  private indexing = false;
+  private indexes = new Int32Array(0);
+  private indexCount = 0;
+  /** The PLAIN bytes of the page's values looked up. */
+  private indexedPlain = 0;
+  /** Pages of the chunk written as indexes and as PLAIN values, and values looked up in the chunk. */
+  private indexedPages = 0;
+  private plainPages = 0;
+  private indexedValues = 0;
   readonly physical: Physical;
   /** Bytes of a value of a fixed-width physical type (0 for BOOLEAN and BYTE_ARRAY). */
   readonly width: number;
@@ -94,6 +126,11 @@ export class ColumnBuffer {
   ) {
     this.physical = element.type as Physical;
     this.width = WIDTH[this.physical] ?? 0;
+    if (this.physical === 'BYTE_ARRAY' && element.converted_type !== 'DECIMAL') {
+      this.dictionary = new ByteDictionary();
+      this.indexing = true;
+      this.indexes = new Int32Array(4096);
+    }
     this.nested = maxDef !== 1 || maxRep !== 0;
     if (this.nested) {
       this.defs = new Uint16Array(1024);
@@ -130,9 +167,17 @@ export class ColumnBuffer {
     }
   }
 
+  /**
+   * PLAIN bytes of the page being filled, its values looked up in the dictionary counted as their PLAIN bytes
+   * too: pages and row groups end where they would without a dictionary.
+   */
+  get pageBytes(): number {
+    return this.size + this.indexedPlain;
+  }
+
   /** PLAIN bytes of the chunk so far (what a row group is cut by). */
   get plainBytes(): number {
-    return this.donePlain + this.size;
+    return this.donePlain + this.pageBytes;
   }
 
   // ── One cell ──────────────────────────────────────────────────────────────────────────────────────
@@ -227,6 +272,21 @@ export class ColumnBuffer {
     if (!bitmap) {
       this.data.set(src, this.size);
       this.size += src.length;
+    } else if (this.aligned(values)) {
+      // A word (4 bytes) at a time: the values' buffer and ours are aligned to 4.
+      const from = words(values);
+      const out = words(this.data);
+      let w = this.size >> 2;
+      const wide = width === 8;
+      for (let r = 0; r < rows; r++) {
+        const j = r + bitOffset;
+        if ((bitmap[j >> 3]! & (1 << (j & 7))) === 0) continue;
+        if (wide) {
+          out[w++] = from[r * 2]!;
+          out[w++] = from[r * 2 + 1]!;
+        } else out[w++] = from[r]!;
+      }
+      this.size = w << 2;
     } else {
       const out = this.data;
       let w = this.size;
@@ -259,8 +319,31 @@ export class ColumnBuffer {
     bitmap: Uint8Array | undefined,
     bitOffset: number,
   ): void {
-    this.reserve(offsets[rows]! - offsets[0]! + 4 * rows);
+    // Values appended one at a time are looked up first (which may end the page: before these rows' bits).
+    if (this.size > 0) this.index();
     const present = this.validFrom(bitmap, bitOffset, rows);
+    if (this.indexing) {
+      // Looked up where they are (see `index`), without a copy.
+      const dict = this.dictionary!;
+      const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const indexes = this.roomForIndexes(present);
+      let count = this.indexCount;
+      let plain = 0;
+      for (let r = 0; r < rows; r++) {
+        const j = r + bitOffset;
+        if (bitmap && (bitmap[j >> 3]! & (1 << (j & 7))) === 0) continue;
+        const from = offsets[r]!;
+        const n = offsets[r + 1]! - from;
+        indexes[count++] = dict.add(bytes, dv, from, n);
+        plain += 4 + n;
+      }
+      this.indexedPlain += plain;
+      // Counted first: giving the dictionary up may end the page.
+      this.counted(rows, present);
+      this.indexed(count);
+      return;
+    }
+    this.reserve(offsets[rows]! - offsets[0]! + 4 * rows);
     const out = this.data;
     let w = this.size;
     for (let r = 0; r < rows; r++) {
@@ -316,12 +399,217 @@ export class ColumnBuffer {
     this.pageNulls += nulls;
   }
 
+  // ── A nested leaf's slots of a whole batch (parquet-shred.ts) ───────────────────────────────────────────
+  // Slot i is present where idx[i] >= 0 (its value at idx[i] of the leaf's Arrow data, defined to maxDef),
+  // else absent, defined up to def[i]; rep[i] is its repetition level. `levelsOf` first, then the values.
+
+  levelsOf(n: number, idx: Int32Array, def: Uint16Array, rep: Uint16Array): void {
+    const at = this.pageSlots;
+    if (at + n > this.defs.length) {
+      const length = Math.max(this.defs.length * 2, at + n);
+      const defs = new Uint16Array(length);
+      defs.set(this.defs.subarray(0, at));
+      this.defs = defs;
+      const reps = new Uint16Array(length);
+      reps.set(this.reps.subarray(0, at));
+      this.reps = reps;
+    }
+    const defs = this.defs;
+    const maxDef = this.maxDef;
+    let present = 0;
+    let rows = 0;
+    for (let i = 0; i < n; i++) {
+      if (idx[i]! >= 0) {
+        defs[at + i] = maxDef;
+        present++;
+      } else defs[at + i] = def[i]!;
+      if (rep[i] === 0) rows++;
+    }
+    this.reps.set(rep.subarray(0, n), at);
+    this.pageSlots += n;
+    this.slots += n;
+    this.rows += rows;
+    this.pageRows += rows;
+    this.pageValues += present;
+    this.nulls += n - present;
+  }
+
+  /** The present slots' values of a fixed-width leaf whose Arrow values are its PLAIN ones. */
+  fixedAt(values: ArrayBufferView, idx: Int32Array, n: number): void {
+    const width = this.width;
+    this.reserve(n * width);
+    if (this.aligned(values)) {
+      // A word (4 bytes) at a time: the values' buffer and ours are aligned to 4.
+      const from = words(values);
+      const out = words(this.data);
+      let w = this.size >> 2;
+      if (width === 8)
+        for (let i = 0; i < n; i++) {
+          const k = idx[i]!;
+          if (k < 0) continue;
+          out[w++] = from[k * 2]!;
+          out[w++] = from[k * 2 + 1]!;
+        }
+      else
+        for (let i = 0; i < n; i++) {
+          const k = idx[i]!;
+          if (k >= 0) out[w++] = from[k]!;
+        }
+      this.size = w << 2;
+      return;
+    }
+    const src = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+    const out = this.data;
+    let w = this.size;
+    for (let i = 0; i < n; i++) {
+      const k = idx[i]!;
+      if (k < 0) continue;
+      for (let b = k * width, end = b + width; b < end; b++) out[w++] = src[b]!;
+    }
+    this.size = w;
+  }
+
+  /** The present slots' values of a Utf8 or Binary leaf (its Arrow offsets and bytes). */
+  byteArraysAt(offsets: Int32Array, bytes: Uint8Array, idx: Int32Array, n: number): void {
+    if (this.indexing && this.size === 0) {
+      // Looked up where they are (see `index`), without a copy.
+      const dict = this.dictionary!;
+      const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const indexes = this.roomForIndexes(n);
+      let count = this.indexCount;
+      let plain = 0;
+      for (let i = 0; i < n; i++) {
+        const k = idx[i]!;
+        if (k < 0) continue;
+        const from = offsets[k]!;
+        const len = offsets[k + 1]! - from;
+        indexes[count++] = dict.add(bytes, dv, from, len);
+        plain += 4 + len;
+      }
+      this.indexedPlain += plain;
+      this.indexed(count);
+      return;
+    }
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      const k = idx[i]!;
+      if (k >= 0) total += 4 + offsets[k + 1]! - offsets[k]!;
+    }
+    this.reserve(total);
+    const out = this.data;
+    let w = this.size;
+    for (let i = 0; i < n; i++) {
+      const k = idx[i]!;
+      if (k < 0) continue;
+      const from = offsets[k]!;
+      const len = offsets[k + 1]! - from;
+      out[w] = len & 0xff;
+      out[w + 1] = (len >>> 8) & 0xff;
+      out[w + 2] = (len >>> 16) & 0xff;
+      out[w + 3] = len >>> 24;
+      w += 4;
+      if (len > 32) out.set(bytes.subarray(from, from + len), w);
+      else for (let b = 0; b < len; b++) out[w + b] = bytes[from + b]!;
+      w += len;
+    }
+    this.size = w;
+  }
+
+  /** The present slots' values of a Bool leaf (its value bits, `bitOffset` bits in). */
+  booleansAt(bits: Uint8Array, bitOffset: number, idx: Int32Array, n: number): void {
+    for (let i = 0; i < n; i++) {
+      const k = idx[i]!;
+      if (k < 0) continue;
+      const j = k + bitOffset;
+      this.bit((bits[j >> 3]! & (1 << (j & 7))) !== 0);
+    }
+  }
+
   // ── The chunk ─────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * While the chunk has a dictionary: the values appended since the last call looked up in it, their indexes
+   * kept for the page and `data` emptied. The dictionary is given up (`giveUpDictionary`) when it grows past
+   * DICTIONARY_BYTES, or when more than half the values were new (few repeat: indexes would only add).
+   */
+  index(): void {
+    if (!this.indexing || this.size === 0) return;
+    const dict = this.dictionary!;
+    const d = this.data;
+    const dv = new DataView(d.buffer, 0, this.size);
+    const end = this.size;
+    // Each value takes at least its 4-byte length.
+    const indexes = this.roomForIndexes(end >> 2);
+    let count = this.indexCount;
+    for (let at = 0; at < end; ) {
+      const n = lengthAt(d, at);
+      indexes[count++] = dict.add(d, dv, at + 4, n);
+      at += 4 + n;
+    }
+    this.indexedPlain += end;
+    this.size = 0;
+    this.indexed(count);
+  }
+
+  /** `indexes`, with room for `n` more. */
+  private roomForIndexes(n: number): Int32Array {
+    const count = this.indexCount;
+    if (count + n > this.indexes.length) {
+      const grown = new Int32Array(Math.max(this.indexes.length * 2, count + n));
+      grown.set(this.indexes.subarray(0, count));
+      this.indexes = grown;
+    }
+    return this.indexes;
+  }
+
+  /** After values were looked up: the page holds `count` indexes; whether the dictionary is still worth it. */
+  private indexed(count: number): void {
+    const dict = this.dictionary!;
+    this.indexedValues += count - this.indexCount;
+    this.indexCount = count;
+    const fewRepeat = this.indexedValues >= DICTIONARY_TRIAL && dict.count * 2 > this.indexedValues;
+    if (fewRepeat || dict.size > DICTIONARY_BYTES) this.giveUpDictionary();
+  }
+
+  /**
+   * The rest of the chunk in PLAIN. Pages already written as indexes stay so (the chunk keeps its dictionary
+   * page: the page being filled ends as indexes too, readers take a chunk of both); if none was, the page's
+   * values go back to PLAIN bytes and the dictionary is dropped.
+   */
+  private giveUpDictionary(): void {
+    this.indexing = false;
+    const dict = this.dictionary!;
+    if (this.indexedPages > 0) {
+      this.endPage();
+      return;
+    }
+    // Every value of the page was looked up (`data` is empty): written back as they came.
+    const indexes = this.indexes;
+    this.reserve(this.indexedPlain);
+    let w = 0;
+    for (let i = 0; i < this.indexCount; i++) w = dict.copyOut(indexes[i]!, this.data, w);
+    this.size = w;
+    this.indexCount = 0;
+    this.indexedPlain = 0;
+    dict.clear();
+  }
 
   /** Ends the page being filled (none if it has no rows): compressed and kept until the chunk is written. */
   endPage(): void {
+    this.index();
     if (this.pageSlots === 0) return;
-    const values = this.data.subarray(0, this.size);
+    // A dictionary's indexes, or the PLAIN values (every value of the page is one or the other).
+    const indexed = this.indexCount > 0;
+    let values: Uint8Array;
+    if (indexed) {
+      const width = indexWidth(this.dictionary!.count);
+      const packed = scratch(PACKED, packedBound(this.indexCount, width)).bytes;
+      values = packed.subarray(0, packIndexes(this.indexes, this.indexCount, width, packed));
+      this.indexedPages++;
+    } else {
+      values = this.data.subarray(0, this.size);
+      this.plainPages++;
+    }
     // The levels, then the header, then the values compressed, each into scratch space reused by every page.
     const levels = scratch(LEVELS, this.nested ? this.pageSlots * 2 * (5 + 2) : 16 + (this.pageRows >> 3));
     const repLength = this.nested ? rle(this.reps, this.pageSlots, this.maxRep, levels.bytes, 0) : 0;
@@ -338,6 +626,7 @@ export class ColumnBuffer {
       defLength,
       values.length,
       compressed.length,
+      indexed ? RLE_DICTIONARY : PLAIN,
     );
     const end = this.pagesSize + header.length + levelBytes + compressed.length;
     if (end > this.pages.length) {
@@ -353,8 +642,11 @@ export class ColumnBuffer {
     this.pages.set(compressed, at);
     this.pagesSize = end;
     this.uncompressed += header.length + levelBytes + values.length;
-    this.donePlain += values.length;
-    this.merge(this.pageMinMax());
+    this.donePlain += indexed ? this.indexedPlain : values.length;
+    // A dictionary's min and max are its values' (`write`).
+    if (!indexed) this.merge(this.pageMinMax());
+    this.indexCount = 0;
+    this.indexedPlain = 0;
     this.valid.fill(0, 0, (this.pageRows + 7) >> 3);
     this.size = 0;
     this.bits = 0;
@@ -368,21 +660,54 @@ export class ColumnBuffer {
   write(writer: ByteWriter): WrittenChunk {
     this.endPage();
     const start = writer.offset;
+    const dict = this.dictionary;
+    const indexed = this.indexedPages > 0;
+    if (indexed) {
+      // The dictionary page first: its values PLAIN, compressed as a data page's are.
+      const values = dict!.bytes.subarray(0, dict!.size);
+      const compressed = snappy(values, scratch(COMPRESSED, snappyBound(values.length)).bytes);
+      const header = dictionaryPageHeader(dict!.count, values.length, compressed.length);
+      writer.appendBytes(header);
+      writer.appendBytes(compressed);
+      this.uncompressed += header.length + values.length;
+      if (this.minMax) this.merge(byteArrayMinMax(values));
+    }
+    const dataStart = writer.offset;
     writer.appendBytes(this.pages.subarray(0, this.pagesSize));
     const chunk: ColumnChunk = {
       file_offset: BigInt(start),
       meta_data: {
         type: this.physical,
-        encodings: ['PLAIN', 'RLE'],
+        encodings: indexed ? ['PLAIN', 'RLE', 'RLE_DICTIONARY'] : ['PLAIN', 'RLE'],
         path_in_schema: [...this.path],
         codec: 'SNAPPY',
         num_values: BigInt(this.slots),
         total_uncompressed_size: BigInt(this.uncompressed),
         total_compressed_size: BigInt(writer.offset - start),
-        data_page_offset: BigInt(start),
+        data_page_offset: BigInt(dataStart),
+        ...(indexed ? { dictionary_page_offset: BigInt(start) } : {}),
         statistics: this.statistics(),
+        // How many pages of each kind: a reader learns from them whether every page is a dictionary's.
+        encoding_stats: [
+          ...(indexed
+            ? [
+                { page_type: 'DICTIONARY_PAGE', encoding: 'PLAIN', count: 1 },
+                { page_type: 'DATA_PAGE_V2', encoding: 'RLE_DICTIONARY', count: this.indexedPages },
+              ]
+            : []),
+          ...(this.plainPages > 0
+            ? [{ page_type: 'DATA_PAGE_V2', encoding: 'PLAIN', count: this.plainPages }]
+            : []),
+        ] as Encodings,
       },
     };
+    this.plainPages = 0;
+    if (dict) {
+      dict.clear();
+      this.indexing = true;
+      this.indexedPages = 0;
+      this.indexedValues = 0;
+    }
     this.rows = 0;
     this.nulls = 0;
     this.slots = 0;
@@ -500,32 +825,8 @@ export class ColumnBuffer {
         }
         return { min: all, max: any, nan: 0 };
       }
-      case 'BYTE_ARRAY': {
-        // Unsigned byte order; min and max are kept as their places in `data`, and their first bytes (-1 for an
-        // empty value), which decide most comparisons without a call.
-        const d = this.data;
-        const view = this.view;
-        let min = 0;
-        let max = 0;
-        let minFirst = lengthAt(d, 0) > 0 ? d[4]! : -1;
-        let maxFirst = minFirst;
-        for (let at = lengthAt(d, 0) + 4, end = this.size; at < end; ) {
-          const n = lengthAt(d, at);
-          const first = n > 0 ? d[at + 4]! : -1;
-          if (first < minFirst || (first === minFirst && compareAt(d, at, min) < 0)) {
-            min = at;
-            minFirst = first;
-          } else if (first > maxFirst || (first === maxFirst && compareAt(d, at, max) > 0)) {
-            max = at;
-            maxFirst = first;
-          }
-          at += n + 4;
-        }
-        // The footer keeps 16 bytes of each (hyparquet-writer truncates, rounding a max up, and says whether it
-        // did); 64 bytes give it the same result and keep a --resume sidecar small whatever the cells' size.
-        const value = (at: number) => d.slice(at + 4, at + 4 + Math.min(STAT_BYTES, view.readUInt32LE(at)));
-        return { min: value(min), max: value(max), nan: 0 };
-      }
+      case 'BYTE_ARRAY':
+        return byteArrayMinMax(this.data.subarray(0, this.size));
     }
   }
 
@@ -579,6 +880,11 @@ export class ColumnBuffer {
     this.size = w + n;
   }
 
+  /** Whether fixed-width values can be copied into `data` a 4-byte word at a time. */
+  private aligned(values: ArrayBufferView): boolean {
+    return (values.byteOffset & 3) === 0 && (this.size & 3) === 0;
+  }
+
   private reserve(n: number): void {
     if (this.size + n <= this.data.length) return;
     const grown = new Uint8Array(Math.max(this.data.length * 2, this.size + n));
@@ -587,6 +893,37 @@ export class ColumnBuffer {
     this.view = Buffer.from(grown.buffer);
   }
 }
+
+/** Min and max of PLAIN byte arrays (a 4-byte length and the bytes each, back to back), unsigned byte order. */
+function byteArrayMinMax(d: Uint8Array): MinMax {
+  if (d.length === 0) return { nan: 0 };
+  // Min and max are kept as their places in `d`, and their first 4 bytes as a number (`keyAt`), which decide
+  // most comparisons without a call.
+  const dv = new DataView(d.buffer, d.byteOffset, d.byteLength);
+  let min = 0;
+  let max = 0;
+  let minKey = keyAt(d, dv, 0);
+  let maxKey = minKey;
+  for (let at = lengthAt(d, 0) + 4, end = d.length; at < end; ) {
+    const n = lengthAt(d, at);
+    const key = keyAt(d, dv, at);
+    if (key < minKey || (key === minKey && compareAt(d, dv, at, min) < 0)) {
+      min = at;
+      minKey = key;
+    } else if (key > maxKey || (key === maxKey && compareAt(d, dv, at, max) > 0)) {
+      max = at;
+      maxKey = key;
+    }
+    at += n + 4;
+  }
+  // The footer keeps 16 bytes of each (hyparquet-writer truncates, rounding a max up, and says whether it
+  // did); 64 bytes give it the same result and keep a --resume sidecar small whatever the cells' size.
+  const value = (at: number) => d.slice(at + 4, at + 4 + Math.min(STAT_BYTES, lengthAt(d, at)));
+  return { min: value(min), max: value(max), nan: 0 };
+}
+
+/** `v`'s bytes as 32-bit words (its byte offset a multiple of 4), the last partial word left out. */
+const words = (v: ArrayBufferView): Int32Array => new Int32Array(v.buffer, v.byteOffset, v.byteLength >> 2);
 
 /** a < b: numbers, bigints and booleans (false < true) as JS orders them, byte arrays unsigned byte by byte. */
 function less(a: NonNullable<MinMax['min']>, b: NonNullable<MinMax['min']>): boolean {
@@ -598,12 +935,32 @@ function less(a: NonNullable<MinMax['min']>, b: NonNullable<MinMax['min']>): boo
 const lengthAt = (d: Uint8Array, at: number): number =>
   d[at]! | (d[at + 1]! << 8) | (d[at + 2]! << 16) | (d[at + 3]! << 24);
 
-/** Unsigned byte order of the byte arrays (length-prefixed) at `a` and `b` of `d`. */
-function compareAt(d: Uint8Array, a: number, b: number): number {
+/**
+ * The first 4 bytes of the byte array at `at` of `d` as a big-endian unsigned number (zeros after a shorter
+ * one's bytes; -1 for an empty one): a smaller key is a smaller value, an equal key says nothing.
+ */
+function keyAt(d: Uint8Array, dv: DataView, at: number): number {
+  const n = lengthAt(d, at);
+  if (n >= 4) return dv.getUint32(at + 4);
+  if (n === 0) return -1;
+  let key = 0;
+  for (let k = 0; k < 4; k++) key = key * 256 + (k < n ? d[at + 4 + k]! : 0);
+  return key;
+}
+
+/** Unsigned byte order of the byte arrays (length-prefixed) at `a` and `b` of `d` (`dv` its view). */
+function compareAt(d: Uint8Array, dv: DataView, a: number, b: number): number {
   const la = lengthAt(d, a);
   const lb = lengthAt(d, b);
   const n = Math.min(la, lb);
-  for (let k = 0; k < n; k++) {
+  let k = 0;
+  // Four bytes at a time, as big-endian numbers: the first that differ order the two as their bytes do.
+  for (; k + 4 <= n; k += 4) {
+    const x = dv.getUint32(a + 4 + k);
+    const y = dv.getUint32(b + 4 + k);
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  for (; k < n; k++) {
     const x = d[a + 4 + k]!;
     const y = d[b + 4 + k]!;
     if (x !== y) return x - y;
@@ -623,6 +980,7 @@ function pageHeader(
   defLevels: number,
   values: number,
   compressed: number,
+  encoding: number,
 ): Uint8Array {
   const levels = repLevels + defLevels;
   const I32 = 5;
@@ -638,9 +996,27 @@ function pageHeader(
   i32(1, slots); // num_values
   i32(1, nulls); // num_nulls
   i32(1, rows); // num_rows
-  i32(1, 0); // encoding: PLAIN
+  i32(1, encoding); // encoding: PLAIN or RLE_DICTIONARY
   i32(1, defLevels); // definition_levels_byte_length
   i32(1, repLevels); // repetition_levels_byte_length (is_compressed left out: true by default)
+  out.push(0, 0);
+  return Uint8Array.from(out);
+}
+
+/** A DICTIONARY_PAGE's header (PageHeader and DictionaryPageHeader), its `count` values PLAIN. */
+function dictionaryPageHeader(count: number, values: number, compressed: number): Uint8Array {
+  const I32 = 5;
+  const STRUCT = 12;
+  const out: number[] = [];
+  const i32 = (delta: number, v: number) => {
+    out.push((delta << 4) | I32, ...varint(v * 2));
+  };
+  i32(1, 2); // type: DICTIONARY_PAGE
+  i32(1, values); // uncompressed_page_size
+  i32(1, compressed); // compressed_page_size
+  out.push((4 << 4) | STRUCT); // field 7: dictionary_page_header
+  i32(1, count); // num_values
+  i32(1, PLAIN); // encoding
   out.push(0, 0);
   return Uint8Array.from(out);
 }
@@ -692,6 +1068,7 @@ interface Scratch {
 }
 const LEVELS: Scratch = { bytes: new Uint8Array(1 << 16) };
 const COMPRESSED: Scratch = { bytes: new Uint8Array(1 << 16) };
+const PACKED: Scratch = { bytes: new Uint8Array(1 << 16) };
 
 /** `s`, grown to at least `n` bytes. */
 function scratch(s: Scratch, n: number): Scratch {

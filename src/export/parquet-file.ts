@@ -102,7 +102,8 @@ export abstract class ParquetFile<D> implements Formatter<D> {
     let bytes = 0;
     for (const c of this.cols)
       for (const leaf of c.leaves) {
-        if (leaf.size >= PAGE_BYTES) leaf.endPage();
+        leaf.index();
+        if (leaf.pageBytes >= PAGE_BYTES) leaf.endPage();
         bytes += leaf.plainBytes;
       }
     return bytes >= this.groupBytes ? this.flush() : '';
