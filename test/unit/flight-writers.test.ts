@@ -7,6 +7,7 @@ import {
   DateMillisecond,
   Decimal,
   Field,
+  Float32,
   Float64,
   Int32,
   Int64,
@@ -213,6 +214,21 @@ describe('nested cells in CSV', () => {
       ),
       true,
     ),
+    // Keys that are not strings: an array of {"key", "value"}; a FLOAT's NaN and infinities are strings too.
+    new Field(
+      'pairs',
+      new Map_<Int32, Float32>(
+        new Field(
+          'entries',
+          new Struct<{ key: Int32; value: Float32 }>([
+            new Field('key', new Int32(), false),
+            new Field('value', new Float32(), true),
+          ]),
+          false,
+        ),
+      ),
+      true,
+    ),
   ];
   const row = fc.record({
     tags: fc.option(fc.array(fc.option(tricky), { maxLength: 4 })),
@@ -221,6 +237,14 @@ describe('nested cells in CSV', () => {
     attrs: fc.option(
       fc
         .uniqueArray(fc.tuple(tricky, fc.option(fc.integer())), { maxLength: 3, selector: ([k]) => k })
+        .map((e) => new Map(e)),
+    ),
+    pairs: fc.option(
+      fc
+        .uniqueArray(fc.tuple(fc.integer(), fc.option(fc.oneof(fc.float(), fc.constant(Number.NaN)))), {
+          maxLength: 3,
+          selector: ([k]) => k,
+        })
         .map((e) => new Map(e)),
     ),
   });
