@@ -96,9 +96,10 @@ export class ColumnBuffer {
   /** BOOLEAN: values written (bits of `data`). */
   private bits = 0;
   /**
-   * A text or binary column's dictionary (parquet-dictionary.ts). While `indexing`, the values appended go to
-   * `data` as PLAIN bytes first, and each batch's are then looked up (`index`): the page keeps their indexes,
-   * and `data` is emptied. Given up for the rest of the chunk by `giveUpDictionary`.
+   * A text or binary column's dictionary (parquet-dictionary.ts). While `indexing`, a batch's Arrow values are
+   * looked up where they are, and values appended one at a time go to `data` as PLAIN bytes and are looked up
+   * once their batch or page of rows is in (`index`, which empties `data`): the page keeps their indexes. Given
+   * up for the rest of the chunk by `giveUpDictionary`.
    */
   private readonly dictionary?: ByteDictionary;
   private indexing = false;
