@@ -96,9 +96,10 @@ export class ColumnBuffer {
   /** BOOLEAN: values written (bits of `data`). */
   private bits = 0;
   /**
-   * A text or binary column's dictionary (parquet-dictionary.ts). While `indexing`, the values appended go to
-   * `data` as PLAIN bytes first, and each batch's are then looked up (`index`): the page keeps their indexes,
-   * and `data` is emptied. Given up for the rest of the chunk by `giveUpDictionary`.
+   * A text or binary column's dictionary (parquet-dictionary.ts). While `indexing`, a batch's Arrow values are
+   * looked up where they are, and values appended one at a time go to `data` as PLAIN bytes and are looked up
+   * once their batch or page of rows is in (`index`, which empties `data`): the page keeps their indexes. Given
+   * up for the rest of the chunk by `giveUpDictionary`.
    */
   private readonly dictionary?: ByteDictionary;
   private indexing = false;
@@ -490,29 +491,10 @@ export class ColumnBuffer {
       this.indexed(count);
       return;
     }
-    let total = 0;
     for (let i = 0; i < n; i++) {
       const k = idx[i]!;
-      if (k >= 0) total += 4 + offsets[k + 1]! - offsets[k]!;
+      if (k >= 0) this.byteArray(bytes, offsets[k]!, offsets[k + 1]!);
     }
-    this.reserve(total);
-    const out = this.data;
-    let w = this.size;
-    for (let i = 0; i < n; i++) {
-      const k = idx[i]!;
-      if (k < 0) continue;
-      const from = offsets[k]!;
-      const len = offsets[k + 1]! - from;
-      out[w] = len & 0xff;
-      out[w + 1] = (len >>> 8) & 0xff;
-      out[w + 2] = (len >>> 16) & 0xff;
-      out[w + 3] = len >>> 24;
-      w += 4;
-      if (len > 32) out.set(bytes.subarray(from, from + len), w);
-      else for (let b = 0; b < len; b++) out[w + b] = bytes[from + b]!;
-      w += len;
-    }
-    this.size = w;
   }
 
   /** The present slots' values of a Bool leaf (its value bits, `bitOffset` bits in). */
@@ -983,42 +965,41 @@ function pageHeader(
   encoding: number,
 ): Uint8Array {
   const levels = repLevels + defLevels;
-  const I32 = 5;
-  const STRUCT = 12;
   const out: number[] = [];
-  const i32 = (delta: number, v: number) => {
-    out.push((delta << 4) | I32, ...varint(v * 2));
-  };
-  i32(1, 3); // type: DATA_PAGE_V2
-  i32(1, levels + values); // uncompressed_page_size
-  i32(1, levels + compressed); // compressed_page_size
+  i32(out, 3); // type: DATA_PAGE_V2
+  i32(out, levels + values); // uncompressed_page_size
+  i32(out, levels + compressed); // compressed_page_size
   out.push((5 << 4) | STRUCT); // field 8: data_page_header_v2
-  i32(1, slots); // num_values
-  i32(1, nulls); // num_nulls
-  i32(1, rows); // num_rows
-  i32(1, encoding); // encoding: PLAIN or RLE_DICTIONARY
-  i32(1, defLevels); // definition_levels_byte_length
-  i32(1, repLevels); // repetition_levels_byte_length (is_compressed left out: true by default)
+  i32(out, slots); // num_values
+  i32(out, nulls); // num_nulls
+  i32(out, rows); // num_rows
+  i32(out, encoding); // encoding: PLAIN or RLE_DICTIONARY
+  i32(out, defLevels); // definition_levels_byte_length
+  i32(out, repLevels); // repetition_levels_byte_length (is_compressed left out: true by default)
   out.push(0, 0);
   return Uint8Array.from(out);
 }
 
 /** A DICTIONARY_PAGE's header (PageHeader and DictionaryPageHeader), its `count` values PLAIN. */
 function dictionaryPageHeader(count: number, values: number, compressed: number): Uint8Array {
-  const I32 = 5;
-  const STRUCT = 12;
   const out: number[] = [];
-  const i32 = (delta: number, v: number) => {
-    out.push((delta << 4) | I32, ...varint(v * 2));
-  };
-  i32(1, 2); // type: DICTIONARY_PAGE
-  i32(1, values); // uncompressed_page_size
-  i32(1, compressed); // compressed_page_size
+  i32(out, 2); // type: DICTIONARY_PAGE
+  i32(out, values); // uncompressed_page_size
+  i32(out, compressed); // compressed_page_size
   out.push((4 << 4) | STRUCT); // field 7: dictionary_page_header
-  i32(1, count); // num_values
-  i32(1, PLAIN); // encoding
+  i32(out, count); // num_values
+  i32(out, PLAIN); // encoding
   out.push(0, 0);
   return Uint8Array.from(out);
+}
+
+/** Thrift compact types of a field's header byte. */
+const I32 = 5;
+const STRUCT = 12;
+
+/** The next field (id one more than the last) of type i32, `v` as a zigzag varint, onto `out`. */
+function i32(out: number[], v: number): void {
+  out.push((1 << 4) | I32, ...varint(v * 2));
 }
 
 function varint(n: number): number[] {
