@@ -49,7 +49,7 @@ export interface FlightClientOptions {
  * Messages of a DoGet stream gRPC holds unread before it stops reading the connection (Node's default for its
  * object-mode streams: 16). Each held message is a buffer of the batch's size that outlives V8's
  * young-generation collections while it waits, and is then freed only by a full one: a 10M-row export peaked
- * 4-7 MiB higher holding 16, at the same CPU (docs/benchmarks.md "Text formats: the pipeline, and a second
+ * 4-8 MiB higher holding 16, at the same CPU (docs/benchmarks.md "Text formats: the pipeline, and a second
  * thread"). Four keep the export's thread fed: it formats one in about the time the server sends several.
  */
 const HELD_MESSAGES = 4;
