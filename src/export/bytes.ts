@@ -112,9 +112,34 @@ function shortestDigits(a: number, out: Uint8Array, w: number): number {
   return -1;
 }
 
+/** The two digits of 0 … 99, by twice the number. */
+const PAIRS = Buffer.from(
+  Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0')).join(''),
+  'latin1',
+);
+
+/** The 8 digits of `x` (0 ≤ x < 10^8, zeros first) at `out[at]`, two at a time. */
+function eightDigits(x: number, out: Uint8Array, at: number): void {
+  const high = (x / 10000) | 0;
+  const low = x - high * 10000;
+  let d = (high / 100) | 0;
+  out[at] = PAIRS[2 * d]!;
+  out[at + 1] = PAIRS[2 * d + 1]!;
+  d = high - d * 100;
+  out[at + 2] = PAIRS[2 * d]!;
+  out[at + 3] = PAIRS[2 * d + 1]!;
+  d = (low / 100) | 0;
+  out[at + 4] = PAIRS[2 * d]!;
+  out[at + 5] = PAIRS[2 * d + 1]!;
+  d = low - d * 100;
+  out[at + 6] = PAIRS[2 * d]!;
+  out[at + 7] = PAIRS[2 * d + 1]!;
+}
+
 /**
  * `(top·10^8 + bottom) / 10^p` in plain notation without trailing zeros (`bottom` a little outside 0…10^8, the
- * sum of 17 or 18 digits), written from its last digit back in 32-bit integer arithmetic.
+ * sum of 17 or 18 digits): its digits written two at a time one byte on, then those before the point moved
+ * back over that byte to make room for the point.
  */
 function writeScaled(top: number, bottom: number, p: number, out: Uint8Array, w: number): number {
   if (bottom < 0) {
@@ -124,48 +149,35 @@ function writeScaled(top: number, bottom: number, p: number, out: Uint8Array, w:
     top += 1;
     bottom -= 100000000;
   }
-  let topDigits = top >= 1000000000 ? 10 : 9;
+  // top is 10^8 … 10^9: its first one or two digits, then eight.
+  const first = (top / 100000000) | 0;
+  const rest = top - first * 100000000;
+  const lead = first >= 10 ? 2 : 1;
+  const digits = lead + 16;
   // Digits before the point (none, or zeros after it, when not positive).
-  const whole = topDigits + 8 - p;
-  let bottomDigits = 8;
-  while (bottomDigits > 0 && bottom % 10 === 0) {
-    bottom = (bottom / 10) | 0;
-    bottomDigits--;
-  }
-  if (bottomDigits === 0)
-    while (top % 10 === 0) {
-      top = (top / 10) | 0;
-      topDigits--;
-    }
-  const digits = topDigits + bottomDigits;
-  let end: number;
+  const whole = digits - p;
+  const at = whole <= 0 ? w + 2 - whole : w + 1;
+  if (lead === 2) {
+    out[at] = ZERO + 1;
+    out[at + 1] = ZERO;
+  } else out[at] = ZERO + first;
+  eightDigits(rest, out, at + lead);
+  eightDigits(bottom, out, at + lead + 8);
+  let last = at + digits;
+  while (last > at + 1 && out[last - 1] === ZERO) last--;
   if (whole <= 0) {
-    out[w++] = ZERO;
-    out[w++] = POINT;
-    for (let z = whole; z < 0; z++) out[w++] = ZERO;
-    end = w + digits;
-  } else if (whole >= digits) {
-    // An integer: its zeros after the digits.
-    end = w + whole;
-    for (let z = w + digits; z < end; z++) out[z] = ZERO;
-  } else end = w + digits + 1;
-  // Back from the last digit; the point before digit `whole` (counted from the first).
-  const point = whole > 0 && whole < digits ? whole : -1;
-  let q = whole >= digits ? w + digits : end;
-  let k = digits;
-  for (let i = 0; i < bottomDigits; i++, k--) {
-    if (k === point) out[--q] = POINT;
-    const d = (bottom / 10) | 0;
-    out[--q] = ZERO + bottom - d * 10;
-    bottom = d;
+    out[w] = ZERO;
+    out[w + 1] = POINT;
+    for (let z = w + 2; z < at; z++) out[z] = ZERO;
+    return last;
   }
-  for (let i = 0; i < topDigits; i++, k--) {
-    if (k === point) out[--q] = POINT;
-    const d = (top / 10) | 0;
-    out[--q] = ZERO + top - d * 10;
-    top = d;
+  // The digits before the point one byte back; the point after them, unless nothing follows it.
+  for (let k = 0; k < whole; k++) out[w + k] = out[at + k]!;
+  if (last > at + whole) {
+    out[w + whole] = POINT;
+    return last;
   }
-  return end;
+  return w + whole;
 }
 
 /**

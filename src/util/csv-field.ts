@@ -38,7 +38,7 @@ export interface ByteOut {
  * One field from UTF-8 bytes `src[from, to)`, written into `out`: the same rule as `csvField` (every special
  * character is ASCII, so the bytes are scanned as they are). One pass for a field without a special
  * character, the common case: its bytes are copied as they are checked; at the first special one, the field is
- * written again from its start, quoted (a nested cell's JSON, whose second byte is often a quote).
+ * written again from its start, quoted.
  */
 export function putCsvField(out: ByteOut, src: Uint8Array, from: number, to: number): void {
   out.reserve(to - from);
