@@ -12,7 +12,7 @@ import type { ColumnBuffer } from './parquet-columns.js';
 import type { ParquetColumn } from './parquet-schema.js';
 
 /** A level's slots: where each is in its node's Arrow data (-1: absent), the definition level of an absent one, the repetition level. */
-export class Slots {
+class Slots {
   n = 0;
   idx = new Int32Array(0);
   def = new Uint16Array(0);
