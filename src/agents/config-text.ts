@@ -4,6 +4,7 @@
 // the yaml library's document model, which keeps comments. Every edit is checked: the file parsed after it must
 // hold exactly the entry meant and everything else it held before, or the edit is refused.
 import { isDeepStrictEqual } from 'node:util';
+import { firstLine } from '../util/first-line.js';
 import type { Format } from './hosts.js';
 
 /** The file's content cannot be read or edited safely: the message says why. */
@@ -98,12 +99,12 @@ async function parseAll(text: string, format: Format): Promise<unknown> {
       // Plain objects (smol-toml's have no prototype), so that they compare with what dlake writes.
       return JSON.parse(JSON.stringify(parse(text)));
     } catch (e) {
-      throw new ConfigTextError(`not TOML (${(e as Error).message.split('\n')[0]})`);
+      throw new ConfigTextError(`not TOML (${firstLine(e)})`);
     }
   }
   const { parseDocument } = await import('yaml');
   const doc = parseDocument(text);
-  if (doc.errors.length > 0) throw new ConfigTextError(`not YAML (${doc.errors[0]!.message.split('\n')[0]})`);
+  if (doc.errors.length > 0) throw new ConfigTextError(`not YAML (${firstLine(doc.errors[0])})`);
   const value = doc.toJS();
   if (value !== null && value !== undefined && !isObject(value))
     throw new ConfigTextError('not a YAML mapping');

@@ -24,6 +24,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'yaml';
 import { type DlakeError, LocalIOError, UsageError } from '../errors.js';
 import { describeFsError, readCheckedFile, USER_FILE_MAX_BYTES } from '../util/files.js';
+import { firstLine } from '../util/first-line.js';
 import { secretsInForce } from '../util/secrets.js';
 import {
   type Definition,
@@ -196,7 +197,7 @@ export function readDefinitions(dir: string, read: FolderRead = emptyRead()): De
       try {
         parse(text);
       } catch (e) {
-        throw new UsageError(`${where} is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+        throw new UsageError(`${where} is not valid YAML: ${firstLine(e)}`);
       }
     }
     const def = parseDefinition(value, where);

@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import '../util/zod.js';
 import { UsageError } from '../errors.js';
 import { readTextFile } from '../util/files.js';
+import { firstLine } from '../util/first-line.js';
 import type { Definition } from './definitions.js';
 
 /** Names by their lower case; remembers which were looked up, so that a name no file holds can be told. */
@@ -39,7 +40,7 @@ export function readNameMap(file: string): NameMap {
   try {
     value = parse(text);
   } catch (e) {
-    throw new UsageError(`${file} is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+    throw new UsageError(`${file} is not valid YAML: ${firstLine(e)}`);
   }
   const parsed = MapFileSchema.safeParse(value ?? {});
   if (!parsed.success) {

@@ -17,6 +17,7 @@ import { ServiceError } from '../errors.js';
 import { waitWithFeedback } from '../export/job-wait.js';
 import { pageFetcher } from '../export/page-fetcher.js';
 import type { FetchPage } from '../export/pages.js';
+import { firstLine } from '../util/first-line.js';
 
 /** A completed query of the history: its job id and the table it read. */
 interface HistoryQuery {
@@ -88,7 +89,7 @@ function lacksTable(table: HistoryTable, error: string, lacks = `no ${table}`): 
       moreInfo: error,
     });
   }
-  return new ServiceError(`reading ${table} failed: ${error.split(/\r?\n/)[0] || 'no reason was given'}`);
+  return new ServiceError(`reading ${table} failed: ${firstLine(error) || 'no reason was given'}`);
 }
 
 /**
