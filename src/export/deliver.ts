@@ -91,7 +91,7 @@ export async function deliver<C, D>(
   const offset = source.offset ?? 0;
   const state = { rows: 0, started: false };
   // V8's memory policy for a long export (below), put back when it ends (the SQL shell goes on).
-  const restore = keepYoungGenerationSmall();
+  const restore = holdHeapGrowth();
   try {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -147,7 +147,7 @@ const v8Flags = (flags: string): void => process.getBuiltinModule('node:v8').set
  * the whole heap again as soon as it had finished, 100–150 times in 10M rows, a third more CPU. Returns the
  * flags that put V8's defaults back.
  */
-function keepYoungGenerationSmall(): string {
+function holdHeapGrowth(): string {
   v8Flags('--semi-space-growth-factor=1 --heap-growing-percent=200');
   return '--semi-space-growth-factor=2 --heap-growing-percent=0'; // V8's defaults
 }
