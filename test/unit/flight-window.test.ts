@@ -1,8 +1,8 @@
 // The HTTP/2 flow-control window dlake's Flight client offers (docs/benchmarks.md "Flight export across a
 // network: the HTTP/2 window"): an HTTP/2 server of the test's own sees the client's SETTINGS (the window of
 // every stream) and the WINDOW_UPDATE that raises the connection's window from HTTP/2's 65,535 bytes. No timing:
-// the server reads its peer's window after a PING it sent once the call had ended comes back, so every frame
-// the client sent before (the WINDOW_UPDATE went at the server's SETTINGS, before the call began) is taken.
+// the server reads its peer's window once a PING it sent after the call had ended comes back, so every frame the
+// client sent before is taken (its WINDOW_UPDATE went when the server's SETTINGS arrived, before the call's answer).
 import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
