@@ -54,6 +54,16 @@ export interface FlightClientOptions {
  */
 const HELD_MESSAGES = 4;
 
+/**
+ * The HTTP/2 flow-control window dlake offers, per stream and for the connection: a receiver reads at most one
+ * window per round trip, and grpc-js, unlike gRPC C++ and grpc-go, does not grow it by probing (docs/api-facts.md
+ * §14 "HTTP/2 flow control"). 8 MiB is the smallest measured window that is not what limits a 20 ms export and
+ * keeps a 10M-row export of every format under its 150 MiB peak RSS on the loopback, where the server fills it
+ * (16 MiB went past); 64 KiB made a 20 ms export 30× slower (docs/benchmarks.md "Flight export across a network:
+ * the HTTP/2 window").
+ */
+const FLOW_CONTROL_WINDOW = 8 * 2 ** 20;
+
 /** The error of a call: gRPC's status code and message (`details`). */
 export type FlightCallError = Error & { code: grpc.status; details?: string };
 
@@ -173,6 +183,10 @@ export class FlightClient {
       // A broken connection is noticed even while a stream waits for a slow query.
       'grpc.keepalive_time_ms': 30_000,
       'grpc.keepalive_timeout_ms': 20_000,
+      // HTTP/2's window of every stream and of the connection: what the server may send ahead of what dlake
+      // has read. grpc-js keeps HTTP/2's 64 KiB unless told, one window a round trip (3 MB/s at 20 ms); see
+      // FLOW_CONTROL_WINDOW.
+      'grpc-node.flow_control_window': FLOW_CONTROL_WINDOW,
     }) as unknown as Stub;
   }
 
