@@ -217,8 +217,12 @@ describe('what only a process shows', () => {
     // Flight sends 4,095-row batches, three for these rows: the third is held.
     if (transport === 'flight') fx.emu.flight!.fault({ kind: 'slow', afterBatches: 2, latencyMs: 600_000 });
     else {
-      fx.emu.faults.add({ kind: 'latency', latencyMs: 0, path: /\/results$/, times: 1 });
-      fx.emu.faults.add({ kind: 'latency', latencyMs: 600_000, path: /\/results$/ });
+      // This test's job alone: a page that an earlier test's in-process run still had on its way (the emulator
+      // shares the test's event loop) must neither take the first page's pass nor be held.
+      const earlier = fx.emu.jobs.list().map((j) => j.id.replace(/[^\w-]/g, '\\$&'));
+      const ours = new RegExp(`/job/(?!(?:${earlier.join('|')})/)[^/]+/results$`);
+      fx.emu.faults.add({ kind: 'latency', latencyMs: 0, path: ours, times: 1 });
+      fx.emu.faults.add({ kind: 'latency', latencyMs: 600_000, path: ours });
     }
   };
   const CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };

@@ -103,7 +103,9 @@ export async function startSecretService(): Promise<SecretService> {
   const full = { ...process.env, ...env };
   writeFileSync(join(dir, 'bus.conf'), busConfig(address));
   const children: ChildProcess[] = [];
+  let closing = false;
   const close = async () => {
+    closing = true;
     // The daemon first (it would otherwise see its bus go), then the bus; each waited for, so none outlives this.
     for (const child of children.reverse()) await stop(child);
     rmSync(dir, { recursive: true, force: true });
@@ -129,6 +131,12 @@ export async function startSecretService(): Promise<SecretService> {
     });
     children.push(daemon);
     daemon.on('error', () => {});
+    // A daemon that dies under a test fails it as the bus sees it ("disconnected … without replying"); this says
+    // how it died, in the test's output.
+    daemon.once('exit', (code, signal) => {
+      if (!closing)
+        console.error(`gnome-keyring-daemon exited under the tests (code ${code}, signal ${signal})`);
+    });
     daemon.stdin!.end('test-keyring-password');
     // Ready once it has its name on the bus and has made the login keyring the default collection.
     const ask = async (dest: string, path: string, method: string, ...args: string[]) =>
