@@ -96,8 +96,12 @@ describe("the README's CI jobs", () => {
 
   describe("the emulator chapter's rehearsal job", () => {
     let pidFile = '';
+    let stopped = false;
     afterAll(() => {
-      // If the job failed before its stop step, stop the emulator it started.
+      // If the job failed before its stop step, stop the emulator it started. Only then: once the emulator has
+      // stopped, its pid is free, and the kernel soon gives it to another process (pid_max is 32,768 here, and
+      // the suite starts thousands): a SIGKILL to it could end another test's daemon.
+      if (stopped) return;
       const pid = /EMULATOR_PID=(\d+)/.exec(pidFile ? readFileSync(pidFile, 'utf8') : '')?.[1];
       if (pid) {
         try {
@@ -133,6 +137,7 @@ describe("the README's CI jobs", () => {
         () => readFileSync(join(workspace, 'emulator.log'), 'utf8').includes('Received SIGTERM, stopping.'),
         'the emulator stops',
       );
+      stopped = true;
     });
   });
 });
