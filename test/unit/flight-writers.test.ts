@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import {
+  type DataType,
   DateMillisecond,
   Decimal,
   Field,
@@ -196,39 +197,22 @@ describe('nested cells in CSV', () => {
     fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0),
   );
   const point = new Struct([new Field('x', new Float64(), true), new Field('label', new Utf8(), true)]);
+  /** A MAP as Arrow lays it out: entries of a key (never null) and a value. */
+  const mapOf = <K extends DataType, V extends DataType>(key: K, value: V) =>
+    new Map_<K, V>(
+      new Field(
+        'entries',
+        new Struct<{ key: K; value: V }>([new Field('key', key, false), new Field('value', value, true)]),
+        false,
+      ),
+    );
   const columns = [
     new Field('tags', new List(new Field('item', new Utf8(), true)), true),
     new Field('numbers', new List(new Field('item', new Float64(), true)), true),
     new Field('point', point, true),
-    new Field(
-      'attrs',
-      new Map_<Utf8, Int32>(
-        new Field(
-          'entries',
-          new Struct<{ key: Utf8; value: Int32 }>([
-            new Field('key', new Utf8(), false),
-            new Field('value', new Int32(), true),
-          ]),
-          false,
-        ),
-      ),
-      true,
-    ),
+    new Field('attrs', mapOf(new Utf8(), new Int32()), true),
     // Keys that are not strings: an array of {"key", "value"}; a FLOAT's NaN and infinities are strings too.
-    new Field(
-      'pairs',
-      new Map_<Int32, Float32>(
-        new Field(
-          'entries',
-          new Struct<{ key: Int32; value: Float32 }>([
-            new Field('key', new Int32(), false),
-            new Field('value', new Float32(), true),
-          ]),
-          false,
-        ),
-      ),
-      true,
-    ),
+    new Field('pairs', mapOf(new Int32(), new Float32()), true),
   ];
   const row = fc.record({
     tags: fc.option(fc.array(fc.option(tricky), { maxLength: 4 })),
