@@ -6,7 +6,7 @@
 // but the resumable one a REST export keeps. In-process runs for everything but what only a process shows
 // (signals, a closed pipe, the terminal of the shell). The batch shapes of real servers (4,095 and 65,536
 // rows, wide rows) are test/unit/delivery-matrix.test.ts.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -24,7 +24,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, startDlake } from '../helpers/dlake.js';
 import { expectFailure, useFixture } from '../helpers/fixture.js';
 import { KEY, startPty } from '../helpers/pty.js';
-import { canMountTmpfs } from '../helpers/tmpfs.js';
+import { canMountTmpfs, mountTmpfs, unmount } from '../helpers/tmpfs.js';
 import { until } from '../helpers/until.js';
 
 const ROWS = 6000;
@@ -163,13 +163,10 @@ describe.skipIf(!canMountTmpfs())('a full disk (a private tmpfs)', () => {
       const cases = TRANSPORTS.flatMap((transport) =>
         EXTS.flatMap((ext) => [[], ['--debug']].map((debug) => ({ transport, ext, debug }))),
       ).map((c, k) => ({ ...c, disk: join(dir, `disk-${k}`) }));
-      const mounted: string[] = [];
+      const disks = cases.map((c) => c.disk);
+      for (const disk of disks) mkdirSync(disk);
+      mountTmpfs(disks, '16k');
       try {
-        for (const { disk } of cases) {
-          mkdirSync(disk);
-          execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', disk]);
-          mounted.push(disk);
-        }
         const results = await Promise.all(
           cases.map(({ transport, ext, debug, disk }) =>
             fx.run([...debug, ...entry(kind, 'big', join(disk, `big.${ext}`), transport)]),
@@ -201,7 +198,7 @@ describe.skipIf(!canMountTmpfs())('a full disk (a private tmpfs)', () => {
           }
         }
       } finally {
-        for (const disk of mounted) execFileSync('umount', [disk]);
+        unmount(disks);
       }
     },
   );
@@ -311,7 +308,7 @@ describe('what only a process shows', () => {
     async () => {
       const disk = join(dir, 'disk');
       mkdirSync(disk);
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', disk]);
+      mountTmpfs([disk], '16k');
       const sh = startPty(['sql'], env());
       try {
         await sh.waitFor(/dlake>$/);
@@ -337,7 +334,7 @@ describe('what only a process shows', () => {
         expect(await sh.exited).toBe(0);
       } finally {
         sh.kill();
-        execFileSync('umount', [disk]);
+        unmount([disk]);
       }
     },
   );
