@@ -2,6 +2,7 @@
 // shell session, as a chosen user (test/e2e/quick-tour.test.ts in a clone, test/e2e/package.test.ts with the
 // release tarballs installed).
 import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { delimiter, dirname } from 'node:path';
 import { REPO } from './package.js';
 import { until } from './until.js';
@@ -120,8 +121,13 @@ export class Session {
       this.child.stdin!.end('exit\n');
       await Promise.race([ended, new Promise((done) => setTimeout(done, 5000))]);
     }
+    // The group's id is bash's pid. Once bash has exited, a process with that pid is another's (the kernel gives
+    // no process the id of a group that still has members), and so is any group of that id: leave it be.
+    const pid = this.child.pid!;
+    const exited = this.child.exitCode !== null || this.child.signalCode !== null;
+    if (exited && existsSync(`/proc/${pid}`)) return;
     try {
-      process.kill(-this.child.pid!, 'SIGKILL');
+      process.kill(-pid, 'SIGKILL');
     } catch {
       // Nothing of it is left.
     }
