@@ -23,7 +23,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok } from '../helpers/ascode.js';
 import { expectFailure, useFixture } from '../helpers/fixture.js';
-import { canMountTmpfs } from '../helpers/tmpfs.js';
+import { canMountTmpfs, mountTmpfs, unmount } from '../helpers/tmpfs.js';
 
 const fx = useFixture();
 let tmp: string;
@@ -163,7 +163,7 @@ describe('a pull writes every file or leaves the folder as it was', () => {
 
   it.skipIf(!canMountTmpfs())('a disk that fills during the pull: exit 9, every file as it was', async () => {
     const disk = folder('disk');
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', disk], { stdio: 'ignore' });
+    mountTmpfs([disk], 'size=256k');
     try {
       const dir = join(disk, 'lake');
       ok(await fx.run(['pull', '--dir', dir]));
@@ -182,7 +182,7 @@ describe('a pull writes every file or leaves the folder as it was', () => {
       expect(r.stderr).toContain(`hint: nothing was written: ${dir} is as it was`);
       expect(snapshot(dir)).toEqual(before);
     } finally {
-      execFileSync('umount', [disk], { stdio: 'ignore' });
+      unmount([disk]);
       for (let i = 0; i < 8; i++) ok(await fx.run(['catalog', 'delete', `Sales/reports/more${i}`, '--yes']));
       ok(
         await fx.run(['catalog', 'update', 'Sales/reports/v1', '--file', '-'], {

@@ -15,7 +15,7 @@ import {
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectFailure, SERVICE_USER, useFixture } from '../helpers/fixture.js';
-import { canMountTmpfs } from '../helpers/tmpfs.js';
+import { canMountTmpfs, mountTmpfs, unmount } from '../helpers/tmpfs.js';
 
 /** Not logged in: each test makes the config folder it tries under the fixture's and sets it for each run. */
 const fx = useFixture({}, { login: false });
@@ -161,7 +161,7 @@ describe('an unusable config folder', () => {
     async () => {
       const dir = join(fx.configDir, 'full');
       mkdirSync(dir, { mode: 0o700 });
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0700', 'tmpfs', dir]);
+      mountTmpfs([dir], 'size=64k,mode=0700');
       try {
         // Fill it: an empty file still fits (an inode), a byte more does not.
         try {
@@ -171,7 +171,7 @@ describe('an unusable config folder', () => {
         expectFailure(r, 9, `cannot write the config folder ${dir}: no space left on the device`);
         expect(fx.emu.log.entries).toEqual([]);
       } finally {
-        execFileSync('umount', [dir]);
+        unmount([dir]);
       }
     },
   );

@@ -165,7 +165,7 @@ describe.skipIf(!canMountTmpfs())('a full disk (a private tmpfs)', () => {
       ).map((c, k) => ({ ...c, disk: join(dir, `disk-${k}`) }));
       const disks = cases.map((c) => c.disk);
       for (const disk of disks) mkdirSync(disk);
-      mountTmpfs(disks, '16k');
+      mountTmpfs(disks, 'size=16k');
       try {
         const results = await Promise.all(
           cases.map(({ transport, ext, debug, disk }) =>
@@ -308,7 +308,7 @@ describe('what only a process shows', () => {
     async () => {
       const disk = join(dir, 'disk');
       mkdirSync(disk);
-      mountTmpfs([disk], '16k');
+      mountTmpfs([disk], 'size=16k');
       const sh = startPty(['sql'], env());
       try {
         await sh.waitFor(/dlake>$/);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/dlake.js';
 import { ADMIN, expectFailure, useFixture } from '../helpers/fixture.js';
-import { canMountTmpfs } from '../helpers/tmpfs.js';
+import { canMountTmpfs, mountTmpfs, unmount } from '../helpers/tmpfs.js';
 import { until } from '../helpers/until.js';
 
 const ROWS = 5000;
@@ -32,7 +32,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'dlake-local-io-'));
   fx.emu.faults.clear();
   return () => {
-    for (const m of mounts.splice(0)) execFileSync('umount', [m], { stdio: 'ignore' });
+    unmount(mounts.splice(0));
     rmSync(dir, { recursive: true, force: true });
   };
 });
@@ -44,7 +44,7 @@ function tmpfs(name: string, options: string): string | undefined {
   const at = join(dir, name);
   mkdirSync(at);
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', at], { stdio: 'ignore' });
+    mountTmpfs([at], options);
   } catch {
     return undefined;
   }

@@ -24,19 +24,20 @@ export function canMountTmpfs(): boolean {
 }
 
 /**
- * A private tmpfs of `size` (mount's notation: `16k`) on each folder in `at`, made with one command: each
- * command forked from a test worker costs it the copy of its page tables, and a test may want twenty disks.
+ * A private tmpfs of mount's `options` (`size=16k`, `size=64k,mode=0700`, `ro`) on each folder in `at`, made with
+ * one command: each command forked from a test worker costs it the copy of its page tables, and a test may want
+ * twenty disks.
  */
-export function mountTmpfs(at: readonly string[], size: string): void {
+export function mountTmpfs(at: readonly string[], options: string): void {
   // Should one mount fail, those made before it are undone: nothing is left mounted.
-  const script = `size=$1; shift; n=0
+  const script = `options=$1; shift; n=0
 for d; do
-  if ! mount -t tmpfs -o "size=$size" tmpfs "$d"; then
+  if ! mount -t tmpfs -o "$options" tmpfs "$d"; then
     i=0; for m; do [ $i -lt $n ] && umount "$m"; i=$((i + 1)); done; exit 1
   fi
   n=$((n + 1))
 done`;
-  execFileSync('sh', ['-c', script, 'sh', size, ...at]);
+  execFileSync('sh', ['-c', script, 'sh', options, ...at]);
 }
 
 /** Unmounts the folders in `at`, with one command. */

@@ -6,7 +6,6 @@
 // buffer the file writer still held wrote a wrong file of the right size about one run in three. A failure is
 // one error with its exit code, and leaves no FILE and no FILE.partial. (The entry points, signals and a
 // closed pipe are test/e2e/delivery-matrix.test.ts.)
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +34,7 @@ import { type ExportFormat, exportSpec } from '../../src/export/formats.js';
 import { openFileSink } from '../../src/export/target.js';
 import { exportPages } from '../helpers/formats.js';
 import { ipcPayloads } from '../helpers/hostile-flight.js';
-import { canMountTmpfs } from '../helpers/tmpfs.js';
+import { canMountTmpfs, mountTmpfs, unmount } from '../helpers/tmpfs.js';
 
 const NOTES = [
   'plain text',
@@ -269,7 +268,7 @@ describe('a full disk (a private tmpfs)', () => {
     async () => {
       const disk = join(dir, 'disk');
       mkdirSync(disk);
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=128k', 'tmpfs', disk]);
+      mountTmpfs([disk], 'size=128k');
       try {
         for (const shape of SHAPES.slice(1)) {
           const rows = rowsOf(shape);
@@ -298,7 +297,7 @@ describe('a full disk (a private tmpfs)', () => {
           }
         }
       } finally {
-        execFileSync('umount', [disk]);
+        unmount([disk]);
       }
     },
   );
